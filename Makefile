@@ -1,0 +1,128 @@
+# breakeven — hand-written Makefile.
+#
+#   make            build ./breakeven
+#   make check      install missing packages, build, run every test
+#   make report     install missing packages, build, run the default sweep, write out/
+#   make bench      side-by-side speed ratios (ours vs OpenBLAS)
+#   make deps       install the Debian packages pkg-config cannot find
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+#
+# SANITIZE=address,undefined builds everything with those sanitizers, in a
+# separate object directory (build-san/) so the two never mix.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+PKGS    := openblas OpenCL cairo libxml-2.0
+TESTPKGS := cmocka
+
+BUILD   := build$(if $(SANITIZE),-san)
+# Messages and names are cut to their buffers on purpose, so truncation is no error.
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Werror -Wno-format-truncation
+CFLAGS  ?= -O2 -g
+SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -Isrc -I$(BUILD) \
+             $(shell pkg-config --cflags $(PKGS))
+LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
+TESTLIBS = $(shell pkg-config --libs $(TESTPKGS))
+
+SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
+OBJ     := $(SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/embed.o
+EMBED   := src/results.rng $(wildcard kernels/*.cl)
+BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
+TESTS   := $(BUILD)/test_unit $(BUILD)/test_e2e
+
+# Debian packages: what `make deps` installs when pkg-config misses something.
+DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
+        libcairo2-dev libxml2-dev libcmocka-dev fonts-dejavu-core valgrind
+
+.PHONY: all check test report bench deps install clean FORCE
+.DELETE_ON_ERROR:
+
+all: $(BIN)
+
+$(BIN): $(BUILD)/main.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/libbreakeven.a: $(OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: src/%.c $(BUILD)/commit.h | $(BUILD)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: tests/%.c | $(BUILD)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The schema and the OpenCL kernels are compiled into the binary, so it
+# runs from any directory; each file becomes `const char embed_<name>[]`.
+$(BUILD)/embed.c: $(EMBED) | $(BUILD)
+	{ for f in $(EMBED); do \
+	    n=$$(basename $$f | tr -c 'a-zA-Z0-9\n' '_'); \
+	    echo "extern const char embed_$$n[]; const char embed_$$n[] = {"; \
+	    od -An -v -tx1 $$f | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	    echo "0x00};"; \
+	  done; } > $@
+
+$(BUILD)/embed.o: $(BUILD)/embed.c
+	$(CC) $(ALL_CFLAGS) -Wno-pedantic -c -o $@ $<
+
+# Rewritten only when the commit changes, so a rebuild stays incremental.
+$(BUILD)/commit.h: FORCE | $(BUILD)
+	@c=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+	 [ -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || c="$$c-dirty"; \
+	 l="#define BE_COMMIT \"$$c\""; \
+	 [ -f $@ ] && [ "$$(cat $@)" = "$$l" ] || echo "$$l" > $@
+
+$(BUILD):
+	mkdir -p $@
+
+$(BUILD)/test_unit: $(BUILD)/test_unit.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/test_e2e: $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/bench: $(BUILD)/bench.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+# `make check` = the packages, then the tests twice: under ASan/UBSan, and
+# the plain build under valgrind for the leak check.
+check: deps
+	$(MAKE) --no-print-directory SANITIZE=address,undefined test
+	$(MAKE) --no-print-directory test VALGRIND=1
+
+test: $(BIN) $(TESTS)
+	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS)
+
+report: deps
+	$(MAKE) --no-print-directory breakeven
+	./breakeven all --out out
+
+bench: deps
+	$(MAKE) --no-print-directory $(BUILD)/bench
+	$(BUILD)/bench
+
+deps:
+	@missing=""; \
+	 command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) $(TESTPKGS) \
+	   && [ -n "$$(ls /etc/OpenCL/vendors/ 2>/dev/null)" ] \
+	   && command -v valgrind >/dev/null 2>&1 || missing=1; \
+	 if [ -z "$$missing" ]; then exit 0; fi; \
+	 echo "make deps: installing $(DEBS)"; \
+	 if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	 else echo "make deps: cannot install packages (not root, no sudo). Install: $(DEBS)" >&2; exit 1; fi; \
+	 export DEBIAN_FRONTEND=noninteractive; \
+	 $$sudo apt-get update -q && $$sudo apt-get install -y -q --no-install-recommends $(DEBS) \
+	   || { echo "make deps: apt-get failed. Install: $(DEBS)" >&2; exit 1; }
+
+install: breakeven
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 breakeven $(DESTDIR)$(PREFIX)/bin/breakeven
+
+clean:
+	rm -rf build build-san breakeven
+
+-include $(wildcard build/*.d build-san/*.d)

@@ -1,0 +1,108 @@
+/*
+ * backend.h — the contract between the sweep and a device that is measured.
+ *
+ * A backend (the CPU through OpenBLAS in cpu.c, OpenCL devices in clgemm.c)
+ * is a table of operations over an opaque device handle.  The sweep gives it
+ * one workload at a time (a stack of dense layers at one hidden width and
+ * batch size), asks it to run timed steps, and once per point asks for the
+ * network state after one step so that verify.c can check it against a host
+ * reference.  Backends know nothing of statistics, budgets or files.
+ *
+ * Layout conventions shared by every backend (row-major, fp32):
+ *   x      batch × hidden    the activations entering a layer
+ *   W      hidden × hidden   W[i*H + j] connects input i to output j
+ *   b      hidden
+ *   y      batch × hidden    y = ReLU(x·W + b)
+ * Training adds, per layer from the top down, with dy the gradient arriving
+ * at the layer's output (dy = y_L at the top: loss = ½·Σ y_L²):
+ *   dz = dy ⊙ [y > 0]      dW = xᵀ·dz      db = Σ_rows dz      dx = dz·Wᵀ
+ *   W ← W − lr·dW          b ← b − lr·db   (dx uses W before the update)
+ */
+#ifndef BE_BACKEND_H
+#define BE_BACKEND_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+typedef enum { WL_INFERENCE = 0, WL_TRAINING = 1 } wl_mode;
+
+/* One point's workload.  The arrays belong to the caller (workload.c makes
+ * them from the seed) and outlive every backend call that receives them. */
+typedef struct workload {
+    wl_mode mode;
+    int layers, hidden, batch;
+    float lr;                 /* SGD learning rate (training only)       */
+    const float *x0;          /* batch × hidden network input            */
+    const float *const *w0;   /* layers arrays of hidden × hidden        */
+    const float *const *b0;   /* layers arrays of hidden                 */
+} workload;
+
+/* What one timed step cost.  Times are seconds; a field a backend cannot
+ * measure is negative (the CPU has no kernel events and no transfers). */
+typedef struct step_times {
+    double wall;    /* host wall time of the step, data already resident  */
+    double kernel;  /* sum of every kernel's profiled time in the step    */
+    double h2d;     /* upload of the step's input batch                   */
+    double d2h;     /* read-back of the step's output                     */
+    double total;   /* host wall time of upload + step + read-back        */
+} step_times;
+
+/* The network after exactly one step from the initial parameters, copied to
+ * host memory by the backend (`state`).  Arrays are allocated by the caller
+ * with the workload's shapes; the backend fills them. */
+typedef struct net_state {
+    float **act;  /* layers+1 arrays batch × hidden: act[0] = input, act[l+1] = output of layer l */
+    float **dx;   /* training: layers arrays batch × hidden, gradient w.r.t. layer l's input */
+    float **w;    /* training: layers arrays hidden × hidden, weights after the update  */
+    float **b;    /* training: layers arrays hidden, biases after the update           */
+} net_state;
+
+/* A property of a device, shown by `breakeven devices` and stored in the
+ * results file (<prop name="..." value="..."/>). */
+typedef struct device_prop {
+    char name[48];
+    char value[256];
+} device_prop;
+
+#define DEVICE_MAX_PROPS 32
+
+typedef struct device_info {
+    char id[32];        /* "cpu", "cl:0.1" (platform.device)              */
+    char kind[16];      /* "openblas" or "opencl"                          */
+    char type[16];      /* "CPU", "GPU", "ACCELERATOR", ... (the real type) */
+    char name[256];
+    char vendor[128];
+    char driver[256];   /* driver version, or the OpenBLAS version        */
+    char library[256];  /* platform version, or the OpenBLAS config       */
+    int nprops;
+    device_prop props[DEVICE_MAX_PROPS];
+} device_info;
+
+typedef struct backend_ops {
+    /* Allocates the device-side copy of w (weights, biases, input, the
+     * activations) and uploads it.  Returns BE_EOOM when the device cannot
+     * hold it (the sweep records an out-of-memory point and goes on). */
+    int (*prepare)(void *dev, const workload *w, void **run, err *e);
+    /* Restores the initial parameters (training steps change them). */
+    int (*reset)(void *run, err *e);
+    /* Runs one step (forward, plus backward and update in training). */
+    int (*step)(void *run, step_times *t, err *e);
+    /* Copies the current network state to s (see net_state). */
+    int (*state)(void *run, net_state *s, err *e);
+    void (*release)(void *run);
+} backend_ops;
+
+/* A device the sweep can measure: its description, its operations and the
+ * backend's handle. */
+typedef struct device {
+    device_info info;
+    const backend_ops *ops;
+    void *handle;
+} device;
+
+/* Appends a property to info (silently ignored past DEVICE_MAX_PROPS). */
+void device_prop_add(device_info *info, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

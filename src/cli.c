@@ -1,0 +1,202 @@
+/*
+ * cli.c — parsing of the command line (see cli.h).  getopt_long does the
+ * tokenizing; this file does the meaning: sizes, lists, ranges.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
+    OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION
+};
+
+static const struct option options[] = {
+    {"out", required_argument, NULL, OPT_OUT},
+    {"hidden", required_argument, NULL, OPT_HIDDEN},
+    {"batch", required_argument, NULL, OPT_BATCH},
+    {"layers", required_argument, NULL, OPT_LAYERS},
+    {"mode", required_argument, NULL, OPT_MODE},
+    {"devices", required_argument, NULL, OPT_DEVICES},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"budget", required_argument, NULL, OPT_BUDGET},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+void cli_usage(FILE *out)
+{
+    fputs("usage: breakeven [COMMAND] [OPTIONS]\n"
+          "\n"
+          "Measures a stack of dense layers on the CPU (OpenBLAS) and on OpenCL devices\n"
+          "and tells from what size on the GPU is worth it.\n"
+          "\n"
+          "commands:\n"
+          "  all        run the sweep, then write the report (the default)\n"
+          "  run        run the sweep and archive it as OUT/runs/<id>/results.xml\n"
+          "  devices    list the devices that can be measured\n"
+          "\n"
+          "options:\n"
+          "  --out DIR          where runs and reports go (default: out)\n"
+          "  --hidden LIST      hidden widths (default: 128..2048)\n"
+          "  --batch LIST       batch sizes (default: 16..1024)\n"
+          "  --layers N         dense layers in the stack (default: 4)\n"
+          "  --mode M           inference, training or both (default: inference)\n"
+          "  --devices LIST     device ids, or all (default: all)\n"
+          "  --threads N        OpenBLAS threads (default: one per core)\n"
+          "  --quick            a tiny sweep that takes a few seconds\n"
+          "  --budget SECONDS   time the sweep may take; precision follows (default: 120)\n"
+          "  --seed N           seed of the input data (default: 1)\n"
+          "  --quiet            no progress output\n"
+          "  --help, --version\n"
+          "\n"
+          "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n",
+          out);
+}
+
+static int parse_long(const char *opt, const char *s, long lo, long hi, long *out, err *e)
+{
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (!*s || *end || errno == ERANGE)
+        return err_set(e, BE_EUSAGE, "%s: \"%s\" is not an integer", opt, s);
+    if (v < lo || v > hi)
+        return err_set(e, BE_EUSAGE, "%s: %ld is out of range (%ld..%ld)", opt, v, lo, hi);
+    *out = v;
+    return BE_OK;
+}
+
+static void join_args(int argc, char **argv, char *buf, size_t size)
+{
+    size_t used = 0;
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < argc && used + 1 < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s", i ? " " : "", argv[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+int cli_parse(int argc, char **argv, cli *c, err *e)
+{
+    const char *hidden = NULL, *batch = NULL, *mode = NULL;
+    long layers = 0, v;
+    double budget = 0.0;
+    unsigned long long seed = 0;
+    int have_seed = 0, opt, rc, first = 1;
+
+    memset(c, 0, sizeof *c);
+    c->cmd = CLI_ALL;
+    snprintf(c->out, sizeof c->out, "out");
+    snprintf(c->devices, sizeof c->devices, "all");
+    join_args(argc, argv, c->command_line, sizeof c->command_line);
+
+    if (argc > 1 && argv[1][0] != '-') {
+        if (strcmp(argv[1], "all") == 0)
+            c->cmd = CLI_ALL;
+        else if (strcmp(argv[1], "run") == 0)
+            c->cmd = CLI_RUN;
+        else if (strcmp(argv[1], "devices") == 0)
+            c->cmd = CLI_DEVICES;
+        else
+            return err_set(e, BE_EUSAGE, "unknown command \"%s\"", argv[1]);
+        first = 2;
+    }
+    optind = first;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (opt) {
+        case OPT_OUT:
+            if (!*optarg || strlen(optarg) >= sizeof c->out - 64)
+                return err_set(e, BE_EUSAGE, "--out: \"%s\" is not a usable directory name", optarg);
+            snprintf(c->out, sizeof c->out, "%s", optarg);
+            break;
+        case OPT_HIDDEN: hidden = optarg; break;
+        case OPT_BATCH: batch = optarg; break;
+        case OPT_MODE: mode = optarg; break;
+        case OPT_LAYERS:
+            if ((rc = parse_long("--layers", optarg, 1, PLAN_MAX_LAYERS, &layers, e)) < 0)
+                return rc;
+            break;
+        case OPT_DEVICES:
+            if (!*optarg || strlen(optarg) >= sizeof c->devices)
+                return err_set(e, BE_EUSAGE, "--devices: \"%s\" is not a device list", optarg);
+            snprintf(c->devices, sizeof c->devices, "%s", optarg);
+            break;
+        case OPT_THREADS:
+            if ((rc = parse_long("--threads", optarg, 1, 1024, &v, e)) < 0)
+                return rc;
+            c->threads = (int)v;
+            break;
+        case OPT_QUICK: c->quick = 1; break;
+        case OPT_BUDGET: {
+            char *end;
+            budget = strtod(optarg, &end);
+            if (!*optarg || *end || !isfinite(budget) || budget <= 0.0 || budget > 1e6)
+                return err_set(e, BE_EUSAGE, "--budget: \"%s\" is not a number of seconds "
+                               "between 0 and 1000000", optarg);
+            break;
+        }
+        case OPT_SEED: {
+            char *end;
+            errno = 0;
+            if (!*optarg || optarg[0] == '-')
+                return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", optarg);
+            seed = strtoull(optarg, &end, 10);
+            if (*end || errno == ERANGE)
+                return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", optarg);
+            have_seed = 1;
+            break;
+        }
+        case OPT_QUIET: c->quiet = 1; break;
+        case OPT_HELP: c->cmd = CLI_HELP; return BE_OK;
+        case OPT_VERSION: c->cmd = CLI_VERSION; return BE_OK;
+        case ':':
+            return err_set(e, BE_EUSAGE, "%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt >= OPT_OUT)
+                return err_set(e, BE_EUSAGE, "%s needs a value", argv[optind - 1]);
+            return err_set(e, BE_EUSAGE, "unknown option \"%s\"", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return err_set(e, BE_EUSAGE, "unexpected argument \"%s\"", argv[optind]);
+
+    plan_default(&c->plan);
+    if (c->quick)
+        plan_quick(&c->plan);
+    if (hidden && (rc = list_parse(hidden, "--hidden", PLAN_MAX_HIDDEN, &c->plan.hidden, e)) < 0)
+        return rc;
+    if (batch && (rc = list_parse(batch, "--batch", PLAN_MAX_BATCH, &c->plan.batch, e)) < 0)
+        return rc;
+    if (layers)
+        c->plan.layers = (int)layers;
+    if (budget > 0.0)
+        c->plan.budget = budget;
+    if (have_seed)
+        c->plan.seed = seed;
+    if (mode) {
+        if (strcmp(mode, "inference") == 0)
+            c->plan.modes = 1 << WL_INFERENCE;
+        else if (strcmp(mode, "training") == 0)
+            c->plan.modes = 1 << WL_TRAINING;
+        else if (strcmp(mode, "both") == 0)
+            c->plan.modes = (1 << WL_INFERENCE) | (1 << WL_TRAINING);
+        else
+            return err_set(e, BE_EUSAGE, "--mode: \"%s\" is not inference, training or both", mode);
+    }
+    return BE_OK;
+}

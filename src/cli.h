@@ -1,0 +1,31 @@
+/*
+ * cli.h — the command line: subcommand and options, parsed and validated.
+ *
+ * Everything the user can get wrong on the command line is caught here,
+ * with one message naming the option, before any device is touched.
+ */
+#ifndef BE_CLI_H
+#define BE_CLI_H
+
+#include <stdio.h>
+
+#include "err.h"
+#include "plan.h"
+
+typedef enum { CLI_ALL, CLI_RUN, CLI_DEVICES, CLI_HELP, CLI_VERSION } cli_command;
+
+typedef struct cli {
+    cli_command cmd;
+    plan plan;
+    char out[2048];         /* --out */
+    char devices[512];      /* --devices */
+    int threads;            /* --threads, 0 = all cores */
+    int quiet, quick;
+    char command_line[2048];
+} cli;
+
+/* Parses argv into c.  BE_EUSAGE with a message on any malformed input. */
+int cli_parse(int argc, char **argv, cli *c, err *e);
+void cli_usage(FILE *out);
+
+#endif

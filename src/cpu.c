@@ -1,0 +1,241 @@
+/*
+ * cpu.c — the OpenBLAS backend (see cpu.h and the conventions in backend.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cpu.h"
+
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+
+typedef struct cpu_run {
+    workload w;
+    float **act;  /* layers+1: act[0] holds the input */
+    float **par;  /* layers weights then layers biases: the working copy */
+    float **dx;   /* training: gradient w.r.t. each layer's input */
+    float *dz;    /* training: dy ⊙ [y > 0] of the layer being processed */
+    float *db;    /* training: bias gradient of that layer */
+} cpu_run;
+
+static size_t act_len(const workload *w) { return (size_t)w->batch * (size_t)w->hidden; }
+static size_t w_len(const workload *w) { return (size_t)w->hidden * (size_t)w->hidden; }
+
+static void free_arrays(float **a, int n)
+{
+    int i;
+    if (!a)
+        return;
+    for (i = 0; i < n; i++)
+        free(a[i]);
+    free(a);
+}
+
+static void cpu_release(void *p)
+{
+    cpu_run *r = p;
+    if (!r)
+        return;
+    free_arrays(r->act, r->w.layers + 1);
+    free_arrays(r->par, 2 * r->w.layers);
+    free_arrays(r->dx, r->w.layers);
+    free(r->dz);
+    free(r->db);
+    free(r);
+}
+
+static float **alloc_arrays(int n, size_t len)
+{
+    float **a = calloc((size_t)n, sizeof *a);
+    int i;
+    if (!a)
+        return NULL;
+    for (i = 0; i < n; i++)
+        if (!(a[i] = malloc(len * sizeof(float)))) {
+            free_arrays(a, n);
+            return NULL;
+        }
+    return a;
+}
+
+static int cpu_reset(void *p, err *e)
+{
+    cpu_run *r = p;
+    int l;
+    (void)e;
+    memcpy(r->act[0], r->w.x0, act_len(&r->w) * sizeof(float));
+    for (l = 0; l < r->w.layers; l++) {
+        memcpy(r->par[l], r->w.w0[l], w_len(&r->w) * sizeof(float));
+        memcpy(r->par[r->w.layers + l], r->w.b0[l], (size_t)r->w.hidden * sizeof(float));
+    }
+    return BE_OK;
+}
+
+static int cpu_prepare(void *dev, const workload *w, void **run, err *e)
+{
+    cpu_run *r = calloc(1, sizeof *r);
+    int l;
+    (void)dev;
+    *run = NULL;
+    if (!r)
+        goto oom;
+    r->w = *w;
+    r->act = alloc_arrays(w->layers + 1, act_len(w));
+    r->par = calloc(2 * (size_t)w->layers, sizeof *r->par);
+    if (!r->act || !r->par)
+        goto oom;
+    for (l = 0; l < w->layers; l++) {
+        r->par[l] = malloc(w_len(w) * sizeof(float));
+        r->par[w->layers + l] = malloc((size_t)w->hidden * sizeof(float));
+        if (!r->par[l] || !r->par[w->layers + l])
+            goto oom;
+    }
+    if (w->mode == WL_TRAINING) {
+        r->dx = alloc_arrays(w->layers, act_len(w));
+        r->dz = malloc(act_len(w) * sizeof(float));
+        r->db = malloc((size_t)w->hidden * sizeof(float));
+        if (!r->dx || !r->dz || !r->db)
+            goto oom;
+    }
+    cpu_reset(r, e);
+    *run = r;
+    return BE_OK;
+oom:
+    cpu_release(r);
+    return err_set(e, BE_EOOM, "cpu: out of host memory for hidden=%d batch=%d layers=%d",
+                   w->hidden, w->batch, w->layers);
+}
+
+/* y = ReLU(y + b) over a batch × hidden block, row by row so the bias stays
+ * in cache and the loop vectorizes. */
+static void bias_relu(float *restrict y, const float *restrict b, int batch, int hidden)
+{
+    int m, j;
+    for (m = 0; m < batch; m++) {
+        float *row = y + (size_t)m * (size_t)hidden;
+        for (j = 0; j < hidden; j++) {
+            float v = row[j] + b[j];
+            row[j] = v > 0.0f ? v : 0.0f;
+        }
+    }
+}
+
+static void forward(cpu_run *r)
+{
+    int H = r->w.hidden, B = r->w.batch, l;
+    for (l = 0; l < r->w.layers; l++) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, H, H, 1.0f,
+                    r->act[l], H, r->par[l], H, 0.0f, r->act[l + 1], H);
+        bias_relu(r->act[l + 1], r->par[r->w.layers + l], B, H);
+    }
+}
+
+static void backward(cpu_run *r)
+{
+    int H = r->w.hidden, B = r->w.batch, L = r->w.layers, l, m, j;
+    const float *dy = r->act[L];  /* loss ½·Σy² */
+    float lr = r->w.lr;
+
+    for (l = L - 1; l >= 0; l--) {
+        const float *y = r->act[l + 1];
+        float *b = r->par[L + l];
+        size_t i, n = act_len(&r->w);
+
+        for (i = 0; i < n; i++)
+            r->dz[i] = y[i] > 0.0f ? dy[i] : 0.0f;
+        /* dx before the update: it needs the old weights */
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, B, H, H, 1.0f,
+                    r->dz, H, r->par[l], H, 0.0f, r->dx[l], H);
+        memset(r->db, 0, (size_t)H * sizeof(float));
+        for (m = 0; m < B; m++) {
+            const float *row = r->dz + (size_t)m * (size_t)H;
+            for (j = 0; j < H; j++)
+                r->db[j] += row[j];
+        }
+        for (j = 0; j < H; j++)
+            b[j] -= lr * r->db[j];
+        /* W ← W − lr·xᵀ·dz in one sgemm */
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, H, H, B, -lr,
+                    r->act[l], H, r->dz, H, 1.0f, r->par[l], H);
+        dy = r->dx[l];
+    }
+}
+
+static int cpu_step(void *p, step_times *t, err *e)
+{
+    cpu_run *r = p;
+    double t0 = host_seconds();
+    (void)e;
+    forward(r);
+    if (r->w.mode == WL_TRAINING)
+        backward(r);
+    t->wall = t->total = host_seconds() - t0;
+    t->kernel = t->h2d = t->d2h = -1.0;
+    return BE_OK;
+}
+
+static int cpu_state(void *p, net_state *s, err *e)
+{
+    cpu_run *r = p;
+    int l;
+    (void)e;
+    for (l = 0; l <= r->w.layers; l++)
+        memcpy(s->act[l], r->act[l], act_len(&r->w) * sizeof(float));
+    if (r->w.mode == WL_TRAINING)
+        for (l = 0; l < r->w.layers; l++) {
+            memcpy(s->dx[l], r->dx[l], act_len(&r->w) * sizeof(float));
+            memcpy(s->w[l], r->par[l], w_len(&r->w) * sizeof(float));
+            memcpy(s->b[l], r->par[r->w.layers + l], (size_t)r->w.hidden * sizeof(float));
+        }
+    return BE_OK;
+}
+
+static const backend_ops cpu_ops = {
+    cpu_prepare, cpu_reset, cpu_step, cpu_state, cpu_release,
+};
+
+void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize,
+                   char *core, size_t coresize, int *threads)
+{
+    const char *cfg = openblas_get_config();
+    char first[64] = "", second[64] = "";
+
+    /* the config string starts "OpenBLAS 0.3.21 ..." */
+    if (cfg && sscanf(cfg, "%63s %63s", first, second) == 2 && strcmp(first, "OpenBLAS") == 0)
+        snprintf(version, vsize, "%s", second);
+    else
+        snprintf(version, vsize, "unknown");
+    snprintf(config, csize, "%s", cfg ? cfg : "unknown");
+    snprintf(core, coresize, "%s", openblas_get_corename());
+    *threads = openblas_get_num_threads();
+}
+
+int cpu_discover(device *dev, int threads, err *e)
+{
+    device_info *d = &dev->info;
+    char version[64], config[256], core[64], vendor[128];
+    int nthreads;
+
+    (void)e;
+    memset(dev, 0, sizeof *dev);
+    openblas_set_num_threads(threads > 0 ? threads : host_cores());
+    cpu_blas_info(version, sizeof version, config, sizeof config, core, sizeof core, &nthreads);
+    snprintf(d->id, sizeof d->id, "cpu");
+    snprintf(d->kind, sizeof d->kind, "openblas");
+    snprintf(d->type, sizeof d->type, "CPU");
+    host_cpu_model(d->name, sizeof d->name);
+    host_cpu_vendor(vendor, sizeof vendor);
+    snprintf(d->vendor, sizeof d->vendor, "%s", vendor);
+    snprintf(d->driver, sizeof d->driver, "OpenBLAS %s", version);
+    snprintf(d->library, sizeof d->library, "%s", config);
+    device_prop_add(d, "cores", "%d", host_cores());
+    device_prop_add(d, "openblas-version", "%s", version);
+    device_prop_add(d, "openblas-core", "%s", core);
+    device_prop_add(d, "openblas-threads", "%d", nthreads);
+    device_prop_add(d, "memory-bytes", "%.0f", host_mem_total());
+    dev->ops = &cpu_ops;
+    dev->handle = NULL;
+    return BE_OK;
+}

@@ -1,0 +1,22 @@
+/*
+ * cpu.h — the CPU backend: the dense-layer workload on OpenBLAS.
+ *
+ * This is the baseline every GPU is compared with, so it must be as fast as
+ * the BLAS allows: each layer is one cblas_sgemm plus one pass for bias and
+ * ReLU; training uses sgemm's transposed forms for xᵀ·dz and dz·Wᵀ and folds
+ * the SGD update into the dW product (alpha = −lr, beta = 1).
+ */
+#ifndef BE_CPU_H
+#define BE_CPU_H
+
+#include "backend.h"
+
+/* Fills dev with the CPU device (id "cpu") and sets OpenBLAS to threads
+ * threads (0 = one per online core).  The handle is static: nothing to free. */
+int cpu_discover(device *dev, int threads, err *e);
+
+/* The OpenBLAS build in use, as reported by the library at run time. */
+void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize,
+                   char *core, size_t coresize, int *threads);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * device.h — the devices breakeven can measure, and which of them a run uses.
+ *
+ * Discovery asks every backend (the CPU through OpenBLAS, then every OpenCL
+ * platform) what it has.  Selection turns --devices into a list: "all" (the
+ * default) is the CPU plus every OpenCL GPU, or, on a machine without one,
+ * the first OpenCL device of any type, so that every run compares the CPU
+ * with something; an explicit list names devices by id ("cpu,cl:0.1").
+ */
+#ifndef BE_DEVICE_H
+#define BE_DEVICE_H
+
+#include "backend.h"
+
+typedef struct device_set {
+    int n;
+    device *devs;      /* owned: copies of every backend's devices */
+    device *cl;        /* owned by the OpenCL backend (freed through it) */
+    int ncl;
+    char note[256];    /* why a backend has no devices, "" otherwise */
+} device_set;
+
+/* Discovers every device.  threads is OpenBLAS's thread count (0 = all
+ * cores).  No OpenCL platform is not an error (note says so).  Free with
+ * device_set_free. */
+int device_discover(device_set *set, int threads, err *e);
+void device_set_free(device_set *set);
+
+/* Fills idx[0..*n) with the indexes into set->devs that spec names ("all"
+ * or a comma-separated list of ids), in the order measured: the CPU first.
+ * BE_EUSAGE naming an unknown id. */
+int device_select(const device_set *set, const char *spec, int *idx, int *n, err *e);
+
+#endif

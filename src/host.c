@@ -1,0 +1,145 @@
+/*
+ * host.c — introspection of the machine (see host.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include "host.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+static void set(char *buf, size_t size, const char *s)
+{
+    snprintf(buf, size, "%s", s);
+}
+
+/* Copies the value of the first "key<ws>: value" line of a /proc-style file. */
+static int read_key(const char *path, const char *key, char sep, char *buf, size_t size)
+{
+    char line[1024];
+    size_t klen = strlen(key);
+    FILE *f = fopen(path, "r");
+    int found = 0;
+
+    if (!f)
+        return 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        char *v, *end;
+        if (strncmp(line, key, klen) != 0)
+            continue;
+        v = line + klen;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        if (*v != sep)
+            continue;
+        v++;
+        while (*v == ' ' || *v == '"')
+            v++;
+        end = v + strlen(v);
+        while (end > v && (end[-1] == '\n' || end[-1] == '"' || end[-1] == ' '))
+            *--end = '\0';
+        set(buf, size, v);
+        found = 1;
+    }
+    fclose(f);
+    return found;
+}
+
+void host_name(char *buf, size_t size, int short_form)
+{
+    char h[256];
+    if (gethostname(h, sizeof h) != 0 || !h[0])
+        set(h, sizeof h, "unknown");
+    h[sizeof h - 1] = '\0';
+    if (short_form) {
+        char *dot = strchr(h, '.');
+        if (dot)
+            *dot = '\0';
+    }
+    set(buf, size, h);
+}
+
+void host_os(char *buf, size_t size)
+{
+    if (!read_key("/etc/os-release", "PRETTY_NAME", '=', buf, size))
+        set(buf, size, "unknown");
+}
+
+void host_kernel(char *buf, size_t size)
+{
+    struct utsname u;
+    if (uname(&u) != 0)
+        set(buf, size, "unknown");
+    else
+        snprintf(buf, size, "%s %s %s", u.sysname, u.release, u.machine);
+}
+
+void host_cpu_model(char *buf, size_t size)
+{
+    if (!read_key("/proc/cpuinfo", "model name", ':', buf, size))
+        set(buf, size, "unknown");
+}
+
+void host_cpu_vendor(char *buf, size_t size)
+{
+    if (!read_key("/proc/cpuinfo", "vendor_id", ':', buf, size))
+        set(buf, size, "unknown");
+}
+
+int host_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static double meminfo(const char *key)
+{
+    char v[64];
+    double kb;
+    if (!read_key("/proc/meminfo", key, ':', v, sizeof v) || sscanf(v, "%lf", &kb) != 1)
+        return 0.0;
+    return kb * 1024.0;
+}
+
+double host_mem_total(void)
+{
+    double m = meminfo("MemTotal");
+    if (m <= 0.0)
+        m = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    return m;
+}
+
+double host_mem_available(void)
+{
+    double m = meminfo("MemAvailable");
+    return m > 0.0 ? m : host_mem_total();
+}
+
+void host_compiler(char *buf, size_t size)
+{
+#if defined(__clang__)
+    snprintf(buf, size, "clang %s", __clang_version__);
+#elif defined(__GNUC__)
+    snprintf(buf, size, "gcc %s", __VERSION__);
+#else
+    set(buf, size, "unknown");
+#endif
+}
+
+void host_utc_now(char *buf, size_t size, int compact)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, size, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+double host_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

@@ -1,0 +1,239 @@
+/*
+ * main.c — breakeven's entry point: turns the command line into calls of
+ * the modules below it and their error codes into exit statuses (0 ok,
+ * 1 failure at run time, 2 usage error).  The only file that prints errors
+ * or exits.
+ *
+ * Flow of `run`: parse → discover and select devices → check the plan fits
+ * in memory → make OUT/runs/<id>/ → collect provenance → sweep (saving a
+ * partial results.xml after every point) → save the complete file → print
+ * the summary table and, last, the path of results.xml.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "cpu.h"
+#include "device.h"
+#include "fsx.h"
+#include "host.h"
+#include "progress.h"
+#include "results.h"
+#include "sweep.h"
+#include "table.h"
+#include "version.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static int fail(int status, const err *e)
+{
+    fprintf(stderr, "breakeven: %s\n", e->msg);
+    if (status == 2)
+        fprintf(stderr, "Try 'breakeven --help'.\n");
+    return status;
+}
+
+static int status_of(int rc) { return rc == BE_EUSAGE ? 2 : 1; }
+
+static int cmd_devices(const cli *c)
+{
+    device_set set;
+    err e;
+    int i, rc = device_discover(&set, c->threads, &e);
+    if (rc < 0)
+        return fail(status_of(rc), &e);
+    for (i = 0; i < set.n; i++) {
+        table_device(stdout, &set.devs[i].info);
+        if (i + 1 < set.n)
+            putchar('\n');
+    }
+    if (set.note[0])
+        printf("\nnote: %s\n", set.note);
+    device_set_free(&set);
+    return 0;
+}
+
+/* Creates OUT/runs/<UTC time>-<host>[-N]/ and writes its path into dir. */
+static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_t idsize, err *e)
+{
+    char stamp[32], host[64], runs[2200];
+    int k, rc;
+    size_t i;
+
+    host_utc_now(stamp, sizeof stamp, 1);
+    host_name(host, sizeof host, 1);
+    for (i = 0; host[i]; i++)
+        if (!((host[i] >= 'a' && host[i] <= 'z') || (host[i] >= 'A' && host[i] <= 'Z') ||
+              (host[i] >= '0' && host[i] <= '9') || host[i] == '-'))
+            host[i] = '-';
+    snprintf(runs, sizeof runs, "%s/runs", out);
+    if ((rc = fsx_mkdirs(runs, e)) < 0)
+        return err_prefix(e, rc, "--out %s", out);
+    for (k = 1; k < 1000; k++) {
+        if (k == 1)
+            snprintf(id, idsize, "%s-%s", stamp, host);
+        else
+            snprintf(id, idsize, "%s-%s-%d", stamp, host, k);
+        snprintf(dir, size, "%s/%s", runs, id);
+        if (mkdir(dir, 0777) == 0)
+            return BE_OK;
+        if (errno != EEXIST)
+            return err_set(e, BE_EFAIL, "%s: cannot create directory: %s", dir, strerror(errno));
+    }
+    return err_set(e, BE_EFAIL, "%s: too many runs in the same second", runs);
+}
+
+static void modes_name(int modes, char *buf, size_t size)
+{
+    int inf = (modes >> WL_INFERENCE) & 1, tr = (modes >> WL_TRAINING) & 1;
+    snprintf(buf, size, "%s", inf && tr ? "inference,training" : tr ? "training" : "inference");
+}
+
+static void fill_prov(const cli *c, const char *id, rs_prov *p)
+{
+    snprintf(p->version, sizeof p->version, "%s", BE_VERSION);
+    snprintf(p->commit, sizeof p->commit, "%s", BE_COMMIT);
+    snprintf(p->id, sizeof p->id, "%s", id);
+    host_utc_now(p->started, sizeof p->started, 0);
+    snprintf(p->finished, sizeof p->finished, "%s", p->started);
+    snprintf(p->command, sizeof p->command, "%s", c->command_line);
+    p->seed = c->plan.seed;
+    p->budget = c->plan.budget;
+    p->layers = c->plan.layers;
+    list_format(&c->plan.hidden, p->hidden, sizeof p->hidden);
+    list_format(&c->plan.batch, p->batch, sizeof p->batch);
+    modes_name(c->plan.modes, p->modes, sizeof p->modes);
+    host_name(p->host, sizeof p->host, 0);
+    host_os(p->os, sizeof p->os);
+    host_kernel(p->kernel, sizeof p->kernel);
+    host_cpu_model(p->cpu_model, sizeof p->cpu_model);
+    host_compiler(p->compiler, sizeof p->compiler);
+    p->cores = host_cores();
+    p->memory = host_mem_total();
+    cpu_blas_info(p->blas_version, sizeof p->blas_version, p->blas_config,
+                  sizeof p->blas_config, p->blas_core, sizeof p->blas_core, &p->blas_threads);
+}
+
+static int cmd_run(const cli *c)
+{
+    device_set set;
+    device **sel = NULL;
+    int *idx = NULL, nsel = 0, i, rc, status = 1;
+    char dir[2400], id[128], path[2600];
+    results *r = NULL;
+    progress pg;
+    struct sigaction sa;
+    err e;
+
+    if ((rc = device_discover(&set, c->threads, &e)) < 0)
+        return fail(status_of(rc), &e);
+    idx = malloc((size_t)set.n * sizeof *idx);
+    sel = malloc((size_t)set.n * sizeof *sel);
+    if (!idx || !sel) {
+        err_set(&e, BE_EFAIL, "out of memory");
+        goto fail;
+    }
+    if ((rc = device_select(&set, c->devices, idx, &nsel, &e)) < 0 ||
+        (rc = plan_check(&c->plan, host_mem_available(), &e)) < 0 ||
+        (rc = make_run_dir(c->out, dir, sizeof dir, id, sizeof id, &e)) < 0) {
+        status = status_of(rc);
+        goto fail;
+    }
+    snprintf(path, sizeof path, "%s/results.xml", dir);
+    if (!(r = results_new())) {
+        err_set(&e, BE_EFAIL, "out of memory");
+        goto fail;
+    }
+    fill_prov(c, id, &r->prov);
+    for (i = 0; i < nsel; i++) {
+        sel[i] = &set.devs[idx[i]];
+        if ((rc = results_add_device(r, &sel[i]->info, &e)) < 0)
+            goto fail;
+    }
+    if (!c->quiet) {
+        fprintf(stderr, "breakeven %s: measuring", BE_VERSION);
+        for (i = 0; i < nsel; i++)
+            fprintf(stderr, "%s %s (%s %s)", i ? "," : "", sel[i]->info.id,
+                    sel[i]->info.type, sel[i]->info.name);
+        fprintf(stderr, "; %d points, budget %.0f s\n", plan_cells(&c->plan) * nsel,
+                c->plan.budget);
+        if (set.note[0])
+            fprintf(stderr, "note: %s\n", set.note);
+    }
+    if ((rc = results_save(r, path, &e)) < 0)
+        goto fail;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    progress_init(&pg, stderr, c->quiet);
+    rc = sweep_run(&c->plan, sel, nsel, r, path, &interrupted, progress_event, &pg, &e);
+    progress_finish(&pg);
+    host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
+    if (rc == BE_EINTR) {
+        err save;
+        if (results_save(r, path, &save) < 0) {
+            e = save;
+            goto fail;
+        }
+        err_set(&e, BE_EINTR, "interrupted: %d points saved in %s (marked partial)",
+                r->npoints, path);
+        goto fail;
+    }
+    if (rc < 0)
+        goto fail;
+    r->partial = 0;
+    if ((rc = results_save(r, path, &e)) < 0)
+        goto fail;
+    table_points(stdout, r);
+    printf("%s\n", path);
+    status = 0;
+    goto done;
+fail:
+    fail(status, &e);
+done:
+    results_free(r);
+    free(idx);
+    free(sel);
+    device_set_free(&set);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    cli c;
+    err e;
+    int rc = cli_parse(argc, argv, &c, &e);
+
+    if (rc < 0)
+        return fail(2, &e);
+    switch (c.cmd) {
+    case CLI_HELP:
+        cli_usage(stdout);
+        return 0;
+    case CLI_VERSION:
+        printf("breakeven %s (%s)\n", BE_VERSION, BE_COMMIT);
+        return 0;
+    case CLI_DEVICES:
+        return cmd_devices(&c);
+    case CLI_RUN:
+    case CLI_ALL:
+        /* the report arrives with a later issue; until then all = run */
+        return cmd_run(&c);
+    }
+    return 1;
+}

@@ -1,0 +1,47 @@
+/*
+ * plan.h — what a run will measure, decided before anything is allocated.
+ *
+ * The command line becomes a plan: the grid of modes × hidden widths ×
+ * batch sizes, the layer count, the time budget and the statistical targets.
+ * plan_check refuses a plan that cannot fit in this machine's memory, so a
+ * sweep never dies half-way on malloc.
+ */
+#ifndef BE_PLAN_H
+#define BE_PLAN_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "list.h"
+
+#define PLAN_MAX_HIDDEN 65536
+#define PLAN_MAX_BATCH 1048576
+#define PLAN_MAX_LAYERS 64
+
+typedef struct plan {
+    size_list hidden, batch;
+    int layers;
+    int modes;              /* bit (1 << WL_INFERENCE) | bit (1 << WL_TRAINING) */
+    double budget;          /* seconds for the whole sweep                  */
+    uint64_t seed;
+    int min_samples;        /* always taken, whatever the budget            */
+    int max_samples;
+    double target_rel;      /* stop once the median's 95% CI is within ±this */
+} plan;
+
+/* The defaults: the M1 post's grid, 4 layers, inference, 120 s. */
+void plan_default(plan *p);
+/* The tiny sweep of --quick (a few seconds). */
+void plan_quick(plan *p);
+
+/* Number of (mode, hidden, batch) cells. */
+int plan_cells(const plan *p);
+/* The i-th cell, in the order measured: mode, then hidden, then batch. */
+void plan_cell(const plan *p, int i, wl_mode *mode, int *hidden, int *batch);
+
+/* BE_EUSAGE when the largest point needs more memory than is available:
+ * "hidden=65536 batch=1024 training needs 96.0 GiB of memory; 20.1 GiB are
+ * available". */
+int plan_check(const plan *p, double available_bytes, err *e);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * progress.h — what the user sees on stderr while a sweep runs.
+ *
+ * On a terminal, one line redrawn in place: a bar, the point being measured
+ * and the time left.  Elsewhere (CI logs, pipes) one plain line per finished
+ * point.  Nothing with --quiet.  Receives the sweep's events (sweep.h) and
+ * never influences the measurement.
+ */
+#ifndef BE_PROGRESS_H
+#define BE_PROGRESS_H
+
+#include <stdio.h>
+
+#include "sweep.h"
+
+typedef struct progress {
+    FILE *out;
+    int tty, quiet, drawn;
+} progress;
+
+void progress_init(progress *pg, FILE *out, int quiet);
+/* A sweep_progress_fn; ctx is a progress*. */
+void progress_event(void *ctx, const sweep_event *ev);
+/* Ends the redrawn line, if any. */
+void progress_finish(progress *pg);
+
+/* "1h02m", "1m23s", "4.2s", "350 ms", "2.5 µs" */
+void progress_duration(char *buf, size_t size, double seconds);
+
+#endif

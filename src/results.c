@@ -1,0 +1,680 @@
+/*
+ * results.c — the results model and its XML form (see results.h and the
+ * schema src/results.rng, which is the reference for every element and
+ * attribute written here).
+ *
+ * Numbers are written with 17 significant digits so that loading a file
+ * gives back the very doubles that were measured (the round-trip test in
+ * tests/ depends on it).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+
+#include "fsx.h"
+
+extern const char embed_results_rng[];
+
+static const char *status_names[] = {"ok", "out-of-memory", "failed-verification", "skipped"};
+
+const char *results_status_name(rs_status s)
+{
+    return (unsigned)s < sizeof status_names / sizeof *status_names ? status_names[s] : "?";
+}
+
+results *results_new(void)
+{
+    results *r = calloc(1, sizeof *r);
+    if (r)
+        r->partial = 1;
+    return r;
+}
+
+void results_free(results *r)
+{
+    int i;
+    if (!r)
+        return;
+    for (i = 0; i < r->npoints; i++)
+        free(r->points[i].samples);
+    free(r->points);
+    free(r->devices);
+    free(r);
+}
+
+int results_add_device(results *r, const device_info *d, err *e)
+{
+    device_info *nd = realloc(r->devices, (size_t)(r->ndevices + 1) * sizeof *nd);
+    if (!nd)
+        return err_set(e, BE_EFAIL, "out of memory adding a device");
+    r->devices = nd;
+    r->devices[r->ndevices++] = *d;
+    return BE_OK;
+}
+
+int results_add_point(results *r, const rs_point *p, err *e)
+{
+    rs_point *np;
+    if (r->npoints == r->cap) {
+        int cap = r->cap ? r->cap * 2 : 32;
+        np = realloc(r->points, (size_t)cap * sizeof *np);
+        if (!np)
+            return err_set(e, BE_EFAIL, "out of memory adding a point");
+        r->points = np;
+        r->cap = cap;
+    }
+    np = &r->points[r->npoints];
+    *np = *p;
+    np->samples = NULL;
+    if (p->nsamples > 0) {
+        np->samples = malloc((size_t)p->nsamples * sizeof *np->samples);
+        if (!np->samples)
+            return err_set(e, BE_EFAIL, "out of memory adding %d samples", p->nsamples);
+        memcpy(np->samples, p->samples, (size_t)p->nsamples * sizeof *np->samples);
+    }
+    r->npoints++;
+    return BE_OK;
+}
+
+const device_info *results_device(const results *r, const char *id)
+{
+    int i;
+    for (i = 0; i < r->ndevices; i++)
+        if (strcmp(r->devices[i].id, id) == 0)
+            return &r->devices[i];
+    return NULL;
+}
+
+double results_gflops(const rs_point *p, double seconds)
+{
+    return seconds > 0.0 ? p->flops_per_layer * p->layers / seconds / 1e9 : 0.0;
+}
+
+int results_summarize(rs_point *p, err *e)
+{
+    double *v;
+    int i, rc;
+
+    if (p->nsamples < 1)
+        return err_set(e, BE_EFAIL, "point hidden=%d batch=%d has no samples", p->hidden, p->batch);
+    v = malloc((size_t)p->nsamples * sizeof *v);
+    if (!v)
+        return err_set(e, BE_EFAIL, "out of memory summarizing a point");
+    for (i = 0; i < p->nsamples; i++)
+        v[i] = p->samples[i].wall;
+    rc = stats_summarize(v, p->nsamples, &p->resident, e);
+    if (rc == BE_OK && p->has_transfer) {
+        for (i = 0; i < p->nsamples; i++)
+            v[i] = p->samples[i].total;
+        rc = stats_summarize(v, p->nsamples, &p->transfer, e);
+    }
+    free(v);
+    return rc;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static int oom;  /* set when a tree allocation failed during one save */
+
+static void put(xmlNodePtr n, const char *name, const char *value)
+{
+    if (!xmlNewProp(n, BAD_CAST name, BAD_CAST value))
+        oom = 1;
+}
+
+static void putf(xmlNodePtr n, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void putf(xmlNodePtr n, const char *name, const char *fmt, ...)
+{
+    char buf[2560];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    put(n, name, buf);
+}
+
+static void putd(xmlNodePtr n, const char *name, double v)
+{
+    putf(n, name, "%.17g", v);
+}
+
+static xmlNodePtr child(xmlNodePtr parent, const char *name)
+{
+    xmlNodePtr c = xmlNewChild(parent, NULL, BAD_CAST name, NULL);
+    if (!c)
+        oom = 1;
+    return c;
+}
+
+static void write_prov(xmlNodePtr root, const rs_prov *p)
+{
+    xmlNodePtr pv = child(root, "provenance"), n;
+    if (!pv)
+        return;
+    if ((n = child(pv, "breakeven"))) {
+        put(n, "version", p->version);
+        put(n, "commit", p->commit);
+    }
+    if ((n = child(pv, "run"))) {
+        put(n, "id", p->id);
+        put(n, "started", p->started);
+        put(n, "finished", p->finished);
+        put(n, "command", p->command);
+        putf(n, "seed", "%llu", p->seed);
+        putd(n, "budget", p->budget);
+        putf(n, "layers", "%d", p->layers);
+        put(n, "hidden", p->hidden);
+        put(n, "batch", p->batch);
+        put(n, "modes", p->modes);
+    }
+    if ((n = child(pv, "host"))) {
+        put(n, "name", p->host);
+        put(n, "os", p->os);
+        put(n, "kernel", p->kernel);
+        put(n, "cpu-model", p->cpu_model);
+        putf(n, "cores", "%d", p->cores);
+        putf(n, "memory-bytes", "%.0f", p->memory);
+        put(n, "compiler", p->compiler);
+    }
+    if ((n = child(pv, "openblas"))) {
+        put(n, "version", p->blas_version);
+        put(n, "config", p->blas_config);
+        put(n, "core", p->blas_core);
+        putf(n, "threads", "%d", p->blas_threads);
+    }
+}
+
+static void write_summary(xmlNodePtr pt, const rs_point *p, const char *view,
+                          const stats_summary *s)
+{
+    xmlNodePtr n = child(pt, "summary");
+    if (!n)
+        return;
+    put(n, "view", view);
+    putf(n, "n", "%d", s->n);
+    putd(n, "median", s->median);
+    putd(n, "min", s->min);
+    putd(n, "max", s->max);
+    putd(n, "p10", s->p10);
+    putd(n, "p90", s->p90);
+    putd(n, "mean", s->mean);
+    putd(n, "stdev", s->stdev);
+    putd(n, "cv", s->cv);
+    putd(n, "ci-lo", s->ci_lo);
+    putd(n, "ci-hi", s->ci_hi);
+    putd(n, "ci-level", s->ci_level);
+    put(n, "drift", s->drift ? "yes" : "no");
+    putd(n, "drift-ratio", s->drift_ratio);
+    putd(n, "gflops", results_gflops(p, s->median));
+}
+
+static void write_point(xmlNodePtr points, const rs_point *p)
+{
+    xmlNodePtr pt = child(points, "point"), n;
+    int i;
+    if (!pt)
+        return;
+    put(pt, "device", p->device);
+    put(pt, "mode", p->mode == WL_TRAINING ? "training" : "inference");
+    putf(pt, "layers", "%d", p->layers);
+    putf(pt, "hidden", "%d", p->hidden);
+    putf(pt, "batch", "%d", p->batch);
+    putd(pt, "flops-per-layer", p->flops_per_layer);
+    put(pt, "status", results_status_name(p->status));
+    if (p->message[0])
+        put(pt, "message", p->message);
+    if (p->verified && (n = child(pt, "verification"))) {
+        putf(n, "checked", "%ld", p->checked);
+        putd(n, "max-error", p->max_error);
+        putd(n, "tolerance", p->tolerance);
+        put(n, "worst", p->worst);
+    }
+    if (p->nsamples < 1 || !(n = child(pt, "samples")))
+        return;
+    put(n, "unit", "s");
+    for (i = 0; i < p->nsamples; i++) {
+        const step_times *t = &p->samples[i];
+        xmlNodePtr s = child(n, "s");
+        if (!s)
+            return;
+        putd(s, "wall", t->wall);
+        if (p->has_transfer) {
+            putd(s, "kernel", t->kernel);
+            putd(s, "h2d", t->h2d);
+            putd(s, "d2h", t->d2h);
+            putd(s, "total", t->total);
+        }
+    }
+    write_summary(pt, p, "resident", &p->resident);
+    if (p->has_transfer)
+        write_summary(pt, p, "transfer", &p->transfer);
+}
+
+int results_save(const results *r, const char *path, err *e)
+{
+    xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
+    xmlNodePtr root, devs, pts;
+    xmlChar *mem = NULL;
+    int len = 0, i, j, rc;
+
+    oom = 0;
+    if (!doc || !(root = xmlNewNode(NULL, BAD_CAST "breakeven-results"))) {
+        xmlFreeDoc(doc);
+        return err_set(e, BE_EFAIL, "%s: out of memory building the XML tree", path);
+    }
+    xmlDocSetRootElement(doc, root);
+    putf(root, "format", "%d", RESULTS_FORMAT);
+    put(root, "status", r->partial ? "partial" : "complete");
+    write_prov(root, &r->prov);
+    if ((devs = child(root, "devices")))
+        for (i = 0; i < r->ndevices; i++) {
+            const device_info *d = &r->devices[i];
+            xmlNodePtr n = child(devs, "device");
+            if (!n)
+                break;
+            put(n, "id", d->id);
+            put(n, "kind", d->kind);
+            put(n, "type", d->type);
+            put(n, "name", d->name);
+            put(n, "vendor", d->vendor);
+            put(n, "driver", d->driver);
+            put(n, "library", d->library);
+            for (j = 0; j < d->nprops; j++) {
+                xmlNodePtr pr = child(n, "prop");
+                if (!pr)
+                    break;
+                put(pr, "name", d->props[j].name);
+                put(pr, "value", d->props[j].value);
+            }
+        }
+    if ((pts = child(root, "points")))
+        for (i = 0; i < r->npoints; i++)
+            write_point(pts, &r->points[i]);
+    if (oom) {
+        xmlFreeDoc(doc);
+        return err_set(e, BE_EFAIL, "%s: out of memory building the XML tree", path);
+    }
+    xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 1);
+    xmlFreeDoc(doc);
+    if (!mem)
+        return err_set(e, BE_EFAIL, "%s: cannot serialize the XML tree", path);
+    rc = fsx_write_atomic(path, mem, (size_t)len, e);
+    xmlFree(mem);
+    return rc;
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+typedef struct loader {
+    const char *path;
+    err *e;
+    int failed;
+} loader;
+
+/* Records the first libxml2 error as "path:line: message". */
+static void on_xml_error(void *data, xmlErrorPtr xe)
+{
+    loader *ld = data;
+    char msg[512];
+    size_t n;
+    if (ld->failed || !xe)
+        return;
+    snprintf(msg, sizeof msg, "%s", xe->message ? xe->message : "invalid XML");
+    n = strlen(msg);
+    while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+        msg[--n] = '\0';
+    err_set(ld->e, BE_EFAIL, "%s:%d: %s", ld->path, xe->line, msg);
+    ld->failed = 1;
+}
+
+static int bad(loader *ld, xmlNodePtr n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int bad(loader *ld, xmlNodePtr n, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ld->failed = 1;
+    return err_set(ld->e, BE_EFAIL, "%s:%ld: %s", ld->path, n ? xmlGetLineNo(n) : 0L, msg);
+}
+
+static int has(xmlNodePtr n, const char *name)
+{
+    return xmlHasProp(n, BAD_CAST name) != NULL;
+}
+
+/* Copies attribute name of n into buf; missing attributes (the schema
+ * allows only optional ones to be) read as "". */
+static void get(xmlNodePtr n, const char *name, char *buf, size_t size)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST name);
+    snprintf(buf, size, "%s", v ? (const char *)v : "");
+    xmlFree(v);
+}
+
+static double getd(loader *ld, xmlNodePtr n, const char *name)
+{
+    char buf[64], *end;
+    double v;
+    if (!has(n, name))
+        return bad(ld, n, "<%s> lacks attribute \"%s\"", n->name, name), 0.0;
+    get(n, name, buf, sizeof buf);
+    errno = 0;
+    v = strtod(buf, &end);
+    if (end == buf || *end != '\0' || !isfinite(v))
+        bad(ld, n, "<%s> attribute \"%s\" is not a finite number: \"%s\"", n->name, name, buf);
+    return v;
+}
+
+/* A time in seconds: finite and not negative. */
+static double gets(loader *ld, xmlNodePtr n, const char *name)
+{
+    double v = getd(ld, n, name);
+    if (!ld->failed && v < 0.0)
+        bad(ld, n, "<%s> attribute \"%s\" is negative", n->name, name);
+    return v;
+}
+
+static long getl(loader *ld, xmlNodePtr n, const char *name)
+{
+    double v = getd(ld, n, name);
+    if (v != floor(v) || v > 2147483647.0 || v < -2147483647.0)
+        bad(ld, n, "<%s> attribute \"%s\" is not an integer in range", n->name, name);
+    return (long)v;
+}
+
+static xmlNodePtr first_elem(xmlNodePtr n)
+{
+    for (; n; n = n->next)
+        if (n->type == XML_ELEMENT_NODE)
+            return n;
+    return NULL;
+}
+
+static xmlNodePtr next_elem(xmlNodePtr n) { return first_elem(n->next); }
+
+static int is(xmlNodePtr n, const char *name)
+{
+    return n && xmlStrcmp(n->name, BAD_CAST name) == 0;
+}
+
+static void load_prov(loader *ld, xmlNodePtr pv, rs_prov *p)
+{
+    xmlNodePtr n;
+    char buf[64];
+    for (n = first_elem(pv->children); n; n = next_elem(n)) {
+        if (is(n, "breakeven")) {
+            get(n, "version", p->version, sizeof p->version);
+            get(n, "commit", p->commit, sizeof p->commit);
+        } else if (is(n, "run")) {
+            get(n, "id", p->id, sizeof p->id);
+            get(n, "started", p->started, sizeof p->started);
+            get(n, "finished", p->finished, sizeof p->finished);
+            get(n, "command", p->command, sizeof p->command);
+            get(n, "seed", buf, sizeof buf);
+            p->seed = strtoull(buf, NULL, 10);
+            p->budget = getd(ld, n, "budget");
+            p->layers = (int)getl(ld, n, "layers");
+            get(n, "hidden", p->hidden, sizeof p->hidden);
+            get(n, "batch", p->batch, sizeof p->batch);
+            get(n, "modes", p->modes, sizeof p->modes);
+        } else if (is(n, "host")) {
+            get(n, "name", p->host, sizeof p->host);
+            get(n, "os", p->os, sizeof p->os);
+            get(n, "kernel", p->kernel, sizeof p->kernel);
+            get(n, "cpu-model", p->cpu_model, sizeof p->cpu_model);
+            p->cores = (int)getl(ld, n, "cores");
+            p->memory = getd(ld, n, "memory-bytes");
+            get(n, "compiler", p->compiler, sizeof p->compiler);
+        } else if (is(n, "openblas")) {
+            get(n, "version", p->blas_version, sizeof p->blas_version);
+            get(n, "config", p->blas_config, sizeof p->blas_config);
+            get(n, "core", p->blas_core, sizeof p->blas_core);
+            p->blas_threads = (int)getl(ld, n, "threads");
+        }
+    }
+}
+
+static void load_device(loader *ld, xmlNodePtr n, device_info *d)
+{
+    xmlNodePtr pr;
+    (void)ld;
+    memset(d, 0, sizeof *d);
+    get(n, "id", d->id, sizeof d->id);
+    get(n, "kind", d->kind, sizeof d->kind);
+    get(n, "type", d->type, sizeof d->type);
+    get(n, "name", d->name, sizeof d->name);
+    get(n, "vendor", d->vendor, sizeof d->vendor);
+    get(n, "driver", d->driver, sizeof d->driver);
+    get(n, "library", d->library, sizeof d->library);
+    for (pr = first_elem(n->children); pr && d->nprops < DEVICE_MAX_PROPS; pr = next_elem(pr)) {
+        get(pr, "name", d->props[d->nprops].name, sizeof d->props[d->nprops].name);
+        get(pr, "value", d->props[d->nprops].value, sizeof d->props[d->nprops].value);
+        d->nprops++;
+    }
+}
+
+static void load_summary(loader *ld, xmlNodePtr n, stats_summary *s)
+{
+    char drift[8];
+    s->n = (int)getl(ld, n, "n");
+    s->median = getd(ld, n, "median");
+    s->min = getd(ld, n, "min");
+    s->max = getd(ld, n, "max");
+    s->p10 = getd(ld, n, "p10");
+    s->p90 = getd(ld, n, "p90");
+    s->mean = getd(ld, n, "mean");
+    s->stdev = getd(ld, n, "stdev");
+    s->cv = getd(ld, n, "cv");
+    s->ci_lo = getd(ld, n, "ci-lo");
+    s->ci_hi = getd(ld, n, "ci-hi");
+    s->ci_level = getd(ld, n, "ci-level");
+    get(n, "drift", drift, sizeof drift);
+    s->drift = strcmp(drift, "yes") == 0;
+    s->drift_ratio = getd(ld, n, "drift-ratio");
+}
+
+static int load_point(loader *ld, results *r, xmlNodePtr n)
+{
+    rs_point p;
+    char buf[64];
+    xmlNodePtr c;
+    int have_res = 0, have_xfer = 0, rc;
+
+    memset(&p, 0, sizeof p);
+    get(n, "device", p.device, sizeof p.device);
+    if (!results_device(r, p.device))
+        return bad(ld, n, "<point> refers to device \"%s\", which <devices> does not list", p.device);
+    get(n, "mode", buf, sizeof buf);
+    if (strcmp(buf, "training") != 0 && strcmp(buf, "inference") != 0)
+        return bad(ld, n, "<point> mode \"%s\" is neither inference nor training", buf);
+    p.mode = strcmp(buf, "training") == 0 ? WL_TRAINING : WL_INFERENCE;
+    p.layers = (int)getl(ld, n, "layers");
+    p.hidden = (int)getl(ld, n, "hidden");
+    p.batch = (int)getl(ld, n, "batch");
+    p.flops_per_layer = getd(ld, n, "flops-per-layer");
+    get(n, "status", buf, sizeof buf);
+    for (p.status = PT_OK; p.status <= PT_SKIPPED; p.status++)
+        if (strcmp(buf, status_names[p.status]) == 0)
+            break;
+    if (p.status > PT_SKIPPED)
+        return bad(ld, n, "<point> status \"%s\" is not ok, out-of-memory, "
+                   "failed-verification or skipped", buf);
+    get(n, "message", p.message, sizeof p.message);
+    for (c = first_elem(n->children); c; c = next_elem(c)) {
+        if (is(c, "verification")) {
+            p.verified = 1;
+            p.checked = getl(ld, c, "checked");
+            p.max_error = getd(ld, c, "max-error");
+            p.tolerance = getd(ld, c, "tolerance");
+            get(c, "worst", p.worst, sizeof p.worst);
+        } else if (is(c, "samples")) {
+            xmlNodePtr s;
+            int cap = 0;
+            for (s = first_elem(c->children); s; s = next_elem(s))
+                cap++;
+            p.samples = calloc((size_t)cap, sizeof *p.samples);
+            if (!p.samples)
+                return bad(ld, c, "out of memory loading %d samples", cap);
+            p.has_transfer = has(first_elem(c->children), "total");
+            for (s = first_elem(c->children); s; s = next_elem(s)) {
+                step_times *t = &p.samples[p.nsamples++];
+                t->wall = gets(ld, s, "wall");
+                t->kernel = t->h2d = t->d2h = -1.0;
+                t->total = t->wall;
+                if (has(s, "total") != p.has_transfer) {
+                    free(p.samples);
+                    return bad(ld, s, "<s> must have the same attributes as the first sample");
+                }
+                if (p.has_transfer) {
+                    if (!has(s, "kernel") || !has(s, "h2d") || !has(s, "d2h")) {
+                        free(p.samples);
+                        return bad(ld, s, "<s> with \"total\" needs \"kernel\", \"h2d\" and \"d2h\"");
+                    }
+                    t->kernel = gets(ld, s, "kernel");
+                    t->h2d = gets(ld, s, "h2d");
+                    t->d2h = gets(ld, s, "d2h");
+                    t->total = gets(ld, s, "total");
+                }
+            }
+        } else if (is(c, "summary")) {
+            get(c, "view", buf, sizeof buf);
+            if (strcmp(buf, "transfer") == 0) {
+                load_summary(ld, c, &p.transfer);
+                have_xfer = 1;
+            } else {
+                load_summary(ld, c, &p.resident);
+                have_res = 1;
+            }
+        }
+    }
+    if (!ld->failed && p.nsamples > 0 && (!have_res || have_xfer != p.has_transfer))
+        bad(ld, n, "<point> summaries do not match its samples (need \"resident\"%s)",
+            p.has_transfer ? " and \"transfer\"" : " only");
+    if (!ld->failed && p.nsamples > 0 && p.resident.n != p.nsamples)
+        bad(ld, n, "<summary> n=%d but the point has %d samples", p.resident.n, p.nsamples);
+    if (!ld->failed && p.status == PT_OK && p.nsamples == 0)
+        bad(ld, n, "<point> with status \"ok\" has no samples");
+    if (ld->failed) {
+        free(p.samples);
+        return BE_EFAIL;
+    }
+    rc = results_add_point(r, &p, ld->e);
+    free(p.samples);
+    return rc;
+}
+
+int results_load(const char *path, results **out, err *e)
+{
+    loader ld = {path, e, 0};
+    xmlParserCtxtPtr pctx = NULL;
+    xmlRelaxNGParserCtxtPtr sctx = NULL;
+    xmlRelaxNGPtr schema = NULL;
+    xmlRelaxNGValidCtxtPtr vctx = NULL;
+    xmlDocPtr doc = NULL;
+    xmlNodePtr root, n;
+    results *r = NULL;
+    char buf[32];
+    FILE *probe;
+
+    *out = NULL;
+    /* a clear message for the common case, before libxml2's own */
+    probe = fopen(path, "rb");
+    if (!probe)
+        return err_set(e, BE_EFAIL, "%s: cannot open: %s", path, strerror(errno));
+    fclose(probe);
+
+    pctx = xmlNewParserCtxt();
+    if (!pctx)
+        goto oom;
+    xmlSetStructuredErrorFunc(&ld, on_xml_error);
+    doc = xmlCtxtReadFile(pctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc) {
+        if (!ld.failed)
+            err_set(e, BE_EFAIL, "%s: not an XML file", path);
+        goto fail;
+    }
+    ld.failed = 0;
+    root = xmlDocGetRootElement(doc);
+    if (!root || !is(root, "breakeven-results")) {
+        bad(&ld, root, "not a breakeven results file (the root element is <%s>)",
+            root ? (const char *)root->name : "nothing");
+        goto fail;
+    }
+    get(root, "format", buf, sizeof buf);
+    if (strcmp(buf, "1") != 0) {
+        bad(&ld, root, "results format \"%s\" is not supported (this breakeven reads format %d)",
+            buf, RESULTS_FORMAT);
+        goto fail;
+    }
+    if (!(r = results_new()))
+        goto oom;
+    get(root, "status", buf, sizeof buf);
+    r->partial = strcmp(buf, "partial") == 0;
+    for (n = first_elem(root->children); n && !ld.failed; n = next_elem(n)) {
+        if (is(n, "provenance")) {
+            load_prov(&ld, n, &r->prov);
+        } else if (is(n, "devices")) {
+            xmlNodePtr d;
+            for (d = first_elem(n->children); d && !ld.failed; d = next_elem(d)) {
+                device_info di;
+                load_device(&ld, d, &di);
+                if (results_device(r, di.id))
+                    bad(&ld, d, "device \"%s\" is listed twice", di.id);
+                else if (results_add_device(r, &di, e) < 0)
+                    ld.failed = 1;
+            }
+        } else if (is(n, "points")) {
+            xmlNodePtr p;
+            for (p = first_elem(n->children); p && !ld.failed; p = next_elem(p))
+                if (load_point(&ld, r, p) < 0)
+                    ld.failed = 1;
+        }
+    }
+    if (ld.failed)
+        goto fail;
+    sctx = xmlRelaxNGNewMemParserCtxt(embed_results_rng, (int)strlen(embed_results_rng));
+    if (!sctx || !(schema = xmlRelaxNGParse(sctx)) || !(vctx = xmlRelaxNGNewValidCtxt(schema))) {
+        err_set(e, BE_EFAIL, "%s: the built-in results schema does not compile", path);
+        goto fail;
+    }
+    xmlRelaxNGSetValidStructuredErrors(vctx, on_xml_error, &ld);
+    if (xmlRelaxNGValidateDoc(vctx, doc) != 0) {
+        if (!ld.failed)
+            bad(&ld, root, "does not match the results schema");
+        goto fail;
+    }
+
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlRelaxNGFreeValidCtxt(vctx);
+    xmlRelaxNGFree(schema);
+    xmlRelaxNGFreeParserCtxt(sctx);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(pctx);
+    *out = r;
+    return BE_OK;
+oom:
+    err_set(e, BE_EFAIL, "%s: out of memory", path);
+fail:
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    results_free(r);
+    xmlRelaxNGFreeValidCtxt(vctx);
+    xmlRelaxNGFree(schema);
+    xmlRelaxNGFreeParserCtxt(sctx);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(pctx);
+    return BE_EFAIL;
+}

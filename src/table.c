@@ -1,0 +1,45 @@
+/*
+ * table.c — text tables (see table.h).  Columns are fixed-width so the
+ * output lines up in a terminal and diffs well between runs.
+ */
+#include "table.h"
+
+#include <string.h>
+
+#include "workload.h"
+
+void table_points(FILE *out, const results *r)
+{
+    int i, d;
+    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %7s %9s %6s  %s\n", "device", "mode", "hidden",
+            "batch", "MFLOP/layer", "median ms", "CI ±%", "GFLOP/s", "n", "note");
+    for (d = 0; d < r->ndevices; d++)
+        for (i = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            if (strcmp(p->device, r->devices[d].id) != 0)
+                continue;
+            fprintf(out, "%-8s %-9s %6d %6d %12.2f ", p->device, workload_mode_name(p->mode),
+                    p->hidden, p->batch, p->flops_per_layer / 1e6);
+            if (p->status == PT_OK) {
+                const stats_summary *s = &p->resident;
+                fprintf(out, "%11.3f %7.1f %9.1f %6d  %s\n", s->median * 1e3,
+                        100.0 * (s->ci_hi - s->ci_lo) / 2.0 / s->median,
+                        results_gflops(p, s->median), s->n,
+                        s->drift ? "drift: slowed while measured" : "");
+            } else {
+                fprintf(out, "%13s %7s %9s %6s  %s: %s\n", "—", "", "", "",
+                        results_status_name(p->status), p->message);
+            }
+        }
+}
+
+void table_device(FILE *out, const device_info *d)
+{
+    int i;
+    fprintf(out, "%s  %s (%s, %s)\n", d->id, d->name, d->type, d->kind);
+    fprintf(out, "    %-22s %s\n", "vendor", d->vendor);
+    fprintf(out, "    %-22s %s\n", "driver", d->driver);
+    fprintf(out, "    %-22s %s\n", "library", d->library);
+    for (i = 0; i < d->nprops; i++)
+        fprintf(out, "    %-22s %s\n", d->props[i].name, d->props[i].value);
+}

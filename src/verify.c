@@ -1,0 +1,168 @@
+/*
+ * verify.c — the host reference for every device (see verify.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "verify.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* entries sampled per layer and per checked quantity */
+#define SAMPLES 96
+
+static float **alloc_arrays(int n, size_t len)
+{
+    float **a = calloc((size_t)n, sizeof *a);
+    int i;
+    if (!a)
+        return NULL;
+    for (i = 0; i < n; i++)
+        if (!(a[i] = calloc(len, sizeof(float))))
+            return a; /* the caller frees the partial array */
+    return a;
+}
+
+static int complete(float **a, int n)
+{
+    int i;
+    if (!a)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!a[i])
+            return 0;
+    return 1;
+}
+
+static void free_arrays(float **a, int n)
+{
+    int i;
+    if (!a)
+        return;
+    for (i = 0; i < n; i++)
+        free(a[i]);
+    free(a);
+}
+
+void verify_state_free(const workload *w, net_state *s)
+{
+    free_arrays(s->act, w->layers + 1);
+    free_arrays(s->dx, w->layers);
+    free_arrays(s->w, w->layers);
+    free_arrays(s->b, w->layers);
+    memset(s, 0, sizeof *s);
+}
+
+int verify_state_alloc(const workload *w, net_state *s, err *e)
+{
+    size_t act = (size_t)w->batch * (size_t)w->hidden;
+    size_t par = (size_t)w->hidden * (size_t)w->hidden;
+
+    memset(s, 0, sizeof *s);
+    s->act = alloc_arrays(w->layers + 1, act);
+    if (!complete(s->act, w->layers + 1))
+        goto fail;
+    if (w->mode == WL_TRAINING) {
+        s->dx = alloc_arrays(w->layers, act);
+        s->w = alloc_arrays(w->layers, par);
+        s->b = alloc_arrays(w->layers, (size_t)w->hidden);
+        if (!complete(s->dx, w->layers) || !complete(s->w, w->layers) ||
+            !complete(s->b, w->layers))
+            goto fail;
+    }
+    return BE_OK;
+fail:
+    verify_state_free(w, s);
+    return err_set(e, BE_EOOM, "out of host memory for the verification of hidden=%d batch=%d",
+                   w->hidden, w->batch);
+}
+
+static uint64_t next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+/* Records one comparison in r. */
+static void judge(verify_result *r, double got, double ref, double scale, long k,
+                  const char *what, int layer, long i, long j)
+{
+    double tol = 2.0 * (double)(k + 2) * ldexp(1.0, -24);
+    double error = fabs(got - ref) / (scale > 0.0 ? scale : 1e-30);
+    r->checked++;
+    if (!(error <= tol))  /* also catches NaN */
+        r->ok = 0;
+    if (r->checked == 1 || !(error / tol <= r->max_error / r->tolerance)) {
+        r->max_error = error;
+        r->tolerance = tol;
+        snprintf(r->where, sizeof r->where, "layer %d %s[%ld][%ld]", layer, what, i, j);
+    }
+}
+
+/* dz = dy ⊙ [y > 0] of one entry, with dy = act[L] at the top. */
+static double dz_at(const workload *w, const net_state *s, int l, long m, long j)
+{
+    long H = w->hidden;
+    const float *dy = l == w->layers - 1 ? s->act[w->layers] : s->dx[l + 1];
+    return s->act[l + 1][m * H + j] > 0.0f ? (double)dy[m * H + j] : 0.0;
+}
+
+int verify_check(const workload *w, const net_state *s, verify_result *r, err *e)
+{
+    long H = w->hidden, B = w->batch, t, k;
+    uint64_t rng = 0x5eed;
+    int l;
+
+    (void)e;
+    memset(r, 0, sizeof *r);
+    r->ok = 1;
+    r->tolerance = 1.0;
+    for (l = 0; l < w->layers; l++) {
+        const float *x = s->act[l], *W = w->w0[l], *b = w->b0[l];
+        for (t = 0; t < SAMPLES; t++) {
+            long m = (long)(next(&rng) % (uint64_t)B), j = (long)(next(&rng) % (uint64_t)H);
+            double acc = b[j], scale = fabs(b[j]);
+            for (k = 0; k < H; k++) {
+                double p = (double)x[m * H + k] * W[k * H + j];
+                acc += p;
+                scale += fabs(p);
+            }
+            judge(r, s->act[l + 1][m * H + j], acc > 0.0 ? acc : 0.0, scale, H, "y", l, m, j);
+        }
+        if (w->mode != WL_TRAINING)
+            continue;
+        for (t = 0; t < SAMPLES; t++) {
+            long m = (long)(next(&rng) % (uint64_t)B), i = (long)(next(&rng) % (uint64_t)H);
+            double acc = 0.0, scale = 0.0;
+            for (k = 0; k < H; k++) {
+                double p = dz_at(w, s, l, m, k) * W[i * H + k];
+                acc += p;
+                scale += fabs(p);
+            }
+            judge(r, s->dx[l][m * H + i], acc, scale, H, "dx", l, m, i);
+        }
+        for (t = 0; t < SAMPLES; t++) {
+            long i = (long)(next(&rng) % (uint64_t)H), j = (long)(next(&rng) % (uint64_t)H);
+            double acc = 0.0, scale;
+            for (k = 0; k < B; k++)
+                acc += (double)x[k * H + i] * dz_at(w, s, l, k, j);
+            scale = fabs(W[i * H + j]);
+            for (k = 0; k < B; k++)
+                scale += w->lr * fabs((double)x[k * H + i] * dz_at(w, s, l, k, j));
+            judge(r, s->w[l][i * H + j], W[i * H + j] - w->lr * acc, scale, B, "W", l, i, j);
+        }
+        for (t = 0; t < SAMPLES && t < H; t++) {
+            long j = (long)(next(&rng) % (uint64_t)H);
+            double acc = 0.0, scale = fabs(b[j]);
+            for (k = 0; k < B; k++) {
+                double g = dz_at(w, s, l, k, j);
+                acc += g;
+                scale += w->lr * fabs(g);
+            }
+            judge(r, s->b[l][j], b[j] - w->lr * acc, scale, B, "b", l, 0, j);
+        }
+    }
+    return BE_OK;
+}

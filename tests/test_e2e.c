@@ -1,0 +1,317 @@
+/*
+ * test_e2e.c — end-to-end tests: run the built binary ($BREAKEVEN) as a user
+ * would, on tiny sweeps, and check its exit status, what it printed, and the
+ * results file it wrote (loaded back through the library, schema and all).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsx.h"
+#include "results.h"
+
+static const char *bin;
+static char tmpdir[256];
+
+typedef struct outcome {
+    int status;      /* exit status, or 128 + signal */
+    char *out, *err; /* what it printed (owned) */
+} outcome;
+
+static void outcome_free(outcome *o)
+{
+    free(o->out);
+    free(o->err);
+}
+
+/* Starts bin with args (NULL-terminated), stdout and stderr to files. */
+static pid_t start(const char *const *args, const char *out, const char *errf)
+{
+    const char *argv[40];
+    int n = 0;
+    pid_t pid;
+    argv[n++] = bin;
+    while (*args && n < 39)
+        argv[n++] = *args++;
+    argv[n] = NULL;
+    pid = fork();
+    if (pid == 0) {
+        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fi = open("/dev/null", O_RDONLY);
+        if (fo < 0 || fe < 0 || fi < 0)
+            _exit(127);
+        dup2(fi, 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static void finish(pid_t pid, const char *out, const char *errf, outcome *o)
+{
+    int ws;
+    err e;
+    assert_true(waitpid(pid, &ws, 0) == pid);
+    o->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    assert_int_equal(fsx_read_all(out, &o->out, NULL, &e), BE_OK);
+    assert_int_equal(fsx_read_all(errf, &o->err, NULL, &e), BE_OK);
+}
+
+static void run(outcome *o, ...)
+{
+    const char *args[40];
+    char out[300], errf[300];
+    va_list ap;
+    int n = 0;
+    va_start(ap, o);
+    while (n < 39 && (args[n] = va_arg(ap, const char *)))
+        n++;
+    va_end(ap);
+    args[n] = NULL;
+    snprintf(out, sizeof out, "%s/stdout", tmpdir);
+    snprintf(errf, sizeof errf, "%s/stderr", tmpdir);
+    finish(start(args, out, errf), out, errf, o);
+}
+
+/* The last non-empty line of text, copied into buf. */
+static void last_line(const char *text, char *buf, size_t size)
+{
+    size_t n = strlen(text);
+    const char *end, *begin;
+    while (n > 0 && text[n - 1] == '\n')
+        n--;
+    end = text + n;
+    begin = end;
+    while (begin > text && begin[-1] != '\n')
+        begin--;
+    snprintf(buf, size, "%.*s", (int)(end - begin), begin);
+}
+
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+/* Fails when dir (recursively) holds a leftover temporary file. */
+static void assert_no_temp_files(const char *dir)
+{
+    char cmd[512];
+    FILE *p;
+    char line[512];
+    snprintf(cmd, sizeof cmd, "find '%s' -name '*.tmp.*'", dir);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    if (fgets(line, sizeof line, p))
+        fail_msg("temporary file left: %s", line);
+    pclose(p);
+}
+
+static void test_quick_run(void **state)
+{
+    char out[300], path[512];
+    outcome o;
+    results *r = NULL;
+    err e;
+    int i;
+    (void)state;
+    snprintf(out, sizeof out, "%s/q", tmpdir);
+    run(&o, "run", "--quick", "--mode", "both", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    last_line(o.out, path, sizeof path);
+    assert_non_null(strstr(path, "/runs/"));
+    assert_non_null(strstr(path, "/results.xml"));
+    assert_non_null(strstr(o.out, "GFLOP/s"));
+    if (results_load(path, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(r->partial, 0);
+    assert_true(r->ndevices >= 1);
+    assert_string_equal(r->devices[0].id, "cpu");
+    /* --quick: 2 modes × 2 hidden × 2 batch on every device */
+    assert_int_equal(r->npoints, 8 * r->ndevices);
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->status != PT_OK)
+            fail_msg("%s h=%d b=%d: %s %s", p->device, p->hidden, p->batch,
+                     results_status_name(p->status), p->message);
+        assert_true(p->verified && p->checked > 0 && p->max_error <= p->tolerance);
+        assert_true(p->nsamples >= 5);
+        assert_int_equal(p->resident.n, p->nsamples);
+        assert_true(p->resident.min <= p->resident.median && p->resident.median <= p->resident.max);
+        assert_true(p->resident.ci_lo <= p->resident.median && p->resident.median <= p->resident.ci_hi);
+    }
+    assert_int_equal(r->prov.layers, 2);
+    assert_true(r->prov.cores >= 1);
+    assert_true(strlen(r->prov.blas_version) > 0);
+    assert_non_null(strstr(r->prov.command, "--quick"));
+    assert_no_temp_files(out);
+    results_free(r);
+    outcome_free(&o);
+}
+
+static void test_usage_errors(void **state)
+{
+    static const char *const cases[][4] = {
+        {"run", "--hidden", "12a", "--hidden"},
+        {"run", "--batch", "", "--batch"},
+        {"run", "--frobnicate", NULL, "--frobnicate"},
+        {"run", "--layers", "-1", "--layers"},
+        {"launch", NULL, NULL, "launch"},
+        {"run", "--devices", "cl:9.9", "cl:9.9"},
+        {"run", "--mode", "fast", "--mode"},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        outcome o;
+        run(&o, cases[i][0], cases[i][1], cases[i][2], NULL);
+        if (o.status != 2 || !strstr(o.err, cases[i][3]))
+            fail_msg("%s %s: exit %d, stderr: %s", cases[i][0], cases[i][1] ? cases[i][1] : "",
+                     o.status, o.err);
+        assert_true(strncmp(o.err, "breakeven: ", 11) == 0);
+        assert_string_equal(o.out, "");
+        outcome_free(&o);
+    }
+}
+
+static void test_too_big_for_memory(void **state)
+{
+    char out[300];
+    struct stat st;
+    outcome o;
+    (void)state;
+    snprintf(out, sizeof out, "%s/big", tmpdir);
+    run(&o, "run", "--hidden", "65536", "--batch", "1048576", "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "GiB"));
+    assert_int_equal(count_lines(o.err), 2);  /* the message and the --help hint */
+    assert_true(stat(out, &st) != 0);         /* nothing written */
+    outcome_free(&o);
+}
+
+static void test_unwritable_out(void **state)
+{
+    char file[300], out[400];
+    outcome o;
+    err e;
+    (void)state;
+    snprintf(file, sizeof file, "%s/a-file", tmpdir);
+    assert_int_equal(fsx_write_atomic(file, "x", 1, &e), BE_OK);
+    snprintf(out, sizeof out, "%s/sub", file);
+    run(&o, "run", "--quick", "--out", out, NULL);
+    assert_int_equal(o.status, 1);
+    assert_non_null(strstr(o.err, "a-file"));
+    assert_int_equal(count_lines(o.err), 1);
+    outcome_free(&o);
+}
+
+static void test_interrupt_keeps_partial(void **state)
+{
+    char out[300], so[300], se[300], path[600];
+    const char *args[] = {"run", "--hidden", "64..512", "--batch", "16..1024", "--budget", "60",
+                          "--out", out, NULL};
+    struct timespec ts = {1, 500000000};
+    DIR *d;
+    struct dirent *de;
+    results *r = NULL;
+    outcome o;
+    pid_t pid;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/int", tmpdir);
+    snprintf(so, sizeof so, "%s/int.out", tmpdir);
+    snprintf(se, sizeof se, "%s/int.err", tmpdir);
+    pid = start(args, so, se);
+    nanosleep(&ts, NULL);
+    kill(pid, SIGINT);
+    finish(pid, so, se, &o);
+    assert_int_equal(o.status, 1);
+    assert_non_null(strstr(o.err, "interrupted"));
+    snprintf(path, sizeof path, "%s/runs", out);
+    d = opendir(path);
+    assert_non_null(d);
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.')
+            snprintf(path, sizeof path, "%s/runs/%s/results.xml", out, de->d_name);
+    closedir(d);
+    if (results_load(path, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(r->partial, 1);
+    assert_true(r->npoints < 4 * 7 * r->ndevices);
+    assert_no_temp_files(out);
+    results_free(r);
+    outcome_free(&o);
+}
+
+static void test_devices_help_version(void **state)
+{
+    outcome o;
+    (void)state;
+    run(&o, "devices", NULL);
+    assert_int_equal(o.status, 0);
+    assert_true(strncmp(o.out, "cpu ", 4) == 0);
+    assert_non_null(strstr(o.out, "openblas-threads"));
+    outcome_free(&o);
+    run(&o, "--help", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "usage: breakeven"));
+    outcome_free(&o);
+    run(&o, "--version", NULL);
+    assert_int_equal(o.status, 0);
+    assert_true(strncmp(o.out, "breakeven ", 10) == 0);
+    outcome_free(&o);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    bin = getenv("BREAKEVEN");
+    if (!bin || access(bin, X_OK) != 0) {
+        fprintf(stderr, "test_e2e: set BREAKEVEN to the binary under test\n");
+        return -1;
+    }
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/breakeven-e2e-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[512];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quick_run),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_too_big_for_memory),
+        cmocka_unit_test(test_unwritable_out),
+        cmocka_unit_test(test_interrupt_keeps_partial),
+        cmocka_unit_test(test_devices_help_version),
+    };
+    return cmocka_run_group_tests_name("end-to-end", tests, setup, teardown);
+}

@@ -1,0 +1,613 @@
+/*
+ * test_unit.c — unit tests of the library under breakeven (cmocka):
+ * size lists, FLOP counts, statistics, the results file (round trip and
+ * rejection of bad files), atomic writes, the memory check, the command
+ * line, and the CPU backend checked by the verifier (which must also catch
+ * a wrong result).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cpu.h"
+#include "fsx.h"
+#include "list.h"
+#include "plan.h"
+#include "results.h"
+#include "stats.h"
+#include "verify.h"
+#include "workload.h"
+
+static char tmpdir[256];
+
+static int make_tmpdir(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/breakeven-unit-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+    char cmd[512];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- lists ---- */
+
+static void test_list_forms(void **state)
+{
+    size_list l;
+    err e;
+    (void)state;
+    assert_int_equal(list_parse("128,256,512", "--hidden", 65536, &l, &e), BE_OK);
+    assert_int_equal(l.n, 3);
+    assert_int_equal(l.v[2], 512);
+    assert_int_equal(list_parse("16..1024", "--batch", 1 << 20, &l, &e), BE_OK);
+    assert_int_equal(l.n, 7);
+    assert_int_equal(l.v[0], 16);
+    assert_int_equal(l.v[6], 1024);
+    assert_int_equal(list_parse("64,16..32,48,32", "--batch", 1 << 20, &l, &e), BE_OK);
+    assert_int_equal(l.n, 4);
+    assert_int_equal(l.v[0], 16);
+    assert_int_equal(l.v[1], 32);
+    assert_int_equal(l.v[2], 48);
+    assert_int_equal(l.v[3], 64);
+    assert_int_equal(list_parse("7", "--batch", 1 << 20, &l, &e), BE_OK);
+    assert_int_equal(l.v[0], 7);
+}
+
+static void test_list_errors(void **state)
+{
+    static const char *bad[] = {"", ",", "1,,2", "12a", "0", "-5", "3..8", "64..16",
+                                "16..", "..16", "99999999", "1.5", " 16", "16 "};
+    size_list l;
+    err e;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+        e.msg[0] = '\0';
+        assert_int_equal(list_parse(bad[i], "--hidden", 65536, &l, &e), BE_EUSAGE);
+        assert_non_null(strstr(e.msg, "--hidden"));
+    }
+    assert_int_equal(list_parse("131072", "--hidden", 65536, &l, &e), BE_EUSAGE);
+    assert_non_null(strstr(e.msg, "limit"));
+}
+
+/* ---- FLOP counts ---- */
+
+static void test_flops(void **state)
+{
+    (void)state;
+    /* the M1 post: (2·H² + H)·B */
+    assert_true(workload_flops_per_layer(WL_INFERENCE, 128, 16) == (2.0 * 128 * 128 + 128) * 16);
+    assert_true(workload_flops_per_layer(WL_INFERENCE, 2048, 1024) == 8592031744.0);
+    /* training, H = 2, B = 3: (6·4 + 3·2)·3 + 2·4 + 2·2 = 102 */
+    assert_true(workload_flops_per_layer(WL_TRAINING, 2, 3) == 102.0);
+    /* training costs about three times the forward pass */
+    assert_true(fabs(workload_flops_per_layer(WL_TRAINING, 1024, 256) /
+                     workload_flops_per_layer(WL_INFERENCE, 1024, 256) - 3.0) < 0.01);
+}
+
+/* ---- statistics ---- */
+
+static void test_stats_basic(void **state)
+{
+    double x[9] = {5, 1, 9, 3, 7, 2, 8, 4, 6};
+    stats_summary s;
+    (void)state;
+    assert_int_equal(stats_summarize(x, 9, &s, NULL), BE_OK);
+    assert_int_equal(s.n, 9);
+    assert_true(s.median == 5.0);
+    assert_true(s.min == 1.0 && s.max == 9.0);
+    assert_true(fabs(s.p10 - 1.8) < 1e-12);
+    assert_true(fabs(s.p90 - 8.2) < 1e-12);
+    assert_true(s.mean == 5.0);
+    assert_true(fabs(s.stdev - sqrt(7.5)) < 1e-12);
+    assert_true(fabs(s.cv - sqrt(7.5) / 5.0) < 1e-12);
+    /* n = 9: [x(2), x(8)] covers 1 − 2·10/512 = 96.1% */
+    assert_true(s.ci_lo == 2.0 && s.ci_hi == 8.0);
+    assert_true(fabs(s.ci_level - (1.0 - 20.0 / 512.0)) < 1e-12);
+    assert_int_equal(stats_summarize(x, 0, &s, NULL), BE_EFAIL);
+}
+
+static uint64_t rng_state = 42;
+static double uniform(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* The median's CI must cover the true median about 95% of the time. */
+static void test_stats_ci_coverage(void **state)
+{
+    double x[40];
+    int trial, covered = 0, trials = 2000, i;
+    (void)state;
+    for (trial = 0; trial < trials; trial++) {
+        stats_summary s;
+        for (i = 0; i < 40; i++)
+            x[i] = -log(uniform()); /* exponential: skewed like timings; median ln 2 */
+        assert_int_equal(stats_summarize(x, 40, &s, NULL), BE_OK);
+        covered += s.ci_lo <= log(2.0) && log(2.0) <= s.ci_hi;
+        assert_true(s.ci_level >= 0.95);
+    }
+    assert_true(covered >= trials * 0.93);
+    assert_true(covered <= trials * 0.99);
+}
+
+static void test_stats_drift_and_convergence(void **state)
+{
+    double rising[30], flat[30];
+    stats_summary s;
+    int i;
+    (void)state;
+    for (i = 0; i < 30; i++) {
+        rising[i] = 1.0 + 0.01 * i + 0.001 * uniform();
+        flat[i] = 1.0 + 0.001 * uniform();
+    }
+    assert_int_equal(stats_summarize(rising, 30, &s, NULL), BE_OK);
+    assert_int_equal(s.drift, 1);
+    assert_true(s.drift_ratio > 1.1);
+    assert_int_equal(stats_summarize(flat, 30, &s, NULL), BE_OK);
+    assert_int_equal(s.drift, 0);
+    assert_true(stats_converged(&s, 0.02));
+    for (i = 0; i < 30; i++)
+        flat[i] = 1.0 + uniform();
+    assert_int_equal(stats_summarize(flat, 30, &s, NULL), BE_OK);
+    assert_false(stats_converged(&s, 0.02));
+}
+
+static void test_mann_whitney(void **state)
+{
+    double a[5] = {1, 2, 3, 4, 5}, b[5] = {6, 7, 8, 9, 10};
+    (void)state;
+    assert_true(stats_mann_whitney_z(a, 5, b, 5) > 2.5);
+    assert_true(stats_mann_whitney_z(b, 5, a, 5) < -2.5);
+    assert_true(fabs(stats_mann_whitney_z(a, 5, a, 5)) < 1e-12);
+}
+
+/* ---- results file ---- */
+
+static void fill_fixture(results *r)
+{
+    device_info d;
+    rs_point p;
+    step_times t[6];
+    int i;
+
+    snprintf(r->prov.version, sizeof r->prov.version, "0.1.0");
+    snprintf(r->prov.commit, sizeof r->prov.commit, "abc123");
+    snprintf(r->prov.id, sizeof r->prov.id, "20261122T000000Z-host");
+    snprintf(r->prov.started, sizeof r->prov.started, "2026-11-22T00:00:00Z");
+    snprintf(r->prov.finished, sizeof r->prov.finished, "2026-11-22T00:01:00Z");
+    snprintf(r->prov.command, sizeof r->prov.command, "breakeven run --title \"<script>&]]>\"");
+    r->prov.seed = 18446744073709551615ull;
+    r->prov.budget = 12.5;
+    r->prov.layers = 4;
+    snprintf(r->prov.hidden, sizeof r->prov.hidden, "128,256");
+    snprintf(r->prov.batch, sizeof r->prov.batch, "16");
+    snprintf(r->prov.modes, sizeof r->prov.modes, "inference");
+    snprintf(r->prov.host, sizeof r->prov.host, "host");
+    snprintf(r->prov.os, sizeof r->prov.os, "Debian");
+    snprintf(r->prov.kernel, sizeof r->prov.kernel, "Linux");
+    snprintf(r->prov.cpu_model, sizeof r->prov.cpu_model, "CPU ™ 3000");
+    snprintf(r->prov.compiler, sizeof r->prov.compiler, "gcc");
+    r->prov.cores = 2;
+    r->prov.memory = 1e9;
+    snprintf(r->prov.blas_version, sizeof r->prov.blas_version, "0.3.21");
+    snprintf(r->prov.blas_config, sizeof r->prov.blas_config, "OpenBLAS 0.3.21");
+    snprintf(r->prov.blas_core, sizeof r->prov.blas_core, "Zen");
+    r->prov.blas_threads = 2;
+
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.kind, sizeof d.kind, "openblas");
+    snprintf(d.type, sizeof d.type, "CPU");
+    snprintf(d.name, sizeof d.name, "A <CPU> & \"friends\"");
+    device_prop_add(&d, "cores", "%d", 2);
+    assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    snprintf(d.id, sizeof d.id, "cl:0.0");
+    snprintf(d.kind, sizeof d.kind, "opencl");
+    snprintf(d.type, sizeof d.type, "GPU");
+    assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+
+    memset(&p, 0, sizeof p);
+    snprintf(p.device, sizeof p.device, "cpu");
+    p.layers = 4;
+    p.hidden = 128;
+    p.batch = 16;
+    p.flops_per_layer = workload_flops_per_layer(WL_INFERENCE, 128, 16);
+    p.verified = 1;
+    p.checked = 384;
+    p.max_error = 1.0 / 3.0;
+    p.tolerance = 2e-5;
+    snprintf(p.worst, sizeof p.worst, "layer 0 y[1][2]");
+    for (i = 0; i < 6; i++) {
+        t[i].wall = 1e-3 * (1.0 + i / 7.0);
+        t[i].kernel = t[i].h2d = t[i].d2h = -1.0;
+        t[i].total = t[i].wall;
+    }
+    p.samples = t;
+    p.nsamples = 6;
+    assert_int_equal(results_summarize(&p, NULL), BE_OK);
+    assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
+
+    snprintf(p.device, sizeof p.device, "cl:0.0");
+    p.mode = WL_TRAINING;
+    p.has_transfer = 1;
+    for (i = 0; i < 6; i++) {
+        t[i].kernel = 0.5e-3 / (i + 1);
+        t[i].h2d = 1e-5 * i;
+        t[i].d2h = 2e-5;
+        t[i].total = t[i].wall + 3e-5 * i;
+    }
+    assert_int_equal(results_summarize(&p, NULL), BE_OK);
+    assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
+
+    memset(&p, 0, sizeof p);
+    snprintf(p.device, sizeof p.device, "cl:0.0");
+    p.layers = 4;
+    p.hidden = 65536;
+    p.batch = 1024;
+    p.flops_per_layer = workload_flops_per_layer(WL_INFERENCE, 65536, 1024);
+    p.status = PT_OUT_OF_MEMORY;
+    snprintf(p.message, sizeof p.message, "clCreateBuffer: CL_MEM_OBJECT_ALLOCATION_FAILURE");
+    assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
+    r->partial = 0;
+}
+
+static void assert_summary_equal(const stats_summary *a, const stats_summary *b)
+{
+    assert_int_equal(a->n, b->n);
+    assert_true(a->median == b->median && a->min == b->min && a->max == b->max);
+    assert_true(a->p10 == b->p10 && a->p90 == b->p90 && a->mean == b->mean);
+    assert_true(a->stdev == b->stdev && a->cv == b->cv);
+    assert_true(a->ci_lo == b->ci_lo && a->ci_hi == b->ci_hi && a->ci_level == b->ci_level);
+    assert_int_equal(a->drift, b->drift);
+    assert_true(a->drift_ratio == b->drift_ratio);
+}
+
+static void test_results_round_trip(void **state)
+{
+    results *a = results_new(), *b = NULL;
+    char path[512];
+    err e;
+    int i, j;
+    (void)state;
+    assert_non_null(a);
+    fill_fixture(a);
+    snprintf(path, sizeof path, "%s/rt.xml", tmpdir);
+    assert_int_equal(results_save(a, path, &e), BE_OK);
+    if (results_load(path, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(b->partial, 0);
+    assert_memory_equal(&a->prov, &b->prov, sizeof a->prov);
+    assert_int_equal(a->ndevices, b->ndevices);
+    for (i = 0; i < a->ndevices; i++) {
+        const device_info *x = &a->devices[i], *y = &b->devices[i];
+        assert_string_equal(x->id, y->id);
+        assert_string_equal(x->kind, y->kind);
+        assert_string_equal(x->type, y->type);
+        assert_string_equal(x->name, y->name);
+        assert_string_equal(x->vendor, y->vendor);
+        assert_string_equal(x->driver, y->driver);
+        assert_string_equal(x->library, y->library);
+        assert_int_equal(x->nprops, y->nprops);
+        for (j = 0; j < x->nprops; j++) {
+            assert_string_equal(x->props[j].name, y->props[j].name);
+            assert_string_equal(x->props[j].value, y->props[j].value);
+        }
+    }
+    assert_int_equal(a->npoints, b->npoints);
+    for (i = 0; i < a->npoints; i++) {
+        const rs_point *p = &a->points[i], *q = &b->points[i];
+        assert_string_equal(p->device, q->device);
+        assert_int_equal(p->mode, q->mode);
+        assert_int_equal(p->layers, q->layers);
+        assert_int_equal(p->hidden, q->hidden);
+        assert_int_equal(p->batch, q->batch);
+        assert_true(p->flops_per_layer == q->flops_per_layer);
+        assert_int_equal(p->status, q->status);
+        assert_string_equal(p->message, q->message);
+        assert_int_equal(p->verified, q->verified);
+        assert_int_equal(p->checked, q->checked);
+        assert_true(p->max_error == q->max_error && p->tolerance == q->tolerance);
+        assert_string_equal(p->worst, q->worst);
+        assert_int_equal(p->nsamples, q->nsamples);
+        assert_int_equal(p->has_transfer, q->has_transfer);
+        for (j = 0; j < p->nsamples; j++) {
+            assert_true(p->samples[j].wall == q->samples[j].wall);
+            assert_true(p->samples[j].total == q->samples[j].total);
+            assert_true(p->samples[j].kernel == q->samples[j].kernel);
+            assert_true(p->samples[j].h2d == q->samples[j].h2d);
+            assert_true(p->samples[j].d2h == q->samples[j].d2h);
+        }
+        if (p->nsamples)
+            assert_summary_equal(&p->resident, &q->resident);
+        if (p->has_transfer)
+            assert_summary_equal(&p->transfer, &q->transfer);
+    }
+    results_free(a);
+    results_free(b);
+}
+
+/* Saves the fixture, applies a textual edit, loads: must fail with "file:line:". */
+static void expect_rejected(const char *from, const char *to, const char *needle)
+{
+    results *a = results_new(), *b = NULL;
+    char path[512], *text, *hit, *edited;
+    size_t len;
+    err e;
+
+    fill_fixture(a);
+    snprintf(path, sizeof path, "%s/bad.xml", tmpdir);
+    assert_int_equal(results_save(a, path, &e), BE_OK);
+    results_free(a);
+    assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
+    hit = strstr(text, from);
+    if (!hit)
+        fail_msg("fixture lacks \"%s\"", from);
+    edited = malloc(len + strlen(to) + 1);
+    assert_non_null(edited);
+    memcpy(edited, text, (size_t)(hit - text));
+    strcpy(edited + (hit - text), to);
+    strcat(edited, hit + strlen(from));
+    assert_int_equal(fsx_write_atomic(path, edited, strlen(edited), &e), BE_OK);
+    free(text);
+    free(edited);
+    e.msg[0] = '\0';
+    assert_int_equal(results_load(path, &b, &e), BE_EFAIL);
+    assert_null(b);
+    if (!strstr(e.msg, path) || !strstr(e.msg, needle))
+        fail_msg("unexpected message: %s", e.msg);
+    /* "path:LINE: ..." with a line number */
+    assert_true(e.msg[strlen(path)] == ':' && e.msg[strlen(path) + 1] >= '0' &&
+                e.msg[strlen(path) + 1] <= '9');
+}
+
+static void test_results_rejects(void **state)
+{
+    (void)state;
+    expect_rejected(" batch=\"16\" flops", " flops", "batch");
+    expect_rejected("status=\"ok\"", "status=\"fast\"", "status");
+    expect_rejected("<point device=\"cpu\"", "<point device=\"gpu9\"", "gpu9");
+    expect_rejected("wall=\"", "wall=\"-", "wall");
+    expect_rejected("format=\"1\"", "format=\"2\"", "format");
+    expect_rejected("<breakeven-results", "<html><breakeven-results", "");
+    expect_rejected("</points>", "</points><extra/>", "extra");
+    expect_rejected("<summary view=\"resident\" n=\"6\"", "<summary view=\"resident\" n=\"7\"", "samples");
+}
+
+static void test_results_not_ours(void **state)
+{
+    results *r = NULL;
+    char path[512];
+    err e;
+    (void)state;
+    snprintf(path, sizeof path, "%s/other.xml", tmpdir);
+    assert_int_equal(fsx_write_atomic(path, "<rss version=\"2.0\"/>\n", 21, &e), BE_OK);
+    assert_int_equal(results_load(path, &r, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "not a breakeven results file"));
+    assert_int_equal(fsx_write_atomic(path, "hello", 5, &e), BE_OK);
+    assert_int_equal(results_load(path, &r, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, path));
+    snprintf(path, sizeof path, "%s/missing.xml", tmpdir);
+    assert_int_equal(results_load(path, &r, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "cannot open"));
+}
+
+/* ---- atomic writes ---- */
+
+static void test_atomic_write(void **state)
+{
+    char path[512], *text;
+    DIR *d;
+    struct dirent *de;
+    err e;
+    int temps = 0;
+    (void)state;
+    snprintf(path, sizeof path, "%s/a.txt", tmpdir);
+    assert_int_equal(fsx_write_atomic(path, "one", 3, &e), BE_OK);
+    assert_int_equal(fsx_write_atomic(path, "two!", 4, &e), BE_OK);
+    assert_int_equal(fsx_read_all(path, &text, NULL, &e), BE_OK);
+    assert_string_equal(text, "two!");
+    free(text);
+    d = opendir(tmpdir);
+    assert_non_null(d);
+    while ((de = readdir(d)))
+        temps += strstr(de->d_name, ".tmp.") != NULL;
+    closedir(d);
+    assert_int_equal(temps, 0);
+    snprintf(path, sizeof path, "%s/no/such/dir/a.txt", tmpdir);
+    assert_int_equal(fsx_write_atomic(path, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, path));
+    snprintf(path, sizeof path, "%s/a.txt/sub", tmpdir);
+    assert_int_equal(fsx_mkdirs(path, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "a.txt"));
+}
+
+/* ---- plan and command line ---- */
+
+static void test_plan_memory(void **state)
+{
+    plan p;
+    err e;
+    (void)state;
+    plan_default(&p);
+    assert_int_equal(plan_cells(&p), 35);
+    assert_int_equal(plan_check(&p, 8e9, &e), BE_OK);
+    p.hidden.v[p.hidden.n - 1] = 65536;
+    assert_int_equal(plan_check(&p, 8e9, &e), BE_EUSAGE);
+    assert_non_null(strstr(e.msg, "hidden=65536"));
+    assert_non_null(strstr(e.msg, "GiB"));
+}
+
+static int parse(const char *line, cli *c, err *e)
+{
+    char buf[512], *argv[32], *tok, *save = NULL;
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (tok = strtok_r(buf, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    return cli_parse(argc, argv, c, e);
+}
+
+static void test_cli(void **state)
+{
+    static const char *bad[] = {
+        "breakeven --frobnicate", "breakeven fly", "breakeven run --layers 0",
+        "breakeven run --layers 65", "breakeven run --budget -1", "breakeven run --budget x",
+        "breakeven run --mode sideways", "breakeven run --hidden", "breakeven run extra",
+        "breakeven run --threads 0", "breakeven run --seed -3", "breakeven run --batch 0",
+    };
+    cli c;
+    err e;
+    size_t i;
+    (void)state;
+    assert_int_equal(parse("breakeven", &c, &e), BE_OK);
+    assert_int_equal(c.cmd, CLI_ALL);
+    assert_int_equal(plan_cells(&c.plan), 35);
+    assert_string_equal(c.out, "out");
+    assert_int_equal(parse("breakeven run --quick --hidden 64 --mode both --seed 7", &c, &e), BE_OK);
+    assert_int_equal(c.cmd, CLI_RUN);
+    assert_int_equal(c.plan.hidden.n, 1);
+    assert_int_equal(c.plan.batch.n, 2);
+    assert_int_equal(plan_cells(&c.plan), 4);
+    assert_true(c.plan.seed == 7);
+    assert_int_equal(parse("breakeven devices --threads 1", &c, &e), BE_OK);
+    assert_int_equal(c.cmd, CLI_DEVICES);
+    for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+        e.msg[0] = '\0';
+        if (parse(bad[i], &c, &e) != BE_EUSAGE)
+            fail_msg("accepted: %s", bad[i]);
+        assert_true(strlen(e.msg) > 0);
+    }
+}
+
+/* ---- the CPU backend, checked by the verifier ---- */
+
+static void run_and_verify(wl_mode mode, int layers, int hidden, int batch,
+                           void (*corrupt)(const workload *, net_state *), int expect_ok)
+{
+    device dev;
+    workload_data d;
+    net_state s;
+    verify_result vr;
+    step_times t;
+    void *run;
+    err e;
+
+    assert_int_equal(cpu_discover(&dev, 1, &e), BE_OK);
+    assert_int_equal(workload_make(&d, mode, layers, hidden, batch, 3, &e), BE_OK);
+    assert_int_equal(dev.ops->prepare(dev.handle, &d.w, &run, &e), BE_OK);
+    assert_int_equal(dev.ops->step(run, &t, &e), BE_OK);
+    assert_true(t.wall > 0.0);
+    assert_true(t.kernel < 0.0);
+    assert_int_equal(verify_state_alloc(&d.w, &s, &e), BE_OK);
+    assert_int_equal(dev.ops->state(run, &s, &e), BE_OK);
+    if (corrupt)
+        corrupt(&d.w, &s);
+    assert_int_equal(verify_check(&d.w, &s, &vr, &e), BE_OK);
+    if (vr.ok != expect_ok)
+        fail_msg("mode %d %dx%d: ok=%d worst %s error %g tolerance %g", mode, hidden, batch,
+                 vr.ok, vr.where, vr.max_error, vr.tolerance);
+    assert_true(vr.checked > 0);
+    verify_state_free(&d.w, &s);
+    dev.ops->release(run);
+    workload_free(&d);
+}
+
+static void test_cpu_correct(void **state)
+{
+    static const int sizes[] = {1, 17, 100};
+    int i, j;
+    (void)state;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 3; j++) {
+            run_and_verify(WL_INFERENCE, 3, sizes[i], sizes[j], NULL, 1);
+            run_and_verify(WL_TRAINING, 3, sizes[i], sizes[j], NULL, 1);
+        }
+}
+
+static void scale_layer(const workload *w, net_state *s)
+{
+    size_t i, n = (size_t)w->batch * (size_t)w->hidden;
+    for (i = 0; i < n; i++)
+        s->act[2][i] *= 1.01f;
+}
+
+static void skip_update(const workload *w, net_state *s)
+{
+    int l;
+    for (l = 0; l < w->layers; l++)
+        memcpy(s->w[l], w->w0[l], (size_t)w->hidden * (size_t)w->hidden * sizeof(float));
+}
+
+static void flip_dx(const workload *w, net_state *s)
+{
+    size_t i, n = (size_t)w->batch * (size_t)w->hidden;
+    for (i = 0; i < n; i++)
+        s->dx[1][i] = -s->dx[1][i];
+}
+
+static void test_verify_catches(void **state)
+{
+    (void)state;
+    run_and_verify(WL_INFERENCE, 3, 64, 32, scale_layer, 0);
+    run_and_verify(WL_TRAINING, 3, 64, 32, skip_update, 0);
+    run_and_verify(WL_TRAINING, 3, 64, 32, flip_dx, 0);
+}
+
+static void test_seeded_inputs(void **state)
+{
+    workload_data a, b, c;
+    (void)state;
+    assert_int_equal(workload_make(&a, WL_INFERENCE, 2, 33, 5, 1, NULL), BE_OK);
+    assert_int_equal(workload_make(&b, WL_INFERENCE, 2, 33, 5, 1, NULL), BE_OK);
+    assert_int_equal(workload_make(&c, WL_INFERENCE, 2, 33, 5, 2, NULL), BE_OK);
+    assert_memory_equal(a.x0, b.x0, 33 * 5 * sizeof(float));
+    assert_memory_equal(a.w0[1], b.w0[1], 33 * 33 * sizeof(float));
+    assert_memory_not_equal(a.x0, c.x0, 33 * 5 * sizeof(float));
+    workload_free(&a);
+    workload_free(&b);
+    workload_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_list_forms),
+        cmocka_unit_test(test_list_errors),
+        cmocka_unit_test(test_flops),
+        cmocka_unit_test(test_stats_basic),
+        cmocka_unit_test(test_stats_ci_coverage),
+        cmocka_unit_test(test_stats_drift_and_convergence),
+        cmocka_unit_test(test_mann_whitney),
+        cmocka_unit_test(test_results_round_trip),
+        cmocka_unit_test(test_results_rejects),
+        cmocka_unit_test(test_results_not_ours),
+        cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_plan_memory),
+        cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_cpu_correct),
+        cmocka_unit_test(test_verify_catches),
+        cmocka_unit_test(test_seeded_inputs),
+    };
+    return cmocka_run_group_tests_name("unit", tests, make_tmpdir, remove_tmpdir);
+}
