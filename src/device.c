@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clgemm.h"
 #include "cpu.h"
 
 void device_prop_add(device_info *info, const char *name, const char *fmt, ...)
@@ -27,22 +28,33 @@ void device_prop_add(device_info *info, const char *name, const char *fmt, ...)
 void device_set_free(device_set *set)
 {
     free(set->devs);
+    clgemm_free(set->cl, set->ncl);
     memset(set, 0, sizeof *set);
 }
 
 int device_discover(device_set *set, int threads, err *e)
 {
-    int rc;
+    int rc, i;
     memset(set, 0, sizeof *set);
-    set->devs = calloc(1, sizeof *set->devs);
-    if (!set->devs)
+    if ((rc = clgemm_discover(&set->cl, &set->ncl, e)) < 0)
+        return rc;
+    /* the set's array holds copies; the handles stay owned by the backends */
+    set->devs = calloc((size_t)set->ncl + 1, sizeof *set->devs);
+    if (!set->devs) {
+        device_set_free(set);
         return err_set(e, BE_EFAIL, "out of memory listing devices");
+    }
     if ((rc = cpu_discover(&set->devs[0], threads, e)) < 0) {
         device_set_free(set);
         return rc;
     }
-    set->n = 1;
-    snprintf(set->note, sizeof set->note, "this build has no OpenCL backend yet");
+    for (i = 0; i < set->ncl; i++)
+        set->devs[i + 1] = set->cl[i];
+    set->n = set->ncl + 1;
+    if (set->ncl == 0)
+        snprintf(set->note, sizeof set->note,
+                 "no OpenCL platform found: the run is CPU-only (install an OpenCL driver, "
+                 "e.g. pocl-opencl-icd, to compare)");
     return BE_OK;
 }
 
@@ -67,6 +79,8 @@ int device_select(const device_set *set, const char *spec, int *idx, int *n, err
                 gpus += strcmp(d->kind, "opencl") == 0;
             }
         }
+        /* without a GPU, the first OpenCL device of any type, labelled
+         * with its real type wherever it is shown */
         if (gpus == 0)
             for (i = 0; i < set->n; i++)
                 if (strcmp(set->devs[i].info.kind, "opencl") == 0) {
@@ -94,4 +108,15 @@ int device_select(const device_set *set, const char *spec, int *idx, int *n, err
             return err_set(e, BE_EUSAGE, "--devices: empty list");
     }
     return BE_OK;
+}
+
+void device_note_build(const device *d, device_info *info)
+{
+    double seconds = 0.0;
+    int hit = 0;
+    if (strcmp(d->info.kind, "opencl") != 0)
+        return;
+    clgemm_build_info(d->handle, &seconds, &hit);
+    device_prop_add(info, "kernel-build-seconds", "%.3f", seconds);
+    device_prop_add(info, "kernel-binary-cache", "%s", hit ? "hit" : "miss");
 }

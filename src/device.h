@@ -31,4 +31,9 @@ void device_set_free(device_set *set);
  * BE_EUSAGE naming an unknown id. */
 int device_select(const device_set *set, const char *spec, int *idx, int *n, err *e);
 
+/* Adds to info what preparing d cost outside the measurement: for OpenCL
+ * devices the kernel build time and whether the binary cache served it
+ * ("kernel-build-seconds", "kernel-binary-cache"). */
+void device_note_build(const device *d, device_info *info);
+
 #endif

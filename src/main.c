@@ -196,6 +196,8 @@ static int cmd_run(const cli *c)
     }
     if (rc < 0)
         goto fail;
+    for (i = 0; i < nsel; i++)
+        device_note_build(sel[i], &r->devices[i]);
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;

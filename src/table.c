@@ -11,8 +11,9 @@
 void table_points(FILE *out, const results *r)
 {
     int i, d;
-    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %7s %9s %6s  %s\n", "device", "mode", "hidden",
-            "batch", "MFLOP/layer", "median ms", "CI ±%", "GFLOP/s", "n", "note");
+    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %7s %9s %11s %6s  %s\n", "device", "mode",
+            "hidden", "batch", "MFLOP/layer", "median ms", "CI ±%", "GFLOP/s", "+xfer ms", "n",
+            "note");
     for (d = 0; d < r->ndevices; d++)
         for (i = 0; i < r->npoints; i++) {
             const rs_point *p = &r->points[i];
@@ -22,12 +23,16 @@ void table_points(FILE *out, const results *r)
                     p->hidden, p->batch, p->flops_per_layer / 1e6);
             if (p->status == PT_OK) {
                 const stats_summary *s = &p->resident;
-                fprintf(out, "%11.3f %7.1f %9.1f %6d  %s\n", s->median * 1e3,
+                fprintf(out, "%11.3f %7.1f %9.1f ", s->median * 1e3,
                         100.0 * (s->ci_hi - s->ci_lo) / 2.0 / s->median,
-                        results_gflops(p, s->median), s->n,
-                        s->drift ? "drift: slowed while measured" : "");
+                        results_gflops(p, s->median));
+                if (p->has_transfer)
+                    fprintf(out, "%11.3f", p->transfer.median * 1e3);
+                else
+                    fprintf(out, "%13s", "—");
+                fprintf(out, " %6d  %s\n", s->n, s->drift ? "drift: slowed while measured" : "");
             } else {
-                fprintf(out, "%13s %7s %9s %6s  %s: %s\n", "—", "", "", "",
+                fprintf(out, "%13s %7s %9s %11s %6s  %s: %s\n", "—", "", "", "", "",
                         results_status_name(p->status), p->message);
             }
         }

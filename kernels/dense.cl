@@ -1,0 +1,453 @@
+/*
+ * dense.cl - the kernels of one dense layer y = ReLU(x*W + b), forward and
+ * backward, in OpenCL C 1.2 (row-major, fp32).
+ *
+ * Every product here is one GEMM  C[PxQ] = sum_r A(p,r)*B(r,q)  read through a
+ * different access pattern, so no transpose kernel is ever needed:
+ *
+ *   dense_fwd     P=M Q=N R=K  A = x[p,r]   B = W[r,q]   y  = ReLU(C + b)
+ *   dense_bwd_dx  P=M Q=K R=N  A = dz[p,r]  B = W[q,r]   dx = C
+ *   dense_bwd_dw  P=K Q=N R=M  A = x[r,p]   B = dz[r,q]  W -= lr*C
+ *   dense_bwd_db  column sums of dz, b -= lr*db
+ *
+ * with M = batch, K = inputs, N = outputs, and dz = dy .* [y > 0] formed on
+ * load from the gradient dy and the layer's output y (never stored).  The
+ * host runs dx before dw for a layer, so dx reads W before its update.
+ *
+ * Two implementations of the GEMMs share these names, chosen by -D:
+ *
+ *   GEMM_LOCAL=0 (register blocked; CPUs such as PoCL).  A work item owns a
+ *     TMxTN block of C and streams the whole reduction with uniform bounds,
+ *     loading B with vloadVW along the contiguous q.  dx, whose operands are
+ *     both contiguous along r, is a block of DTMxDTN dot products over
+ *     VW-wide lanes instead.  Edges: rows and column blocks are clamped into
+ *     the matrix so every load is in bounds and the loop stays branch-free;
+ *     stores are guarded so each element of C is written by one item only
+ *     (the dw update is in place, so a double write would apply it twice).
+ *
+ *   GEMM_LOCAL=1 (local-memory tiles; GPUs).  A work group of
+ *     (TSN/WPTN)x(TSM/WPTM) items stages TSK-deep slices of A and B in local
+ *     memory (zero-filled past the edges), each item accumulating WPTMxWPTN
+ *     outputs strided by the group's extent so that neighbouring items touch
+ *     neighbouring addresses (coalesced global access, no bank conflicts).
+ *
+ * Every index fits an int: the host refuses matrices of 2^31 elements or more.
+ */
+
+#ifndef GEMM_LOCAL
+#define GEMM_LOCAL 0
+#endif
+
+/* dz = dy where the layer's output was positive: the ReLU derivative. */
+#define DRELU(dy, y) ((y) > 0.0f ? (dy) : 0.0f)
+
+/* dense_bwd_db: one item per output column n; neighbouring items read
+ * neighbouring addresses, which both coalesces on GPUs and vectorises across
+ * work items on CPUs. */
+kernel void dense_bwd_db(const int M, const int N,
+                         global const float *restrict dy,
+                         global const float *restrict y,
+                         global float *restrict b, const float lr)
+{
+    const int n = get_global_id(0);
+    if (n >= N)
+        return;
+    float s = 0.0f;
+    for (int m = 0; m < M; m++)
+        s += DRELU(dy[m * N + n], y[m * N + n]);
+    b[n] -= lr * s;
+}
+
+#if !GEMM_LOCAL
+/* ---------------------------------------------------------------------- */
+/* Register-blocked variant                                                */
+/* ---------------------------------------------------------------------- */
+
+#ifndef VW
+#define VW 8
+#endif
+#ifndef TM
+#define TM 8
+#endif
+#ifndef TN
+#define TN 8
+#endif
+#ifndef DTM
+#define DTM 4
+#endif
+#ifndef DTN
+#define DTN 4
+#endif
+
+#if TN % VW != 0
+#error "TN must be a multiple of VW"
+#endif
+#define NV (TN / VW) /* vectors per block row */
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#if VW == 1
+typedef float floatv;
+#define VLOAD(p) (*(p))
+#define VSTORE(v, p) (*(p) = (v))
+#define HSUM(v) (v)
+#else
+typedef CAT(float, VW) floatv;
+#define VLOAD(p) CAT(vload, VW)(0, (p))
+#define VSTORE(v, p) CAT(vstore, VW)((v), 0, (p))
+#endif
+
+#if VW == 2
+#define HSUM(v) ((v).s0 + (v).s1)
+#elif VW == 4
+#define HSUM(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
+#elif VW == 8
+#define HSUM(v) hsum4((v).lo + (v).hi)
+#elif VW == 16
+#define HSUM(v) hsum4(((v).lo.lo + (v).lo.hi) + ((v).hi.lo + (v).hi.hi))
+#endif
+#if VW >= 8
+inline float hsum4(float4 v) { return (v.s0 + v.s1) + (v.s2 + v.s3); }
+#endif
+
+/* The first column of the TN-wide block an item computes: its own block,
+ * moved left so it ends inside the matrix when it would cross the edge.  Only
+ * when Q < TN must the loads themselves be guarded (see bload). */
+inline int block_q(int q0, int Q) { return (q0 + TN <= Q || Q < TN) ? q0 : Q - TN; }
+
+/* VW floats of row `row` from column q, zero past column Q when guarded. */
+inline floatv bload(global const float *row, int q, int Q, int guarded)
+{
+    if (!guarded)
+        return VLOAD(row + q);
+    float t[VW];
+    for (int j = 0; j < VW; j++)
+        t[j] = q + j < Q ? row[q + j] : 0.0f;
+#if VW == 1
+    return t[0];
+#else
+    return CAT(vload, VW)(0, t);
+#endif
+}
+
+/* dz version of bload: the ReLU derivative applied on load. */
+inline floatv bload_dz(global const float *dyrow, global const float *yrow, int q, int Q,
+                       int guarded)
+{
+    floatv d = bload(dyrow, q, Q, guarded), v = bload(yrow, q, Q, guarded);
+    return v > (floatv)0.0f ? d : (floatv)0.0f;
+}
+
+/* Stores one block row: the whole vector when it lies wholly inside this
+ * item's own columns [qown, Q), element by element otherwise. */
+inline void store_row(floatv v, global float *row, int q, int qown, int Q)
+{
+    if (q >= qown && q + VW <= Q) {
+        VSTORE(v, row + q);
+        return;
+    }
+    float t[VW];
+    VSTORE(v, t);
+    for (int j = 0; j < VW; j++)
+        if (q + j >= qown && q + j < Q)
+            row[q + j] = t[j];
+}
+
+kernel void dense_fwd(const int M, const int N, const int K,
+                      global const float *restrict x,
+                      global const float *restrict w,
+                      global const float *restrict b,
+                      global float *restrict y)
+{
+    const int q0 = get_global_id(0) * TN, p0 = get_global_id(1) * TM;
+    if (p0 >= M || q0 >= N)
+        return; /* padding of the launch grid */
+    const int qb = block_q(q0, N), guarded = N < TN;
+    global const float *xr[TM];
+    floatv acc[TM][NV];
+    for (int i = 0; i < TM; i++) {
+        xr[i] = x + min(p0 + i, M - 1) * K; /* clamped: in bounds, not stored */
+        for (int v = 0; v < NV; v++)
+            acc[i][v] = 0.0f;
+    }
+    for (int r = 0; r < K; r++) {
+        global const float *wr = w + r * N;
+        floatv bv[NV];
+        for (int v = 0; v < NV; v++)
+            bv[v] = bload(wr, qb + v * VW, N, guarded);
+        for (int i = 0; i < TM; i++) {
+            const floatv a = xr[i][r];
+            for (int v = 0; v < NV; v++)
+                acc[i][v] = fma(a, bv[v], acc[i][v]);
+        }
+    }
+    floatv bias[NV];
+    for (int v = 0; v < NV; v++)
+        bias[v] = bload(b, qb + v * VW, N, guarded);
+    for (int i = 0; i < TM; i++) {
+        if (p0 + i >= M)
+            break;
+        for (int v = 0; v < NV; v++)
+            store_row(fmax(acc[i][v] + bias[v], 0.0f), y + (p0 + i) * N, qb + v * VW, q0, N);
+    }
+}
+
+kernel void dense_bwd_dw(const int M, const int N, const int K,
+                         global const float *restrict x,
+                         global const float *restrict dy,
+                         global const float *restrict y,
+                         global float *restrict w, const float lr)
+{
+    const int q0 = get_global_id(0) * TN, p0 = get_global_id(1) * TM;
+    if (p0 >= K || q0 >= N)
+        return;
+    const int qb = block_q(q0, N), guarded = N < TN;
+    int pc[TM];
+    floatv acc[TM][NV];
+    for (int i = 0; i < TM; i++) {
+        pc[i] = min(p0 + i, K - 1);
+        for (int v = 0; v < NV; v++)
+            acc[i][v] = 0.0f;
+    }
+    for (int r = 0; r < M; r++) {
+        floatv bv[NV];
+        for (int v = 0; v < NV; v++)
+            bv[v] = bload_dz(dy + r * N, y + r * N, qb + v * VW, N, guarded);
+        global const float *xr = x + r * K;
+        for (int i = 0; i < TM; i++) {
+            const floatv a = xr[pc[i]];
+            for (int v = 0; v < NV; v++)
+                acc[i][v] = fma(a, bv[v], acc[i][v]);
+        }
+    }
+    for (int i = 0; i < TM; i++) {
+        if (p0 + i >= K)
+            break;
+        global float *wr = w + (p0 + i) * N;
+        for (int v = 0; v < NV; v++) {
+            const int q = qb + v * VW;
+            store_row(bload(wr, q, N, guarded) - lr * acc[i][v], wr, q, q0, N);
+        }
+    }
+}
+
+/* dx[p,q] = sum_r dz[p,r]*W[q,r]: DTM rows of dz against DTN rows of W, each
+ * pair a dot product accumulated VW lanes at a time and summed at the end. */
+kernel void dense_bwd_dx(const int M, const int N, const int K,
+                         global const float *restrict dy,
+                         global const float *restrict y,
+                         global const float *restrict w,
+                         global float *restrict dx)
+{
+    const int q0 = get_global_id(0) * DTN, p0 = get_global_id(1) * DTM;
+    if (p0 >= M || q0 >= K)
+        return;
+    global const float *ar[DTM], *yr[DTM], *br[DTN];
+    floatv acc[DTM][DTN];
+    for (int i = 0; i < DTM; i++) {
+        ar[i] = dy + min(p0 + i, M - 1) * N;
+        yr[i] = y + min(p0 + i, M - 1) * N;
+        for (int j = 0; j < DTN; j++)
+            acc[i][j] = 0.0f;
+    }
+    for (int j = 0; j < DTN; j++)
+        br[j] = w + min(q0 + j, K - 1) * N;
+    const int rv = N - N % VW; /* the vectorised part of the reduction */
+    for (int r = 0; r < rv; r += VW) {
+        floatv a[DTM], bv[DTN];
+        for (int i = 0; i < DTM; i++) {
+            const floatv d = VLOAD(ar[i] + r), v = VLOAD(yr[i] + r);
+            a[i] = v > (floatv)0.0f ? d : (floatv)0.0f;
+        }
+        for (int j = 0; j < DTN; j++)
+            bv[j] = VLOAD(br[j] + r);
+        for (int i = 0; i < DTM; i++)
+            for (int j = 0; j < DTN; j++)
+                acc[i][j] = fma(a[i], bv[j], acc[i][j]);
+    }
+    for (int i = 0; i < DTM; i++) {
+        if (p0 + i >= M)
+            break;
+        for (int j = 0; j < DTN; j++) {
+            if (q0 + j >= K)
+                break;
+            float s = HSUM(acc[i][j]);
+            for (int r = rv; r < N; r++)
+                s += DRELU(ar[i][r], yr[i][r]) * br[j][r];
+            dx[(p0 + i) * K + q0 + j] = s;
+        }
+    }
+}
+
+#else
+/* ---------------------------------------------------------------------- */
+/* Local-memory tiled variant                                              */
+/* ---------------------------------------------------------------------- */
+
+#ifndef TSM
+#define TSM 64
+#endif
+#ifndef TSN
+#define TSN 64
+#endif
+#ifndef TSK
+#define TSK 16
+#endif
+#ifndef WPTM
+#define WPTM 4
+#endif
+#ifndef WPTN
+#define WPTN 4
+#endif
+
+#define RTSM (TSM / WPTM) /* work-group extent along p */
+#define RTSN (TSN / WPTN) /* work-group extent along q */
+#define NTHREADS (RTSM * RTSN)
+#if TSM % WPTM != 0 || TSN % WPTN != 0
+#error "TSM/TSN must be multiples of WPTM/WPTN"
+#endif
+
+/* Which GEMM a tile loop computes; a compile-time constant at every call, so
+ * the branches below fold away once inlined. */
+#define MODE_FWD 0
+#define MODE_DX 1
+#define MODE_DW 2
+
+/* Local tiles are padded by one column so that column-wise stores (the
+ * transposed operands) fall in different banks. */
+#define ALD (TSM + 1)
+#define BLD (TSN + 1)
+
+/* Accumulates C's tile at (pt, qt) over the whole reduction R into acc.
+ * a/ay and b/by: the operands (ay, by: the layer output masking dz, or 0).
+ * lda/ldb: their row lengths.  Loads walk the operand's contiguous dimension
+ * with consecutive items (coalesced) and zero-fill past P, Q and R. */
+inline void tile_gemm(const int mode, const int P, const int Q, const int R,
+                      global const float *a, global const float *ay, const int lda,
+                      global const float *b, global const float *by, const int ldb,
+                      local float *As, local float *Bs, float acc[WPTM][WPTN])
+{
+    const int tq = get_local_id(0), tp = get_local_id(1);
+    const int tid = tp * RTSN + tq;
+    const int pt = get_group_id(1) * TSM, qt = get_group_id(0) * TSN;
+    for (int i = 0; i < WPTM; i++)
+        for (int j = 0; j < WPTN; j++)
+            acc[i][j] = 0.0f;
+    for (int rt = 0; rt < R; rt += TSK) {
+        for (int l = tid; l < TSM * TSK; l += NTHREADS) {
+            int p, r; /* A(p, r) */
+            if (mode == MODE_DW) { /* x[r, p]: contiguous along p */
+                r = l / TSM;
+                p = l % TSM;
+            } else { /* x[p, r] or dz[p, r]: contiguous along r */
+                p = l / TSK;
+                r = l % TSK;
+            }
+            const int gp = pt + p, gr = rt + r;
+            float v = 0.0f;
+            if (gp < P && gr < R) {
+                if (mode == MODE_DW)
+                    v = a[gr * lda + gp];
+                else if (mode == MODE_DX)
+                    v = DRELU(a[gp * lda + gr], ay[gp * lda + gr]);
+                else
+                    v = a[gp * lda + gr];
+            }
+            As[r * ALD + p] = v;
+        }
+        for (int l = tid; l < TSN * TSK; l += NTHREADS) {
+            int q, r; /* B(r, q) */
+            if (mode == MODE_DX) { /* W[q, r]: contiguous along r */
+                q = l / TSK;
+                r = l % TSK;
+            } else { /* W[r, q] or dz[r, q]: contiguous along q */
+                r = l / TSN;
+                q = l % TSN;
+            }
+            const int gq = qt + q, gr = rt + r;
+            float v = 0.0f;
+            if (gq < Q && gr < R) {
+                if (mode == MODE_DX)
+                    v = b[gq * ldb + gr];
+                else if (mode == MODE_DW)
+                    v = DRELU(b[gr * ldb + gq], by[gr * ldb + gq]);
+                else
+                    v = b[gr * ldb + gq];
+            }
+            Bs[r * BLD + q] = v;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < TSK; k++) {
+            float bv[WPTN];
+            for (int j = 0; j < WPTN; j++)
+                bv[j] = Bs[k * BLD + tq + j * RTSN];
+            for (int i = 0; i < WPTM; i++) {
+                const float av = As[k * ALD + tp + i * RTSM];
+                for (int j = 0; j < WPTN; j++)
+                    acc[i][j] = fma(av, bv[j], acc[i][j]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void dense_fwd(const int M, const int N, const int K,
+               global const float *restrict x,
+               global const float *restrict w,
+               global const float *restrict b,
+               global float *restrict y)
+{
+    local float As[TSK * ALD], Bs[TSK * BLD];
+    float acc[WPTM][WPTN];
+    tile_gemm(MODE_FWD, M, N, K, x, 0, K, w, 0, N, As, Bs, acc);
+    for (int i = 0; i < WPTM; i++) {
+        const int p = get_group_id(1) * TSM + get_local_id(1) + i * RTSM;
+        for (int j = 0; j < WPTN; j++) {
+            const int q = get_group_id(0) * TSN + get_local_id(0) + j * RTSN;
+            if (p < M && q < N)
+                y[p * N + q] = fmax(acc[i][j] + b[q], 0.0f);
+        }
+    }
+}
+
+kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void dense_bwd_dx(const int M, const int N, const int K,
+                  global const float *restrict dy,
+                  global const float *restrict y,
+                  global const float *restrict w,
+                  global float *restrict dx)
+{
+    local float As[TSK * ALD], Bs[TSK * BLD];
+    float acc[WPTM][WPTN];
+    tile_gemm(MODE_DX, M, K, N, dy, y, N, w, 0, N, As, Bs, acc);
+    for (int i = 0; i < WPTM; i++) {
+        const int p = get_group_id(1) * TSM + get_local_id(1) + i * RTSM;
+        for (int j = 0; j < WPTN; j++) {
+            const int q = get_group_id(0) * TSN + get_local_id(0) + j * RTSN;
+            if (p < M && q < K)
+                dx[p * K + q] = acc[i][j];
+        }
+    }
+}
+
+kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void dense_bwd_dw(const int M, const int N, const int K,
+                  global const float *restrict x,
+                  global const float *restrict dy,
+                  global const float *restrict y,
+                  global float *restrict w, const float lr)
+{
+    local float As[TSK * ALD], Bs[TSK * BLD];
+    float acc[WPTM][WPTN];
+    tile_gemm(MODE_DW, K, N, M, x, 0, K, dy, y, N, As, Bs, acc);
+    for (int i = 0; i < WPTM; i++) {
+        const int p = get_group_id(1) * TSM + get_local_id(1) + i * RTSM;
+        for (int j = 0; j < WPTN; j++) {
+            const int q = get_group_id(0) * TSN + get_local_id(0) + j * RTSN;
+            if (p < K && q < N)
+                w[p * N + q] -= lr * acc[i][j];
+        }
+    }
+}
+#endif

@@ -1,0 +1,494 @@
+/*
+ * test_cl.c — tests of the OpenCL backend (clgemm.c) on whatever OpenCL
+ * device the machine has (PoCL on a machine without a GPU).
+ *
+ * Numerical checks compare one step against a double-precision host
+ * reference computed layer by layer from the device's own inputs to that
+ * layer, so that each layer's error is measured on its own and a ReLU that
+ * flips at zero in one layer cannot cascade.  The tolerance scales with
+ * Σ|a·b| of each dot product, the bound of fp32 summation error.
+ *
+ * Every test uses a fresh program cache in a temporary BREAKEVEN_CACHE
+ * directory, removed at the end.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "backend.h"
+#include "clgemm.h"
+
+static char cache_dir[64];
+
+/* ---------------------------------------------------------------------- */
+/* Workloads and the host reference                                        */
+/* ---------------------------------------------------------------------- */
+
+/* A workload with its arrays (owned here, freed by wl_free). */
+typedef struct {
+    workload w;
+    float *x, **ws, **bs;
+} test_wl;
+
+static float rnd(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (float)((*s >> 40) & 0xffffff) / (float)0x1000000 * 2.0f - 1.0f; /* [-1, 1) */
+}
+
+static void wl_make(test_wl *t, wl_mode mode, int layers, int hidden, int batch)
+{
+    uint64_t s = 42u + (uint64_t)hidden * 1000003u + (uint64_t)batch;
+    const size_t H = (size_t)hidden, B = (size_t)batch;
+    memset(t, 0, sizeof *t);
+    t->x = malloc(B * H * sizeof(float));
+    t->ws = calloc((size_t)layers, sizeof *t->ws);
+    t->bs = calloc((size_t)layers, sizeof *t->bs);
+    assert_non_null(t->x);
+    assert_non_null(t->ws);
+    assert_non_null(t->bs);
+    for (size_t i = 0; i < B * H; i++)
+        t->x[i] = rnd(&s);
+    for (int l = 0; l < layers; l++) {
+        t->ws[l] = malloc(H * H * sizeof(float));
+        t->bs[l] = malloc(H * sizeof(float));
+        assert_non_null(t->ws[l]);
+        assert_non_null(t->bs[l]);
+        /* 1.5/√H keeps activations O(1) through the layers. */
+        for (size_t i = 0; i < H * H; i++)
+            t->ws[l][i] = rnd(&s) * 1.5f / sqrtf((float)H);
+        for (size_t i = 0; i < H; i++)
+            t->bs[l][i] = 0.1f * rnd(&s);
+    }
+    t->w = (workload){.mode = mode, .layers = layers, .hidden = hidden, .batch = batch,
+                      .lr = 0.05f, .x0 = t->x, .w0 = (const float *const *)t->ws,
+                      .b0 = (const float *const *)t->bs};
+}
+
+static void wl_free(test_wl *t)
+{
+    for (int l = 0; l < t->w.layers; l++) {
+        free(t->ws[l]);
+        free(t->bs[l]);
+    }
+    free(t->ws);
+    free(t->bs);
+    free(t->x);
+}
+
+/* A net_state with the workload's shapes (freed by st_free). */
+static void st_make(net_state *s, const workload *w)
+{
+    const size_t H = (size_t)w->hidden, B = (size_t)w->batch, L = (size_t)w->layers;
+    s->act = calloc(L + 1, sizeof *s->act);
+    s->dx = calloc(L, sizeof *s->dx);
+    s->w = calloc(L, sizeof *s->w);
+    s->b = calloc(L, sizeof *s->b);
+    assert_true(s->act && s->dx && s->w && s->b);
+    for (size_t l = 0; l <= L; l++)
+        assert_non_null(s->act[l] = malloc(B * H * sizeof(float)));
+    for (size_t l = 0; l < L; l++) {
+        assert_non_null(s->dx[l] = malloc(B * H * sizeof(float)));
+        assert_non_null(s->w[l] = malloc(H * H * sizeof(float)));
+        assert_non_null(s->b[l] = malloc(H * sizeof(float)));
+    }
+}
+
+static void st_free(net_state *s, const workload *w)
+{
+    for (int l = 0; l <= w->layers; l++)
+        free(s->act[l]);
+    for (int l = 0; l < w->layers; l++) {
+        free(s->dx[l]);
+        free(s->w[l]);
+        free(s->b[l]);
+    }
+    free(s->act);
+    free(s->dx);
+    free(s->w);
+    free(s->b);
+}
+
+/* fp32 summation error bound for a sum whose |terms| add up to scale. */
+static double tol(double scale, int n) { return 4e-7 * (n + 8) * scale + 1e-6; }
+
+#define CHECK_NEAR(got, want, t, what, l, i)                                                 \
+    do {                                                                                     \
+        if (fabs((double)(got) - (want)) > (t)) {                                            \
+            fail_msg("%s layer %d index %zu: got %.9g want %.9g (tol %.3g) H=%d B=%d", what, \
+                     l, (size_t)(i), (double)(got), (double)(want), (double)(t), H, B);      \
+        }                                                                                    \
+    } while (0)
+
+/* Checks the state after one step against the double reference. */
+static void verify(const workload *w, const net_state *s)
+{
+    const int L = w->layers, H = w->hidden, B = w->batch;
+    for (int i = 0; i < B * H; i++)
+        assert_true(s->act[0][i] == w->x0[i]);
+    for (int l = 0; l < L; l++) {
+        const float *x = s->act[l], *W = w->w0[l], *b = w->b0[l], *y = s->act[l + 1];
+        for (int m = 0; m < B; m++)
+            for (int n = 0; n < H; n++) {
+                double acc = b[n], sc = fabs(b[n]);
+                for (int k = 0; k < H; k++) {
+                    acc += (double)x[m * H + k] * W[k * H + n];
+                    sc += fabs((double)x[m * H + k] * W[k * H + n]);
+                }
+                CHECK_NEAR(y[m * H + n], acc > 0 ? acc : 0.0, tol(sc, H), "y", l, m * H + n);
+            }
+    }
+    if (w->mode != WL_TRAINING)
+        return;
+    for (int l = L - 1; l >= 0; l--) {
+        const float *dy = l == L - 1 ? s->act[L] : s->dx[l + 1], *y = s->act[l + 1];
+        const float *x = s->act[l], *W = w->w0[l];
+        double *dz = malloc((size_t)B * H * sizeof *dz);
+        assert_non_null(dz);
+        for (int i = 0; i < B * H; i++)
+            dz[i] = y[i] > 0 ? dy[i] : 0.0;
+        for (int m = 0; m < B; m++) /* dx = dz·Wᵀ with the old W */
+            for (int k = 0; k < H; k++) {
+                double acc = 0, sc = 0;
+                for (int n = 0; n < H; n++) {
+                    acc += dz[m * H + n] * W[k * H + n];
+                    sc += fabs(dz[m * H + n] * W[k * H + n]);
+                }
+                CHECK_NEAR(s->dx[l][m * H + k], acc, tol(sc, H), "dx", l, m * H + k);
+            }
+        for (int k = 0; k < H; k++) /* W - lr·xᵀ·dz */
+            for (int n = 0; n < H; n++) {
+                double acc = 0, sc = 0;
+                for (int m = 0; m < B; m++) {
+                    acc += (double)x[m * H + k] * dz[m * H + n];
+                    sc += fabs((double)x[m * H + k] * dz[m * H + n]);
+                }
+                const double want = W[k * H + n] - (double)w->lr * acc;
+                CHECK_NEAR(s->w[l][k * H + n], want,
+                           w->lr * tol(sc, B) + 2.4e-7 * fabs((double)W[k * H + n]), "W", l,
+                           k * H + n);
+            }
+        for (int n = 0; n < H; n++) { /* b - lr·Σ_rows dz */
+            double acc = 0, sc = 0;
+            for (int m = 0; m < B; m++) {
+                acc += dz[m * H + n];
+                sc += fabs(dz[m * H + n]);
+            }
+            const double want = w->b0[l][n] - (double)w->lr * acc;
+            CHECK_NEAR(s->b[l][n], want,
+                       w->lr * tol(sc, B) + 2.4e-7 * fabs((double)w->b0[l][n]), "b", l, n);
+        }
+        free(dz);
+    }
+}
+
+/* Prepares, steps twice with a reset between (the second step must start
+ * from the initial parameters again), reads the state and verifies it. */
+static void run_point(device *dv, wl_mode mode, int layers, int hidden, int batch)
+{
+    test_wl t;
+    net_state s;
+    void *run = NULL;
+    step_times tm;
+    err e = {{0}};
+    wl_make(&t, mode, layers, hidden, batch);
+    st_make(&s, &t.w);
+    int rc = dv->ops->prepare(dv->handle, &t.w, &run, &e);
+    if (rc)
+        fail_msg("prepare(L=%d H=%d B=%d): %d %s", layers, hidden, batch, rc, e.msg);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(dv->ops->reset(run, &e), 0);
+        rc = dv->ops->step(run, &tm, &e);
+        if (rc)
+            fail_msg("step: %s", e.msg);
+    }
+    assert_true(tm.kernel > 0 && tm.wall > 0 && tm.h2d >= 0 && tm.d2h >= 0);
+    assert_true(tm.total >= tm.wall);
+    assert_int_equal(dv->ops->state(run, &s, &e), 0);
+    verify(&t.w, &s);
+    dv->ops->release(run);
+    st_free(&s, &t.w);
+    wl_free(&t);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Fixtures                                                                */
+/* ---------------------------------------------------------------------- */
+
+static void rm_cache(void)
+{
+    DIR *d = opendir(cache_dir);
+    if (!d)
+        return;
+    for (struct dirent *de; (de = readdir(d));) {
+        char p[512];
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+            snprintf(p, sizeof p, "%s/%s", cache_dir, de->d_name);
+            unlink(p);
+        }
+    }
+    closedir(d);
+}
+
+/* The devices of one test, from a fresh discovery. */
+typedef struct {
+    device *devs;
+    int n;
+} fixture;
+
+/* Discovers the devices, keeping whatever the program cache holds. */
+static int setup_keep_cache(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    err e = {{0}};
+    if (!f)
+        return -1;
+    if (clgemm_discover(&f->devs, &f->n, &e) != 0 || f->n < 1) {
+        fprintf(stderr, "clgemm_discover: %s (n=%d)\n", e.msg, f->n);
+        clgemm_free(f->devs, f->n);
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int setup(void **state)
+{
+    rm_cache(); /* each test starts from an empty program cache */
+    return setup_keep_cache(state);
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    clgemm_free(f->devs, f->n);
+    free(f);
+    return 0;
+}
+
+/* Switches device 0 to another kernel configuration. */
+static void use_config(fixture *f, const clgemm_config *c)
+{
+    err e = {{0}};
+    if (clgemm_set_config(f->devs[0].handle, c, &e) != 0)
+        fail_msg("clgemm_set_config: %s", e.msg);
+}
+
+/* The default register-blocked layout, and small variants of both kernel
+ * styles whose tiles do not divide the test sizes. */
+static const clgemm_config reg_small = {.variant = CLGEMM_REG, .vw = 4, .tm = 3, .tn = 8,
+                                        .dtm = 2, .dtn = 3, .lx = 4, .ly = 2};
+static const clgemm_config local_small = {.variant = CLGEMM_LOCAL, .tsm = 16, .tsn = 32,
+                                          .tsk = 8, .wptm = 2, .wptn = 4};
+
+/* ---------------------------------------------------------------------- */
+/* Tests                                                                   */
+/* ---------------------------------------------------------------------- */
+
+static void test_discover(void **state)
+{
+    fixture *f = *state;
+    for (int i = 0; i < f->n; i++) {
+        const device_info *in = &f->devs[i].info;
+        assert_true(strncmp(in->id, "cl:", 3) == 0);
+        assert_string_equal(in->kind, "opencl");
+        assert_true(in->name[0] != '\0');
+        assert_true(strcmp(in->type, "CPU") == 0 || strcmp(in->type, "GPU") == 0 ||
+                    strcmp(in->type, "ACCELERATOR") == 0 || strcmp(in->type, "CUSTOM") == 0);
+        assert_true(in->driver[0] != '\0' && in->library[0] != '\0');
+        assert_non_null(f->devs[i].ops);
+        assert_non_null(f->devs[i].handle);
+        int found = 0;
+        for (int p = 0; p < in->nprops; p++)
+            found |= strcmp(in->props[p].name, "max_alloc_bytes") == 0;
+        assert_true(found);
+    }
+}
+
+/* Sizes 1 and 17 hit every edge (tiles never divide them) with two layers;
+ * 1000 runs one layer so the double reference stays quick. */
+static void check_sizes(fixture *f, wl_mode mode)
+{
+    static const int hb[][2] = {{1, 1}, {1, 17}, {17, 1}, {17, 17}, {17, 1000}, {1000, 17}};
+    device *dv = &f->devs[0];
+    for (size_t i = 0; i < sizeof hb / sizeof hb[0]; i++) {
+        const int H = hb[i][0], B = hb[i][1];
+        run_point(dv, mode, H >= 1000 ? 1 : 2, H, B);
+    }
+    run_point(dv, mode, 1, 1000, 1000 / (mode == WL_TRAINING ? 8 : 1));
+}
+
+static void test_forward_default(void **state) { check_sizes(*state, WL_INFERENCE); }
+static void test_training_default(void **state) { check_sizes(*state, WL_TRAINING); }
+
+static void test_forward_variants(void **state)
+{
+    use_config(*state, &reg_small);
+    check_sizes(*state, WL_INFERENCE);
+    use_config(*state, &local_small);
+    check_sizes(*state, WL_INFERENCE);
+}
+
+static void test_training_variants(void **state)
+{
+    use_config(*state, &reg_small);
+    check_sizes(*state, WL_TRAINING);
+    use_config(*state, &local_small);
+    check_sizes(*state, WL_TRAINING);
+}
+
+/* Numeric device property by name. */
+static unsigned long long prop_ull(const device_info *in, const char *name)
+{
+    for (int p = 0; p < in->nprops; p++)
+        if (strcmp(in->props[p].name, name) == 0)
+            return strtoull(in->props[p].value, NULL, 10);
+    fail_msg("no property %s", name);
+    return 0;
+}
+
+/* prepare refuses before reading the parameters, so the arrays here are
+ * one-element stand-ins for matrices that could never be allocated. */
+static void test_oom(void **state)
+{
+    fixture *f = *state;
+    device *dv = &f->devs[0];
+    const unsigned long long max_alloc = prop_ull(&dv->info, "max_alloc_bytes");
+    const unsigned long long gmem = prop_ull(&dv->info, "global_mem_bytes");
+    static float dummy[1];
+    enum { MAXL = 4096 };
+    static const float *ptrs[MAXL];
+    void *run = NULL;
+    err e = {{0}};
+    for (int i = 0; i < MAXL; i++)
+        ptrs[i] = dummy;
+
+    /* One weight matrix larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE. */
+    int H = (int)sqrt((double)max_alloc / sizeof(float)) + 1;
+    workload w = {.mode = WL_INFERENCE, .layers = 1, .hidden = H, .batch = 1,
+                  .lr = 0.01f, .x0 = dummy, .w0 = ptrs, .b0 = ptrs};
+    assert_int_equal(dv->ops->prepare(dv->handle, &w, &run, &e), BE_EOOM);
+    assert_null(run);
+    assert_true(strlen(e.msg) > 0);
+
+    /* Each buffer fits, their sum does not fit the global memory. */
+    H = 1024;
+    while ((unsigned long long)H * 2 * H * sizeof(float) <= max_alloc && H < 16384)
+        H *= 2;
+    const unsigned long long per_layer = (unsigned long long)H * H * sizeof(float);
+    w.hidden = H;
+    w.layers = (int)(gmem / per_layer) + 2;
+    if (w.layers > MAXL)
+        skip();
+    e.msg[0] = '\0';
+    assert_int_equal(dv->ops->prepare(dv->handle, &w, &run, &e), BE_EOOM);
+    assert_null(run);
+    assert_true(strlen(e.msg) > 0);
+
+    /* The device is still usable afterwards. */
+    run_point(dv, WL_TRAINING, 1, 17, 5);
+}
+
+/* The first prepare compiles and stores the binary; a new discovery (a new
+ * process, as far as the backend knows) loads it instead. */
+static void test_build_cache(void **state)
+{
+    fixture *f = *state;
+    double s1, s2;
+    int hit1, hit2;
+    run_point(&f->devs[0], WL_INFERENCE, 1, 8, 3);
+    clgemm_build_info(f->devs[0].handle, &s1, &hit1);
+    assert_int_equal(hit1, 0);
+    assert_true(s1 > 0);
+
+    teardown(state);
+    assert_int_equal(setup_keep_cache(state), 0);
+    f = *state;
+    run_point(&f->devs[0], WL_INFERENCE, 1, 8, 3);
+    clgemm_build_info(f->devs[0].handle, &s2, &hit2);
+    print_message("build: %.3f s compiled, %.3f s from the cache\n", s1, s2);
+    assert_int_equal(hit2, 1);
+    assert_true(s2 <= 0.2);
+}
+
+/* A damaged cache entry is ignored: the program is compiled again. */
+static void test_build_cache_corrupt(void **state)
+{
+    fixture *f = *state;
+    int hit;
+    run_point(&f->devs[0], WL_INFERENCE, 1, 8, 3);
+
+    DIR *d = opendir(cache_dir);
+    assert_non_null(d);
+    int damaged = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (!strstr(de->d_name, ".clbin"))
+            continue;
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", cache_dir, de->d_name);
+        FILE *fp = fopen(p, "r+b");
+        assert_non_null(fp);
+        fseek(fp, 64, SEEK_SET); /* past the header: garbage for the driver */
+        for (int i = 0; i < 4096; i++)
+            fputc(0x5a, fp);
+        fclose(fp);
+        damaged++;
+    }
+    closedir(d);
+    assert_true(damaged > 0);
+
+    teardown(state);
+    assert_int_equal(setup_keep_cache(state), 0);
+    f = *state;
+    run_point(&f->devs[0], WL_INFERENCE, 1, 8, 3);
+    clgemm_build_info(f->devs[0].handle, NULL, &hit);
+    assert_int_equal(hit, 0);
+}
+
+static void test_bad_config(void **state)
+{
+    fixture *f = *state;
+    clgemm_config c = reg_small;
+    err e = {{0}};
+    c.tn = 6; /* not a multiple of vw */
+    assert_int_equal(clgemm_set_config(f->devs[0].handle, &c, &e), BE_EUSAGE);
+    c = local_small;
+    c.wptm = 3; /* does not divide tsm */
+    assert_int_equal(clgemm_set_config(f->devs[0].handle, &c, &e), BE_EUSAGE);
+}
+
+int main(void)
+{
+    snprintf(cache_dir, sizeof cache_dir, "/tmp/breakeven-test-XXXXXX");
+    if (!mkdtemp(cache_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    setenv("BREAKEVEN_CACHE", cache_dir, 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_discover, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_forward_default, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_training_default, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_forward_variants, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_training_variants, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_oom, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_build_cache, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_build_cache_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_config, setup, teardown),
+    };
+    const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    rm_cache();
+    rmdir(cache_dir);
+    return failed ? 1 : 0;
+}
