@@ -88,7 +88,7 @@ $(BUILD)/test_cl: $(BUILD)/test_cl.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/bench: $(BUILD)/bench.o $(BUILD)/libbreakeven.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $$(pkg-config --libs clblast)
 
 # `make check` = the packages, then the tests twice: under ASan/UBSan, and
 # the plain build under valgrind for the leak check.
@@ -103,12 +103,14 @@ report: deps
 	$(MAKE) --no-print-directory breakeven
 	./breakeven all --out out
 
+# CLBlast is for the benchmark only; breakeven never links it.
 bench: deps
+	@pkg-config --exists clblast || $(MAKE) --no-print-directory deps DEBS=libclblast-dev FORCE_DEPS=1
 	$(MAKE) --no-print-directory $(BUILD)/bench
 	$(BUILD)/bench
 
 deps:
-	@missing=""; \
+	@missing="$(FORCE_DEPS)"; \
 	 command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) $(TESTPKGS) \
 	   && [ -n "$$(ls /etc/OpenCL/vendors/ 2>/dev/null)" ] \
 	   && command -v valgrind >/dev/null 2>&1 || missing=1; \

@@ -1,26 +1,44 @@
 /*
  * bench.c — `make bench`: speed ratios measured side by side in one run.
  *
- * Each line times two things on the same shape, alternating sample by
- * sample so that the machine's noise hits both alike, and prints their
- * medians as GFLOP/s and the ratio of times.  Absolute numbers vary from
- * run to run on a shared machine; the ratios are what to compare.
+ * Every comparison alternates its contenders sample by sample on the same
+ * shape, so that the machine's noise hits them alike, and prints medians as
+ * GFLOP/s and the ratios of times.  Absolute numbers vary from run to run on
+ * a shared machine; compare the ratios.
  *
- *   forward layer vs raw sgemm: breakeven's CPU forward layer (sgemm plus
- *   the bias+ReLU pass) against a bare cblas_sgemm loop of the same shape.
- *   The ratio says what our epilogue costs (target ≥ 0.97).
+ * 1. CPU: breakeven's forward layer (cblas_sgemm plus the bias+ReLU pass)
+ *    against a bare cblas_sgemm loop of the same shape: what our epilogue
+ *    costs (target ≥ 0.97).
+ * 2. Each OpenCL device that `--devices all` measures: our fused forward
+ *    kernel against CLBlast's sgemm followed by a separate bias+ReLU kernel
+ *    on the same device, and both against OpenBLAS on the CPU.  Both OpenCL
+ *    sides are timed on the host from the first enqueue to clFinish, data
+ *    resident: CLBlast runs several kernels for a large sgemm (padding,
+ *    transposition) and its event covers only the last, so event times
+ *    would flatter it.  CLBlast's output is checked against the host
+ *    before its time counts (ours is checked by the verifier as in a sweep).
+ *
+ * CLBlast is a benchmark-only dependency: breakeven itself never links it.
  */
 #define _POSIX_C_SOURCE 200809L
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
 #include <cblas.h>
+#include <clblast_c.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cpu.h"
+#include "device.h"
 #include "host.h"
 #include "stats.h"
+#include "verify.h"
 #include "workload.h"
 
 #define ROUNDS 15
+#define CL_ROUNDS 7
 
 static double median(double *v, int n)
 {
@@ -28,38 +46,30 @@ static double median(double *v, int n)
     return stats_summarize(v, n, &s, NULL) == BE_OK ? s.median : 0.0;
 }
 
-static int forward_vs_sgemm(int hidden, int batch)
-{
-    double t_raw[ROUNDS], t_fwd[ROUNDS], raw, fwd, gemm_flops;
-    workload_data d;
-    device dev;
-    step_times t;
-    float *y;
-    void *run;
-    err e;
-    int i;
+/* ---- 1. the CPU forward layer against raw sgemm ------------------------ */
 
-    if (cpu_discover(&dev, 0, &e) < 0 ||
-        workload_make(&d, WL_INFERENCE, 1, hidden, batch, 1, &e) < 0)
-        goto fail;
-    if (dev.ops->prepare(dev.handle, &d.w, &run, &e) < 0) {
-        workload_free(&d);
-        goto fail;
-    }
-    y = malloc((size_t)hidden * (size_t)batch * sizeof *y);
-    if (!y) {
-        dev.ops->release(run);
-        workload_free(&d);
-        return 1;
-    }
+static int forward_vs_sgemm(const device *cpu, int hidden, int batch)
+{
+    double t_raw[ROUNDS], t_fwd[ROUNDS], raw, fwd;
+    workload_data d;
+    step_times t;
+    float *y = NULL;
+    void *run = NULL;
+    err e;
+    int i, rc = 1;
+
+    if (workload_make(&d, WL_INFERENCE, 1, hidden, batch, 1, &e) < 0)
+        goto out;
+    if (cpu->ops->prepare(cpu->handle, &d.w, &run, &e) < 0 ||
+        !(y = malloc((size_t)hidden * (size_t)batch * sizeof *y)))
+        goto out;
     for (i = -2; i < ROUNDS; i++) { /* two warm-up rounds */
-        double t0;
-        if (dev.ops->step(run, &t, &e) < 0)
-            break;
-        t0 = host_seconds();
+        double t0 = host_seconds();
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, batch, hidden, hidden, 1.0f,
                     d.x0, hidden, d.w0[0], hidden, 0.0f, y, hidden);
         t0 = host_seconds() - t0;
+        if (cpu->ops->step(run, &t, &e) < 0)
+            goto out;
         if (i >= 0) {
             t_raw[i] = t0;
             t_fwd[i] = t.wall;
@@ -67,27 +77,234 @@ static int forward_vs_sgemm(int hidden, int batch)
     }
     raw = median(t_raw, ROUNDS);
     fwd = median(t_fwd, ROUNDS);
-    gemm_flops = 2.0 * hidden * (double)hidden * batch;
-    printf("%-28s %6d %6d %14.1f %14.1f %8.3f\n", "forward layer vs raw sgemm", hidden, batch,
+    printf("%6d %6d %12.1f %12.1f %8.3f\n", hidden, batch,
            workload_flops_per_layer(WL_INFERENCE, hidden, batch) / fwd / 1e9,
-           gemm_flops / raw / 1e9, raw / fwd);
+           2.0 * hidden * (double)hidden * batch / raw / 1e9, raw / fwd);
+    rc = 0;
+out:
+    if (rc)
+        fprintf(stderr, "bench: %s\n", e.msg);
     free(y);
-    dev.ops->release(run);
+    if (run)
+        cpu->ops->release(run);
     workload_free(&d);
-    return 0;
-fail:
-    fprintf(stderr, "bench: %s\n", e.msg);
-    return 1;
+    return rc;
+}
+
+/* ---- 2. CLBlast on the same OpenCL device ----------------------------- */
+
+static const char *bias_relu_src =
+    "__kernel void bias_relu(__global float *y, __global const float *b, int n)\n"
+    "{ int i = get_global_id(0), j = get_global_id(1);\n"
+    "  float v = y[j * n + i] + b[i]; y[j * n + i] = v > 0.0f ? v : 0.0f; }\n";
+
+typedef struct clblast_side {
+    cl_context ctx;
+    cl_command_queue q;
+    cl_program prog;
+    cl_kernel k;
+    cl_mem x, w, b, y;
+} clblast_side;
+
+static void clblast_close(clblast_side *s)
+{
+    if (s->x) clReleaseMemObject(s->x);
+    if (s->w) clReleaseMemObject(s->w);
+    if (s->b) clReleaseMemObject(s->b);
+    if (s->y) clReleaseMemObject(s->y);
+    if (s->k) clReleaseKernel(s->k);
+    if (s->prog) clReleaseProgram(s->prog);
+    if (s->q) clReleaseCommandQueue(s->q);
+    if (s->ctx) clReleaseContext(s->ctx);
+    memset(s, 0, sizeof *s);
+}
+
+/* The cl_device_id behind an id "cl:P.D". */
+static cl_device_id find_device(const char *id)
+{
+    cl_platform_id plats[16];
+    cl_device_id devs[32];
+    cl_uint np = 0, nd = 0;
+    int p, d;
+    if (sscanf(id, "cl:%d.%d", &p, &d) != 2 || clGetPlatformIDs(16, plats, &np) != CL_SUCCESS ||
+        p < 0 || (cl_uint)p >= np ||
+        clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 32, devs, &nd) != CL_SUCCESS || d < 0 ||
+        (cl_uint)d >= nd)
+        return NULL;
+    return devs[d];
+}
+
+static int clblast_open(clblast_side *s, cl_device_id dev, const workload *w)
+{
+    size_t act = (size_t)w->batch * (size_t)w->hidden * sizeof(float);
+    size_t par = (size_t)w->hidden * (size_t)w->hidden * sizeof(float);
+    cl_int rc;
+
+    memset(s, 0, sizeof *s);
+    s->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+    if (rc != CL_SUCCESS)
+        return rc;
+    s->q = clCreateCommandQueue(s->ctx, dev, 0, &rc);
+    if (rc != CL_SUCCESS)
+        return rc;
+    s->prog = clCreateProgramWithSource(s->ctx, 1, &bias_relu_src, NULL, &rc);
+    if (rc != CL_SUCCESS || (rc = clBuildProgram(s->prog, 1, &dev, "", NULL, NULL)) != CL_SUCCESS)
+        return rc;
+    s->k = clCreateKernel(s->prog, "bias_relu", &rc);
+    if (rc != CL_SUCCESS)
+        return rc;
+    s->x = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, act, (void *)w->x0, &rc);
+    if (rc != CL_SUCCESS)
+        return rc;
+    s->w = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, par, (void *)w->w0[0], &rc);
+    if (rc != CL_SUCCESS)
+        return rc;
+    s->b = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          (size_t)w->hidden * sizeof(float), (void *)w->b0[0], &rc);
+    if (rc != CL_SUCCESS)
+        return rc;
+    s->y = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, act, NULL, &rc);
+    return rc;
+}
+
+/* One CLBlast forward layer; its wall time (sgemm + bias+ReLU) in *t. */
+static int clblast_step(clblast_side *s, const workload *w, double *t)
+{
+    size_t global[2] = {(size_t)w->hidden, (size_t)w->batch};
+    double t0 = host_seconds();
+    int n = w->hidden;
+    cl_int rc;
+
+    if (CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo,
+                     (size_t)w->batch, (size_t)w->hidden, (size_t)w->hidden, 1.0f, s->x, 0,
+                     (size_t)w->hidden, s->w, 0, (size_t)w->hidden, 0.0f, s->y, 0,
+                     (size_t)w->hidden, &s->q, NULL) != CLBlastSuccess)
+        return -1;
+    clSetKernelArg(s->k, 0, sizeof s->y, &s->y);
+    clSetKernelArg(s->k, 1, sizeof s->b, &s->b);
+    clSetKernelArg(s->k, 2, sizeof n, &n);
+    rc = clEnqueueNDRangeKernel(s->q, s->k, 2, NULL, global, NULL, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clFinish(s->q);
+    *t = host_seconds() - t0;
+    return rc == CL_SUCCESS ? 0 : -1;
+}
+
+/* Largest |CLBlast − host| relative to the row's scale, over the output. */
+static double clblast_error(clblast_side *s, const workload *w)
+{
+    size_t n = (size_t)w->batch * (size_t)w->hidden, i;
+    float *got = malloc(n * sizeof *got), *ref = malloc(n * sizeof *ref);
+    double worst = INFINITY;
+    if (got && ref &&
+        clEnqueueReadBuffer(s->q, s->y, CL_TRUE, 0, n * sizeof *got, got, 0, NULL, NULL) ==
+            CL_SUCCESS) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, w->batch, w->hidden, w->hidden,
+                    1.0f, w->x0, w->hidden, w->w0[0], w->hidden, 0.0f, ref, w->hidden);
+        worst = 0.0;
+        for (i = 0; i < n; i++) {
+            double r = ref[i] + w->b0[0][i % (size_t)w->hidden];
+            double d = fabs(got[i] - (r > 0.0 ? r : 0.0)) / (1.0 + fabs(r));
+            if (!(d <= worst))
+                worst = d;
+        }
+    }
+    free(got);
+    free(ref);
+    return worst;
+}
+
+static int cl_vs_clblast(const device *cpu, const device *gpu, int hidden, int batch)
+{
+    double t_ours[CL_ROUNDS], t_blast[CL_ROUNDS], t_cpu[CL_ROUNDS], ours, blast, host, f, error;
+    cl_device_id id = find_device(gpu->info.id);
+    workload_data d;
+    clblast_side s;
+    void *run = NULL, *crun = NULL;
+    step_times t;
+    err e;
+    int i, rc = 1;
+
+    memset(&s, 0, sizeof s);
+    if (workload_make(&d, WL_INFERENCE, 1, hidden, batch, 1, &e) < 0)
+        goto out;
+    if (gpu->ops->prepare(gpu->handle, &d.w, &run, &e) < 0 ||
+        cpu->ops->prepare(cpu->handle, &d.w, &crun, &e) < 0)
+        goto out;
+    if (!id || clblast_open(&s, id, &d.w) != CL_SUCCESS) {
+        err_set(&e, BE_EFAIL, "%s: cannot set up CLBlast's buffers", gpu->info.id);
+        goto out;
+    }
+    for (i = -2; i < CL_ROUNDS; i++) {
+        double tb;
+        if (gpu->ops->step(run, &t, &e) < 0)
+            goto out;
+        if (i >= 0)
+            t_ours[i] = t.wall;
+        if (clblast_step(&s, &d.w, &tb) < 0) {
+            err_set(&e, BE_EFAIL, "%s: CLBlastSgemm failed", gpu->info.id);
+            goto out;
+        }
+        if (i >= 0)
+            t_blast[i] = tb;
+        if (cpu->ops->step(crun, &t, &e) < 0)
+            goto out;
+        if (i >= 0)
+            t_cpu[i] = t.wall;
+    }
+    error = clblast_error(&s, &d.w);
+    ours = median(t_ours, CL_ROUNDS);
+    blast = median(t_blast, CL_ROUNDS);
+    host = median(t_cpu, CL_ROUNDS);
+    f = workload_flops_per_layer(WL_INFERENCE, hidden, batch);
+    printf("%-8s %6d %6d %10.1f %10.1f %10.1f %12.2f %12.2f%s\n", gpu->info.id, hidden, batch,
+           f / ours / 1e9, f / blast / 1e9, f / host / 1e9, blast / ours, host / ours,
+           error < 1e-3 ? "" : "  (CLBlast output WRONG: not comparable)");
+    rc = 0;
+out:
+    if (rc)
+        fprintf(stderr, "bench: %s\n", e.msg);
+    clblast_close(&s);
+    if (run)
+        gpu->ops->release(run);
+    if (crun)
+        cpu->ops->release(crun);
+    workload_free(&d);
+    return rc;
 }
 
 int main(void)
 {
-    static const int shapes[][2] = {{128, 16}, {512, 128}, {2048, 256}, {2048, 1024}};
-    int i, rc = 0;
-    printf("%-28s %6s %6s %14s %14s %8s\n", "comparison (medians of 15)", "hidden", "batch",
-           "ours GFLOP/s", "theirs GFLOP/s", "ratio");
-    for (i = 0; i < (int)(sizeof shapes / sizeof *shapes); i++)
-        rc |= forward_vs_sgemm(shapes[i][0], shapes[i][1]);
-    printf("ratio = their time / our time (1.0 = as fast; above 1.0 = we are faster)\n");
+    static const int cpu_shapes[][2] = {{128, 16}, {512, 128}, {2048, 256}, {2048, 1024}};
+    static const int cl_shapes[][2] = {{128, 16}, {512, 128}, {1024, 1024}, {2048, 256},
+                                       {2048, 1024}};
+    device_set set;
+    int idx[64], n = 0, i, j, rc = 0;
+    err e;
+
+    if (device_discover(&set, 0, &e) < 0 || device_select(&set, "all", idx, &n, &e) < 0) {
+        fprintf(stderr, "bench: %s\n", e.msg);
+        return 1;
+    }
+    printf("1. CPU: breakeven's forward layer vs raw cblas_sgemm (medians of %d)\n", ROUNDS);
+    printf("%6s %6s %12s %12s %8s\n", "hidden", "batch", "ours GF/s", "sgemm GF/s", "ratio");
+    for (i = 0; i < (int)(sizeof cpu_shapes / sizeof *cpu_shapes); i++)
+        rc |= forward_vs_sgemm(&set.devs[0], cpu_shapes[i][0], cpu_shapes[i][1]);
+    printf("ratio = sgemm time / our time (target >= 0.97)\n\n");
+
+    for (j = 0; j < n; j++) {
+        const device *g = &set.devs[idx[j]];
+        if (strcmp(g->info.kind, "opencl") != 0)
+            continue;
+        printf("2. %s (%s, %s): our fused forward kernel vs CLBlast sgemm + bias/ReLU kernel,\n"
+               "   and vs OpenBLAS on the CPU (wall times, data resident; medians of %d)\n",
+               g->info.id, g->info.type, g->info.name, CL_ROUNDS);
+        printf("%-8s %6s %6s %10s %10s %10s %12s %12s\n", "device", "hidden", "batch", "ours",
+               "CLBlast", "OpenBLAS", "vs CLBlast", "vs OpenBLAS");
+        for (i = 0; i < (int)(sizeof cl_shapes / sizeof *cl_shapes); i++)
+            rc |= cl_vs_clblast(&set.devs[0], g, cl_shapes[i][0], cl_shapes[i][1]);
+        printf("GFLOP/s per layer; ratios = their time / our time (above 1 = ours faster)\n\n");
+    }
+    device_set_free(&set);
     return rc;
 }
