@@ -146,8 +146,13 @@ static void test_quick_run(void **state)
     if (results_load(path, &r, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(r->partial, 0);
-    assert_true(r->ndevices >= 1);
+    /* the CPU and an OpenCL device (PoCL where there is no GPU), each
+     * labelled with its real type */
+    assert_true(r->ndevices >= 2);
     assert_string_equal(r->devices[0].id, "cpu");
+    assert_string_equal(r->devices[1].kind, "opencl");
+    assert_true(strcmp(r->devices[1].type, "GPU") == 0 || strcmp(r->devices[1].type, "CPU") == 0 ||
+                strcmp(r->devices[1].type, "ACCELERATOR") == 0);
     /* --quick: 2 modes × 2 hidden × 2 batch on every device */
     assert_int_equal(r->npoints, 8 * r->ndevices);
     for (i = 0; i < r->npoints; i++) {
@@ -160,6 +165,17 @@ static void test_quick_run(void **state)
         assert_int_equal(p->resident.n, p->nsamples);
         assert_true(p->resident.min <= p->resident.median && p->resident.median <= p->resident.max);
         assert_true(p->resident.ci_lo <= p->resident.median && p->resident.median <= p->resident.ci_hi);
+        /* OpenCL points carry both views; with transfers is never faster */
+        assert_int_equal(p->has_transfer, strcmp(p->device, "cpu") != 0);
+        if (p->has_transfer) {
+            int k;
+            assert_int_equal(p->transfer.n, p->nsamples);
+            for (k = 0; k < p->nsamples; k++) {
+                const step_times *t = &p->samples[k];
+                assert_true(t->kernel > 0.0 && t->h2d >= 0.0 && t->d2h >= 0.0);
+                assert_true(t->total >= t->wall);
+            }
+        }
     }
     assert_int_equal(r->prov.layers, 2);
     assert_true(r->prov.cores >= 1);
