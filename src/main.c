@@ -94,6 +94,15 @@ static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_
     return err_set(e, BE_EFAIL, "%s: too many runs in the same second", runs);
 }
 
+static const char *prop(const device_info *d, const char *name)
+{
+    int i;
+    for (i = 0; i < d->nprops; i++)
+        if (strcmp(d->props[i].name, name) == 0)
+            return d->props[i].value;
+    return NULL;
+}
+
 static void modes_name(int modes, char *buf, size_t size)
 {
     int inf = (modes >> WL_INFERENCE) & 1, tr = (modes >> WL_TRAINING) & 1;
@@ -129,7 +138,8 @@ static int cmd_run(const cli *c)
 {
     device_set set;
     device **sel = NULL;
-    int *idx = NULL, nsel = 0, i, rc, status = 1;
+    int *idx = NULL, nsel = 0, i, rc, status = 1, ngrid = 0;
+    plan_point *grid = NULL;
     char dir[2400], id[128], path[2600];
     results *r = NULL;
     progress pg;
@@ -181,7 +191,13 @@ static int cmd_run(const cli *c)
     sigaction(SIGTERM, &sa, NULL);
 
     progress_init(&pg, stderr, c->quiet);
-    rc = sweep_run(&c->plan, sel, nsel, r, path, &interrupted, progress_event, &pg, &e);
+    grid = plan_grid(&c->plan, &ngrid);
+    if (!grid) {
+        err_set(&e, BE_EFAIL, "out of memory");
+        goto fail;
+    }
+    rc = sweep_run(&c->plan, grid, ngrid, c->plan.budget, sel, nsel, r, path, &interrupted,
+                   progress_event, &pg, &e);
     progress_finish(&pg);
     host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
     if (rc == BE_EINTR) {
@@ -196,8 +212,16 @@ static int cmd_run(const cli *c)
     }
     if (rc < 0)
         goto fail;
-    for (i = 0; i < nsel; i++)
+    for (i = 0; i < nsel; i++) {
+        const device_info *d = &r->devices[i];
+        const char *secs, *cache;
         device_note_build(sel[i], &r->devices[i]);
+        secs = prop(d, "kernel-build-seconds");
+        cache = prop(d, "kernel-binary-cache");
+        if (secs && cache && !c->quiet)
+            fprintf(stderr, "%s: kernels built in %s s (binary cache %s), not part of any sample\n",
+                    d->id, secs, cache);
+    }
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
@@ -209,6 +233,7 @@ fail:
     fail(status, &e);
 done:
     results_free(r);
+    free(grid);
     free(idx);
     free(sel);
     device_set_free(&set);

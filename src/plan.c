@@ -3,6 +3,7 @@
  */
 #include "plan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "workload.h"
@@ -61,6 +62,19 @@ void plan_cell(const plan *p, int i, wl_mode *mode, int *hidden, int *batch)
         *mode = (p->modes >> WL_TRAINING) & 1 ? WL_TRAINING : WL_INFERENCE;
     *hidden = p->hidden.v[r / p->batch.n];
     *batch = p->batch.v[r % p->batch.n];
+}
+
+plan_point *plan_grid(const plan *p, int *n)
+{
+    plan_point *pts = calloc((size_t)plan_cells(p) + 1, sizeof *pts);
+    int i;
+    *n = 0;
+    if (!pts)
+        return NULL;
+    for (i = 0; i < plan_cells(p); i++)
+        plan_cell(p, i, &pts[i].mode, &pts[i].hidden, &pts[i].batch);
+    *n = plan_cells(p);
+    return pts;
 }
 
 int plan_check(const plan *p, double available, err *e)

@@ -34,10 +34,21 @@ void plan_default(plan *p);
 /* The tiny sweep of --quick (a few seconds). */
 void plan_quick(plan *p);
 
+/* One point to measure on every device.  Grid points have an empty why;
+ * points added later (adaptive refinement) say why they were added. */
+typedef struct plan_point {
+    wl_mode mode;
+    int hidden, batch;
+    char why[160];
+} plan_point;
+
 /* Number of (mode, hidden, batch) cells. */
 int plan_cells(const plan *p);
 /* The i-th cell, in the order measured: mode, then hidden, then batch. */
 void plan_cell(const plan *p, int i, wl_mode *mode, int *hidden, int *batch);
+/* The grid as an array of points (the caller frees it); NULL when out of
+ * memory. */
+plan_point *plan_grid(const plan *p, int *n);
 
 /* BE_EUSAGE when the largest point needs more memory than is available:
  * "hidden=65536 batch=1024 training needs 96.0 GiB of memory; 20.1 GiB are

@@ -234,6 +234,8 @@ static void write_point(xmlNodePtr points, const rs_point *p)
     put(pt, "status", results_status_name(p->status));
     if (p->message[0])
         put(pt, "message", p->message);
+    if (p->why[0])
+        put(pt, "added", p->why);
     if (p->verified && (n = child(pt, "verification"))) {
         putf(n, "checked", "%ld", p->checked);
         putd(n, "max-error", p->max_error);
@@ -514,6 +516,7 @@ static int load_point(loader *ld, results *r, xmlNodePtr n)
         return bad(ld, n, "<point> status \"%s\" is not ok, out-of-memory, "
                    "failed-verification or skipped", buf);
     get(n, "message", p.message, sizeof p.message);
+    get(n, "added", p.why, sizeof p.why);
     for (c = first_elem(n->children); c; c = next_elem(c)) {
         if (is(c, "verification")) {
             p.verified = 1;

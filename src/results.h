@@ -47,6 +47,7 @@ typedef struct rs_point {
     double flops_per_layer;
     rs_status status;
     char message[512];
+    char why[160];            /* why the point was added ("" for grid points) */
     int verified;             /* 1 when the verification fields are set   */
     long checked;
     double max_error, tolerance;

@@ -154,11 +154,11 @@ static int measure_point(const measure *m, const device *dev, const workload *w,
     return BE_OK;
 }
 
-int sweep_run(const plan *p, device *const *devs, int ndev, results *r,
-              const char *checkpoint, volatile sig_atomic_t *stop,
-              sweep_progress_fn progress, void *ctx, err *e)
+int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
+              device *const *devs, int ndev, results *r, const char *checkpoint,
+              volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e)
 {
-    int cells = plan_cells(p), total = cells * ndev, done = 0, c, d, rc = BE_OK;
+    int cells = npts, total = cells * ndev, done = 0, c, d, rc = BE_OK;
     double start = host_seconds();
     measure m = {p, stop, 0.0};
 
@@ -167,7 +167,9 @@ int sweep_run(const plan *p, device *const *devs, int ndev, results *r,
         wl_mode mode;
         int hidden, batch;
 
-        plan_cell(p, c, &mode, &hidden, &batch);
+        mode = pts[c].mode;
+        hidden = pts[c].hidden;
+        batch = pts[c].batch;
         if ((rc = workload_make(&data, mode, p->layers, hidden, batch, p->seed, e)) < 0)
             return rc;
         for (d = 0; d < ndev; d++) {
@@ -179,7 +181,7 @@ int sweep_run(const plan *p, device *const *devs, int ndev, results *r,
                 workload_free(&data);
                 return BE_EINTR;
             }
-            m.share = (p->budget - elapsed) / (total - done);
+            m.share = (budget - elapsed) / (total - done);
             if (m.share < 0.0)
                 m.share = 0.0;
             memset(&ev, 0, sizeof ev);
@@ -187,8 +189,7 @@ int sweep_run(const plan *p, device *const *devs, int ndev, results *r,
             ev.index = done;
             ev.total = total;
             ev.elapsed = elapsed;
-            ev.eta = done > 0 ? elapsed / done * (total - done)
-                              : p->budget;
+            ev.eta = done > 0 ? elapsed / done * (total - done) : budget;
             ev.dev = &devs[d]->info;
             ev.mode = mode;
             ev.hidden = hidden;
@@ -203,6 +204,7 @@ int sweep_run(const plan *p, device *const *devs, int ndev, results *r,
             pt.hidden = hidden;
             pt.batch = batch;
             pt.flops_per_layer = workload_flops_per_layer(mode, hidden, batch);
+            snprintf(pt.why, sizeof pt.why, "%s", pts[c].why);
             rc = measure_point(&m, devs[d], &data.w, &pt, e);
             if (rc == BE_OK)
                 rc = results_add_point(r, &pt, e);

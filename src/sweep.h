@@ -36,12 +36,13 @@ typedef struct sweep_event {
 
 typedef void (*sweep_progress_fn)(void *ctx, const sweep_event *ev);
 
-/* Measures p on devs[0..ndev) into r (whose devices and provenance the
- * caller has filled).  stop, when not NULL, is polled between samples; when
- * it becomes non-zero the sweep returns BE_EINTR with the points completed
- * so far in r.  progress may be NULL. */
-int sweep_run(const plan *p, device *const *devs, int ndev, results *r,
-              const char *checkpoint, volatile sig_atomic_t *stop,
-              sweep_progress_fn progress, void *ctx, err *e);
+/* Measures pts[0..npts) on devs[0..ndev) into r (whose devices and
+ * provenance the caller has filled), within budget seconds; p gives the
+ * layer count, seed and statistical targets.  stop, when not NULL, is polled
+ * between samples; when it becomes non-zero the sweep returns BE_EINTR with
+ * the points completed so far in r.  progress may be NULL. */
+int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
+              device *const *devs, int ndev, results *r, const char *checkpoint,
+              volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e);
 
 #endif

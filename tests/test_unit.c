@@ -248,6 +248,7 @@ static void fill_fixture(results *r)
     assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
 
     snprintf(p.device, sizeof p.device, "cl:0.0");
+    snprintf(p.why, sizeof p.why, "refine: between batch 16 and 32 at hidden 128");
     p.mode = WL_TRAINING;
     p.has_transfer = 1;
     for (i = 0; i < 6; i++) {
@@ -324,6 +325,7 @@ static void test_results_round_trip(void **state)
         assert_true(p->flops_per_layer == q->flops_per_layer);
         assert_int_equal(p->status, q->status);
         assert_string_equal(p->message, q->message);
+        assert_string_equal(p->why, q->why);
         assert_int_equal(p->verified, q->verified);
         assert_int_equal(p->checked, q->checked);
         assert_true(p->max_error == q->max_error && p->tolerance == q->tolerance);
