@@ -13,7 +13,8 @@
 
 enum {
     OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
-    OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION
+    OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_PRICE, OPT_PRICES,
+    OPT_NO_REFINE
 };
 
 static const struct option options[] = {
@@ -30,6 +31,9 @@ static const struct option options[] = {
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"price", required_argument, NULL, OPT_PRICE},
+    {"prices", required_argument, NULL, OPT_PRICES},
+    {"no-refine", no_argument, NULL, OPT_NO_REFINE},
     {NULL, 0, NULL, 0},
 };
 
@@ -56,6 +60,10 @@ void cli_usage(FILE *out)
           "  --quick            a tiny sweep that takes a few seconds\n"
           "  --budget SECONDS   time the sweep may take; precision follows (default: 120)\n"
           "  --seed N           seed of the input data (default: 1)\n"
+          "  --price DEV=USD    price of a device per hour, for the cost crossover\n"
+          "                     (repeatable; e.g. --price cpu=0.24 --price cl:0.0=1.51)\n"
+          "  --prices FILE      prices from a file: \"DEVICE USD_PER_HOUR\" per line, # comments\n"
+          "  --no-refine        do not measure extra batch sizes around the crossover\n"
           "  --quiet            no progress output\n"
           "  --help, --version\n"
           "\n"
@@ -162,6 +170,15 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             break;
         }
         case OPT_QUIET: c->quiet = 1; break;
+        case OPT_NO_REFINE: c->no_refine = 1; break;
+        case OPT_PRICE:
+            if ((rc = fit_price_parse(&c->prices, optarg, e)) < 0)
+                return err_prefix(e, BE_EUSAGE, "--price");
+            break;
+        case OPT_PRICES:
+            if ((rc = fit_prices_load(&c->prices, optarg, e)) < 0)
+                return err_prefix(e, BE_EUSAGE, "--prices");
+            break;
         case OPT_HELP: c->cmd = CLI_HELP; return BE_OK;
         case OPT_VERSION: c->cmd = CLI_VERSION; return BE_OK;
         case ':':

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "fit.h"
 #include "plan.h"
 
 typedef enum { CLI_ALL, CLI_RUN, CLI_DEVICES, CLI_HELP, CLI_VERSION } cli_command;
@@ -21,6 +22,8 @@ typedef struct cli {
     char devices[512];      /* --devices */
     int threads;            /* --threads, 0 = all cores */
     int quiet, quick;
+    int no_refine;          /* --no-refine */
+    fit_prices prices;      /* --price and --prices */
     char command_line[2048];
 } cli;
 

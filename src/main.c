@@ -20,6 +20,8 @@
 #include "cli.h"
 #include "cpu.h"
 #include "device.h"
+#include "figure.h"
+#include "fit.h"
 #include "fsx.h"
 #include "host.h"
 #include "progress.h"
@@ -27,6 +29,7 @@
 #include "sweep.h"
 #include "table.h"
 #include "version.h"
+#include "workload.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -35,6 +38,8 @@ static void on_signal(int sig)
     (void)sig;
     interrupted = 1;
 }
+
+static volatile sig_atomic_t *stop_flag(void) { return &interrupted; }
 
 static int fail(int status, const err *e)
 {
@@ -134,11 +139,120 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
                   sizeof p->blas_config, p->blas_core, sizeof p->blas_core, &p->blas_threads);
 }
 
+/* Every priced device must be one the run measures. */
+static int check_prices(const fit_prices *p, const device_set *set, const int *idx, int n, err *e)
+{
+    int i, j, found;
+    for (i = 0; i < p->n; i++) {
+        for (found = 0, j = 0; j < n; j++)
+            found |= strcmp(set->devs[idx[j]].info.id, p->device[i]) == 0;
+        if (!found)
+            return err_set(e, BE_EUSAGE, "--price: this run does not measure a device \"%s\" "
+                           "(see `breakeven devices` and --devices)", p->device[i]);
+    }
+    return BE_OK;
+}
+
+#define REFINE_ROUNDS 3
+#define REFINE_MAX 8
+#define REFINE_REL 0.10
+
+/* Fits the results and, unless --no-refine, measures extra batch sizes
+ * between the points that bracket a crossover whose 95% CI is wider than
+ * ±10%, while the budget lasts; then stores the final fit in r. */
+static int fit_and_refine(const cli *c, device *const *sel, int nsel, results *r,
+                          const char *path, double start, progress *pg, err *e)
+{
+    fit_set fs;
+    int round, rc;
+
+    for (round = 0;; round++) {
+        plan_point extra[REFINE_MAX * 2];
+        int hidden[REFINE_MAX], batch[REFINE_MAX], n, k, m, nextra = 0;
+        double left = c->plan.budget - (host_seconds() - start);
+
+        if ((rc = fit_run(r, &c->prices, c->plan.seed, 0, &fs, e)) < 0)
+            return rc;
+        if (c->no_refine || round == REFINE_ROUNDS || left <= 0.0)
+            break;
+        n = fit_suggest(&fs, r, REFINE_REL, hidden, batch, REFINE_MAX);
+        if (n == 0)
+            break;
+        for (k = 0; k < n; k++)
+            for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+                plan_point *pp;
+                if (!((c->plan.modes >> m) & 1))
+                    continue;
+                pp = &extra[nextra++];
+                pp->mode = (wl_mode)m;
+                pp->hidden = hidden[k];
+                pp->batch = batch[k];
+                snprintf(pp->why, sizeof pp->why,
+                         "refinement round %d: the crossover's 95%% CI was wider than "
+                         "±%.0f%%; batch %d lies between the measured batches that bracket "
+                         "it at hidden %d",
+                         round + 1, 100 * REFINE_REL, batch[k], hidden[k]);
+            }
+        fit_set_free(&fs);
+        rc = sweep_run(&c->plan, extra, nextra, left, sel, nsel, r, path, stop_flag(),
+                       progress_event, pg, e);
+        if (rc < 0)
+            return rc;
+    }
+    results_set_fit(r, &fs, c->plan.seed, &c->prices);
+    return BE_OK;
+}
+
+/* Draws the charts of every measured mode next to the results file, as
+ * PNG and SVG: throughput, speed ratio, winner map, relative time and, with
+ * prices, normalized cost. */
+static int write_charts(const results *r, const char *dir, int modes, int *count, err *e)
+{
+    int m, rc;
+    *count = 0;
+    for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+        const char *name = workload_mode_name((wl_mode)m);
+        char base[2600];
+        if (!((modes >> m) & 1))
+            continue;
+#define CHART(what, call)                                              \
+        snprintf(base, sizeof base, "%s/%s-%s", dir, what, name);      \
+        if ((rc = (call)) < 0)                                         \
+            return rc;                                                 \
+        ++*count;
+        CHART("throughput", figure_throughput(r, &r->fit, (wl_mode)m, base, e))
+        CHART("speed-ratio", figure_speed_ratio(r, &r->fit, (wl_mode)m, base, e))
+        CHART("winner-map", figure_winner_map(r, &r->fit, (wl_mode)m, base, e))
+        CHART("relative-time", figure_relative_time(r, (wl_mode)m, NULL, 0, base, e))
+        if (r->prices.n > 0) {
+            CHART("cost", figure_cost(r, &r->prices, (wl_mode)m, NULL, 0, base, e))
+        }
+#undef CHART
+    }
+    return BE_OK;
+}
+
+/* The answers in words: every crossover's sentence. */
+static void print_crossovers(FILE *out, const results *r)
+{
+    int i;
+    if (!r->has_fit)
+        return;
+    for (i = 0; i < r->fit.ncross; i++)
+        fprintf(out, "%s%s\n", i ? "" : "\n", r->fit.cross[i].sentence);
+    if (r->fit.ncross > 0 && r->prices.n == 0)
+        fprintf(out, "No prices given, so no cost figures: add --price DEVICE=USD_PER_HOUR "
+                     "for each device (or --prices FILE) to get the cost crossover.\n");
+    if (r->fit.ncross > 0)
+        fputc('\n', out);
+}
+
 static int cmd_run(const cli *c)
 {
     device_set set;
     device **sel = NULL;
-    int *idx = NULL, nsel = 0, i, rc, status = 1, ngrid = 0;
+    int *idx = NULL, nsel = 0, i, rc, status = 1, ngrid = 0, ncharts = 0;
+    double start;
     plan_point *grid = NULL;
     char dir[2400], id[128], path[2600];
     results *r = NULL;
@@ -155,6 +269,7 @@ static int cmd_run(const cli *c)
         goto fail;
     }
     if ((rc = device_select(&set, c->devices, idx, &nsel, &e)) < 0 ||
+        (rc = check_prices(&c->prices, &set, idx, nsel, &e)) < 0 ||
         (rc = plan_check(&c->plan, host_mem_available(), &e)) < 0 ||
         (rc = make_run_dir(c->out, dir, sizeof dir, id, sizeof id, &e)) < 0) {
         status = status_of(rc);
@@ -196,8 +311,12 @@ static int cmd_run(const cli *c)
         err_set(&e, BE_EFAIL, "out of memory");
         goto fail;
     }
-    rc = sweep_run(&c->plan, grid, ngrid, c->plan.budget, sel, nsel, r, path, &interrupted,
-                   progress_event, &pg, &e);
+    start = host_seconds();
+    /* a fifth of the budget is kept for refinement around the crossover */
+    rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget,
+                   sel, nsel, r, path, &interrupted, progress_event, &pg, &e);
+    if (rc == BE_OK)
+        rc = fit_and_refine(c, sel, nsel, r, path, start, &pg, &e);
     progress_finish(&pg);
     host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
     if (rc == BE_EINTR) {
@@ -225,7 +344,11 @@ static int cmd_run(const cli *c)
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
+    if ((rc = write_charts(r, dir, c->plan.modes, &ncharts, &e)) < 0)
+        goto fail;
     table_points(stdout, r);
+    print_crossovers(stdout, r);
+    printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
     printf("%s\n", path);
     status = 0;
     goto done;

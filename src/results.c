@@ -49,8 +49,27 @@ void results_free(results *r)
         free(r->points[i].samples);
     free(r->points);
     free(r->devices);
+    free(r->fit.models);
+    free(r->fit.cross);
     free(r);
 }
+
+void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit_prices *prices)
+{
+    free(r->fit.models);
+    free(r->fit.cross);
+    r->fit = *fs;
+    memset(fs, 0, sizeof *fs);
+    r->fit_seed = seed;
+    if (prices)
+        r->prices = *prices;
+    else
+        memset(&r->prices, 0, sizeof r->prices);
+    r->has_fit = 1;
+}
+
+static const char *view_names[] = {"resident", "transfer"};
+static const char *cross_names[] = {"in-range", "extrapolated", "never", "always", "unknown"};
 
 int results_add_device(results *r, const device_info *d, err *e)
 {
@@ -263,6 +282,82 @@ static void write_point(xmlNodePtr points, const rs_point *p)
         write_summary(pt, p, "transfer", &p->transfer);
 }
 
+static void write_model(xmlNodePtr fit, const fit_model *m)
+{
+    xmlNodePtr n = child(fit, "model");
+    int i;
+    if (!n)
+        return;
+    put(n, "device", m->device);
+    put(n, "mode", m->mode == WL_TRAINING ? "training" : "inference");
+    put(n, "view", view_names[m->view]);
+    put(n, "ok", m->ok ? "yes" : "no");
+    if (!m->ok) {
+        put(n, "why", m->why);
+        return;
+    }
+    putf(n, "points", "%d", m->npoints);
+    putd(n, "t0", m->t0);
+    putd(n, "t0-err", m->t0_err);
+    putd(n, "P", m->P);
+    putd(n, "P-err", m->P_err);
+    putd(n, "half-size", m->half_size);
+    putd(n, "rms-rel", m->rms_rel);
+    putd(n, "fmin", m->fmin);
+    putd(n, "fmax", m->fmax);
+    for (i = 0; i < m->noutliers; i++) {
+        xmlNodePtr o = child(n, "outlier");
+        if (o)
+            putf(o, "point", "%d", m->outliers[i]);
+    }
+}
+
+static void write_cross(xmlNodePtr fit, const fit_crossover *c)
+{
+    xmlNodePtr n = child(fit, "crossover"), s;
+    int i;
+    if (!n)
+        return;
+    put(n, "base", c->base);
+    put(n, "other", c->other);
+    put(n, "mode", c->mode == WL_TRAINING ? "training" : "inference");
+    put(n, "view", view_names[c->view]);
+    put(n, "measure", c->cost ? "cost" : "time");
+    put(n, "kind", cross_names[c->kind]);
+    putd(n, "flops", c->flops);
+    putd(n, "ci-lo", c->ci_lo);
+    putd(n, "ci-hi", c->ci_hi);
+    if ((s = child(n, "sentence")))
+        xmlNodeAddContent(s, BAD_CAST c->sentence);
+    for (i = 0; i < c->nhidden; i++) {
+        xmlNodePtr h = child(n, "hidden");
+        if (!h)
+            return;
+        putf(h, "value", "%d", c->per_hidden[i].hidden);
+        put(h, "kind", cross_names[c->per_hidden[i].kind]);
+        putd(h, "batch", c->per_hidden[i].batch);
+        putd(h, "flops", c->per_hidden[i].flops);
+    }
+}
+
+static void write_fit(xmlNodePtr root, const results *r)
+{
+    xmlNodePtr fit = child(root, "fit"), n;
+    int i;
+    if (!fit)
+        return;
+    putf(fit, "seed", "%llu", r->fit_seed);
+    for (i = 0; i < r->prices.n; i++)
+        if ((n = child(fit, "price"))) {
+            put(n, "device", r->prices.device[i]);
+            putd(n, "usd-per-hour", r->prices.usd_per_hour[i]);
+        }
+    for (i = 0; i < r->fit.nmodels; i++)
+        write_model(fit, &r->fit.models[i]);
+    for (i = 0; i < r->fit.ncross; i++)
+        write_cross(fit, &r->fit.cross[i]);
+}
+
 int results_save(const results *r, const char *path, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
@@ -303,6 +398,8 @@ int results_save(const results *r, const char *path, err *e)
     if ((pts = child(root, "points")))
         for (i = 0; i < r->npoints; i++)
             write_point(pts, &r->points[i]);
+    if (r->has_fit)
+        write_fit(root, r);
     if (oom) {
         xmlFreeDoc(doc);
         return err_set(e, BE_EFAIL, "%s: out of memory building the XML tree", path);
@@ -580,6 +677,119 @@ static int load_point(loader *ld, results *r, xmlNodePtr n)
     return rc;
 }
 
+/* Index of name in names[0..n), or -1. */
+static int lookup(const char *const *names, int n, const char *name)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static int get_enum(loader *ld, xmlNodePtr n, const char *attr, const char *const *names, int count)
+{
+    char buf[64];
+    int v;
+    get(n, attr, buf, sizeof buf);
+    v = lookup(names, count, buf);
+    if (v < 0)
+        bad(ld, n, "<%s> %s \"%s\" is not known", n->name, attr, buf);
+    return v < 0 ? 0 : v;
+}
+
+static void load_model(loader *ld, const results *r, xmlNodePtr n, fit_model *m)
+{
+    static const char *modes[] = {"inference", "training"}, *yesno[] = {"no", "yes"};
+    xmlNodePtr o;
+    memset(m, 0, sizeof *m);
+    get(n, "device", m->device, sizeof m->device);
+    m->mode = (wl_mode)get_enum(ld, n, "mode", modes, 2);
+    m->view = (fit_view)get_enum(ld, n, "view", view_names, 2);
+    m->ok = get_enum(ld, n, "ok", yesno, 2);
+    if (!m->ok) {
+        get(n, "why", m->why, sizeof m->why);
+        return;
+    }
+    m->npoints = (int)getl(ld, n, "points");
+    m->t0 = getd(ld, n, "t0");
+    m->t0_err = getd(ld, n, "t0-err");
+    m->P = getd(ld, n, "P");
+    m->P_err = getd(ld, n, "P-err");
+    m->half_size = getd(ld, n, "half-size");
+    m->rms_rel = getd(ld, n, "rms-rel");
+    m->fmin = getd(ld, n, "fmin");
+    m->fmax = getd(ld, n, "fmax");
+    for (o = first_elem(n->children); o && !ld->failed; o = next_elem(o)) {
+        long k = getl(ld, o, "point");
+        if (k < 0 || k >= r->npoints)
+            bad(ld, o, "<outlier> point %ld is not one of the %d points", k, r->npoints);
+        else if (m->noutliers < FIT_MAX_OUTLIERS)
+            m->outliers[m->noutliers++] = (int)k;
+    }
+}
+
+static void load_cross(loader *ld, xmlNodePtr n, fit_crossover *c)
+{
+    static const char *modes[] = {"inference", "training"}, *measures[] = {"time", "cost"};
+    xmlNodePtr h;
+    memset(c, 0, sizeof *c);
+    get(n, "base", c->base, sizeof c->base);
+    get(n, "other", c->other, sizeof c->other);
+    c->mode = (wl_mode)get_enum(ld, n, "mode", modes, 2);
+    c->view = (fit_view)get_enum(ld, n, "view", view_names, 2);
+    c->cost = get_enum(ld, n, "measure", measures, 2);
+    c->kind = (cross_kind)get_enum(ld, n, "kind", cross_names, 5);
+    c->flops = getd(ld, n, "flops");
+    c->ci_lo = getd(ld, n, "ci-lo");
+    c->ci_hi = getd(ld, n, "ci-hi");
+    for (h = first_elem(n->children); h && !ld->failed; h = next_elem(h)) {
+        if (is(h, "sentence")) {
+            xmlChar *t = xmlNodeGetContent(h);
+            snprintf(c->sentence, sizeof c->sentence, "%s", t ? (const char *)t : "");
+            xmlFree(t);
+        } else if (is(h, "hidden") && c->nhidden < LIST_MAX) {
+            fit_hidden_cross *x = &c->per_hidden[c->nhidden++];
+            x->hidden = (int)getl(ld, h, "value");
+            x->kind = (cross_kind)get_enum(ld, h, "kind", cross_names, 5);
+            x->batch = getd(ld, h, "batch");
+            x->flops = getd(ld, h, "flops");
+        }
+    }
+}
+
+static void load_fit(loader *ld, results *r, xmlNodePtr fit)
+{
+    xmlNodePtr n;
+    char buf[32];
+    int nm = 0, nc = 0;
+    get(fit, "seed", buf, sizeof buf);
+    r->fit_seed = strtoull(buf, NULL, 10);
+    for (n = first_elem(fit->children); n; n = next_elem(n)) {
+        nm += is(n, "model");
+        nc += is(n, "crossover");
+    }
+    r->fit.models = calloc((size_t)nm + 1, sizeof *r->fit.models);
+    r->fit.cross = calloc((size_t)nc + 1, sizeof *r->fit.cross);
+    if (!r->fit.models || !r->fit.cross) {
+        bad(ld, fit, "out of memory loading the fit");
+        return;
+    }
+    r->has_fit = 1;
+    for (n = first_elem(fit->children); n && !ld->failed; n = next_elem(n)) {
+        if (is(n, "price")) {
+            if (r->prices.n < FIT_MAX_PRICES) {
+                get(n, "device", r->prices.device[r->prices.n], sizeof r->prices.device[0]);
+                r->prices.usd_per_hour[r->prices.n++] = getd(ld, n, "usd-per-hour");
+            }
+        } else if (is(n, "model")) {
+            load_model(ld, r, n, &r->fit.models[r->fit.nmodels++]);
+        } else if (is(n, "crossover")) {
+            load_cross(ld, n, &r->fit.cross[r->fit.ncross++]);
+        }
+    }
+}
+
 int results_load(const char *path, results **out, err *e)
 {
     loader ld = {path, e, 0};
@@ -645,6 +855,8 @@ int results_load(const char *path, results **out, err *e)
             for (p = first_elem(n->children); p && !ld.failed; p = next_elem(p))
                 if (load_point(&ld, r, p) < 0)
                     ld.failed = 1;
+        } else if (is(n, "fit")) {
+            load_fit(&ld, r, n);
         }
     }
     if (ld.failed)

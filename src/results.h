@@ -11,6 +11,7 @@
 #define BE_RESULTS_H
 
 #include "backend.h"
+#include "list.h"
 #include "stats.h"
 
 #define RESULTS_FORMAT 1
@@ -59,6 +60,76 @@ typedef struct rs_point {
     stats_summary transfer;   /* of samples[].total, when has_transfer    */
 } rs_point;
 
+/* ---- what the fit (fit.h) found: part of the model, so that the report
+ * and the comparison of runs read it rather than recompute it ---- */
+
+typedef enum { FIT_RESIDENT = 0, FIT_TRANSFER = 1 } fit_view;
+
+#define FIT_MAX_OUTLIERS 64
+
+/* The model of one device × mode × view. */
+typedef struct fit_model {
+    char device[32];
+    wl_mode mode;
+    fit_view view;
+    int ok;                  /* 0 when it could not be fitted (see why)     */
+    char why[160];
+    int npoints;             /* ok points used                              */
+    double t0, t0_err;       /* seconds per layer-step, and its std. error  */
+    double P, P_err;         /* FLOP/s, and its standard error              */
+    double half_size;        /* t0·P, FLOPs per layer                       */
+    double rms_rel;          /* RMS of (measured − model) / model           */
+    double fmin, fmax;       /* the measured range of f                     */
+    int noutliers;           /* points far off the model (|rel. res.| > 3 RMS and > 10%) */
+    int outliers[FIT_MAX_OUTLIERS]; /* their indexes in results.points      */
+} fit_model;
+
+typedef enum {
+    CROSS_IN_RANGE,      /* the other device becomes faster inside the measured range */
+    CROSS_EXTRAPOLATED,  /* never faster in range, but the fit predicts a crossing    */
+    CROSS_NEVER,         /* never: the other device's P is not higher                 */
+    CROSS_ALWAYS,        /* faster everywhere measured                                */
+    CROSS_UNKNOWN        /* a model is missing (too few points, OOM, …)               */
+} cross_kind;
+
+/* The crossover batch at one hidden width, from the measured ratio. */
+typedef struct fit_hidden_cross {
+    int hidden;
+    cross_kind kind;
+    double batch;        /* interpolated batch (in-range only)              */
+    double flops;        /* FLOPs per layer at that batch                   */
+} fit_hidden_cross;
+
+/* Where `other` starts to beat `base` (in time, or in cost). */
+typedef struct fit_crossover {
+    char base[32], other[32];
+    wl_mode mode;
+    fit_view view;
+    int cost;                /* 1: cost per step (needs both prices)       */
+    cross_kind kind;
+    double flops;            /* FLOPs per layer where the fits meet         */
+    double ci_lo, ci_hi;     /* its 95% bootstrap CI (0 when not defined)   */
+    int nhidden;
+    fit_hidden_cross per_hidden[LIST_MAX];
+    char sentence[512];      /* the answer in words (see fit_sentence)      */
+} fit_crossover;
+
+/* Prices in USD per hour, by device id. */
+#define FIT_MAX_PRICES 16
+typedef struct fit_prices {
+    int n;
+    char device[FIT_MAX_PRICES][32];
+    double usd_per_hour[FIT_MAX_PRICES];
+} fit_prices;
+
+/* Everything fitted for one run. */
+typedef struct fit_set {
+    int nmodels;
+    fit_model *models;       /* owned */
+    int ncross;
+    fit_crossover *cross;    /* owned */
+} fit_set;
+
 typedef struct results {
     int partial;              /* 1 until the run finished every point     */
     rs_prov prov;
@@ -66,6 +137,10 @@ typedef struct results {
     device_info *devices;     /* owned */
     int npoints, cap;
     rs_point *points;         /* owned, each owning its samples */
+    int has_fit;              /* fit and fit_seed are set               */
+    fit_set fit;              /* owned (its arrays)                     */
+    unsigned long long fit_seed;
+    fit_prices prices;        /* the prices the cost crossovers used     */
 } results;
 
 /* Allocates an empty model; NULL when out of memory.  Free with results_free. */
@@ -84,6 +159,10 @@ int results_summarize(rs_point *p, err *e);
 
 /* GFLOP/s of a point from a step time (all layers). */
 double results_gflops(const rs_point *p, double seconds);
+
+/* Makes fs (fitted with seed) and prices part of r: r takes over fs's
+ * arrays (fs is emptied) and frees any fit it had. */
+void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit_prices *prices);
 
 /* Writes r to path atomically. */
 int results_save(const results *r, const char *path, err *e);

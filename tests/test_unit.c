@@ -270,6 +270,59 @@ static void fill_fixture(results *r)
     snprintf(p.message, sizeof p.message, "clCreateBuffer: CL_MEM_OBJECT_ALLOCATION_FAILURE");
     assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
     r->partial = 0;
+
+    {
+        fit_set fs;
+        fit_prices prices;
+        fit_model *m;
+        fit_crossover *c;
+        memset(&fs, 0, sizeof fs);
+        memset(&prices, 0, sizeof prices);
+        fs.models = calloc(2, sizeof *fs.models);
+        fs.cross = calloc(1, sizeof *fs.cross);
+        assert_non_null(fs.models);
+        assert_non_null(fs.cross);
+        fs.nmodels = 2;
+        fs.ncross = 1;
+        m = &fs.models[0];
+        snprintf(m->device, sizeof m->device, "cpu");
+        m->ok = 1;
+        m->npoints = 1;
+        m->t0 = 1.0 / 3.0;
+        m->t0_err = 1e-7;
+        m->P = 7e11;
+        m->P_err = 1e9;
+        m->half_size = m->t0 * m->P;
+        m->rms_rel = 0.01;
+        m->fmin = 1e6;
+        m->fmax = 1e9;
+        m->noutliers = 1;
+        m->outliers[0] = 0;
+        m = &fs.models[1];
+        snprintf(m->device, sizeof m->device, "cl:0.0");
+        m->mode = WL_TRAINING;
+        m->view = FIT_TRANSFER;
+        snprintf(m->why, sizeof m->why, "fewer than 2 points");
+        c = &fs.cross[0];
+        snprintf(c->base, sizeof c->base, "cpu");
+        snprintf(c->other, sizeof c->other, "cl:0.0");
+        c->cost = 1;
+        c->kind = CROSS_EXTRAPOLATED;
+        c->flops = 1.5e8;
+        c->ci_lo = 1e8;
+        c->ci_hi = 2e8;
+        c->nhidden = 1;
+        c->per_hidden[0].hidden = 128;
+        c->per_hidden[0].kind = CROSS_IN_RANGE;
+        c->per_hidden[0].batch = 69.17;
+        c->per_hidden[0].flops = 2.3e6;
+        snprintf(c->sentence, sizeof c->sentence, "A <sentence> & \"quotes\" ]]>");
+        snprintf(prices.device[0], sizeof prices.device[0], "cpu");
+        prices.usd_per_hour[0] = 0.24;
+        prices.n = 1;
+        results_set_fit(r, &fs, 99, &prices);
+        assert_null(fs.models);
+    }
 }
 
 static void assert_summary_equal(const stats_summary *a, const stats_summary *b)
@@ -344,6 +397,41 @@ static void test_results_round_trip(void **state)
         if (p->has_transfer)
             assert_summary_equal(&p->transfer, &q->transfer);
     }
+    assert_int_equal(b->has_fit, 1);
+    assert_true(b->fit_seed == 99);
+    assert_int_equal(b->prices.n, 1);
+    assert_string_equal(b->prices.device[0], "cpu");
+    assert_true(b->prices.usd_per_hour[0] == 0.24);
+    assert_int_equal(b->fit.nmodels, 2);
+    assert_int_equal(b->fit.ncross, 1);
+    for (i = 0; i < 2; i++) {
+        const fit_model *x = &a->fit.models[i], *y = &b->fit.models[i];
+        assert_string_equal(x->device, y->device);
+        assert_int_equal(x->mode, y->mode);
+        assert_int_equal(x->view, y->view);
+        assert_int_equal(x->ok, y->ok);
+        assert_string_equal(x->why, y->why);
+        assert_int_equal(x->npoints, y->npoints);
+        assert_true(x->t0 == y->t0 && x->t0_err == y->t0_err && x->P == y->P &&
+                    x->P_err == y->P_err && x->half_size == y->half_size &&
+                    x->rms_rel == y->rms_rel && x->fmin == y->fmin && x->fmax == y->fmax);
+        assert_int_equal(x->noutliers, y->noutliers);
+        for (j = 0; j < x->noutliers; j++)
+            assert_int_equal(x->outliers[j], y->outliers[j]);
+    }
+    {
+        const fit_crossover *x = &a->fit.cross[0], *y = &b->fit.cross[0];
+        assert_string_equal(x->base, y->base);
+        assert_string_equal(x->other, y->other);
+        assert_int_equal(x->cost, y->cost);
+        assert_int_equal(x->kind, y->kind);
+        assert_true(x->flops == y->flops && x->ci_lo == y->ci_lo && x->ci_hi == y->ci_hi);
+        assert_int_equal(x->nhidden, y->nhidden);
+        assert_int_equal(x->per_hidden[0].hidden, y->per_hidden[0].hidden);
+        assert_int_equal(x->per_hidden[0].kind, y->per_hidden[0].kind);
+        assert_true(x->per_hidden[0].batch == y->per_hidden[0].batch);
+        assert_string_equal(x->sentence, y->sentence);
+    }
     results_free(a);
     results_free(b);
 }
@@ -393,6 +481,8 @@ static void test_results_rejects(void **state)
     expect_rejected("<breakeven-results", "<html><breakeven-results", "");
     expect_rejected("</points>", "</points><extra/>", "extra");
     expect_rejected("<summary view=\"resident\" n=\"6\"", "<summary view=\"resident\" n=\"7\"", "samples");
+    expect_rejected("<outlier point=\"0\"", "<outlier point=\"9\"", "outlier");
+    expect_rejected("kind=\"extrapolated\"", "kind=\"sometimes\"", "sometimes");
 }
 
 static void test_results_not_ours(void **state)

@@ -1,0 +1,94 @@
+/*
+ * figure.h — breakeven's charts, one function per chart.
+ *
+ * Each function reads a results model (results.h) and, where it draws
+ * fitted curves or crossovers, a fit_set (fit.h), and writes "<base>.png"
+ * (FIGURE_WIDTH × FIGURE_HEIGHT user units at FIGURE_SCALE, i.e. 2200 × 1280
+ * pixels) and "<base>.svg" (the same drawing, in points), each atomically.
+ * The fit_set may be NULL or empty (no models, no crossovers): the charts
+ * then show the measurements alone.  None of them calls the fitting code.
+ *
+ * Conventions shared by every chart:
+ *   - the base device is the first device of kind "openblas", else the
+ *     first device (as in fit.h); ratios are base time / other time, so
+ *     above 1 the other device is faster;
+ *   - only points with status ok are plotted as speeds; out-of-memory and
+ *     failed-verification points leave gaps (never zeros) and are counted
+ *     in the subtitle;
+ *   - devices are labelled with their real type and name ("cl:0.0 (CPU,
+ *     pthread-haswell-AMD EPYC 7B13)"), never with an assumed "GPU";
+ *   - when there is nothing to draw (one device only for a comparison, no
+ *     ok point) the chart is still written, saying so in place of the data,
+ *     and the function returns 0.
+ * Errors: BE_EFAIL with a line such as "out/x.png: cairo: out of memory"
+ * or "out/x.png: cannot create: No such file or directory" (the directory
+ * must exist); BE_EUSAGE for a cost chart without the base device's price.
+ */
+#ifndef BE_FIGURE_H
+#define BE_FIGURE_H
+
+#include <stddef.h>
+
+#include "fit.h"
+#include "results.h"
+
+#define FIGURE_WIDTH 1100.0
+#define FIGURE_HEIGHT 640.0
+#define FIGURE_SCALE 2.0
+
+/* One network shape, for the relative time and cost charts. */
+typedef struct figure_shape {
+    int hidden, batch;
+} figure_shape;
+
+#define FIGURE_MAX_SHAPES 8
+
+/* The index in r->devices of the base device (0 when r has none). */
+int figure_base_device(const results *r);
+
+/* "cpu (CPU, OpenBLAS 0.3.21, AMD EPYC 7B13)", "cl:0.0 (GPU, NVIDIA H100)". */
+void figure_device_label(const device_info *d, char *buf, size_t size);
+
+/* 1. Throughput (FLOP/s of the whole stack) against FLOPs per layer,
+ * log–log: one marker shape per device, one colour per hidden width, lines
+ * along the batch sizes; each device's fitted f / (t0 + f/P) over its
+ * measured range; every time crossover of this mode (resident view) as a
+ * vertical line with its 95% CI as a band. */
+int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *base,
+                      err *e);
+
+/* 2. Speed ratio (base time / other time) against FLOPs per layer, log–log,
+ * with a line at 1: filled markers for the resident view, hollow ones with
+ * transfers (OpenCL points that have them); the fitted ratio
+ * (t0b + f/Pb) / (t0o + f/Po) with an approximate 95% band (delta method
+ * from the parameters' standard errors, their covariance ignored); the
+ * crossovers with their CIs. */
+int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base,
+                       err *e);
+
+/* 3. Winner map: a hidden × batch heatmap of the measured speed ratio per
+ * other device (at most 3 panels), diverging colours centred on 1 (blue:
+ * the other device is faster, vermillion: the base is), each cell
+ * annotated with its ratio, and the per-hidden crossover batches of the
+ * resident time crossover drawn as a line of markers. */
+int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const char *base,
+                      err *e);
+
+/* 4. Relative time (the cloud posts' chart): horizontal bars of step time
+ * relative to the base device, a dotted line at 1, lower is better.  With
+ * nshapes = 0, one bar per device (and one "with transfer" where the device
+ * has transfer times) for the total over every shape that all devices
+ * completed; with shapes[0..nshapes) (at most FIGURE_MAX_SHAPES), one bar
+ * per device and shape, grouped by shape, where a device without an ok
+ * point at a shape gets a label saying why instead of a bar. */
+int figure_relative_time(const results *r, wl_mode mode, const figure_shape *shapes, int nshapes,
+                         const char *base, err *e);
+
+/* 5. Normalized cost: the same chart for the cost of a step (time × price
+ * per hour).  The base device must have a positive price in prices, else
+ * BE_EUSAGE ("figure_cost: no price for the base device cpu"); other
+ * devices without a price are left out and named in the subtitle. */
+int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
+                const figure_shape *shapes, int nshapes, const char *base, err *e);
+
+#endif

@@ -1,0 +1,590 @@
+/*
+ * test_chart.c — tests of the chart primitives and the figures (cmocka):
+ * log and linear ticks, SI labels, and every figure rendered from results
+ * built in memory (two devices with a hand-made fit, one device only, no
+ * crossover, out-of-memory gaps, a single point, failed verification),
+ * each PNG read back for its size and its series colours, each SVG parsed
+ * with libxml2, and the error of a chart written to a missing directory.
+ * Set CHART_KEEP_DIR to a directory to keep the charts for a look.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cairo.h>
+#include <libxml/parser.h>
+
+#include "chart.h"
+#include "figure.h"
+#include "fit.h"
+#include "results.h"
+#include "workload.h"
+
+/* This cmocka has no assert_double_equal. */
+#define assert_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+
+static char outdir[512];
+static int keep;
+
+static int setup_dir(void **state)
+{
+    const char *k = getenv("CHART_KEEP_DIR");
+    (void)state;
+    if (k && *k) {
+        snprintf(outdir, sizeof outdir, "%s", k);
+        keep = 1;
+        return 0;
+    }
+    snprintf(outdir, sizeof outdir, "/tmp/breakeven-chart-XXXXXX");
+    return mkdtemp(outdir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    char cmd[640];
+    (void)state;
+    xmlCleanupParser();
+    cairo_debug_reset_static_data();
+    if (keep)
+        return 0;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", outdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- ticks and labels ---------------------------------------------------- */
+
+static void test_ticks_log(void **state)
+{
+    double t[32];
+    int n;
+    (void)state;
+    assert_int_equal(chart_ticks_log(3e4, 2e11, t, 32, &n), BE_OK);
+    assert_int_equal(n, 7);
+    assert_near(t[0], 1e5, 1e-6);
+    assert_near(t[6], 1e11, 1e-1);
+    /* The ends count when they are decades themselves. */
+    assert_int_equal(chart_ticks_log(1e3, 1e6, t, 32, &n), BE_OK);
+    assert_int_equal(n, 4);
+    assert_near(t[3], 1e6, 1e-6);
+    /* Below one too (ratios). */
+    assert_int_equal(chart_ticks_log(0.05, 20, t, 32, &n), BE_OK);
+    assert_int_equal(n, 3);
+    assert_near(t[0], 0.1, 1e-12);
+    assert_int_equal(chart_ticks_log_minor(1e3, 1e5, t, 32, &n), BE_OK);
+    assert_int_equal(n, 4); /* 2k 5k 20k 50k */
+    assert_near(t[0], 2e3, 1e-9);
+    assert_near(t[3], 5e4, 1e-9);
+    assert_int_equal(chart_ticks_log_minor(0.3, 3, t, 32, &n), BE_OK);
+    assert_int_equal(n, 2); /* 0.5 2 */
+    assert_near(t[0], 0.5, 1e-12);
+    assert_int_equal(chart_ticks_log(0, 10, t, 32, &n), BE_EUSAGE);
+    assert_int_equal(chart_ticks_log(10, 1, t, 32, &n), BE_EUSAGE);
+    assert_int_equal(chart_ticks_log(1, 1e9, t, 3, &n), BE_EUSAGE);
+}
+
+static void test_ticks_linear(void **state)
+{
+    double t[64], step;
+    int n;
+    (void)state;
+    assert_int_equal(chart_ticks_linear(0, 1, 5, t, 64, &n, &step), BE_OK);
+    assert_int_equal(n, 6);
+    assert_near(step, 0.2, 1e-12);
+    assert_near(t[3], 0.6, 1e-12);
+    assert_int_equal(chart_ticks_linear(0, 100, 5, t, 64, &n, &step), BE_OK);
+    assert_near(step, 20, 1e-12);
+    assert_int_equal(n, 6);
+    assert_int_equal(chart_ticks_linear(-3, 7, 5, t, 64, &n, &step), BE_OK);
+    assert_near(step, 2, 1e-12);
+    assert_near(t[0], -2, 1e-12);
+    assert_int_equal(n, 5); /* -2 0 2 4 6 */
+    /* 3.7 intervals of 1 are nearer 5 (in ratio) than 7.4 intervals of 0.5. */
+    assert_int_equal(chart_ticks_linear(0, 3.7, 5, t, 64, &n, &step), BE_OK);
+    assert_near(step, 1, 1e-12);
+    assert_int_equal(n, 4);
+    assert_int_equal(chart_ticks_linear(1, 1, 5, t, 64, &n, NULL), BE_EUSAGE);
+    assert_int_equal(chart_ticks_linear(0, 1e6, 5, t, 2, &n, NULL), BE_EUSAGE);
+}
+
+static void test_si(void **state)
+{
+    static const struct {
+        double v;
+        const char *s;
+    } cases[] = {
+        {1e8, "100M"},  {2.5e9, "2.5G"}, {1500, "1.5k"},   {1e4, "10k"},    {1e9, "1G"},
+        {999999, "1M"}, {0, "0"},        {0.002, "2m"},    {-3e6, "-3M"},   {12, "12"},
+        {1.234e6, "1.23M"}, {3e-6, "3\xc2\xb5"}, {1.2e12, "1.2T"}, {999.4, "999"},
+    };
+    char buf[32];
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        chart_si(cases[i].v, buf, sizeof buf);
+        assert_string_equal(buf, cases[i].s);
+    }
+    chart_num(0.25, buf, sizeof buf);
+    assert_string_equal(buf, "0.25");
+    chart_num(40, buf, sizeof buf);
+    assert_string_equal(buf, "40");
+    chart_num(1.0, buf, sizeof buf);
+    assert_string_equal(buf, "1");
+}
+
+static void test_axis_fit(void **state)
+{
+    chart_axis a;
+    (void)state;
+    memset(&a, 0, sizeof a);
+    a.scale = CHART_LOG;
+    chart_axis_fit(&a, 3.3e4, 1.4e11);
+    assert_near(a.lo, 2e4, 1e-6);
+    assert_near(a.hi, 2e11, 1);
+    a.scale = CHART_LINEAR;
+    chart_axis_fit(&a, 0, 3.7);
+    assert_near(a.lo, 0, 1e-12);
+    assert_near(a.hi, 4, 1e-12);
+}
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static const int hid[] = {128, 512, 2048};
+static const int bat[] = {1, 8, 64, 512};
+
+enum { F_OOM = 1, F_FAILED = 2 };
+
+static void add_device(results *r, const char *id, const char *kind, const char *type,
+                       const char *name)
+{
+    device_info d;
+    err e;
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "%s", id);
+    snprintf(d.kind, sizeof d.kind, "%s", kind);
+    snprintf(d.type, sizeof d.type, "%s", type);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    if (strcmp(kind, "openblas") == 0)
+        snprintf(d.driver, sizeof d.driver, "OpenBLAS 0.3.21");
+    assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+}
+
+/* A point whose per-layer time follows t0 + f/P (with ±2% jitter). */
+static void add_point(results *r, const char *dev, int hidden, int batch, double t0, double P,
+                      int transfer, rs_status st)
+{
+    rs_point p;
+    step_times s[5];
+    err e;
+    int i;
+    memset(&p, 0, sizeof p);
+    snprintf(p.device, sizeof p.device, "%s", dev);
+    p.mode = WL_INFERENCE;
+    p.layers = 4;
+    p.hidden = hidden;
+    p.batch = batch;
+    p.flops_per_layer = workload_flops_per_layer(WL_INFERENCE, hidden, batch);
+    p.status = st;
+    if (st != PT_OUT_OF_MEMORY) {
+        for (i = 0; i < 5; i++) {
+            double t = 4 * (t0 + p.flops_per_layer / P) * (1 + 0.01 * (i - 2));
+            s[i].wall = t;
+            s[i].kernel = -1;
+            s[i].h2d = transfer ? 2e-5 : -1;
+            s[i].d2h = transfer ? 2e-5 : -1;
+            s[i].total = transfer ? t * 1.3 + 4e-5 : -1;
+        }
+        p.nsamples = 5;
+        p.samples = s;
+        p.has_transfer = transfer;
+        if (results_summarize(&p, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+    }
+    assert_int_equal(results_add_point(r, &p, &e), BE_OK);
+}
+
+#define CPU_T0 5e-6
+#define CPU_P 50e9
+#define CL_T0 60e-6
+#define CL_P 400e9
+
+/* cpu and cl:0.0 (a PoCL CPU device) over hid × bat; flags add an
+ * out-of-memory point and a failed verification on cl:0.0. */
+static results *make_two(int flags)
+{
+    results *r = results_new();
+    size_t i, j;
+    assert_non_null(r);
+    r->partial = 0;
+    r->prov.layers = 4;
+    snprintf(r->prov.version, sizeof r->prov.version, "0.1");
+    snprintf(r->prov.host, sizeof r->prov.host, "testhost");
+    add_device(r, "cpu", "openblas", "CPU", "AMD EPYC 7B13 64-Core Processor");
+    add_device(r, "cl:0.0", "opencl", "CPU", "pthread-haswell-AMD EPYC 7B13 64-Core Processor");
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++) {
+            rs_status st = PT_OK;
+            add_point(r, "cpu", hid[i], bat[j], CPU_T0, CPU_P, 0, PT_OK);
+            if ((flags & F_OOM) && hid[i] == 2048 && bat[j] >= 64)
+                st = PT_OUT_OF_MEMORY;
+            if ((flags & F_FAILED) && hid[i] == 512 && bat[j] == 8)
+                st = PT_FAILED_VERIFICATION;
+            add_point(r, "cl:0.0", hid[i], bat[j], CL_T0, CL_P, 1, st);
+        }
+    return r;
+}
+
+static results *make_one(void)
+{
+    results *r = results_new();
+    size_t i, j;
+    assert_non_null(r);
+    r->prov.layers = 4;
+    add_device(r, "cpu", "openblas", "CPU", "AMD EPYC 7B13 64-Core Processor");
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++)
+            add_point(r, "cpu", hid[i], bat[j], CPU_T0, CPU_P, 0, PT_OK);
+    return r;
+}
+
+static results *make_single(void)
+{
+    results *r = results_new();
+    assert_non_null(r);
+    r->prov.layers = 4;
+    add_device(r, "cpu", "openblas", "CPU", "AMD EPYC 7B13");
+    add_device(r, "cl:0.0", "opencl", "CPU", "pthread-haswell-AMD EPYC 7B13");
+    add_point(r, "cpu", 512, 64, CPU_T0, CPU_P, 0, PT_OK);
+    add_point(r, "cl:0.0", 512, 64, CL_T0, CL_P, 1, PT_OK);
+    return r;
+}
+
+static void set_model(fit_model *m, const char *dev, fit_view v, double t0, double P)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->device, sizeof m->device, "%s", dev);
+    m->mode = WL_INFERENCE;
+    m->view = v;
+    m->ok = 1;
+    m->npoints = 12;
+    m->t0 = t0;
+    m->t0_err = t0 * 0.05;
+    m->P = P;
+    m->P_err = P * 0.04;
+    m->half_size = t0 * P;
+    m->fmin = workload_flops_per_layer(WL_INFERENCE, 128, 1);
+    m->fmax = workload_flops_per_layer(WL_INFERENCE, 2048, 512);
+}
+
+/* The fit of make_two's data, by hand: both models and the resident
+ * crossover with its per-hidden batches. */
+static void make_fit(fit_set *fs, fit_model *models, fit_crossover *cross, int with_cross)
+{
+    fit_crossover *c = cross;
+    double f = (CL_T0 - CPU_T0) / (1 / CPU_P - 1 / CL_P);
+    size_t i;
+    set_model(&models[0], "cpu", FIT_RESIDENT, CPU_T0, CPU_P);
+    set_model(&models[1], "cl:0.0", FIT_RESIDENT, CL_T0, CL_P);
+    set_model(&models[2], "cl:0.0", FIT_TRANSFER, CL_T0 * 1.3 + 1e-5, CL_P / 1.3);
+    fs->nmodels = 3;
+    fs->models = models;
+    fs->ncross = 0;
+    fs->cross = cross;
+    if (!with_cross)
+        return;
+    memset(c, 0, sizeof *c);
+    snprintf(c->base, sizeof c->base, "cpu");
+    snprintf(c->other, sizeof c->other, "cl:0.0");
+    c->mode = WL_INFERENCE;
+    c->view = FIT_RESIDENT;
+    c->kind = CROSS_IN_RANGE;
+    c->flops = f;
+    c->ci_lo = f * 0.8;
+    c->ci_hi = f * 1.25;
+    c->nhidden = 3;
+    for (i = 0; i < 3; i++) {
+        double b = f / workload_flops_per_layer(WL_INFERENCE, hid[i], 1);
+        c->per_hidden[i].hidden = hid[i];
+        c->per_hidden[i].kind = b >= 1 ? CROSS_IN_RANGE : CROSS_ALWAYS;
+        c->per_hidden[i].batch = b >= 1 ? b : 0;
+        c->per_hidden[i].flops = f;
+    }
+    fs->ncross = 1;
+}
+
+/* ---- checking a chart ---------------------------------------------------- */
+
+static int count_color(cairo_surface_t *s, chart_rgb c)
+{
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+    int stride = cairo_image_surface_get_stride(s), x, y, n = 0;
+    const unsigned char *d = cairo_image_surface_get_data(s);
+    int R = (int)lround(c.r * 255), G = (int)lround(c.g * 255), B = (int)lround(c.b * 255);
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+            uint32_t px = *(const uint32_t *)(d + (size_t)y * stride + (size_t)x * 4);
+            int pr = (px >> 16) & 255, pg = (px >> 8) & 255, pb = px & 255;
+            n += abs(pr - R) <= 1 && abs(pg - G) <= 1 && abs(pb - B) <= 1;
+        }
+    return n;
+}
+
+/* Reads <name>.png back (its size, and how many pixels have each colour
+ * in want[0..nwant): at least 20 each) and parses <name>.svg. */
+static void check_chart(const char *name, const chart_oi *want, int nwant, const chart_oi *absent,
+                        int nabsent)
+{
+    char path[768];
+    cairo_surface_t *s;
+    xmlDocPtr doc;
+    int i;
+
+    snprintf(path, sizeof path, "%s/%s.png", outdir, name);
+    assert_int_equal(access(path, R_OK), 0);
+    s = cairo_image_surface_create_from_png(path);
+    assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+    assert_int_equal(cairo_image_surface_get_width(s), (int)(FIGURE_WIDTH * FIGURE_SCALE));
+    assert_int_equal(cairo_image_surface_get_height(s), (int)(FIGURE_HEIGHT * FIGURE_SCALE));
+    /* Cairo writes an opaque image as RGB, and reads it back as RGB24. */
+    assert_true(cairo_image_surface_get_format(s) == CAIRO_FORMAT_RGB24 ||
+                cairo_image_surface_get_format(s) == CAIRO_FORMAT_ARGB32);
+    for (i = 0; i < nwant; i++) {
+        int n = count_color(s, chart_oi_rgb(want[i]));
+        if (n < 20)
+            fail_msg("%s: colour %d has %d pixels", path, (int)want[i], n);
+    }
+    for (i = 0; i < nabsent; i++) {
+        int n = count_color(s, chart_oi_rgb(absent[i]));
+        if (n > 0)
+            fail_msg("%s: colour %d should be absent, has %d pixels", path, (int)absent[i], n);
+    }
+    cairo_surface_destroy(s);
+
+    snprintf(path, sizeof path, "%s/%s.svg", outdir, name);
+    doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    assert_non_null(doc);
+    assert_string_equal((const char *)xmlDocGetRootElement(doc)->name, "svg");
+    xmlFreeDoc(doc);
+}
+
+static void base_of(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", outdir, name);
+}
+
+/* ---- figures ------------------------------------------------------------- */
+
+static const chart_oi hidden_colours[] = {CHART_BLUE, CHART_VERMILLION, CHART_GREEN};
+
+static void test_figures_full(void **state)
+{
+    results *r = make_two(0);
+    fit_model models[3];
+    fit_crossover *cross = calloc(1, sizeof *cross);
+    fit_set fs;
+    fit_prices pr;
+    figure_shape shapes[2] = {{512, 8}, {2048, 512}};
+    chart_oi cl = CHART_VERMILLION, both[] = {CHART_BLUE, CHART_VERMILLION};
+    char b[640];
+    err e;
+    (void)state;
+    assert_non_null(cross);
+    make_fit(&fs, models, cross, 1);
+    base_of(b, sizeof b, "throughput");
+    assert_int_equal(figure_throughput(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("throughput", hidden_colours, 3, NULL, 0);
+    base_of(b, sizeof b, "ratio");
+    assert_int_equal(figure_speed_ratio(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("ratio", &cl, 1, NULL, 0);
+    base_of(b, sizeof b, "winner");
+    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("winner", both, 2, NULL, 0);
+    base_of(b, sizeof b, "relative");
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    check_chart("relative", both, 2, NULL, 0);
+    base_of(b, sizeof b, "relative-shapes");
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, shapes, 2, b, &e), BE_OK);
+    check_chart("relative-shapes", both, 2, NULL, 0);
+    memset(&pr, 0, sizeof pr);
+    pr.n = 2;
+    snprintf(pr.device[0], sizeof pr.device[0], "cpu");
+    pr.usd_per_hour[0] = 0.24;
+    snprintf(pr.device[1], sizeof pr.device[1], "cl:0.0");
+    pr.usd_per_hour[1] = 1.5;
+    base_of(b, sizeof b, "cost");
+    assert_int_equal(figure_cost(r, &pr, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    check_chart("cost", both, 2, NULL, 0);
+    free(cross);
+    results_free(r);
+}
+
+static void test_figures_one_device(void **state)
+{
+    results *r = make_one();
+    fit_model m;
+    fit_set fs = {1, &m, 0, NULL};
+    chart_oi blue = CHART_BLUE;
+    char b[640];
+    err e;
+    (void)state;
+    set_model(&m, "cpu", FIT_RESIDENT, CPU_T0, CPU_P);
+    base_of(b, sizeof b, "one-throughput");
+    assert_int_equal(figure_throughput(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("one-throughput", hidden_colours, 3, NULL, 0);
+    base_of(b, sizeof b, "one-ratio");
+    assert_int_equal(figure_speed_ratio(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("one-ratio", NULL, 0, NULL, 0);
+    base_of(b, sizeof b, "one-winner");
+    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("one-winner", NULL, 0, NULL, 0);
+    base_of(b, sizeof b, "one-relative");
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    check_chart("one-relative", &blue, 1, NULL, 0);
+    /* Training was not measured: a chart that says so, not an error. */
+    base_of(b, sizeof b, "one-training");
+    assert_int_equal(figure_throughput(r, &fs, WL_TRAINING, b, &e), BE_OK);
+    check_chart("one-training", NULL, 0, hidden_colours, 3);
+    results_free(r);
+}
+
+static void test_figures_no_crossover_oom(void **state)
+{
+    results *r = make_two(F_OOM | F_FAILED);
+    fit_set empty = {0, NULL, 0, NULL};
+    fit_model models[3];
+    fit_crossover cross;
+    fit_set fs;
+    figure_shape shapes[2] = {{2048, 512}, {512, 8}};
+    chart_oi both[] = {CHART_BLUE, CHART_VERMILLION};
+    chart_oi cl = CHART_VERMILLION;
+    char b[640];
+    err e;
+    (void)state;
+    make_fit(&fs, models, &cross, 0);
+    base_of(b, sizeof b, "oom-throughput");
+    assert_int_equal(figure_throughput(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("oom-throughput", hidden_colours, 3, NULL, 0);
+    base_of(b, sizeof b, "oom-ratio");
+    assert_int_equal(figure_speed_ratio(r, &empty, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("oom-ratio", &cl, 1, NULL, 0);
+    base_of(b, sizeof b, "oom-winner");
+    assert_int_equal(figure_winner_map(r, NULL, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("oom-winner", both, 2, NULL, 0);
+    /* cl:0.0 is out of memory at one shape and wrong at the other: it gets
+     * no bar (not a zero-length one), only the base's colour shows. */
+    base_of(b, sizeof b, "oom-relative");
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, shapes, 2, b, &e), BE_OK);
+    check_chart("oom-relative", both, 1, &cl, 1);
+    results_free(r);
+}
+
+/* A device whose only point failed verification is never drawn as a
+ * speed: the ratio chart has nothing to show, so its colour is absent. */
+static void test_figures_failed_not_plotted(void **state)
+{
+    results *r = results_new();
+    chart_oi cl = CHART_VERMILLION;
+    char b[640];
+    err e;
+    (void)state;
+    assert_non_null(r);
+    r->prov.layers = 4;
+    add_device(r, "cpu", "openblas", "CPU", "AMD EPYC 7B13");
+    add_device(r, "cl:0.0", "opencl", "GPU", "Fast but wrong");
+    add_point(r, "cpu", 512, 64, CPU_T0, CPU_P, 0, PT_OK);
+    add_point(r, "cl:0.0", 512, 64, 1e-9, 1e15, 1, PT_FAILED_VERIFICATION);
+    base_of(b, sizeof b, "failed-ratio");
+    assert_int_equal(figure_speed_ratio(r, NULL, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("failed-ratio", NULL, 0, &cl, 1);
+    results_free(r);
+}
+
+static void test_figures_single_point(void **state)
+{
+    results *r = make_single();
+    fit_set empty = {0, NULL, 0, NULL};
+    figure_shape sh = {512, 64};
+    chart_oi blue = CHART_BLUE, both[] = {CHART_BLUE, CHART_VERMILLION};
+    char b[640];
+    err e;
+    (void)state;
+    base_of(b, sizeof b, "single-throughput");
+    assert_int_equal(figure_throughput(r, &empty, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("single-throughput", &blue, 1, NULL, 0);
+    base_of(b, sizeof b, "single-ratio");
+    assert_int_equal(figure_speed_ratio(r, &empty, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("single-ratio", both + 1, 1, NULL, 0);
+    base_of(b, sizeof b, "single-winner");
+    assert_int_equal(figure_winner_map(r, &empty, WL_INFERENCE, b, &e), BE_OK);
+    check_chart("single-winner", NULL, 0, NULL, 0);
+    base_of(b, sizeof b, "single-relative");
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, &sh, 1, b, &e), BE_OK);
+    check_chart("single-relative", both, 2, NULL, 0);
+    results_free(r);
+}
+
+static void test_figure_errors(void **state)
+{
+    results *r = make_two(0);
+    fit_prices pr;
+    char b[640];
+    err e;
+    (void)state;
+    e.msg[0] = '\0';
+    assert_int_equal(figure_throughput(r, NULL, WL_INFERENCE, "/nonexistent-dir/x", &e),
+                     BE_EFAIL);
+    assert_non_null(strstr(e.msg, "/nonexistent-dir/x.png"));
+    assert_int_equal(access("/nonexistent-dir", F_OK), -1);
+    /* The cost chart needs the base device's price. */
+    memset(&pr, 0, sizeof pr);
+    pr.n = 1;
+    snprintf(pr.device[0], sizeof pr.device[0], "cl:0.0");
+    pr.usd_per_hour[0] = 1.5;
+    base_of(b, sizeof b, "nocost");
+    assert_int_equal(figure_cost(r, &pr, WL_INFERENCE, NULL, 0, b, &e), BE_EUSAGE);
+    assert_non_null(strstr(e.msg, "cpu"));
+    snprintf(b, sizeof b, "%s/nocost.png", outdir);
+    assert_int_equal(access(b, F_OK), -1);
+    results_free(r);
+}
+
+static void test_device_label(void **state)
+{
+    results *r = make_two(0);
+    char buf[512];
+    (void)state;
+    assert_int_equal(figure_base_device(r), 0);
+    figure_device_label(&r->devices[1], buf, sizeof buf);
+    assert_string_equal(buf, "cl:0.0 (CPU, pthread-haswell-AMD EPYC 7B13 64-Core Processor)");
+    assert_null(strstr(buf, "GPU"));
+    figure_device_label(&r->devices[0], buf, sizeof buf);
+    assert_string_equal(buf, "cpu (CPU, OpenBLAS 0.3.21, AMD EPYC 7B13 64-Core Processor)");
+    results_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ticks_log),
+        cmocka_unit_test(test_ticks_linear),
+        cmocka_unit_test(test_si),
+        cmocka_unit_test(test_axis_fit),
+        cmocka_unit_test(test_device_label),
+        cmocka_unit_test(test_figures_full),
+        cmocka_unit_test(test_figures_one_device),
+        cmocka_unit_test(test_figures_no_crossover_oom),
+        cmocka_unit_test(test_figures_failed_not_plotted),
+        cmocka_unit_test(test_figures_single_point),
+        cmocka_unit_test(test_figure_errors),
+    };
+    return cmocka_run_group_tests_name("chart", tests, setup_dir, remove_dir);
+}
