@@ -50,7 +50,7 @@ $(BUILD)/libbreakeven.a: $(OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: src/%.c $(BUILD)/commit.h | $(BUILD)
+$(BUILD)/%.o: src/%.c | $(BUILD) $(BUILD)/commit.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: tests/%.c | $(BUILD)

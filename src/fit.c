@@ -1012,8 +1012,9 @@ void fit_sentence(const fit_crossover *c, const results *r, char *buf, size_t si
         cat(buf, size, ".");
         break;
     case CROSS_NEVER:
-        cat(buf, size, "%s never overtakes %s: its fitted %s is not higher", other, base,
-            c->cost ? "FLOP per dollar" : "throughput");
+        cat(buf, size, "%s never %s %s: its fitted %s is not higher", other,
+            c->cost ? "becomes cheaper per step than" : "overtakes", base,
+            c->cost ? "throughput per dollar" : "throughput");
         if (c->flops > 0.0)
             cat(buf, size, " (by the fit it is ahead only below about %s per layer)", at);
         if (nw)
