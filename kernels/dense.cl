@@ -18,7 +18,9 @@
  *
  *   GEMM_LOCAL=0 (register blocked; CPUs such as PoCL).  A work item owns a
  *     TMxTN block of C and streams the whole reduction with uniform bounds,
- *     loading B with vloadVW along the contiguous q.  dx, whose operands are
+ *     loading B with vloadVW along the contiguous q.  With KB > 0 a second
+ *     forward kernel, dense_fwd_kb, stages W through local memory KB rows at
+ *     a time (LXxLY groups, fixed at build time); see there.  dx, whose operands are
  *     both contiguous along r, is a block of DTMxDTN dot products over
  *     VW-wide lanes instead.  Edges: rows and column blocks are clamped into
  *     the matrix so every load is in bounds and the loop stays branch-free;
@@ -71,6 +73,15 @@ kernel void dense_bwd_db(const int M, const int N,
 #endif
 #ifndef TN
 #define TN 8
+#endif
+#ifndef KB
+#define KB 0
+#endif
+#ifndef LX
+#define LX 1
+#endif
+#ifndef LY
+#define LY 16
 #endif
 #ifndef DTM
 #define DTM 4
@@ -152,6 +163,74 @@ inline void store_row(floatv v, global float *row, int q, int qown, int Q)
         if (q + j >= qown && q + j < Q)
             row[q + j] = t[j];
 }
+
+#if KB > 0
+/* dense_fwd_kb: the forward pass K-blocked (KB > 0).  The group's LXxTN
+ * columns of W are copied KB rows at a time into a local tile laid out so
+ * that each item streams its own KBxTN slice contiguously, and the group's
+ * LY items down the rows reuse it from L1/L2.  dense_fwd (below) streams W
+ * straight from global memory, rows N floats apart: at N = 2048 that 8 KiB
+ * stride maps every row of the strip into the same few cache sets, so the
+ * strip cannot stay in L2 between items and each item refetches it from L3
+ * (1.3-1.5x slower at K = N = 2048 on PoCL, equal at 512).  The host
+ * launches this kernel only when K > KB, so that several blocks amortise the
+ * barriers (at K = 128 they cost more than the whole product).  Padding
+ * items (past M or N) still copy and meet the barriers but skip the
+ * arithmetic. */
+#define GN (LX * TN)
+kernel __attribute__((reqd_work_group_size(LX, LY, 1)))
+void dense_fwd_kb(const int M, const int N, const int K,
+                  global const float *restrict x,
+                  global const float *restrict w,
+                  global const float *restrict b,
+                  global float *restrict y)
+{
+    local float Bs[KB * GN];
+    const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * LX + tx;
+    const int qt = get_group_id(0) * GN;
+    const int p0 = get_global_id(1) * TM, q0 = qt + tx * TN;
+    const int live = p0 < M && q0 < N; /* padding items only help copy */
+    global const float *xr[TM];
+    floatv acc[TM][NV];
+    for (int i = 0; i < TM; i++) {
+        xr[i] = x + min(p0 + i, M - 1) * K;
+        for (int v = 0; v < NV; v++)
+            acc[i][v] = 0.0f;
+    }
+    for (int kb = 0; kb < K; kb += KB) {
+        const int kn = min(KB, K - kb);
+        for (int l = tid; l < kn * (GN / VW); l += LX * LY) {
+            const int k = l / (GN / VW), q = (l % (GN / VW)) * VW;
+            const floatv v = bload(w + (kb + k) * N, qt + q, N, qt + q + VW > N);
+            VSTORE(v, Bs + ((q / TN) * KB + k) * TN + q % TN);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        local const float *bs = Bs + tx * KB * TN;
+        for (int k = 0; k < (live ? kn : 0); k++) {
+            floatv bv[NV];
+            for (int v = 0; v < NV; v++)
+                bv[v] = VLOAD(bs + k * TN + v * VW);
+            for (int i = 0; i < TM; i++) {
+                const floatv a = xr[i][kb + k];
+                for (int v = 0; v < NV; v++)
+                    acc[i][v] = fma(a, bv[v], acc[i][v]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (!live)
+        return;
+    for (int i = 0; i < TM; i++) {
+        if (p0 + i >= M)
+            break;
+        for (int v = 0; v < NV; v++) {
+            const int q = q0 + v * VW;
+            const floatv bias = bload(b, q, N, q + VW > N);
+            store_row(fmax(acc[i][v] + bias, 0.0f), y + (p0 + i) * N, q, q, N);
+        }
+    }
+}
+#endif
 
 kernel void dense_fwd(const int M, const int N, const int K,
                       global const float *restrict x,

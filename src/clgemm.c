@@ -18,6 +18,8 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include "clgemm.h"
 
+#include "fsx.h"
+
 #include <CL/cl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +57,7 @@ typedef struct cl_dev {
     cl_command_queue queue;
     cl_program prog; /* NULL until built for cfg */
     cl_kernel kfwd, kdx, kdw, kdb;
+    cl_kernel kfwd_kb; /* the K-blocked forward kernel, NULL unless cfg.kb > 0 */
     clgemm_config cfg;
     double build_s;
     int cache_hit;
@@ -148,6 +151,13 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 
 static size_t ceil_to(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
+/* Whether the program has dense_fwd_kb. */
+static int has_fwd_kb(const clgemm_config *c) { return c->variant == CLGEMM_REG && c->kb > 0; }
+
+/* Whether a forward pass over K inputs uses dense_fwd_kb: only past one
+ * block, where the local-memory staging pays for its barriers (dense.cl). */
+static int use_fwd_kb(const clgemm_config *c, int K) { return has_fwd_kb(c) && K > c->kb; }
+
 /* ---------------------------------------------------------------------- */
 /* Configuration                                                           */
 /* ---------------------------------------------------------------------- */
@@ -155,13 +165,19 @@ static size_t ceil_to(size_t n, size_t m) { return (n + m - 1) / m * m; }
 int clgemm_config_default(const device_info *d, clgemm_config *cfg)
 {
     /* The register-blocked defaults were measured on PoCL 3.1 (AVX2, 16 ymm
-     * registers; tests/bench_cl): 8×8 blocks (8 accumulators) beat 6×16 and
-     * 8×16, and a 4×4 dx block beat 4×3 and 2×4.  A group is 16 items down
-     * the rows: PoCL runs a group's items one after another on one core, so
-     * they reuse the same strip of W from cache (1.3–2× over 8×1 groups at
-     * K=N=2048, where W's rows are 8 KiB apart and defeat the prefetcher). */
-    const clgemm_config cpu = {.variant = CLGEMM_REG, .vw = 8, .tm = 8, .tn = 8,
-                               .dtm = 4, .dtn = 4, .lx = 1, .ly = 16};
+     * registers), with kernel event times alternated side by side.  Groups
+     * of 2×16 items: PoCL runs a group's items one after another on one
+     * core, so the items down the rows reuse the strip of W the group staged
+     * in local memory (kb rows, see dense.cl); staging beat reading W from
+     * global memory in 1×16 groups 1.3–1.5× at K=N=2048 and equalled it at
+     * 512.  kb = 128 keeps the 2×16-column tile at 16 KiB, within L1 beside
+     * x (256 was as fast with 8-wide blocks, 1.6× slower with 16-wide).
+     * Blocks of 6×16 as float16 (12 ymm accumulators) beat 8×8 as float8
+     * 1.3–1.6× forward (batch 1024, K=N=512 and 2048) and 1.35× in training
+     * (1024×256); 6×16 as float8 and 4×16 were slower, and a 4×4 dx block
+     * beat 2×4 and 2×2.  `breakeven tune` tries the alternatives per device. */
+    const clgemm_config cpu = {.variant = CLGEMM_REG, .vw = 16, .tm = 6, .tn = 16,
+                               .dtm = 4, .dtn = 4, .lx = 2, .ly = 16, .kb = 128};
     /* Local-memory tiles in the style of CLBlast's Xgemm defaults: 64×64
      * tiles of 4×4 outputs (256 items) where groups of 256 are the norm
      * (NVIDIA, AMD), 32×64 tiles of 4×4 (128 items) on Intel GPUs, whose
@@ -196,6 +212,10 @@ static int config_check(const clgemm_config *c, err *e)
         if (c->lx < 1 || c->ly < 1 || c->lx * c->ly > 1024)
             return err_set(e, BE_EUSAGE, "kernel config: group %d×%d (want 1..1024 items)",
                            c->lx, c->ly);
+        if (c->kb < 0 || c->kb > 1024 || c->kb * c->lx * c->tn * 4 > 32768)
+            return err_set(e, BE_EUSAGE,
+                           "kernel config: kb=%d (want 0..1024 and a local tile kb×%d×%d "
+                           "of at most 32 KiB)", c->kb, c->lx, c->tn);
         return 0;
     }
     if (c->variant == CLGEMM_LOCAL) {
@@ -218,13 +238,74 @@ int clgemm_config_options(const clgemm_config *c, char *buf, size_t len, err *e)
     if (rc)
         return rc;
     if (c->variant == CLGEMM_REG)
-        n = snprintf(buf, len, "-DGEMM_LOCAL=0 -DVW=%d -DTM=%d -DTN=%d -DDTM=%d -DDTN=%d",
-                     c->vw, c->tm, c->tn, c->dtm, c->dtn);
+        n = snprintf(buf, len,
+                     "-DGEMM_LOCAL=0 -DVW=%d -DTM=%d -DTN=%d -DDTM=%d -DDTN=%d -DLX=%d -DLY=%d "
+                     "-DKB=%d",
+                     c->vw, c->tm, c->tn, c->dtm, c->dtn, c->lx, c->ly, c->kb);
     else
         n = snprintf(buf, len, "-DGEMM_LOCAL=1 -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d",
                      c->tsm, c->tsn, c->tsk, c->wptm, c->wptn);
     if (n < 0 || (size_t)n >= len)
         return err_set(e, BE_EUSAGE, "kernel config: options longer than %zu bytes", len);
+    return 0;
+}
+
+/* The -D names of each variant, in clgemm_config_options's order. */
+static const char *const reg_names[] = {"VW", "TM", "TN", "DTM", "DTN", "LX", "LY", "KB"};
+static const char *const loc_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN"};
+#define NREG 8
+#define NLOC 5
+
+int clgemm_config_parse(const char *opts, clgemm_config *cfg, err *e)
+{
+    clgemm_config c = {.variant = CLGEMM_REG, .vw = 1};
+    int *const reg_f[NREG] = {&c.vw, &c.tm, &c.tn, &c.dtm, &c.dtn, &c.lx, &c.ly, &c.kb};
+    int *const loc_f[NLOC] = {&c.tsm, &c.tsn, &c.tsk, &c.wptm, &c.wptn};
+    int reg_seen[NREG] = {0}, loc_seen[NLOC] = {0}, variant = -1, nreg = 0, nloc = 0;
+    const char *s = opts;
+    while (*s) {
+        char name[16];
+        int v, used = 0, hit = 0;
+        if (*s == ' ') {
+            s++;
+            continue;
+        }
+        if (sscanf(s, "-D%15[A-Z_]=%d%n", name, &v, &used) != 2 || used == 0 ||
+            (s[used] && s[used] != ' '))
+            return err_set(e, BE_EUSAGE, "kernel options: cannot read \"%.40s\"", s);
+        s += used;
+        if (strcmp(name, "GEMM_LOCAL") == 0) {
+            if (variant >= 0 || (v != 0 && v != 1))
+                return err_set(e, BE_EUSAGE, "kernel options: bad or repeated -DGEMM_LOCAL");
+            variant = v;
+            continue;
+        }
+        for (int i = 0; i < NREG; i++)
+            if (strcmp(name, reg_names[i]) == 0) {
+                hit = reg_seen[i]++ ? -1 : 1;
+                *reg_f[i] = v;
+                nreg++;
+            }
+        for (int i = 0; i < NLOC; i++)
+            if (strcmp(name, loc_names[i]) == 0) {
+                hit = loc_seen[i]++ ? -1 : 1;
+                *loc_f[i] = v;
+                nloc++;
+            }
+        if (hit <= 0)
+            return err_set(e, BE_EUSAGE, "kernel options: -D%s is %s", name,
+                           hit ? "given twice" : "unknown");
+    }
+    if (variant < 0 || (variant == 0 && (nreg != NREG || nloc)) ||
+        (variant == 1 && (nloc != NLOC || nreg)))
+        return err_set(e, BE_EUSAGE,
+                       "kernel options: \"%.60s\" does not give exactly its variant's options",
+                       opts);
+    c.variant = variant ? CLGEMM_LOCAL : CLGEMM_REG;
+    const int rc = config_check(&c, e);
+    if (rc)
+        return rc;
+    *cfg = c;
     return 0;
 }
 
@@ -239,9 +320,10 @@ int clgemm_config_options(const clgemm_config *c, char *buf, size_t len, err *e)
  * still rejects is rebuilt from source. */
 static const char cache_magic[8] = {'B', 'E', 'C', 'L', 'B', 'I', 'N', '1'};
 
-/* The cache directory (created if missing) into buf; 0 on success, -1 when
- * there is no usable place (no cache then, which is not an error). */
-static int cache_dir(char *buf, size_t len)
+/* The cache directory into buf, created if missing when create is set; 0
+ * on success, -1 when there is no usable place (no cache then, which is not
+ * an error). */
+static int cache_dir(char *buf, size_t len, int create)
 {
     const char *env = getenv("BREAKEVEN_CACHE"), *xdg = getenv("XDG_CACHE_HOME"),
                *home = getenv("HOME");
@@ -256,6 +338,8 @@ static int cache_dir(char *buf, size_t len)
         return -1;
     if (n < 0 || (size_t)n >= len)
         return -1;
+    if (!create)
+        return 0;
     /* mkdir -p: create each missing component in turn. */
     for (char *s = buf + 1;; s++) {
         if (*s == '/' || *s == '\0') {
@@ -337,12 +421,103 @@ static void cache_store(const char *path, uint64_t key, const unsigned char *bin
 }
 
 /* ---------------------------------------------------------------------- */
+/* Tuning files                                                            */
+/* ---------------------------------------------------------------------- */
+
+static const char tune_magic[] = "# breakeven kernel tuning (breakeven tune); delete to use the defaults";
+
+/* The key of d's tuning file: what must match for its winner to apply. */
+static uint64_t tuned_key(const device_info *d)
+{
+    uint64_t key = FNV_INIT;
+    const char *parts[] = {d->name, d->driver, d->library, embed_dense_cl};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        key = fnv1a(key, parts[i], strlen(parts[i]) + 1);
+    return key;
+}
+
+/* d's tuning file path into path; -1 when there is no cache directory. */
+static int tuned_path(const device_info *d, char *path, size_t len, int create)
+{
+    char dir[CACHE_PATH];
+    if (cache_dir(dir, sizeof dir, create) != 0)
+        return -1;
+    const int n = snprintf(path, len, "%s/tune-%016llx.txt", dir,
+                           (unsigned long long)tuned_key(d));
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* The value of the line "name value" in text, copied into buf; -1 when
+ * absent or too long. */
+static int tuned_field(const char *text, const char *name, char *buf, size_t len)
+{
+    const size_t n = strlen(name);
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        if (strncmp(l, name, n) != 0 || l[n] != ' ')
+            continue;
+        const char *v = l + n + 1, *end = strchr(v, '\n');
+        const size_t vn = end ? (size_t)(end - v) : strlen(v);
+        if (vn >= len)
+            return -1;
+        memcpy(buf, v, vn);
+        buf[vn] = '\0';
+        return 0;
+    }
+    return -1;
+}
+
+int clgemm_tuned_load(const device_info *d, clgemm_config *cfg, char *path, size_t len)
+{
+    char p[CACHE_PATH + 64], key[32], opts[512];
+    char *text = NULL;
+    size_t n = 0;
+    clgemm_config c;
+    err e;
+    int ok = tuned_path(d, p, sizeof p, 0) == 0;
+    if (path)
+        snprintf(path, len, "%s", ok ? p : "");
+    ok = ok && fsx_read_all(p, &text, &n, &e) == 0;
+    snprintf(key, sizeof key, "%016llx", (unsigned long long)tuned_key(d));
+    char got[32];
+    ok = ok && strlen(text) == n && strncmp(text, tune_magic, strlen(tune_magic)) == 0 &&
+         tuned_field(text, "key", got, sizeof got) == 0 && strcmp(got, key) == 0 &&
+         tuned_field(text, "options", opts, sizeof opts) == 0 &&
+         clgemm_config_parse(opts, &c, &e) == 0;
+    free(text);
+    if (!ok)
+        return -1;
+    *cfg = c;
+    return 0;
+}
+
+int clgemm_tuned_store(const device_info *d, const clgemm_config *cfg, char *path, size_t len,
+                       err *e)
+{
+    char p[CACHE_PATH + 64], opts[512], text[2048];
+    int rc = clgemm_config_options(cfg, opts, sizeof opts, e);
+    if (rc)
+        return rc;
+    if (tuned_path(d, p, sizeof p, 1) != 0)
+        return err_set(e, BE_EFAIL,
+                       "%s: no cache directory for the tuning file (set BREAKEVEN_CACHE)",
+                       d->name);
+    if (path)
+        snprintf(path, len, "%s", p);
+    const int n = snprintf(text, sizeof text, "%s\nkey %016llx\ndevice %s\ndriver %s\noptions %s\n",
+                           tune_magic, (unsigned long long)tuned_key(d), d->name, d->driver,
+                           opts);
+    if (n < 0 || (size_t)n >= sizeof text)
+        return err_set(e, BE_EFAIL, "%s: tuning file too long", p);
+    return fsx_write_atomic(p, text, (size_t)n, e);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Device setup and program build                                          */
 /* ---------------------------------------------------------------------- */
 
 static void dev_release_program(cl_dev *d)
 {
-    cl_kernel *ks[] = {&d->kfwd, &d->kdx, &d->kdw, &d->kdb};
+    cl_kernel *ks[] = {&d->kfwd, &d->kdx, &d->kdw, &d->kdb, &d->kfwd_kb};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
         if (*ks[i]) {
             clReleaseKernel(*ks[i]);
@@ -442,9 +617,12 @@ static int dev_build(cl_dev *d, err *e)
     cl_int crc;
     if (rc)
         return rc;
-    rc = clgemm_config_options(&d->cfg, opts, sizeof opts, e);
+    rc = clgemm_config_options(&d->cfg, opts, sizeof opts - 4, e);
     if (rc)
         return rc;
+    /* No warnings: PoCL's compiler prints their count on stderr (float16
+     * on AVX2 draws "changes the ABI" for inlined helpers). */
+    strcat(opts, " -w");
     const size_t group = d->cfg.variant == CLGEMM_REG
                              ? (size_t)d->cfg.lx * (size_t)d->cfg.ly
                              : (size_t)(d->cfg.tsm / d->cfg.wptm) * (size_t)(d->cfg.tsn / d->cfg.wptn);
@@ -457,7 +635,7 @@ static int dev_build(cl_dev *d, err *e)
     const char *parts[] = {d->name, d->driver, d->platver, embed_dense_cl, opts};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         key = fnv1a(key, parts[i], strlen(parts[i]) + 1); /* NUL separates parts */
-    have_cache = cache_dir(dir, sizeof dir) == 0;
+    have_cache = cache_dir(dir, sizeof dir, 1) == 0;
     if (have_cache)
         snprintf(path, sizeof path, "%s/%016llx.clbin", dir, (unsigned long long)key);
 
@@ -482,8 +660,10 @@ static int dev_build(cl_dev *d, err *e)
     }
     struct { cl_kernel *k; const char *name; } ks[] = {
         {&d->kfwd, "dense_fwd"}, {&d->kdx, "dense_bwd_dx"},
-        {&d->kdw, "dense_bwd_dw"}, {&d->kdb, "dense_bwd_db"}};
-    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        {&d->kdw, "dense_bwd_dw"}, {&d->kdb, "dense_bwd_db"},
+        {&d->kfwd_kb, "dense_fwd_kb"}};
+    const size_t nk = sizeof ks / sizeof ks[0] - (has_fwd_kb(&d->cfg) ? 0 : 1);
+    for (size_t i = 0; i < nk; i++) {
         *ks[i].k = clCreateKernel(d->prog, ks[i].name, &crc);
         if (!*ks[i].k) {
             char what[64];
@@ -577,12 +757,15 @@ static int launch(cl_dev *d, cl_kernel k, const char *name, const karg *args, in
     return 0;
 }
 
-/* y = ReLU(x·W + b) for an M×K input and K×N weights. */
+/* y = ReLU(x·W + b) for an M×K input and K×N weights, with dense_fwd_kb
+ * when use_fwd_kb says so. */
 static int enq_fwd(cl_dev *d, int M, int N, int K, cl_mem x, cl_mem w, cl_mem b, cl_mem y,
                    cl_event *ev, err *e)
 {
     const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(x), ARG(w), ARG(b), ARG(y)};
-    return launch(d, d->kfwd, "dense_fwd", a, 7, gemm_range(&d->cfg, M, N, 0), ev, e);
+    const int kb = use_fwd_kb(&d->cfg, K);
+    return launch(d, kb ? d->kfwd_kb : d->kfwd, kb ? "dense_fwd_kb" : "dense_fwd", a, 7,
+                  gemm_range(&d->cfg, M, N, 0), ev, e);
 }
 
 /* dx = dz·Wᵀ, dz = dy ⊙ [y > 0]. */
@@ -789,6 +972,14 @@ static int cl_prepare(void *dev, const workload *w, void **run, err *e)
         r->w = *w;
         if (rc)
             goto fail;
+        if (has_fwd_kb(&d->cfg)) { /* the 1×1 step took dense_fwd */
+            const int one = 1;
+            const karg a[] = {ARG(one), ARG(one), ARG(one), ARG(r->act[0]), ARG(r->wt[0]),
+                              ARG(r->bs[0]), ARG(r->act[1])};
+            if ((rc = launch(d, d->kfwd_kb, "dense_fwd_kb", a, 7,
+                             gemm_range(&d->cfg, 1, 1, 0), NULL, e)))
+                goto fail;
+        }
         const cl_int crc = clFinish(d->queue);
         if (crc != CL_SUCCESS) {
             rc = cl_fail(e, crc, "clFinish(warm-up)");
@@ -1042,9 +1233,11 @@ static int describe(cl_platform_id plat, cl_device_id id, int P, int D, device *
     snprintf(d->name, sizeof d->name, "%s", in->name);
     snprintf(d->driver, sizeof d->driver, "%s", in->driver);
     clgemm_config_default(in, &d->cfg);
+    const int tuned = clgemm_tuned_load(in, &d->cfg, NULL, 0) == 0;
     char opts[256];
     if (clgemm_config_options(&d->cfg, opts, sizeof opts, e) == 0)
         device_prop_add(in, "kernel_options", "%s", opts);
+    device_prop_add(in, "kernel_config", "%s", tuned ? "tuned" : "default");
     out->ops = &cl_ops;
     out->handle = d;
     return 0;

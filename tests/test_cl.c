@@ -9,7 +9,8 @@
  * Σ|a·b| of each dot product, the bound of fp32 summation error.
  *
  * Every test uses a fresh program cache in a temporary BREAKEVEN_CACHE
- * directory, removed at the end.
+ * directory, removed at the end.  The tuner (tune.c) is tested here too, on
+ * small shapes: it needs a real device and writes into the same cache.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -27,6 +28,7 @@
 
 #include "backend.h"
 #include "clgemm.h"
+#include "tune.h"
 
 static char cache_dir[64];
 
@@ -289,6 +291,10 @@ static void use_config(fixture *f, const clgemm_config *c)
  * styles whose tiles do not divide the test sizes. */
 static const clgemm_config reg_small = {.variant = CLGEMM_REG, .vw = 4, .tm = 3, .tn = 8,
                                         .dtm = 2, .dtn = 3, .lx = 4, .ly = 2};
+/* K-blocked forward with a block depth (7) and group (3×2) that divide
+ * nothing, so partial blocks and padding items are exercised. */
+static const clgemm_config reg_kb = {.variant = CLGEMM_REG, .vw = 4, .tm = 3, .tn = 8,
+                                     .dtm = 2, .dtn = 3, .lx = 3, .ly = 2, .kb = 7};
 static const clgemm_config local_small = {.variant = CLGEMM_LOCAL, .tsm = 16, .tsn = 32,
                                           .tsk = 8, .wptm = 2, .wptn = 4};
 
@@ -336,6 +342,8 @@ static void test_forward_variants(void **state)
 {
     use_config(*state, &reg_small);
     check_sizes(*state, WL_INFERENCE);
+    use_config(*state, &reg_kb);
+    check_sizes(*state, WL_INFERENCE);
     use_config(*state, &local_small);
     check_sizes(*state, WL_INFERENCE);
 }
@@ -343,6 +351,8 @@ static void test_forward_variants(void **state)
 static void test_training_variants(void **state)
 {
     use_config(*state, &reg_small);
+    check_sizes(*state, WL_TRAINING);
+    use_config(*state, &reg_kb);
     check_sizes(*state, WL_TRAINING);
     use_config(*state, &local_small);
     check_sizes(*state, WL_TRAINING);
@@ -468,6 +478,208 @@ static void test_bad_config(void **state)
     assert_int_equal(clgemm_set_config(f->devs[0].handle, &c, &e), BE_EUSAGE);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Kernel options and tuning                                               */
+/* ---------------------------------------------------------------------- */
+
+static void assert_config_equal(const clgemm_config *a, const clgemm_config *b)
+{
+    char sa[256], sb[256];
+    assert_int_equal(clgemm_config_options(a, sa, sizeof sa, NULL), 0);
+    assert_int_equal(clgemm_config_options(b, sb, sizeof sb, NULL), 0);
+    assert_string_equal(sa, sb);
+    assert_int_equal(a->variant, b->variant);
+}
+
+/* Options written by clgemm_config_options read back to the same config;
+ * malformed or incomplete options are refused. */
+static void test_config_parse(void **state)
+{
+    fixture *f = *state;
+    clgemm_config def, got;
+    char opts[256];
+    err e = {{0}};
+    const clgemm_config *cs[] = {&reg_small, &reg_kb, &local_small, &def};
+    clgemm_config_default(&f->devs[0].info, &def);
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        assert_int_equal(clgemm_config_options(cs[i], opts, sizeof opts, &e), 0);
+        assert_int_equal(clgemm_config_parse(opts, &got, &e), 0);
+        assert_config_equal(cs[i], &got);
+    }
+    static const char *bad[] = {
+        "", "-DGEMM_LOCAL=0",
+        "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16",
+        "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256 -DKB=1",
+        "-DGEMM_LOCAL=0 -DVW=3 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256",
+        "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256 -DTSK=8",
+        "-DGEMM_LOCAL=1 -DTSM=64 -DTSN=64 -DTSK=16 -DWPTM=4 -DWPTN=x",
+        "-DGEMM_LOCAL=1 -DTSM=64 -DTSN=64 -DTSK=16 -DWPTM=4 -DWPTN=4 -DEVIL=1",
+        "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=99999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        e.msg[0] = '\0';
+        got = reg_small;
+        if (clgemm_config_parse(bad[i], &got, &e) != BE_EUSAGE)
+            fail_msg("accepted \"%s\"", bad[i]);
+        assert_true(strlen(e.msg) > 0);
+        assert_config_equal(&got, &reg_small); /* untouched */
+    }
+}
+
+static const char *prop(const device_info *in, const char *name)
+{
+    for (int p = 0; p < in->nprops; p++)
+        if (strcmp(in->props[p].name, name) == 0)
+            return in->props[p].value;
+    fail_msg("no property %s", name);
+    return "";
+}
+
+/* Small shapes and few candidates, so a tuning run takes seconds. */
+static void small_tune(tune_options *o, double budget, int max_candidates)
+{
+    tune_options_default(o);
+    o->budget = budget;
+    o->fwd_hidden = 40;
+    o->fwd_batch = 24;
+    o->train_hidden = 24;
+    o->train_batch = 10;
+    o->reps = 2;
+    o->max_candidates = max_candidates;
+}
+
+static int progress_calls;
+static void count_progress(void *ctx, const tune_report *r, int i)
+{
+    (void)ctx;
+    assert_true(i >= 0 && i < r->n);
+    assert_true(r->c[i].status != TUNE_SKIPPED);
+    progress_calls++;
+}
+
+/* Tuning measures the candidates, picks a verified one, writes the tuning
+ * file, and a new discovery (a later run) starts the device with it. */
+static void test_tune(void **state)
+{
+    fixture *f = *state;
+    tune_options o;
+    tune_report *r = calloc(1, sizeof *r);
+    clgemm_config got;
+    err e = {{0}};
+    assert_non_null(r);
+    assert_string_equal(prop(&f->devs[0].info, "kernel_config"), "default");
+    small_tune(&o, 60.0, 3);
+    progress_calls = 0;
+    o.progress = count_progress;
+    if (tune_device(&f->devs[0], &o, r, &e) != 0)
+        fail_msg("tune_device: %s", e.msg);
+    assert_int_equal(r->n, 3);
+    assert_int_equal(progress_calls, 3);
+    assert_true(r->best >= 0 && r->best < r->n);
+    for (int i = 0; i < r->n; i++) {
+        const tune_candidate *c = &r->c[i];
+        assert_true(c->options[0] == '-');
+        if (c->status == TUNE_OK) {
+            assert_true(c->fwd_gflops > 0 && c->train_gflops > 0);
+            /* The best, or the default kept against a lead within noise. */
+            assert_true(c->score <= r->c[r->best].score ||
+                        (r->best == 0 && c->score < TUNE_MARGIN * r->c[0].score));
+        }
+    }
+    assert_int_equal(r->c[0].status, TUNE_OK);
+    assert_int_equal(r->c[r->best].status, TUNE_OK);
+    clgemm_config_default(&f->devs[0].info, &got);
+    assert_config_equal(&r->c[0].cfg, &got); /* the table default comes first */
+    assert_true(access(r->path, R_OK) == 0);
+    clgemm_get_config(f->devs[0].handle, &got);
+    assert_config_equal(&got, &r->c[r->best].cfg);
+    const clgemm_config winner = r->c[r->best].cfg;
+
+    teardown(state);
+    assert_int_equal(setup_keep_cache(state), 0);
+    f = *state;
+    clgemm_get_config(f->devs[0].handle, &got);
+    assert_config_equal(&got, &winner);
+    assert_string_equal(prop(&f->devs[0].info, "kernel_config"), "tuned");
+    run_point(&f->devs[0], WL_TRAINING, 1, 17, 5);
+
+    /* A stored configuration that is not the default is the one used. */
+    assert_int_equal(clgemm_tuned_store(&f->devs[0].info, &reg_kb, NULL, 0, &e), 0);
+    teardown(state);
+    assert_int_equal(setup_keep_cache(state), 0);
+    f = *state;
+    clgemm_get_config(f->devs[0].handle, &got);
+    assert_config_equal(&got, &reg_kb);
+    free(r);
+}
+
+/* With no budget only the default is measured; the rest are skipped. */
+static void test_tune_budget(void **state)
+{
+    fixture *f = *state;
+    tune_options o;
+    tune_report *r = calloc(1, sizeof *r);
+    err e = {{0}};
+    assert_non_null(r);
+    small_tune(&o, 0.0, 0);
+    if (tune_device(&f->devs[0], &o, r, &e) != 0)
+        fail_msg("tune_device: %s", e.msg);
+    assert_true(r->n > 3 && r->n <= TUNE_MAX);
+    assert_int_equal(r->best, 0);
+    assert_int_equal(r->c[0].status, TUNE_OK);
+    for (int i = 1; i < r->n; i++)
+        assert_int_equal(r->c[i].status, TUNE_SKIPPED);
+    free(r);
+}
+
+/* Damaged, foreign or inconsistent tuning files are ignored: the device
+ * starts with the table default. */
+static void test_tune_corrupt(void **state)
+{
+    fixture *f = *state;
+    char path[4352], text[1024];
+    clgemm_config def, got;
+    err e = {{0}};
+    clgemm_config_default(&f->devs[0].info, &def);
+    assert_int_equal(clgemm_tuned_store(&f->devs[0].info, &reg_small, path, sizeof path, &e), 0);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    const size_t n = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[n] = '\0';
+    char *opts = strstr(text, "\noptions ");
+    char *key = strstr(text, "\nkey ");
+    assert_non_null(opts);
+    assert_non_null(key);
+
+    /* The intact file is used (so the damaged ones below are what fails). */
+    assert_int_equal(clgemm_tuned_load(&f->devs[0].info, &got, NULL, 0), 0);
+    assert_config_equal(&got, &reg_small);
+
+    char bad[4][1024];
+    snprintf(bad[0], sizeof bad[0], "%.*s", (int)(opts - text + 12), text); /* truncated */
+    snprintf(bad[1], sizeof bad[1], "%.*s\noptions -DGEMM_LOCAL=0 -DVW=3 -DTM=8 -DTN=8 "
+             "-DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256\n", (int)(opts - text), text);
+    snprintf(bad[2], sizeof bad[2], "%s", text);
+    bad[2][key - text + 5] ^= 1; /* another device's key */
+    snprintf(bad[3], sizeof bad[3], "\x01\xff garbage");
+    for (int i = 0; i < 4; i++) {
+        fp = fopen(path, "wb");
+        assert_non_null(fp);
+        fputs(bad[i], fp);
+        fclose(fp);
+        got = reg_kb;
+        assert_int_equal(clgemm_tuned_load(&f->devs[0].info, &got, NULL, 0), -1);
+        assert_config_equal(&got, &reg_kb); /* untouched */
+        teardown(state);
+        assert_int_equal(setup_keep_cache(state), 0);
+        f = *state;
+        clgemm_get_config(f->devs[0].handle, &got);
+        assert_config_equal(&got, &def);
+        assert_string_equal(prop(&f->devs[0].info, "kernel_config"), "default");
+    }
+    run_point(&f->devs[0], WL_INFERENCE, 1, 17, 3);
+}
+
 int main(void)
 {
     snprintf(cache_dir, sizeof cache_dir, "/tmp/breakeven-test-XXXXXX");
@@ -486,6 +698,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_build_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_build_cache_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_config, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_config_parse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tune, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tune_budget, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tune_corrupt, setup, teardown),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     rm_cache();

@@ -1,0 +1,304 @@
+/*
+ * tune.c — `breakeven tune`: the bounded search for an OpenCL device's
+ * kernel build options (tune.h).
+ *
+ * The kernels of dense.cl take their tile sizes, work per item and vector
+ * width as -D options; clgemm.c has a table default per device type and
+ * vendor, which cannot be right for every device.  This file tries a fixed,
+ * small list of variations around that default on the device itself, with
+ * the backend's own prepare/step/state operations (the same code path as a
+ * sweep), on a forward shape and a training step.  Each candidate's first
+ * step is checked by verify.c before any timing: a configuration whose
+ * results are wrong is reported and never chosen.  The winner (highest
+ * geometric mean of the two rates, from median kernel times; the default
+ * unless the winner leads it by TUNE_MARGIN) is stored
+ * through clgemm_tuned_store, whence clgemm_discover applies it to the
+ * device in later runs.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tune.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+#include "verify.h"
+#include "workload.h"
+
+const char *tune_status_name(tune_status s)
+{
+    switch (s) {
+    case TUNE_OK: return "ok";
+    case TUNE_WRONG: return "wrong";
+    case TUNE_FAILED: return "failed";
+    case TUNE_SKIPPED: return "skipped";
+    }
+    return "?";
+}
+
+void tune_options_default(tune_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->budget = 120.0;
+    o->fwd_hidden = 2048;
+    o->fwd_batch = 1024;
+    o->train_hidden = 512;
+    o->train_batch = 256;
+    o->reps = 5;
+    o->seed = 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Candidates                                                              */
+/* ---------------------------------------------------------------------- */
+
+/* Appends c unless it is invalid or already listed. */
+static void add(clgemm_config *list, int *n, const clgemm_config *c)
+{
+    char opts[256];
+    if (*n >= TUNE_MAX || clgemm_config_options(c, opts, sizeof opts, NULL) != 0)
+        return;
+    for (int i = 0; i < *n; i++)
+        if (memcmp(&list[i], c, sizeof *c) == 0)
+            return;
+    list[(*n)++] = *c;
+}
+
+/* The candidates for def's variant, def first.  Register-blocked (CPUs):
+ * the K-blocking depth and group shape (what decides the forward pass at
+ * large K), other block shapes and vector widths (8×8 as float8, the
+ * earlier default, for machines where 16-wide vectors do not pay; float4
+ * for SSE-only CPUs), dx block shapes, and two local-memory tilings in case
+ * a CPU driver favours them.  Local-memory tiles (GPUs): tile depth,
+ * tile size and work per item around CLBlast-style defaults. */
+static int candidates(const clgemm_config *def, clgemm_config *list)
+{
+    int n = 0;
+    clgemm_config c;
+    add(list, &n, def);
+    if (def->variant == CLGEMM_REG) {
+        static const struct { int vw, tm, tn, lx, ly, kb, dtm, dtn; } v[] = {
+            {16, 6, 16, 2, 16, 0, 4, 4},   {16, 6, 16, 2, 16, 256, 4, 4}, {16, 6, 16, 2, 16, 64, 4, 4},
+            {16, 6, 16, 1, 32, 128, 4, 4}, {16, 6, 16, 4, 8, 64, 4, 4},   {16, 4, 16, 2, 16, 128, 4, 4},
+            {16, 5, 16, 2, 16, 128, 4, 4}, {8, 6, 16, 2, 16, 128, 4, 4},  {8, 8, 8, 2, 16, 256, 4, 4},
+            {8, 8, 8, 1, 16, 0, 4, 4},     {4, 8, 8, 2, 16, 256, 4, 4},   {16, 6, 16, 2, 16, 128, 2, 4},
+            {16, 6, 16, 2, 16, 128, 4, 2}, {16, 6, 16, 2, 16, 128, 4, 8}};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+            c = *def;
+            c.vw = v[i].vw;
+            c.tm = v[i].tm;
+            c.tn = v[i].tn;
+            c.lx = v[i].lx;
+            c.ly = v[i].ly;
+            c.kb = v[i].kb;
+            c.dtm = v[i].dtm;
+            c.dtn = v[i].dtn;
+            add(list, &n, &c);
+        }
+        static const int loc[][5] = {{64, 64, 16, 4, 4}, {32, 32, 16, 4, 4}};
+        for (size_t i = 0; i < sizeof loc / sizeof loc[0]; i++) {
+            c = (clgemm_config){.variant = CLGEMM_LOCAL, .vw = 1, .tsm = loc[i][0],
+                                .tsn = loc[i][1], .tsk = loc[i][2], .wptm = loc[i][3],
+                                .wptn = loc[i][4]};
+            add(list, &n, &c);
+        }
+    } else {
+        static const int loc[][5] = {
+            {64, 64, 16, 4, 4},  {64, 64, 8, 4, 4},   {64, 64, 32, 4, 4},  {32, 64, 16, 4, 4},
+            {64, 32, 16, 4, 4},  {32, 32, 16, 4, 4},  {32, 32, 16, 2, 2},  {64, 64, 16, 8, 8},
+            {128, 128, 16, 8, 8}, {128, 128, 8, 8, 8}, {128, 64, 16, 8, 4}, {64, 128, 16, 4, 8},
+            {64, 64, 16, 2, 4},  {64, 64, 16, 4, 2},  {32, 64, 8, 2, 4},   {16, 16, 16, 2, 2}};
+        for (size_t i = 0; i < sizeof loc / sizeof loc[0]; i++) {
+            c = *def;
+            c.tsm = loc[i][0];
+            c.tsn = loc[i][1];
+            c.tsk = loc[i][2];
+            c.wptm = loc[i][3];
+            c.wptn = loc[i][4];
+            add(list, &n, &c);
+        }
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Measurement                                                             */
+/* ---------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Runs w on d with its current configuration: one verified step, then reps
+ * timed steps.  Returns 0 with *gflops (from the median kernel time) and
+ * *status TUNE_OK, or 0 with *status WRONG/FAILED and note filled, or
+ * BE_EINTR.  The run is always released. */
+static int measure(device *d, const workload *w, const tune_options *o, double *gflops,
+                   tune_status *status, char *note, size_t note_len)
+{
+    double t[64];
+    const int reps = o->reps < 64 ? o->reps : 64;
+    void *run = NULL;
+    net_state s;
+    verify_result v;
+    step_times st;
+    err e = {{0}};
+    int rc, have_state = 0;
+    const char *mode = workload_mode_name(w->mode);
+
+    *status = TUNE_FAILED;
+    if ((rc = d->ops->prepare(d->handle, w, &run, &e)) ||
+        (rc = verify_state_alloc(w, &s, &e)))
+        goto fail;
+    have_state = 1;
+    if ((rc = d->ops->reset(run, &e)) || (rc = d->ops->step(run, &st, &e)) ||
+        (rc = d->ops->state(run, &s, &e)) || (rc = verify_check(w, &s, &v, &e)))
+        goto fail;
+    if (!v.ok) {
+        *status = TUNE_WRONG;
+        snprintf(note, note_len, "%s %d×%d: %s off by %.3g (tolerance %.3g)", mode, w->hidden,
+                 w->batch, v.where, v.max_error, v.tolerance);
+        rc = 0;
+        goto done;
+    }
+    for (int i = 0; i < reps; i++) {
+        if (o->stop && *o->stop) {
+            rc = BE_EINTR;
+            goto done;
+        }
+        /* Training changes the parameters: restart from the initial ones so
+         * every timed step computes on the same values. */
+        if ((w->mode == WL_TRAINING && (rc = d->ops->reset(run, &e))) ||
+            (rc = d->ops->step(run, &st, &e)))
+            goto fail;
+        t[i] = st.kernel;
+    }
+    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+    const double med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    *gflops = med > 0 ? workload_flops_per_layer(w->mode, w->hidden, w->batch) * w->layers /
+                            med / 1e9
+                      : 0.0;
+    *status = TUNE_OK;
+    rc = 0;
+    goto done;
+fail:
+    snprintf(note, note_len, "%s %d×%d: %s", mode, w->hidden, w->batch, e.msg);
+    rc = 0;
+done:
+    if (have_state)
+        verify_state_free(w, &s);
+    if (run)
+        d->ops->release(run);
+    return rc;
+}
+
+/* Builds and measures candidate c on both shapes. */
+static int try_candidate(device *d, const workload *fwd, const workload *train,
+                         const tune_options *o, tune_candidate *c)
+{
+    err e = {{0}};
+    const double t0 = host_seconds();
+    int rc = 0;
+    c->status = TUNE_FAILED;
+    if (clgemm_set_config(d->handle, &c->cfg, &e) != 0) {
+        snprintf(c->note, sizeof c->note, "%s", e.msg);
+        goto done;
+    }
+    if ((rc = measure(d, fwd, o, &c->fwd_gflops, &c->status, c->note, sizeof c->note)) ||
+        c->status != TUNE_OK)
+        goto done;
+    if ((rc = measure(d, train, o, &c->train_gflops, &c->status, c->note, sizeof c->note)) ||
+        c->status != TUNE_OK)
+        goto done;
+    c->score = sqrt(c->fwd_gflops * c->train_gflops);
+done:
+    c->seconds = host_seconds() - t0;
+    return rc;
+}
+
+int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
+{
+    workload_data fwd, train;
+    clgemm_config list[TUNE_MAX], def, before;
+    int rc, have_fwd = 0, have_train = 0;
+    const double t0 = host_seconds();
+
+    memset(r, 0, sizeof *r);
+    r->best = -1;
+    if (strcmp(d->info.kind, "opencl") != 0)
+        return err_set(e, BE_EUSAGE, "tune: %s is not an OpenCL device", d->info.id);
+    if (o->budget < 0 || o->reps < 1 || o->reps > 64 || o->fwd_hidden < 1 || o->fwd_batch < 1 ||
+        o->train_hidden < 1 || o->train_batch < 1 || o->max_candidates < 0)
+        return err_set(e, BE_EUSAGE,
+                       "tune: bad options (budget %g s, %d reps, shapes %d×%d and %d×%d)",
+                       o->budget, o->reps, o->fwd_hidden, o->fwd_batch, o->train_hidden,
+                       o->train_batch);
+    clgemm_get_config(d->handle, &before);
+    clgemm_config_default(&d->info, &def);
+    r->n = candidates(&def, list);
+    if (o->max_candidates > 0 && o->max_candidates < r->n)
+        r->n = o->max_candidates;
+    for (int i = 0; i < r->n; i++) {
+        r->c[i].cfg = list[i];
+        r->c[i].status = TUNE_SKIPPED;
+        clgemm_config_options(&list[i], r->c[i].options, sizeof r->c[i].options, NULL);
+    }
+
+    if ((rc = workload_make(&fwd, WL_INFERENCE, 1, o->fwd_hidden, o->fwd_batch, o->seed, e)))
+        goto fail;
+    have_fwd = 1;
+    if ((rc = workload_make(&train, WL_TRAINING, 1, o->train_hidden, o->train_batch, o->seed,
+                            e)))
+        goto fail;
+    have_train = 1;
+
+    for (int i = 0; i < r->n; i++) {
+        if (o->stop && *o->stop) {
+            rc = err_set(e, BE_EINTR, "tune: %s: interrupted", d->info.id);
+            goto fail;
+        }
+        /* The default is always measured, so there is a baseline. */
+        if (i > 0 && host_seconds() - t0 >= o->budget)
+            break;
+        tune_candidate *c = &r->c[i];
+        if (try_candidate(d, &fwd.w, &train.w, o, c) == BE_EINTR) {
+            rc = err_set(e, BE_EINTR, "tune: %s: interrupted", d->info.id);
+            goto fail;
+        }
+        if (c->status == TUNE_OK && (r->best < 0 || c->score > r->c[r->best].score))
+            r->best = i;
+        if (o->progress)
+            o->progress(o->ctx, r, i);
+    }
+    if (r->best < 0) {
+        rc = err_set(e, BE_EFAIL, "tune: %s: no configuration passed (default: %s)",
+                     d->info.id, r->c[0].note);
+        goto fail;
+    }
+    /* A lead within the noise of a shared machine is no reason to leave
+     * the default. */
+    if (r->c[0].status == TUNE_OK && r->c[r->best].score < TUNE_MARGIN * r->c[0].score)
+        r->best = 0;
+    if ((rc = clgemm_set_config(d->handle, &r->c[r->best].cfg, e)) ||
+        (rc = clgemm_tuned_store(&d->info, &r->c[r->best].cfg, r->path, sizeof r->path, e)))
+        goto fail;
+    r->seconds = host_seconds() - t0;
+    workload_free(&train);
+    workload_free(&fwd);
+    return 0;
+fail:
+    r->seconds = host_seconds() - t0;
+    if (have_train)
+        workload_free(&train);
+    if (have_fwd)
+        workload_free(&fwd);
+    {
+        err ignored;
+        clgemm_set_config(d->handle, &before, &ignored); /* back as it was */
+    }
+    return rc;
+}
