@@ -6,13 +6,23 @@
 
 #include <string.h>
 
+#include "progress.h"
 #include "workload.h"
+
+/* The printf width that pads s to cols columns (µs is two bytes, one column). */
+static int width(const char *s, int cols)
+{
+    int extra = 0;
+    for (; *s; s++)
+        extra += ((unsigned char)*s & 0xC0) == 0x80;
+    return cols + extra;
+}
 
 void table_points(FILE *out, const results *r)
 {
     int i, d;
     fprintf(out, "%-8s %-9s %6s %6s %12s %11s %7s %9s %11s %6s  %s\n", "device", "mode",
-            "hidden", "batch", "MFLOP/layer", "median ms", "CI ±%", "GFLOP/s", "+xfer ms", "n",
+            "hidden", "batch", "MFLOP/layer", "median", "CI ±%", "GFLOP/s", "+transfers", "n",
             "note");
     for (d = 0; d < r->ndevices; d++)
         for (i = 0; i < r->npoints; i++) {
@@ -23,11 +33,14 @@ void table_points(FILE *out, const results *r)
                     p->hidden, p->batch, p->flops_per_layer / 1e6);
             if (p->status == PT_OK) {
                 const stats_summary *s = &p->resident;
-                fprintf(out, "%11.3f %7.1f %9.1f ", s->median * 1e3,
+                char t[32];
+                progress_duration(t, sizeof t, s->median);
+                fprintf(out, "%*s %7.1f %9.1f ", width(t, 11), t,
                         100.0 * (s->ci_hi - s->ci_lo) / 2.0 / s->median,
                         results_gflops(p, s->median));
+                progress_duration(t, sizeof t, p->transfer.median);
                 if (p->has_transfer)
-                    fprintf(out, "%11.3f", p->transfer.median * 1e3);
+                    fprintf(out, "%*s", width(t, 11), t);
                 else
                     fprintf(out, "%13s", "—");
                 fprintf(out, " %6d  %s\n", s->n, s->drift ? "drift: slowed while measured" : "");
