@@ -14,7 +14,7 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS    := openblas OpenCL cairo libxml-2.0
+PKGS    := openblas OpenCL cairo libxml-2.0 libxslt
 TESTPKGS := cmocka
 
 BUILD   := build$(if $(SANITIZE),-san)
@@ -22,8 +22,11 @@ BUILD   := build$(if $(SANITIZE),-san)
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Werror -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
+# Where `make install` puts templates/ and assets/; the report looks there
+# after $BREAKEVEN_DATA and the executable's own directory.
+DATADIR := $(PREFIX)/share/breakeven
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -Isrc -I$(BUILD) \
-             $(shell pkg-config --cflags $(PKGS))
+             -DBE_DATADIR='"$(DATADIR)"' $(shell pkg-config --cflags $(PKGS))
 LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
 TESTLIBS = $(shell pkg-config --libs $(TESTPKGS))
 
@@ -36,7 +39,7 @@ TESTS   := $(BUILD)/test_unit $(BUILD)/test_fit $(BUILD)/test_chart $(BUILD)/tes
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
-        libcairo2-dev libxml2-dev libcmocka-dev fonts-dejavu-core valgrind
+        libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind
 
 .PHONY: all check test report bench deps install clean FORCE
 .DELETE_ON_ERROR:
@@ -133,6 +136,9 @@ deps:
 install: breakeven
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 breakeven $(DESTDIR)$(PREFIX)/bin/breakeven
+	install -d $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/assets
+	install -m 644 templates/*.xsl $(DESTDIR)$(DATADIR)/templates/
+	install -m 644 assets/*.css $(DESTDIR)$(DATADIR)/assets/
 
 clean:
 	rm -rf build build-san breakeven

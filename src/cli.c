@@ -14,7 +14,7 @@
 enum {
     OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
     OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_PRICE, OPT_PRICES,
-    OPT_NO_REFINE
+    OPT_NO_REFINE, OPT_BASE_URL, OPT_TITLE, OPT_AUTHOR, OPT_DATA
 };
 
 static const struct option options[] = {
@@ -34,6 +34,10 @@ static const struct option options[] = {
     {"price", required_argument, NULL, OPT_PRICE},
     {"prices", required_argument, NULL, OPT_PRICES},
     {"no-refine", no_argument, NULL, OPT_NO_REFINE},
+    {"base-url", required_argument, NULL, OPT_BASE_URL},
+    {"title", required_argument, NULL, OPT_TITLE},
+    {"author", required_argument, NULL, OPT_AUTHOR},
+    {"data", required_argument, NULL, OPT_DATA},
     {NULL, 0, NULL, 0},
 };
 
@@ -47,7 +51,13 @@ void cli_usage(FILE *out)
           "commands:\n"
           "  all        run the sweep, then write the report (the default)\n"
           "  run        run the sweep and archive it as OUT/runs/<id>/results.xml\n"
+          "  report [RUN...]  write OUT/index.html, the run pages, OUT/feed.xml and the\n"
+          "             CSV files from the runs given (ids or paths; default: every run)\n"
+          "  compare A B  what changed between two runs (ids or paths): a table, and\n"
+          "             OUT/compare/A..B.html\n"
           "  devices    list the devices that can be measured\n"
+          "  tune       try kernel configurations on the OpenCL devices (--devices,\n"
+          "             --budget, --quick) and keep the fastest for later runs\n"
           "\n"
           "options:\n"
           "  --out DIR          where runs and reports go (default: out)\n"
@@ -64,6 +74,11 @@ void cli_usage(FILE *out)
           "                     (repeatable; e.g. --price cpu=0.24 --price cl:0.0=1.51)\n"
           "  --prices FILE      prices from a file: \"DEVICE USD_PER_HOUR\" per line, # comments\n"
           "  --no-refine        do not measure extra batch sizes around the crossover\n"
+          "  --base-url URL     where OUT/ is published: makes the feed's links absolute\n"
+          "  --title TEXT       title of the report and the feed\n"
+          "  --author NAME      author shown on the report\n"
+          "  --data DIR         templates/ and assets/ to use (default: $BREAKEVEN_DATA,\n"
+          "                     else next to the executable, else the installed ones)\n"
           "  --quiet            no progress output\n"
           "  --help, --version\n"
           "\n"
@@ -117,8 +132,14 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             c->cmd = CLI_ALL;
         else if (strcmp(argv[1], "run") == 0)
             c->cmd = CLI_RUN;
+        else if (strcmp(argv[1], "report") == 0)
+            c->cmd = CLI_REPORT;
+        else if (strcmp(argv[1], "compare") == 0)
+            c->cmd = CLI_COMPARE;
         else if (strcmp(argv[1], "devices") == 0)
             c->cmd = CLI_DEVICES;
+        else if (strcmp(argv[1], "tune") == 0)
+            c->cmd = CLI_TUNE;
         else
             return err_set(e, BE_EUSAGE, "unknown command \"%s\"", argv[1]);
         first = 2;
@@ -179,6 +200,29 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             if ((rc = fit_prices_load(&c->prices, optarg, e)) < 0)
                 return err_prefix(e, BE_EUSAGE, "--prices");
             break;
+        case OPT_BASE_URL:
+            if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
+                return err_set(e, BE_EUSAGE, "--base-url: \"%s\" is not an http:// or https:// URL",
+                               optarg);
+            if (strlen(optarg) >= 900 || strpbrk(optarg, " \t\r\n\"<>"))
+                return err_set(e, BE_EUSAGE, "--base-url: \"%s\" is not a usable URL", optarg);
+            snprintf(c->base_url, sizeof c->base_url, "%s", optarg);
+            break;
+        case OPT_TITLE:
+            if (strlen(optarg) >= sizeof c->title)
+                return err_set(e, BE_EUSAGE, "--title: longer than %zu bytes", sizeof c->title - 1);
+            snprintf(c->title, sizeof c->title, "%s", optarg);
+            break;
+        case OPT_AUTHOR:
+            if (strlen(optarg) >= sizeof c->author)
+                return err_set(e, BE_EUSAGE, "--author: longer than %zu bytes", sizeof c->author - 1);
+            snprintf(c->author, sizeof c->author, "%s", optarg);
+            break;
+        case OPT_DATA:
+            if (!*optarg || strlen(optarg) >= sizeof c->data_dir)
+                return err_set(e, BE_EUSAGE, "--data: \"%s\" is not a usable directory name", optarg);
+            snprintf(c->data_dir, sizeof c->data_dir, "%s", optarg);
+            break;
         case OPT_HELP: c->cmd = CLI_HELP; return BE_OK;
         case OPT_VERSION: c->cmd = CLI_VERSION; return BE_OK;
         case ':':
@@ -188,6 +232,16 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
                 return err_set(e, BE_EUSAGE, "%s needs a value", argv[optind - 1]);
             return err_set(e, BE_EUSAGE, "unknown option \"%s\"", argv[optind - 1]);
         }
+    }
+    if (c->cmd == CLI_REPORT || c->cmd == CLI_COMPARE) {
+        for (; optind < argc; optind++) {
+            if (c->nargs == CLI_MAX_ARGS)
+                return err_set(e, BE_EUSAGE, "more than %d runs", CLI_MAX_ARGS);
+            c->args[c->nargs++] = argv[optind];
+        }
+        if (c->cmd == CLI_COMPARE && c->nargs != 2)
+            return err_set(e, BE_EUSAGE, "compare needs two runs (ids or paths), got %d",
+                           c->nargs);
     }
     if (optind < argc)
         return err_set(e, BE_EUSAGE, "unexpected argument \"%s\"", argv[optind]);

@@ -13,7 +13,11 @@
 #include "fit.h"
 #include "plan.h"
 
-typedef enum { CLI_ALL, CLI_RUN, CLI_DEVICES, CLI_HELP, CLI_VERSION } cli_command;
+typedef enum {
+    CLI_ALL, CLI_RUN, CLI_REPORT, CLI_COMPARE, CLI_DEVICES, CLI_TUNE, CLI_HELP, CLI_VERSION
+} cli_command;
+
+#define CLI_MAX_ARGS 64
 
 typedef struct cli {
     cli_command cmd;
@@ -24,6 +28,12 @@ typedef struct cli {
     int quiet, quick;
     int no_refine;          /* --no-refine */
     fit_prices prices;      /* --price and --prices */
+    char base_url[1024];    /* --base-url ("" = relative links) */
+    char title[512];        /* --title */
+    char author[256];       /* --author */
+    char data_dir[2048];    /* --data: templates/ and assets/ ("" = search) */
+    int nargs;              /* the runs of `report` (any) and `compare` (2) */
+    const char *args[CLI_MAX_ARGS]; /* point into argv */
     char command_line[2048];
 } cli;
 

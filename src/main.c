@@ -7,7 +7,8 @@
  * Flow of `run`: parse → discover and select devices → check the plan fits
  * in memory → make OUT/runs/<id>/ → collect provenance → sweep (saving a
  * partial results.xml after every point) → save the complete file → print
- * the summary table and, last, the path of results.xml.
+ * the summary table and, last, the path of results.xml.  `all` (the
+ * default) then writes the report (report.h) and prints OUT/index.html.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -25,9 +26,11 @@
 #include "fsx.h"
 #include "host.h"
 #include "progress.h"
+#include "report.h"
 #include "results.h"
 #include "sweep.h"
 #include "table.h"
+#include "tune.h"
 #include "version.h"
 #include "workload.h"
 
@@ -40,6 +43,18 @@ static void on_signal(int sig)
 }
 
 static volatile sig_atomic_t *stop_flag(void) { return &interrupted; }
+
+/* SIGINT and SIGTERM only raise the flag: the work stops at its next check
+ * and saves what it has. */
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static int fail(int status, const err *e)
 {
@@ -203,35 +218,6 @@ static int fit_and_refine(const cli *c, device *const *sel, int nsel, results *r
     return BE_OK;
 }
 
-/* Draws the charts of every measured mode next to the results file, as
- * PNG and SVG: throughput, speed ratio, winner map, relative time and, with
- * prices, normalized cost. */
-static int write_charts(const results *r, const char *dir, int modes, int *count, err *e)
-{
-    int m, rc;
-    *count = 0;
-    for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
-        const char *name = workload_mode_name((wl_mode)m);
-        char base[2600];
-        if (!((modes >> m) & 1))
-            continue;
-#define CHART(what, call)                                              \
-        snprintf(base, sizeof base, "%s/%s-%s", dir, what, name);      \
-        if ((rc = (call)) < 0)                                         \
-            return rc;                                                 \
-        ++*count;
-        CHART("throughput", figure_throughput(r, &r->fit, (wl_mode)m, base, e))
-        CHART("speed-ratio", figure_speed_ratio(r, &r->fit, (wl_mode)m, base, e))
-        CHART("winner-map", figure_winner_map(r, &r->fit, (wl_mode)m, base, e))
-        CHART("relative-time", figure_relative_time(r, (wl_mode)m, NULL, 0, base, e))
-        if (r->prices.n > 0) {
-            CHART("cost", figure_cost(r, &r->prices, (wl_mode)m, NULL, 0, base, e))
-        }
-#undef CHART
-    }
-    return BE_OK;
-}
-
 /* The answers in words: every crossover's sentence. */
 static void print_crossovers(FILE *out, const results *r)
 {
@@ -247,7 +233,140 @@ static void print_crossovers(FILE *out, const results *r)
         fputc('\n', out);
 }
 
-static int cmd_run(const cli *c)
+static void report_options(const cli *c, report_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->out = c->out;
+    o->runs = c->args;
+    o->nruns = c->cmd == CLI_REPORT ? c->nargs : 0;
+    o->base_url = c->base_url;
+    o->title = c->title;
+    o->author = c->author;
+    o->data_dir = c->data_dir;
+}
+
+/* `report`: the pages, the feed and the CSV files; the path of
+ * OUT/index.html last. */
+static int cmd_report(const cli *c)
+{
+    report_opts o;
+    char index[4200];
+    err e;
+    int rc;
+    report_options(c, &o);
+    if ((rc = report_write(&o, index, sizeof index, &e)) < 0)
+        return fail(status_of(rc), &e);
+    if (!c->base_url[0] && !c->quiet)
+        fprintf(stderr, "note: no --base-url, so the feed's links are relative; give the URL "
+                        "OUT/ is published at to make them absolute\n");
+    printf("%s\n", index);
+    return 0;
+}
+
+static void tune_row(void *ctx, const tune_report *r, int i)
+{
+    const tune_candidate *t = &r->c[i];
+    char secs[32];
+    (void)ctx;
+    progress_duration(secs, sizeof secs, t->seconds);
+    printf("%2d %-8s %9.1f %9.1f %9.1f %8s  %s%s%s\n", i, tune_status_name(t->status),
+           t->fwd_gflops, t->train_gflops, t->score, secs, t->options, t->note[0] ? "  # " : "",
+           t->note);
+    fflush(stdout);
+}
+
+/* `tune`: the candidates of each selected OpenCL device, one row each, and
+ * the winner, which later runs use. */
+static int cmd_tune(const cli *c)
+{
+    device_set set;
+    tune_options o;
+    tune_report rep;
+    int *idx = NULL, n = 0, i, rc, tuned = 0, status = 1;
+    err e;
+
+    if ((rc = device_discover(&set, c->threads, &e)) < 0)
+        return fail(status_of(rc), &e);
+    if (!(idx = malloc((size_t)set.n * sizeof *idx))) {
+        err_set(&e, BE_EFAIL, "out of memory");
+        goto fail;
+    }
+    if ((rc = device_select(&set, c->devices, idx, &n, &e)) < 0) {
+        status = status_of(rc);
+        goto fail;
+    }
+    tune_options_default(&o);
+    o.budget = c->plan.budget;
+    o.seed = c->plan.seed;
+    o.stop = stop_flag();
+    o.progress = tune_row;
+    catch_signals();
+    if (c->quick) {
+        o.fwd_hidden = 256;
+        o.fwd_batch = 64;
+        o.train_hidden = 128;
+        o.train_batch = 32;
+        o.reps = 3;
+    }
+    for (i = 0; i < n; i++) {
+        device *d = &set.devs[idx[i]];
+        if (strcmp(d->info.kind, "opencl") != 0) {
+            if (strcmp(c->devices, "all") != 0) {
+                err_set(&e, BE_EUSAGE, "tune: %s is not an OpenCL device; only OpenCL kernels "
+                        "are tuned", d->info.id);
+                status = 2;
+                goto fail;
+            }
+            continue;
+        }
+        printf("%s (%s, %s): forward hidden %d × batch %d, training hidden %d × batch %d\n",
+               d->info.id, d->info.type, d->info.name, o.fwd_hidden, o.fwd_batch, o.train_hidden,
+               o.train_batch);
+        printf("%2s %-8s %9s %9s %9s %8s  %s\n", "#", "status", "fwd GF/s", "trainGF/s",
+               "score", "time", "options");
+        if ((rc = tune_device(d, &o, &rep, &e)) < 0) {
+            status = status_of(rc);
+            goto fail;
+        }
+        printf("best: #%d %s (%.2f× the default) -> %s in %.0f s\n\n", rep.best,
+               rep.c[rep.best].options,
+               rep.c[0].score > 0.0 ? rep.c[rep.best].score / rep.c[0].score : 1.0, rep.path,
+               rep.seconds);
+        tuned++;
+    }
+    if (tuned == 0) {
+        err_set(&e, BE_EFAIL, "tune: no OpenCL device to tune%s%s", set.note[0] ? " (" : "",
+                set.note[0] ? "see `breakeven devices`)" : "");
+        goto fail;
+    }
+    status = 0;
+    goto done;
+fail:
+    fail(status, &e);
+done:
+    free(idx);
+    device_set_free(&set);
+    return status;
+}
+
+/* `compare A B`: the table, then the path of the comparison page. */
+static int cmd_compare(const cli *c)
+{
+    report_opts o;
+    compare_set cmp;
+    char page[4200];
+    err e;
+    int rc;
+    report_options(c, &o);
+    if ((rc = report_compare(&o, c->args[0], c->args[1], &cmp, page, sizeof page, &e)) < 0)
+        return fail(status_of(rc), &e);
+    compare_table(stdout, &cmp);
+    compare_free(&cmp);
+    printf("%s\n", page);
+    return 0;
+}
+
+static int cmd_run(const cli *c, int then_report)
 {
     device_set set;
     device **sel = NULL;
@@ -257,7 +376,6 @@ static int cmd_run(const cli *c)
     char dir[2400], id[128], path[2600];
     results *r = NULL;
     progress pg;
-    struct sigaction sa;
     err e;
 
     if ((rc = device_discover(&set, c->threads, &e)) < 0)
@@ -299,11 +417,7 @@ static int cmd_run(const cli *c)
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
 
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    catch_signals();
 
     progress_init(&pg, stderr, c->quiet);
     grid = plan_grid(&c->plan, &ngrid);
@@ -344,13 +458,15 @@ static int cmd_run(const cli *c)
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
-    if ((rc = write_charts(r, dir, c->plan.modes, &ncharts, &e)) < 0)
+    if ((rc = report_charts(r, dir, &ncharts, &e)) < 0)
         goto fail;
     table_points(stdout, r);
     print_crossovers(stdout, r);
     printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
     printf("%s\n", path);
     status = 0;
+    if (then_report)
+        status = cmd_report(c);
     goto done;
 fail:
     fail(status, &e);
@@ -380,10 +496,16 @@ int main(int argc, char **argv)
         return 0;
     case CLI_DEVICES:
         return cmd_devices(&c);
+    case CLI_TUNE:
+        return cmd_tune(&c);
     case CLI_RUN:
+        return cmd_run(&c, 0);
     case CLI_ALL:
-        /* the report arrives with a later issue; until then all = run */
-        return cmd_run(&c);
+        return cmd_run(&c, 1);
+    case CLI_REPORT:
+        return cmd_report(&c);
+    case CLI_COMPARE:
+        return cmd_compare(&c);
     }
     return 1;
 }

@@ -280,6 +280,129 @@ static void test_interrupt_keeps_partial(void **state)
     outcome_free(&o);
 }
 
+/* Whole-file comparison, for "the previous report stays intact". */
+static int same_file(const char *a, const char *b)
+{
+    char *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0;
+    int same;
+    err e;
+    if (fsx_read_all(a, &x, &nx, &e) < 0 || fsx_read_all(b, &y, &ny, &e) < 0) {
+        free(x);
+        return 0;
+    }
+    same = nx == ny && memcmp(x, y, nx) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+static void test_report_and_bad_input(void **state)
+{
+    char out[300], index[400], feed[400], keep_index[400], keep_feed[400], path[600], id[128];
+    char runs[400], line[600];
+    struct stat st;
+    DIR *d;
+    struct dirent *de;
+    outcome o;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/rep", tmpdir);
+    /* `all` = run, then report: the last line is OUT/index.html */
+    run(&o, "all", "--quick", "--quiet", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    snprintf(index, sizeof index, "%s/index.html", out);
+    snprintf(feed, sizeof feed, "%s/feed.xml", out);
+    last_line(o.out, line, sizeof line);
+    assert_string_equal(line, index);
+    outcome_free(&o);
+    assert_true(stat(feed, &st) == 0 && st.st_size > 0);
+    snprintf(runs, sizeof runs, "%s/runs", out);
+    d = opendir(runs);
+    assert_non_null(d);
+    id[0] = '\0';
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.')
+            snprintf(id, sizeof id, "%s", de->d_name);
+    closedir(d);
+    snprintf(path, sizeof path, "%s/%s/index.html", runs, id);
+    assert_true(stat(path, &st) == 0 && st.st_size > 0);
+    snprintf(path, sizeof path, "%s/%s/results.csv", runs, id);
+    assert_true(stat(path, &st) == 0 && st.st_size > 0);
+
+    snprintf(keep_index, sizeof keep_index, "%s/index.keep", tmpdir);
+    snprintf(keep_feed, sizeof keep_feed, "%s/feed.keep", tmpdir);
+    {
+        char *text;
+        size_t len;
+        assert_int_equal(fsx_read_all(index, &text, &len, &e), BE_OK);
+        assert_int_equal(fsx_write_atomic(keep_index, text, len, &e), BE_OK);
+        free(text);
+        assert_int_equal(fsx_read_all(feed, &text, &len, &e), BE_OK);
+        assert_int_equal(fsx_write_atomic(keep_feed, text, len, &e), BE_OK);
+        free(text);
+    }
+
+    /* a run id that does not exist */
+    run(&o, "report", "--out", out, "no-such-run", NULL);
+    assert_true(o.status != 0);
+    assert_non_null(strstr(o.err, "no-such-run"));
+    assert_int_equal(count_lines(o.err), 1);
+    outcome_free(&o);
+    run(&o, "compare", "--out", out, id, "no-such-run", NULL);
+    assert_true(o.status != 0);
+    assert_non_null(strstr(o.err, "no-such-run"));
+    outcome_free(&o);
+
+    /* a results file that fails validation: file:line, nothing replaced */
+    snprintf(path, sizeof path, "%s/%s/results.xml", runs, id);
+    {
+        char *text, *hit;
+        size_t len;
+        assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
+        hit = strstr(text, " batch=\"16\"");
+        assert_non_null(hit);
+        memcpy(hit, " batch=\"xx\"", 11);
+        assert_int_equal(fsx_write_atomic(path, text, len, &e), BE_OK);
+        free(text);
+    }
+    run(&o, "report", "--out", out, NULL);
+    assert_int_equal(o.status, 1);
+    assert_non_null(strstr(o.err, "results.xml:"));
+    assert_int_equal(count_lines(o.err), 1);
+    outcome_free(&o);
+    assert_true(same_file(index, keep_index));
+    assert_true(same_file(feed, keep_feed));
+    assert_no_temp_files(out);
+}
+
+/* tune stores a winner that `devices` (and every later run) then uses; the
+ * cache is a directory of the test's own so other tests keep the defaults */
+static void test_tune(void **state)
+{
+    char cache[300];
+    outcome o;
+    (void)state;
+    snprintf(cache, sizeof cache, "%s/cache", tmpdir);
+    assert_int_equal(setenv("BREAKEVEN_CACHE", cache, 1), 0);
+    run(&o, "tune", "--quick", "--budget", "3", NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    assert_non_null(strstr(o.out, "best: #"));
+    assert_non_null(strstr(o.out, cache));
+    outcome_free(&o);
+    run(&o, "devices", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "kernel_config          tuned"));
+    outcome_free(&o);
+    run(&o, "tune", "--devices", "cpu", NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "not an OpenCL device"));
+    outcome_free(&o);
+    assert_int_equal(unsetenv("BREAKEVEN_CACHE"), 0);
+}
+
 static void test_devices_help_version(void **state)
 {
     outcome o;
@@ -327,6 +450,8 @@ int main(void)
         cmocka_unit_test(test_too_big_for_memory),
         cmocka_unit_test(test_unwritable_out),
         cmocka_unit_test(test_interrupt_keeps_partial),
+        cmocka_unit_test(test_report_and_bad_input),
+        cmocka_unit_test(test_tune),
         cmocka_unit_test(test_devices_help_version),
     };
     return cmocka_run_group_tests_name("end-to-end", tests, setup, teardown);

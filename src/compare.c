@@ -1,0 +1,473 @@
+/*
+ * compare.c — two runs side by side (see compare.h).
+ *
+ * A new driver, OpenBLAS release or GPU changes some shapes and not others,
+ * so the comparison is per point: the points of both runs are matched by
+ * device model, mode, hidden width and batch size; each pair's resident
+ * step times are tested with Mann–Whitney on the stored samples (or, with
+ * fewer than COMPARE_MIN_SAMPLES samples on a side, by whether the medians'
+ * confidence intervals overlap), and a pair only counts as faster or slower
+ * when the test says so and the medians differ by more than COMPARE_NOISE.
+ * The crossovers are matched by the model names of their two devices, and
+ * the provenance fields that explain a change (driver, OpenBLAS, breakeven,
+ * hardware) are listed where they differ.  report.c turns the result into a
+ * page; main.c prints the table.
+ */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart.h"
+#include "figure.h"
+#include "fit.h"
+#include "workload.h"
+
+const char *compare_verdict_name(compare_verdict v)
+{
+    switch (v) {
+    case CMP_FASTER: return "faster";
+    case CMP_SLOWER: return "slower";
+    case CMP_MISSING: return "not comparable";
+    default: return "unchanged";
+    }
+}
+
+/* The model name of a device id in r ("" when unknown). */
+static const char *model_of(const results *r, const char *id)
+{
+    const device_info *d = results_device(r, id);
+    return d ? d->name : "";
+}
+
+/* The device of b that corresponds to device index da of a: the k-th
+ * device of b with the same model name, where da is the k-th of a. */
+static const device_info *match_device(const results *a, int da, const results *b)
+{
+    int i, k = 0;
+    for (i = 0; i < da; i++)
+        k += strcmp(a->devices[i].name, a->devices[da].name) == 0;
+    for (i = 0; i < b->ndevices; i++)
+        if (strcmp(b->devices[i].name, a->devices[da].name) == 0 && k-- == 0)
+            return &b->devices[i];
+    return NULL;
+}
+
+/* Step times only compare at the same depth, so layers is part of the key. */
+static const rs_point *find_point(const results *r, const char *dev, wl_mode mode, int layers,
+                                  int hidden, int batch)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode == mode && p->layers == layers && p->hidden == hidden && p->batch == batch &&
+            strcmp(p->device, dev) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+static int point_ok(const rs_point *p)
+{
+    return p->status == PT_OK && p->resident.n > 0 && p->resident.median > 0;
+}
+
+/* Fills the test and the verdict of a pair of ok points. */
+static int judge(const rs_point *pa, const rs_point *pb, compare_point *c, err *e)
+{
+    c->median_a = pa->resident.median;
+    c->median_b = pb->resident.median;
+    c->ratio = c->median_b / c->median_a;
+    if (pa->nsamples < COMPARE_MIN_SAMPLES || pb->nsamples < COMPARE_MIN_SAMPLES) {
+        c->by_overlap = 1;
+        c->significant = pa->resident.ci_hi < pb->resident.ci_lo ||
+                         pb->resident.ci_hi < pa->resident.ci_lo;
+    } else {
+        double *xa = malloc((size_t)pa->nsamples * sizeof *xa);
+        double *xb = malloc((size_t)pb->nsamples * sizeof *xb);
+        int i;
+        if (!xa || !xb) {
+            free(xa);
+            free(xb);
+            return err_set(e, BE_EFAIL, "compare: out of memory");
+        }
+        for (i = 0; i < pa->nsamples; i++)
+            xa[i] = pa->samples[i].wall;
+        for (i = 0; i < pb->nsamples; i++)
+            xb[i] = pb->samples[i].wall;
+        c->z = stats_mann_whitney_z(xa, pa->nsamples, xb, pb->nsamples);
+        c->significant = fabs(c->z) >= COMPARE_Z;
+        free(xa);
+        free(xb);
+    }
+    if (c->significant && c->ratio < 1.0 - COMPARE_NOISE)
+        c->verdict = CMP_FASTER;
+    else if (c->significant && c->ratio > 1.0 + COMPARE_NOISE)
+        c->verdict = CMP_SLOWER;
+    else
+        c->verdict = CMP_UNCHANGED;
+    return BE_OK;
+}
+
+static int match_points(const results *a, const results *b, compare_set *s, err *e)
+{
+    int d, i, rc;
+    s->points = calloc((size_t)(a->npoints > 0 ? a->npoints : 1), sizeof *s->points);
+    if (!s->points)
+        return err_set(e, BE_EFAIL, "compare: out of memory");
+    for (d = 0; d < a->ndevices; d++) {
+        const device_info *db = match_device(a, d, b);
+        if (!db)
+            continue;
+        for (i = 0; i < a->npoints; i++) {
+            const rs_point *pa = &a->points[i], *pb;
+            compare_point *c;
+            if (strcmp(pa->device, a->devices[d].id) != 0)
+                continue;
+            pb = find_point(b, db->id, pa->mode, pa->layers, pa->hidden, pa->batch);
+            if (!pb)
+                continue;
+            c = &s->points[s->npoints++];
+            snprintf(c->model, sizeof c->model, "%s", a->devices[d].name);
+            snprintf(c->dev_a, sizeof c->dev_a, "%s", pa->device);
+            snprintf(c->dev_b, sizeof c->dev_b, "%s", pb->device);
+            c->mode = pa->mode;
+            c->hidden = pa->hidden;
+            c->batch = pa->batch;
+            c->flops = pa->flops_per_layer;
+            c->status_a = pa->status;
+            c->status_b = pb->status;
+            c->verdict = CMP_MISSING;
+            if (point_ok(pa) && point_ok(pb) && (rc = judge(pa, pb, c, e)) < 0)
+                return rc;
+        }
+    }
+    return BE_OK;
+}
+
+static void describe_move(compare_cross *c)
+{
+    char fa[32], fb[32], what[400];
+    chart_si(c->flops_a, fa, sizeof fa);
+    chart_si(c->flops_b, fb, sizeof fb);
+    snprintf(what, sizeof what, "%s vs %s, %s, %s%s", c->other, c->base,
+             workload_mode_name(c->mode), fit_view_name(c->view), c->cost ? ", cost" : "");
+    if (!c->in_a || !c->in_b)
+        snprintf(c->text, sizeof c->text, "%s: only in run %s", what, c->in_a ? "A" : "B");
+    else if (c->kind_a == c->kind_b &&
+             (c->kind_a == CROSS_IN_RANGE || c->kind_a == CROSS_EXTRAPOLATED))
+        snprintf(c->text, sizeof c->text, "%s: moved from %sFLOP to %sFLOP per layer (%+.0f%%)",
+                 what, fa, fb, 100.0 * (c->flops_b / c->flops_a - 1.0));
+    else if (c->kind_a == c->kind_b)
+        snprintf(c->text, sizeof c->text, "%s: %s in both runs", what,
+                 fit_cross_kind_name(c->kind_a));
+    else
+        snprintf(c->text, sizeof c->text, "%s: %s%s%s → %s%s%s", what,
+                 fit_cross_kind_name(c->kind_a), c->kind_a <= CROSS_EXTRAPOLATED ? " at " : "",
+                 c->kind_a <= CROSS_EXTRAPOLATED ? fa : "", fit_cross_kind_name(c->kind_b),
+                 c->kind_b <= CROSS_EXTRAPOLATED ? " at " : "",
+                 c->kind_b <= CROSS_EXTRAPOLATED ? fb : "");
+}
+
+static void match_crossovers(const results *a, const results *b, compare_set *s)
+{
+    int i, j;
+    const results *side[2] = {a, b};
+    int k;
+    for (k = 0; k < 2; k++) {
+        const results *r = side[k];
+        if (!r->has_fit)
+            continue;
+        for (i = 0; i < r->fit.ncross; i++) {
+            const fit_crossover *x = &r->fit.cross[i];
+            const char *base = model_of(r, x->base), *other = model_of(r, x->other);
+            compare_cross *c = NULL;
+            for (j = 0; j < s->ncross; j++)
+                if (strcmp(s->cross[j].base, base) == 0 && strcmp(s->cross[j].other, other) == 0 &&
+                    s->cross[j].mode == x->mode && s->cross[j].view == x->view &&
+                    s->cross[j].cost == x->cost)
+                    c = &s->cross[j];
+            if (!c) {
+                if (s->ncross == COMPARE_MAX_CROSS)
+                    continue;
+                c = &s->cross[s->ncross++];
+                snprintf(c->base, sizeof c->base, "%s", base);
+                snprintf(c->other, sizeof c->other, "%s", other);
+                c->mode = x->mode;
+                c->view = x->view;
+                c->cost = x->cost;
+            }
+            if (k == 0) {
+                c->in_a = 1;
+                c->kind_a = x->kind;
+                c->flops_a = x->flops;
+            } else {
+                c->in_b = 1;
+                c->kind_b = x->kind;
+                c->flops_b = x->flops;
+            }
+        }
+    }
+    for (j = 0; j < s->ncross; j++)
+        describe_move(&s->cross[j]);
+}
+
+static void diff(compare_set *s, const char *what, const char *a, const char *b)
+{
+    compare_diff *d;
+    if (strcmp(a, b) == 0 || s->ndiffs == COMPARE_MAX_DIFFS)
+        return;
+    d = &s->diffs[s->ndiffs++];
+    snprintf(d->what, sizeof d->what, "%s", what);
+    snprintf(d->a, sizeof d->a, "%s", a);
+    snprintf(d->b, sizeof d->b, "%s", b);
+}
+
+static void diff_num(compare_set *s, const char *what, double a, double b, const char *unit)
+{
+    char x[64], y[64];
+    snprintf(x, sizeof x, "%.4g%s", a, unit);
+    snprintf(y, sizeof y, "%.4g%s", b, unit);
+    diff(s, what, x, y);
+}
+
+static void device_set_text(const results *r, char *buf, size_t size)
+{
+    size_t used = 0;
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < r->ndevices && used + 1 < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", r->devices[i].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static void match_provenance(const results *a, const results *b, compare_set *s)
+{
+    char da[300], db[300], what[96];
+    int i;
+    const rs_prov *pa = &a->prov, *pb = &b->prov;
+    diff(s, "host", pa->host, pb->host);
+    diff(s, "CPU model", pa->cpu_model, pb->cpu_model);
+    diff_num(s, "CPU cores", pa->cores, pb->cores, "");
+    diff_num(s, "memory", pa->memory / 1073741824.0, pb->memory / 1073741824.0, " GiB");
+    device_set_text(a, da, sizeof da);
+    device_set_text(b, db, sizeof db);
+    diff(s, "devices", da, db);
+    diff(s, "OS", pa->os, pb->os);
+    diff(s, "kernel", pa->kernel, pb->kernel);
+    diff(s, "compiler", pa->compiler, pb->compiler);
+    diff(s, "OpenBLAS version", pa->blas_version, pb->blas_version);
+    diff(s, "OpenBLAS core", pa->blas_core, pb->blas_core);
+    diff_num(s, "OpenBLAS threads", pa->blas_threads, pb->blas_threads, "");
+    diff(s, "breakeven version", pa->version, pb->version);
+    diff(s, "breakeven commit", pa->commit, pb->commit);
+    diff_num(s, "layers", pa->layers, pb->layers, "");
+    for (i = 0; i < a->ndevices; i++) {
+        const device_info *x = &a->devices[i], *y = match_device(a, i, b);
+        if (!y)
+            continue;
+        snprintf(what, sizeof what, "%.40s driver", x->name);
+        diff(s, what, x->driver, y->driver);
+        snprintf(what, sizeof what, "%.40s library", x->name);
+        diff(s, what, x->library, y->library);
+    }
+}
+
+int compare_runs(const results *a, const results *b, compare_set *out, err *e)
+{
+    int i, rc, nok = 0;
+    double logsum = 0.0;
+
+    memset(out, 0, sizeof *out);
+    snprintf(out->id_a, sizeof out->id_a, "%s", a->prov.id);
+    snprintf(out->id_b, sizeof out->id_b, "%s", b->prov.id);
+    if ((rc = match_points(a, b, out, e)) < 0) {
+        compare_free(out);
+        return rc;
+    }
+    if (out->npoints == 0) {
+        compare_free(out);
+        return err_set(e, BE_EFAIL, "runs %s and %s have no point in common (same device "
+                       "model, mode, layers, hidden and batch)", a->prov.id, b->prov.id);
+    }
+    for (i = 0; i < out->npoints; i++) {
+        const compare_point *c = &out->points[i];
+        out->nfaster += c->verdict == CMP_FASTER;
+        out->nslower += c->verdict == CMP_SLOWER;
+        out->nunchanged += c->verdict == CMP_UNCHANGED;
+        out->nmissing += c->verdict == CMP_MISSING;
+        if (c->verdict != CMP_MISSING) {
+            logsum += log(c->ratio);
+            nok++;
+        }
+    }
+    out->geomean = nok ? exp(logsum / nok) : 0.0;
+    match_crossovers(a, b, out);
+    match_provenance(a, b, out);
+    return BE_OK;
+}
+
+void compare_free(compare_set *s)
+{
+    free(s->points);
+    s->points = NULL;
+    s->npoints = 0;
+}
+
+void compare_summary(const compare_set *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "%d faster, %d slower, %d unchanged of %d matched points "
+             "(a change counts beyond %.0f%% and p < 0.01)%s", s->nfaster, s->nslower,
+             s->nunchanged, s->npoints, 100.0 * COMPARE_NOISE,
+             s->nmissing ? "; some points could not be compared (not ok in one run)" : "");
+}
+
+void compare_table(FILE *out, const compare_set *s)
+{
+    int i;
+    char sum[300];
+    fprintf(out, "A = %s\nB = %s\n\n", s->id_a, s->id_b);
+    fprintf(out, "%-30s %-9s %6s %6s %11s %11s %7s %7s  %s\n", "device model", "mode", "hidden",
+            "batch", "A ms", "B ms", "B/A", "test", "verdict");
+    for (i = 0; i < s->npoints; i++) {
+        const compare_point *c = &s->points[i];
+        fprintf(out, "%-30.30s %-9s %6d %6d ", c->model, workload_mode_name(c->mode), c->hidden,
+                c->batch);
+        if (c->verdict == CMP_MISSING)
+            fprintf(out, "%11s %11s %7s %7s  %s (A %s, B %s)\n", "—", "—", "", "",
+                    compare_verdict_name(c->verdict), results_status_name(c->status_a),
+                    results_status_name(c->status_b));
+        else if (c->by_overlap)
+            fprintf(out, "%11.3f %11.3f %7.3f %7s  %s\n", c->median_a * 1e3, c->median_b * 1e3,
+                    c->ratio, "CI", compare_verdict_name(c->verdict));
+        else
+            fprintf(out, "%11.3f %11.3f %7.3f %+7.2f  %s\n", c->median_a * 1e3,
+                    c->median_b * 1e3, c->ratio, c->z, compare_verdict_name(c->verdict));
+    }
+    compare_summary(s, sum, sizeof sum);
+    fprintf(out, "\n%s\n", sum);
+    if (s->ncross)
+        fprintf(out, "\ncrossovers:\n");
+    for (i = 0; i < s->ncross; i++)
+        fprintf(out, "  %s\n", s->cross[i].text);
+    fprintf(out, "\n%s\n", s->ndiffs ? "what differs:" : "provenance: nothing differs");
+    for (i = 0; i < s->ndiffs; i++)
+        fprintf(out, "  %s: %s → %s\n", s->diffs[i].what, s->diffs[i].a, s->diffs[i].b);
+}
+
+/* ---- the change chart ------------------------------------------------ */
+
+#define MAX_SERIES 16
+
+typedef struct series {
+    char model[256];
+    wl_mode mode;
+} series;
+
+static int series_of(series *sv, int *n, const compare_point *c)
+{
+    int i;
+    for (i = 0; i < *n; i++)
+        if (sv[i].mode == c->mode && strcmp(sv[i].model, c->model) == 0)
+            return i;
+    if (*n == MAX_SERIES)
+        return MAX_SERIES - 1;
+    snprintf(sv[*n].model, sizeof sv[*n].model, "%s", c->model);
+    sv[*n].mode = c->mode;
+    return (*n)++;
+}
+
+static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
+{
+    const compare_set *s = vctx;
+    static const chart_rgb ink = {0.13, 0.13, 0.13}, grey = {0.45, 0.45, 0.45};
+    series sv[MAX_SERIES];
+    chart_key keys[MAX_SERIES + 4];
+    chart_frame f;
+    char sub[600], sum[300];
+    double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, top, lw, lh, xs[2], lo[2], hi[2];
+    int i, ns = 0, nkeys = 0;
+
+    (void)e;
+    for (i = 0; i < s->npoints; i++) {
+        const compare_point *c = &s->points[i];
+        if (c->verdict == CMP_MISSING)
+            continue;
+        series_of(sv, &ns, c);
+        xlo = fmin(xlo, c->flops);
+        xhi = fmax(xhi, c->flops);
+        ylo = fmin(ylo, c->ratio);
+        yhi = fmax(yhi, c->ratio);
+    }
+    compare_summary(s, sum, sizeof sum);
+    snprintf(sub, sizeof sub, "Median step time of B / A at the same shape: below 1 B is faster. "
+             "A = %s, B = %s. %s.", s->id_a, s->id_b, sum);
+    top = chart_title(cr, W, "What changed between the two runs", sub);
+    if (ns == 0) {
+        chart_font(cr, 16, 0);
+        chart_text(cr, W / 2, H / 2, CHART_CENTER, CHART_MIDDLE, ink,
+                   "No point was measured successfully in both runs.");
+        return BE_OK;
+    }
+    ylo = fmin(ylo, 1.0 - 2 * COMPARE_NOISE);
+    yhi = fmax(yhi, 1.0 + 2 * COMPARE_NOISE);
+    for (i = 0; i < ns; i++) {
+        chart_key *k = &keys[nkeys++];
+        memset(k, 0, sizeof *k);
+        k->kind = CHART_KEY_MARKER;
+        snprintf(k->label, sizeof k->label, "%.100s, %s", sv[i].model,
+                 workload_mode_name(sv[i].mode));
+        k->color = chart_series(i);
+        k->shape = i % CHART_NSHAPES;
+    }
+    memset(&keys[nkeys], 0, sizeof keys[nkeys]);
+    keys[nkeys].kind = CHART_KEY_MARKER;
+    snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "hollow: not a significant change");
+    keys[nkeys].color = grey;
+    keys[nkeys].hollow = 1;
+    keys[nkeys].shape = CHART_CIRCLE;
+    nkeys++;
+    chart_legend_size(cr, keys, nkeys, 300.0, &lw, &lh);
+
+    memset(&f, 0, sizeof f);
+    f.xa.scale = CHART_LOG;
+    f.xa.si = 1;
+    f.xa.label = "FLOPs per layer";
+    f.ya.scale = CHART_LOG;
+    f.ya.label = "time B / time A";
+    chart_axis_fit(&f.xa, xlo, xhi);
+    chart_axis_fit(&f.ya, ylo, yhi);
+    f.x = 30 + chart_ytick_width(cr, &f.ya) + 20;
+    f.y = top + 10;
+    f.w = W - f.x - lw - 50;
+    f.h = H - f.y - 70;
+    xs[0] = f.xa.lo;
+    xs[1] = f.xa.hi;
+    lo[0] = lo[1] = 1.0 - COMPARE_NOISE;
+    hi[0] = hi[1] = 1.0 + COMPARE_NOISE;
+    chart_band(cr, &f, xs, lo, hi, 2, grey, 0.15);
+    chart_axes(cr, &f);
+    chart_hline(cr, &f, 1.0, ink, 1.5, CHART_DOTTED);
+    chart_clip(cr, &f);
+    for (i = 0; i < s->npoints; i++) {
+        const compare_point *c = &s->points[i];
+        int k;
+        if (c->verdict == CMP_MISSING)
+            continue;
+        k = series_of(sv, &ns, c);
+        chart_marker(cr, (chart_shape)(k % CHART_NSHAPES), chart_px(&f, c->flops),
+                     chart_py(&f, c->ratio), 6.0, chart_series(k), !c->significant);
+    }
+    cairo_restore(cr);
+    chart_legend(cr, f.x + f.w + 30, f.y, keys, nkeys, 300.0);
+    return BE_OK;
+}
+
+int compare_chart(const compare_set *s, const char *base, err *e)
+{
+    return chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, (void *)s, e);
+}

@@ -1,0 +1,121 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  run.xsl: the report of one run, as a blog post (OUT/runs/<id>/index.html,
+  and OUT/index.html for the newest run).  Also renders the <article> that
+  goes into the feed item (page kind "feed-item").
+-->
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+  <xsl:import href="common.xsl"/>
+
+  <xsl:variable name="a" select="/page/annotation"/>
+  <xsl:variable name="res" select="/page/breakeven-results"/>
+
+  <xsl:template match="/">
+    <xsl:call-template name="page">
+      <xsl:with-param name="title" select="$a/title"/>
+      <xsl:with-param name="body">
+        <xsl:call-template name="article"/>
+        <xsl:if test="/page/@kind != 'feed-item'">
+          <xsl:call-template name="archive"/>
+        </xsl:if>
+      </xsl:with-param>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template name="article">
+    <article>
+      <h1><xsl:value-of select="$a/title"/></h1>
+      <p class="byline">
+        <time datetime="{$a/@datetime}"><xsl:value-of select="$a/@date"/></time>
+        <xsl:if test="/page/site/@author != ''">
+          <xsl:text> · by </xsl:text><xsl:value-of select="/page/site/@author"/>
+        </xsl:if>
+        <xsl:text> · run </xsl:text><code><xsl:value-of select="$a/@run"/></code>
+      </p>
+      <section class="lead">
+        <xsl:for-each select="$a/lead/p"><p><xsl:value-of select="."/></p></xsl:for-each>
+      </section>
+      <xsl:for-each select="$a/warning">
+        <p class="warning"><strong>Warning: </strong><xsl:value-of select="."/></p>
+      </xsl:for-each>
+
+      <h2>The setup</h2>
+      <p><xsl:value-of select="$a/setup"/></p>
+
+      <xsl:for-each select="$a/mode">
+        <h2>
+          <xsl:choose>
+            <xsl:when test="@name = 'training'">Training</xsl:when>
+            <xsl:otherwise>Inference</xsl:otherwise>
+          </xsl:choose>
+        </h2>
+        <xsl:apply-templates select="chart"/>
+        <xsl:apply-templates select="table"/>
+      </xsl:for-each>
+
+      <h2>Conclusions</h2>
+      <xsl:for-each select="$a/mode/conclusion"><p><xsl:value-of select="."/></p></xsl:for-each>
+      <xsl:if test="$a/compare/@href">
+        <p>Compared with the previous run on this host
+          (<a href="{$a/compare/@href}"><xsl:value-of select="$a/compare/@previous"/></a>):
+          <xsl:value-of select="$a/compare/@summary"/>.</p>
+      </xsl:if>
+      <xsl:if test="$a/compare/@note">
+        <p><xsl:value-of select="$a/compare/@note"/></p>
+      </xsl:if>
+
+      <h2>How to reproduce</h2>
+      <p>On a Debian or Ubuntu machine with this version of breakeven
+        (<xsl:value-of select="$res/provenance/breakeven/@version"/>, commit
+        <code><xsl:value-of select="$res/provenance/breakeven/@commit"/></code>):</p>
+      <pre><code><xsl:value-of select="$a/reproduce"/></code></pre>
+      <p>The data: <a href="{$a/files/@results}">results.xml</a> (every sample, with its
+        provenance) and <a href="{$a/files/@csv}">results.csv</a> (one line per point).</p>
+      <xsl:if test="$a/note and /page/@kind != 'feed-item'">
+        <p class="note"><xsl:value-of select="$a/note"/></p>
+      </xsl:if>
+    </article>
+  </xsl:template>
+
+  <xsl:template match="table">
+    <div class="table-wrap">
+      <table>
+        <caption><xsl:value-of select="@caption"/></caption>
+        <thead>
+          <tr><xsl:for-each select="head/th"><th scope="col"><xsl:value-of select="."/></th></xsl:for-each></tr>
+        </thead>
+        <tbody>
+          <xsl:for-each select="row">
+            <tr>
+              <xsl:for-each select="td">
+                <td class="{@status}"><xsl:value-of select="."/></td>
+              </xsl:for-each>
+            </tr>
+          </xsl:for-each>
+        </tbody>
+      </table>
+    </div>
+  </xsl:template>
+
+  <xsl:template name="archive">
+    <nav class="archive" aria-label="Archive of runs">
+      <h2>Archive</h2>
+      <ul>
+        <xsl:for-each select="$a/archive/entry">
+          <li>
+            <xsl:choose>
+              <xsl:when test="@current = 'yes'">
+                <strong><xsl:value-of select="@date"/> — <xsl:value-of select="@host"/></strong>
+                <xsl:text> (this report)</xsl:text>
+              </xsl:when>
+              <xsl:otherwise>
+                <a href="{@href}"><xsl:value-of select="@date"/> — <xsl:value-of select="@host"/></a>
+              </xsl:otherwise>
+            </xsl:choose>
+            <br/><span class="answer"><xsl:value-of select="@answer"/></span>
+          </li>
+        </xsl:for-each>
+      </ul>
+    </nav>
+  </xsl:template>
+</xsl:stylesheet>
