@@ -80,7 +80,7 @@ typedef struct compare_set {
     compare_diff diffs[COMPARE_MAX_DIFFS];
 } compare_set;
 
-/* Compares a (the older run) with b.  BE_EUSAGE ("runs X and Y have no
+/* Compares a (the older run) with b.  BE_EFAIL ("runs X and Y have no
  * point in common ...") when no point matches.  Free with compare_free. */
 int compare_runs(const results *a, const results *b, compare_set *out, err *e);
 void compare_free(compare_set *s);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "cpu.h"
 #include "fsx.h"
 #include "list.h"
@@ -681,6 +682,84 @@ static void test_seeded_inputs(void **state)
     workload_free(&c);
 }
 
+/* ---- comparison of two runs ---- */
+
+/* A run with one CPU device and points (hidden, batch) whose n samples
+ * are scale × (1 + a little deterministic noise). */
+static results *cmp_run(const char *blas, const int (*shape)[2], const double *scale,
+                        const int *n, int npts)
+{
+    results *r = results_new();
+    device_info d;
+    int i, k;
+    assert_non_null(r);
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.kind, sizeof d.kind, "openblas");
+    snprintf(d.type, sizeof d.type, "CPU");
+    snprintf(d.name, sizeof d.name, "Test CPU");
+    assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    snprintf(r->prov.blas_version, sizeof r->prov.blas_version, "%s", blas);
+    snprintf(r->prov.id, sizeof r->prov.id, "run-%s", blas);
+    for (i = 0; i < npts; i++) {
+        rs_point p;
+        step_times t[40];
+        memset(&p, 0, sizeof p);
+        snprintf(p.device, sizeof p.device, "cpu");
+        p.layers = 2;
+        p.hidden = shape[i][0];
+        p.batch = shape[i][1];
+        p.flops_per_layer = workload_flops_per_layer(WL_INFERENCE, p.hidden, p.batch);
+        for (k = 0; k < n[i]; k++) {
+            t[k].wall = t[k].total = scale[i] * (1.0 + 0.002 * (k % 7));
+            t[k].kernel = t[k].h2d = t[k].d2h = -1.0;
+        }
+        p.samples = t;
+        p.nsamples = n[i];
+        assert_int_equal(results_summarize(&p, NULL), BE_OK);
+        assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
+    }
+    return r;
+}
+
+static void test_compare(void **state)
+{
+    static const int shape[4][2] = {{128, 16}, {128, 64}, {256, 16}, {256, 64}};
+    static const int n[4] = {30, 30, 30, 3};
+    static const double a_t[4] = {1e-3, 2e-3, 3e-3, 4e-3};
+    /* same, 20% slower, 3% faster (significant but under the 5% noise
+     * floor), 30% faster with too few samples for the test */
+    static const double b_t[4] = {1e-3, 2.4e-3, 2.91e-3, 2.8e-3};
+    static const int other[1][2] = {{512, 512}};
+    static const double one[1] = {1e-3};
+    static const int n1[1] = {10};
+    results *a = cmp_run("0.3.21", shape, a_t, n, 4), *b = cmp_run("0.3.26", shape, b_t, n, 4);
+    results *c = cmp_run("0.3.21", other, one, n1, 1);
+    compare_set cs;
+    err e;
+    int i, found = 0;
+    (void)state;
+    assert_int_equal(compare_runs(a, b, &cs, &e), BE_OK);
+    assert_int_equal(cs.npoints, 4);
+    assert_int_equal(cs.points[0].verdict, CMP_UNCHANGED);
+    assert_int_equal(cs.points[1].verdict, CMP_SLOWER);
+    assert_true(fabs(cs.points[1].ratio - 1.2) < 1e-9);
+    assert_true(cs.points[2].significant);
+    assert_int_equal(cs.points[2].verdict, CMP_UNCHANGED);
+    assert_int_equal(cs.points[3].by_overlap, 1);
+    assert_int_equal(cs.nslower, 1);
+    for (i = 0; i < cs.ndiffs; i++)
+        found |= strstr(cs.diffs[i].a, "0.3.21") && strstr(cs.diffs[i].b, "0.3.26");
+    assert_true(found);
+    compare_free(&cs);
+    e.msg[0] = '\0';
+    assert_int_equal(compare_runs(a, c, &cs, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "no point in common"));
+    results_free(a);
+    results_free(b);
+    results_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -700,6 +779,7 @@ int main(void)
         cmocka_unit_test(test_cpu_correct),
         cmocka_unit_test(test_verify_catches),
         cmocka_unit_test(test_seeded_inputs),
+        cmocka_unit_test(test_compare),
     };
     return cmocka_run_group_tests_name("unit", tests, make_tmpdir, remove_tmpdir);
 }
