@@ -26,7 +26,7 @@ SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno
 # after $BREAKEVEN_DATA and the executable's own directory.
 DATADIR := $(PREFIX)/share/breakeven
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -Isrc -I$(BUILD) \
-             -DBE_DATADIR='"$(DATADIR)"' $(shell pkg-config --cflags $(PKGS))
+             $(shell pkg-config --cflags $(PKGS))
 LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
 TESTLIBS = $(shell pkg-config --libs $(TESTPKGS))
 
@@ -53,7 +53,7 @@ $(BUILD)/libbreakeven.a: $(OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: src/%.c | $(BUILD) $(BUILD)/commit.h
+$(BUILD)/%.o: src/%.c | $(BUILD) $(BUILD)/commit.h $(BUILD)/datadir.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: tests/%.c | $(BUILD)
@@ -77,6 +77,12 @@ $(BUILD)/commit.h: FORCE | $(BUILD)
 	@c=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
 	 [ -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || c="$$c-dirty"; \
 	 l="#define BE_COMMIT \"$$c\""; \
+	 [ -f $@ ] && [ "$$(cat $@)" = "$$l" ] || echo "$$l" > $@
+
+# Where the installed templates are; rewritten only when PREFIX changes, so
+# that `make install PREFIX=...` rebuilds what depends on it.
+$(BUILD)/datadir.h: FORCE | $(BUILD)
+	@l="#define BE_DATADIR \"$(DATADIR)\""; \
 	 [ -f $@ ] && [ "$$(cat $@)" = "$$l" ] || echo "$$l" > $@
 
 $(BUILD):

@@ -47,9 +47,7 @@
 #include "version.h"
 #include "workload.h"
 
-#ifndef BE_DATADIR
-#define BE_DATADIR "/usr/local/share/breakeven"
-#endif
+#include "datadir.h"
 
 #define PATHMAX 4096
 #define CHART_KINDS 5
