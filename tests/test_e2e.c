@@ -133,7 +133,7 @@ static void test_quick_run(void **state)
     outcome o;
     results *r = NULL;
     err e;
-    int i;
+    int i, grid;
     (void)state;
     snprintf(out, sizeof out, "%s/q", tmpdir);
     run(&o, "run", "--quick", "--mode", "both", "--out", out, NULL);
@@ -153,8 +153,20 @@ static void test_quick_run(void **state)
     assert_string_equal(r->devices[1].kind, "opencl");
     assert_true(strcmp(r->devices[1].type, "GPU") == 0 || strcmp(r->devices[1].type, "CPU") == 0 ||
                 strcmp(r->devices[1].type, "ACCELERATOR") == 0);
-    /* --quick: 2 modes × 2 hidden × 2 batch on every device */
-    assert_int_equal(r->npoints, 8 * r->ndevices);
+    /* --quick: 2 modes × 2 hidden × 2 batch on every device, plus any
+     * point the refinement added, which must say why and lie strictly
+     * between the grid's batches */
+    for (i = 0, grid = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (!p->why[0]) {
+            grid++;
+            continue;
+        }
+        assert_non_null(strstr(p->why, "refinement"));
+        assert_true(p->batch > 16 && p->batch < 64);
+        assert_true(p->hidden == 32 || p->hidden == 128);
+    }
+    assert_int_equal(grid, 8 * r->ndevices);
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         if (p->status != PT_OK)
