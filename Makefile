@@ -35,7 +35,7 @@ OBJ     := $(SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/embed.o
 EMBED   := src/results.rng $(wildcard kernels/*.cl)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_fit $(BUILD)/test_chart $(BUILD)/test_cl \
-           $(BUILD)/test_e2e
+           $(BUILD)/test_report $(BUILD)/test_e2e
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
@@ -98,6 +98,9 @@ $(BUILD)/test_fit: $(BUILD)/test_fit.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_chart: $(BUILD)/test_chart.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/test_report: $(BUILD)/test_report.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_cl: $(BUILD)/test_cl.o $(BUILD)/libbreakeven.a

@@ -1604,22 +1604,119 @@ static int render_feed(const site *s, const runset *rs, outbox *box, err *e)
     return put_xml(box, p, xml, len, e);
 }
 
+/* ---- several hosts, one report ---------------------------------------- */
+
+/* The newest run of every host merged into one model (devices renamed
+ * "<host>/<id>"), so that the index page can show the devices of all hosts
+ * in one chart.  *out stays NULL when the runs come from one host only. */
+static int merge_hosts(const runset *rs, results **out, int *nhosts, err *e)
+{
+    results *m;
+    int i, j, d, rc;
+    *out = NULL;
+    *nhosts = 0;
+    for (i = rs->n - 1; i >= 0; i--) {
+        int seen = 0;
+        for (j = i + 1; j < rs->n; j++)
+            seen |= strcmp(rs->v[j].r->prov.host, rs->v[i].r->prov.host) == 0;
+        *nhosts += !seen;
+    }
+    if (*nhosts < 2)
+        return BE_OK;
+    if (!(m = results_new()))
+        return err_set(e, BE_EFAIL, "out of memory");
+    m->prov = rs->v[rs->n - 1].r->prov;
+    for (i = rs->n - 1; i >= 0; i--) {
+        const results *r = rs->v[i].r;
+        int seen = 0;
+        for (j = i + 1; j < rs->n; j++)
+            seen |= strcmp(rs->v[j].r->prov.host, r->prov.host) == 0;
+        if (seen)
+            continue;
+        for (d = 0; d < r->ndevices; d++) {
+            device_info di = r->devices[d];
+            snprintf(di.id, sizeof di.id, "%.14s/%.16s", r->prov.host, r->devices[d].id);
+            if (results_device(m, di.id))
+                continue;
+            if ((rc = results_add_device(m, &di, e)) < 0)
+                goto fail;
+            for (j = 0; j < r->npoints; j++) {
+                rs_point p = r->points[j];
+                if (strcmp(p.device, r->devices[d].id) != 0)
+                    continue;
+                snprintf(p.device, sizeof p.device, "%s", di.id);
+                if ((rc = results_add_point(m, &p, e)) < 0)
+                    goto fail;
+            }
+        }
+    }
+    *out = m;
+    return BE_OK;
+fail:
+    results_free(m);
+    return rc;
+}
+
+/* Draws OUT/hosts-throughput-<mode> and OUT/hosts-relative-time-<mode>. */
+static int draw_hosts(const results *m, const char *out, err *e)
+{
+    int k, rc;
+    char base[PATHMAX];
+    for (k = WL_INFERENCE; k <= WL_TRAINING; k++) {
+        if (!has_mode(m, (wl_mode)k))
+            continue;
+        snprintf(base, sizeof base, "%s/hosts-throughput-%s", out, workload_mode_name((wl_mode)k));
+        if ((rc = figure_throughput(m, NULL, (wl_mode)k, base, e)) < 0)
+            return rc;
+        snprintf(base, sizeof base, "%s/hosts-relative-time-%s", out,
+                 workload_mode_name((wl_mode)k));
+        if ((rc = figure_relative_time(m, (wl_mode)k, NULL, 0, base, e)) < 0)
+            return rc;
+    }
+    return BE_OK;
+}
+
+static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const char *out)
+{
+    xmlNodePtr h = add(a, "hosts", NULL);
+    char buf[4096], alt[300];
+    int k;
+    snprintf(buf, sizeof buf, "The newest run of each of the %d hosts, side by side; devices "
+             "are named host/device.", nhosts);
+    add(h, "p", buf);
+    for (k = WL_INFERENCE; k <= WL_TRAINING; k++) {
+        if (!has_mode(m, (wl_mode)k))
+            continue;
+        say_throughput(m, (wl_mode)k, buf, sizeof buf);
+        snprintf(alt, sizeof alt, "Chart: throughput of the devices of every host against FLOPs "
+                 "per layer (%s).", workload_mode_name((wl_mode)k));
+        add_chart(h, out, "", "hosts-throughput", (wl_mode)k, alt, buf);
+        say_relative(m, (wl_mode)k, 0, buf, sizeof buf);
+        snprintf(alt, sizeof alt, "Chart: step time of the devices of every host relative to %s "
+                 "(%s).", m->devices[figure_base_device(m)].id, workload_mode_name((wl_mode)k));
+        add_chart(h, out, "", "hosts-relative-time", (wl_mode)k, alt, buf);
+    }
+}
+
 /* ---- orchestration -------------------------------------------------- */
 
-static int render_run_page(const site *s, const runset *rs, int k, int index, outbox *box,
-                           err *e)
+static int render_run_page(const site *s, const runset *rs, int k, int index,
+                           const results *hosts, int nhosts, outbox *box, err *e)
 {
     const run *u = &rs->v[k];
     char p[PATHMAX], chart_prefix[300];
     xmlDocPtr doc;
+    xmlNodePtr a;
     xmlChar *html = NULL;
     int len, rc;
     if (index)
         snprintf(chart_prefix, sizeof chart_prefix, "runs/%s/", u->r->prov.id);
     else
         chart_prefix[0] = '\0';
-    doc = page_doc(s, index ? "index" : "run", u,
-                   annotate_run(s, rs, k, index ? "" : "../../", chart_prefix), "style.css",
+    a = annotate_run(s, rs, k, index ? "" : "../../", chart_prefix);
+    if (index && hosts)
+        annotate_hosts(a, hosts, nhosts, s->o->out);
+    doc = page_doc(s, index ? "index" : "run", u, a, "style.css",
                    index ? "index.html" : "../../index.html", index ? "feed.xml" : "../../feed.xml",
                    e);
     if (!doc)
@@ -1638,7 +1735,8 @@ static int render_run_page(const site *s, const runset *rs, int k, int index, ou
 static int report_runs(const site *s, runset *rs, outbox *box, char *index, size_t size, err *e)
 {
     char p[PATHMAX];
-    int i, rc;
+    results *hosts = NULL;
+    int i, rc, nhosts;
     for (i = 0; i < rs->n; i++)
         if ((rc = place_run(&rs->v[i], e)) < 0)
             return rc;
@@ -1665,15 +1763,22 @@ static int report_runs(const site *s, runset *rs, outbox *box, char *index, size
         snprintf(p, sizeof p, "%s/style.css", u->dir);
         if ((rc = put(box, p, s->css, s->css_len, 1, e)) < 0)
             return rc;
-        if ((rc = render_run_page(s, rs, i, 0, box, e)) < 0)
+        if ((rc = render_run_page(s, rs, i, 0, NULL, 0, box, e)) < 0)
             return rc;
     }
     snprintf(p, sizeof p, "%s/style.css", s->o->out);
     if ((rc = put(box, p, s->css, s->css_len, 1, e)) < 0)
         return rc;
+    if ((rc = merge_hosts(rs, &hosts, &nhosts, e)) < 0)
+        return rc;
+    if (hosts && (rc = draw_hosts(hosts, s->o->out, e)) < 0) {
+        results_free(hosts);
+        return rc;
+    }
     /* the index page and the feed last */
-    if ((rc = render_run_page(s, rs, rs->n - 1, 1, box, e)) < 0 ||
-        (rc = render_feed(s, rs, box, e)) < 0)
+    rc = render_run_page(s, rs, rs->n - 1, 1, hosts, nhosts, box, e);
+    results_free(hosts);
+    if (rc < 0 || (rc = render_feed(s, rs, box, e)) < 0)
         return rc;
     snprintf(index, size, "%s/index.html", s->o->out);
     return BE_OK;

@@ -39,6 +39,12 @@
         <p class="warning"><strong>Warning: </strong><xsl:value-of select="."/></p>
       </xsl:for-each>
 
+      <xsl:if test="$a/hosts">
+        <h2>All machines</h2>
+        <p><xsl:value-of select="$a/hosts/p"/></p>
+        <xsl:apply-templates select="$a/hosts/chart"/>
+      </xsl:if>
+
       <h2>The setup</h2>
       <p><xsl:value-of select="$a/setup"/></p>
 

@@ -434,6 +434,95 @@ static void test_devices_help_version(void **state)
     outcome_free(&o);
 }
 
+/* The id (directory name) of the only run under out/runs. */
+static void only_run(const char *out, char *id, size_t size)
+{
+    char path[600];
+    DIR *d;
+    struct dirent *de;
+    snprintf(path, sizeof path, "%s/runs", out);
+    d = opendir(path);
+    assert_non_null(d);
+    id[0] = '\0';
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.')
+            snprintf(id, size, "%s", de->d_name);
+    closedir(d);
+    assert_true(id[0] != '\0');
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+    char path[900];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+/* `all` = run, then report: the path of index.html last, and every file of
+ * the report; then `report` again with bad input. */
+static void test_all_and_report(void **state)
+{
+    char out[300], id[200], line[600], rundir[600], path[900], *before = NULL, *after = NULL;
+    outcome o;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/all", tmpdir);
+    run(&o, "all", "--quick", "--quiet", "--budget", "1", "--price", "cpu=0.1", "--title",
+        "<script>x</script>", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    last_line(o.out, line, sizeof line);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    assert_string_equal(line, path);
+    outcome_free(&o);
+    only_run(out, id, sizeof id);
+    snprintf(rundir, sizeof rundir, "%s/runs/%s", out, id);
+    assert_true(file_exists(out, "feed.xml") && file_exists(out, "style.css"));
+    assert_true(file_exists(rundir, "index.html") && file_exists(rundir, "results.csv") &&
+                file_exists(rundir, "style.css") && file_exists(rundir, "cost-inference.png"));
+    assert_int_equal(fsx_read_all(path, &before, NULL, &e), BE_OK);
+    assert_null(strstr(before, "<script>x"));
+    assert_non_null(strstr(before, "&lt;script&gt;x"));
+
+    /* a missing run id: one line, non-zero, nothing changed */
+    run(&o, "report", "20990101T000000Z-nowhere", "--out", out, NULL);
+    assert_int_equal(o.status, 1);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "20990101T000000Z-nowhere"));
+    outcome_free(&o);
+
+    /* an unwritable output (a directory where a page goes): one line,
+     * non-zero, the previous index intact */
+    snprintf(path, sizeof path, "%s/style.css", rundir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(mkdir(strcat(path, "/x"), 0755), 0);
+    run(&o, "report", "--title", "changed", "--out", out, NULL);
+    assert_int_equal(o.status, 1);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "style.css"));
+    outcome_free(&o);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    assert_int_equal(fsx_read_all(path, &after, NULL, &e), BE_OK);
+    assert_string_equal(after, before);
+    assert_no_temp_files(out);
+    free(before);
+    free(after);
+
+    /* compare a run with itself: every point unchanged, and the page */
+    run(&o, "compare", id, rundir, "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    assert_non_null(strstr(o.out, "\n0 faster, 0 slower"));
+    last_line(o.out, line, sizeof line);
+    assert_non_null(strstr(line, "/compare/"));
+    assert_int_equal(access(line, R_OK), 0);
+    outcome_free(&o);
+    run(&o, "compare", id, NULL);
+    assert_int_equal(o.status, 2);
+    outcome_free(&o);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -465,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_report_and_bad_input),
         cmocka_unit_test(test_tune),
         cmocka_unit_test(test_devices_help_version),
+        cmocka_unit_test(test_all_and_report),
     };
     return cmocka_run_group_tests_name("end-to-end", tests, setup, teardown);
 }
