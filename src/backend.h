@@ -6,7 +6,8 @@
  * one workload at a time (a stack of dense layers at one hidden width and
  * batch size), asks it to run timed steps, and once per point asks for the
  * network state after one step so that verify.c can check it against a host
- * reference.  Backends know nothing of statistics, budgets or files.
+ * reference.  Backends know nothing of statistics, budgets or files, and
+ * call nothing above them: they describe their devices with devinfo.h.
  *
  * Layout conventions shared by every backend (row-major, fp32):
  *   x      batch × hidden    the activations entering a layer
@@ -23,6 +24,7 @@
 
 #include <stddef.h>
 
+#include "devinfo.h"
 #include "err.h"
 
 typedef enum { WL_INFERENCE = 0, WL_TRAINING = 1 } wl_mode;
@@ -58,28 +60,13 @@ typedef struct net_state {
     float **b;    /* training: layers arrays hidden, biases after the update           */
 } net_state;
 
-/* A property of a device, shown by `breakeven devices` and stored in the
- * results file (<prop name="..." value="..."/>). */
-typedef struct device_prop {
-    char name[48];
-    char value[256];
-} device_prop;
-
-#define DEVICE_MAX_PROPS 32
-
-typedef struct device_info {
-    char id[32];        /* "cpu", "cl:0.1" (platform.device)              */
-    char kind[16];      /* "openblas" or "opencl"                          */
-    char type[16];      /* "CPU", "GPU", "ACCELERATOR", ... (the real type) */
-    char name[256];
-    char vendor[128];
-    char driver[256];   /* driver version, or the OpenBLAS version        */
-    char library[256];  /* platform version, or the OpenBLAS config       */
-    int nprops;
-    device_prop props[DEVICE_MAX_PROPS];
-} device_info;
+/* Which library a backend measures with.  device_info.kind is its name
+ * as the results file stores it ("openblas", "opencl"); code that must
+ * tell the backends apart asks the ops table (backend_ops.kind). */
+typedef enum { BACKEND_OPENBLAS = 0, BACKEND_OPENCL = 1 } backend_kind;
 
 typedef struct backend_ops {
+    backend_kind kind;
     /* Allocates the device-side copy of w (weights, biases, input, the
      * activations) and uploads it.  Returns BE_EOOM when the device cannot
      * hold it (the sweep records an out-of-memory point and goes on). */
@@ -91,6 +78,11 @@ typedef struct backend_ops {
     /* Copies the current network state to s (see net_state). */
     int (*state)(void *run, net_state *s, err *e);
     void (*release)(void *run);
+    /* What readying the device cost outside any measurement: the seconds
+     * of the last kernel build or binary load (0 before any) and whether
+     * the binary cache served it.  NULL for a backend that builds nothing
+     * (the CPU). */
+    void (*build_info)(const void *dev, double *seconds, int *cache_hit);
 } backend_ops;
 
 /* A device the sweep can measure: its description, its operations and the
@@ -100,9 +92,5 @@ typedef struct device {
     const backend_ops *ops;
     void *handle;
 } device;
-
-/* Appends a property to info (silently ignored past DEVICE_MAX_PROPS). */
-void device_prop_add(device_info *info, const char *name, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 #endif

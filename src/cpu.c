@@ -205,8 +205,14 @@ static int cpu_state(void *p, net_state *s, err *e)
     return BE_OK;
 }
 
+/* No kernels to build: build_info stays NULL. */
 static const backend_ops cpu_ops = {
-    cpu_prepare, cpu_reset, cpu_step, cpu_state, cpu_release,
+    .kind = BACKEND_OPENBLAS,
+    .prepare = cpu_prepare,
+    .reset = cpu_reset,
+    .step = cpu_step,
+    .state = cpu_state,
+    .release = cpu_release,
 };
 
 void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize,
@@ -243,11 +249,11 @@ int cpu_discover(device *dev, int threads, err *e)
     snprintf(d->vendor, sizeof d->vendor, "%s", vendor);
     snprintf(d->driver, sizeof d->driver, "OpenBLAS %s", version);
     snprintf(d->library, sizeof d->library, "%s", config);
-    device_prop_add(d, "cores", "%d", host_cores());
-    device_prop_add(d, "openblas-version", "%s", version);
-    device_prop_add(d, "openblas-core", "%s", core);
-    device_prop_add(d, "openblas-threads", "%d", nthreads);
-    device_prop_add(d, "memory-bytes", "%.0f", host_mem_total());
+    devinfo_prop_add(d, "cores", "%d", host_cores());
+    devinfo_prop_add(d, "openblas-version", "%s", version);
+    devinfo_prop_add(d, "openblas-core", "%s", core);
+    devinfo_prop_add(d, "openblas-threads", "%d", nthreads);
+    devinfo_prop_add(d, "memory-bytes", "%.0f", host_mem_total());
     dev->ops = &cpu_ops;
     dev->handle = NULL;
     return BE_OK;

@@ -1,29 +1,19 @@
 /*
  * device.c — discovery and selection of devices (see device.h).
+ *
+ * This module sits above the backends: it calls their discovery functions
+ * and then deals with devices only through backend.h (the ops table says
+ * which backend a device belongs to), never the other way round.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "device.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clgemm.h"
 #include "cpu.h"
-
-void device_prop_add(device_info *info, const char *name, const char *fmt, ...)
-{
-    device_prop *p;
-    va_list ap;
-    if (info->nprops >= DEVICE_MAX_PROPS)
-        return;
-    p = &info->props[info->nprops++];
-    snprintf(p->name, sizeof p->name, "%s", name);
-    va_start(ap, fmt);
-    vsnprintf(p->value, sizeof p->value, fmt, ap);
-    va_end(ap);
-}
 
 void device_set_free(device_set *set)
 {
@@ -58,13 +48,19 @@ int device_discover(device_set *set, int threads, err *e)
     return BE_OK;
 }
 
-static int find(const device_set *set, const char *id)
+static int is_opencl(const device *d) { return d->ops->kind == BACKEND_OPENCL; }
+
+/* The index of the device called id into *k; BE_EUSAGE naming it when
+ * there is none. */
+static int find(const device_set *set, const char *id, int *k, err *e)
 {
     int i;
     for (i = 0; i < set->n; i++)
-        if (strcmp(set->devs[i].info.id, id) == 0)
-            return i;
-    return -1;
+        if (strcmp(set->devs[i].info.id, id) == 0) {
+            *k = i;
+            return BE_OK;
+        }
+    return err_set(e, BE_EUSAGE, "--devices: no device \"%s\" (see `breakeven devices`)", id);
 }
 
 int device_select(const device_set *set, const char *spec, int *idx, int *n, err *e)
@@ -73,17 +69,17 @@ int device_select(const device_set *set, const char *spec, int *idx, int *n, err
     *n = 0;
     if (strcmp(spec, "all") == 0) {
         for (i = 0; i < set->n; i++) {
-            const device_info *d = &set->devs[i].info;
-            if (strcmp(d->kind, "opencl") != 0 || strcmp(d->type, "GPU") == 0) {
+            const device *d = &set->devs[i];
+            if (!is_opencl(d) || strcmp(d->info.type, "GPU") == 0) {
                 idx[(*n)++] = i;
-                gpus += strcmp(d->kind, "opencl") == 0;
+                gpus += is_opencl(d);
             }
         }
         /* without a GPU, the first OpenCL device of any type, labelled
          * with its real type wherever it is shown */
         if (gpus == 0)
             for (i = 0; i < set->n; i++)
-                if (strcmp(set->devs[i].info.kind, "opencl") == 0) {
+                if (is_opencl(&set->devs[i])) {
                     idx[(*n)++] = i;
                     break;
                 }
@@ -91,14 +87,14 @@ int device_select(const device_set *set, const char *spec, int *idx, int *n, err
     }
     {
         char buf[512], *tok, *save = NULL;
+        int rc, k = 0, j, dup;
         if (!*spec || strlen(spec) >= sizeof buf)
             return err_set(e, BE_EUSAGE, "--devices: \"%s\" is not a device list", spec);
         strcpy(buf, spec);
         for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            int k = find(set, tok), j, dup = 0;
-            if (k < 0)
-                return err_set(e, BE_EUSAGE,
-                               "--devices: no device \"%s\" (see `breakeven devices`)", tok);
+            if ((rc = find(set, tok, &k, e)) < 0)
+                return rc;
+            dup = 0;
             for (j = 0; j < *n; j++)
                 dup |= idx[j] == k;
             if (!dup)
@@ -114,9 +110,9 @@ void device_note_build(const device *d, device_info *info)
 {
     double seconds = 0.0;
     int hit = 0;
-    if (strcmp(d->info.kind, "opencl") != 0)
+    if (!d->ops->build_info)
         return;
-    clgemm_build_info(d->handle, &seconds, &hit);
-    device_prop_add(info, "kernel-build-seconds", "%.3f", seconds);
-    device_prop_add(info, "kernel-binary-cache", "%s", hit ? "hit" : "miss");
+    d->ops->build_info(d->handle, &seconds, &hit);
+    devinfo_prop_add(info, "kernel-build-seconds", "%.3f", seconds);
+    devinfo_prop_add(info, "kernel-binary-cache", "%s", hit ? "hit" : "miss");
 }

@@ -31,9 +31,10 @@ void device_set_free(device_set *set);
  * BE_EUSAGE naming an unknown id. */
 int device_select(const device_set *set, const char *spec, int *idx, int *n, err *e);
 
-/* Adds to info what preparing d cost outside the measurement: for OpenCL
- * devices the kernel build time and whether the binary cache served it
- * ("kernel-build-seconds", "kernel-binary-cache"). */
+/* Adds to info what preparing d cost outside the measurement: for a
+ * backend that builds kernels (backend_ops.build_info, OpenCL) the build
+ * time and whether the binary cache served it ("kernel-build-seconds",
+ * "kernel-binary-cache"); nothing for the others. */
 void device_note_build(const device *d, device_info *info);
 
 #endif

@@ -310,7 +310,7 @@ static int cmd_tune(const cli *c)
     }
     for (i = 0; i < n; i++) {
         device *d = &set.devs[idx[i]];
-        if (strcmp(d->info.kind, "opencl") != 0) {
+        if (d->ops->kind != BACKEND_OPENCL) {
             if (strcmp(c->devices, "all") != 0) {
                 err_set(&e, BE_EUSAGE, "tune: %s is not an OpenCL device; only OpenCL kernels "
                         "are tuned", d->info.id);

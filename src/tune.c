@@ -12,7 +12,7 @@
  * results are wrong is reported and never chosen.  The winner (highest
  * geometric mean of the two rates, from median kernel times; the default
  * unless the winner leads it by TUNE_MARGIN) is stored
- * through clgemm_tuned_store, whence clgemm_discover applies it to the
+ * through clgemm_cache_store_tuned, whence clgemm_discover applies it to the
  * device in later runs.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clgemm_cache.h"
 #include "host.h"
 #include "verify.h"
 #include "workload.h"
@@ -58,9 +59,10 @@ void tune_options_default(tune_options *o)
 static void add(clgemm_config *list, int *n, const clgemm_config *c)
 {
     char opts[256];
-    if (*n >= TUNE_MAX || clgemm_config_options(c, opts, sizeof opts, NULL) != 0)
+    int i;
+    if (*n >= TUNE_MAX || clgemm_config_options(c, opts, sizeof opts, NULL) != BE_OK)
         return;
-    for (int i = 0; i < *n; i++)
+    for (i = 0; i < *n; i++)
         if (memcmp(&list[i], c, sizeof *c) == 0)
             return;
     list[(*n)++] = *c;
@@ -75,17 +77,26 @@ static void add(clgemm_config *list, int *n, const clgemm_config *c)
  * tile size and work per item around CLBlast-style defaults. */
 static int candidates(const clgemm_config *def, clgemm_config *list)
 {
+    static const struct { int vw, tm, tn, lx, ly, kb, dtm, dtn; } v[] = {
+        {16, 6, 16, 2, 16, 0, 4, 4},   {16, 6, 16, 2, 16, 256, 4, 4}, {16, 6, 16, 2, 16, 64, 4, 4},
+        {16, 6, 16, 1, 32, 128, 4, 4}, {16, 6, 16, 4, 8, 64, 4, 4},   {16, 4, 16, 2, 16, 128, 4, 4},
+        {16, 5, 16, 2, 16, 128, 4, 4}, {8, 6, 16, 2, 16, 128, 4, 4},  {8, 8, 8, 2, 16, 256, 4, 4},
+        {8, 8, 8, 1, 16, 0, 4, 4},     {4, 8, 8, 2, 16, 256, 4, 4},   {16, 6, 16, 2, 16, 128, 2, 4},
+        {16, 6, 16, 2, 16, 128, 4, 2}, {16, 6, 16, 2, 16, 128, 4, 8}};
+    /* local-memory tilings a CPU driver might favour */
+    static const int cpu_loc[][5] = {{64, 64, 16, 4, 4}, {32, 32, 16, 4, 4}};
+    /* local-memory tiles around the GPU defaults */
+    static const int gpu_loc[][5] = {
+        {64, 64, 16, 4, 4},  {64, 64, 8, 4, 4},   {64, 64, 32, 4, 4},  {32, 64, 16, 4, 4},
+        {64, 32, 16, 4, 4},  {32, 32, 16, 4, 4},  {32, 32, 16, 2, 2},  {64, 64, 16, 8, 8},
+        {128, 128, 16, 8, 8}, {128, 128, 8, 8, 8}, {128, 64, 16, 8, 4}, {64, 128, 16, 4, 8},
+        {64, 64, 16, 2, 4},  {64, 64, 16, 4, 2},  {32, 64, 8, 2, 4},   {16, 16, 16, 2, 2}};
     int n = 0;
+    size_t i;
     clgemm_config c;
     add(list, &n, def);
     if (def->variant == CLGEMM_REG) {
-        static const struct { int vw, tm, tn, lx, ly, kb, dtm, dtn; } v[] = {
-            {16, 6, 16, 2, 16, 0, 4, 4},   {16, 6, 16, 2, 16, 256, 4, 4}, {16, 6, 16, 2, 16, 64, 4, 4},
-            {16, 6, 16, 1, 32, 128, 4, 4}, {16, 6, 16, 4, 8, 64, 4, 4},   {16, 4, 16, 2, 16, 128, 4, 4},
-            {16, 5, 16, 2, 16, 128, 4, 4}, {8, 6, 16, 2, 16, 128, 4, 4},  {8, 8, 8, 2, 16, 256, 4, 4},
-            {8, 8, 8, 1, 16, 0, 4, 4},     {4, 8, 8, 2, 16, 256, 4, 4},   {16, 6, 16, 2, 16, 128, 2, 4},
-            {16, 6, 16, 2, 16, 128, 4, 2}, {16, 6, 16, 2, 16, 128, 4, 8}};
-        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        for (i = 0; i < sizeof v / sizeof v[0]; i++) {
             c = *def;
             c.vw = v[i].vw;
             c.tm = v[i].tm;
@@ -97,26 +108,20 @@ static int candidates(const clgemm_config *def, clgemm_config *list)
             c.dtn = v[i].dtn;
             add(list, &n, &c);
         }
-        static const int loc[][5] = {{64, 64, 16, 4, 4}, {32, 32, 16, 4, 4}};
-        for (size_t i = 0; i < sizeof loc / sizeof loc[0]; i++) {
-            c = (clgemm_config){.variant = CLGEMM_LOCAL, .vw = 1, .tsm = loc[i][0],
-                                .tsn = loc[i][1], .tsk = loc[i][2], .wptm = loc[i][3],
-                                .wptn = loc[i][4]};
+        for (i = 0; i < sizeof cpu_loc / sizeof cpu_loc[0]; i++) {
+            c = (clgemm_config){.variant = CLGEMM_LOCAL, .vw = 1, .tsm = cpu_loc[i][0],
+                                .tsn = cpu_loc[i][1], .tsk = cpu_loc[i][2],
+                                .wptm = cpu_loc[i][3], .wptn = cpu_loc[i][4]};
             add(list, &n, &c);
         }
     } else {
-        static const int loc[][5] = {
-            {64, 64, 16, 4, 4},  {64, 64, 8, 4, 4},   {64, 64, 32, 4, 4},  {32, 64, 16, 4, 4},
-            {64, 32, 16, 4, 4},  {32, 32, 16, 4, 4},  {32, 32, 16, 2, 2},  {64, 64, 16, 8, 8},
-            {128, 128, 16, 8, 8}, {128, 128, 8, 8, 8}, {128, 64, 16, 8, 4}, {64, 128, 16, 4, 8},
-            {64, 64, 16, 2, 4},  {64, 64, 16, 4, 2},  {32, 64, 8, 2, 4},   {16, 16, 16, 2, 2}};
-        for (size_t i = 0; i < sizeof loc / sizeof loc[0]; i++) {
+        for (i = 0; i < sizeof gpu_loc / sizeof gpu_loc[0]; i++) {
             c = *def;
-            c.tsm = loc[i][0];
-            c.tsn = loc[i][1];
-            c.tsk = loc[i][2];
-            c.wptm = loc[i][3];
-            c.wptn = loc[i][4];
+            c.tsm = gpu_loc[i][0];
+            c.tsn = gpu_loc[i][1];
+            c.tsk = gpu_loc[i][2];
+            c.wptm = gpu_loc[i][3];
+            c.wptn = gpu_loc[i][4];
             add(list, &n, &c);
         }
     }
@@ -134,20 +139,20 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Runs w on d with its current configuration: one verified step, then reps
- * timed steps.  Returns 0 with *gflops (from the median kernel time) and
- * *status TUNE_OK, or 0 with *status WRONG/FAILED and note filled, or
+ * timed steps.  Returns BE_OK with *gflops (from the median kernel time) and
+ * *status TUNE_OK, or BE_OK with *status WRONG/FAILED and note filled, or
  * BE_EINTR.  The run is always released. */
 static int measure(device *d, const workload *w, const tune_options *o, double *gflops,
                    tune_status *status, char *note, size_t note_len)
 {
-    double t[64];
+    double t[64], med;
     const int reps = o->reps < 64 ? o->reps : 64;
     void *run = NULL;
     net_state s;
     verify_result v;
     step_times st;
     err e = {{0}};
-    int rc, have_state = 0;
+    int rc, i, have_state = 0;
     const char *mode = workload_mode_name(w->mode);
 
     *status = TUNE_FAILED;
@@ -162,10 +167,10 @@ static int measure(device *d, const workload *w, const tune_options *o, double *
         *status = TUNE_WRONG;
         snprintf(note, note_len, "%s %d×%d: %s off by %.3g (tolerance %.3g)", mode, w->hidden,
                  w->batch, v.where, v.max_error, v.tolerance);
-        rc = 0;
+        rc = BE_OK;
         goto done;
     }
-    for (int i = 0; i < reps; i++) {
+    for (i = 0; i < reps; i++) {
         if (o->stop && *o->stop) {
             rc = BE_EINTR;
             goto done;
@@ -178,16 +183,17 @@ static int measure(device *d, const workload *w, const tune_options *o, double *
         t[i] = st.kernel;
     }
     qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-    const double med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
     *gflops = med > 0 ? workload_flops_per_layer(w->mode, w->hidden, w->batch) * w->layers /
                             med / 1e9
                       : 0.0;
     *status = TUNE_OK;
-    rc = 0;
+    rc = BE_OK;
     goto done;
 fail:
+    /* the device refused the candidate: a result of the search, no error */
     snprintf(note, note_len, "%s %d×%d: %s", mode, w->hidden, w->batch, e.msg);
-    rc = 0;
+    rc = BE_OK;
 done:
     if (have_state)
         verify_state_free(w, &s);
@@ -202,9 +208,9 @@ static int try_candidate(device *d, const workload *fwd, const workload *train,
 {
     err e = {{0}};
     const double t0 = host_seconds();
-    int rc = 0;
+    int rc = BE_OK;
     c->status = TUNE_FAILED;
-    if (clgemm_set_config(d->handle, &c->cfg, &e) != 0) {
+    if (clgemm_set_config(d->handle, &c->cfg, &e) != BE_OK) {
         snprintf(c->note, sizeof c->note, "%s", e.msg);
         goto done;
     }
@@ -224,12 +230,14 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
 {
     workload_data fwd, train;
     clgemm_config list[TUNE_MAX], def, before;
-    int rc, have_fwd = 0, have_train = 0;
+    tune_candidate *c;
+    int rc, i, have_fwd = 0, have_train = 0;
     const double t0 = host_seconds();
+    err ignored;
 
     memset(r, 0, sizeof *r);
     r->best = -1;
-    if (strcmp(d->info.kind, "opencl") != 0)
+    if (d->ops->kind != BACKEND_OPENCL)
         return err_set(e, BE_EUSAGE, "tune: %s is not an OpenCL device", d->info.id);
     if (o->budget < 0 || o->reps < 1 || o->reps > 64 || o->fwd_hidden < 1 || o->fwd_batch < 1 ||
         o->train_hidden < 1 || o->train_batch < 1 || o->max_candidates < 0)
@@ -242,7 +250,7 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
     r->n = candidates(&def, list);
     if (o->max_candidates > 0 && o->max_candidates < r->n)
         r->n = o->max_candidates;
-    for (int i = 0; i < r->n; i++) {
+    for (i = 0; i < r->n; i++) {
         r->c[i].cfg = list[i];
         r->c[i].status = TUNE_SKIPPED;
         clgemm_config_options(&list[i], r->c[i].options, sizeof r->c[i].options, NULL);
@@ -256,7 +264,7 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
         goto fail;
     have_train = 1;
 
-    for (int i = 0; i < r->n; i++) {
+    for (i = 0; i < r->n; i++) {
         if (o->stop && *o->stop) {
             rc = err_set(e, BE_EINTR, "tune: %s: interrupted", d->info.id);
             goto fail;
@@ -264,7 +272,7 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
         /* The default is always measured, so there is a baseline. */
         if (i > 0 && host_seconds() - t0 >= o->budget)
             break;
-        tune_candidate *c = &r->c[i];
+        c = &r->c[i];
         if (try_candidate(d, &fwd.w, &train.w, o, c) == BE_EINTR) {
             rc = err_set(e, BE_EINTR, "tune: %s: interrupted", d->info.id);
             goto fail;
@@ -284,21 +292,19 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
     if (r->c[0].status == TUNE_OK && r->c[r->best].score < TUNE_MARGIN * r->c[0].score)
         r->best = 0;
     if ((rc = clgemm_set_config(d->handle, &r->c[r->best].cfg, e)) ||
-        (rc = clgemm_tuned_store(&d->info, &r->c[r->best].cfg, r->path, sizeof r->path, e)))
+        (rc = clgemm_cache_store_tuned(&d->info, &r->c[r->best].cfg, r->path, sizeof r->path,
+                                        e)))
         goto fail;
     r->seconds = host_seconds() - t0;
     workload_free(&train);
     workload_free(&fwd);
-    return 0;
+    return BE_OK;
 fail:
     r->seconds = host_seconds() - t0;
     if (have_train)
         workload_free(&train);
     if (have_fwd)
         workload_free(&fwd);
-    {
-        err ignored;
-        clgemm_set_config(d->handle, &before, &ignored); /* back as it was */
-    }
+    clgemm_set_config(d->handle, &before, &ignored); /* back as it was */
     return rc;
 }

@@ -8,7 +8,7 @@
  * representative shapes (a forward pass and a training step, each checked
  * by verify.c before it is timed, so a configuration that computes wrong
  * results can never win), and the choice of the winner, which it hands to
- * clgemm_tuned_store; clgemm_discover then starts the device with it in
+ * clgemm_cache_store_tuned; clgemm_discover then starts the device with it in
  * every later run.  It prints nothing: the report says what was measured.
  */
 #ifndef BE_TUNE_H

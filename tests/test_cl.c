@@ -28,6 +28,7 @@
 
 #include "backend.h"
 #include "clgemm.h"
+#include "clgemm_cache.h"
 #include "tune.h"
 
 static char cache_dir[64];
@@ -155,7 +156,7 @@ static void verify(const workload *w, const net_state *s)
     for (int l = L - 1; l >= 0; l--) {
         const float *dy = l == L - 1 ? s->act[L] : s->dx[l + 1], *y = s->act[l + 1];
         const float *x = s->act[l], *W = w->w0[l];
-        double *dz = malloc((size_t)B * H * sizeof *dz);
+        double *dz = malloc((size_t)B * (size_t)H * sizeof *dz);
         assert_non_null(dz);
         for (int i = 0; i < B * H; i++)
             dz[i] = y[i] > 0 ? dy[i] : 0.0;
@@ -394,9 +395,11 @@ static void test_oom(void **state)
 
     /* Each buffer fits, their sum does not fit the global memory. */
     H = 1024;
-    while ((unsigned long long)H * 2 * H * sizeof(float) <= max_alloc && H < 16384)
+    while ((unsigned long long)H * 2 * (unsigned long long)H * sizeof(float) <= max_alloc &&
+           H < 16384)
         H *= 2;
-    const unsigned long long per_layer = (unsigned long long)H * H * sizeof(float);
+    const unsigned long long per_layer =
+        (unsigned long long)H * (unsigned long long)H * sizeof(float);
     w.hidden = H;
     w.layers = (int)(gmem / per_layer) + 2;
     if (w.layers > MAXL)
@@ -418,7 +421,7 @@ static void test_build_cache(void **state)
     double s1, s2;
     int hit1, hit2;
     run_point(&f->devs[0], WL_INFERENCE, 1, 8, 3);
-    clgemm_build_info(f->devs[0].handle, &s1, &hit1);
+    f->devs[0].ops->build_info(f->devs[0].handle, &s1, &hit1);
     assert_int_equal(hit1, 0);
     assert_true(s1 > 0);
 
@@ -426,7 +429,7 @@ static void test_build_cache(void **state)
     assert_int_equal(setup_keep_cache(state), 0);
     f = *state;
     run_point(&f->devs[0], WL_INFERENCE, 1, 8, 3);
-    clgemm_build_info(f->devs[0].handle, &s2, &hit2);
+    f->devs[0].ops->build_info(f->devs[0].handle, &s2, &hit2);
     print_message("build: %.3f s compiled, %.3f s from the cache\n", s1, s2);
     assert_int_equal(hit2, 1);
     assert_true(s2 <= 0.2);
@@ -462,7 +465,7 @@ static void test_build_cache_corrupt(void **state)
     assert_int_equal(setup_keep_cache(state), 0);
     f = *state;
     run_point(&f->devs[0], WL_INFERENCE, 1, 8, 3);
-    clgemm_build_info(f->devs[0].handle, NULL, &hit);
+    f->devs[0].ops->build_info(f->devs[0].handle, NULL, &hit);
     assert_int_equal(hit, 0);
 }
 
@@ -603,7 +606,7 @@ static void test_tune(void **state)
     run_point(&f->devs[0], WL_TRAINING, 1, 17, 5);
 
     /* A stored configuration that is not the default is the one used. */
-    assert_int_equal(clgemm_tuned_store(&f->devs[0].info, &reg_kb, NULL, 0, &e), 0);
+    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_kb, NULL, 0, &e), 0);
     teardown(state);
     assert_int_equal(setup_keep_cache(state), 0);
     f = *state;
@@ -640,7 +643,7 @@ static void test_tune_corrupt(void **state)
     clgemm_config def, got;
     err e = {{0}};
     clgemm_config_default(&f->devs[0].info, &def);
-    assert_int_equal(clgemm_tuned_store(&f->devs[0].info, &reg_small, path, sizeof path, &e), 0);
+    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_small, path, sizeof path, &e), 0);
     FILE *fp = fopen(path, "rb");
     assert_non_null(fp);
     const size_t n = fread(text, 1, sizeof text - 1, fp);
@@ -652,7 +655,7 @@ static void test_tune_corrupt(void **state)
     assert_non_null(key);
 
     /* The intact file is used (so the damaged ones below are what fails). */
-    assert_int_equal(clgemm_tuned_load(&f->devs[0].info, &got, NULL, 0), 0);
+    assert_int_equal(clgemm_cache_load_tuned(&f->devs[0].info, &got, NULL, 0), 0);
     assert_config_equal(&got, &reg_small);
 
     char bad[4][1024];
@@ -668,7 +671,7 @@ static void test_tune_corrupt(void **state)
         fputs(bad[i], fp);
         fclose(fp);
         got = reg_kb;
-        assert_int_equal(clgemm_tuned_load(&f->devs[0].info, &got, NULL, 0), -1);
+        assert_int_equal(clgemm_cache_load_tuned(&f->devs[0].info, &got, NULL, 0), BE_EFAIL);
         assert_config_equal(&got, &reg_kb); /* untouched */
         teardown(state);
         assert_int_equal(setup_keep_cache(state), 0);

@@ -220,7 +220,7 @@ static void fill_fixture(results *r)
     snprintf(d.kind, sizeof d.kind, "openblas");
     snprintf(d.type, sizeof d.type, "CPU");
     snprintf(d.name, sizeof d.name, "A <CPU> & \"friends\"");
-    device_prop_add(&d, "cores", "%d", 2);
+    devinfo_prop_add(&d, "cores", "%d", 2);
     assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
     snprintf(d.id, sizeof d.id, "cl:0.0");
     snprintf(d.kind, sizeof d.kind, "opencl");

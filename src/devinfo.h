@@ -1,0 +1,40 @@
+/*
+ * devinfo.h — what breakeven says about a device: its identity and its
+ * properties.
+ *
+ * A device_info is filled by the backend that found the device (cpu.c,
+ * clgemm.c), shown by `breakeven devices`, stored in the results file
+ * (<device> and its <prop name="..." value="..."/>) and read back by
+ * results.c.  This module sits below every backend and below device.c, so
+ * that a backend describing its devices calls nothing above itself.
+ */
+#ifndef BE_DEVINFO_H
+#define BE_DEVINFO_H
+
+/* A property of a device, shown by `breakeven devices` and stored in the
+ * results file (<prop name="..." value="..."/>). */
+typedef struct device_prop {
+    char name[48];
+    char value[256];
+} device_prop;
+
+#define DEVICE_MAX_PROPS 32
+
+typedef struct device_info {
+    char id[32];        /* "cpu", "cl:0.1" (platform.device)              */
+    char kind[16];      /* "openblas" or "opencl"                          */
+    char type[16];      /* "CPU", "GPU", "ACCELERATOR", ... (the real type) */
+    char name[256];
+    char vendor[128];
+    char driver[256];   /* driver version, or the OpenBLAS version        */
+    char library[256];  /* platform version, or the OpenBLAS config       */
+    int nprops;
+    device_prop props[DEVICE_MAX_PROPS];
+} device_info;
+
+/* Appends a property to info (silently ignored past DEVICE_MAX_PROPS; the
+ * value is cut to its buffer). */
+void devinfo_prop_add(device_info *info, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
