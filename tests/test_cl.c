@@ -683,6 +683,86 @@ static void test_tune_corrupt(void **state)
     run_point(&f->devs[0], WL_INFERENCE, 1, 17, 3);
 }
 
+/* The caches go where BREAKEVEN_CACHE says, however deep: the directories
+ * are made and every entry is written whole through fsx_write_atomic, which
+ * leaves nothing but the entries behind.  Where the directory cannot be
+ * made, the program is still built, only not cached, and storing a tuning
+ * file fails saying where. */
+static void test_cache_nested(void **state)
+{
+    fixture *f = *state;
+    char nested[256], blocked[256], path[4352];
+    clgemm_config cfg;
+    err e = {{0}};
+    int hit = -1, clbin = 0, tuned = 0, other = 0;
+    DIR *d;
+    FILE *fp;
+
+    snprintf(nested, sizeof nested, "%s/x/y/z", cache_dir);
+    assert_null(opendir(nested));
+    setenv("BREAKEVEN_CACHE", nested, 1);
+    run_point(&f->devs[0], WL_INFERENCE, 1, 8, 3);
+    f->devs[0].ops->build_info(f->devs[0].handle, NULL, &hit);
+    assert_int_equal(hit, 0);
+    /* the configuration just built, so that the next run finds its binary */
+    clgemm_get_config(f->devs[0].handle, &cfg);
+    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &cfg, path, sizeof path, &e),
+                     BE_OK);
+    assert_true(strncmp(path, nested, strlen(nested)) == 0);
+    d = opendir(nested);
+    assert_non_null(d);
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (strstr(de->d_name, ".clbin") && !strstr(de->d_name, ".tmp"))
+            clbin++;
+        else if (strncmp(de->d_name, "tune-", 5) == 0 && !strstr(de->d_name, ".tmp"))
+            tuned++;
+        else
+            other++;
+    }
+    closedir(d);
+    assert_int_equal(clbin, 1);
+    assert_int_equal(tuned, 1);
+    assert_int_equal(other, 0);
+
+    /* A later run finds both there. */
+    teardown(state);
+    assert_int_equal(setup_keep_cache(state), 0);
+    f = *state;
+    assert_string_equal(prop(&f->devs[0].info, "kernel_config"), "tuned");
+    run_point(&f->devs[0], WL_INFERENCE, 1, 8, 3);
+    f->devs[0].ops->build_info(f->devs[0].handle, NULL, &hit);
+    assert_int_equal(hit, 1);
+
+    /* A file where a directory of the cache should be. */
+    snprintf(blocked, sizeof blocked, "%s/x/file", cache_dir);
+    fp = fopen(blocked, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    snprintf(blocked, sizeof blocked, "%s/x/file/sub", cache_dir);
+    setenv("BREAKEVEN_CACHE", blocked, 1);
+    use_config(f, &reg_kb);
+    f->devs[0].ops->build_info(f->devs[0].handle, NULL, &hit);
+    assert_int_equal(hit, 0);
+    run_point(&f->devs[0], WL_TRAINING, 1, 17, 5);
+    e.msg[0] = '\0';
+    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_kb, NULL, 0, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "/x/file"));
+}
+
+/* test_cache_nested's teardown: the test's directories go, and the cache
+ * is the common one again, even when the test failed half-way. */
+static int teardown_nested(void **state)
+{
+    char cmd[256];
+    setenv("BREAKEVEN_CACHE", cache_dir, 1);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/x'", cache_dir);
+    if (system(cmd) != 0)
+        return -1;
+    return teardown(state);
+}
+
 int main(void)
 {
     snprintf(cache_dir, sizeof cache_dir, "/tmp/breakeven-test-XXXXXX");
@@ -705,6 +785,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tune, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tune_budget, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tune_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cache_nested, setup, teardown_nested),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     rm_cache();

@@ -760,6 +760,40 @@ static void test_compare(void **state)
     results_free(c);
 }
 
+/* ---- fsx: mkdir -p, and atomic writes into what it made ---- */
+
+/* A nested directory is made whole (a trailing slash is fine, making it
+ * twice too), and an atomic write lands in it, leaving no temporary. */
+static void test_fsx_mkdirs_nested(void **state)
+{
+    char dir[512], path[600], *text = NULL;
+    struct dirent *de;
+    DIR *d;
+    int entries = 0;
+    err e;
+    (void)state;
+    snprintf(dir, sizeof dir, "%s/m/n/o/", tmpdir);
+    assert_null(opendir(dir));
+    assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
+    assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
+    snprintf(path, sizeof path, "%sf.txt", dir);
+    assert_int_equal(fsx_write_atomic(path, "nested", 6, &e), BE_OK);
+    assert_int_equal(fsx_read_all(path, &text, NULL, &e), BE_OK);
+    assert_string_equal(text, "nested");
+    free(text);
+    d = opendir(dir);
+    assert_non_null(d);
+    while ((de = readdir(d)))
+        entries += de->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(entries, 1);
+    /* a file in the way of a component is named in the error */
+    snprintf(path, sizeof path, "%sf.txt/p/q", dir);
+    e.msg[0] = '\0';
+    assert_int_equal(fsx_mkdirs(path, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "f.txt"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -780,6 +814,7 @@ int main(void)
         cmocka_unit_test(test_verify_catches),
         cmocka_unit_test(test_seeded_inputs),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_fsx_mkdirs_nested),
     };
     return cmocka_run_group_tests_name("unit", tests, make_tmpdir, remove_tmpdir);
 }
