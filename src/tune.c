@@ -3,8 +3,8 @@
  * kernel build options (tune.h).
  *
  * The kernels of dense.cl take their tile sizes, work per item and vector
- * width as -D options; clgemm.c has a table default per device type and
- * vendor, which cannot be right for every device.  This file tries a fixed,
+ * width as -D options; clgemm_config.c has a table default per device type
+ * and vendor, which cannot be right for every device.  This file tries a fixed,
  * small list of variations around that default on the device itself, with
  * the backend's own prepare/step/state operations (the same code path as a
  * sweep), on a forward shape and a training step.  Each candidate's first

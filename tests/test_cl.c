@@ -1,5 +1,5 @@
 /*
- * test_cl.c — tests of the OpenCL backend (clgemm.c) on whatever OpenCL
+ * test_cl.c — tests of the OpenCL backend (clgemm*.c) on whatever OpenCL
  * device the machine has (PoCL on a machine without a GPU).
  *
  * Numerical checks compare one step against a double-precision host
