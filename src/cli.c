@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "site.h"
+
 enum {
     OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
     OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_PRICE, OPT_PRICES,
@@ -193,19 +195,19 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         case OPT_QUIET: c->quiet = 1; break;
         case OPT_NO_REFINE: c->no_refine = 1; break;
         case OPT_PRICE:
-            if ((rc = fit_price_parse(&c->prices, optarg, e)) < 0)
+            if ((rc = price_parse(&c->prices, optarg, e)) < 0)
                 return err_prefix(e, BE_EUSAGE, "--price");
             break;
         case OPT_PRICES:
-            if ((rc = fit_prices_load(&c->prices, optarg, e)) < 0)
+            if ((rc = price_load(&c->prices, optarg, e)) < 0)
                 return err_prefix(e, BE_EUSAGE, "--prices");
             break;
         case OPT_BASE_URL:
-            if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
-                return err_set(e, BE_EUSAGE, "--base-url: \"%s\" is not an http:// or https:// URL",
-                               optarg);
-            if (strlen(optarg) >= 900 || strpbrk(optarg, " \t\r\n\"<>"))
-                return err_set(e, BE_EUSAGE, "--base-url: \"%s\" is not a usable URL", optarg);
+            if (!*optarg)
+                return err_set(e, BE_EUSAGE, "--base-url: \"\" is not an http:// or https:// "
+                               "URL");
+            if ((rc = site_check_base_url(optarg, e)) < 0)
+                return rc;
             snprintf(c->base_url, sizeof c->base_url, "%s", optarg);
             break;
         case OPT_TITLE:

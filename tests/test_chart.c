@@ -27,6 +27,8 @@
 #include "chart.h"
 #include "figure.h"
 #include "fit.h"
+#include "fmt.h"
+#include "query.h"
 #include "results.h"
 #include "workload.h"
 
@@ -130,14 +132,14 @@ static void test_si(void **state)
     size_t i;
     (void)state;
     for (i = 0; i < sizeof cases / sizeof *cases; i++) {
-        chart_si(cases[i].v, buf, sizeof buf);
+        fmt_si(buf, sizeof buf, cases[i].v, 3, NULL);
         assert_string_equal(buf, cases[i].s);
     }
-    chart_num(0.25, buf, sizeof buf);
+    fmt_num(buf, sizeof buf, 0.25);
     assert_string_equal(buf, "0.25");
-    chart_num(40, buf, sizeof buf);
+    fmt_num(buf, sizeof buf, 40);
     assert_string_equal(buf, "40");
-    chart_num(1.0, buf, sizeof buf);
+    fmt_num(buf, sizeof buf, 1.0);
     assert_string_equal(buf, "1");
 }
 
@@ -562,7 +564,7 @@ static void test_device_label(void **state)
     results *r = make_two(0);
     char buf[512];
     (void)state;
-    assert_int_equal(figure_base_device(r), 0);
+    assert_int_equal(q_base(r), 0);
     figure_device_label(&r->devices[1], buf, sizeof buf);
     assert_string_equal(buf, "cl:0.0 (CPU, pthread-haswell-AMD EPYC 7B13 64-Core Processor)");
     assert_null(strstr(buf, "GPU"));
