@@ -102,6 +102,30 @@ static int parse_long(const char *opt, const char *s, long lo, long hi, long *ou
     return BE_OK;
 }
 
+/* --out, --devices and --data: a non-empty value that fits (--out with
+ * room for the paths below it); else BE_EUSAGE naming the option. */
+static int text_option(cli *c, int opt, const char *arg, err *e)
+{
+    char *dst = c->data_dir;
+    size_t size = sizeof c->data_dir, room = 0;
+    const char *name = "--data", *what = "a usable directory name";
+    if (opt == OPT_OUT) {
+        dst = c->out;
+        size = sizeof c->out;
+        room = 64;
+        name = "--out";
+    } else if (opt == OPT_DEVICES) {
+        dst = c->devices;
+        size = sizeof c->devices;
+        name = "--devices";
+        what = "a device list";
+    }
+    if (!*arg || strlen(arg) + room >= size)
+        return err_set(e, BE_EUSAGE, "%s: \"%s\" is not %s", name, arg, what);
+    snprintf(dst, size, "%s", arg);
+    return BE_OK;
+}
+
 static void join_args(int argc, char **argv, char *buf, size_t size)
 {
     size_t used = 0;
@@ -151,9 +175,10 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {
         case OPT_OUT:
-            if (!*optarg || strlen(optarg) >= sizeof c->out - 64)
-                return err_set(e, BE_EUSAGE, "--out: \"%s\" is not a usable directory name", optarg);
-            snprintf(c->out, sizeof c->out, "%s", optarg);
+        case OPT_DEVICES:
+        case OPT_DATA:
+            if ((rc = text_option(c, opt, optarg, e)) < 0)
+                return rc;
             break;
         case OPT_HIDDEN: hidden = optarg; break;
         case OPT_BATCH: batch = optarg; break;
@@ -161,11 +186,6 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         case OPT_LAYERS:
             if ((rc = parse_long("--layers", optarg, 1, PLAN_MAX_LAYERS, &layers, e)) < 0)
                 return rc;
-            break;
-        case OPT_DEVICES:
-            if (!*optarg || strlen(optarg) >= sizeof c->devices)
-                return err_set(e, BE_EUSAGE, "--devices: \"%s\" is not a device list", optarg);
-            snprintf(c->devices, sizeof c->devices, "%s", optarg);
             break;
         case OPT_THREADS:
             if ((rc = parse_long("--threads", optarg, 1, 1024, &v, e)) < 0)
@@ -219,11 +239,6 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             if (strlen(optarg) >= sizeof c->author)
                 return err_set(e, BE_EUSAGE, "--author: longer than %zu bytes", sizeof c->author - 1);
             snprintf(c->author, sizeof c->author, "%s", optarg);
-            break;
-        case OPT_DATA:
-            if (!*optarg || strlen(optarg) >= sizeof c->data_dir)
-                return err_set(e, BE_EUSAGE, "--data: \"%s\" is not a usable directory name", optarg);
-            snprintf(c->data_dir, sizeof c->data_dir, "%s", optarg);
             break;
         case OPT_HELP: c->cmd = CLI_HELP; return BE_OK;
         case OPT_VERSION: c->cmd = CLI_VERSION; return BE_OK;

@@ -330,6 +330,14 @@ void fit_set_free(fit_set *s)
     memset(s, 0, sizeof *s);
 }
 
+/* A bootstrap stream per crossover: the same seed gives the same CI
+ * whatever else the run contains. */
+static uint64_t stream_seed(uint64_t seed, int d, int mode, int v, int cost)
+{
+    uint64_t k = (uint64_t)(d * 8 + mode * 4 + v * 2 + cost + 1);
+    return seed ^ (UINT64_C(0xD1B54A32D192ED03) * k);
+}
+
 int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
             fit_set *out, err *e)
 {
@@ -381,9 +389,7 @@ int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
                     goto fail;
                 for (cost = 0; cost <= (pb > 0.0 && po > 0.0); cost++) {
                     fit_crossover *c = &out->cross[out->ncross];
-                    /* a stream per crossover: the same seed gives the same CI
-                     * whatever else the run contains */
-                    uint64_t s = seed ^ (0xD1B54A32D192ED03ULL * (uint64_t)(d * 8 + mode * 4 + v * 2 + cost + 1));
+                    uint64_t s = stream_seed(seed, d, mode, v, cost);
                     snprintf(c->base, sizeof c->base, "%s", bid);
                     snprintf(c->other, sizeof c->other, "%s", oid);
                     c->mode = (wl_mode)mode;
