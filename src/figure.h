@@ -74,9 +74,10 @@ int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const c
  * relative to the base device, a dotted line at 1, lower is better.  With
  * nshapes = 0, one bar per device (and one "with transfer" where the device
  * has transfer times) for the total over every shape that all devices
- * completed (q_compared and q_completed, query.h); with shapes[0..nshapes) (at most FIGURE_MAX_SHAPES), one bar
- * per device and shape, grouped by shape, where a device without an ok
- * point at a shape gets a label saying why instead of a bar. */
+ * completed (q_compared and q_completed, query.h); with
+ * shapes[0..nshapes) (at most FIGURE_MAX_SHAPES), one bar per device and
+ * shape, grouped by shape, where a device without an ok point at a shape
+ * gets a label saying why instead of a bar. */
 int figure_relative_time(const results *r, wl_mode mode, const figure_shape *shapes, int nshapes,
                          const char *base, err *e);
 

@@ -25,13 +25,15 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
     char title[256], sub[1024], note[256], buf[512], a[48], b[48];
-    double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, lx, top;
+    double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
+    double lx, top;
     int use[FIG_MAX_DEVICES] = {0}, nkeys = 0, d, hi, bi, i, shape;
     q_grid g;
 
     (void)e;
     q_grid_make(r, x->mode, &g);
-    snprintf(title, sizeof title, "Throughput against work per layer (%s)", workload_mode_name(x->mode));
+    snprintf(title, sizeof title, "Throughput against work per layer (%s)",
+             workload_mode_name(x->mode));
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         double v;
@@ -67,8 +69,8 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     for (d = 0, shape = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         if (use[d]) {
             figure_device_label(&r->devices[d], buf, sizeof buf);
-            figure_key(keys, &nkeys, CHART_KEY_MARKER, buf, figure_neutral, shape++ % CHART_NSHAPES, 0,
-                    CHART_SOLID);
+            figure_key(keys, &nkeys, CHART_KEY_MARKER, buf, figure_neutral, shape++ % CHART_NSHAPES,
+                       0, CHART_SOLID);
         }
     figure_key(keys, &nkeys, CHART_KEY_HEADER, "Hidden width", figure_neutral, -1, 0, CHART_SOLID);
     for (hi = 0; hi < g.nh; hi++) {
@@ -82,8 +84,8 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
         m = figure_model(x->fs, r->devices[d].id, x->mode, FIT_RESIDENT);
         if (m) {
             if (i++ == 0)
-                figure_key(keys, &nkeys, CHART_KEY_HEADER, "Fit f / (t0 + f/P)", figure_neutral, -1, 0,
-                        CHART_SOLID);
+                figure_key(keys, &nkeys, CHART_KEY_HEADER, "Fit f / (t0 + f/P)", figure_neutral, -1,
+                           0, CHART_SOLID);
             fmt_si(a, sizeof a, m->t0, 3, "s");
             fmt_si(b, sizeof b, m->P, 3, "FLOP/s");
             snprintf(buf, sizeof buf, "%s: t0 = %s, P = %s", r->devices[d].id, a, b);
@@ -98,8 +100,8 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
         if (!use[d] || !figure_cross_has_point(c))
             continue;
         if (i++ == 0)
-            figure_key(keys, &nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)", figure_neutral, -1, 0,
-                    CHART_SOLID);
+            figure_key(keys, &nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)", figure_neutral,
+                       -1, 0, CHART_SOLID);
         figure_cross_text(c, buf, sizeof buf);
         figure_key(keys, &nkeys, CHART_KEY_BAND, buf, figure_ink, -1, 0, CHART_DOTTED);
         xlo = fmin(xlo, figure_cross_has_ci(c) ? c->ci_lo : c->flops);
@@ -186,7 +188,8 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
     char title[256], sub[1024], note[256], buf[512];
-    double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, lx, top;
+    double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
+    double lx, top;
     q_grid g;
 
     (void)e;
@@ -245,11 +248,11 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     figure_key(keys, &nkeys, CHART_KEY_HEADER, "Base", figure_neutral, -1, 0, CHART_SOLID);
     figure_key(keys, &nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0, CHART_DOTTED);
     figure_key(keys, &nkeys, CHART_KEY_HEADER, "View", figure_neutral, -1, 0, CHART_SOLID);
-    figure_key(keys, &nkeys, CHART_KEY_MARKER, "resident (data on the device)", figure_neutral, 0, 0,
-            CHART_SOLID);
+    figure_key(keys, &nkeys, CHART_KEY_MARKER, "resident (data on the device)", figure_neutral, 0,
+               0, CHART_SOLID);
     if (any_transfer)
-        figure_key(keys, &nkeys, CHART_KEY_MARKER, "with transfer (upload + read-back)", figure_neutral, 0,
-                1, CHART_SOLID);
+        figure_key(keys, &nkeys, CHART_KEY_MARKER, "with transfer (upload + read-back)",
+                   figure_neutral, 0, 1, CHART_SOLID);
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         for (v = 0; v < 2 && use[d] && d != bd; v++) {
             const fit_model *mo = figure_model(x->fs, r->devices[d].id, x->mode, (fit_view)v);
@@ -269,8 +272,8 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
                                                    (fit_view)v, 0);
             if (figure_cross_has_point(c)) {
                 if (nfit++ == 0)
-                    figure_key(keys, &nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)", figure_neutral,
-                            -1, 0, CHART_SOLID);
+                    figure_key(keys, &nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)",
+                               figure_neutral, -1, 0, CHART_SOLID);
                 figure_cross_text(c, buf, sizeof buf);
                 if (v == FIT_TRANSFER) {
                     size_t n = strlen(buf);

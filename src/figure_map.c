@@ -97,8 +97,8 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
     chart_font(cr, 10.5, 0);
     for (hi = 0; hi < g->nh; hi++) {
         snprintf(buf, sizeof buf, "%d", g->h[hi]);
-        chart_text(cr, px - 6, py + (g->nh - 1 - hi + 0.5) * ch, CHART_RIGHT, CHART_MIDDLE, figure_ink,
-                   buf);
+        chart_text(cr, px - 6, py + (g->nh - 1 - hi + 0.5) * ch, CHART_RIGHT, CHART_MIDDLE,
+                   figure_ink, buf);
     }
     /* Label every batch while they fit, else every other one (or fewer). */
     for (bi = 0, i = 1; bi < g->nb; bi++) {

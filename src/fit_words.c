@@ -29,7 +29,9 @@ static void device_text(const results *r, const char *id, char *buf, size_t size
         snprintf(buf, size, "the device %s", id);
         return;
     }
-    kind = strcmp(d->kind, "opencl") == 0 ? "OpenCL" : strcmp(d->kind, "openblas") == 0 ? "OpenBLAS" : d->kind;
+    kind = strcmp(d->kind, "opencl") == 0     ? "OpenCL"
+           : strcmp(d->kind, "openblas") == 0 ? "OpenBLAS"
+                                              : d->kind;
     if (d->type[0])
         snprintf(buf, size, "the %s device %s (%s: %s)", kind, id, d->type, d->name);
     else
@@ -49,8 +51,8 @@ static int hidden_text(const fit_crossover *c, char *buf, size_t size)
             pick[k++] = i;
     for (i = 0; i < k; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[i]];
-        fmt_append(buf, size, "%sbatch %.0f at hidden %d", i == 0 ? "from " : i == k - 1 ? " and " : ", ",
-            ceil(h->batch - 1e-9), h->hidden);
+        const char *sep = i == 0 ? "from " : i == k - 1 ? " and " : ", ";
+        fmt_append(buf, size, "%sbatch %.0f at hidden %d", sep, ceil(h->batch - 1e-9), h->hidden);
     }
     return k;
 }
@@ -117,8 +119,10 @@ void fit_sentence(const fit_crossover *c, const results *r, char *buf, size_t si
         fmt_append(buf, size, ".");
         break;
     case CROSS_EXTRAPOLATED:
-        fmt_append(buf, size, "%s is not %s %s anywhere in the measured range, but the fit predicts "
-            "it would be from about %s per layer (%s), an extrapolation", other, ahead, base, at, ci);
+        fmt_append(buf, size,
+                   "%s is not %s %s anywhere in the measured range, but the fit predicts "
+                   "it would be from about %s per layer (%s), an extrapolation",
+                   other, ahead, base, at, ci);
         if (nw)
             fmt_append(buf, size, "; measured directly, it is ahead %s", widths);
         fmt_append(buf, size, ".");

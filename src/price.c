@@ -43,7 +43,8 @@ int price_parse(fit_prices *p, const char *text, err *e)
     errno = 0;
     v = strtod(num, &stop);
     if (stop == num || *skip_space(stop) || errno == ERANGE)
-        return err_set(e, BE_EUSAGE, "price \"%s\": \"%s\" is not a number of USD per hour", text, num);
+        return err_set(e, BE_EUSAGE, "price \"%s\": \"%s\" is not a number of USD per hour", text,
+                       num);
     if (!isfinite(v) || v <= 0.0)
         return err_set(e, BE_EUSAGE, "price \"%s\": USD per hour must be a positive number", text);
     for (i = 0; i < p->n; i++)

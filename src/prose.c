@@ -100,19 +100,22 @@ void prose_ratio(const results *r, wl_mode m, char *buf, size_t size)
             continue;
         }
         if (s.nwin == 0)
-            fmt_append(buf, size, " %s never beat %s in the measured range (at best %.2f× its speed, "
-                "at hidden %d, batch %d).", other, base, s.hi, s.at_hi->hidden, s.at_hi->batch);
+            fmt_append(buf, size,
+                       " %s never beat %s in the measured range (at best %.2f× its speed, "
+                       "at hidden %d, batch %d).",
+                       other, base, s.hi, s.at_hi->hidden, s.at_hi->batch);
         else if (s.nwin == s.n)
-            fmt_append(buf, size, " %s beat %s at every measured shape (%.2f× to %.2f×).", other, base,
-                s.lo, s.hi);
+            fmt_append(buf, size, " %s beat %s at every measured shape (%.2f× to %.2f×).", other,
+                       base, s.lo, s.hi);
         else
-            fmt_append(buf, size, " %s beat %s at %d of %d shapes, by up to %.2f× (hidden %d, batch %d).",
-                other, base, s.nwin, s.n, s.hi, s.at_hi->hidden, s.at_hi->batch);
+            fmt_append(buf, size,
+                       " %s beat %s at %d of %d shapes, by up to %.2f× (hidden %d, batch %d).",
+                       other, base, s.nwin, s.n, s.hi, s.at_hi->hidden, s.at_hi->batch);
         if (cr && ct && cr->kind <= CROSS_EXTRAPOLATED && ct->kind <= CROSS_EXTRAPOLATED) {
             fmt_si(a, sizeof a, cr->flops, 3, "FLOP");
             fmt_si(b, sizeof b, ct->flops, 3, "FLOP");
-            fmt_append(buf, size, " With transfers counted the crossover moves from %s to %s per layer.",
-                a, b);
+            fmt_append(buf, size, " With transfers counted the crossover moves from %s to %s "
+                       "per layer.", a, b);
         } else if (cr && ct && cr->kind <= CROSS_EXTRAPOLATED && ct->kind == CROSS_NEVER) {
             fmt_si(a, sizeof a, cr->flops, 3, "FLOP");
             fmt_append(buf, size, " Data resident it wins from about %s per layer; with transfers "
@@ -135,7 +138,8 @@ void prose_winner(const results *r, wl_mode m, char *buf, size_t size)
             continue;
         scan_ratio(r, base, r->devices[d].id, m, &s);
         if (s.n)
-            fmt_append(buf, size, " %s is faster in %d of %d cells.", r->devices[d].id, s.nwin, s.n);
+            fmt_append(buf, size, " %s is faster in %d of %d cells.", r->devices[d].id, s.nwin,
+                       s.n);
         if (!c)
             continue;
         for (k = 0; k < c->nhidden; k++)
@@ -239,13 +243,15 @@ void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size)
                 t && t->kind != CROSS_IN_RANGE ? ", as long as the data stay on the device" : "");
             break;
         case CROSS_EXTRAPOLATED:
-            fmt_append(buf, size, "For %s, %s is the better choice throughout the measured range; the "
-                "fit predicts %s would win from about %s per layer, beyond what was measured. ",
-                workload_mode_name(m), base, r->devices[d].id, f);
+            fmt_append(buf, size, "For %s, %s is the better choice throughout the measured "
+                       "range; the fit predicts %s would win from about %s per layer, beyond what "
+                       "was measured. ", workload_mode_name(m), base, r->devices[d].id, f);
             break;
         case CROSS_NEVER:
-            fmt_append(buf, size, "For %s, stay on %s: %s did not beat it and its fitted throughput "
-                "is not higher. ", workload_mode_name(m), base, r->devices[d].id);
+            fmt_append(buf, size,
+                       "For %s, stay on %s: %s did not beat it and its fitted throughput "
+                       "is not higher. ",
+                       workload_mode_name(m), base, r->devices[d].id);
             break;
         case CROSS_ALWAYS:
             fmt_append(buf, size, "For %s, %s is faster than %s at every size measured%s. ",
@@ -275,8 +281,8 @@ void prose_setup(const results *r, char *buf, size_t size)
     for (d = 0; d < r->ndevices; d++) {
         const device_info *v = &r->devices[d];
         double price = q_price(&r->prices, v->id);
-        fmt_append(buf, size, "%s %s (%s, %s; driver %s, %s)", d ? ";" : "", v->id, v->type, v->name,
-            v->driver, v->library);
+        fmt_append(buf, size, "%s %s (%s, %s; driver %s, %s)", d ? ";" : "", v->id, v->type,
+                   v->name, v->driver, v->library);
         if (price > 0)
             fmt_append(buf, size, " at $%.4g per hour", price);
     }

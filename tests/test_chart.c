@@ -4,7 +4,11 @@
  * built in memory (two devices with a hand-made fit, one device only, no
  * crossover, out-of-memory gaps, a single point, failed verification),
  * each PNG read back for its size and its series colours, each SVG parsed
- * with libxml2, and the error of a chart written to a missing directory.
+ * with libxml2 for its size, and the error of a chart written to a missing
+ * directory.  Some charts are read back pixel by pixel against numbers
+ * computed here from the points: the winner map's cell colours, the
+ * lengths of the relative time and cost bars, and the cost paragraph
+ * (prose.h) against its bars.
  * Set CHART_KEEP_DIR to a directory to keep the charts for a look.
  */
 #define _POSIX_C_SOURCE 200809L

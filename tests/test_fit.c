@@ -1,7 +1,7 @@
 /*
- * test_fit.c — the fit module (src/fit.c): the weighted line, crossovers
- * and their bootstrap CI, the answer in words, prices and cost, and the
- * refinement suggestions.
+ * test_fit.c — the fit module (src/fit*.c): the weighted line, crossovers
+ * and their bootstrap CI, the answer in words, prices (price.h) and cost,
+ * and the refinement suggestions (refine.h).
  *
  * Every results model here is synthetic, built in memory from a known
  * latency + throughput law with seeded noise, so each test knows the

@@ -956,8 +956,8 @@ static void test_query_points(void **state)
     assert_int_equal(q_completed(r, WL_INFERENCE, use, sh, 16), 3);
     assert_true(fabs(q_total(r, "cpu", WL_INFERENCE, sh, 3, FIT_RESIDENT, NULL) - 6e-3) < 1e-15);
     /* with transfers where there are any, flagged as partial */
-    assert_true(fabs(q_total(r, "cl:0.0", WL_INFERENCE, sh, 3, FIT_TRANSFER, &partial) - 8.5e-3) <
-                1e-15);
+    assert_true(fabs(q_total(r, "cl:0.0", WL_INFERENCE, sh, 3, FIT_TRANSFER, &partial) -
+                     8.5e-3) < 1e-15);
     assert_int_equal(partial, 1);
     results_free(r);
 }
