@@ -90,13 +90,13 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
             fmt_si(b, sizeof b, m->P, 3, "FLOP/s");
             snprintf(buf, sizeof buf, "%s: t0 = %s, P = %s", r->devices[d].id, a, b);
             figure_key(keys, &nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0,
-                    (chart_dash)(shape % 4));
+                       (chart_dash)(shape % 4));
         }
         shape++;
     }
     for (d = 0, i = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
-        const fit_crossover *c = q_cross(x->fs, q_base_id(r), r->devices[d].id,
-                                                  x->mode, FIT_RESIDENT, 0);
+        const fit_crossover *c =
+            q_cross(x->fs, q_base_id(r), r->devices[d].id, x->mode, FIT_RESIDENT, 0);
         if (!use[d] || !figure_cross_has_point(c))
             continue;
         if (i++ == 0)
@@ -120,8 +120,8 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_axes(cr, &f);
 
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
-        const fit_crossover *c = q_cross(x->fs, q_base_id(r), r->devices[d].id,
-                                                  x->mode, FIT_RESIDENT, 0);
+        const fit_crossover *c =
+            q_cross(x->fs, q_base_id(r), r->devices[d].id, x->mode, FIT_RESIDENT, 0);
         if (use[d])
             figure_draw_cross(cr, &f, c, figure_ink, CHART_DOTTED);
     }
@@ -210,7 +210,7 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
             for (hi = 0; hi < g.nh; hi++)
                 for (bi = 0; bi < g.nb; bi++) {
                     double q = figure_ratio_at(r, bid, r->devices[d].id, x->mode, g.h[hi], g.b[bi],
-                                        (fit_view)v);
+                                               (fit_view)v);
                     const rs_point *p = q_point(r, bid, x->mode, g.h[hi], g.b[bi]);
                     if (!(q > 0) || !p)
                         continue;
@@ -259,17 +259,16 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
             if (mo && base_model(x->fs, bid, x->mode, (fit_view)v)) {
                 if (nfit++ == 0)
                     figure_key(keys, &nkeys, CHART_KEY_HEADER, "Fitted ratio (band: ~95%)",
-                            figure_neutral, -1, 0, CHART_SOLID);
+                               figure_neutral, -1, 0, CHART_SOLID);
                 snprintf(buf, sizeof buf, "%s, %s", r->devices[d].id,
                          v == FIT_TRANSFER ? "with transfer" : "resident");
                 figure_key(keys, &nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0,
-                        v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
+                           v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
             }
         }
     for (d = 0, nfit = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         for (v = 0; v < 2 && use[d] && d != bd; v++) {
-            const fit_crossover *c = q_cross(x->fs, bid, r->devices[d].id, x->mode,
-                                                   (fit_view)v, 0);
+            const fit_crossover *c = q_cross(x->fs, bid, r->devices[d].id, x->mode, (fit_view)v, 0);
             if (figure_cross_has_point(c)) {
                 if (nfit++ == 0)
                     figure_key(keys, &nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)",
@@ -279,8 +278,7 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
                     size_t n = strlen(buf);
                     snprintf(buf + n, sizeof buf - n, ", with transfer");
                 }
-                figure_key(keys, &nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0,
-                        CHART_DOTTED);
+                figure_key(keys, &nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0, CHART_DOTTED);
                 xlo = fmin(xlo, figure_cross_has_ci(c) ? c->ci_lo : c->flops);
                 xhi = fmax(xhi, figure_cross_has_ci(c) ? c->ci_hi : c->flops);
             }

@@ -110,7 +110,7 @@ void fit_sentence(const fit_crossover *c, const results *r, char *buf, size_t si
     }
     nw = hidden_text(c, widths, sizeof widths);
     fmt_append(buf, size, "In %s with %s, ", workload_mode_name(c->mode),
-        c->view == FIT_TRANSFER ? "transfers counted" : "data resident");
+               c->view == FIT_TRANSFER ? "transfers counted" : "data resident");
     switch (c->kind) {
     case CROSS_IN_RANGE:
         fmt_append(buf, size, "%s %s %s at about %s per layer (%s)", other, verb, base, at, ci);
@@ -129,8 +129,8 @@ void fit_sentence(const fit_crossover *c, const results *r, char *buf, size_t si
         break;
     case CROSS_NEVER:
         fmt_append(buf, size, "%s never %s %s: its fitted %s is not higher", other,
-            c->cost ? "becomes cheaper per step than" : "overtakes", base,
-            c->cost ? "throughput per dollar" : "throughput");
+                   c->cost ? "becomes cheaper per step than" : "overtakes", base,
+                   c->cost ? "throughput per dollar" : "throughput");
         if (c->flops > 0.0)
             fmt_append(buf, size, " (by the fit it is ahead only below about %s per layer)", at);
         if (nw)

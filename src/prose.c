@@ -18,8 +18,9 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
 {
     int d, i;
     buf[0] = '\0';
-    fmt_append(buf, size, "Throughput of the whole stack against the work per layer, log–log; "
-        "higher is faster.");
+    fmt_append(buf, size,
+               "Throughput of the whole stack against the work per layer, log–log; "
+               "higher is faster.");
     for (d = 0; d < r->ndevices; d++) {
         const rs_point *best = NULL;
         const fit_model *fm;
@@ -35,13 +36,15 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
         if (!best)
             continue;
         fmt_append(buf, size, " %s peaks at %.3g GFLOP/s (hidden %d, batch %d)", r->devices[d].id,
-            results_gflops(best, best->resident.median), best->hidden, best->batch);
+                   results_gflops(best, best->resident.median), best->hidden, best->batch);
         fm = q_model(q_fit(r), r->devices[d].id, m, FIT_RESIDENT);
         if (fm && fm->ok) {
             fmt_si(g, sizeof g, fm->P, 3, "FLOP/s");
             fmt_si(f, sizeof f, fm->half_size, 3, "FLOP");
-            fmt_append(buf, size, "; the fit puts its throughput at %s per layer-step and reaches "
-                "half of it at %s per layer", g, f);
+            fmt_append(buf, size,
+                       "; the fit puts its throughput at %s per layer-step and reaches "
+                       "half of it at %s per layer",
+                       g, f);
         }
         fmt_append(buf, size, ".");
     }
@@ -84,8 +87,10 @@ void prose_ratio(const results *r, wl_mode m, char *buf, size_t size)
     int bd = q_base(r), d;
     const char *base = q_base_id(r);
     buf[0] = '\0';
-    fmt_append(buf, size, "Speed of each device relative to %s (its time divided by theirs); "
-        "above 1 the other device is faster.", base);
+    fmt_append(buf, size,
+               "Speed of each device relative to %s (its time divided by theirs); "
+               "above 1 the other device is faster.",
+               base);
     for (d = 0; d < r->ndevices; d++) {
         const char *other = r->devices[d].id;
         const fit_crossover *cr = q_cross(q_fit(r), base, other, m, FIT_RESIDENT, 0),
@@ -118,8 +123,10 @@ void prose_ratio(const results *r, wl_mode m, char *buf, size_t size)
                        "per layer.", a, b);
         } else if (cr && ct && cr->kind <= CROSS_EXTRAPOLATED && ct->kind == CROSS_NEVER) {
             fmt_si(a, sizeof a, cr->flops, 3, "FLOP");
-            fmt_append(buf, size, " Data resident it wins from about %s per layer; with transfers "
-                "counted it never does.", a);
+            fmt_append(buf, size,
+                       " Data resident it wins from about %s per layer; with transfers "
+                       "counted it never does.",
+                       a);
         }
     }
 }
@@ -129,8 +136,10 @@ void prose_winner(const results *r, wl_mode m, char *buf, size_t size)
     int bd = q_base(r), d, k;
     const char *base = q_base_id(r);
     buf[0] = '\0';
-    fmt_append(buf, size, "Which device wins at each hidden width and batch size: blue cells are "
-        "faster than %s, vermillion ones slower, the number is the speed ratio.", base);
+    fmt_append(buf, size,
+               "Which device wins at each hidden width and batch size: blue cells are "
+               "faster than %s, vermillion ones slower, the number is the speed ratio.",
+               base);
     for (d = 0; d < r->ndevices; d++) {
         const fit_crossover *c = q_cross(q_fit(r), base, r->devices[d].id, m, FIT_RESIDENT, 0);
         ratio_scan s;
@@ -145,7 +154,7 @@ void prose_winner(const results *r, wl_mode m, char *buf, size_t size)
         for (k = 0; k < c->nhidden; k++)
             if (c->per_hidden[k].kind == CROSS_IN_RANGE)
                 fmt_append(buf, size, " At hidden %d it takes over from batch %.0f.",
-                    c->per_hidden[k].hidden, c->per_hidden[k].batch);
+                           c->per_hidden[k].hidden, c->per_hidden[k].batch);
     }
 }
 
@@ -238,9 +247,12 @@ void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size)
         fmt_si(f, sizeof f, c->flops, 3, "FLOP");
         switch (c->kind) {
         case CROSS_IN_RANGE:
-            fmt_append(buf, size, "For %s on this machine, use %s below about %s per layer and %s "
-                "above it%s. ", workload_mode_name(m), base, f, r->devices[d].id,
-                t && t->kind != CROSS_IN_RANGE ? ", as long as the data stay on the device" : "");
+            fmt_append(buf, size,
+                       "For %s on this machine, use %s below about %s per layer and %s "
+                       "above it%s. ",
+                       workload_mode_name(m), base, f, r->devices[d].id,
+                       t && t->kind != CROSS_IN_RANGE ? ", as long as the data stay on the device"
+                                                      : "");
             break;
         case CROSS_EXTRAPOLATED:
             fmt_append(buf, size, "For %s, %s is the better choice throughout the measured "
@@ -255,19 +267,21 @@ void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size)
             break;
         case CROSS_ALWAYS:
             fmt_append(buf, size, "For %s, %s is faster than %s at every size measured%s. ",
-                workload_mode_name(m), r->devices[d].id, base,
-                t && t->kind != CROSS_ALWAYS ? " with the data resident; count the transfers "
-                                               "before moving small batches" : "");
+                       workload_mode_name(m), r->devices[d].id, base,
+                       t && t->kind != CROSS_ALWAYS
+                           ? " with the data resident; count the transfers "
+                             "before moving small batches"
+                           : "");
             break;
         default:
             fmt_append(buf, size, "For %s there is no verdict on %s against %s (see the charts). ",
-                workload_mode_name(m), r->devices[d].id, base);
+                       workload_mode_name(m), r->devices[d].id, base);
             break;
         }
     }
     if (!buf[0])
         fmt_append(buf, size, "Only %s was measured for %s, so there is nothing to choose between.",
-            base, workload_mode_name(m));
+                   base, workload_mode_name(m));
 }
 
 void prose_setup(const results *r, char *buf, size_t size)
@@ -275,9 +289,11 @@ void prose_setup(const results *r, char *buf, size_t size)
     const rs_prov *p = &r->prov;
     int d, total = 0, i;
     buf[0] = '\0';
-    fmt_append(buf, size, "Measured on %s (%s, %d cores, %.1f GiB, %s, %s) with breakeven %s (%s), "
-        "built by %s. The devices:", p->host, p->cpu_model, p->cores, p->memory / 1073741824.0,
-        p->os, p->kernel, p->version, p->commit, p->compiler);
+    fmt_append(buf, size,
+               "Measured on %s (%s, %d cores, %.1f GiB, %s, %s) with breakeven %s (%s), "
+               "built by %s. The devices:",
+               p->host, p->cpu_model, p->cores, p->memory / 1073741824.0, p->os, p->kernel,
+               p->version, p->commit, p->compiler);
     for (d = 0; d < r->ndevices; d++) {
         const device_info *v = &r->devices[d];
         double price = q_price(&r->prices, v->id);
@@ -288,14 +304,15 @@ void prose_setup(const results *r, char *buf, size_t size)
     }
     for (i = 0; i < r->npoints; i++)
         total += r->points[i].nsamples;
-    fmt_append(buf, size, ". OpenBLAS %s (core %s, %d threads). Each point is a stack of %d dense "
-        "layers y = ReLU(x·W + b) in fp32, verified against a double-precision host reference "
-        "before timing, warmed up, then timed step by step until the 95%% confidence interval "
-        "of the median was within ±2%% or its share of the %.0f s budget was spent (at least 5 "
-        "samples; %d samples in all). Times are medians; the crossovers come from a weighted "
-        "fit of t = t0 + f/P per device with a 95%% bootstrap interval; drift is a one-sided "
-        "Mann–Whitney test of the last third of the samples against the first.",
-        p->blas_version, p->blas_core, p->blas_threads, p->layers, p->budget, total);
+    fmt_append(buf, size, ". OpenBLAS %s (core %s, %d threads). Each point is a stack of %d "
+               "dense layers y = ReLU(x·W + b) in fp32, verified against a double-precision host "
+               "reference before timing, warmed up, then timed step by step until the 95%% "
+               "confidence interval of the median was within ±2%% or its share of the %.0f s "
+               "budget was spent (at least 5 samples; %d samples in all). Times are medians; the "
+               "crossovers come from a weighted fit of t = t0 + f/P per device with a 95%% "
+               "bootstrap interval; drift is a one-sided Mann–Whitney test of the last third of "
+               "the samples against the first.",
+               p->blas_version, p->blas_core, p->blas_threads, p->layers, p->budget, total);
 }
 
 void prose_answer(const results *r, char *buf, size_t size)
