@@ -87,10 +87,8 @@ void prose_ratio(const results *r, wl_mode m, char *buf, size_t size)
     int bd = q_base(r), d;
     const char *base = q_base_id(r);
     buf[0] = '\0';
-    fmt_append(buf, size,
-               "Speed of each device relative to %s (its time divided by theirs); "
-               "above 1 the other device is faster.",
-               base);
+    fmt_append(buf, size, "Speed of each device relative to %s (its time divided by theirs); "
+               "above 1 the other device is faster.", base);
     for (d = 0; d < r->ndevices; d++) {
         const char *other = r->devices[d].id;
         const fit_crossover *cr = q_cross(q_fit(r), base, other, m, FIT_RESIDENT, 0),
@@ -136,10 +134,8 @@ void prose_winner(const results *r, wl_mode m, char *buf, size_t size)
     int bd = q_base(r), d, k;
     const char *base = q_base_id(r);
     buf[0] = '\0';
-    fmt_append(buf, size,
-               "Which device wins at each hidden width and batch size: blue cells are "
-               "faster than %s, vermillion ones slower, the number is the speed ratio.",
-               base);
+    fmt_append(buf, size, "Which device wins at each hidden width and batch size: blue cells "
+               "are faster than %s, vermillion ones slower, the number is the speed ratio.", base);
     for (d = 0; d < r->ndevices; d++) {
         const fit_crossover *c = q_cross(q_fit(r), base, r->devices[d].id, m, FIT_RESIDENT, 0);
         ratio_scan s;
