@@ -19,6 +19,7 @@
 
 #include <cairo-svg.h>
 
+#include "fmt.h"
 #include "fsx.h"
 
 #define PI 3.14159265358979323846
@@ -143,79 +144,6 @@ int chart_ticks_linear(double lo, double hi, int target, double *ticks, int max,
         ticks[(*n)++] = k == 0 ? 0.0 : (double)k * s;
     }
     return BE_OK;
-}
-
-/* Formats m (already rounded to 3 significant digits) without trailing
- * zeros. */
-static void trim_num(double m, const char *suffix, char *buf, size_t size)
-{
-    char t[64];
-    char *dot;
-    snprintf(t, sizeof t, "%.2f", m);
-    dot = strchr(t, '.');
-    if (dot) {
-        char *end = t + strlen(t) - 1;
-        while (end > dot && *end == '0')
-            *end-- = '\0';
-        if (end == dot)
-            *end = '\0';
-    }
-    snprintf(buf, size, "%s%s", t, suffix);
-}
-
-static double round3(double a)
-{
-    double mag;
-    if (a == 0.0)
-        return 0.0;
-    mag = pow(10.0, floor(log10(a)) - 2);
-    return round(a / mag) * mag;
-}
-
-void chart_si(double v, char *buf, size_t size)
-{
-    static const char *pre[] = {"p", "n", "\xc2\xb5", "m", "", "k", "M", "G", "T", "P", "E"};
-    double a = fabs(v);
-    int i;
-
-    if (!isfinite(v)) {
-        snprintf(buf, size, "%s", isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
-        return;
-    }
-    a = round3(a);
-    if (a == 0.0) {
-        snprintf(buf, size, "0");
-        return;
-    }
-    i = (int)floor(log10(a) / 3.0 + 1e-12);
-    if (i < -4)
-        i = -4;
-    if (i > 6)
-        i = 6;
-    a = round3(a / pow(10.0, 3 * i));
-    if (a >= 1000.0 && i < 6) {
-        a /= 1000.0;
-        i++;
-    }
-    trim_num(v < 0 ? -a : a, pre[i + 4], buf, size);
-}
-
-void chart_num(double v, char *buf, size_t size)
-{
-    double a = round3(fabs(v));
-    if (!isfinite(v)) {
-        snprintf(buf, size, "%s", isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
-        return;
-    }
-    if (a != 0.0 && (a < 0.001 || a >= 1e6)) {
-        snprintf(buf, size, "%.3g", v);
-        return;
-    }
-    if (a < 0.01 && a != 0.0) {
-        snprintf(buf, size, "%.3g", v);
-        return;
-    }
-    trim_num(v < 0 ? -a : a, "", buf, size);
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -447,9 +375,9 @@ static void axis_ticks(const chart_axis *a, tickset *t)
 static void tick_label(const chart_axis *a, double v, char *buf, size_t size)
 {
     if (a->si)
-        chart_si(v, buf, size);
+        fmt_si(buf, size, v, 3, NULL);
     else
-        chart_num(v, buf, size);
+        fmt_num(buf, size, v);
 }
 
 double chart_ytick_width(cairo_t *cr, const chart_axis *ya)
@@ -877,56 +805,39 @@ static int draw_on(cairo_surface_t *s, double width, double height, double scale
     return rc;
 }
 
-static int render_png(const char *path, double width, double height, double scale,
-                      chart_draw_fn draw, void *ctx, err *e)
+/* Draws on a PNG image surface of (width·scale) × (height·scale) pixels
+ * (svg 0) or on an SVG surface of width × height points (svg 1), and
+ * writes the file to path. */
+static int render_to(const char *path, double width, double height, double scale, int svg,
+                     chart_draw_fn draw, void *ctx, err *e)
 {
     membuf b = {NULL, 0, 0};
     cairo_status_t st;
     int rc;
-    cairo_surface_t *s = cairo_image_surface_create(
-        CAIRO_FORMAT_ARGB32, (int)ceil(width * scale - 1e-9), (int)ceil(height * scale - 1e-9));
+    cairo_surface_t *s =
+        svg ? cairo_svg_surface_create_for_stream(membuf_write, &b, width, height)
+            : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)ceil(width * scale - 1e-9),
+                                         (int)ceil(height * scale - 1e-9));
 
     if ((st = cairo_surface_status(s)) != CAIRO_STATUS_SUCCESS) {
         rc = cairo_fail(e, path, st);
         goto done;
     }
-    rc = draw_on(s, width, height, scale, draw, ctx, path, e);
+    rc = draw_on(s, width, height, svg ? 1.0 : scale, draw, ctx, path, e);
     if (rc != BE_OK)
         goto done;
-    cairo_surface_flush(s);
-    st = cairo_surface_write_to_png_stream(s, membuf_write, &b);
-    if (st == CAIRO_STATUS_SUCCESS)
+    if (svg) {
+        /* The SVG is only complete (and write errors only known) once the
+         * surface is finished. */
+        cairo_surface_finish(s);
         st = cairo_surface_status(s);
+    } else {
+        cairo_surface_flush(s);
+        st = cairo_surface_write_to_png_stream(s, membuf_write, &b);
+        if (st == CAIRO_STATUS_SUCCESS)
+            st = cairo_surface_status(s);
+    }
     if (st != CAIRO_STATUS_SUCCESS) {
-        rc = cairo_fail(e, path, st);
-        goto done;
-    }
-    rc = fsx_write_atomic(path, b.data, b.len, e);
-done:
-    cairo_surface_destroy(s);
-    free(b.data);
-    return rc;
-}
-
-static int render_svg(const char *path, double width, double height, chart_draw_fn draw,
-                      void *ctx, err *e)
-{
-    membuf b = {NULL, 0, 0};
-    cairo_status_t st;
-    int rc;
-    cairo_surface_t *s = cairo_svg_surface_create_for_stream(membuf_write, &b, width, height);
-
-    if ((st = cairo_surface_status(s)) != CAIRO_STATUS_SUCCESS) {
-        rc = cairo_fail(e, path, st);
-        goto done;
-    }
-    rc = draw_on(s, width, height, 1.0, draw, ctx, path, e);
-    if (rc != BE_OK)
-        goto done;
-    /* The SVG is only complete (and write errors only known) once the
-     * surface is finished. */
-    cairo_surface_finish(s);
-    if ((st = cairo_surface_status(s)) != CAIRO_STATUS_SUCCESS) {
         rc = cairo_fail(e, path, st);
         goto done;
     }
@@ -949,9 +860,9 @@ int chart_render(const char *base, double width, double height, double scale, ch
                        scale);
     if (snprintf(path, sizeof path, "%s.png", base) >= (int)sizeof path)
         return err_set(e, BE_EUSAGE, "%s: path too long", base);
-    rc = render_png(path, width, height, scale, draw, ctx, e);
+    rc = render_to(path, width, height, scale, 0, draw, ctx, e);
     if (rc != BE_OK)
         return rc;
     snprintf(path, sizeof path, "%s.svg", base);
-    return render_svg(path, width, height, draw, ctx, e);
+    return render_to(path, width, height, scale, 1, draw, ctx, e);
 }

@@ -3,9 +3,9 @@
  *
  * Owns what every chart shares: the Okabe–Ito palette (safe for the common
  * forms of colour blindness), tick generation (log axes: decades, with 1-2-5
- * minor ticks; linear axes: 1-2-5 steps), SI tick labels ("100M", "2.5G"),
- * axes with grid and titles, markers, polylines with gaps, legends, and the
- * output: one drawing function is run on a PNG image surface (at a HiDPI
+ * minor ticks; linear axes: 1-2-5 steps; labels such as "100M" or "2.5G"
+ * written by fmt.h), axes with grid and titles, markers, polylines with
+ * gaps, legends, and the output: one drawing function is run on a PNG image surface (at a HiDPI
  * scale factor) and on an SVG surface, each checked for Cairo errors and
  * written atomically through fsx.  Text uses Cairo's toy font API with the
  * family "DejaVu Sans" (fontconfig substitutes a similar face when it is not
@@ -68,15 +68,6 @@ int chart_ticks_linear(double lo, double hi, int target, double *ticks, int max,
 /* The step chart_ticks_linear would use. */
 double chart_step_125(double lo, double hi, int target);
 
-/* v with an SI prefix and at most three significant digits, trailing zeros
- * dropped: 1e8 → "100M", 2.5e9 → "2.5G", 1500 → "1.5k", 0.002 → "2m",
- * 12 → "12", 0 → "0".  Prefixes from p (1e-12) to E (1e18). */
-void chart_si(double v, char *buf, size_t size);
-
-/* v as a plain number with at most three significant digits ("0.25", "1",
- * "40", "1200"), for ratios and linear axes. */
-void chart_num(double v, char *buf, size_t size);
-
 /* ---- text ---------------------------------------------------------------- */
 
 typedef enum { CHART_LEFT, CHART_CENTER, CHART_RIGHT } chart_halign;
@@ -110,7 +101,7 @@ typedef enum { CHART_LINEAR, CHART_LOG } chart_scale;
 typedef struct chart_axis {
     chart_scale scale;
     double lo, hi;       /* the range shown (positive on a log axis)        */
-    int si;              /* tick labels with SI prefixes, else chart_num    */
+    int si;              /* tick labels with SI prefixes, else fmt_num      */
     const char *label;   /* the axis title, or NULL (not owned)             */
     int bare;            /* 1: no grid, ticks or tick labels on this axis   */
 } chart_axis;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "site.h"
+
 enum {
     OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
     OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_PRICE, OPT_PRICES,
@@ -100,6 +102,30 @@ static int parse_long(const char *opt, const char *s, long lo, long hi, long *ou
     return BE_OK;
 }
 
+/* --out, --devices and --data: a non-empty value that fits (--out with
+ * room for the paths below it); else BE_EUSAGE naming the option. */
+static int text_option(cli *c, int opt, const char *arg, err *e)
+{
+    char *dst = c->data_dir;
+    size_t size = sizeof c->data_dir, room = 0;
+    const char *name = "--data", *what = "a usable directory name";
+    if (opt == OPT_OUT) {
+        dst = c->out;
+        size = sizeof c->out;
+        room = 64;
+        name = "--out";
+    } else if (opt == OPT_DEVICES) {
+        dst = c->devices;
+        size = sizeof c->devices;
+        name = "--devices";
+        what = "a device list";
+    }
+    if (!*arg || strlen(arg) + room >= size)
+        return err_set(e, BE_EUSAGE, "%s: \"%s\" is not %s", name, arg, what);
+    snprintf(dst, size, "%s", arg);
+    return BE_OK;
+}
+
 static void join_args(int argc, char **argv, char *buf, size_t size)
 {
     size_t used = 0;
@@ -149,9 +175,10 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {
         case OPT_OUT:
-            if (!*optarg || strlen(optarg) >= sizeof c->out - 64)
-                return err_set(e, BE_EUSAGE, "--out: \"%s\" is not a usable directory name", optarg);
-            snprintf(c->out, sizeof c->out, "%s", optarg);
+        case OPT_DEVICES:
+        case OPT_DATA:
+            if ((rc = text_option(c, opt, optarg, e)) < 0)
+                return rc;
             break;
         case OPT_HIDDEN: hidden = optarg; break;
         case OPT_BATCH: batch = optarg; break;
@@ -159,11 +186,6 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         case OPT_LAYERS:
             if ((rc = parse_long("--layers", optarg, 1, PLAN_MAX_LAYERS, &layers, e)) < 0)
                 return rc;
-            break;
-        case OPT_DEVICES:
-            if (!*optarg || strlen(optarg) >= sizeof c->devices)
-                return err_set(e, BE_EUSAGE, "--devices: \"%s\" is not a device list", optarg);
-            snprintf(c->devices, sizeof c->devices, "%s", optarg);
             break;
         case OPT_THREADS:
             if ((rc = parse_long("--threads", optarg, 1, 1024, &v, e)) < 0)
@@ -193,19 +215,19 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         case OPT_QUIET: c->quiet = 1; break;
         case OPT_NO_REFINE: c->no_refine = 1; break;
         case OPT_PRICE:
-            if ((rc = fit_price_parse(&c->prices, optarg, e)) < 0)
+            if ((rc = price_parse(&c->prices, optarg, e)) < 0)
                 return err_prefix(e, BE_EUSAGE, "--price");
             break;
         case OPT_PRICES:
-            if ((rc = fit_prices_load(&c->prices, optarg, e)) < 0)
+            if ((rc = price_load(&c->prices, optarg, e)) < 0)
                 return err_prefix(e, BE_EUSAGE, "--prices");
             break;
         case OPT_BASE_URL:
-            if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
-                return err_set(e, BE_EUSAGE, "--base-url: \"%s\" is not an http:// or https:// URL",
-                               optarg);
-            if (strlen(optarg) >= 900 || strpbrk(optarg, " \t\r\n\"<>"))
-                return err_set(e, BE_EUSAGE, "--base-url: \"%s\" is not a usable URL", optarg);
+            if (!*optarg)
+                return err_set(e, BE_EUSAGE, "--base-url: \"\" is not an http:// or https:// "
+                               "URL");
+            if ((rc = site_check_base_url(optarg, e)) < 0)
+                return rc;
             snprintf(c->base_url, sizeof c->base_url, "%s", optarg);
             break;
         case OPT_TITLE:
@@ -217,11 +239,6 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             if (strlen(optarg) >= sizeof c->author)
                 return err_set(e, BE_EUSAGE, "--author: longer than %zu bytes", sizeof c->author - 1);
             snprintf(c->author, sizeof c->author, "%s", optarg);
-            break;
-        case OPT_DATA:
-            if (!*optarg || strlen(optarg) >= sizeof c->data_dir)
-                return err_set(e, BE_EUSAGE, "--data: \"%s\" is not a usable directory name", optarg);
-            snprintf(c->data_dir, sizeof c->data_dir, "%s", optarg);
             break;
         case OPT_HELP: c->cmd = CLI_HELP; return BE_OK;
         case OPT_VERSION: c->cmd = CLI_VERSION; return BE_OK;

@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 #include "err.h"
-#include "fit.h"
 #include "plan.h"
+#include "price.h"
 
 typedef enum {
     CLI_ALL, CLI_RUN, CLI_REPORT, CLI_COMPARE, CLI_DEVICES, CLI_TUNE, CLI_HELP, CLI_VERSION

@@ -22,6 +22,8 @@
 #include "chart.h"
 #include "figure.h"
 #include "fit.h"
+#include "fmt.h"
+#include "query.h"
 #include "workload.h"
 
 const char *compare_verdict_name(compare_verdict v)
@@ -52,25 +54,6 @@ static const device_info *match_device(const results *a, int da, const results *
         if (strcmp(b->devices[i].name, a->devices[da].name) == 0 && k-- == 0)
             return &b->devices[i];
     return NULL;
-}
-
-/* Step times only compare at the same depth, so layers is part of the key. */
-static const rs_point *find_point(const results *r, const char *dev, wl_mode mode, int layers,
-                                  int hidden, int batch)
-{
-    int i;
-    for (i = 0; i < r->npoints; i++) {
-        const rs_point *p = &r->points[i];
-        if (p->mode == mode && p->layers == layers && p->hidden == hidden && p->batch == batch &&
-            strcmp(p->device, dev) == 0)
-            return p;
-    }
-    return NULL;
-}
-
-static int point_ok(const rs_point *p)
-{
-    return p->status == PT_OK && p->resident.n > 0 && p->resident.median > 0;
 }
 
 /* Fills the test and the verdict of a pair of ok points. */
@@ -125,7 +108,8 @@ static int match_points(const results *a, const results *b, compare_set *s, err 
             compare_point *c;
             if (strcmp(pa->device, a->devices[d].id) != 0)
                 continue;
-            pb = find_point(b, db->id, pa->mode, pa->layers, pa->hidden, pa->batch);
+            /* step times only compare at the same depth: layers is part of the key */
+            pb = q_point_layers(b, db->id, pa->mode, pa->layers, pa->hidden, pa->batch);
             if (!pb)
                 continue;
             c = &s->points[s->npoints++];
@@ -139,7 +123,7 @@ static int match_points(const results *a, const results *b, compare_set *s, err 
             c->status_a = pa->status;
             c->status_b = pb->status;
             c->verdict = CMP_MISSING;
-            if (point_ok(pa) && point_ok(pb) && (rc = judge(pa, pb, c, e)) < 0)
+            if (q_ok(pa) && q_ok(pb) && (rc = judge(pa, pb, c, e)) < 0)
                 return rc;
         }
     }
@@ -149,15 +133,15 @@ static int match_points(const results *a, const results *b, compare_set *s, err 
 static void describe_move(compare_cross *c)
 {
     char fa[32], fb[32], what[400];
-    chart_si(c->flops_a, fa, sizeof fa);
-    chart_si(c->flops_b, fb, sizeof fb);
+    fmt_si(fa, sizeof fa, c->flops_a, 3, "FLOP");
+    fmt_si(fb, sizeof fb, c->flops_b, 3, "FLOP");
     snprintf(what, sizeof what, "%s vs %s, %s, %s%s", c->other, c->base,
              workload_mode_name(c->mode), fit_view_name(c->view), c->cost ? ", cost" : "");
     if (!c->in_a || !c->in_b)
         snprintf(c->text, sizeof c->text, "%s: only in run %s", what, c->in_a ? "A" : "B");
     else if (c->kind_a == c->kind_b &&
              (c->kind_a == CROSS_IN_RANGE || c->kind_a == CROSS_EXTRAPOLATED))
-        snprintf(c->text, sizeof c->text, "%s: moved from %sFLOP to %sFLOP per layer (%+.0f%%)",
+        snprintf(c->text, sizeof c->text, "%s: moved from %s to %s per layer (%+.0f%%)",
                  what, fa, fb, 100.0 * (c->flops_b / c->flops_a - 1.0));
     else if (c->kind_a == c->kind_b)
         snprintf(c->text, sizeof c->text, "%s: %s in both runs", what,

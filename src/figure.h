@@ -9,9 +9,8 @@
  * then show the measurements alone.  None of them calls the fitting code.
  *
  * Conventions shared by every chart:
- *   - the base device is the first device of kind "openblas", else the
- *     first device (as in fit.h); ratios are base time / other time, so
- *     above 1 the other device is faster;
+ *   - the base device is q_base's (query.h), as in the fit; ratios are
+ *     base time / other time, so above 1 the other device is faster;
  *   - only points with status ok are plotted as speeds; out-of-memory and
  *     failed-verification points leave gaps (never zeros) and are counted
  *     in the subtitle;
@@ -42,9 +41,6 @@ typedef struct figure_shape {
 } figure_shape;
 
 #define FIGURE_MAX_SHAPES 8
-
-/* The index in r->devices of the base device (0 when r has none). */
-int figure_base_device(const results *r);
 
 /* "cpu (CPU, OpenBLAS 0.3.21, AMD EPYC 7B13)", "cl:0.0 (GPU, NVIDIA H100)". */
 void figure_device_label(const device_info *d, char *buf, size_t size);
@@ -78,16 +74,18 @@ int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const c
  * relative to the base device, a dotted line at 1, lower is better.  With
  * nshapes = 0, one bar per device (and one "with transfer" where the device
  * has transfer times) for the total over every shape that all devices
- * completed; with shapes[0..nshapes) (at most FIGURE_MAX_SHAPES), one bar
- * per device and shape, grouped by shape, where a device without an ok
- * point at a shape gets a label saying why instead of a bar. */
+ * completed (q_compared and q_completed, query.h); with
+ * shapes[0..nshapes) (at most FIGURE_MAX_SHAPES), one bar per device and
+ * shape, grouped by shape, where a device without an ok point at a shape
+ * gets a label saying why instead of a bar. */
 int figure_relative_time(const results *r, wl_mode mode, const figure_shape *shapes, int nshapes,
                          const char *base, err *e);
 
 /* 5. Normalized cost: the same chart for the cost of a step (time × price
  * per hour).  The base device must have a positive price in prices, else
  * BE_EUSAGE ("figure_cost: no price for the base device cpu"); other
- * devices without a price are left out and named in the subtitle. */
+ * devices without a price are left out (of the shapes every device
+ * completed too) and named in the subtitle. */
 int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
                 const figure_shape *shapes, int nshapes, const char *base, err *e);
 

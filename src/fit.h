@@ -18,7 +18,8 @@
  * hidden width the crossover batch is found by interpolating the measured
  * speed ratio in log–log space between the bracketing batches, which needs
  * no model at all.  With prices (USD per hour per device) the same is done
- * for cost per step: the cost crossover.
+ * for cost per step: the cost crossover.  Where to measure more when a
+ * crossover is uncertain is refine.h's business.
  */
 #ifndef BE_FIT_H
 #define BE_FIT_H
@@ -31,27 +32,17 @@
 const char *fit_view_name(fit_view v);        /* "resident", "transfer" */
 const char *fit_cross_kind_name(cross_kind k); /* "in-range", "extrapolated", ... */
 
-/* "cpu=0.12" → added to p; BE_EUSAGE naming the text when malformed. */
-int fit_price_parse(fit_prices *p, const char *text, err *e);
-/* A prices file: one "DEVICE USD_PER_HOUR" or "DEVICE=USD_PER_HOUR" per
- * line, '#' comments; errors read "file:line: ...". */
-int fit_prices_load(fit_prices *p, const char *path, err *e);
-/* The price of a device, or a negative number when unknown. */
-double fit_price(const fit_prices *p, const char *device);
-
 /* Fits every device × mode × view in r, and every crossover between the
- * base device (the first device of kind "openblas", else the first device)
- * and each other device; with prices for both, the cost crossovers too.
+ * base device (q_base, query.h) and each other device; with prices for
+ * both (price.h), the cost crossovers too.
  * seed makes the bootstrap reproducible; boot is its number of resamples
  * (0 = 1000).  Free with fit_set_free. */
 int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
             fit_set *out, err *e);
 void fit_set_free(fit_set *s);
 
-/* The model of one device × mode × view in s, or NULL. */
-const fit_model *fit_find_model(const fit_set *s, const char *device, wl_mode mode, fit_view v);
-
-/* Building blocks, exposed for tests and for the refinement step. */
+/* Building blocks, exposed for tests.  The models and crossovers of a
+ * fit_set are looked up with q_model and q_cross (query.h). */
 
 /* Weighted least squares of t = t0 + f/P over n points (weights w, NULL =
  * equal).  Fills t0, P, their errors, rms_rel, fmin/fmax; ok = 0 with why
@@ -67,11 +58,5 @@ void fit_meet(const fit_model *base, const fit_model *other, double fmin, double
  * starts winning at about 96 MFLOP per layer (95% CI 80–120 M), i.e. from
  * batch 24 at hidden 2048." */
 void fit_sentence(const fit_crossover *c, const results *r, char *buf, size_t size);
-
-/* Refinement: the batch sizes worth measuring next at each hidden width
- * because they lie between the bracketing batches of a crossover whose CI
- * is wider than ±rel.  Fills hidden[i], batch[i] (at most max), returns the
- * count. */
-int fit_suggest(const fit_set *s, const results *r, double rel, int *hidden, int *batch, int max);
 
 #endif

@@ -21,18 +21,18 @@
 #include "cli.h"
 #include "cpu.h"
 #include "device.h"
-#include "figure.h"
-#include "fit.h"
+#include "fmt.h"
 #include "fsx.h"
 #include "host.h"
 #include "progress.h"
+#include "refine.h"
 #include "report.h"
 #include "results.h"
+#include "runcharts.h"
 #include "sweep.h"
 #include "table.h"
 #include "tune.h"
 #include "version.h"
-#include "workload.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -168,56 +168,6 @@ static int check_prices(const fit_prices *p, const device_set *set, const int *i
     return BE_OK;
 }
 
-#define REFINE_ROUNDS 3
-#define REFINE_MAX 8
-#define REFINE_REL 0.10
-
-/* Fits the results and, unless --no-refine, measures extra batch sizes
- * between the points that bracket a crossover whose 95% CI is wider than
- * ±10%, while the budget lasts; then stores the final fit in r. */
-static int fit_and_refine(const cli *c, device *const *sel, int nsel, results *r,
-                          const char *path, double start, progress *pg, err *e)
-{
-    fit_set fs;
-    int round, rc;
-
-    for (round = 0;; round++) {
-        plan_point extra[REFINE_MAX * 2];
-        int hidden[REFINE_MAX], batch[REFINE_MAX], n, k, m, nextra = 0;
-        double left = c->plan.budget - (host_seconds() - start);
-
-        if ((rc = fit_run(r, &c->prices, c->plan.seed, 0, &fs, e)) < 0)
-            return rc;
-        if (c->no_refine || round == REFINE_ROUNDS || left <= 0.0)
-            break;
-        n = fit_suggest(&fs, r, REFINE_REL, hidden, batch, REFINE_MAX);
-        if (n == 0)
-            break;
-        for (k = 0; k < n; k++)
-            for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
-                plan_point *pp;
-                if (!((c->plan.modes >> m) & 1))
-                    continue;
-                pp = &extra[nextra++];
-                pp->mode = (wl_mode)m;
-                pp->hidden = hidden[k];
-                pp->batch = batch[k];
-                snprintf(pp->why, sizeof pp->why,
-                         "refinement round %d: the crossover's 95%% CI was wider than "
-                         "±%.0f%%; batch %d lies between the measured batches that bracket "
-                         "it at hidden %d",
-                         round + 1, 100 * REFINE_REL, batch[k], hidden[k]);
-            }
-        fit_set_free(&fs);
-        rc = sweep_run(&c->plan, extra, nextra, left, sel, nsel, r, path, stop_flag(),
-                       progress_event, pg, e);
-        if (rc < 0)
-            return rc;
-    }
-    results_set_fit(r, &fs, c->plan.seed, &c->prices);
-    return BE_OK;
-}
-
 /* The answers in words: every crossover's sentence. */
 static void print_crossovers(FILE *out, const results *r)
 {
@@ -268,7 +218,7 @@ static void tune_row(void *ctx, const tune_report *r, int i)
     const tune_candidate *t = &r->c[i];
     char secs[32];
     (void)ctx;
-    progress_duration(secs, sizeof secs, t->seconds);
+    fmt_duration(secs, sizeof secs, t->seconds);
     printf("%2d %-8s %9.1f %9.1f %9.1f %8s  %s%s%s\n", i, tune_status_name(t->status),
            t->fwd_gflops, t->train_gflops, t->score, secs, t->options, t->note[0] ? "  # " : "",
            t->note);
@@ -429,8 +379,11 @@ static int cmd_run(const cli *c, int then_report)
     /* a fifth of the budget is kept for refinement around the crossover */
     rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget,
                    sel, nsel, r, path, &interrupted, progress_event, &pg, &e);
-    if (rc == BE_OK)
-        rc = fit_and_refine(c, sel, nsel, r, path, start, &pg, &e);
+    if (rc == BE_OK) {
+        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start, sel, nsel, path,
+                          stop_flag(), progress_event, &pg};
+        rc = refine_run(&ro, r, &e);
+    }
     progress_finish(&pg);
     host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
     if (rc == BE_EINTR) {
@@ -458,7 +411,7 @@ static int cmd_run(const cli *c, int then_report)
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
-    if ((rc = report_charts(r, dir, &ncharts, &e)) < 0)
+    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0)
         goto fail;
     table_points(stdout, r);
     print_crossovers(stdout, r);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "workload.h"
 
 #define BAR 24
@@ -19,22 +20,6 @@ void progress_init(progress *pg, FILE *out, int quiet)
     pg->drawn = 0;
 }
 
-void progress_duration(char *buf, size_t size, double s)
-{
-    if (s < 0.0)
-        s = 0.0;
-    if (s < 1e-3)
-        snprintf(buf, size, "%.1f µs", s * 1e6);
-    else if (s < 1.0)
-        snprintf(buf, size, "%.3g ms", s * 1e3);
-    else if (s < 60.0)
-        snprintf(buf, size, "%.1fs", s);
-    else if (s < 3600.0)
-        snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
-    else
-        snprintf(buf, size, "%dh%02dm", (int)(s / 3600), ((int)s % 3600) / 60);
-}
-
 static void describe(const rs_point *p, char *buf, size_t size)
 {
     char t[32];
@@ -43,7 +28,7 @@ static void describe(const rs_point *p, char *buf, size_t size)
                  p->message[0] ? ": " : "", p->message);
         return;
     }
-    progress_duration(t, sizeof t, p->resident.median);
+    fmt_duration(t, sizeof t, p->resident.median);
     snprintf(buf, size, "%s per step, %.1f GFLOP/s (n=%d, CI ±%.1f%%)%s", t,
              results_gflops(p, p->resident.median), p->resident.n,
              100.0 * (p->resident.ci_hi - p->resident.ci_lo) / 2.0 / p->resident.median,
@@ -63,7 +48,7 @@ void progress_event(void *ctx, const sweep_event *ev)
         for (i = 0; i < BAR; i++)
             bar[i] = i < fill ? '#' : '-';
         bar[BAR] = '\0';
-        progress_duration(eta, sizeof eta, ev->eta);
+        fmt_duration(eta, sizeof eta, ev->eta);
         fprintf(pg->out, "\r[%s] %d/%d %s %s hidden=%d batch=%d  ETA %s\033[K", bar,
                 ev->index, ev->total, ev->dev->id, workload_mode_name(ev->mode), ev->hidden,
                 ev->batch, eta);

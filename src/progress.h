@@ -24,7 +24,4 @@ void progress_event(void *ctx, const sweep_event *ev);
 /* Ends the redrawn line, if any. */
 void progress_finish(progress *pg);
 
-/* "1h02m", "1m23s", "4.2s", "350 ms", "2.5 µs" */
-void progress_duration(char *buf, size_t size, double seconds);
-
 #endif

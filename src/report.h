@@ -1,17 +1,19 @@
 /*
  * report.h — the published side of breakeven: the HTML report of each run,
  * the index page with the archive of runs, the comparison pages, the RSS
- * feed and the CSV export.
+ * feed, with the CSV export beside each run.
  *
  * Owns everything under OUT/ but the results files themselves: it reads
- * results.xml files (through results_load, schema and all), never runs a
- * benchmark, and builds each page as a tree: the results XML plus an
- * <annotation> of derived facts (chart files, the generated sentences, the
- * tables, the archive links) go through the XSLT 1.0 stylesheets in
- * templates/, so that escaping is correct by construction and users restyle
- * the report without recompiling.  Every file goes through fsx_write_atomic,
- * and the index page and the feed are written last, so a failure leaves the
- * previous ones intact.
+ * the runs through archive.h (results_load, schema and all), never runs a
+ * benchmark, and builds each page as a tree: an <annotation> of the facts
+ * derived from the model (the run's provenance, chart files, the sentences
+ * of prose.h, the tables, the archive links) goes through the XSLT 1.0
+ * stylesheets in templates/ (site.h), so that escaping is correct by
+ * construction and users restyle the report without recompiling.  Every
+ * file goes through fsx_write_atomic, and the index page and the feed are
+ * written last, so a failure leaves the previous ones intact.  The pieces:
+ * site.h (templates, XSLT, staged files), archive.h (the runs), prose.h
+ * (the words), runcharts.h (the charts of a run), csv.h (the CSV).
  */
 #ifndef BE_REPORT_H
 #define BE_REPORT_H
@@ -19,7 +21,6 @@
 #include <stddef.h>
 
 #include "compare.h"
-#include "results.h"
 
 typedef struct report_opts {
     const char *out;              /* OUT                                      */
@@ -29,21 +30,6 @@ typedef struct report_opts {
     const char *title, *author;   /* NULL or "": defaults                     */
     const char *data_dir;         /* templates/ and assets/; NULL: search     */
 } report_opts;
-
-/* Where templates/ and assets/ are: data_dir when given, else
- * $BREAKEVEN_DATA, else the directory of the running executable when it
- * holds templates/ (the in-tree ./breakeven), else BE_DATADIR (the
- * installed $(PREFIX)/share/breakeven).  BE_EFAIL naming what was tried. */
-int report_data_dir(const char *data_dir, char *buf, size_t size, err *e);
-
-/* Draws every chart of r into dir (PNG and SVG): per measured mode the
- * throughput, speed ratio, winner map, relative time and, with prices, cost
- * charts.  *count receives the number of charts drawn. */
-int report_charts(const results *r, const char *dir, int *count, err *e);
-
-/* The points of r as CSV (RFC 4180, a header line); *csv is the caller's
- * to free. */
-int report_csv(const results *r, char **csv, size_t *len, err *e);
 
 /* Writes the report of o->runs (see report_opts): OUT/runs/<id>/index.html,
  * results.csv and style.css for each run, OUT/compare/<a>..<b>.html for

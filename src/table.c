@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "progress.h"
+#include "fmt.h"
 #include "workload.h"
 
 /* The printf width that pads s to cols columns (µs is two bytes, one column). */
@@ -34,11 +34,11 @@ void table_points(FILE *out, const results *r)
             if (p->status == PT_OK) {
                 const stats_summary *s = &p->resident;
                 char t[32];
-                progress_duration(t, sizeof t, s->median);
+                fmt_duration(t, sizeof t, s->median);
                 fprintf(out, "%*s %7.1f %9.1f ", width(t, 11), t,
                         100.0 * (s->ci_hi - s->ci_lo) / 2.0 / s->median,
                         results_gflops(p, s->median));
-                progress_duration(t, sizeof t, p->transfer.median);
+                fmt_duration(t, sizeof t, p->transfer.median);
                 if (p->has_transfer)
                     fprintf(out, "%*s", width(t, 11), t);
                 else

@@ -1,15 +1,17 @@
 /*
  * workload.c — FLOP counts, seeded inputs and memory estimates (workload.h).
  *
- * The generator is splitmix64: tiny, well mixed, and fully specified, so a
- * seed means the same data everywhere and results from two machines measure
- * the same arithmetic.
+ * The generator is splitmix64 (rng.h): tiny, well mixed, and fully
+ * specified, so a seed means the same data everywhere and results from two
+ * machines measure the same arithmetic.
  */
 #include "workload.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "rng.h"
 
 double workload_flops_per_layer(wl_mode mode, int hidden, int batch)
 {
@@ -22,17 +24,6 @@ double workload_flops_per_layer(wl_mode mode, int hidden, int batch)
 const char *workload_mode_name(wl_mode mode)
 {
     return mode == WL_TRAINING ? "training" : "inference";
-}
-
-int workload_mode_parse(const char *s, wl_mode *mode)
-{
-    if (strcmp(s, "inference") == 0)
-        *mode = WL_INFERENCE;
-    else if (strcmp(s, "training") == 0)
-        *mode = WL_TRAINING;
-    else
-        return BE_EUSAGE;
-    return BE_OK;
 }
 
 double workload_host_bytes(wl_mode mode, int layers, int hidden, int batch)
@@ -59,20 +50,12 @@ double workload_device_bytes(wl_mode mode, int layers, int hidden, int batch)
     return bytes;
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* Uniform in [-a, a], from the top 24 bits so every value is exact in fp32. */
 static void fill(float *v, size_t n, float a, uint64_t *s)
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        float u = (float)(splitmix64(s) >> 40) * (1.0f / 16777216.0f);
+        float u = (float)(rng_next(s) >> 40) * (1.0f / 16777216.0f);
         v[i] = a * (2.0f * u - 1.0f);
     }
 }

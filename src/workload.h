@@ -24,8 +24,6 @@
 double workload_flops_per_layer(wl_mode mode, int hidden, int batch);
 
 const char *workload_mode_name(wl_mode mode);
-/* Returns 0 and sets *mode for "inference"/"training", BE_EUSAGE otherwise. */
-int workload_mode_parse(const char *s, wl_mode *mode);
 
 /* Bytes of host memory one point needs: the inputs made here, the CPU
  * backend's buffers and the verification copy. */

@@ -2,9 +2,9 @@
 <!--
   common.xsl: the frame every breakeven page shares (head, site header,
   footer), imported by run.xsl and compare.xsl.  Input: a <page> document
-  built by src/report.c (site settings, links, the run's results XML and an
-  <annotation> of derived facts).  Edit freely: breakeven reads the
-  templates at run time (see README, "The report").
+  built by src/report.c and src/site.c (site settings, links and an
+  <annotation> of the facts derived from the run's results).  Edit freely:
+  breakeven reads the templates at run time (see README, "The report").
 -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
   <xsl:output method="html" encoding="UTF-8" doctype-system="about:legacy-compat" indent="no"/>

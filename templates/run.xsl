@@ -8,7 +8,6 @@
   <xsl:import href="common.xsl"/>
 
   <xsl:variable name="a" select="/page/annotation"/>
-  <xsl:variable name="res" select="/page/breakeven-results"/>
 
   <xsl:template match="/">
     <xsl:call-template name="page">
@@ -72,8 +71,8 @@
 
       <h2>How to reproduce</h2>
       <p>On a Debian or Ubuntu machine with this version of breakeven
-        (<xsl:value-of select="$res/provenance/breakeven/@version"/>, commit
-        <code><xsl:value-of select="$res/provenance/breakeven/@commit"/></code>):</p>
+        (<xsl:value-of select="$a/reproduce/@version"/>, commit
+        <code><xsl:value-of select="$a/reproduce/@commit"/></code>):</p>
       <pre><code><xsl:value-of select="$a/reproduce"/></code></pre>
       <p>The data: <a href="{$a/files/@results}">results.xml</a> (every sample, with its
         provenance) and <a href="{$a/files/@csv}">results.csv</a> (one line per point).</p>

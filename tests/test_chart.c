@@ -4,7 +4,11 @@
  * built in memory (two devices with a hand-made fit, one device only, no
  * crossover, out-of-memory gaps, a single point, failed verification),
  * each PNG read back for its size and its series colours, each SVG parsed
- * with libxml2, and the error of a chart written to a missing directory.
+ * with libxml2 for its size, and the error of a chart written to a missing
+ * directory.  Some charts are read back pixel by pixel against numbers
+ * computed here from the points: the winner map's cell colours, the
+ * lengths of the relative time and cost bars, and the cost paragraph
+ * (prose.h) against its bars.
  * Set CHART_KEEP_DIR to a directory to keep the charts for a look.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -27,6 +31,9 @@
 #include "chart.h"
 #include "figure.h"
 #include "fit.h"
+#include "fmt.h"
+#include "prose.h"
+#include "query.h"
 #include "results.h"
 #include "workload.h"
 
@@ -130,14 +137,14 @@ static void test_si(void **state)
     size_t i;
     (void)state;
     for (i = 0; i < sizeof cases / sizeof *cases; i++) {
-        chart_si(cases[i].v, buf, sizeof buf);
+        fmt_si(buf, sizeof buf, cases[i].v, 3, NULL);
         assert_string_equal(buf, cases[i].s);
     }
-    chart_num(0.25, buf, sizeof buf);
+    fmt_num(buf, sizeof buf, 0.25);
     assert_string_equal(buf, "0.25");
-    chart_num(40, buf, sizeof buf);
+    fmt_num(buf, sizeof buf, 40);
     assert_string_equal(buf, "40");
-    chart_num(1.0, buf, sizeof buf);
+    fmt_num(buf, sizeof buf, 1.0);
     assert_string_equal(buf, "1");
 }
 
@@ -323,19 +330,45 @@ static void make_fit(fit_set *fs, fit_model *models, fit_crossover *cross, int w
 
 /* ---- checking a chart ---------------------------------------------------- */
 
+/* The colour of pixel (x, y) of an image surface (RGB24 or ARGB32). */
+static chart_rgb pixel_at(cairo_surface_t *s, int x, int y)
+{
+    const unsigned char *d = cairo_image_surface_get_data(s);
+    size_t off = (size_t)y * (size_t)cairo_image_surface_get_stride(s) + (size_t)x * 4;
+    uint32_t px = *(const uint32_t *)(d + off);
+    chart_rgb c = {((px >> 16) & 255) / 255.0, ((px >> 8) & 255) / 255.0, (px & 255) / 255.0};
+    return c;
+}
+
+/* 1 when a and b differ by at most tol/255 in each channel. */
+static int same_color(chart_rgb a, chart_rgb b, int tol)
+{
+    return fabs(a.r - b.r) * 255 <= tol + 0.5 && fabs(a.g - b.g) * 255 <= tol + 0.5 &&
+           fabs(a.b - b.b) * 255 <= tol + 0.5;
+}
+
+/* The pixels of colour c (±1 per channel): how many, and their x range. */
+typedef struct extent {
+    int n, x0, x1;
+} extent;
+
+static extent color_extent(cairo_surface_t *s, chart_rgb c)
+{
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s), x, y;
+    extent ex = {0, w, -1};
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+            if (same_color(pixel_at(s, x, y), c, 1)) {
+                ex.n++;
+                ex.x0 = x < ex.x0 ? x : ex.x0;
+                ex.x1 = x > ex.x1 ? x : ex.x1;
+            }
+    return ex;
+}
+
 static int count_color(cairo_surface_t *s, chart_rgb c)
 {
-    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
-    int stride = cairo_image_surface_get_stride(s), x, y, n = 0;
-    const unsigned char *d = cairo_image_surface_get_data(s);
-    int R = (int)lround(c.r * 255), G = (int)lround(c.g * 255), B = (int)lround(c.b * 255);
-    for (y = 0; y < h; y++)
-        for (x = 0; x < w; x++) {
-            uint32_t px = *(const uint32_t *)(d + (size_t)y * stride + (size_t)x * 4);
-            int pr = (px >> 16) & 255, pg = (px >> 8) & 255, pb = px & 255;
-            n += abs(pr - R) <= 1 && abs(pg - G) <= 1 && abs(pb - B) <= 1;
-        }
-    return n;
+    return color_extent(s, c).n;
 }
 
 /* Reads <name>.png back (its size, and how many pixels have each colour
@@ -343,9 +376,11 @@ static int count_color(cairo_surface_t *s, chart_rgb c)
 static void check_chart(const char *name, const chart_oi *want, int nwant, const chart_oi *absent,
                         int nabsent)
 {
-    char path[768];
+    char path[768], size[32];
     cairo_surface_t *s;
     xmlDocPtr doc;
+    xmlNodePtr root;
+    xmlChar *attr;
     int i;
 
     snprintf(path, sizeof path, "%s/%s.png", outdir, name);
@@ -372,7 +407,19 @@ static void check_chart(const char *name, const chart_oi *want, int nwant, const
     snprintf(path, sizeof path, "%s/%s.svg", outdir, name);
     doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     assert_non_null(doc);
-    assert_string_equal((const char *)xmlDocGetRootElement(doc)->name, "svg");
+    root = xmlDocGetRootElement(doc);
+    assert_string_equal((const char *)root->name, "svg");
+    /* the same drawing in points: FIGURE_WIDTH × FIGURE_HEIGHT */
+    snprintf(size, sizeof size, "%.0fpt", FIGURE_WIDTH);
+    attr = xmlGetProp(root, BAD_CAST "width");
+    assert_non_null(attr);
+    assert_string_equal((const char *)attr, size);
+    xmlFree(attr);
+    snprintf(size, sizeof size, "%.0fpt", FIGURE_HEIGHT);
+    attr = xmlGetProp(root, BAD_CAST "height");
+    assert_non_null(attr);
+    assert_string_equal((const char *)attr, size);
+    xmlFree(attr);
     xmlFreeDoc(doc);
 }
 
@@ -562,12 +609,213 @@ static void test_device_label(void **state)
     results *r = make_two(0);
     char buf[512];
     (void)state;
-    assert_int_equal(figure_base_device(r), 0);
+    assert_int_equal(q_base(r), 0);
     figure_device_label(&r->devices[1], buf, sizeof buf);
     assert_string_equal(buf, "cl:0.0 (CPU, pthread-haswell-AMD EPYC 7B13 64-Core Processor)");
     assert_null(strstr(buf, "GPU"));
     figure_device_label(&r->devices[0], buf, sizeof buf);
     assert_string_equal(buf, "cpu (CPU, OpenBLAS 0.3.21, AMD EPYC 7B13 64-Core Processor)");
+    results_free(r);
+}
+
+/* ---- what the charts show, read back from their pixels ------------------- */
+
+/* The median step time of dev at a shape when that point is ok, else NaN:
+ * read straight from the points, not through query.h, so that the charts'
+ * choice of points is checked against an independent one. */
+static double median_at(const results *r, const char *dev, int hidden, int batch)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (strcmp(p->device, dev) == 0 && p->hidden == hidden && p->batch == batch)
+            return p->status == PT_OK ? p->resident.median : NAN;
+    }
+    return NAN;
+}
+
+/* Σ median(dev) / Σ median(base) over the shapes where every device of
+ * devs[0..n) is ok (devs[0] is the base). */
+static double total_ratio(const results *r, const char *const *devs, int n, int *nshapes)
+{
+    double num = 0, den = 0;
+    size_t i, j;
+    int k;
+    *nshapes = 0;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++) {
+            int all = 1;
+            for (k = 0; k < n; k++)
+                all &= !isnan(median_at(r, devs[k], hid[i], bat[j]));
+            if (!all)
+                continue;
+            ++*nshapes;
+            den += median_at(r, devs[0], hid[i], bat[j]);
+            num += median_at(r, devs[1], hid[i], bat[j]);
+        }
+    return num / den;
+}
+
+static cairo_surface_t *load_png(const char *name)
+{
+    char path[768];
+    cairo_surface_t *s;
+    snprintf(path, sizeof path, "%s/%s.png", outdir, name);
+    s = cairo_image_surface_create_from_png(path);
+    assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+    return s;
+}
+
+/* The length in pixels of the bar of colour c (its pixels' x range). */
+static int bar_length(cairo_surface_t *s, chart_rgb c)
+{
+    extent ex = color_extent(s, c);
+    if (ex.n < 100)
+        fail_msg("a bar of colour %.2f,%.2f,%.2f has %d pixels", c.r, c.g, c.b, ex.n);
+    return ex.x1 - ex.x0 + 1;
+}
+
+/* The winner map's cells have the colour of their measured ratio: each
+ * cell, sampled away from its label, against the diverging scale computed
+ * here from the medians (white at 1, blue where cl:0.0 is faster,
+ * vermillion where the CPU is, full at the largest |log10 ratio|). */
+static void test_winner_cells(void **state)
+{
+    results *r = make_two(0);
+    fit_model models[3];
+    fit_crossover cross;
+    fit_set fs;
+    cairo_surface_t *s;
+    double q[3][4], cap = 0, px = 92 * FIGURE_SCALE, cw = 868.0 / 4 * FIGURE_SCALE, ch;
+    int i, j, y, ytop = -1, ybot = -1, x0;
+    char b[640];
+    err e;
+    (void)state;
+    make_fit(&fs, models, &cross, 0); /* no crossover: nothing drawn over the cells */
+    base_of(b, sizeof b, "cells");
+    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++) {
+            q[i][j] = median_at(r, "cpu", hid[i], bat[j]) / median_at(r, "cl:0.0", hid[i], bat[j]);
+            cap = fmax(cap, fabs(log10(q[i][j])));
+        }
+    cap = fmin(fmax(cap, log10(2.0)), 2.0);
+    s = load_png("cells");
+    /* the panel spans x from 92 (one panel: 868 wide, 4 columns); its rows,
+     * hidden 2048 at the top, are found down the first column: every cell
+     * of this fixture is tinted, the text above it is grey */
+    x0 = (int)(px + 0.1 * cw);
+    for (y = 0; y < cairo_image_surface_get_height(s); y++) {
+        chart_rgb c = pixel_at(s, x0, y);
+        if (fmax(c.r, fmax(c.g, c.b)) - fmin(c.r, fmin(c.g, c.b)) > 0.12) {
+            if (ytop < 0)
+                ytop = y;
+            ybot = y;
+        }
+    }
+    assert_true(ytop > 0 && ybot > ytop + 60);
+    ch = (ybot - ytop + 1) / 3.0;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++) {
+            double t = fmin(fabs(log10(q[i][j])) / cap, 1.0);
+            chart_rgb want = chart_mix((chart_rgb){1, 1, 1},
+                                       chart_oi_rgb(q[i][j] >= 1 ? CHART_BLUE : CHART_VERMILLION),
+                                       t);
+            chart_rgb got = pixel_at(s, (int)(px + (j + 0.2) * cw),
+                                     (int)(ytop + (2 - i + 0.2) * ch));
+            if (!same_color(got, want, 3))
+                fail_msg("cell hidden %d batch %d (ratio %.3f): %.3f,%.3f,%.3f, want "
+                         "%.3f,%.3f,%.3f", hid[i], bat[j], q[i][j], got.r, got.g, got.b,
+                         want.r, want.g, want.b);
+        }
+    cairo_surface_destroy(s);
+    results_free(r);
+}
+
+/* The relative time bars total the shapes both devices completed: with
+ * cl:0.0 out of memory at two shapes and failed at a third, its bar is
+ * Σ its medians / Σ the CPU's over the 9 others, to the pixel. */
+static void test_relative_bars(void **state)
+{
+    results *r = make_two(F_OOM | F_FAILED);
+    const char *devs[] = {"cpu", "cl:0.0"};
+    cairo_surface_t *s;
+    double want, got;
+    int n;
+    char b[640];
+    err e;
+    (void)state;
+    want = total_ratio(r, devs, 2, &n);
+    assert_int_equal(n, 9);
+    base_of(b, sizeof b, "bars");
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    s = load_png("bars");
+    got = (double)bar_length(s, chart_oi_rgb(CHART_VERMILLION)) /
+          bar_length(s, chart_oi_rgb(CHART_BLUE));
+    if (fabs(got / want - 1) > 0.02)
+        fail_msg("cl:0.0's bar is %.4f of the CPU's, its time %.4f", got, want);
+    cairo_surface_destroy(s);
+    results_free(r);
+}
+
+/* A cost chart and its paragraph total the same shapes.  cl:0.1 has no
+ * price and ran out of memory at the largest shape: the cost comparison
+ * leaves it out, so all 12 shapes count, in the bars and in the words
+ * alike; the time comparison takes it in, and the 11 shapes it completed. */
+static void test_cost_paragraph_matches_bars(void **state)
+{
+    results *r = make_two(0);
+    const char *devs[] = {"cpu", "cl:0.0"}, *all[] = {"cpu", "cl:0.0", "cl:0.1"};
+    int use[3], n, nall;
+    size_t i, j;
+    q_shape shapes[Q_MAX_SHAPES];
+    cairo_surface_t *s;
+    double want, got;
+    char b[640], text[2048], expect[128];
+    err e;
+    (void)state;
+    add_device(r, "cl:0.1", "opencl", "GPU", "Small GPU");
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++)
+            add_point(r, "cl:0.1", hid[i], bat[j], 20e-6, 100e9, 1,
+                      hid[i] == 2048 && bat[j] == 512 ? PT_OUT_OF_MEMORY : PT_OK);
+    r->prices.n = 2;
+    snprintf(r->prices.device[0], sizeof r->prices.device[0], "cpu");
+    r->prices.usd_per_hour[0] = 0.24;
+    snprintf(r->prices.device[1], sizeof r->prices.device[1], "cl:0.0");
+    r->prices.usd_per_hour[1] = 1.5;
+
+    /* the query behind both */
+    assert_int_equal(q_compared(r, WL_INFERENCE, &r->prices, use), 2);
+    assert_true(use[0] && use[1] && !use[2]);
+    assert_int_equal(q_completed(r, WL_INFERENCE, use, shapes, Q_MAX_SHAPES), 12);
+    assert_int_equal(q_completed(r, WL_INFERENCE, NULL, shapes, Q_MAX_SHAPES), 11);
+    want = total_ratio(r, devs, 2, &n) * 1.5 / 0.24;
+    assert_int_equal(n, 12);
+    total_ratio(r, all, 3, &nall);
+    assert_int_equal(nall, 11);
+
+    /* the words */
+    prose_relative(r, WL_INFERENCE, 1, text, sizeof text);
+    assert_non_null(strstr(text, "Over the 12 shapes every device completed"));
+    snprintf(expect, sizeof expect, "cl:0.0 costs %.2f\xc3\x97 the cost of cpu", want);
+    if (!strstr(text, expect))
+        fail_msg("\"%s\" lacks \"%s\"", text, expect);
+    assert_non_null(strstr(text, "cl:0.1 has no price"));
+    prose_relative(r, WL_INFERENCE, 0, text, sizeof text);
+    assert_non_null(strstr(text, "Over the 11 shapes every device completed"));
+
+    /* the bars */
+    base_of(b, sizeof b, "cost3");
+    assert_int_equal(figure_cost(r, &r->prices, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    s = load_png("cost3");
+    got = (double)bar_length(s, chart_oi_rgb(CHART_VERMILLION)) /
+          bar_length(s, chart_oi_rgb(CHART_BLUE));
+    if (fabs(got / want - 1) > 0.02)
+        fail_msg("cl:0.0's cost bar is %.4f of the CPU's, its cost %.4f", got, want);
+    /* cl:0.1 (green) has no bar */
+    assert_int_equal(count_color(s, chart_oi_rgb(CHART_GREEN)), 0);
+    cairo_surface_destroy(s);
     results_free(r);
 }
 
@@ -585,6 +833,9 @@ int main(void)
         cmocka_unit_test(test_figures_failed_not_plotted),
         cmocka_unit_test(test_figures_single_point),
         cmocka_unit_test(test_figure_errors),
+        cmocka_unit_test(test_winner_cells),
+        cmocka_unit_test(test_relative_bars),
+        cmocka_unit_test(test_cost_paragraph_matches_bars),
     };
     return cmocka_run_group_tests_name("chart", tests, setup_dir, remove_dir);
 }

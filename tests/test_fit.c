@@ -1,7 +1,7 @@
 /*
- * test_fit.c — the fit module (src/fit.c): the weighted line, crossovers
- * and their bootstrap CI, the answer in words, prices and cost, and the
- * refinement suggestions.
+ * test_fit.c — the fit module (src/fit*.c): the weighted line, crossovers
+ * and their bootstrap CI, the answer in words, prices (price.h) and cost,
+ * and the refinement suggestions (refine.h).
  *
  * Every results model here is synthetic, built in memory from a known
  * latency + throughput law with seeded noise, so each test knows the
@@ -21,6 +21,9 @@
 #include <unistd.h>
 
 #include "fit.h"
+#include "price.h"
+#include "query.h"
+#include "refine.h"
 #include "workload.h"
 
 #define NSAMP 15
@@ -210,7 +213,7 @@ static void test_fit_recovers_t0_and_P(void **state)
     assert_int_equal(s.nmodels, 2); /* no transfer view for the CPU */
     assert_int_equal(s.ncross, 0);
 
-    m = fit_find_model(&s, "cpu", WL_INFERENCE, FIT_RESIDENT);
+    m = q_model(&s, "cpu", WL_INFERENCE, FIT_RESIDENT);
     assert_non_null(m);
     assert_true(m->ok);
     assert_int_equal(m->npoints, NH * NB);
@@ -222,12 +225,12 @@ static void test_fit_recovers_t0_and_P(void **state)
     assert_true(m->P_err > 0.0 && m->P_err < 0.1 * m->P);
     assert_int_equal(m->noutliers, 0);
 
-    m = fit_find_model(&s, "cpu", WL_TRAINING, FIT_RESIDENT);
+    m = q_model(&s, "cpu", WL_TRAINING, FIT_RESIDENT);
     assert_non_null(m);
     assert_true(rel_diff(m->t0, 3e-5) < 0.02);
     assert_true(rel_diff(m->P, 4e11) < 0.02);
-    assert_null(fit_find_model(&s, "cpu", WL_TRAINING, FIT_TRANSFER));
-    assert_null(fit_find_model(&s, "cl:0.0", WL_TRAINING, FIT_RESIDENT));
+    assert_null(q_model(&s, "cpu", WL_TRAINING, FIT_TRANSFER));
+    assert_null(q_model(&s, "cl:0.0", WL_TRAINING, FIT_RESIDENT));
 
     fit_set_free(&s);
     results_free(r);
@@ -255,7 +258,7 @@ static void test_outlier_flagged(void **state)
                 bad = i;
         }
     assert_int_equal(fit_run(r, NULL, 1, 100, &s, &e), BE_OK);
-    m = fit_find_model(&s, "cpu", WL_INFERENCE, FIT_RESIDENT);
+    m = q_model(&s, "cpu", WL_INFERENCE, FIT_RESIDENT);
     assert_non_null(m);
     assert_int_equal(m->noutliers, 1);
     assert_int_equal(m->outliers[0], bad);
@@ -275,7 +278,7 @@ static void test_outlier_flagged(void **state)
             bad = i;
     }
     assert_int_equal(fit_run(r, NULL, 1, 100, &s, &e), BE_OK);
-    m = fit_find_model(&s, "cpu", WL_INFERENCE, FIT_RESIDENT);
+    m = q_model(&s, "cpu", WL_INFERENCE, FIT_RESIDENT);
     assert_non_null(m);
     assert_true(m->rms_rel * 3.0 > 0.9 * fabs(0.4 / 1.4)); /* the plain RMS would hide it */
     assert_int_equal(m->noutliers, 1);
@@ -373,7 +376,7 @@ static void test_transfer_view(void **state)
     add_law(r, "cpu", WL_INFERENCE, 1e-5, 2e11, 0.02, 0.0, &rng);
     add_law(r, "cl:0.0", WL_INFERENCE, 2e-4, 2e12, 0.02, 4e-4, &rng);
     assert_int_equal(fit_run(r, NULL, 3, 200, &s, &e), BE_OK);
-    assert_non_null(fit_find_model(&s, "cl:0.0", WL_INFERENCE, FIT_TRANSFER));
+    assert_non_null(q_model(&s, "cl:0.0", WL_INFERENCE, FIT_TRANSFER));
     res = find_cross(&s, "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 0);
     xfer = find_cross(&s, "cl:0.0", WL_INFERENCE, FIT_TRANSFER, 0);
     assert_non_null(res);
@@ -488,7 +491,7 @@ static void test_words_unknown_oom(void **state)
     assert_true(c->flops == 0.0 && c->ci_hi == 0.0);
     assert_non_null(strstr(c->sentence, "cannot be told"));
     assert_non_null(strstr(c->sentence, "35 out of memory"));
-    m = fit_find_model(&s, "cl:0.0", WL_INFERENCE, FIT_RESIDENT);
+    m = q_model(&s, "cl:0.0", WL_INFERENCE, FIT_RESIDENT);
     assert_non_null(m);
     assert_false(m->ok);
     assert_non_null(strstr(m->why, "out of memory"));
@@ -597,8 +600,8 @@ static void test_m1_fixture(void **state)
     assert_non_null(c);
     assert_int_equal(c->kind, CROSS_IN_RANGE);
     assert_true(c->flops > 1e8 / 1.5 && c->flops < 1e8 * 1.5);
-    mc = fit_find_model(&s, "cpu", WL_INFERENCE, FIT_RESIDENT);
-    mg = fit_find_model(&s, "cl:0.0", WL_INFERENCE, FIT_RESIDENT);
+    mc = q_model(&s, "cpu", WL_INFERENCE, FIT_RESIDENT);
+    mg = q_model(&s, "cl:0.0", WL_INFERENCE, FIT_RESIDENT);
     assert_true(rel_diff(mc->P, Pc) < 0.1);
     assert_true(rel_diff(mg->P, Pg) < 0.1);
     /* the memory effects are flagged */
@@ -665,31 +668,31 @@ static void test_price_parse(void **state)
     (void)state;
 
     memset(&p, 0, sizeof p);
-    assert_int_equal(fit_price_parse(&p, "cpu=0.12", &e), BE_OK);
+    assert_int_equal(price_parse(&p, "cpu=0.12", &e), BE_OK);
     assert_int_equal(p.n, 1);
-    assert_true(fit_price(&p, "cpu") == 0.12);
-    assert_int_equal(fit_price_parse(&p, " cl:0.0 = 2.5 ", &e), BE_OK);
-    assert_true(fit_price(&p, "cl:0.0") == 2.5);
-    assert_int_equal(fit_price_parse(&p, "cpu=0.2", &e), BE_OK); /* replaces */
+    assert_true(q_price(&p, "cpu") == 0.12);
+    assert_int_equal(price_parse(&p, " cl:0.0 = 2.5 ", &e), BE_OK);
+    assert_true(q_price(&p, "cl:0.0") == 2.5);
+    assert_int_equal(price_parse(&p, "cpu=0.2", &e), BE_OK); /* replaces */
     assert_int_equal(p.n, 2);
-    assert_true(fit_price(&p, "cpu") == 0.2);
-    assert_true(fit_price(&p, "cl:9.9") < 0.0);
-    assert_true(fit_price(NULL, "cpu") < 0.0);
+    assert_true(q_price(&p, "cpu") == 0.2);
+    assert_true(q_price(&p, "cl:9.9") < 0.0);
+    assert_true(q_price(NULL, "cpu") < 0.0);
 
-    assert_int_equal(fit_price_parse(&p, "cpu=", &e), BE_EUSAGE);
+    assert_int_equal(price_parse(&p, "cpu=", &e), BE_EUSAGE);
     assert_non_null(strstr(e.msg, "\"cpu=\""));
-    assert_int_equal(fit_price_parse(&p, "=1", &e), BE_EUSAGE);
+    assert_int_equal(price_parse(&p, "=1", &e), BE_EUSAGE);
     assert_non_null(strstr(e.msg, "names no device"));
-    assert_int_equal(fit_price_parse(&p, "cpu=abc", &e), BE_EUSAGE);
+    assert_int_equal(price_parse(&p, "cpu=abc", &e), BE_EUSAGE);
     assert_non_null(strstr(e.msg, "\"abc\" is not a number"));
-    assert_int_equal(fit_price_parse(&p, "cpu=-1", &e), BE_EUSAGE);
+    assert_int_equal(price_parse(&p, "cpu=-1", &e), BE_EUSAGE);
     assert_non_null(strstr(e.msg, "positive"));
-    assert_int_equal(fit_price_parse(&p, "cpu", &e), BE_EUSAGE);
-    assert_int_equal(fit_price_parse(&p, "cpu=1.5x", &e), BE_EUSAGE);
-    assert_int_equal(fit_price_parse(&p, "cpu=inf", &e), BE_EUSAGE);
-    assert_int_equal(fit_price_parse(&p, "cpu=0", &e), BE_EUSAGE);
+    assert_int_equal(price_parse(&p, "cpu", &e), BE_EUSAGE);
+    assert_int_equal(price_parse(&p, "cpu=1.5x", &e), BE_EUSAGE);
+    assert_int_equal(price_parse(&p, "cpu=inf", &e), BE_EUSAGE);
+    assert_int_equal(price_parse(&p, "cpu=0", &e), BE_EUSAGE);
     assert_int_equal(p.n, 2);
-    assert_true(fit_price(&p, "cpu") == 0.2);
+    assert_true(q_price(&p, "cpu") == 0.2);
 }
 
 static void write_file(const char *path, const char *text)
@@ -716,33 +719,33 @@ static void test_prices_load(void **state)
                      "cpu 0.12   # on-demand\n"
                      "cl:0.0=2.49\n"
                      "   cl:0.1   =  1.10  \n");
-    assert_int_equal(fit_prices_load(&p, path, &e), BE_OK);
+    assert_int_equal(price_load(&p, path, &e), BE_OK);
     assert_int_equal(p.n, 3);
-    assert_true(fit_price(&p, "cpu") == 0.12);
-    assert_true(fit_price(&p, "cl:0.0") == 2.49);
-    assert_true(fit_price(&p, "cl:0.1") == 1.10);
+    assert_true(q_price(&p, "cpu") == 0.12);
+    assert_true(q_price(&p, "cl:0.0") == 2.49);
+    assert_true(q_price(&p, "cl:0.1") == 1.10);
 
     write_file(path, "# comment\n"
                      "cl:0.2 3\n"
                      "cl:0.3 abc\n");
-    assert_int_equal(fit_prices_load(&p, path, &e), BE_EUSAGE);
+    assert_int_equal(price_load(&p, path, &e), BE_EUSAGE);
     {
         char want[64];
         snprintf(want, sizeof want, "%s:3: ", path);
         assert_non_null(strstr(e.msg, want));
     }
     assert_int_equal(p.n, 3); /* a bad file leaves the prices alone */
-    assert_true(fit_price(&p, "cl:0.2") < 0.0);
+    assert_true(q_price(&p, "cl:0.2") < 0.0);
 
     write_file(path, "cpu 1 2\n");
-    assert_int_equal(fit_prices_load(&p, path, &e), BE_EUSAGE);
+    assert_int_equal(price_load(&p, path, &e), BE_EUSAGE);
     {
         char want[64];
         snprintf(want, sizeof want, "%s:1: ", path);
         assert_non_null(strstr(e.msg, want));
     }
     unlink(path);
-    assert_int_equal(fit_prices_load(&p, path, &e), BE_EFAIL);
+    assert_int_equal(price_load(&p, path, &e), BE_EFAIL);
     assert_non_null(strstr(e.msg, path));
 }
 
@@ -759,13 +762,13 @@ static void test_cost_crossover(void **state)
     (void)state;
 
     memset(&p, 0, sizeof p);
-    assert_int_equal(fit_price_parse(&p, "cpu=0.5", &e), BE_OK);
+    assert_int_equal(price_parse(&p, "cpu=0.5", &e), BE_OK);
     assert_int_equal(fit_run(r, &p, 1, 300, &s, &e), BE_OK);
     assert_null(find_cross(&s, "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 1));
     assert_int_equal(s.ncross, 1);
     fit_set_free(&s);
 
-    assert_int_equal(fit_price_parse(&p, "cl:0.0=2", &e), BE_OK);
+    assert_int_equal(price_parse(&p, "cl:0.0=2", &e), BE_OK);
     assert_int_equal(fit_run(r, &p, 1, 300, &s, &e), BE_OK);
     assert_int_equal(s.ncross, 2);
     c = find_cross(&s, "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 1);
@@ -822,7 +825,7 @@ static void test_suggest(void **state)
     assert_int_equal(c->kind, CROSS_IN_RANGE);
 
     /* any CI is wider than ±0: every width with a bracket gets a batch */
-    n = fit_suggest(&s, r, 0.0, hidden, batch, 32);
+    n = refine_suggest(&s, r, 0.0, hidden, batch, 32);
     assert_true(n >= 1);
     for (i = 0; i < n; i++) {
         int lo = 0, hi = 0;
@@ -856,12 +859,12 @@ static void test_suggest(void **state)
             assert_false(hidden[j] == hidden[i] && batch[j] == batch[i]);
     }
     /* at most max */
-    assert_int_equal(fit_suggest(&s, r, 0.0, hidden, batch, 1), 1);
+    assert_int_equal(refine_suggest(&s, r, 0.0, hidden, batch, 1), 1);
     /* a CI within ±1000%: nothing to refine */
-    assert_int_equal(fit_suggest(&s, r, 10.0, hidden, batch, 32), 0);
+    assert_int_equal(refine_suggest(&s, r, 10.0, hidden, batch, 32), 0);
     /* an unbounded CI is wide at any tolerance */
     s.cross[0].ci_lo = s.cross[0].ci_hi = 0.0;
-    assert_int_equal(fit_suggest(&s, r, 10.0, hidden, batch, 32), n);
+    assert_int_equal(refine_suggest(&s, r, 10.0, hidden, batch, 32), n);
     fit_set_free(&s);
     results_free(r);
 }
@@ -876,7 +879,7 @@ static void test_empty_results(void **state)
     assert_int_equal(fit_run(r, NULL, 1, 0, &s, &e), BE_OK);
     assert_int_equal(s.nmodels, 0);
     assert_int_equal(s.ncross, 0);
-    assert_int_equal(fit_suggest(&s, r, 0.0, hidden, batch, 4), 0);
+    assert_int_equal(refine_suggest(&s, r, 0.0, hidden, batch, 4), 0);
     fit_set_free(&s);
     results_free(r);
 }

@@ -22,9 +22,11 @@
 #include <libxml/tree.h>
 
 #include "compare.h"
+#include "csv.h"
 #include "fsx.h"
 #include "report.h"
 #include "results.h"
+#include "site.h"
 
 static char tmpdir[256];
 
@@ -117,7 +119,7 @@ static void test_csv_quotes(void **state)
     size_t len = 0;
     err e;
     (void)state;
-    assert_int_equal(report_csv(r, &csv, &len, &e), BE_OK);
+    assert_int_equal(csv_results(r, &csv, &len, &e), BE_OK);
     assert_int_equal(strlen(csv), len);
     assert_true(strncmp(csv, "run,host,device,", 16) == 0);
     /* the name holds a comma and quotes: one quoted field, quotes doubled */
@@ -277,9 +279,9 @@ static void test_data_dir(void **state)
     char buf[4096];
     err e;
     (void)state;
-    assert_int_equal(report_data_dir(".", buf, sizeof buf, &e), BE_OK);
+    assert_int_equal(site_data_dir(".", buf, sizeof buf, &e), BE_OK);
     assert_string_equal(buf, ".");
-    assert_int_equal(report_data_dir(tmpdir, buf, sizeof buf, &e), BE_EFAIL);
+    assert_int_equal(site_data_dir(tmpdir, buf, sizeof buf, &e), BE_EFAIL);
     assert_non_null(strstr(e.msg, "templates/run.xsl"));
 }
 

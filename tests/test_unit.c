@@ -2,8 +2,9 @@
  * test_unit.c — unit tests of the library under breakeven (cmocka):
  * size lists, FLOP counts, statistics, the results file (round trip and
  * rejection of bad files), atomic writes, the memory check, the command
- * line, and the CPU backend checked by the verifier (which must also catch
- * a wrong result).
+ * line, the CPU backend checked by the verifier (which must also catch
+ * a wrong result), the formatting of numbers and dates, and the queries
+ * over the results model.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -23,9 +24,11 @@
 #include "cli.h"
 #include "compare.h"
 #include "cpu.h"
+#include "fmt.h"
 #include "fsx.h"
 #include "list.h"
 #include "plan.h"
+#include "query.h"
 #include "results.h"
 #include "stats.h"
 #include "verify.h"
@@ -173,13 +176,38 @@ static void test_stats_drift_and_convergence(void **state)
     assert_false(stats_converged(&s, 0.02));
 }
 
+/* z against values computed by hand: U counts the pairs where b is larger
+ * (a tie counts one half), z = (U − na·nb/2) / √(na·nb·(na + nb + 1)/12). */
 static void test_mann_whitney(void **state)
 {
     double a[5] = {1, 2, 3, 4, 5}, b[5] = {6, 7, 8, 9, 10};
+    double c[3] = {1, 3, 5}, d[4] = {2, 4, 6, 8}, f[4] = {1, 3, 5, 7}, g[3] = {2, 4, 6};
+    double t1[3] = {1, 2, 3}, t2[3] = {3, 4, 5}, lo[3] = {2.9, 4, 5}, hi[3] = {3.1, 4, 5};
+    double same[3] = {2, 2, 2}, z;
     (void)state;
-    assert_true(stats_mann_whitney_z(a, 5, b, 5) > 2.5);
-    assert_true(stats_mann_whitney_z(b, 5, a, 5) < -2.5);
+    /* no overlap: U = 25, mean 12.5, variance 25·11/12 */
+    assert_true(fabs(stats_mann_whitney_z(a, 5, b, 5) - 2.6111648393354674) < 1e-12);
+    /* the sign says which side is larger: swapping the samples negates z */
+    assert_true(fabs(stats_mann_whitney_z(b, 5, a, 5) + 2.6111648393354674) < 1e-12);
+    /* unequal sizes, interleaved: U = 4 + 3 + 2 = 9, mean 6, variance 8 */
+    assert_true(fabs(stats_mann_whitney_z(c, 3, d, 4) - 1.0606601717798212) < 1e-12);
+    assert_true(fabs(stats_mann_whitney_z(d, 4, c, 3) + 1.0606601717798212) < 1e-12);
+    /* U exactly at its mean (3 + 2 + 1 + 0 = 6 of 12): z = 0 */
+    assert_true(fabs(stats_mann_whitney_z(f, 4, g, 3)) < 1e-12);
+    /* identical samples: every pair a tie, U = its mean */
     assert_true(fabs(stats_mann_whitney_z(a, 5, a, 5)) < 1e-12);
+    assert_true(fabs(stats_mann_whitney_z(same, 3, same, 3)) < 1e-12);
+    /* one tie (3 in both) counts one half: U = 3 + 3 + 2.5 = 8.5, between the
+     * U = 8 of the tie broken downwards and the U = 9 of it broken upwards */
+    z = stats_mann_whitney_z(t1, 3, t2, 3);
+    assert_true(fabs(stats_mann_whitney_z(t1, 3, lo, 3) - 1.5275252316519468) < 1e-12);
+    assert_true(fabs(stats_mann_whitney_z(t1, 3, hi, 3) - 1.9639610121239315) < 1e-12);
+    assert_true(z > 1.5275252316519468 && z < 1.9639610121239315);
+    /* its exact value: 4 / √5.25 with the plain variance, 4 / √5.1 with the
+     * tie correction stats.h documents (Σ(t³ − t) = 6 over N = 6) */
+    assert_true(fabs(z - 1.7457431218879391) < 1e-12 || fabs(z - 1.7712297710801908) < 1e-12);
+    /* nothing to compare */
+    assert_true(stats_mann_whitney_z(a, 0, b, 5) == 0.0);
 }
 
 /* ---- results file ---- */
@@ -794,6 +822,247 @@ static void test_fsx_mkdirs_nested(void **state)
     assert_non_null(strstr(e.msg, "f.txt"));
 }
 
+/* ---- formatting (fmt.h) ---- */
+
+static void test_fmt_numbers(void **state)
+{
+    static const struct {
+        double v;
+        int digits;
+        const char *unit, *s;
+    } si[] = {
+        {9.6e7, 2, "FLOP", "96 MFLOP"},   {1.25e8, 2, "FLOP", "125 MFLOP"},
+        {2.105344e6, 3, "", "2.11 M"},    {5e-6, 3, "s", "5 \xc2\xb5s"},
+        {999.6e6, 3, "FLOP", "1 GFLOP"},  {999.4, 3, "FLOP", "999 FLOP"},
+        {0, 3, "FLOP", "0 FLOP"},         {-3.2e3, 2, "FLOP", "-3.2 kFLOP"},
+        {1.5e11, 3, "FLOP/s", "150 GFLOP/s"},
+        {1e8, 3, NULL, "100M"},           {2.5e9, 3, NULL, "2.5G"},
+        {0.002, 3, NULL, "2m"},           {NAN, 3, NULL, "NaN"},
+    };
+    char buf[64];
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof si / sizeof *si; i++) {
+        fmt_si(buf, sizeof buf, si[i].v, si[i].digits, si[i].unit);
+        assert_string_equal(buf, si[i].s);
+    }
+    fmt_sig(buf, sizeof buf, 96.4, 2);
+    assert_string_equal(buf, "96");
+    fmt_sig(buf, sizeof buf, 1.25, 2);
+    assert_string_equal(buf, "1.2");
+    fmt_sig(buf, sizeof buf, 125.2, 2);
+    assert_string_equal(buf, "125");
+    /* a range in the prefix of its upper end, digits until the ends differ */
+    fmt_si_range(buf, sizeof buf, 8e7, 1.2e8);
+    assert_string_equal(buf, "80\xe2\x80\x93" "120 M");
+    fmt_si_range(buf, sizeof buf, 4.2e7, 4.24e7);
+    assert_string_equal(buf, "42\xe2\x80\x93" "42.4 M");
+    fmt_num(buf, sizeof buf, 0.25);
+    assert_string_equal(buf, "0.25");
+    fmt_num(buf, sizeof buf, 1234);
+    assert_string_equal(buf, "1230");
+    /* appending stops at the end of the buffer */
+    snprintf(buf, 8, "abc");
+    fmt_append(buf, 8, "%s", "defghij");
+    assert_string_equal(buf, "abcdefg");
+}
+
+static void test_fmt_times_and_dates(void **state)
+{
+    static const struct {
+        double s;
+        const char *time, *duration;
+    } t[] = {
+        {1.724e-6, "1.72 \xc2\xb5s", "1.7 \xc2\xb5s"}, {0.35, "350 ms", "350 ms"},
+        {4.21, "4.21 s", "4.2s"},                   {83.5, "83.5 s", "1m23s"},
+        /* durations only: an hour, and a negative one read as 0 */
+        {3725, NULL, "1h02m"},                      {-1, NULL, "0.0 \xc2\xb5s"},
+    };
+    static const struct {
+        const char *iso, *human, *rfc822;
+    } d[] = {
+        {"2026-11-22T03:18:31Z", "22 November 2026, 03:18 UTC", "Sun, 22 Nov 2026 03:18:31 +0000"},
+        /* a leap day: the weekday comes from the calendar */
+        {"2024-02-29T12:00:00Z", "29 February 2024, 12:00 UTC", "Thu, 29 Feb 2024 12:00:00 +0000"},
+        {"2024-03-02T23:05:00Z", "2 March 2024, 23:05 UTC", "Sat, 02 Mar 2024 23:05:00 +0000"},
+        /* not a date: the text itself, or the epoch where a date is required */
+        {"2026-13-01T00:00:00Z", "2026-13-01T00:00:00Z", "Thu, 01 Jan 1970 00:00:00 +0000"},
+    };
+    char buf[64];
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof t / sizeof *t; i++) {
+        fmt_time(buf, sizeof buf, t[i].s);
+        if (t[i].time)
+            assert_string_equal(buf, t[i].time);
+        fmt_duration(buf, sizeof buf, t[i].s);
+        assert_string_equal(buf, t[i].duration);
+    }
+    for (i = 0; i < sizeof d / sizeof *d; i++) {
+        fmt_date(buf, sizeof buf, d[i].iso);
+        assert_string_equal(buf, d[i].human);
+        fmt_date_rfc822(buf, sizeof buf, d[i].iso);
+        assert_string_equal(buf, d[i].rfc822);
+    }
+}
+
+/* ---- queries over the results model (query.h) ---- */
+
+static void qt_device(results *r, const char *id, const char *kind)
+{
+    device_info d;
+    err e;
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "%s", id);
+    snprintf(d.kind, sizeof d.kind, "%s", kind);
+    assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+}
+
+/* A point with a median (and a transfer median when transfer > 0). */
+static void qt_point(results *r, const char *dev, int layers, int hidden, int batch,
+                     rs_status st, double median, double transfer)
+{
+    rs_point p;
+    err e;
+    memset(&p, 0, sizeof p);
+    snprintf(p.device, sizeof p.device, "%s", dev);
+    p.mode = WL_INFERENCE;
+    p.layers = layers;
+    p.hidden = hidden;
+    p.batch = batch;
+    p.status = st;
+    if (st == PT_OK) {
+        p.resident.n = 9;
+        p.resident.median = median;
+        p.has_transfer = transfer > 0;
+        p.transfer.n = transfer > 0 ? 9 : 0;
+        p.transfer.median = transfer;
+    }
+    assert_int_equal(results_add_point(r, &p, &e), BE_OK);
+}
+
+static void test_query_points(void **state)
+{
+    results *r = results_new();
+    q_shape sh[16];
+    int use[3], partial = 0, n;
+    (void)state;
+    assert_non_null(r);
+    assert_int_equal(q_base(r), 0);
+    assert_string_equal(q_base_id(r), "");
+    /* the base is the OpenBLAS device, wherever it is listed */
+    qt_device(r, "cl:0.0", "opencl");
+    qt_device(r, "cpu", "openblas");
+    qt_device(r, "cl:0.1", "opencl");
+    assert_int_equal(q_base(r), 1);
+    assert_string_equal(q_base_id(r), "cpu");
+    assert_int_equal(q_device_index(r, "cl:0.1"), 2);
+    assert_int_equal(q_device_index(r, "gpu"), Q_NO_DEVICE);
+    /* added out of order; cpu's first point at 64×16 failed, a second is ok */
+    qt_point(r, "cpu", 2, 64, 16, PT_FAILED_VERIFICATION, 0, 0);
+    qt_point(r, "cpu", 2, 64, 16, PT_OK, 2e-3, 0);
+    qt_point(r, "cpu", 2, 32, 64, PT_OK, 1e-3, 0);
+    qt_point(r, "cpu", 2, 32, 16, PT_OK, 3e-3, 0);
+    qt_point(r, "cl:0.0", 2, 32, 16, PT_OK, 1e-3, 1.5e-3);
+    qt_point(r, "cl:0.0", 2, 32, 64, PT_OK, 2e-3, 0);
+    qt_point(r, "cl:0.0", 2, 64, 16, PT_OK, 4e-3, 5e-3);
+    qt_point(r, "cl:0.1", 2, 64, 16, PT_OUT_OF_MEMORY, 0, 0);
+    qt_point(r, "cl:0.1", 4, 32, 16, PT_OK, 1e-3, 0);
+    /* one policy: the first usable point, else the first one */
+    assert_int_equal(q_point(r, "cpu", WL_INFERENCE, 64, 16)->status, PT_OK);
+    assert_int_equal(q_point(r, "cl:0.1", WL_INFERENCE, 64, 16)->status, PT_OUT_OF_MEMORY);
+    assert_null(q_point(r, "cl:0.1", WL_INFERENCE, 32, 64));
+    assert_null(q_point(r, "cpu", WL_TRAINING, 64, 16));
+    assert_null(q_point_layers(r, "cl:0.1", WL_INFERENCE, 2, 32, 16));
+    assert_non_null(q_point_layers(r, "cl:0.1", WL_INFERENCE, 4, 32, 16));
+    assert_true(q_has_mode(r, "cl:0.1", WL_INFERENCE));
+    assert_false(q_has_mode(r, NULL, WL_TRAINING));
+    assert_true(q_ok_view(q_point(r, "cl:0.0", WL_INFERENCE, 32, 16), FIT_TRANSFER));
+    assert_false(q_ok_view(q_point(r, "cl:0.0", WL_INFERENCE, 32, 64), FIT_TRANSFER));
+    assert_false(q_ok(q_point(r, "cl:0.1", WL_INFERENCE, 64, 16)));
+    /* the shapes, sorted by hidden then batch, each once */
+    n = q_shapes(r, WL_INFERENCE, sh, 16);
+    assert_int_equal(n, 3);
+    assert_true(sh[0].hidden == 32 && sh[0].batch == 16 && sh[1].batch == 64 &&
+                sh[2].hidden == 64);
+    /* every device: cl:0.1 completed 32×16 only (64×16 out of memory) */
+    assert_int_equal(q_completed(r, WL_INFERENCE, NULL, sh, 16), 1);
+    assert_true(sh[0].hidden == 32 && sh[0].batch == 16);
+    /* without cl:0.1: all three */
+    use[0] = use[1] = 1;
+    use[2] = 0;
+    assert_int_equal(q_completed(r, WL_INFERENCE, use, sh, 16), 3);
+    assert_true(fabs(q_total(r, "cpu", WL_INFERENCE, sh, 3, FIT_RESIDENT, NULL) - 6e-3) < 1e-15);
+    /* with transfers where there are any, flagged as partial */
+    assert_true(fabs(q_total(r, "cl:0.0", WL_INFERENCE, sh, 3, FIT_TRANSFER, &partial) -
+                     8.5e-3) < 1e-15);
+    assert_int_equal(partial, 1);
+    results_free(r);
+}
+
+static void test_query_fit(void **state)
+{
+    results *r = results_new();
+    fit_model m[3];
+    fit_crossover c[2];
+    int use[3];
+    (void)state;
+    assert_non_null(r);
+    qt_device(r, "cpu", "openblas");
+    qt_device(r, "cl:0.0", "opencl");
+    qt_device(r, "cl:0.1", "opencl");
+    qt_point(r, "cpu", 2, 32, 16, PT_OK, 1e-3, 0);
+    qt_point(r, "cl:0.0", 2, 32, 16, PT_OK, 1e-3, 0);
+    qt_point(r, "cl:0.1", 2, 32, 16, PT_OK, 1e-3, 0);
+    memset(m, 0, sizeof m);
+    memset(c, 0, sizeof c);
+    snprintf(m[0].device, sizeof m[0].device, "cpu");
+    m[0].ok = 1;
+    m[0].P = 5e10;
+    snprintf(m[1].device, sizeof m[1].device, "cl:0.0");
+    m[1].ok = 1;
+    m[1].P = 1e11;
+    m[2] = m[1];
+    m[2].view = FIT_TRANSFER;
+    m[2].P = -1;
+    snprintf(c[0].base, sizeof c[0].base, "cpu");
+    snprintf(c[0].other, sizeof c[0].other, "cl:0.0");
+    c[1] = c[0];
+    c[1].cost = 1;
+    r->fit.nmodels = 3;
+    r->fit.models = m;
+    r->fit.ncross = 2;
+    r->fit.cross = c;
+    /* no fit stored: nothing to find */
+    assert_null(q_fit(r));
+    r->has_fit = 1;
+    assert_ptr_equal(q_model(q_fit(r), "cl:0.0", WL_INFERENCE, FIT_TRANSFER), &m[2]);
+    assert_false(q_model_ok(&m[2]));
+    assert_true(q_model_ok(&m[1]));
+    assert_null(q_model(NULL, "cpu", WL_INFERENCE, FIT_RESIDENT));
+    /* the CPU has no transfer view: its resident model stands in */
+    assert_ptr_equal(q_base_model(&r->fit, "cpu", WL_INFERENCE, FIT_TRANSFER), &m[0]);
+    assert_ptr_equal(q_cross(&r->fit, NULL, "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 1), &c[1]);
+    assert_ptr_equal(q_cross(&r->fit, "cpu", "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 0), &c[0]);
+    assert_null(q_cross(&r->fit, "cl:0.1", "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 0));
+    /* prices: a cost comparison takes the priced devices only */
+    r->prices.n = 2;
+    snprintf(r->prices.device[0], sizeof r->prices.device[0], "cpu");
+    r->prices.usd_per_hour[0] = 0.5;
+    snprintf(r->prices.device[1], sizeof r->prices.device[1], "cl:0.1");
+    r->prices.usd_per_hour[1] = 2;
+    assert_true(q_price(&r->prices, "cl:0.1") == 2.0);
+    assert_true(q_price(&r->prices, "cl:0.0") == Q_NO_PRICE);
+    assert_true(q_price(NULL, "cpu") < 0);
+    assert_int_equal(q_compared(r, WL_INFERENCE, &r->prices, use), 2);
+    assert_true(use[0] && !use[1] && use[2]);
+    assert_int_equal(q_compared(r, WL_INFERENCE, NULL, use), 3);
+    assert_int_equal(q_compared(r, WL_TRAINING, NULL, use), 0);
+    /* the model's arrays are the test's */
+    memset(&r->fit, 0, sizeof r->fit);
+    results_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -815,6 +1084,10 @@ int main(void)
         cmocka_unit_test(test_seeded_inputs),
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_fsx_mkdirs_nested),
+        cmocka_unit_test(test_fmt_numbers),
+        cmocka_unit_test(test_fmt_times_and_dates),
+        cmocka_unit_test(test_query_points),
+        cmocka_unit_test(test_query_fit),
     };
     return cmocka_run_group_tests_name("unit", tests, make_tmpdir, remove_tmpdir);
 }

@@ -1,0 +1,101 @@
+/*
+ * csv.c — a run's points as CSV (see csv.h).
+ */
+#include "csv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (b->oom)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    if (b->len + (size_t)n + 1 > b->cap) {
+        size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+static void sb_field(sbuf *b, const char *v)
+{
+    const char *p;
+    if (!strpbrk(v, ",\"\r\n")) {
+        sb_add(b, "%s,", v);
+        return;
+    }
+    sb_add(b, "\"");
+    for (p = v; *p; p++)
+        sb_add(b, *p == '"' ? "\"\"" : "%c", *p);
+    sb_add(b, "\",");
+}
+
+int csv_results(const results *r, char **csv, size_t *len, err *e)
+{
+    sbuf b = {0};
+    int i;
+    sb_add(&b, "run,host,device,device_type,device_name,mode,layers,hidden,batch,"
+               "flops_per_layer,status,samples,median_s,ci_lo_s,ci_hi_s,p10_s,p90_s,"
+               "gflops,transfer_median_s,transfer_gflops,drift\r\n");
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        const device_info *d = results_device(r, p->device);
+        sb_field(&b, r->prov.id);
+        sb_field(&b, r->prov.host);
+        sb_field(&b, p->device);
+        sb_field(&b, d ? d->type : "");
+        sb_field(&b, d ? d->name : "");
+        sb_add(&b, "%s,%d,%d,%d,%.17g,%s,", workload_mode_name(p->mode), p->layers, p->hidden,
+               p->batch, p->flops_per_layer, results_status_name(p->status));
+        if (p->status == PT_OK && p->resident.n > 0) {
+            const stats_summary *s = &p->resident;
+            sb_add(&b, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,", s->n, s->median, s->ci_lo, s->ci_hi,
+                   s->p10, s->p90, results_gflops(p, s->median));
+            if (p->has_transfer && p->transfer.n > 0)
+                sb_add(&b, "%.9g,%.6g,", p->transfer.median,
+                       results_gflops(p, p->transfer.median));
+            else
+                sb_add(&b, ",,");
+            sb_add(&b, "%s\r\n", s->drift ? "yes" : "no");
+        } else {
+            sb_add(&b, "0,,,,,,,,,\r\n");
+        }
+    }
+    if (b.oom) {
+        free(b.s);
+        return err_set(e, BE_EFAIL, "CSV of %s: out of memory", r->prov.id);
+    }
+    *csv = b.s;
+    *len = b.len;
+    return BE_OK;
+}

@@ -1,0 +1,20 @@
+/*
+ * csv.h — a run's points as CSV, for spreadsheets, R and pandas.
+ *
+ * One row per point (RFC 4180: a header line, CRLF line ends, a field
+ * quoted when it holds a comma, a quote or a line break), written beside
+ * each run's report as results.csv.  The full data, every sample and its
+ * provenance, stay in results.xml; this is the table of medians.
+ */
+#ifndef BE_CSV_H
+#define BE_CSV_H
+
+#include <stddef.h>
+
+#include "results.h"
+
+/* The points of r as CSV; *csv (NUL-terminated, *len bytes) is the
+ * caller's to free.  BE_EFAIL when out of memory. */
+int csv_results(const results *r, char **csv, size_t *len, err *e);
+
+#endif

@@ -1,0 +1,323 @@
+/*
+ * figure_bars.c — the cloud posts' charts (figure.h, charts 4 and 5): step
+ * time and cost per step relative to the base device, as horizontal bars,
+ * over the shapes every device completed (q_completed) or at chosen shapes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figure_impl.h"
+#include "fmt.h"
+#include "query.h"
+#include "workload.h"
+
+#define MAXROWS 64
+
+typedef struct bar_row {
+    char label[256];
+    char detail[256];   /* a second, grey line: the device's type and name */
+    int group;          /* 1: a group heading (a shape), no bar            */
+    int device;         /* index in r->devices                             */
+    int transfer;
+    double value;       /* relative time or cost; NaN: no bar (see why)    */
+    char why[64];
+} bar_row;
+
+typedef struct bar_set {
+    int n;
+    bar_row rows[MAXROWS];
+    char sub[1024];
+    char empty[512];    /* non-empty: nothing to draw, and why             */
+} bar_set;
+
+static bar_row *row_add(bar_set *s)
+{
+    bar_row *w;
+    if (s->n >= MAXROWS)
+        return NULL;
+    w = &s->rows[s->n++];
+    memset(w, 0, sizeof *w);
+    w->value = NAN;
+    return w;
+}
+
+/* A bar's label: the device id, its type and name on a second line. */
+static void row_device(bar_row *w, const results *r, int d, int transfer)
+{
+    char full[512];
+    size_t n = strlen(r->devices[d].id);
+    figure_device_label(&r->devices[d], full, sizeof full);
+    snprintf(w->label, sizeof w->label, "%s%s", r->devices[d].id,
+             transfer ? " with transfer" : "");
+    snprintf(w->detail, sizeof w->detail, "%s", transfer ? "" : full + n + (full[n] == ' '));
+    w->device = d;
+    w->transfer = transfer;
+}
+
+static const char *status_why(const rs_point *p)
+{
+    if (!p)
+        return "not measured";
+    if (p->status == PT_OUT_OF_MEMORY)
+        return "out of memory";
+    if (p->status == PT_FAILED_VERIFICATION)
+        return "failed verification";
+    if (p->status == PT_SKIPPED)
+        return "skipped";
+    return "no time";
+}
+
+/* The devices of the chart (in[]), each one's price relative to the
+ * base's (1 for time), and the ids of those left out for want of a price.
+ * 0 when the chart has nothing to draw, with s->empty saying why. */
+static int bars_devices(const fig_ctx *x, bar_set *s, int *in, double *scale, char *noprice,
+                        size_t size)
+{
+    const results *r = x->r;
+    int bd = q_base(r), d;
+    double pb = x->cost ? q_price(x->prices, q_base_id(r)) : 1.0;
+
+    if (r->ndevices < 1 || r->ndevices > FIG_MAX_DEVICES) {
+        snprintf(s->empty, sizeof s->empty, r->ndevices < 1 ? "No device in the results: "
+                 "nothing to compare." : "More devices than one chart can tell apart.");
+        return 0;
+    }
+    q_compared(r, x->mode, x->cost ? x->prices : NULL, in);
+    for (d = 0; d < r->ndevices; d++) {
+        const char *id = r->devices[d].id;
+        if (in[d])
+            scale[d] = x->cost ? q_price(x->prices, id) / pb : 1.0;
+        else if (q_has_mode(r, id, x->mode))
+            fmt_append(noprice, size, "%s%s", noprice[0] ? ", " : "", id);
+    }
+    if (!in[bd]) {
+        snprintf(s->empty, sizeof s->empty, "The base device %s has no %s point.", q_base_id(r),
+                 workload_mode_name(x->mode));
+        return 0;
+    }
+    return 1;
+}
+
+/* One bar per device (and one with transfers where every shape has them)
+ * for the total over the shapes every device of the chart completed. */
+static void bars_total(const fig_ctx *x, bar_set *s, const int *in, const double *scale)
+{
+    const results *r = x->r;
+    int bd = q_base(r), d, k, n;
+    double tb;
+    q_shape done[Q_MAX_SHAPES];
+
+    n = q_completed(r, x->mode, in, done, Q_MAX_SHAPES);
+    if (n == 0) {
+        snprintf(s->empty, sizeof s->empty, "No %s shape was completed by every device.",
+                 workload_mode_name(x->mode));
+        return;
+    }
+    tb = q_total(r, q_base_id(r), x->mode, done, n, FIT_RESIDENT, NULL);
+    for (k = 0; k < 2; k++)
+        for (d = 0; d < r->ndevices; d++) {
+            const char *id = r->devices[d].id;
+            double tt;
+            int partial = 0;
+            bar_row *w;
+            /* The base first, then the others in their order. */
+            if (!in[d] || (k == 0) != (d == bd))
+                continue;
+            if ((w = row_add(s))) {
+                row_device(w, r, d, 0);
+                w->value = q_total(r, id, x->mode, done, n, FIT_RESIDENT, NULL) / tb * scale[d];
+            }
+            tt = q_total(r, id, x->mode, done, n, FIT_TRANSFER, &partial);
+            if (!partial && d != bd && (w = row_add(s))) {
+                row_device(w, r, d, 1);
+                w->value = tt / tb * scale[d];
+            }
+        }
+    snprintf(s->sub, sizeof s->sub, "Total %s of a step over the %d %s shape%s every device "
+             "completed, relative to %s \xe2\x80\x94 lower is better", x->cost ? "cost" : "time",
+             n, workload_mode_name(x->mode), n > 1 ? "s" : "", q_base_id(r));
+}
+
+/* Bars grouped by the shapes asked for; a device without a usable point
+ * at a shape gets the reason instead of a bar. */
+static void bars_shapes(const fig_ctx *x, bar_set *s, const int *in, const double *scale)
+{
+    const results *r = x->r;
+    const char *bid = q_base_id(r);
+    int bd = q_base(r), d, k;
+
+    for (k = 0; k < x->nshapes && k < FIGURE_MAX_SHAPES; k++) {
+        const figure_shape *sh = &x->shapes[k];
+        const rs_point *base = q_point(r, bid, x->mode, sh->hidden, sh->batch);
+        bar_row *w = row_add(s);
+        char fl[32];
+        if (!w)
+            break;
+        w->group = 1;
+        fmt_si(fl, sizeof fl, workload_flops_per_layer(x->mode, sh->hidden, sh->batch), 3, NULL);
+        snprintf(w->label, sizeof w->label, "hidden %d \xc3\x97 batch %d (%s FLOP/layer)",
+                 sh->hidden, sh->batch, fl);
+        for (d = 0; d < r->ndevices; d++) {
+            const rs_point *p;
+            if (!in[d])
+                continue;
+            p = q_point(r, r->devices[d].id, x->mode, sh->hidden, sh->batch);
+            if (!(w = row_add(s)))
+                break;
+            row_device(w, r, d, 0);
+            if (!q_ok(base))
+                snprintf(w->why, sizeof w->why, "base %s: %s", bid, status_why(base));
+            else if (!q_ok(p))
+                snprintf(w->why, sizeof w->why, "%s", status_why(p));
+            else
+                w->value = p->resident.median / base->resident.median * scale[d];
+            if (d != bd && q_ok_view(p, FIT_TRANSFER) && q_ok(base) && (w = row_add(s))) {
+                row_device(w, r, d, 1);
+                w->value = p->transfer.median / base->resident.median * scale[d];
+            }
+        }
+    }
+    snprintf(s->sub, sizeof s->sub, "%s of a step at each shape relative to %s "
+             "\xe2\x80\x94 lower is better", x->cost ? "Cost" : "Time", bid);
+}
+
+/* Builds the bars of the relative time (x->cost = 0) or cost chart. */
+static void bars_make(const fig_ctx *x, bar_set *s)
+{
+    int in[FIG_MAX_DEVICES];
+    double scale[FIG_MAX_DEVICES];
+    char noprice[256] = "";
+
+    memset(s, 0, sizeof *s);
+    if (!bars_devices(x, s, in, scale, noprice, sizeof noprice))
+        return;
+    if (x->nshapes == 0)
+        bars_total(x, s, in, scale);
+    else
+        bars_shapes(x, s, in, scale);
+    if (x->cost)
+        fmt_append(s->sub, sizeof s->sub, "; cost = time \xc3\x97 USD/hour%s%s",
+                   noprice[0] ? "; no price, not shown: " : "", noprice);
+}
+
+static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
+{
+    const fig_ctx *x = vctx;
+    const results *r = x->r;
+    bar_set *s = malloc(sizeof *s);
+    chart_frame f;
+    char title[256], buf[512], axis[256];
+    double labw = 0, hmax = 0, top, rowh, y;
+    int i, bd = q_base(r);
+
+    if (!s)
+        return err_set(e, BE_EFAIL, "out of memory laying out a bar chart");
+    bars_make(x, s);
+    snprintf(title, sizeof title, "%s relative to the base device (%s)",
+             x->cost ? "Cost per step" : "Step time", workload_mode_name(x->mode));
+    if (s->empty[0]) {
+        figure_empty(cr, r, W, H, title, s->empty);
+        free(s);
+        return BE_OK;
+    }
+    top = chart_title(cr, W, title, s->sub);
+    for (i = 0; i < s->n; i++) {
+        if (!s->rows[i].group) {
+            chart_font(cr, 11.5, 0);
+            chart_fit_text(cr, s->rows[i].label, 340, buf, sizeof buf);
+            labw = fmax(labw, chart_text_width(cr, buf));
+            chart_font(cr, 10, 0);
+            chart_fit_text(cr, s->rows[i].detail, 340, buf, sizeof buf);
+            labw = fmax(labw, chart_text_width(cr, buf));
+        }
+        if (isfinite(s->rows[i].value))
+            hmax = fmax(hmax, s->rows[i].value);
+    }
+    memset(&f, 0, sizeof f);
+    f.xa.scale = CHART_LINEAR;
+    snprintf(axis, sizeof axis, "%s relative to %s (lower is better)",
+             x->cost ? "Cost per step" : "Step time", r->devices[bd].id);
+    f.xa.label = axis;
+    chart_axis_fit(&f.xa, 0, fmax(hmax * 1.12, 1.1));
+    f.ya.scale = CHART_LINEAR;
+    f.ya.lo = 0;
+    f.ya.hi = 1;
+    f.x = 20 + labw + 12;
+    f.y = top + 12;
+    f.w = W - f.x - 40;
+    f.h = H - f.y - 72;
+    rowh = fmin(40, f.h / (s->n > 0 ? s->n : 1));
+    f.ya.bare = 1;
+    chart_axes(cr, &f);
+    y = f.y + (f.h - rowh * s->n) / 2;
+    for (i = 0; i < s->n; i++, y += rowh) {
+        const bar_row *w = &s->rows[i];
+        double cy = y + rowh / 2;
+        chart_rgb c = chart_series(w->device);
+        if (w->group) {
+            chart_font(cr, 12, 1);
+            chart_text(cr, f.x + 6, cy + 2, CHART_LEFT, CHART_MIDDLE, figure_ink, w->label);
+            continue;
+        }
+        chart_font(cr, 11.5, 0);
+        chart_fit_text(cr, w->label, 340, buf, sizeof buf);
+        if (w->detail[0] && rowh >= 26) {
+            chart_text(cr, f.x - 8, cy - 6.5, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
+            chart_font(cr, 10, 0);
+            chart_fit_text(cr, w->detail, 340, buf, sizeof buf);
+            chart_text(cr, f.x - 8, cy + 7.5, CHART_RIGHT, CHART_MIDDLE, figure_muted, buf);
+            chart_font(cr, 11.5, 0);
+        } else {
+            chart_text(cr, f.x - 8, cy, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
+        }
+        if (isfinite(w->value)) {
+            double x1 = chart_px(&f, w->value);
+            if (w->transfer)
+                c = chart_mix(c, (chart_rgb){1, 1, 1}, 0.45);
+            cairo_rectangle(cr, f.x, cy - rowh * 0.32, x1 - f.x, rowh * 0.64);
+            cairo_set_source_rgb(cr, c.r, c.g, c.b);
+            cairo_fill(cr);
+            snprintf(buf, sizeof buf, "%.2f\xc3\x97", w->value);
+            if (w->value < 0.1 && w->value > 0)
+                snprintf(buf, sizeof buf, "%.3f\xc3\x97", w->value);
+            chart_text(cr, x1 + 5, cy, CHART_LEFT, CHART_MIDDLE, figure_ink, buf);
+        } else {
+            chart_font(cr, 11, 0);
+            chart_text(cr, f.x + 6, cy, CHART_LEFT, CHART_MIDDLE, figure_muted, w->why);
+        }
+    }
+    chart_vline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);
+    figure_footer(cr, r, W, H);
+    free(s);
+    return BE_OK;
+}
+
+/* Checks the shapes asked for and renders the bars. */
+static int render_bars(const fig_ctx *x, const char *what, const char *base, err *e)
+{
+    if (x->nshapes < 0 || x->nshapes > FIGURE_MAX_SHAPES || (x->nshapes > 0 && !x->shapes))
+        return err_set(e, BE_EUSAGE, "%s: %d shapes (at most %d)", what, x->nshapes,
+                       FIGURE_MAX_SHAPES);
+    return chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_bars, (void *)x, e);
+}
+
+int figure_relative_time(const results *r, wl_mode mode, const figure_shape *shapes, int nshapes,
+                         const char *base, err *e)
+{
+    fig_ctx x = {r, NULL, NULL, mode, shapes, nshapes, 0};
+    return render_bars(&x, "figure_relative_time", base, e);
+}
+
+int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
+                const figure_shape *shapes, int nshapes, const char *base, err *e)
+{
+    fig_ctx x = {r, NULL, prices, mode, shapes, nshapes, 1};
+    const char *bid = r->ndevices > 0 ? q_base_id(r) : "(none)";
+    if (!(q_price(prices, bid) > 0))
+        return err_set(e, BE_EUSAGE, "figure_cost: no price for the base device %s "
+                       "(give its USD per hour, e.g. %s=0.12)", bid, bid);
+    return render_bars(&x, "figure_cost", base, e);
+}

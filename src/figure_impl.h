@@ -1,0 +1,80 @@
+/*
+ * figure_impl.h — what the files of the figure module share, and nothing
+ * outside it includes.  figure.c holds the conventions every chart
+ * follows (labels, the footer, the layout of plot and legend, empty
+ * charts, crossover marks); each chart family has its file:
+ * figure_curves.c (throughput, speed ratio), figure_map.c (winner map),
+ * figure_bars.c (relative time, cost).  The public interface is figure.h;
+ * the model is read through query.h.
+ */
+#ifndef BE_FIGURE_IMPL_H
+#define BE_FIGURE_IMPL_H
+
+#include <stddef.h>
+
+#include "chart.h"
+#include "figure.h"
+
+#define FIG_MAX_KEYS 96
+#define FIG_LEGEND_W 330.0
+#define FIG_MAX_DEVICES 64 /* devices a chart tells apart; the rest are left out */
+
+extern const chart_rgb figure_ink;     /* text and lines                      */
+extern const chart_rgb figure_muted;   /* subtitles, notes                    */
+extern const chart_rgb figure_neutral; /* legend symbols of no one series     */
+
+/* What a drawing function is asked to draw (chart_render's ctx). */
+typedef struct fig_ctx {
+    const results *r;
+    const fit_set *fs;
+    const fit_prices *prices;
+    wl_mode mode;
+    const figure_shape *shapes;
+    int nshapes;
+    int cost;
+} fig_ctx;
+
+/* Layers of the stack the run measured. */
+int figure_layers(const results *r);
+
+/* "; 2 out-of-memory points left as gaps; 1 point failed verification
+ * (not plotted)" for the points of mode on the devices in use[] (NULL:
+ * all), or "". */
+void figure_status_note(const results *r, wl_mode mode, const int *use, char *buf, size_t size);
+
+/* The model of a device to draw: fitted and evaluable (q_model_ok), else
+ * NULL. */
+const fit_model *figure_model(const fit_set *fs, const char *dev, wl_mode mode, fit_view v);
+double figure_model_time(const fit_model *m, double f);
+
+/* The ratio base time / other time at one shape in view v (the base's
+ * resident time against the other's time in v), or NaN (a gap) when
+ * either point is missing or not usable. */
+double figure_ratio_at(const results *r, const char *bdev, const char *odev, wl_mode mode,
+                       int hidden, int batch, fit_view v);
+
+/* 1 when the crossover has a point to mark (in range or extrapolated), and
+ * when it has a bounded CI. */
+int figure_cross_has_point(const fit_crossover *c);
+int figure_cross_has_ci(const fit_crossover *c);
+/* "cl:0.0 beats cpu from 3.1M FLOP/layer (95% CI 2.5M–3.9M)" */
+void figure_cross_text(const fit_crossover *c, char *buf, size_t size);
+/* Marks a crossover in f: its CI as a band, a vertical line, its value
+ * above the plot area. */
+void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c, chart_rgb col,
+                       chart_dash dash);
+
+/* A small grey line at the bottom: what was measured, where. */
+void figure_footer(cairo_t *cr, const results *r, double W, double H);
+/* Places the plot area under the title (top) with the legend at its
+ * right, leaving room for the y tick labels and axis title at its left. */
+void figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys, int nkeys,
+                   chart_frame *f, double *legend_x);
+/* A chart with nothing to show says why, in place of the data. */
+void figure_empty(cairo_t *cr, const results *r, double W, double H, const char *title,
+                  const char *why);
+/* Appends a legend entry (ignored past FIG_MAX_KEYS). */
+void figure_key(chart_key *keys, int *n, chart_key_kind kind, const char *label, chart_rgb c,
+                int shape, int hollow, chart_dash dash);
+
+#endif

@@ -1,0 +1,287 @@
+/*
+ * figure_map.c — the winner map (figure.h, chart 3): who wins at each
+ * measured hidden width and batch size, as a heatmap of the speed ratio
+ * with the per-hidden crossover batches drawn over it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "figure_impl.h"
+#include "fmt.h"
+#include "query.h"
+#include "workload.h"
+
+#define MAX_PANELS 3 /* other devices shown side by side */
+
+/* Diverging colour of a ratio: white at 1, blue where the other device is
+ * faster, vermillion where the base is, full at |log10 q| ≥ cap. */
+static chart_rgb ratio_color(double q, double cap)
+{
+    static const chart_rgb white = {1, 1, 1};
+    double t = fmin(fabs(log10(q)) / cap, 1.0);
+    return chart_mix(white, chart_oi_rgb(q >= 1 ? CHART_BLUE : CHART_VERMILLION), t);
+}
+
+static double luminance(chart_rgb c)
+{
+    return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+}
+
+/* The column position (0 = first batch's centre) of a batch between the
+ * measured ones, interpolated in log(batch). */
+static double batch_pos(const q_grid *g, double batch)
+{
+    int j;
+    if (g->nb < 2 || batch <= g->b[0])
+        return 0;
+    for (j = 0; j + 1 < g->nb; j++)
+        if (batch <= g->b[j + 1])
+            return j + log(batch / g->b[j]) / log((double)g->b[j + 1] / g->b[j]);
+    return g->nb - 1;
+}
+
+/* What a winner-map cell shows: its colour, and its label ("" for none). */
+static chart_rgb cell(const fig_ctx *x, const char *bid, const char *oid, int hidden, int batch,
+                      double cap, char *label, size_t size)
+{
+    const results *r = x->r;
+    const rs_point *pb = q_point(r, bid, x->mode, hidden, batch);
+    const rs_point *po = q_point(r, oid, x->mode, hidden, batch);
+    double q = figure_ratio_at(r, bid, oid, x->mode, hidden, batch, FIT_RESIDENT);
+    chart_rgb unmeasured = {0.93, 0.93, 0.93}, failed = {0.80, 0.80, 0.80};
+    label[0] = '\0';
+    if (q > 0) {
+        fmt_num(label, size, q);
+        return ratio_color(q, cap);
+    }
+    if ((pb && pb->status == PT_OUT_OF_MEMORY) || (po && po->status == PT_OUT_OF_MEMORY)) {
+        snprintf(label, size, "OOM");
+        return failed;
+    }
+    if ((pb && pb->status == PT_FAILED_VERIFICATION) ||
+        (po && po->status == PT_FAILED_VERIFICATION)) {
+        snprintf(label, size, "fail");
+        return failed;
+    }
+    return unmeasured;
+}
+
+static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, int od, double cap,
+                       double px, double py, double pw, double ph)
+{
+    const results *r = x->r;
+    const char *bid = r->devices[bd].id, *oid = r->devices[od].id;
+    const fit_crossover *c = q_cross(x->fs, bid, oid, x->mode, FIT_RESIDENT, 0);
+    double cw = pw / g->nb, ch = ph / g->nh, fs = fmin(11.0, fmin(cw / 3.4, ch * 0.5));
+    double prevx = NAN, prevy = NAN;
+    char buf[512], cut[512];
+    int hi, bi, i;
+
+    figure_device_label(&r->devices[od], buf, sizeof buf);
+    chart_font(cr, 12.5, 1);
+    chart_fit_text(cr, buf, pw, cut, sizeof cut);
+    chart_text(cr, px, py - 8, CHART_LEFT, CHART_BASELINE, figure_ink, cut);
+    for (hi = 0; hi < g->nh; hi++)
+        for (bi = 0; bi < g->nb; bi++) {
+            /* Hidden widths grow upwards, like a y axis. */
+            chart_rgb fill = cell(x, bid, oid, g->h[hi], g->b[bi], cap, buf, sizeof buf);
+            cairo_rectangle(cr, px + bi * cw, py + (g->nh - 1 - hi) * ch, cw, ch);
+            cairo_set_source_rgb(cr, fill.r, fill.g, fill.b);
+            cairo_fill_preserve(cr);
+            cairo_set_source_rgb(cr, 1, 1, 1);
+            cairo_set_line_width(cr, 1.0);
+            cairo_stroke(cr);
+        }
+    chart_font(cr, 10.5, 0);
+    for (hi = 0; hi < g->nh; hi++) {
+        snprintf(buf, sizeof buf, "%d", g->h[hi]);
+        chart_text(cr, px - 6, py + (g->nh - 1 - hi + 0.5) * ch, CHART_RIGHT, CHART_MIDDLE,
+                   figure_ink, buf);
+    }
+    /* Label every batch while they fit, else every other one (or fewer). */
+    for (bi = 0, i = 1; bi < g->nb; bi++) {
+        snprintf(buf, sizeof buf, "%d", g->b[bi]);
+        if (chart_text_width(cr, buf) + 4 > cw * i)
+            i++;
+    }
+    for (bi = 0; bi < g->nb; bi += i) {
+        snprintf(buf, sizeof buf, "%d", g->b[bi]);
+        chart_text(cr, px + (bi + 0.5) * cw, py + ph + 15, CHART_CENTER, CHART_BASELINE, figure_ink,
+                   buf);
+    }
+    for (i = 0; c && i < c->nhidden && i < LIST_MAX; i++) {
+        const fit_hidden_cross *h = &c->per_hidden[i];
+        double mx, my;
+        for (hi = 0; hi < g->nh && g->h[hi] != h->hidden; hi++)
+            ;
+        if (hi == g->nh || h->kind != CROSS_IN_RANGE || !(h->batch > 0)) {
+            prevx = prevy = NAN;
+            continue;
+        }
+        mx = px + (batch_pos(g, h->batch) + 0.5) * cw;
+        my = py + (g->nh - 1 - hi + 0.5) * ch;
+        if (!isnan(prevx)) {
+            cairo_save(cr);
+            cairo_move_to(cr, prevx, prevy);
+            cairo_line_to(cr, mx, my);
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            cairo_set_line_width(cr, 2.0);
+            cairo_stroke(cr);
+            cairo_restore(cr);
+        }
+        chart_marker(cr, CHART_DIAMOND, mx, my, 5.5, chart_oi_rgb(CHART_BLACK), 0);
+        prevx = mx;
+        prevy = my;
+    }
+    /* The values last, each on a patch of its cell's colour, so that the
+     * crossover line passes behind them instead of through them.  In tall
+     * cells they sit below the centre line, where the markers are. */
+    if (fs < 6.5)
+        return;
+    chart_font(cr, fs, 0);
+    for (hi = 0; hi < g->nh; hi++)
+        for (bi = 0; bi < g->nb; bi++) {
+            chart_rgb fill = cell(x, bid, oid, g->h[hi], g->b[bi], cap, buf, sizeof buf);
+            chart_rgb tc = {0.1, 0.1, 0.1};
+            double tx = px + (bi + 0.5) * cw;
+            double ty = py + (g->nh - 1 - hi + 0.5) * ch + (ch > 4 * fs ? 1.3 * fs : 0);
+            double tw;
+            if (!buf[0])
+                continue;
+            tw = chart_text_width(cr, buf);
+            cairo_rectangle(cr, tx - tw / 2 - 3, ty - fs * 0.7, tw + 6, fs * 1.4);
+            cairo_set_source_rgb(cr, fill.r, fill.g, fill.b);
+            cairo_fill(cr);
+            if (luminance(fill) < 0.45)
+                tc.r = tc.g = tc.b = 1.0;
+            chart_text(cr, tx, ty, CHART_CENTER, CHART_MIDDLE, tc, buf);
+        }
+}
+
+static void color_bar(cairo_t *cr, double x, double y, double h, double cap)
+{
+    double ticks[64], q;
+    char buf[32];
+    int n = 0, i, steps = 64;
+    chart_font(cr, 11.5, 1);
+    chart_text(cr, x, y - 8, CHART_LEFT, CHART_BASELINE, figure_ink, "Speed ratio");
+    /* The first and last steps are the full colours (q = 10^±cap). */
+    for (i = 0; i < steps; i++) {
+        chart_rgb c;
+        q = pow(10.0, cap * (1 - 2.0 * i / (steps - 1)));
+        c = ratio_color(q, cap);
+        cairo_rectangle(cr, x, y + h * i / steps, 16, h / steps + 0.5);
+        cairo_set_source_rgb(cr, c.r, c.g, c.b);
+        cairo_fill(cr);
+    }
+    cairo_rectangle(cr, x, y, 16, h);
+    cairo_set_source_rgb(cr, figure_muted.r, figure_muted.g, figure_muted.b);
+    cairo_set_line_width(cr, 0.8);
+    cairo_stroke(cr);
+    chart_font(cr, 10.5, 0);
+    if (chart_ticks_log(pow(10, -cap), pow(10, cap), ticks, 64, &n) != BE_OK)
+        n = 0;
+    if (n < 5) {
+        int m = 0, j;
+        double minor[64];
+        if (chart_ticks_log_minor(pow(10, -cap), pow(10, cap), minor, 64, &m) == BE_OK)
+            for (j = 0; j < m && n < 64; j++)
+                ticks[n++] = minor[j];
+    }
+    for (i = 0; i < n; i++) {
+        double ty = y + h * (cap - log10(ticks[i])) / (2 * cap);
+        fmt_num(buf, sizeof buf, ticks[i]);
+        cairo_move_to(cr, x + 16, ty);
+        cairo_line_to(cr, x + 20, ty);
+        cairo_set_source_rgb(cr, figure_muted.r, figure_muted.g, figure_muted.b);
+        cairo_stroke(cr);
+        chart_text(cr, x + 23, ty, CHART_LEFT, CHART_MIDDLE, figure_ink, buf);
+    }
+    chart_font(cr, 10.5, 0);
+    chart_text(cr, x, y + h + 16, CHART_LEFT, CHART_BASELINE, figure_muted, "> 1: other faster");
+    chart_text(cr, x, y + h + 30, CHART_LEFT, CHART_BASELINE, figure_muted, "< 1: base faster");
+}
+
+static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
+{
+    const fig_ctx *x = vctx;
+    const results *r = x->r;
+    int bd = q_base(r), d, hi, bi, np = 0, others[MAX_PANELS], nother = 0, i;
+    int any_cross = 0, use[FIG_MAX_DEVICES] = {0};
+    char title[256], sub[1024], note[256], buf[512];
+    double cap = 0, top, px, pw, ph, gap = 28, left;
+    q_grid g;
+
+    (void)e;
+    snprintf(title, sizeof title, "Who wins at each shape (%s)", workload_mode_name(x->mode));
+    if (r->ndevices < 1) {
+        figure_empty(cr, r, W, H, title, "No device in the results: nothing to compare.");
+        return BE_OK;
+    }
+    q_grid_make(r, x->mode, &g);
+    for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
+        if (d == bd || !q_has_mode(r, r->devices[d].id, x->mode))
+            continue;
+        nother++;
+        if (np < MAX_PANELS) {
+            others[np++] = d;
+            use[d] = 1;
+        }
+    }
+    for (i = 0; i < np; i++)
+        for (hi = 0; hi < g.nh; hi++)
+            for (bi = 0; bi < g.nb; bi++) {
+                double q = figure_ratio_at(r, r->devices[bd].id, r->devices[others[i]].id, x->mode,
+                                           g.h[hi], g.b[bi], FIT_RESIDENT);
+                if (q > 0)
+                    cap = fmax(cap, fabs(log10(q)));
+            }
+    if (np == 0 || g.nh == 0 || g.nb == 0) {
+        figure_device_label(&r->devices[bd], buf, sizeof buf);
+        snprintf(sub, sizeof sub, "Only one device was measured: %s. "
+                 "There is nothing to compare it with.", buf);
+        figure_empty(cr, r, W, H, title, sub);
+        return BE_OK;
+    }
+    /* The colour scale spans the data, but at least 2× (so that noise
+     * around 1 stays pale) and at most 100× (so that moderate wins still
+     * show). */
+    cap = fmin(fmax(cap, log10(2.0)), 2.0);
+    for (i = 0; i < np; i++)
+        any_cross |= q_cross(x->fs, r->devices[bd].id, r->devices[others[i]].id, x->mode,
+                             FIT_RESIDENT, 0) != NULL;
+    use[bd] = 1;
+    figure_status_note(r, x->mode, use, note, sizeof note);
+    snprintf(sub, sizeof sub, "Base time / other time (resident) against %s; rows: hidden width, "
+             "columns: batch%s%s%s", r->devices[bd].id,
+             any_cross ? "; \xe2\x97\x86 = crossover batch per hidden width" : "",
+             nother > np ? "; more devices than panels: the first 3 shown" : "", note);
+    top = chart_title(cr, W, title, sub);
+
+    left = 20 + 16 + 12 + 44;
+    pw = (W - left - 140 - (np - 1) * (gap + 50)) / np;
+    ph = H - top - 30 - 70;
+    for (i = 0; i < np; i++) {
+        px = left + i * (pw + gap + 50);
+        draw_panel(cr, x, &g, bd, others[i], cap, px, top + 30, pw, ph);
+        chart_font(cr, 13, 0);
+        chart_text(cr, px + pw / 2, top + 30 + ph + 36, CHART_CENTER, CHART_BASELINE, figure_ink,
+                   "Batch size");
+        cairo_save(cr);
+        cairo_translate(cr, px - 48, top + 30 + ph / 2);
+        cairo_rotate(cr, -3.14159265358979323846 / 2);
+        chart_text(cr, 0, 0, CHART_CENTER, CHART_BASELINE, figure_ink, "Hidden width");
+        cairo_restore(cr);
+    }
+    color_bar(cr, W - 118, top + 30, fmin(ph, 260), cap);
+    figure_footer(cr, r, W, H);
+    return BE_OK;
+}
+
+int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e)
+{
+    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0};
+    return chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_winner, &x, e);
+}

@@ -1,0 +1,188 @@
+/*
+ * fmt.c — numbers, units, durations and dates as text (see fmt.h).
+ *
+ * The SI forms share one rule: the prefix is the power of 1000 that leaves
+ * the mantissa, once written with the digits asked for, between 1 and 999;
+ * so 999.6e6 with three digits is "1G", never "1000M" or "1e+03M".  Dates
+ * go through timegm and strftime rather than calendar arithmetic of our own.
+ */
+#define _DEFAULT_SOURCE /* timegm */
+#include "fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const prefixes[] = {"p", "n", "\xc2\xb5", "m", "", "k", "M", "G", "T", "P", "E"};
+#define POWER_MIN (-4) /* p */
+#define POWER_MAX 6    /* E */
+
+void fmt_append(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    va_list ap;
+    if (used + 1 >= size)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, size - used, fmt, ap);
+    va_end(ap);
+}
+
+void fmt_sig(char *buf, size_t size, double v, int digits)
+{
+    if (fabs(v) >= pow(10.0, digits) - 0.5)
+        snprintf(buf, size, "%.0f", v);
+    else
+        snprintf(buf, size, "%.*g", digits, v);
+}
+
+/* The power of 1000 for a (≥ 0): the mantissa a / 1000^k written with
+ * `digits` digits lies in [1, 1000) unless the prefixes run out. */
+static int si_power(double a, int digits)
+{
+    char t[64];
+    int k;
+    if (!(a > 0.0) || !isfinite(a))
+        return 0;
+    k = (int)floor(log10(a) / 3.0);
+    if (k < POWER_MIN)
+        k = POWER_MIN;
+    if (k > POWER_MAX)
+        k = POWER_MAX;
+    fmt_sig(t, sizeof t, a / pow(1000.0, k), digits);
+    if (k < POWER_MAX && strtod(t, NULL) >= 1000.0)
+        k++;
+    return k;
+}
+
+void fmt_si(char *buf, size_t size, double v, int digits, const char *unit)
+{
+    char n[64];
+    int k;
+    if (!isfinite(v)) {
+        snprintf(n, sizeof n, "%s", isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
+        k = 0;
+    } else {
+        k = si_power(fabs(v), digits);
+        fmt_sig(n, sizeof n, v / pow(1000.0, k), digits);
+    }
+    if (unit)
+        snprintf(buf, size, "%s %s%s", n, prefixes[k - POWER_MIN], unit);
+    else
+        snprintf(buf, size, "%s%s", n, prefixes[k - POWER_MIN]);
+}
+
+void fmt_si_range(char *buf, size_t size, double lo, double hi)
+{
+    int k = si_power(fabs(hi), 3), digits = 2;
+    double div = pow(1000.0, k);
+    char a[64], b[64];
+    do {
+        fmt_sig(a, sizeof a, lo / div, digits);
+        fmt_sig(b, sizeof b, hi / div, digits);
+    } while (strcmp(a, b) == 0 && ++digits <= 4);
+    snprintf(buf, size, "%s\xe2\x80\x93%s %s", a, b, prefixes[k - POWER_MIN]);
+}
+
+/* a (≥ 0) rounded to three significant digits. */
+static double round3(double a)
+{
+    double mag;
+    if (a == 0.0)
+        return 0.0;
+    mag = pow(10.0, floor(log10(a)) - 2);
+    return round(a / mag) * mag;
+}
+
+void fmt_num(char *buf, size_t size, double v)
+{
+    double a = round3(fabs(v));
+    char t[64], *dot, *end;
+    if (!isfinite(v)) {
+        snprintf(buf, size, "%s", isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
+        return;
+    }
+    if (a != 0.0 && (a < 0.01 || a >= 1e6)) {
+        snprintf(buf, size, "%.3g", v);
+        return;
+    }
+    /* two decimals at most (three digits down to 0.01), trailing zeros cut */
+    snprintf(t, sizeof t, "%.2f", v < 0 ? -a : a);
+    dot = strchr(t, '.');
+    if (dot) {
+        end = t + strlen(t) - 1;
+        while (end > dot && *end == '0')
+            *end-- = '\0';
+        if (end == dot)
+            *end = '\0';
+    }
+    snprintf(buf, size, "%s", t);
+}
+
+void fmt_time(char *buf, size_t size, double s)
+{
+    if (s < 1e-3)
+        snprintf(buf, size, "%.3g \xc2\xb5s", s * 1e6);
+    else if (s < 1.0)
+        snprintf(buf, size, "%.3g ms", s * 1e3);
+    else
+        snprintf(buf, size, "%.3g s", s);
+}
+
+void fmt_duration(char *buf, size_t size, double s)
+{
+    if (s < 0.0)
+        s = 0.0;
+    if (s < 1e-3)
+        snprintf(buf, size, "%.1f \xc2\xb5s", s * 1e6);
+    else if (s < 1.0)
+        snprintf(buf, size, "%.3g ms", s * 1e3);
+    else if (s < 60.0)
+        snprintf(buf, size, "%.1fs", s);
+    else if (s < 3600.0)
+        snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
+    else
+        snprintf(buf, size, "%dh%02dm", (int)(s / 3600), ((int)s % 3600) / 60);
+}
+
+/* "2026-11-22T03:18:31Z" → *tm (UTC, weekday set); 0 when it does not
+ * parse. */
+static int parse_iso(const char *iso, struct tm *tm)
+{
+    int y, mo, d, h, mi, s;
+    if (sscanf(iso, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &s) != 6 || mo < 1 || mo > 12)
+        return 0;
+    memset(tm, 0, sizeof *tm);
+    tm->tm_year = y - 1900;
+    tm->tm_mon = mo - 1;
+    tm->tm_mday = d;
+    tm->tm_hour = h;
+    tm->tm_min = mi;
+    tm->tm_sec = s;
+    /* timegm normalizes the fields and fills in the weekday */
+    timegm(tm);
+    return 1;
+}
+
+void fmt_date(char *buf, size_t size, const char *iso)
+{
+    struct tm tm;
+    char rest[64];
+    if (!parse_iso(iso, &tm) || !strftime(rest, sizeof rest, "%B %Y, %H:%M UTC", &tm)) {
+        snprintf(buf, size, "%s", iso);
+        return;
+    }
+    /* the day unpadded ("2 November"), which strftime cannot write */
+    snprintf(buf, size, "%d %s", tm.tm_mday, rest);
+}
+
+void fmt_date_rfc822(char *buf, size_t size, const char *iso)
+{
+    struct tm tm;
+    if (!parse_iso(iso, &tm))
+        parse_iso("1970-01-01T00:00:00Z", &tm);
+    if (!strftime(buf, size, "%a, %d %b %Y %H:%M:%S +0000", &tm) && size)
+        buf[0] = '\0';
+}

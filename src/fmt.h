@@ -1,0 +1,59 @@
+/*
+ * fmt.h — how breakeven writes numbers, units, durations and dates as text.
+ *
+ * Every output speaks through this module: the stdout tables and the
+ * progress lines (table.c, progress.c), the crossover sentences (fit), the
+ * chart labels (chart.c, figure), the report's paragraphs and tables and
+ * the feed's dates (report, prose).  One module, so that "96 MFLOP" on a
+ * page, in a sentence and on a chart is the same number written the same
+ * way.  Pure functions of their arguments: no locale is set anywhere in
+ * breakeven, so month and day names are the C locale's English ones.
+ * Every function writes a NUL-terminated string into buf[0..size), cut to
+ * fit.
+ */
+#ifndef BE_FMT_H
+#define BE_FMT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Appends printf-style text to the string in buf[0..size). */
+void fmt_append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* v with `digits` significant digits, but whole numbers from 10^digits on
+ * (never an exponent there): with 2, 96 → "96", 1.25 → "1.2", 125 → "125". */
+void fmt_sig(char *buf, size_t size, double v, int digits);
+
+/* v with an SI prefix (p n µ m · k M G T P E) and `digits` significant
+ * digits as fmt_sig writes them, then a space and the prefix glued to
+ * unit: fmt_si(b, n, 9.6e7, 2, "FLOP") → "96 MFLOP", (5e-6, 3, "s") →
+ * "5 µs", (2.105e6, 3, "") → "2.11 M".  With unit NULL, the compact form
+ * of axis labels: "100M", "2.5G", "2m", "0".  NaN and infinities read
+ * "NaN", "inf", "-inf". */
+void fmt_si(char *buf, size_t size, double v, int digits, const char *unit);
+
+/* A range in the prefix of its upper end, with as many digits (2 to 4) as
+ * it takes for its ends to differ: (8e7, 1.2e8) → "80–120 M". */
+void fmt_si_range(char *buf, size_t size, double lo, double hi);
+
+/* A plain number with at most three significant digits ("0.25", "1", "40",
+ * "1200"), for ratios and linear axes. */
+void fmt_num(char *buf, size_t size, double v);
+
+/* A measured step time, three significant digits in a readable unit:
+ * "1.72 µs", "350 ms", "1.2 s". */
+void fmt_time(char *buf, size_t size, double seconds);
+
+/* A wall-clock duration for people watching a terminal: "2.5 µs" (one
+ * decimal), "350 ms", "4.2s", "1m23s", "1h02m"; negative reads as 0. */
+void fmt_duration(char *buf, size_t size, double seconds);
+
+/* An ISO 8601 UTC time ("2026-11-22T03:18:31Z") for readers:
+ * "22 November 2026, 03:18 UTC"; the text itself when it does not parse. */
+void fmt_date(char *buf, size_t size, const char *iso);
+
+/* The same time as RFC 822 wants it in a feed:
+ * "Sun, 22 Nov 2026 03:18:31 +0000"; the epoch when it does not parse. */
+void fmt_date_rfc822(char *buf, size_t size, const char *iso);
+
+#endif

@@ -1,0 +1,333 @@
+/*
+ * prose.c — the report's sentences (see prose.h).
+ */
+#include "prose.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "query.h"
+#include "workload.h"
+
+/* A paragraph compares at most this many devices (the charts' limit). */
+#define PROSE_MAX_DEVICES 64
+
+void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
+{
+    int d, i;
+    buf[0] = '\0';
+    fmt_append(buf, size,
+               "Throughput of the whole stack against the work per layer, log–log; "
+               "higher is faster.");
+    for (d = 0; d < r->ndevices; d++) {
+        const rs_point *best = NULL;
+        const fit_model *fm;
+        char g[32], f[32];
+        for (i = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            if (p->mode != m || strcmp(p->device, r->devices[d].id) != 0 || !q_ok(p))
+                continue;
+            if (!best || results_gflops(p, p->resident.median) >
+                             results_gflops(best, best->resident.median))
+                best = p;
+        }
+        if (!best)
+            continue;
+        fmt_append(buf, size, " %s peaks at %.3g GFLOP/s (hidden %d, batch %d)", r->devices[d].id,
+                   results_gflops(best, best->resident.median), best->hidden, best->batch);
+        fm = q_model(q_fit(r), r->devices[d].id, m, FIT_RESIDENT);
+        if (fm && fm->ok) {
+            fmt_si(g, sizeof g, fm->P, 3, "FLOP/s");
+            fmt_si(f, sizeof f, fm->half_size, 3, "FLOP");
+            fmt_append(buf, size,
+                       "; the fit puts its throughput at %s per layer-step and reaches "
+                       "half of it at %s per layer",
+                       g, f);
+        }
+        fmt_append(buf, size, ".");
+    }
+}
+
+/* The measured speed ratio of other against base at every shared shape. */
+typedef struct ratio_scan {
+    int n, nwin;
+    double lo, hi;
+    const rs_point *at_hi;
+} ratio_scan;
+
+static void scan_ratio(const results *r, const char *base, const char *other, wl_mode m,
+                       ratio_scan *s)
+{
+    int i;
+    memset(s, 0, sizeof *s);
+    s->lo = INFINITY;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *po = &r->points[i], *pb;
+        double q;
+        if (po->mode != m || strcmp(po->device, other) != 0 || !q_ok(po))
+            continue;
+        pb = q_point(r, base, m, po->hidden, po->batch);
+        if (!q_ok(pb))
+            continue;
+        q = pb->resident.median / po->resident.median;
+        s->n++;
+        s->nwin += q > 1.0;
+        s->lo = fmin(s->lo, q);
+        if (q > s->hi) {
+            s->hi = q;
+            s->at_hi = po;
+        }
+    }
+}
+
+void prose_ratio(const results *r, wl_mode m, char *buf, size_t size)
+{
+    int bd = q_base(r), d;
+    const char *base = q_base_id(r);
+    buf[0] = '\0';
+    fmt_append(buf, size, "Speed of each device relative to %s (its time divided by theirs); "
+               "above 1 the other device is faster.", base);
+    for (d = 0; d < r->ndevices; d++) {
+        const char *other = r->devices[d].id;
+        const fit_crossover *cr = q_cross(q_fit(r), base, other, m, FIT_RESIDENT, 0),
+                            *ct = q_cross(q_fit(r), base, other, m, FIT_TRANSFER, 0);
+        ratio_scan s;
+        char a[32], b[32];
+        if (d == bd)
+            continue;
+        scan_ratio(r, base, other, m, &s);
+        if (s.n == 0) {
+            fmt_append(buf, size, " %s has no shape measured on both it and %s.", other, base);
+            continue;
+        }
+        if (s.nwin == 0)
+            fmt_append(buf, size,
+                       " %s never beat %s in the measured range (at best %.2f× its speed, "
+                       "at hidden %d, batch %d).",
+                       other, base, s.hi, s.at_hi->hidden, s.at_hi->batch);
+        else if (s.nwin == s.n)
+            fmt_append(buf, size, " %s beat %s at every measured shape (%.2f× to %.2f×).", other,
+                       base, s.lo, s.hi);
+        else
+            fmt_append(buf, size,
+                       " %s beat %s at %d of %d shapes, by up to %.2f× (hidden %d, batch %d).",
+                       other, base, s.nwin, s.n, s.hi, s.at_hi->hidden, s.at_hi->batch);
+        if (cr && ct && cr->kind <= CROSS_EXTRAPOLATED && ct->kind <= CROSS_EXTRAPOLATED) {
+            fmt_si(a, sizeof a, cr->flops, 3, "FLOP");
+            fmt_si(b, sizeof b, ct->flops, 3, "FLOP");
+            fmt_append(buf, size, " With transfers counted the crossover moves from %s to %s "
+                       "per layer.", a, b);
+        } else if (cr && ct && cr->kind <= CROSS_EXTRAPOLATED && ct->kind == CROSS_NEVER) {
+            fmt_si(a, sizeof a, cr->flops, 3, "FLOP");
+            fmt_append(buf, size,
+                       " Data resident it wins from about %s per layer; with transfers "
+                       "counted it never does.",
+                       a);
+        }
+    }
+}
+
+void prose_winner(const results *r, wl_mode m, char *buf, size_t size)
+{
+    int bd = q_base(r), d, k;
+    const char *base = q_base_id(r);
+    buf[0] = '\0';
+    fmt_append(buf, size, "Which device wins at each hidden width and batch size: blue cells "
+               "are faster than %s, vermillion ones slower, the number is the speed ratio.", base);
+    for (d = 0; d < r->ndevices; d++) {
+        const fit_crossover *c = q_cross(q_fit(r), base, r->devices[d].id, m, FIT_RESIDENT, 0);
+        ratio_scan s;
+        if (d == bd)
+            continue;
+        scan_ratio(r, base, r->devices[d].id, m, &s);
+        if (s.n)
+            fmt_append(buf, size, " %s is faster in %d of %d cells.", r->devices[d].id, s.nwin,
+                       s.n);
+        if (!c)
+            continue;
+        for (k = 0; k < c->nhidden; k++)
+            if (c->per_hidden[k].kind == CROSS_IN_RANGE)
+                fmt_append(buf, size, " At hidden %d it takes over from batch %.0f.",
+                           c->per_hidden[k].hidden, c->per_hidden[k].batch);
+    }
+}
+
+void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t size)
+{
+    int bd = q_base(r), d, n, use[PROSE_MAX_DEVICES];
+    const char *base = q_base_id(r);
+    double pb = cost ? q_price(&r->prices, base) : 1.0, tb;
+    q_shape done[Q_MAX_SHAPES];
+
+    buf[0] = '\0';
+    if (r->ndevices > PROSE_MAX_DEVICES || r->ndevices == 0)
+        return;
+    fmt_append(buf, size, cost ? "Cost of a step relative to %s (time \xc3\x97 price per hour); "
+               "lower is cheaper." : "Time of a step relative to %s; lower is better.", base);
+    /* the devices and shapes of the chart this paragraph goes with */
+    q_compared(r, m, cost ? &r->prices : NULL, use);
+    n = use[bd] ? q_completed(r, m, use, done, Q_MAX_SHAPES) : 0;
+    if (n == 0) {
+        fmt_append(buf, size, " No shape was completed by every device.");
+        return;
+    }
+    tb = q_total(r, base, m, done, n, FIT_RESIDENT, NULL);
+    fmt_append(buf, size, " Over the %d shapes every device completed,", n);
+    for (d = 0; d < r->ndevices; d++) {
+        const char *id = r->devices[d].id;
+        if (d == bd || !q_has_mode(r, id, m))
+            continue;
+        if (!use[d]) {
+            fmt_append(buf, size, " %s has no price;", id);
+            continue;
+        }
+        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s;", id, cost ? "costs" : "takes",
+                   q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
+                       (cost ? q_price(&r->prices, id) / pb : 1.0),
+                   cost ? "the cost" : "the time", base);
+    }
+    buf[strlen(buf) - 1] = '.';
+}
+
+int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
+{
+    char buf[2048];
+    int i, k, n = 0;
+    rs_status st;
+    if (r->partial && n < max)
+        snprintf(w[n++], PROSE_WARNING, "This run did not finish (it was interrupted or "
+                 "failed): the results are partial.");
+    buf[0] = '\0';
+    for (i = 0, k = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->status == PT_OK && (p->resident.drift || (p->has_transfer && p->transfer.drift)))
+            fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d (%+.0f%%)", k++ ? ", " : "",
+                       p->device, workload_mode_name(p->mode), p->hidden, p->batch,
+                       100.0 * (p->resident.drift_ratio - 1.0));
+    }
+    if (k && n < max)
+        snprintf(w[n++], PROSE_WARNING, "Drift: %d point%s got slower while being measured "
+                 "(thermal throttling or a busy neighbour), last third against first: %s.", k,
+                 k == 1 ? "" : "s", buf);
+    for (st = PT_OUT_OF_MEMORY; st <= PT_SKIPPED; st++) {
+        buf[0] = '\0';
+        for (i = 0, k = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            if (p->status == st)
+                fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d", k++ ? ", " : "",
+                           p->device, workload_mode_name(p->mode), p->hidden, p->batch);
+        }
+        if (k && n < max)
+            snprintf(w[n++], PROSE_WARNING, "%s: %d point%s (%s).",
+                     st == PT_OUT_OF_MEMORY ? "Out of memory"
+                     : st == PT_FAILED_VERIFICATION ? "Failed verification (never timed)"
+                                                    : "Skipped after a device error",
+                     k, k == 1 ? "" : "s", buf);
+    }
+    return n;
+}
+
+void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size)
+{
+    int bd = q_base(r), d;
+    const char *base = q_base_id(r);
+    buf[0] = '\0';
+    for (d = 0; d < r->ndevices; d++) {
+        const fit_crossover *c = q_cross(q_fit(r), base, r->devices[d].id, m, FIT_RESIDENT, 0),
+                            *t = q_cross(q_fit(r), base, r->devices[d].id, m, FIT_TRANSFER, 0);
+        char f[32];
+        if (d == bd || !c)
+            continue;
+        fmt_si(f, sizeof f, c->flops, 3, "FLOP");
+        switch (c->kind) {
+        case CROSS_IN_RANGE:
+            fmt_append(buf, size,
+                       "For %s on this machine, use %s below about %s per layer and %s "
+                       "above it%s. ",
+                       workload_mode_name(m), base, f, r->devices[d].id,
+                       t && t->kind != CROSS_IN_RANGE ? ", as long as the data stay on the device"
+                                                      : "");
+            break;
+        case CROSS_EXTRAPOLATED:
+            fmt_append(buf, size, "For %s, %s is the better choice throughout the measured "
+                       "range; the fit predicts %s would win from about %s per layer, beyond what "
+                       "was measured. ", workload_mode_name(m), base, r->devices[d].id, f);
+            break;
+        case CROSS_NEVER:
+            fmt_append(buf, size,
+                       "For %s, stay on %s: %s did not beat it and its fitted throughput "
+                       "is not higher. ",
+                       workload_mode_name(m), base, r->devices[d].id);
+            break;
+        case CROSS_ALWAYS:
+            fmt_append(buf, size, "For %s, %s is faster than %s at every size measured%s. ",
+                       workload_mode_name(m), r->devices[d].id, base,
+                       t && t->kind != CROSS_ALWAYS
+                           ? " with the data resident; count the transfers "
+                             "before moving small batches"
+                           : "");
+            break;
+        default:
+            fmt_append(buf, size, "For %s there is no verdict on %s against %s (see the charts). ",
+                       workload_mode_name(m), r->devices[d].id, base);
+            break;
+        }
+    }
+    if (!buf[0])
+        fmt_append(buf, size, "Only %s was measured for %s, so there is nothing to choose between.",
+                   base, workload_mode_name(m));
+}
+
+void prose_setup(const results *r, char *buf, size_t size)
+{
+    const rs_prov *p = &r->prov;
+    int d, total = 0, i;
+    buf[0] = '\0';
+    fmt_append(buf, size,
+               "Measured on %s (%s, %d cores, %.1f GiB, %s, %s) with breakeven %s (%s), "
+               "built by %s. The devices:",
+               p->host, p->cpu_model, p->cores, p->memory / 1073741824.0, p->os, p->kernel,
+               p->version, p->commit, p->compiler);
+    for (d = 0; d < r->ndevices; d++) {
+        const device_info *v = &r->devices[d];
+        double price = q_price(&r->prices, v->id);
+        fmt_append(buf, size, "%s %s (%s, %s; driver %s, %s)", d ? ";" : "", v->id, v->type,
+                   v->name, v->driver, v->library);
+        if (price > 0)
+            fmt_append(buf, size, " at $%.4g per hour", price);
+    }
+    for (i = 0; i < r->npoints; i++)
+        total += r->points[i].nsamples;
+    fmt_append(buf, size, ". OpenBLAS %s (core %s, %d threads). Each point is a stack of %d "
+               "dense layers y = ReLU(x·W + b) in fp32, verified against a double-precision host "
+               "reference before timing, warmed up, then timed step by step until the 95%% "
+               "confidence interval of the median was within ±2%% or its share of the %.0f s "
+               "budget was spent (at least 5 samples; %d samples in all). Times are medians; the "
+               "crossovers come from a weighted fit of t = t0 + f/P per device with a 95%% "
+               "bootstrap interval; drift is a one-sided Mann–Whitney test of the last third of "
+               "the samples against the first.",
+               p->blas_version, p->blas_core, p->blas_threads, p->layers, p->budget, total);
+}
+
+void prose_answer(const results *r, char *buf, size_t size)
+{
+    int i;
+    buf[0] = '\0';
+    for (i = 0; r->has_fit && i < r->fit.ncross; i++)
+        if (r->fit.cross[i].view == FIT_RESIDENT && !r->fit.cross[i].cost) {
+            snprintf(buf, size, "%s", r->fit.cross[i].sentence);
+            return;
+        }
+    snprintf(buf, size, "%d points measured on %d device%s.", r->npoints, r->ndevices,
+             r->ndevices == 1 ? "" : "s");
+}
+
+void prose_title(const char *title, const results *r, char *buf, size_t size)
+{
+    if (title && *title)
+        snprintf(buf, size, "%s", title);
+    else
+        snprintf(buf, size, "CPU or GPU? Dense layers on %s", r->prov.host);
+}

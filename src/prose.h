@@ -1,0 +1,57 @@
+/*
+ * prose.h — the report in words: what each chart shows, the conclusion,
+ * the setup, the warnings, the answer of a run for the archive and the
+ * feed.
+ *
+ * The report reads like the posts it imitates, and every sentence is
+ * written from the data: the numbers come from the results model through
+ * query.h, the same answers the charts are drawn from (a chart's paragraph
+ * totals the shapes its bars total), formatted by fmt.h.  The crossover
+ * sentences themselves are the fit's (fit_sentence), stored with the run.
+ * Each function writes NUL-terminated text into buf[0..size), cut to fit.
+ */
+#ifndef BE_PROSE_H
+#define BE_PROSE_H
+
+#include <stddef.h>
+
+#include "results.h"
+
+/* The throughput chart: each device's best measured speed and its fitted
+ * peak. */
+void prose_throughput(const results *r, wl_mode m, char *buf, size_t size);
+
+/* The speed-ratio chart: where each device beat the base, and how the
+ * crossover moves with transfers counted. */
+void prose_ratio(const results *r, wl_mode m, char *buf, size_t size);
+
+/* The winner map: in how many cells each device wins, and from which batch
+ * it takes over at each hidden width. */
+void prose_winner(const results *r, wl_mode m, char *buf, size_t size);
+
+/* The relative time (cost 0) or cost (1) chart: each device's total over
+ * the shapes every compared device completed (q_compared, q_completed),
+ * relative to the base. */
+void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t size);
+
+/* Which device to use for mode m, and from what size on. */
+void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size);
+
+/* The machine, the devices and their drivers, the prices and the method,
+ * in one paragraph. */
+void prose_setup(const results *r, char *buf, size_t size);
+
+/* The first answer of a run (its first resident time crossover), or what
+ * was measured when it has none: the archive's and the feed's summary. */
+void prose_answer(const results *r, char *buf, size_t size);
+
+/* The title of a run's report: title when given (not NULL or ""), else
+ * "CPU or GPU? Dense layers on <host>". */
+void prose_title(const char *title, const results *r, char *buf, size_t size);
+
+/* The warnings of a run, one per entry of w[0..max): partial run, drift,
+ * out of memory, failed verification, skipped points.  Returns how many. */
+#define PROSE_WARNING 2400
+int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max);
+
+#endif

@@ -1,0 +1,241 @@
+/*
+ * query.c — one answer to each question asked of a results model (see
+ * query.h).  Linear scans: a run has a few hundred points at most, and
+ * every caller asks a handful of questions per chart or paragraph.
+ */
+#include "query.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "workload.h"
+
+int q_base(const results *r)
+{
+    int i;
+    for (i = 0; i < r->ndevices; i++)
+        if (strcmp(r->devices[i].kind, "openblas") == 0)
+            return i;
+    return 0;
+}
+
+const char *q_base_id(const results *r)
+{
+    return r->ndevices > 0 ? r->devices[q_base(r)].id : "";
+}
+
+int q_device_index(const results *r, const char *id)
+{
+    int i;
+    for (i = 0; i < r->ndevices; i++)
+        if (strcmp(r->devices[i].id, id) == 0)
+            return i;
+    return Q_NO_DEVICE;
+}
+
+int q_has_mode(const results *r, const char *dev, wl_mode m)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].mode == m && (!dev || strcmp(r->points[i].device, dev) == 0))
+            return 1;
+    return 0;
+}
+
+static int summary_ok(const stats_summary *s)
+{
+    return s->n > 0 && s->median > 0.0 && isfinite(s->median);
+}
+
+int q_ok(const rs_point *p)
+{
+    return p && p->status == PT_OK && summary_ok(&p->resident);
+}
+
+int q_ok_view(const rs_point *p, fit_view v)
+{
+    return q_ok(p) && (v == FIT_RESIDENT || (p->has_transfer && summary_ok(&p->transfer)));
+}
+
+double q_median(const rs_point *p, fit_view v)
+{
+    return v == FIT_TRANSFER ? p->transfer.median : p->resident.median;
+}
+
+const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers,
+                               int hidden, int batch)
+{
+    const rs_point *any = NULL;
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode != m || p->hidden != hidden || p->batch != batch ||
+            (layers > 0 && p->layers != layers) || strcmp(p->device, dev) != 0)
+            continue;
+        if (q_ok(p))
+            return p;
+        if (!any)
+            any = p;
+    }
+    return any;
+}
+
+const rs_point *q_point(const results *r, const char *dev, wl_mode m, int hidden, int batch)
+{
+    return q_point_layers(r, dev, m, 0, hidden, batch);
+}
+
+double q_flops_at(wl_mode m, int hidden, double batch)
+{
+    double f0 = workload_flops_per_layer(m, hidden, 0);
+    return f0 + batch * (workload_flops_per_layer(m, hidden, 1) - f0);
+}
+
+/* Inserts x into the ascending v[0..*n) unless it is there or v is full. */
+static void add_sorted(int *v, int *n, int x)
+{
+    int i, j;
+    for (i = 0; i < *n && v[i] < x; i++)
+        ;
+    if ((i < *n && v[i] == x) || *n >= Q_MAX_GRID)
+        return;
+    for (j = *n; j > i; j--)
+        v[j] = v[j - 1];
+    v[i] = x;
+    (*n)++;
+}
+
+void q_grid_make(const results *r, wl_mode m, q_grid *g)
+{
+    int i;
+    g->nh = g->nb = 0;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].mode == m) {
+            add_sorted(g->h, &g->nh, r->points[i].hidden);
+            add_sorted(g->b, &g->nb, r->points[i].batch);
+        }
+}
+
+int q_shapes(const results *r, wl_mode m, q_shape *out, int max)
+{
+    int i, j, n = 0;
+    for (i = 0; i < r->npoints && n < max; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode != m)
+            continue;
+        for (j = 0; j < n && !(out[j].hidden == p->hidden && out[j].batch == p->batch); j++)
+            ;
+        if (j < n)
+            continue;
+        /* insertion, by hidden then batch */
+        for (j = n; j > 0 && (out[j - 1].hidden > p->hidden ||
+                              (out[j - 1].hidden == p->hidden && out[j - 1].batch > p->batch));
+             j--)
+            out[j] = out[j - 1];
+        out[j].hidden = p->hidden;
+        out[j].batch = p->batch;
+        n++;
+    }
+    return n;
+}
+
+int q_compared(const results *r, wl_mode m, const fit_prices *prices, int *use)
+{
+    int d, n = 0;
+    for (d = 0; d < r->ndevices; d++) {
+        const char *id = r->devices[d].id;
+        use[d] = q_has_mode(r, id, m) && (!prices || q_price(prices, id) > 0.0);
+        n += use[d];
+    }
+    return n;
+}
+
+int q_completed(const results *r, wl_mode m, const int *use, q_shape *out, int max)
+{
+    int i, d, n = q_shapes(r, m, out, max), k = 0;
+    for (i = 0; i < n; i++) {
+        int all = 1;
+        for (d = 0; d < r->ndevices && all; d++) {
+            const char *id = r->devices[d].id;
+            if (use ? !use[d] : !q_has_mode(r, id, m))
+                continue;
+            all = q_ok(q_point(r, id, m, out[i].hidden, out[i].batch));
+        }
+        if (all)
+            out[k++] = out[i];
+    }
+    return k;
+}
+
+double q_total(const results *r, const char *dev, wl_mode m, const q_shape *shapes, int n,
+               fit_view v, int *partial)
+{
+    double sum = 0.0;
+    int i;
+    for (i = 0; i < n; i++) {
+        const rs_point *p = q_point(r, dev, m, shapes[i].hidden, shapes[i].batch);
+        if (q_ok_view(p, v)) {
+            sum += q_median(p, v);
+        } else {
+            sum += q_median(p, FIT_RESIDENT);
+            if (partial)
+                *partial = 1;
+        }
+    }
+    return sum;
+}
+
+const fit_set *q_fit(const results *r)
+{
+    return r->has_fit ? &r->fit : NULL;
+}
+
+const fit_model *q_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v)
+{
+    int i;
+    if (!fs)
+        return NULL;
+    for (i = 0; i < fs->nmodels; i++) {
+        const fit_model *x = &fs->models[i];
+        if (x->mode == m && x->view == v && strcmp(x->device, dev) == 0)
+            return x;
+    }
+    return NULL;
+}
+
+int q_model_ok(const fit_model *m)
+{
+    return m && m->ok && m->P > 0.0 && isfinite(m->P) && isfinite(m->t0);
+}
+
+const fit_model *q_base_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v)
+{
+    const fit_model *x = q_model(fs, dev, m, v);
+    return x ? x : q_model(fs, dev, m, FIT_RESIDENT);
+}
+
+const fit_crossover *q_cross(const fit_set *fs, const char *base, const char *other, wl_mode m,
+                             fit_view v, int cost)
+{
+    int i;
+    if (!fs)
+        return NULL;
+    for (i = 0; i < fs->ncross; i++) {
+        const fit_crossover *c = &fs->cross[i];
+        if (c->mode == m && c->view == v && c->cost == cost && strcmp(c->other, other) == 0 &&
+            (!base || strcmp(c->base, base) == 0))
+            return c;
+    }
+    return NULL;
+}
+
+double q_price(const fit_prices *p, const char *dev)
+{
+    int i;
+    if (!p)
+        return Q_NO_PRICE;
+    for (i = 0; i < p->n && i < FIT_MAX_PRICES; i++)
+        if (strcmp(p->device[i], dev) == 0)
+            return p->usd_per_hour[i];
+    return Q_NO_PRICE;
+}

@@ -1,0 +1,124 @@
+/*
+ * query.h — the questions every reader of a results model asks, answered
+ * once.
+ *
+ * The fit, the charts, the report's prose and tables, the comparison of
+ * runs and the refinement all read the same model (results.h); when each
+ * answered "which device is the base?", "which point is this shape?" or
+ * "which shapes did every device complete?" on its own, the answers drifted
+ * apart, and a chart's paragraph could total other shapes than its bars.
+ * Here each question has one answer and one policy.  Read-only views over
+ * a loaded model: nothing here allocates, prints or fails.
+ */
+#ifndef BE_QUERY_H
+#define BE_QUERY_H
+
+#include "results.h"
+
+/* ---- devices ------------------------------------------------------------ */
+
+/* The index in r->devices of the base device every other device is
+ * compared with: the first device of kind "openblas", else the first
+ * device (0 when r has none). */
+int q_base(const results *r);
+/* Its id, or "" when r has no device. */
+const char *q_base_id(const results *r);
+
+#define Q_NO_DEVICE (-1)
+/* The index of device id in r->devices, or Q_NO_DEVICE. */
+int q_device_index(const results *r, const char *id);
+
+/* 1 when r has a point of mode m on device dev (NULL: on any device). */
+int q_has_mode(const results *r, const char *dev, wl_mode m);
+
+/* ---- points ------------------------------------------------------------- */
+
+/* 1 when p was measured successfully and has a positive, finite median
+ * step time in the resident view (the only speeds anything draws or sums). */
+int q_ok(const rs_point *p);
+/* The same for view v: FIT_TRANSFER also needs the point's transfer times. */
+int q_ok_view(const rs_point *p, fit_view v);
+/* The median step time of an ok point in view v (q_ok_view). */
+double q_median(const rs_point *p, fit_view v);
+
+/* The point of device dev at one shape: the first usable one (q_ok), else
+ * the first one (so that its status can be reported), else NULL.  layers
+ * ≤ 0 matches any depth (one run measures one depth; a comparison of runs
+ * keys on it). */
+const rs_point *q_point(const results *r, const char *dev, wl_mode m, int hidden, int batch);
+const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers,
+                               int hidden, int batch);
+
+/* FLOPs per layer at a possibly fractional batch (they are linear in it). */
+double q_flops_at(wl_mode m, int hidden, double batch);
+
+/* ---- shapes ------------------------------------------------------------- */
+
+#define Q_MAX_GRID 256
+
+/* The distinct hidden widths and batch sizes of a mode's points, each
+ * ascending (at most Q_MAX_GRID of each). */
+typedef struct q_grid {
+    int nh, nb;
+    int h[Q_MAX_GRID], b[Q_MAX_GRID];
+} q_grid;
+
+void q_grid_make(const results *r, wl_mode m, q_grid *g);
+
+typedef struct q_shape {
+    int hidden, batch;
+} q_shape;
+
+/* Shapes a caller's buffer holds: a grid of LIST_MAX × LIST_MAX, with room
+ * for the refinement's extra batches. */
+#define Q_MAX_SHAPES 4096
+
+/* The shapes measured in mode m (on any device, any status), by hidden
+ * width then batch; at most max.  Returns the count. */
+int q_shapes(const results *r, wl_mode m, q_shape *out, int max);
+
+/* The devices that a comparison of mode m against the base takes, marked
+ * in use[0..r->ndevices): those with a point in m and, when prices is not
+ * NULL (a comparison of cost), a positive price in it.  Returns how many.
+ * The relative time and cost charts and their paragraphs take these. */
+int q_compared(const results *r, wl_mode m, const fit_prices *prices, int *use);
+
+/* The shapes of mode m that every device d with use[d] set completed
+ * (q_ok), in the order of q_shapes; use NULL means every device with a
+ * point in mode m.  The one definition behind the relative time and cost
+ * charts and their paragraphs.  Returns the count (at most max). */
+int q_completed(const results *r, wl_mode m, const int *use, q_shape *out, int max);
+
+/* The sum over shapes[0..n) of the median times of device dev in view v
+ * (the resident view where a shape has no transfer times, with *partial
+ * set to 1 then; partial may be NULL).  Every shape must be q_completed
+ * by dev. */
+double q_total(const results *r, const char *dev, wl_mode m, const q_shape *shapes, int n,
+               fit_view v, int *partial);
+
+/* ---- the fit ------------------------------------------------------------ */
+
+/* The fit stored in r, or NULL when r has none. */
+const fit_set *q_fit(const results *r);
+
+/* The model of one device × mode × view in fs (NULL-safe), or NULL. */
+const fit_model *q_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v);
+/* 1 when m was fitted and can be evaluated (ok, P > 0, finite). */
+int q_model_ok(const fit_model *m);
+/* The base device's model to set against another device's view v: its own
+ * model of v when it has one, else its resident one (a CPU computes where
+ * its data already are, so its resident time is what a transfer-inclusive
+ * time competes with). */
+const fit_model *q_base_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v);
+
+/* The crossover of other against base (NULL: any base) in fs (NULL-safe),
+ * in time (cost 0) or cost (1), or NULL. */
+const fit_crossover *q_cross(const fit_set *fs, const char *base, const char *other, wl_mode m,
+                             fit_view v, int cost);
+
+#define Q_NO_PRICE (-1.0)
+/* The price of a device in USD per hour, or Q_NO_PRICE (negative) when p
+ * is NULL or does not price it. */
+double q_price(const fit_prices *p, const char *dev);
+
+#endif

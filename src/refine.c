@@ -1,0 +1,148 @@
+/*
+ * refine.c — measuring more around an uncertain crossover (see refine.h).
+ *
+ * The target at each hidden width is the measured per-hidden crossover
+ * batch or, where the ratio did not cross, the batch at which the fitted
+ * crossover FLOPs fall at that width; batch sizes are swept in powers of
+ * two, so the geometric midpoint of the bracketing batches halves the gap
+ * in log terms each round.
+ */
+#include "refine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "host.h"
+#include "query.h"
+
+/* 1 when either device of c has a point at the shape (of any status). */
+static int measured(const results *r, const fit_crossover *c, int hidden, int batch)
+{
+    return q_point(r, c->base, c->mode, hidden, batch) ||
+           q_point(r, c->other, c->mode, hidden, batch);
+}
+
+/* The batches both devices measured successfully at this width, bracketing
+ * target: *lo the largest below, *hi the smallest above (0 when none). */
+static void bracket(const results *r, const fit_crossover *c, int hidden, double target,
+                    int *lo, int *hi)
+{
+    int i;
+    *lo = *hi = 0;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode != c->mode || p->hidden != hidden || !q_ok(p) ||
+            strcmp(p->device, c->base) != 0 ||
+            !q_ok(q_point(r, c->other, c->mode, hidden, p->batch)))
+            continue;
+        if (p->batch < target && p->batch > *lo)
+            *lo = p->batch;
+        if (p->batch > target && (*hi == 0 || p->batch < *hi))
+            *hi = p->batch;
+    }
+}
+
+/* The candidate between lo and hi, or 0 when there is no room. */
+static int midpoint(int lo, int hi)
+{
+    int cand;
+    if (lo <= 0 || hi <= 0 || hi - lo < 2)
+        return 0;
+    cand = (int)lround(sqrt((double)lo * hi));
+    if (cand <= lo)
+        cand = lo + 1;
+    if (cand >= hi)
+        cand = hi - 1;
+    return cand;
+}
+
+int refine_suggest(const fit_set *s, const results *r, double rel, int *hidden, int *batch,
+                   int max)
+{
+    int i, j, k, n = 0;
+
+    for (i = 0; i < s->ncross && n < max; i++) {
+        const fit_crossover *c = &s->cross[i];
+        if (c->kind != CROSS_IN_RANGE && c->kind != CROSS_EXTRAPOLATED)
+            continue;
+        if (c->ci_hi > 0.0 && (c->ci_hi - c->ci_lo) / 2.0 <= rel * c->flops)
+            continue;
+        for (j = 0; j < c->nhidden && n < max; j++) {
+            const fit_hidden_cross *h = &c->per_hidden[j];
+            double target, f0, f1;
+            int lo, hi, cand;
+            if (h->kind == CROSS_IN_RANGE) {
+                target = h->batch;
+            } else {
+                f0 = q_flops_at(c->mode, h->hidden, 0.0);
+                f1 = q_flops_at(c->mode, h->hidden, 1.0);
+                target = (c->flops - f0) / (f1 - f0);
+            }
+            bracket(r, c, h->hidden, target, &lo, &hi);
+            cand = midpoint(lo, hi);
+            if (cand == 0 || measured(r, c, h->hidden, cand))
+                continue;
+            for (k = 0; k < n && !(hidden[k] == h->hidden && batch[k] == cand); k++)
+                ;
+            if (k < n)
+                continue;
+            hidden[n] = h->hidden;
+            batch[n] = cand;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The extra points of one round: each suggested shape in every mode of
+ * the plan, with the reason stored beside it.  Returns their count. */
+static int round_points(const refine_opts *o, int round, const int *hidden, const int *batch,
+                        int n, plan_point *extra)
+{
+    int k, m, nextra = 0;
+    for (k = 0; k < n; k++)
+        for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+            plan_point *pp;
+            if (!((o->plan->modes >> m) & 1))
+                continue;
+            pp = &extra[nextra++];
+            pp->mode = (wl_mode)m;
+            pp->hidden = hidden[k];
+            pp->batch = batch[k];
+            snprintf(pp->why, sizeof pp->why,
+                     "refinement round %d: the crossover's 95%% CI was wider than "
+                     "±%.0f%%; batch %d lies between the measured batches that bracket "
+                     "it at hidden %d",
+                     round + 1, 100 * REFINE_REL, batch[k], hidden[k]);
+        }
+    return nextra;
+}
+
+int refine_run(const refine_opts *o, results *r, err *e)
+{
+    fit_set fs;
+    int round, rc;
+
+    for (round = 0;; round++) {
+        plan_point extra[REFINE_MAX * 2];
+        int hidden[REFINE_MAX], batch[REFINE_MAX], n, nextra;
+        double left = o->plan->budget - (host_seconds() - o->start);
+
+        if ((rc = fit_run(r, o->prices, o->plan->seed, 0, &fs, e)) < 0)
+            return rc;
+        if (o->no_refine || round == REFINE_ROUNDS || left <= 0.0)
+            break;
+        n = refine_suggest(&fs, r, REFINE_REL, hidden, batch, REFINE_MAX);
+        if (n == 0)
+            break;
+        nextra = round_points(o, round, hidden, batch, n, extra);
+        fit_set_free(&fs);
+        rc = sweep_run(o->plan, extra, nextra, left, o->devs, o->ndev, r, o->checkpoint, o->stop,
+                       o->progress, o->progress_ctx, e);
+        if (rc < 0)
+            return rc;
+    }
+    results_set_fit(r, &fs, o->plan->seed, o->prices);
+    return BE_OK;
+}

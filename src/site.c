@@ -1,0 +1,305 @@
+/*
+ * site.c — templates, XSLT and staged files (see site.h).
+ */
+#define _XOPEN_SOURCE 700 /* readlink */
+#include "site.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxslt/transform.h>
+#include <libxslt/xsltutils.h>
+
+#include "fmt.h"
+#include "fsx.h"
+#include "version.h"
+
+#include "datadir.h"
+
+/* ---- where the templates are ----------------------------------------- */
+
+static int has_data(const char *dir)
+{
+    char p[SITE_PATH];
+    snprintf(p, sizeof p, "%s/templates/run.xsl", dir);
+    return access(p, F_OK) == 0;
+}
+
+int site_data_dir(const char *data_dir, char *buf, size_t size, err *e)
+{
+    const char *env = getenv("BREAKEVEN_DATA");
+    char exe[SITE_PATH];
+    ssize_t n;
+
+    if (data_dir && *data_dir) {
+        if (!has_data(data_dir))
+            return err_set(e, BE_EFAIL, "%s: no templates/run.xsl there", data_dir);
+        snprintf(buf, size, "%s", data_dir);
+        return BE_OK;
+    }
+    if (env && *env) {
+        if (!has_data(env))
+            return err_set(e, BE_EFAIL, "BREAKEVEN_DATA=%s: no templates/run.xsl there", env);
+        snprintf(buf, size, "%s", env);
+        return BE_OK;
+    }
+    /* the build tree first, so that ./breakeven never picks up the
+     * templates of an older installed copy */
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        char *slash;
+        exe[n] = '\0';
+        slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            if (has_data(exe)) {
+                snprintf(buf, size, "%s", exe);
+                return BE_OK;
+            }
+        }
+    }
+    if (has_data(BE_DATADIR)) {
+        snprintf(buf, size, "%s", BE_DATADIR);
+        return BE_OK;
+    }
+    return err_set(e, BE_EFAIL, "templates not found: tried $BREAKEVEN_DATA, the executable's "
+                   "directory and %s (set BREAKEVEN_DATA to the directory holding templates/ "
+                   "and assets/)", BE_DATADIR);
+}
+
+int site_check_base_url(const char *url, err *e)
+{
+    if (!url || !*url)
+        return BE_OK;
+    if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
+        return err_set(e, BE_EUSAGE, "--base-url: \"%s\" is not an http:// or https:// URL", url);
+    if (strlen(url) >= 900 || strpbrk(url, " \t\r\n\"<>"))
+        return err_set(e, BE_EUSAGE, "--base-url: \"%s\" is not a usable URL", url);
+    return BE_OK;
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* Keeps the first error line of an open site (ctx), cut at its newline. */
+static void keep_first(site *s, const char *line)
+{
+    if (s->xml_err[0])
+        return;
+    snprintf(s->xml_err, sizeof s->xml_err, "%s", line);
+    s->xml_err[strcspn(s->xml_err, "\n")] = '\0';
+}
+
+static void on_generic(void *ctx, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    keep_first(ctx, line);
+}
+
+static void on_structured(void *ctx, xmlErrorPtr xe)
+{
+    char line[512];
+    if (!xe || !xe->message)
+        return;
+    snprintf(line, sizeof line, "%s:%d: %s", xe->file ? xe->file : "", xe->line, xe->message);
+    keep_first(ctx, line);
+}
+
+/* ---- opening and closing ----------------------------------------------- */
+
+static xsltStylesheetPtr load_xsl(site *s, const char *name, err *e)
+{
+    char p[SITE_PATH];
+    xsltStylesheetPtr x;
+    snprintf(p, sizeof p, "%s/templates/%s", s->data, name);
+    if (access(p, F_OK) != 0) {
+        err_set(e, BE_EFAIL, "%s: template missing", p);
+        return NULL;
+    }
+    x = xsltParseStylesheetFile(BAD_CAST p);
+    if (!x)
+        err_set(e, BE_EFAIL, "%s: not a usable XSLT stylesheet%s%s", p,
+                s->xml_err[0] ? ": " : "", s->xml_err);
+    return x;
+}
+
+int site_open(site *s, const char *data_dir, const char *base_url, const char *title,
+              const char *author, err *e)
+{
+    char p[SITE_PATH];
+    int rc;
+
+    memset(s, 0, sizeof *s);
+    s->title = title ? title : "";
+    s->author = author ? author : "";
+    if ((rc = site_check_base_url(base_url, e)) < 0)
+        return rc;
+    if (base_url && *base_url)
+        snprintf(s->base, sizeof s->base, "%s%s", base_url,
+                 base_url[strlen(base_url) - 1] == '/' ? "" : "/");
+    xmlSetGenericErrorFunc(s, on_generic);
+    xmlSetStructuredErrorFunc(s, on_structured);
+    xsltSetGenericErrorFunc(s, on_generic);
+    if ((rc = site_data_dir(data_dir, s->data, sizeof s->data, e)) < 0)
+        goto fail;
+    snprintf(p, sizeof p, "%s/assets/style.css", s->data);
+    if ((rc = fsx_read_all(p, &s->css, &s->css_len, e)) < 0)
+        goto fail;
+    rc = BE_EFAIL;
+    if (!(s->run_xsl = load_xsl(s, "run.xsl", e)) ||
+        !(s->compare_xsl = load_xsl(s, "compare.xsl", e)) ||
+        !(s->feed_xsl = load_xsl(s, "feed.xsl", e)))
+        goto fail;
+    return BE_OK;
+fail:
+    site_close(s);
+    return rc;
+}
+
+void site_close(site *s)
+{
+    xmlSetGenericErrorFunc(NULL, NULL);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xsltSetGenericErrorFunc(NULL, NULL);
+    if (s->run_xsl)
+        xsltFreeStylesheet(s->run_xsl);
+    if (s->compare_xsl)
+        xsltFreeStylesheet(s->compare_xsl);
+    if (s->feed_xsl)
+        xsltFreeStylesheet(s->feed_xsl);
+    free(s->css);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- page documents -------------------------------------------------- */
+
+xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text)
+{
+    return xmlNewTextChild(parent, NULL, BAD_CAST name, text ? BAD_CAST text : NULL);
+}
+
+void site_attr(xmlNodePtr n, const char *name, const char *value)
+{
+    xmlSetProp(n, BAD_CAST name, BAD_CAST value);
+}
+
+void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
+{
+    xmlChar value[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    if (xmlStrVPrintf(value, (int)sizeof value, fmt, ap) < 0)
+        value[0] = '\0';
+    va_end(ap);
+    xmlSetProp(n, BAD_CAST name, value);
+}
+
+xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *css,
+                    const char *home, const char *feed, err *e)
+{
+    xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
+    xmlNodePtr page, n;
+    if (!doc || !(page = xmlNewNode(NULL, BAD_CAST "page"))) {
+        xmlFreeDoc(doc);
+        xmlFreeNode(annotation);
+        err_set(e, BE_EFAIL, "out of memory building a page");
+        return NULL;
+    }
+    xmlDocSetRootElement(doc, page);
+    site_attr(page, "kind", kind);
+    n = site_add(page, "site", NULL);
+    site_attr(n, "title", s->title);
+    site_attr(n, "author", s->author);
+    site_attr(n, "base-url", s->base);
+    site_attr(n, "absolute", s->base[0] ? "yes" : "no");
+    site_attrf(n, "generator", "breakeven %s", BE_VERSION);
+    n = site_add(page, "links", NULL);
+    site_attr(n, "css", css);
+    site_attr(n, "home", home);
+    site_attr(n, "feed", feed);
+    if (annotation)
+        xmlAddChild(page, annotation);
+    return doc;
+}
+
+int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const char *what,
+                   xmlChar **out, int *len, xmlDocPtr *keep, err *e)
+{
+    xmlDocPtr res = xsltApplyStylesheet(xsl, doc, NULL);
+    if (!res)
+        return err_set(e, BE_EFAIL, "%s: the template failed%s%s", what,
+                       s->xml_err[0] ? ": " : "", s->xml_err);
+    if (xsltSaveResultToString(out, len, res, xsl) < 0 || !*out) {
+        xmlFreeDoc(res);
+        return err_set(e, BE_EFAIL, "%s: cannot serialize the page", what);
+    }
+    if (keep)
+        *keep = res;
+    else
+        xmlFreeDoc(res);
+    return BE_OK;
+}
+
+/* ---- staged files ---------------------------------------------------- */
+
+int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e)
+{
+    if (b->n == b->cap) {
+        int cap = b->cap ? b->cap * 2 : 32;
+        site_file *v = realloc(b->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            if (!borrowed)
+                free(data);
+            return err_set(e, BE_EFAIL, "out of memory");
+        }
+        b->v = v;
+        b->cap = cap;
+    }
+    snprintf(b->v[b->n].path, sizeof b->v[b->n].path, "%s", path);
+    b->v[b->n].data = data;
+    b->v[b->n].len = len;
+    b->v[b->n].borrowed = borrowed;
+    b->n++;
+    return BE_OK;
+}
+
+int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *e)
+{
+    /* xmlChar buffers are freed with xmlFree, which is free by default;
+     * copy to stay independent of that */
+    char *copy = malloc((size_t)len + 1);
+    if (!copy) {
+        xmlFree(data);
+        return err_set(e, BE_EFAIL, "out of memory");
+    }
+    memcpy(copy, data, (size_t)len);
+    copy[len] = '\0';
+    xmlFree(data);
+    return site_put(b, path, copy, (size_t)len, 0, e);
+}
+
+int site_flush(const site_outbox *b, err *e)
+{
+    int i, rc;
+    for (i = 0; i < b->n; i++)
+        if ((rc = fsx_write_atomic(b->v[i].path, b->v[i].data, b->v[i].len, e)) < 0)
+            return rc;
+    return BE_OK;
+}
+
+void site_outbox_free(site_outbox *b)
+{
+    int i;
+    for (i = 0; i < b->n; i++)
+        if (!b->v[i].borrowed)
+            free(b->v[i].data);
+    free(b->v);
+    memset(b, 0, sizeof *b);
+}

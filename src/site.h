@@ -1,0 +1,103 @@
+/*
+ * site.h — the machinery under the published pages: where the templates
+ * are, the XSLT stylesheets and their errors, the page documents they are
+ * applied to, and the files of a report staged in memory before any is
+ * written.
+ *
+ * report.c decides what a page says; this module turns a <page> document
+ * into HTML with the stylesheets of templates/ (libxslt) and holds the
+ * outputs until every page has rendered, so that a failure half-way leaves
+ * the published files as they were.  libxml2 and libxslt report errors
+ * through callbacks: while a site is open they are captured into the site
+ * (the handlers get it as their context), never printed, so that an error
+ * comes back as one line in an err.
+ */
+#ifndef BE_SITE_H
+#define BE_SITE_H
+
+#include <stddef.h>
+
+#include <libxml/tree.h>
+#include <libxslt/xsltInternals.h>
+
+#include "err.h"
+
+#define SITE_PATH 4096
+
+/* Where templates/ and assets/ are: data_dir when given, else
+ * $BREAKEVEN_DATA, else the directory of the running executable when it
+ * holds templates/ (the in-tree ./breakeven), else BE_DATADIR (the
+ * installed $(PREFIX)/share/breakeven).  BE_EFAIL naming what was tried. */
+int site_data_dir(const char *data_dir, char *buf, size_t size, err *e);
+
+/* --base-url: NULL or "" (relative links), or an http(s) URL without
+ * spaces, quotes or angle brackets, under 900 bytes; else BE_EUSAGE. */
+int site_check_base_url(const char *url, err *e);
+
+/* An open site: the settings of every page, the stylesheets and the CSS. */
+typedef struct site {
+    char base[1024];               /* base URL with a trailing "/", or ""  */
+    char data[SITE_PATH];          /* the directory of templates/, assets/ */
+    const char *title, *author;    /* not owned; "" for none               */
+    xsltStylesheetPtr run_xsl, compare_xsl, feed_xsl;
+    char *css;                     /* assets/style.css, owned              */
+    size_t css_len;
+    char xml_err[512];             /* the first libxml2/libxslt error      */
+} site;
+
+/* Opens the site: checks base_url, finds the data directory (see
+ * site_data_dir), reads the CSS, compiles run.xsl, compare.xsl and
+ * feed.xsl, and captures libxml2's and libxslt's errors into s until
+ * site_close.  title, author may be NULL. */
+int site_open(site *s, const char *data_dir, const char *base_url, const char *title,
+              const char *author, err *e);
+/* Frees what s holds and gives the error handlers back. */
+void site_close(site *s);
+
+/* ---- page documents -------------------------------------------------- */
+
+/* A child element of parent holding text (NULL: empty); strings only ever
+ * enter the tree as text or attribute values, escaped by construction. */
+xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text);
+void site_attr(xmlNodePtr n, const char *name, const char *value);
+void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A new <page kind=…> document with <site> (the settings), <links> (the
+ * stylesheet, the home page and the feed as seen from the page) and the
+ * annotation, which the document takes over (also on failure).  The
+ * caller frees the document with xmlFreeDoc; NULL when out of memory. */
+xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *css,
+                    const char *home, const char *feed, err *e);
+
+/* Applies xsl to doc and serializes the result into *out (xmlFree it),
+ * *len bytes; with keep, the result document too (xmlFreeDoc it).  Errors
+ * name what (a path, "feed item"). */
+int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const char *what,
+                   xmlChar **out, int *len, xmlDocPtr *keep, err *e);
+
+/* ---- staged files ---------------------------------------------------- */
+
+typedef struct site_file {
+    char path[SITE_PATH];
+    char *data;          /* owned unless borrowed */
+    size_t len;
+    int borrowed;
+} site_file;
+
+/* The files of a report, in the order they are to be written. */
+typedef struct site_outbox {
+    int n, cap;
+    site_file *v;
+} site_outbox;
+
+/* Stages data (len bytes) for path: the outbox takes data over unless
+ * borrowed (then it must outlive the outbox), and frees it on failure. */
+int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e);
+/* Stages a serialized page (taken over and freed). */
+int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *e);
+/* Writes every staged file, in order, each atomically (fsx.h). */
+int site_flush(const site_outbox *b, err *e);
+void site_outbox_free(site_outbox *b);
+
+#endif
