@@ -34,8 +34,8 @@ SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
 OBJ     := $(SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/embed.o
 EMBED   := src/results.rng $(wildcard kernels/*.cl)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
-TESTS   := $(BUILD)/test_unit $(BUILD)/test_fit $(BUILD)/test_chart $(BUILD)/test_cl \
-           $(BUILD)/test_report $(BUILD)/test_e2e
+TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
+           $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_e2e
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
@@ -89,6 +89,9 @@ $(BUILD):
 	mkdir -p $@
 
 $(BUILD)/test_unit: $(BUILD)/test_unit.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/test_hostile: $(BUILD)/test_hostile.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_e2e: $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a

@@ -1345,22 +1345,31 @@ static int point_order(const void *x, const void *y)
 
 static void load_points(loader *ld, xmlNodePtr pts, results *r)
 {
-    const rs_point **v;
+    const rs_point **v = NULL;
+    long *lines = NULL, count = count_children(ld, pts, "point", RESULTS_MAX_POINTS);
     xmlNodePtr n;
     int i;
-    if (count_children(ld, pts, "point", RESULTS_MAX_POINTS) < 0)
-        return;
-    for (n = first_elem(pts->children); n && !ld->failed; n = next_elem(n))
-        if (is(n, "point"))
-            load_point(ld, n, r);
-    if (ld->failed || r->npoints < 2)
-        return;
-    /* a point is its device, mode, layers, hidden and batch: why it was
-     * added does not make it another one */
-    if (!(v = malloc((size_t)r->npoints * sizeof *v))) {
-        bad(ld, pts, "out of memory checking %d points", r->npoints);
+    if (count < 2) {
+        for (n = first_elem(pts->children); count > 0 && n && !ld->failed; n = next_elem(n))
+            if (is(n, "point"))
+                load_point(ld, n, r);
         return;
     }
+    v = malloc((size_t)count * sizeof *v);
+    lines = malloc((size_t)count * sizeof *lines);
+    if (!v || !lines) {
+        bad(ld, pts, "out of memory for %ld points", count);
+        goto done;
+    }
+    for (n = first_elem(pts->children); n && !ld->failed && r->npoints < count; n = next_elem(n))
+        if (is(n, "point")) {
+            lines[r->npoints] = line_of(n);
+            load_point(ld, n, r);
+        }
+    if (ld->failed)
+        goto done;
+    /* a point is its device, mode, layers, hidden and batch: why it was
+     * added does not make it another one */
     for (i = 0; i < r->npoints; i++)
         v[i] = &r->points[i];
     qsort(v, (size_t)r->npoints, sizeof *v, point_order);
@@ -1368,13 +1377,15 @@ static void load_points(loader *ld, xmlNodePtr pts, results *r)
         if (strcmp(v[i]->device, v[i - 1]->device) == 0 && v[i]->mode == v[i - 1]->mode &&
             v[i]->layers == v[i - 1]->layers && v[i]->hidden == v[i - 1]->hidden &&
             v[i]->batch == v[i - 1]->batch) {
-            fail_line(ld, 0, "point %d repeats point %d (device \"%s\", %s, layers=%d "
-                      "hidden=%d batch=%d)", (int)(v[i] - r->points), (int)(v[i - 1] - r->points),
-                      v[i]->device, mode_names[v[i]->mode], v[i]->layers, v[i]->hidden,
-                      v[i]->batch);
+            fail_line(ld, lines[v[i] - r->points], "<point> repeats the point of line %ld "
+                      "(device \"%s\", %s, layers=%d hidden=%d batch=%d)",
+                      lines[v[i - 1] - r->points], v[i]->device, mode_names[v[i]->mode],
+                      v[i]->layers, v[i]->hidden, v[i]->batch);
             break;
         }
+done:
     free(v);
+    free(lines);
 }
 
 static void load_model(loader *ld, xmlNodePtr n, results *r, fit_model *m)
@@ -1557,8 +1568,9 @@ static int check_root(loader *ld, xmlNodePtr root)
     long long format = 0;
     char q[64];
     if (!is(root, "breakeven-results"))
-        return bad(ld, root, "not a breakeven results file (the root element is <%s>)",
-                   root ? (const char *)root->name : "nothing");
+        return bad(ld, root, "not a breakeven results file (the root element is <%s>%s)",
+                   root ? (const char *)root->name : "nothing",
+                   root && root->ns ? ", in a namespace" : "");
     if (!(v = attr(ld, root, "format", 0)))
         return BE_EFAIL;
     if (!parse_int(v, &format) || format != RESULTS_FORMAT)
