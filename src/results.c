@@ -460,7 +460,6 @@ int results_save(const results *r, const char *path, err *e)
 #define FLOPS_MAX 1e30      /* FLOPs per layer, and their range in a fit          */
 #define DERIVED_MAX 1e150   /* fitted quantities: a product of two stays finite   */
 #define HUGE_MAX 1e300      /* crossovers, which may lie far outside the data     */
-#define COUNT_MAX 2147483647.0
 #define MAX_CORES (1 << 20)
 #define MAX_MEMORY 1e18     /* bytes of host memory                               */
 #define PRICE_MIN 1e-9      /* USD per hour                                       */
@@ -546,7 +545,7 @@ static void on_parse_error(void *ctx, xmlErrorPtr xe)
     loader *ld = loader_of(ctx);
     char msg[512];
     size_t n;
-    if (ld->failed || !xe)
+    if (ld->failed || !xe || xe->level == XML_ERR_WARNING)
         return;
     snprintf(msg, sizeof msg, "%s", xe->message ? xe->message : "not well-formed XML");
     n = strlen(msg);
@@ -598,7 +597,7 @@ static void on_schema_error(void *data, xmlErrorPtr xe)
     char msg[512];
     size_t n;
     xmlNodePtr node;
-    if (ld->failed || !xe)
+    if (ld->failed || !xe || xe->level == XML_ERR_WARNING)
         return;
     node = xe->node;
     if (node && node->type == XML_ELEMENT_NODE)
@@ -1214,7 +1213,8 @@ static int le(double a, double b)
     return a <= b + 1e-12 * fabs(b);
 }
 
-/* The samples of p (already counted) from the <samples> element c. */
+/* p's samples, from the <samples> element c: counted, then read into an
+ * array of that count. */
 static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
 {
     xmlNodePtr s = first_elem(c->children);
@@ -1248,8 +1248,8 @@ static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
     }
 }
 
-/* Whether s could be the summary of the n values v[i].field: the same
- * count, the same extremes, and its statistics in order between them. */
+/* Whether s, n's statistics, could be those of p's wall times (of its
+ * totals when transfer): the same count and extremes, and in order. */
 static void check_summary(loader *ld, xmlNodePtr n, const rs_point *p, const stats_summary *s,
                           int transfer)
 {
@@ -1315,7 +1315,8 @@ static void load_point(loader *ld, xmlNodePtr n, results *r)
         else
             p.resident = s;
     }
-    if (!ld->failed && p.nsamples > 0 && (!sum[FIT_RESIDENT] || !sum[FIT_TRANSFER] != !p.has_transfer))
+    if (!ld->failed && p.nsamples > 0 &&
+        (!sum[FIT_RESIDENT] || !sum[FIT_TRANSFER] != !p.has_transfer))
         bad(ld, n, "<point> summaries do not match its samples (need \"resident\"%s)",
             p.has_transfer ? " and \"transfer\"" : " only");
     if (!ld->failed && p.nsamples == 0 && (sum[FIT_RESIDENT] || sum[FIT_TRANSFER]))
