@@ -284,7 +284,7 @@ static void write_point(xmlNodePtr points, const rs_point *p)
         put(pt, "added", p->why);
     if (p->verified && (n = child(pt, "verification"))) {
         putf(n, "checked", "%ld", p->checked);
-        if (isfinite(p->max_error))  /* NaN or inf: the message says so */
+        if (isfinite(p->max_error))  /* NaN or inf: the point's message names it */
             putd(n, "max-error", p->max_error);
         putd(n, "tolerance", p->tolerance);
         put(n, "worst", p->worst);
