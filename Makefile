@@ -4,6 +4,7 @@
 #   make check      install missing packages, build, run every test
 #   make report     install missing packages, build, run the default sweep, write out/
 #   make bench      side-by-side speed ratios (ours vs OpenBLAS)
+#   make fuzz       fuzz the results loader (FUZZ_SECONDS, default 600, one core)
 #   make deps       install the Debian packages pkg-config cannot find
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -34,14 +35,24 @@ SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
 OBJ     := $(SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/embed.o
 EMBED   := src/results.rng $(wildcard kernels/*.cl)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
-TESTS   := $(BUILD)/test_unit $(BUILD)/test_fit $(BUILD)/test_chart $(BUILD)/test_cl \
-           $(BUILD)/test_report $(BUILD)/test_e2e
+TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
+           $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_e2e
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
+# clang and its runtimes (libFuzzer) are for `make fuzz` only.
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
-        libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind
+        libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind \
+        clang libclang-rt-14-dev
 
-.PHONY: all check test report bench deps install clean FORCE
+# The fuzzer: the loader and what it links, built by clang with libFuzzer,
+# ASan and UBSan; `make check` runs it for FUZZ_CHECK_SECONDS.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_CHECK_SECONDS ?= 60
+FUZZ_DIR     := build-fuzz
+FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/stats.c
+
+.PHONY: all check test report bench fuzz deps install clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -91,6 +102,9 @@ $(BUILD):
 $(BUILD)/test_unit: $(BUILD)/test_unit.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
+$(BUILD)/test_hostile: $(BUILD)/test_hostile.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
 $(BUILD)/test_e2e: $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
@@ -110,10 +124,12 @@ $(BUILD)/bench: $(BUILD)/bench.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $$(pkg-config --libs clblast)
 
 # `make check` = the packages, then the tests twice: under ASan/UBSan, and
-# the plain build under valgrind for the leak check.
+# the plain build under valgrind for the leak check; then a minute of
+# fuzzing the loader (a crash fails the check).
 check: deps
 	$(MAKE) --no-print-directory SANITIZE=address,undefined test
 	$(MAKE) --no-print-directory test VALGRIND=1
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
 
 test: $(BIN) $(TESTS)
 	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS)
@@ -128,11 +144,30 @@ bench: deps
 	$(MAKE) --no-print-directory $(BUILD)/bench
 	$(BUILD)/bench
 
+# One core, new inputs kept in $(FUZZ_DIR)/corpus, crashes in
+# $(FUZZ_DIR)/crashes/ (add each to tests/fuzz/corpus once fixed).
+fuzz: deps $(FUZZ_DIR)/fuzz_results
+	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
+	$(FUZZ_DIR)/fuzz_results -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+	    -rss_limit_mb=2048 -dict=tests/fuzz/results.dict -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_DIR)/crashes/ $(FUZZ_DIR)/corpus tests/fuzz/corpus
+
+$(FUZZ_DIR)/fuzz_results: $(FUZZ_SRC) $(BUILD)/embed.c $(wildcard src/*.h) | $(FUZZ_DIR)
+	$(FUZZ_CC) -std=c11 -Wall -Wextra -Wshadow -Werror -g -O1 -fno-omit-frame-pointer \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$(BUILD) \
+	    $(shell pkg-config --cflags libxml-2.0) -o $@ $(FUZZ_SRC) $(BUILD)/embed.c \
+	    $(shell pkg-config --libs libxml-2.0) -lm
+
+$(FUZZ_DIR):
+	mkdir -p $@
+
 deps:
 	@missing="$(FORCE_DEPS)"; \
 	 command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) $(TESTPKGS) \
 	   && [ -n "$$(ls /etc/OpenCL/vendors/ 2>/dev/null)" ] \
-	   && command -v valgrind >/dev/null 2>&1 || missing=1; \
+	   && command -v valgrind >/dev/null 2>&1 \
+	   && ls "$$($(FUZZ_CC) --print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
+	   || missing=1; \
 	 if [ -z "$$missing" ]; then exit 0; fi; \
 	 echo "make deps: installing $(DEBS)"; \
 	 if [ "$$(id -u)" = 0 ]; then sudo=""; \
@@ -150,6 +185,6 @@ install: breakeven
 	install -m 644 assets/*.css $(DESTDIR)$(DATADIR)/assets/
 
 clean:
-	rm -rf build build-san breakeven
+	rm -rf build build-san $(FUZZ_DIR) breakeven
 
 -include $(wildcard build/*.d build-san/*.d)

@@ -11,21 +11,29 @@
 #include "results.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
+#include <libxml/xmlversion.h>
 
 #include "fsx.h"
+#include "plan.h"
+#include "utf8.h"
 
 extern const char embed_results_rng[];
 
-static const char *status_names[] = {"ok", "out-of-memory", "failed-verification", "skipped"};
+static const char *const status_names[] = {"ok", "out-of-memory", "failed-verification", "skipped"};
 
 const char *results_status_name(rs_status s)
 {
@@ -68,8 +76,8 @@ void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit
     r->has_fit = 1;
 }
 
-static const char *view_names[] = {"resident", "transfer"};
-static const char *cross_names[] = {"in-range", "extrapolated", "never", "always", "unknown"};
+static const char *const view_names[] = {"resident", "transfer"};
+static const char *const cross_names[] = {"in-range", "extrapolated", "never", "always", "unknown"};
 
 int results_add_device(results *r, const device_info *d, err *e)
 {
@@ -143,12 +151,22 @@ int results_summarize(rs_point *p, err *e)
 
 /* ---- writing ----------------------------------------------------------- */
 
-static int oom;  /* set when a tree allocation failed during one save */
+/* What went wrong while one tree was built.  It rides on the document's
+ * _private pointer, so that the helpers below need no extra argument. */
+typedef struct writer {
+    int oom;                /* a tree allocation failed                 */
+    char nonfinite[128];    /* the first number that was not finite     */
+} writer;
+
+static writer *writer_of(xmlNodePtr n)
+{
+    return n->doc->_private;
+}
 
 static void put(xmlNodePtr n, const char *name, const char *value)
 {
     if (!xmlNewProp(n, BAD_CAST name, BAD_CAST value))
-        oom = 1;
+        writer_of(n)->oom = 1;
 }
 
 static void putf(xmlNodePtr n, const char *name, const char *fmt, ...)
@@ -163,8 +181,17 @@ static void putf(xmlNodePtr n, const char *name, const char *fmt, ...)
     put(n, name, buf);
 }
 
+/* Every double of the file goes through here.  One that is not finite is
+ * refused: the schema has no room for it, so the file would not load. */
 static void putd(xmlNodePtr n, const char *name, double v)
 {
+    writer *w = writer_of(n);
+    if (!isfinite(v)) {
+        if (!w->nonfinite[0])
+            snprintf(w->nonfinite, sizeof w->nonfinite, "<%s> attribute \"%s\" would be %g",
+                     (const char *)n->name, name, v);
+        return;
+    }
     putf(n, name, "%.17g", v);
 }
 
@@ -172,7 +199,7 @@ static xmlNodePtr child(xmlNodePtr parent, const char *name)
 {
     xmlNodePtr c = xmlNewChild(parent, NULL, BAD_CAST name, NULL);
     if (!c)
-        oom = 1;
+        writer_of(parent)->oom = 1;
     return c;
 }
 
@@ -203,7 +230,7 @@ static void write_prov(xmlNodePtr root, const rs_prov *p)
         put(n, "kernel", p->kernel);
         put(n, "cpu-model", p->cpu_model);
         putf(n, "cores", "%d", p->cores);
-        putf(n, "memory-bytes", "%.0f", p->memory);
+        putd(n, "memory-bytes", p->memory);
         put(n, "compiler", p->compiler);
     }
     if ((n = child(pv, "openblas"))) {
@@ -257,7 +284,8 @@ static void write_point(xmlNodePtr points, const rs_point *p)
         put(pt, "added", p->why);
     if (p->verified && (n = child(pt, "verification"))) {
         putf(n, "checked", "%ld", p->checked);
-        putd(n, "max-error", p->max_error);
+        if (isfinite(p->max_error))  /* NaN or inf: the point's message names it */
+            putd(n, "max-error", p->max_error);
         putd(n, "tolerance", p->tolerance);
         put(n, "worst", p->worst);
     }
@@ -363,13 +391,14 @@ int results_save(const results *r, const char *path, err *e)
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr root, devs, pts;
     xmlChar *mem = NULL;
+    writer w = {0, ""};
     int len = 0, i, j, rc;
 
-    oom = 0;
     if (!doc || !(root = xmlNewNode(NULL, BAD_CAST "breakeven-results"))) {
         xmlFreeDoc(doc);
         return err_set(e, BE_EFAIL, "%s: out of memory building the XML tree", path);
     }
+    doc->_private = &w;
     xmlDocSetRootElement(doc, root);
     putf(root, "format", "%d", RESULTS_FORMAT);
     put(root, "status", r->partial ? "partial" : "complete");
@@ -400,9 +429,12 @@ int results_save(const results *r, const char *path, err *e)
             write_point(pts, &r->points[i]);
     if (r->has_fit)
         write_fit(root, r);
-    if (oom) {
+    if (w.oom || w.nonfinite[0]) {
         xmlFreeDoc(doc);
-        return err_set(e, BE_EFAIL, "%s: out of memory building the XML tree", path);
+        if (w.oom)
+            return err_set(e, BE_EFAIL, "%s: out of memory building the XML tree", path);
+        return err_set(e, BE_EFAIL, "%s: not saved: %s, which is not a finite number",
+                       path, w.nonfinite);
     }
     xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 1);
     xmlFreeDoc(doc);
@@ -415,84 +447,267 @@ int results_save(const results *r, const char *path, err *e)
 
 /* ---- loading ----------------------------------------------------------- */
 
+/* A results file is untrusted input (files are gathered from many
+ * machines).  The loader reads it only if it is a regular file of bounded
+ * size, parses it without a DTD (so without entities to expand) and with a
+ * bound on elements and attributes, validates it against the schema, and
+ * only then reads it into the model, checking again every count, size and
+ * number it copies, and what the schema cannot say (unique points, known
+ * devices, summaries that fit their samples). */
+
+#define TIME_MIN 1e-12      /* a step timed below a picosecond is no measurement */
+#define TIME_MAX 1e6        /* seconds: --budget's own limit                      */
+#define FLOPS_MAX 1e30      /* FLOPs per layer, and their range in a fit          */
+#define DERIVED_MAX 1e150   /* fitted quantities: a product of two stays finite   */
+#define HUGE_MAX 1e300      /* crossovers, which may lie far outside the data     */
+#define MAX_CORES (1 << 20)
+#define MAX_MEMORY 1e18     /* bytes of host memory                               */
+#define PRICE_MIN 1e-9      /* USD per hour                                       */
+#define PRICE_MAX 1e9
+
+static const char *const root_status[] = {"complete", "partial"};
+static const char *const device_kinds[] = {"openblas", "opencl"};
+static const char *const mode_names[] = {"inference", "training"};
+static const char *const yes_no[] = {"no", "yes"};
+static const char *const measures[] = {"time", "cost"};
+
+#define COUNT(a) ((int)(sizeof (a) / sizeof *(a)))
+
+/* The state of one results_load. */
 typedef struct loader {
     const char *path;
     err *e;
-    int failed;
+    int failed;                     /* e holds the first error            */
+    long nodes;                     /* elements and attributes parsed     */
+    startElementNsSAX2Func start;   /* libxml2's handler, which on_start wraps */
+    xmlNodePtr schema_node;         /* the element the schema first complained of */
 } loader;
 
-/* Records the first libxml2 error as "path:line: message". */
-static void on_xml_error(void *data, xmlErrorPtr xe)
+/* Records the first error as "path:line: message" ("path: message" when
+ * line is 0), on one line: what came from the file is escaped. */
+static int fail_line(loader *ld, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail_line(loader *ld, long line, const char *fmt, ...)
+{
+    char msg[768], full[1024];
+    va_list ap;
+    if (ld->failed)
+        return BE_EFAIL;
+    ld->failed = 1;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(full, sizeof full, "%s:%ld: %s", ld->path, line, msg);
+    else
+        snprintf(full, sizeof full, "%s: %s", ld->path, msg);
+    if (ld->e)
+        utf8_escape(ld->e->msg, sizeof ld->e->msg, full);
+    return BE_EFAIL;
+}
+
+static long line_of(xmlNodePtr n)
+{
+    long line = n ? xmlGetLineNo(n) : 0;
+    return line > 0 ? line : 0;
+}
+
+#define bad(ld, n, ...) fail_line((ld), line_of(n), __VA_ARGS__)
+
+/* Up to 48 bytes of a value from the file, cut on a character boundary,
+ * for a message (fail_line escapes it). */
+static const char *clip(char buf[64], const xmlChar *v)
+{
+    const char *s = v ? (const char *)v : "";
+    size_t used = 0, len;
+    while (s[used]) {
+        utf8_decode(s + used, strnlen(s + used, 4), &len);
+        if (used + len > 48) {
+            memcpy(buf, s, used);
+            memcpy(buf + used, "...", 4);
+            return buf;
+        }
+        used += len;
+    }
+    memcpy(buf, s, used + 1);
+    return buf;
+}
+
+/* ---- the parser's hooks ---- */
+
+static loader *loader_of(void *ctx)
+{
+    return ((xmlParserCtxtPtr)ctx)->_private;
+}
+
+static void on_parse_error(void *ctx, xmlErrorPtr xe)
+{
+    loader *ld = loader_of(ctx);
+    char msg[512];
+    size_t n;
+    if (ld->failed || !xe || xe->level == XML_ERR_WARNING)
+        return;
+    snprintf(msg, sizeof msg, "%s", xe->message ? xe->message : "not well-formed XML");
+    n = strlen(msg);
+    while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+        msg[--n] = '\0';
+    fail_line(ld, xe->line > 0 ? xe->line : 0, "%s", msg);
+}
+
+/* A DOCTYPE is where entities (and external DTDs) would come from: none of
+ * breakeven's files has one, so the parse stops right there. */
+static void on_doctype(void *ctx, const xmlChar *name, const xmlChar *public_id,
+                       const xmlChar *system_id)
+{
+    (void)name;
+    (void)public_id;
+    (void)system_id;
+    fail_line(loader_of(ctx), xmlSAX2GetLineNumber(ctx),
+              "a DOCTYPE is not allowed in a results file (no DTD, no entity declarations)");
+    xmlStopParser(ctx);
+}
+
+/* Counts elements and attributes, and stops the parse past the bound. */
+static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+                     const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+                     int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+{
+    loader *ld = loader_of(ctx);
+    ld->nodes += 1L + nb_namespaces + nb_attributes;
+    if (ld->nodes > RESULTS_MAX_NODES) {
+        fail_line(ld, xmlSAX2GetLineNumber(ctx), "more than %ld elements and attributes",
+                  RESULTS_MAX_NODES);
+        xmlStopParser(ctx);
+        return;
+    }
+    ld->start(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
+              nb_defaulted, attributes);
+}
+
+/* The built-in schema's own diagnostics: it compiles, or the load says so. */
+static void ignore_error(void *data, xmlErrorPtr xe)
+{
+    (void)data;
+    (void)xe;
+}
+
+static void on_schema_error(void *data, xmlErrorPtr xe)
 {
     loader *ld = data;
     char msg[512];
     size_t n;
-    if (ld->failed || !xe)
+    xmlNodePtr node;
+    if (ld->failed || !xe || xe->level == XML_ERR_WARNING)
         return;
-    snprintf(msg, sizeof msg, "%s", xe->message ? xe->message : "invalid XML");
+    node = xe->node;
+    if (node && node->type == XML_ELEMENT_NODE)
+        ld->schema_node = node;
+    snprintf(msg, sizeof msg, "%s", xe->message ? xe->message : "invalid");
     n = strlen(msg);
     while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
         msg[--n] = '\0';
-    err_set(ld->e, BE_EFAIL, "%s:%d: %s", ld->path, xe->line, msg);
-    ld->failed = 1;
+    fail_line(ld, ld->schema_node ? line_of(ld->schema_node) : xe->line > 0 ? xe->line : 0,
+              "does not match the results schema: %s", msg);
 }
 
-static int bad(loader *ld, xmlNodePtr n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(loader *ld, xmlNodePtr n, const char *fmt, ...)
+/* ---- the file ---- */
+
+/* Reads path into *text (NUL-terminated, the caller frees it): only a
+ * regular file of at most RESULTS_MAX_BYTES.  Opened without blocking, and
+ * checked on the descriptor, so that a FIFO cannot hang the load and the
+ * file checked is the file read. */
+static int read_regular(loader *ld, char **text, size_t *len)
 {
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    ld->failed = 1;
-    return err_set(ld->e, BE_EFAIL, "%s:%ld: %s", ld->path, n ? xmlGetLineNo(n) : 0L, msg);
+    struct stat st;
+    char *buf = NULL;
+    size_t size, got = 0;
+    int fd;
+
+    *text = NULL;
+    fd = open(ld->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return fail_line(ld, 0, "cannot open: %s", strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        fail_line(ld, 0, "cannot stat: %s", strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fail_line(ld, 0, "is %s, not a regular file",
+                  S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+                  S_ISCHR(st.st_mode) ? "a character device" :
+                  S_ISBLK(st.st_mode) ? "a block device" :
+                  S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+        goto fail;
+    }
+    if (st.st_size > RESULTS_MAX_BYTES) {
+        fail_line(ld, 0, "is %lld bytes; a results file may have at most %ld",
+                  (long long)st.st_size, RESULTS_MAX_BYTES);
+        goto fail;
+    }
+    if (st.st_size == 0) {
+        fail_line(ld, 0, "is empty");
+        goto fail;
+    }
+    size = (size_t)st.st_size;
+    if (!(buf = malloc(size + 1))) {
+        fail_line(ld, 0, "out of memory for %zu bytes", size);
+        goto fail;
+    }
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            fail_line(ld, 0, "read error: %s", strerror(errno));
+            goto fail;
+        }
+        if (n == 0)
+            break;  /* the file shrank: parse what there is */
+        got += (size_t)n;
+    }
+    close(fd);
+    buf[got] = '\0';
+    *text = buf;
+    *len = got;
+    return BE_OK;
+fail:
+    free(buf);
+    close(fd);
+    return BE_EFAIL;
 }
 
-static int has(xmlNodePtr n, const char *name)
+/* Refuses a tag with more than RESULTS_MAX_ATTRS attributes before libxml2
+ * sees it: its duplicate-attribute check compares every pair, so one tag
+ * with a million attributes would take hours.  Counted as "=" and a quote
+ * since the last "<" (no attribute value holds "<"), which can only count
+ * too many, never too few. */
+static int prescan(loader *ld, const char *text, size_t len)
 {
-    return xmlHasProp(n, BAD_CAST name) != NULL;
+    long line = 1, tag_line = 1;
+    int attrs = 0;
+    size_t i, j;
+    for (i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            line++;
+        } else if (text[i] == '<') {
+            attrs = 0;
+            tag_line = line;
+        } else if (text[i] == '=') {
+            for (j = i + 1; j < len && strchr(" \t\r\n", text[j]) && text[j]; j++)
+                ;
+            if (j < len && (text[j] == '"' || text[j] == '\'') && ++attrs > RESULTS_MAX_ATTRS)
+                return fail_line(ld, tag_line, "a tag with more than %d attributes",
+                                 RESULTS_MAX_ATTRS);
+        }
+    }
+    return BE_OK;
 }
 
-/* Copies attribute name of n into buf; missing attributes (the schema
- * allows only optional ones to be) read as "". */
-static void get(xmlNodePtr n, const char *name, char *buf, size_t size)
-{
-    xmlChar *v = xmlGetProp(n, BAD_CAST name);
-    snprintf(buf, size, "%s", v ? (const char *)v : "");
-    xmlFree(v);
-}
+/* ---- attributes ---- */
 
-static double getd(loader *ld, xmlNodePtr n, const char *name)
+static int is(xmlNodePtr n, const char *name)
 {
-    char buf[64], *end;
-    double v;
-    if (!has(n, name))
-        return bad(ld, n, "<%s> lacks attribute \"%s\"", n->name, name), 0.0;
-    get(n, name, buf, sizeof buf);
-    errno = 0;
-    v = strtod(buf, &end);
-    if (end == buf || *end != '\0' || !isfinite(v))
-        bad(ld, n, "<%s> attribute \"%s\" is not a finite number: \"%s\"", n->name, name, buf);
-    return v;
-}
-
-/* A time in seconds: finite and not negative. */
-static double gets(loader *ld, xmlNodePtr n, const char *name)
-{
-    double v = getd(ld, n, name);
-    if (!ld->failed && v < 0.0)
-        bad(ld, n, "<%s> attribute \"%s\" is negative", n->name, name);
-    return v;
-}
-
-static long getl(loader *ld, xmlNodePtr n, const char *name)
-{
-    double v = getd(ld, n, name);
-    if (v != floor(v) || v > 2147483647.0 || v < -2147483647.0)
-        bad(ld, n, "<%s> attribute \"%s\" is not an integer in range", n->name, name);
-    return (long)v;
+    return n && n->type == XML_ELEMENT_NODE && !n->ns && xmlStrcmp(n->name, BAD_CAST name) == 0;
 }
 
 static xmlNodePtr first_elem(xmlNodePtr n)
@@ -503,272 +718,783 @@ static xmlNodePtr first_elem(xmlNodePtr n)
     return NULL;
 }
 
-static xmlNodePtr next_elem(xmlNodePtr n) { return first_elem(n->next); }
-
-static int is(xmlNodePtr n, const char *name)
+static xmlNodePtr next_elem(xmlNodePtr n)
 {
-    return n && xmlStrcmp(n->name, BAD_CAST name) == 0;
+    return first_elem(n->next);
+}
+
+static int has(xmlNodePtr n, const char *name)
+{
+    return xmlHasNsProp(n, BAD_CAST name, NULL) != NULL;
+}
+
+/* The value of n's attribute name (in no namespace), for the caller to
+ * xmlFree; NULL when absent, an error unless optional. */
+static xmlChar *attr(loader *ld, xmlNodePtr n, const char *name, int optional)
+{
+    xmlChar *v;
+    if (ld->failed)
+        return NULL;
+    if (!has(n, name)) {
+        if (!optional)
+            bad(ld, n, "<%s> lacks attribute \"%s\"", (const char *)n->name, name);
+        return NULL;
+    }
+    if (!(v = xmlGetNoNsProp(n, BAD_CAST name)))
+        bad(ld, n, "out of memory reading <%s> attribute \"%s\"", (const char *)n->name, name);
+    return v;
+}
+
+/* Text, into a buffer: cut and cleaned by utf8_copy. */
+static void get_text(loader *ld, xmlNodePtr n, const char *name, char *buf, size_t size,
+                     int optional)
+{
+    xmlChar *v = attr(ld, n, name, optional);
+    utf8_copy(buf, size, v ? (const char *)v : "");
+    xmlFree(v);
+}
+
+/* A name that must be kept exactly (an id, a time stamp): 1 to size - 1
+ * bytes of UTF-8 without control characters or non-characters, or an
+ * error, since a cut or cleaned id could name another device. */
+static void get_exact(loader *ld, xmlNodePtr n, const char *name, char *buf, size_t size)
+{
+    xmlChar *v = attr(ld, n, name, 0);
+    char q[64];
+    const char *s = v ? (const char *)v : "";
+    buf[0] = '\0';
+    if (!v)
+        return;
+    if (!*s || strlen(s) >= size)
+        bad(ld, n, "<%s> attribute \"%s\" is \"%s\", not 1 to %zu bytes",
+            (const char *)n->name, name, clip(q, v), size - 1);
+    else if (!utf8_clean(s) || strpbrk(s, "\t\r\n"))
+        bad(ld, n, "<%s> attribute \"%s\" is \"%s\", which holds control characters, "
+            "non-characters or invalid UTF-8", (const char *)n->name, name, clip(q, v));
+    else
+        memcpy(buf, s, strlen(s) + 1);
+    xmlFree(v);
+}
+
+/* The value into buf, without the XML spaces around it (as the schema's
+ * types read it); 0 when empty or longer than a number breakeven writes. */
+static int number_text(const xmlChar *v, char buf[64])
+{
+    const char *s = (const char *)v, *end;
+    while (*s && strchr(" \t\r\n", *s))
+        s++;
+    end = s + strlen(s);
+    while (end > s && strchr(" \t\r\n", end[-1]))
+        end--;
+    if (end == s || end - s >= 64)
+        return 0;
+    memcpy(buf, s, (size_t)(end - s));
+    buf[end - s] = '\0';
+    return 1;
+}
+
+/* A decimal number (no INF, NaN or hexadecimal). */
+static int parse_real(const xmlChar *v, double *out)
+{
+    char buf[64], *end;
+    if (!number_text(v, buf) || buf[strspn(buf, "0123456789+-.eE")] != '\0')
+        return 0;
+    errno = 0;
+    *out = strtod(buf, &end);
+    return *end == '\0' && errno != ERANGE && isfinite(*out);
+}
+
+/* A decimal integer, optionally signed. */
+static int parse_int(const xmlChar *v, long long *out)
+{
+    char buf[64], *end;
+    if (!number_text(v, buf) || buf[strspn(buf, "0123456789+-")] != '\0' ||
+        strspn(buf + (buf[0] == '+' || buf[0] == '-'), "0123456789") == 0)
+        return 0;
+    errno = 0;
+    *out = strtoll(buf, &end, 10);
+    return *end == '\0' && errno != ERANGE;
+}
+
+/* A finite number within [lo, hi]; 0 after an error. */
+static double get_real(loader *ld, xmlNodePtr n, const char *name, double lo, double hi)
+{
+    xmlChar *v = attr(ld, n, name, 0);
+    double d = 0.0;
+    char q[64];
+    if (v && (!parse_real(v, &d) || d < lo || d > hi)) {
+        bad(ld, n, "<%s> attribute \"%s\" is \"%s\", not a number from %g to %g",
+            (const char *)n->name, name, clip(q, v), lo, hi);
+        d = 0.0;
+    }
+    xmlFree(v);
+    return d;
+}
+
+/* An integer within [lo, hi]; lo after an error. */
+static long long get_int(loader *ld, xmlNodePtr n, const char *name, long long lo, long long hi)
+{
+    xmlChar *v = attr(ld, n, name, 0);
+    long long k = lo;
+    char q[64];
+    if (v && (!parse_int(v, &k) || k < lo || k > hi)) {
+        bad(ld, n, "<%s> attribute \"%s\" is \"%s\", not an integer from %lld to %lld",
+            (const char *)n->name, name, clip(q, v), lo, hi);
+        k = lo;
+    }
+    xmlFree(v);
+    return k;
+}
+
+/* A seed: a decimal integer from 0 to 2^64 - 1. */
+static unsigned long long get_seed(loader *ld, xmlNodePtr n, const char *name)
+{
+    xmlChar *v = attr(ld, n, name, 0);
+    unsigned long long k = 0;
+    char buf[64], q[64], *end = buf;
+    if (v) {
+        int ok = number_text(v, buf) && buf[strspn(buf, "0123456789")] == '\0';
+        errno = 0;
+        if (ok)
+            k = strtoull(buf, &end, 10);
+        if (!ok || *end != '\0' || errno == ERANGE) {
+            bad(ld, n, "<%s> attribute \"%s\" is \"%s\", not an integer from 0 to 2^64-1",
+                (const char *)n->name, name, clip(q, v));
+            k = 0;
+        }
+    }
+    xmlFree(v);
+    return k;
+}
+
+/* The index of the value among names[0..count); 0 after an error. */
+static int get_enum(loader *ld, xmlNodePtr n, const char *name, const char *const *names,
+                    int count)
+{
+    xmlChar *v = attr(ld, n, name, 0);
+    char q[64];
+    int i;
+    if (!v)
+        return 0;
+    for (i = 0; i < count; i++)
+        if (strcmp((const char *)v, names[i]) == 0)
+            break;
+    if (i == count) {
+        bad(ld, n, "<%s> attribute \"%s\" is \"%s\", which is not known", (const char *)n->name,
+            name, clip(q, v));
+        i = 0;
+    }
+    xmlFree(v);
+    return i;
+}
+
+/* ---- one element's attributes ----
+ * Each reader takes only what its element holds, so that it can also tell
+ * which attribute the schema found wrong (see diagnose). */
+
+static void read_root(loader *ld, xmlNodePtr n, int *partial)
+{
+    *partial = get_enum(ld, n, "status", root_status, COUNT(root_status));
+}
+
+static void read_breakeven(loader *ld, xmlNodePtr n, rs_prov *p)
+{
+    get_text(ld, n, "version", p->version, sizeof p->version, 0);
+    get_text(ld, n, "commit", p->commit, sizeof p->commit, 0);
+}
+
+static void read_run(loader *ld, xmlNodePtr n, rs_prov *p)
+{
+    get_exact(ld, n, "id", p->id, sizeof p->id);
+    get_exact(ld, n, "started", p->started, sizeof p->started);
+    get_exact(ld, n, "finished", p->finished, sizeof p->finished);
+    get_text(ld, n, "command", p->command, sizeof p->command, 0);
+    p->seed = get_seed(ld, n, "seed");
+    p->budget = get_real(ld, n, "budget", DBL_MIN, TIME_MAX);
+    p->layers = (int)get_int(ld, n, "layers", 1, PLAN_MAX_LAYERS);
+    get_text(ld, n, "hidden", p->hidden, sizeof p->hidden, 0);
+    get_text(ld, n, "batch", p->batch, sizeof p->batch, 0);
+    get_text(ld, n, "modes", p->modes, sizeof p->modes, 0);
+}
+
+static void read_host(loader *ld, xmlNodePtr n, rs_prov *p)
+{
+    get_text(ld, n, "name", p->host, sizeof p->host, 0);
+    get_text(ld, n, "os", p->os, sizeof p->os, 0);
+    get_text(ld, n, "kernel", p->kernel, sizeof p->kernel, 0);
+    get_text(ld, n, "cpu-model", p->cpu_model, sizeof p->cpu_model, 0);
+    p->cores = (int)get_int(ld, n, "cores", 1, MAX_CORES);
+    p->memory = get_real(ld, n, "memory-bytes", 0.0, MAX_MEMORY);
+    get_text(ld, n, "compiler", p->compiler, sizeof p->compiler, 0);
+}
+
+static void read_openblas(loader *ld, xmlNodePtr n, rs_prov *p)
+{
+    get_text(ld, n, "version", p->blas_version, sizeof p->blas_version, 0);
+    get_text(ld, n, "config", p->blas_config, sizeof p->blas_config, 0);
+    get_text(ld, n, "core", p->blas_core, sizeof p->blas_core, 0);
+    p->blas_threads = (int)get_int(ld, n, "threads", 1, MAX_CORES);
+}
+
+static void read_device(loader *ld, xmlNodePtr n, device_info *d)
+{
+    memset(d, 0, sizeof *d);
+    get_exact(ld, n, "id", d->id, sizeof d->id);
+    snprintf(d->kind, sizeof d->kind, "%s",
+             device_kinds[get_enum(ld, n, "kind", device_kinds, COUNT(device_kinds))]);
+    get_text(ld, n, "type", d->type, sizeof d->type, 0);
+    get_text(ld, n, "name", d->name, sizeof d->name, 0);
+    get_text(ld, n, "vendor", d->vendor, sizeof d->vendor, 0);
+    get_text(ld, n, "driver", d->driver, sizeof d->driver, 0);
+    get_text(ld, n, "library", d->library, sizeof d->library, 0);
+}
+
+static void read_prop(loader *ld, xmlNodePtr n, device_prop *pr)
+{
+    get_text(ld, n, "name", pr->name, sizeof pr->name, 0);
+    get_text(ld, n, "value", pr->value, sizeof pr->value, 0);
+}
+
+static void read_point(loader *ld, xmlNodePtr n, rs_point *p)
+{
+    memset(p, 0, sizeof *p);
+    get_exact(ld, n, "device", p->device, sizeof p->device);
+    p->mode = (wl_mode)get_enum(ld, n, "mode", mode_names, COUNT(mode_names));
+    p->layers = (int)get_int(ld, n, "layers", 1, PLAN_MAX_LAYERS);
+    p->hidden = (int)get_int(ld, n, "hidden", 1, PLAN_MAX_HIDDEN);
+    p->batch = (int)get_int(ld, n, "batch", 1, PLAN_MAX_BATCH);
+    p->flops_per_layer = get_real(ld, n, "flops-per-layer", 1.0, FLOPS_MAX);
+    p->status = (rs_status)get_enum(ld, n, "status", status_names, COUNT(status_names));
+    get_text(ld, n, "message", p->message, sizeof p->message, 1);
+    get_text(ld, n, "added", p->why, sizeof p->why, 1);
+}
+
+static void read_verification(loader *ld, xmlNodePtr n, rs_point *p)
+{
+    p->verified = 1;
+    p->checked = (long)get_int(ld, n, "checked", 0, 1LL << 53);
+    p->max_error = has(n, "max-error") ? get_real(ld, n, "max-error", 0.0, DBL_MAX) : NAN;
+    p->tolerance = get_real(ld, n, "tolerance", DBL_MIN, 1.0);
+    get_text(ld, n, "worst", p->worst, sizeof p->worst, 0);
+}
+
+/* One sample: the wall time, and with "total" the transfer times too. */
+static void read_sample(loader *ld, xmlNodePtr n, step_times *t, int transfer)
+{
+    static const char *const parts[] = {"kernel", "h2d", "d2h"};
+    int i;
+    t->wall = get_real(ld, n, "wall", TIME_MIN, TIME_MAX);
+    t->kernel = t->h2d = t->d2h = -1.0;
+    t->total = t->wall;
+    if (!transfer) {
+        for (i = 0; i < COUNT(parts); i++)
+            if (has(n, parts[i]))
+                bad(ld, n, "<s> has \"%s\" but no \"total\"", parts[i]);
+        if (has(n, "total"))
+            bad(ld, n, "<s> has \"total\" unlike the first sample of its point");
+        return;
+    }
+    t->kernel = get_real(ld, n, "kernel", 0.0, TIME_MAX);
+    t->h2d = get_real(ld, n, "h2d", 0.0, TIME_MAX);
+    t->d2h = get_real(ld, n, "d2h", 0.0, TIME_MAX);
+    t->total = get_real(ld, n, "total", TIME_MIN, TIME_MAX);
+}
+
+static void read_summary(loader *ld, xmlNodePtr n, stats_summary *s, fit_view *view)
+{
+    memset(s, 0, sizeof *s);
+    *view = (fit_view)get_enum(ld, n, "view", view_names, COUNT(view_names));
+    s->n = (int)get_int(ld, n, "n", 1, RESULTS_MAX_SAMPLES);
+    s->median = get_real(ld, n, "median", TIME_MIN, TIME_MAX);
+    s->min = get_real(ld, n, "min", TIME_MIN, TIME_MAX);
+    s->max = get_real(ld, n, "max", TIME_MIN, TIME_MAX);
+    s->p10 = get_real(ld, n, "p10", TIME_MIN, TIME_MAX);
+    s->p90 = get_real(ld, n, "p90", TIME_MIN, TIME_MAX);
+    s->mean = get_real(ld, n, "mean", TIME_MIN, TIME_MAX);
+    s->stdev = get_real(ld, n, "stdev", 0.0, TIME_MAX);
+    s->cv = get_real(ld, n, "cv", 0.0, TIME_MAX / TIME_MIN);
+    s->ci_lo = get_real(ld, n, "ci-lo", TIME_MIN, TIME_MAX);
+    s->ci_hi = get_real(ld, n, "ci-hi", TIME_MIN, TIME_MAX);
+    s->ci_level = get_real(ld, n, "ci-level", 0.0, 1.0);
+    s->drift = get_enum(ld, n, "drift", yes_no, COUNT(yes_no));
+    s->drift_ratio = get_real(ld, n, "drift-ratio", 0.0, TIME_MAX / TIME_MIN);
+    get_real(ld, n, "gflops", 0.0, DERIVED_MAX);  /* recomputed on save */
+}
+
+static void read_price(loader *ld, xmlNodePtr n, char id[32], double *usd)
+{
+    get_exact(ld, n, "device", id, 32);
+    *usd = get_real(ld, n, "usd-per-hour", PRICE_MIN, PRICE_MAX);
+}
+
+static void read_model(loader *ld, xmlNodePtr n, fit_model *m)
+{
+    memset(m, 0, sizeof *m);
+    get_exact(ld, n, "device", m->device, sizeof m->device);
+    m->mode = (wl_mode)get_enum(ld, n, "mode", mode_names, COUNT(mode_names));
+    m->view = (fit_view)get_enum(ld, n, "view", view_names, COUNT(view_names));
+    m->ok = get_enum(ld, n, "ok", yes_no, COUNT(yes_no));
+    if (!m->ok) {
+        get_text(ld, n, "why", m->why, sizeof m->why, 0);
+        return;
+    }
+    m->npoints = (int)get_int(ld, n, "points", 1, RESULTS_MAX_POINTS);
+    m->t0 = get_real(ld, n, "t0", -DERIVED_MAX, DERIVED_MAX);
+    m->t0_err = get_real(ld, n, "t0-err", 0.0, DERIVED_MAX);
+    m->P = get_real(ld, n, "P", DBL_MIN, DERIVED_MAX);
+    m->P_err = get_real(ld, n, "P-err", 0.0, DERIVED_MAX);
+    m->half_size = get_real(ld, n, "half-size", -DERIVED_MAX, DERIVED_MAX);
+    m->rms_rel = get_real(ld, n, "rms-rel", 0.0, DERIVED_MAX);
+    m->fmin = get_real(ld, n, "fmin", 1.0, FLOPS_MAX);
+    m->fmax = get_real(ld, n, "fmax", 1.0, FLOPS_MAX);
+}
+
+static void read_outlier(loader *ld, xmlNodePtr n, int *k)
+{
+    *k = (int)get_int(ld, n, "point", 0, RESULTS_MAX_POINTS - 1);
+}
+
+static void read_cross(loader *ld, xmlNodePtr n, fit_crossover *c)
+{
+    memset(c, 0, sizeof *c);
+    get_exact(ld, n, "base", c->base, sizeof c->base);
+    get_exact(ld, n, "other", c->other, sizeof c->other);
+    c->mode = (wl_mode)get_enum(ld, n, "mode", mode_names, COUNT(mode_names));
+    c->view = (fit_view)get_enum(ld, n, "view", view_names, COUNT(view_names));
+    c->cost = get_enum(ld, n, "measure", measures, COUNT(measures));
+    c->kind = (cross_kind)get_enum(ld, n, "kind", cross_names, COUNT(cross_names));
+    c->flops = get_real(ld, n, "flops", 0.0, HUGE_MAX);
+    c->ci_lo = get_real(ld, n, "ci-lo", 0.0, HUGE_MAX);
+    c->ci_hi = get_real(ld, n, "ci-hi", 0.0, HUGE_MAX);
+}
+
+static void read_hidden(loader *ld, xmlNodePtr n, fit_hidden_cross *x)
+{
+    x->hidden = (int)get_int(ld, n, "value", 1, PLAN_MAX_HIDDEN);
+    x->kind = (cross_kind)get_enum(ld, n, "kind", cross_names, COUNT(cross_names));
+    x->batch = get_real(ld, n, "batch", 0.0, PLAN_MAX_BATCH);
+    x->flops = get_real(ld, n, "flops", 0.0, HUGE_MAX);
+}
+
+/* Which attribute of n is wrong, when the schema said only that n's
+ * attributes are: n's reader, on scratch storage, says it in e (BE_EFAIL),
+ * or finds nothing (BE_OK).  It reads nothing but n's own attributes. */
+static int diagnose(const char *path, xmlNodePtr n, err *e)
+{
+    loader ld;
+    union {
+        int i;
+        unsigned long long seed;
+        rs_prov prov;
+        device_info dev;
+        device_prop prop;
+        rs_point pt;
+        step_times s;
+        struct { stats_summary s; fit_view v; } sum;
+        struct { char device[32]; double usd; } price;
+        fit_model m;
+        fit_crossover c;
+        fit_hidden_cross h;
+    } u;
+    memset(&ld, 0, sizeof ld);
+    ld.path = path;
+    ld.e = e;
+    if (is(n, "breakeven-results"))
+        read_root(&ld, n, &u.i);
+    else if (is(n, "breakeven"))
+        read_breakeven(&ld, n, &u.prov);
+    else if (is(n, "run"))
+        read_run(&ld, n, &u.prov);
+    else if (is(n, "host"))
+        read_host(&ld, n, &u.prov);
+    else if (is(n, "openblas"))
+        read_openblas(&ld, n, &u.prov);
+    else if (is(n, "device"))
+        read_device(&ld, n, &u.dev);
+    else if (is(n, "prop"))
+        read_prop(&ld, n, &u.prop);
+    else if (is(n, "point"))
+        read_point(&ld, n, &u.pt);
+    else if (is(n, "verification"))
+        read_verification(&ld, n, &u.pt);
+    else if (is(n, "s"))
+        read_sample(&ld, n, &u.s, has(n, "total"));
+    else if (is(n, "summary"))
+        read_summary(&ld, n, &u.sum.s, &u.sum.v);
+    else if (is(n, "fit"))
+        u.seed = get_seed(&ld, n, "seed");
+    else if (is(n, "price"))
+        read_price(&ld, n, u.price.device, &u.price.usd);
+    else if (is(n, "model"))
+        read_model(&ld, n, &u.m);
+    else if (is(n, "outlier"))
+        read_outlier(&ld, n, &u.i);
+    else if (is(n, "crossover"))
+        read_cross(&ld, n, &u.c);
+    else if (is(n, "hidden"))
+        read_hidden(&ld, n, &u.h);
+    return ld.failed ? BE_EFAIL : BE_OK;
+}
+
+/* ---- the model, after the schema ---- */
+
+/* The one child of parent called name, or NULL; an error when there are
+ * more (the schema forbids it: this is the second line of defence). */
+static xmlNodePtr only_child(loader *ld, xmlNodePtr parent, const char *name)
+{
+    xmlNodePtr n, found = NULL;
+    for (n = first_elem(parent->children); n; n = next_elem(n))
+        if (is(n, name)) {
+            if (found) {
+                bad(ld, n, "<%s> holds more than one <%s>", (const char *)parent->name, name);
+                return NULL;
+            }
+            found = n;
+        }
+    return found;
+}
+
+/* The number of children of parent called name, or -1 (an error) past max. */
+static long count_children(loader *ld, xmlNodePtr parent, const char *name, long max)
+{
+    xmlNodePtr n;
+    long k = 0;
+    for (n = first_elem(parent->children); n; n = next_elem(n))
+        if (is(n, name) && ++k > max) {
+            bad(ld, n, "<%s> holds more than %ld <%s>", (const char *)parent->name, max, name);
+            return -1;
+        }
+    return k;
 }
 
 static void load_prov(loader *ld, xmlNodePtr pv, rs_prov *p)
 {
-    xmlNodePtr n;
-    char buf[64];
-    for (n = first_elem(pv->children); n; n = next_elem(n)) {
-        if (is(n, "breakeven")) {
-            get(n, "version", p->version, sizeof p->version);
-            get(n, "commit", p->commit, sizeof p->commit);
-        } else if (is(n, "run")) {
-            get(n, "id", p->id, sizeof p->id);
-            get(n, "started", p->started, sizeof p->started);
-            get(n, "finished", p->finished, sizeof p->finished);
-            get(n, "command", p->command, sizeof p->command);
-            get(n, "seed", buf, sizeof buf);
-            p->seed = strtoull(buf, NULL, 10);
-            p->budget = getd(ld, n, "budget");
-            p->layers = (int)getl(ld, n, "layers");
-            get(n, "hidden", p->hidden, sizeof p->hidden);
-            get(n, "batch", p->batch, sizeof p->batch);
-            get(n, "modes", p->modes, sizeof p->modes);
-        } else if (is(n, "host")) {
-            get(n, "name", p->host, sizeof p->host);
-            get(n, "os", p->os, sizeof p->os);
-            get(n, "kernel", p->kernel, sizeof p->kernel);
-            get(n, "cpu-model", p->cpu_model, sizeof p->cpu_model);
-            p->cores = (int)getl(ld, n, "cores");
-            p->memory = getd(ld, n, "memory-bytes");
-            get(n, "compiler", p->compiler, sizeof p->compiler);
-        } else if (is(n, "openblas")) {
-            get(n, "version", p->blas_version, sizeof p->blas_version);
-            get(n, "config", p->blas_config, sizeof p->blas_config);
-            get(n, "core", p->blas_core, sizeof p->blas_core);
-            p->blas_threads = (int)getl(ld, n, "threads");
-        }
-    }
-}
-
-static void load_device(loader *ld, xmlNodePtr n, device_info *d)
-{
-    xmlNodePtr pr;
-    (void)ld;
-    memset(d, 0, sizeof *d);
-    get(n, "id", d->id, sizeof d->id);
-    get(n, "kind", d->kind, sizeof d->kind);
-    get(n, "type", d->type, sizeof d->type);
-    get(n, "name", d->name, sizeof d->name);
-    get(n, "vendor", d->vendor, sizeof d->vendor);
-    get(n, "driver", d->driver, sizeof d->driver);
-    get(n, "library", d->library, sizeof d->library);
-    for (pr = first_elem(n->children); pr && d->nprops < DEVICE_MAX_PROPS; pr = next_elem(pr)) {
-        get(pr, "name", d->props[d->nprops].name, sizeof d->props[d->nprops].name);
-        get(pr, "value", d->props[d->nprops].value, sizeof d->props[d->nprops].value);
-        d->nprops++;
-    }
-}
-
-static void load_summary(loader *ld, xmlNodePtr n, stats_summary *s)
-{
-    char drift[8];
-    s->n = (int)getl(ld, n, "n");
-    s->median = getd(ld, n, "median");
-    s->min = getd(ld, n, "min");
-    s->max = getd(ld, n, "max");
-    s->p10 = getd(ld, n, "p10");
-    s->p90 = getd(ld, n, "p90");
-    s->mean = getd(ld, n, "mean");
-    s->stdev = getd(ld, n, "stdev");
-    s->cv = getd(ld, n, "cv");
-    s->ci_lo = getd(ld, n, "ci-lo");
-    s->ci_hi = getd(ld, n, "ci-hi");
-    s->ci_level = getd(ld, n, "ci-level");
-    get(n, "drift", drift, sizeof drift);
-    s->drift = strcmp(drift, "yes") == 0;
-    s->drift_ratio = getd(ld, n, "drift-ratio");
-}
-
-static int load_point(loader *ld, results *r, xmlNodePtr n)
-{
-    rs_point p;
-    char buf[64];
-    xmlNodePtr c;
-    int have_res = 0, have_xfer = 0, rc;
-
-    memset(&p, 0, sizeof p);
-    get(n, "device", p.device, sizeof p.device);
-    if (!results_device(r, p.device))
-        return bad(ld, n, "<point> refers to device \"%s\", which <devices> does not list", p.device);
-    get(n, "mode", buf, sizeof buf);
-    if (strcmp(buf, "training") != 0 && strcmp(buf, "inference") != 0)
-        return bad(ld, n, "<point> mode \"%s\" is neither inference nor training", buf);
-    p.mode = strcmp(buf, "training") == 0 ? WL_TRAINING : WL_INFERENCE;
-    p.layers = (int)getl(ld, n, "layers");
-    p.hidden = (int)getl(ld, n, "hidden");
-    p.batch = (int)getl(ld, n, "batch");
-    p.flops_per_layer = getd(ld, n, "flops-per-layer");
-    get(n, "status", buf, sizeof buf);
-    for (p.status = PT_OK; p.status <= PT_SKIPPED; p.status++)
-        if (strcmp(buf, status_names[p.status]) == 0)
-            break;
-    if (p.status > PT_SKIPPED)
-        return bad(ld, n, "<point> status \"%s\" is not ok, out-of-memory, "
-                   "failed-verification or skipped", buf);
-    get(n, "message", p.message, sizeof p.message);
-    get(n, "added", p.why, sizeof p.why);
-    for (c = first_elem(n->children); c; c = next_elem(c)) {
-        if (is(c, "verification")) {
-            p.verified = 1;
-            p.checked = getl(ld, c, "checked");
-            p.max_error = getd(ld, c, "max-error");
-            p.tolerance = getd(ld, c, "tolerance");
-            get(c, "worst", p.worst, sizeof p.worst);
-        } else if (is(c, "samples")) {
-            xmlNodePtr s;
-            int cap = 0;
-            for (s = first_elem(c->children); s; s = next_elem(s))
-                cap++;
-            p.samples = calloc((size_t)cap, sizeof *p.samples);
-            if (!p.samples)
-                return bad(ld, c, "out of memory loading %d samples", cap);
-            p.has_transfer = has(first_elem(c->children), "total");
-            for (s = first_elem(c->children); s; s = next_elem(s)) {
-                step_times *t = &p.samples[p.nsamples++];
-                t->wall = gets(ld, s, "wall");
-                t->kernel = t->h2d = t->d2h = -1.0;
-                t->total = t->wall;
-                if (has(s, "total") != p.has_transfer) {
-                    free(p.samples);
-                    return bad(ld, s, "<s> must have the same attributes as the first sample");
-                }
-                if (p.has_transfer) {
-                    if (!has(s, "kernel") || !has(s, "h2d") || !has(s, "d2h")) {
-                        free(p.samples);
-                        return bad(ld, s, "<s> with \"total\" needs \"kernel\", \"h2d\" and \"d2h\"");
-                    }
-                    t->kernel = gets(ld, s, "kernel");
-                    t->h2d = gets(ld, s, "h2d");
-                    t->d2h = gets(ld, s, "d2h");
-                    t->total = gets(ld, s, "total");
-                }
-            }
-        } else if (is(c, "summary")) {
-            get(c, "view", buf, sizeof buf);
-            if (strcmp(buf, "transfer") == 0) {
-                load_summary(ld, c, &p.transfer);
-                have_xfer = 1;
-            } else {
-                load_summary(ld, c, &p.resident);
-                have_res = 1;
-            }
-        }
-    }
-    if (!ld->failed && p.nsamples > 0 && (!have_res || have_xfer != p.has_transfer))
-        bad(ld, n, "<point> summaries do not match its samples (need \"resident\"%s)",
-            p.has_transfer ? " and \"transfer\"" : " only");
-    if (!ld->failed && p.nsamples > 0 && p.resident.n != p.nsamples)
-        bad(ld, n, "<summary> n=%d but the point has %d samples", p.resident.n, p.nsamples);
-    if (!ld->failed && p.status == PT_OK && p.nsamples == 0)
-        bad(ld, n, "<point> with status \"ok\" has no samples");
-    if (ld->failed) {
-        free(p.samples);
-        return BE_EFAIL;
-    }
-    rc = results_add_point(r, &p, ld->e);
-    free(p.samples);
-    return rc;
-}
-
-/* Index of name in names[0..n), or -1. */
-static int lookup(const char *const *names, int n, const char *name)
-{
+    static const char *const parts[] = {"breakeven", "run", "host", "openblas"};
+    xmlNodePtr n[4];
     int i;
-    for (i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
-            return i;
-    return -1;
+    for (i = 0; i < 4; i++)
+        if (!(n[i] = only_child(ld, pv, parts[i])) && !ld->failed)
+            bad(ld, pv, "<provenance> lacks <%s>", parts[i]);
+    if (ld->failed)
+        return;
+    read_breakeven(ld, n[0], p);
+    read_run(ld, n[1], p);
+    read_host(ld, n[2], p);
+    read_openblas(ld, n[3], p);
 }
 
-static int get_enum(loader *ld, xmlNodePtr n, const char *attr, const char *const *names, int count)
+static void load_devices(loader *ld, xmlNodePtr devs, results *r)
 {
-    char buf[64];
-    int v;
-    get(n, attr, buf, sizeof buf);
-    v = lookup(names, count, buf);
-    if (v < 0)
-        bad(ld, n, "<%s> %s \"%s\" is not known", n->name, attr, buf);
-    return v < 0 ? 0 : v;
+    xmlNodePtr n, pr;
+    device_info d;
+    if (count_children(ld, devs, "device", RESULTS_MAX_DEVICES) < 0)
+        return;
+    for (n = first_elem(devs->children); n && !ld->failed; n = next_elem(n)) {
+        if (!is(n, "device"))
+            continue;
+        read_device(ld, n, &d);
+        if (count_children(ld, n, "prop", DEVICE_MAX_PROPS) < 0)
+            return;
+        for (pr = first_elem(n->children); pr && !ld->failed; pr = next_elem(pr))
+            if (is(pr, "prop"))
+                read_prop(ld, pr, &d.props[d.nprops++]);
+        if (ld->failed)
+            return;
+        if (results_device(r, d.id))
+            bad(ld, n, "device \"%s\" is listed twice", d.id);
+        else if (results_add_device(r, &d, ld->e) < 0)
+            bad(ld, n, "out of memory adding a device");
+    }
 }
 
-static void load_model(loader *ld, const results *r, xmlNodePtr n, fit_model *m)
+/* A relative comparison that allows for the rounding of the statistics. */
+static int le(double a, double b)
 {
-    static const char *modes[] = {"inference", "training"}, *yesno[] = {"no", "yes"};
-    xmlNodePtr o;
-    memset(m, 0, sizeof *m);
-    get(n, "device", m->device, sizeof m->device);
-    m->mode = (wl_mode)get_enum(ld, n, "mode", modes, 2);
-    m->view = (fit_view)get_enum(ld, n, "view", view_names, 2);
-    m->ok = get_enum(ld, n, "ok", yesno, 2);
-    if (!m->ok) {
-        get(n, "why", m->why, sizeof m->why);
+    return a <= b + 1e-12 * fabs(b);
+}
+
+/* p's samples, from the <samples> element c: counted, then read into an
+ * array of that count. */
+static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
+{
+    xmlNodePtr s = first_elem(c->children);
+    long count = count_children(ld, c, "s", RESULTS_MAX_SAMPLES);
+    xmlChar *unit = attr(ld, c, "unit", 0);
+
+    if (unit && strcmp((const char *)unit, "s") != 0)
+        bad(ld, c, "<samples> unit is not \"s\"");
+    xmlFree(unit);
+    if (ld->failed)
+        return;
+    if (count < 1) {
+        bad(ld, c, "<samples> holds no <s>");
         return;
     }
-    m->npoints = (int)getl(ld, n, "points");
-    m->t0 = getd(ld, n, "t0");
-    m->t0_err = getd(ld, n, "t0-err");
-    m->P = getd(ld, n, "P");
-    m->P_err = getd(ld, n, "P-err");
-    m->half_size = getd(ld, n, "half-size");
-    m->rms_rel = getd(ld, n, "rms-rel");
-    m->fmin = getd(ld, n, "fmin");
-    m->fmax = getd(ld, n, "fmax");
-    for (o = first_elem(n->children); o && !ld->failed; o = next_elem(o)) {
-        long k = getl(ld, o, "point");
-        if (k < 0 || k >= r->npoints)
-            bad(ld, o, "<outlier> point %ld is not one of the %d points", k, r->npoints);
-        else if (m->noutliers < FIT_MAX_OUTLIERS)
-            m->outliers[m->noutliers++] = (int)k;
+    if (!(p->samples = calloc((size_t)count, sizeof *p->samples))) {
+        bad(ld, c, "out of memory for %ld samples", count);
+        return;
+    }
+    p->has_transfer = 0;
+    for (; s && !ld->failed; s = next_elem(s)) {
+        if (!is(s, "s"))
+            continue;
+        if (p->nsamples == 0)
+            p->has_transfer = has(s, "total");
+        if (p->nsamples >= count) {  /* cannot happen: counted above */
+            bad(ld, s, "more <s> than counted");
+            return;
+        }
+        read_sample(ld, s, &p->samples[p->nsamples++], p->has_transfer);
     }
 }
 
-static void load_cross(loader *ld, xmlNodePtr n, fit_crossover *c)
+/* Whether s, n's statistics, could be those of p's wall times (of its
+ * totals when transfer): the same count and extremes, and in order. */
+static void check_summary(loader *ld, xmlNodePtr n, const rs_point *p, const stats_summary *s,
+                          int transfer)
 {
-    static const char *modes[] = {"inference", "training"}, *measures[] = {"time", "cost"};
-    xmlNodePtr h;
-    memset(c, 0, sizeof *c);
-    get(n, "base", c->base, sizeof c->base);
-    get(n, "other", c->other, sizeof c->other);
-    c->mode = (wl_mode)get_enum(ld, n, "mode", modes, 2);
-    c->view = (fit_view)get_enum(ld, n, "view", view_names, 2);
-    c->cost = get_enum(ld, n, "measure", measures, 2);
-    c->kind = (cross_kind)get_enum(ld, n, "kind", cross_names, 5);
-    c->flops = getd(ld, n, "flops");
-    c->ci_lo = getd(ld, n, "ci-lo");
-    c->ci_hi = getd(ld, n, "ci-hi");
-    for (h = first_elem(n->children); h && !ld->failed; h = next_elem(h)) {
-        if (is(h, "sentence")) {
-            xmlChar *t = xmlNodeGetContent(h);
-            snprintf(c->sentence, sizeof c->sentence, "%s", t ? (const char *)t : "");
-            xmlFree(t);
-        } else if (is(h, "hidden") && c->nhidden < LIST_MAX) {
-            fit_hidden_cross *x = &c->per_hidden[c->nhidden++];
-            x->hidden = (int)getl(ld, h, "value");
-            x->kind = (cross_kind)get_enum(ld, h, "kind", cross_names, 5);
-            x->batch = getd(ld, h, "batch");
-            x->flops = getd(ld, h, "flops");
+    double lo = 0.0, hi = 0.0;
+    int i;
+    if (ld->failed)
+        return;
+    for (i = 0; i < p->nsamples; i++) {
+        double v = transfer ? p->samples[i].total : p->samples[i].wall;
+        if (i == 0 || v < lo)
+            lo = v;
+        if (i == 0 || v > hi)
+            hi = v;
+    }
+    if (s->n != p->nsamples)
+        bad(ld, n, "<summary> n=%d but the point has %d samples", s->n, p->nsamples);
+    else if (s->min != lo || s->max != hi)
+        bad(ld, n, "<summary> min and max are not those of the samples (%.17g and %.17g)", lo, hi);
+    else if (!le(s->min, s->p10) || !le(s->p10, s->median) || !le(s->median, s->p90) ||
+             !le(s->p90, s->max) || !le(s->min, s->ci_lo) || !le(s->ci_lo, s->median) ||
+             !le(s->median, s->ci_hi) || !le(s->ci_hi, s->max) || !le(s->min, s->mean) ||
+             !le(s->mean, s->max))
+        bad(ld, n, "<summary> statistics are not in order (min <= p10, ci-lo <= median <= "
+            "ci-hi, p90 <= max, mean within min..max)");
+}
+
+static void load_point(loader *ld, xmlNodePtr n, results *r)
+{
+    static const char *const parts[] = {"verification", "samples"};
+    xmlNodePtr part[2], c, sum[2] = {NULL, NULL};
+    rs_point p;
+    int i;
+
+    read_point(ld, n, &p);
+    for (i = 0; i < 2; i++)
+        part[i] = only_child(ld, n, parts[i]);
+    if (ld->failed)
+        return;
+    if (!results_device(r, p.device)) {
+        bad(ld, n, "<point> refers to device \"%s\", which <devices> does not list", p.device);
+        return;
+    }
+    if (part[0])
+        read_verification(ld, part[0], &p);
+    if (p.verified && isnan(p.max_error) && p.status != PT_FAILED_VERIFICATION && !ld->failed)
+        bad(ld, part[0], "<verification> lacks \"max-error\", which only a failed "
+            "verification may");
+    if (part[1])
+        load_samples(ld, part[1], &p);
+    for (c = first_elem(n->children); c && !ld->failed; c = next_elem(c)) {
+        stats_summary s;
+        fit_view v;
+        if (!is(c, "summary"))
+            continue;
+        read_summary(ld, c, &s, &v);
+        if (sum[v]) {
+            bad(ld, c, "<point> has two \"%s\" summaries", view_names[v]);
+            break;
+        }
+        sum[v] = c;
+        if (v == FIT_TRANSFER)
+            p.transfer = s;
+        else
+            p.resident = s;
+    }
+    if (!ld->failed && p.nsamples > 0 &&
+        (!sum[FIT_RESIDENT] || !sum[FIT_TRANSFER] != !p.has_transfer))
+        bad(ld, n, "<point> summaries do not match its samples (need \"resident\"%s)",
+            p.has_transfer ? " and \"transfer\"" : " only");
+    if (!ld->failed && p.nsamples == 0 && (sum[FIT_RESIDENT] || sum[FIT_TRANSFER]))
+        bad(ld, n, "<point> has a summary but no samples");
+    if (!ld->failed && p.status == PT_OK && p.nsamples == 0)
+        bad(ld, n, "<point> with status \"ok\" has no samples");
+    if (p.nsamples > 0) {
+        check_summary(ld, sum[FIT_RESIDENT], &p, &p.resident, 0);
+        if (p.has_transfer)
+            check_summary(ld, sum[FIT_TRANSFER], &p, &p.transfer, 1);
+    }
+    if (!ld->failed && results_add_point(r, &p, ld->e) < 0)
+        bad(ld, n, "out of memory adding a point");
+    free(p.samples);
+}
+
+static int point_order(const void *x, const void *y)
+{
+    const rs_point *a = *(const rs_point *const *)x, *b = *(const rs_point *const *)y;
+    int c = strcmp(a->device, b->device);
+    if (c)
+        return c;
+    if (a->mode != b->mode)
+        return a->mode < b->mode ? -1 : 1;
+    if (a->layers != b->layers)
+        return a->layers < b->layers ? -1 : 1;
+    if (a->hidden != b->hidden)
+        return a->hidden < b->hidden ? -1 : 1;
+    if (a->batch != b->batch)
+        return a->batch < b->batch ? -1 : 1;
+    return a < b ? -1 : a > b;  /* stable: the first in the file comes first */
+}
+
+static void load_points(loader *ld, xmlNodePtr pts, results *r)
+{
+    const rs_point **v = NULL;
+    long *lines = NULL, count = count_children(ld, pts, "point", RESULTS_MAX_POINTS);
+    xmlNodePtr n;
+    int i;
+    if (count < 2) {
+        for (n = first_elem(pts->children); count > 0 && n && !ld->failed; n = next_elem(n))
+            if (is(n, "point"))
+                load_point(ld, n, r);
+        return;
+    }
+    v = malloc((size_t)count * sizeof *v);
+    lines = malloc((size_t)count * sizeof *lines);
+    if (!v || !lines) {
+        bad(ld, pts, "out of memory for %ld points", count);
+        goto done;
+    }
+    for (n = first_elem(pts->children); n && !ld->failed && r->npoints < count; n = next_elem(n))
+        if (is(n, "point")) {
+            lines[r->npoints] = line_of(n);
+            load_point(ld, n, r);
+        }
+    if (ld->failed)
+        goto done;
+    /* a point is its device, mode, layers, hidden and batch: why it was
+     * added does not make it another one */
+    for (i = 0; i < r->npoints; i++)
+        v[i] = &r->points[i];
+    qsort(v, (size_t)r->npoints, sizeof *v, point_order);
+    for (i = 1; i < r->npoints; i++)
+        if (strcmp(v[i]->device, v[i - 1]->device) == 0 && v[i]->mode == v[i - 1]->mode &&
+            v[i]->layers == v[i - 1]->layers && v[i]->hidden == v[i - 1]->hidden &&
+            v[i]->batch == v[i - 1]->batch) {
+            fail_line(ld, lines[v[i] - r->points], "<point> repeats the point of line %ld "
+                      "(device \"%s\", %s, layers=%d hidden=%d batch=%d)",
+                      lines[v[i - 1] - r->points], v[i]->device, mode_names[v[i]->mode],
+                      v[i]->layers, v[i]->hidden, v[i]->batch);
+            break;
+        }
+done:
+    free(v);
+    free(lines);
+}
+
+static void load_model(loader *ld, xmlNodePtr n, results *r, fit_model *m)
+{
+    xmlNodePtr o;
+    int i, k;
+    read_model(ld, n, m);
+    if (ld->failed)
+        return;
+    if (!results_device(r, m->device)) {
+        bad(ld, n, "<model> is of device \"%s\", which <devices> does not list", m->device);
+        return;
+    }
+    for (i = 0; i < r->fit.nmodels; i++)
+        if (strcmp(r->fit.models[i].device, m->device) == 0 && r->fit.models[i].mode == m->mode &&
+            r->fit.models[i].view == m->view) {
+            bad(ld, n, "a second <model> of device \"%s\", %s, %s", m->device,
+                mode_names[m->mode], view_names[m->view]);
+            return;
+        }
+    if (m->ok && (m->npoints > r->npoints || m->fmin > m->fmax)) {
+        bad(ld, n, "<model> points=%d fmin=%g fmax=%g do not fit the %d points", m->npoints,
+            m->fmin, m->fmax, r->npoints);
+        return;
+    }
+    if (count_children(ld, n, "outlier", m->ok ? FIT_MAX_OUTLIERS : 0) < 0)
+        return;
+    for (o = first_elem(n->children); o && !ld->failed; o = next_elem(o)) {
+        if (!is(o, "outlier"))
+            continue;
+        read_outlier(ld, o, &k);
+        if (ld->failed)
+            return;
+        if (k >= r->npoints || strcmp(r->points[k].device, m->device) != 0 ||
+            r->points[k].mode != m->mode)
+            bad(ld, o, "<outlier> point %d is not one of the %d points of this model's device "
+                "and mode", k, r->npoints);
+        else
+            m->outliers[m->noutliers++] = k;
+    }
+}
+
+static void load_cross(loader *ld, xmlNodePtr n, results *r, fit_crossover *c)
+{
+    xmlNodePtr h, s;
+    xmlChar *t;
+    int i;
+    read_cross(ld, n, c);
+    s = only_child(ld, n, "sentence");
+    if (ld->failed)
+        return;
+    if (!results_device(r, c->base) || !results_device(r, c->other) ||
+        strcmp(c->base, c->other) == 0) {
+        bad(ld, n, "<crossover> of \"%s\" and \"%s\": two different devices that <devices> "
+            "lists", c->base, c->other);
+        return;
+    }
+    if (c->ci_lo > c->ci_hi) {
+        bad(ld, n, "<crossover> ci-lo is above ci-hi");
+        return;
+    }
+    for (i = 0; i < r->fit.ncross; i++) {
+        const fit_crossover *x = &r->fit.cross[i];
+        if (strcmp(x->base, c->base) == 0 && strcmp(x->other, c->other) == 0 &&
+            x->mode == c->mode && x->view == c->view && x->cost == c->cost) {
+            bad(ld, n, "a second <crossover> of \"%s\" and \"%s\", %s, %s, %s", c->base,
+                c->other, mode_names[c->mode], view_names[c->view], measures[c->cost]);
+            return;
         }
     }
+    if (!s) {
+        bad(ld, n, "<crossover> lacks <sentence>");
+        return;
+    }
+    if (first_elem(s->children)) {
+        bad(ld, s, "<sentence> holds elements");
+        return;
+    }
+    if (!(t = xmlNodeGetContent(s))) {
+        bad(ld, s, "out of memory reading <sentence>");
+        return;
+    }
+    utf8_copy(c->sentence, sizeof c->sentence, (const char *)t);
+    xmlFree(t);
+    if (count_children(ld, n, "hidden", LIST_MAX) < 0)
+        return;
+    for (h = first_elem(n->children); h && !ld->failed; h = next_elem(h))
+        if (is(h, "hidden"))
+            read_hidden(ld, h, &c->per_hidden[c->nhidden++]);
 }
 
-static void load_fit(loader *ld, results *r, xmlNodePtr fit)
+static void load_fit(loader *ld, xmlNodePtr fit, results *r)
 {
     xmlNodePtr n;
-    char buf[32];
-    int nm = 0, nc = 0;
-    get(fit, "seed", buf, sizeof buf);
-    r->fit_seed = strtoull(buf, NULL, 10);
-    for (n = first_elem(fit->children); n; n = next_elem(n)) {
-        nm += is(n, "model");
-        nc += is(n, "crossover");
-    }
+    long nm, nc;
+    int i;
+
+    r->fit_seed = get_seed(ld, fit, "seed");
+    if (ld->failed || count_children(ld, fit, "price", FIT_MAX_PRICES) < 0 ||
+        (nm = count_children(ld, fit, "model", 4L * r->ndevices)) < 0 ||
+        (nc = count_children(ld, fit, "crossover", 8L * r->ndevices)) < 0)
+        return;
     r->fit.models = calloc((size_t)nm + 1, sizeof *r->fit.models);
     r->fit.cross = calloc((size_t)nc + 1, sizeof *r->fit.cross);
     if (!r->fit.models || !r->fit.cross) {
@@ -777,119 +1503,168 @@ static void load_fit(loader *ld, results *r, xmlNodePtr fit)
     }
     r->has_fit = 1;
     for (n = first_elem(fit->children); n && !ld->failed; n = next_elem(n)) {
-        if (is(n, "price")) {
-            if (r->prices.n < FIT_MAX_PRICES) {
-                get(n, "device", r->prices.device[r->prices.n], sizeof r->prices.device[0]);
-                r->prices.usd_per_hour[r->prices.n++] = getd(ld, n, "usd-per-hour");
+        char id[32];
+        double usd;
+        if (!is(n, "price"))
+            continue;
+        read_price(ld, n, id, &usd);
+        if (ld->failed)
+            return;
+        if (!results_device(r, id)) {
+            bad(ld, n, "<price> of device \"%s\", which <devices> does not list", id);
+            return;
+        }
+        for (i = 0; i < r->prices.n; i++)
+            if (strcmp(r->prices.device[i], id) == 0) {
+                bad(ld, n, "a second <price> of device \"%s\"", id);
+                return;
             }
-        } else if (is(n, "model")) {
-            load_model(ld, r, n, &r->fit.models[r->fit.nmodels++]);
-        } else if (is(n, "crossover")) {
-            load_cross(ld, n, &r->fit.cross[r->fit.ncross++]);
+        memcpy(r->prices.device[r->prices.n], id, sizeof id);
+        r->prices.usd_per_hour[r->prices.n++] = usd;
+    }
+    for (n = first_elem(fit->children); n && !ld->failed; n = next_elem(n)) {
+        if (is(n, "model") && r->fit.nmodels < nm) {
+            load_model(ld, n, r, &r->fit.models[r->fit.nmodels]);
+            r->fit.nmodels += !ld->failed;
+        } else if (is(n, "crossover") && r->fit.ncross < nc) {
+            load_cross(ld, n, r, &r->fit.cross[r->fit.ncross]);
+            r->fit.ncross += !ld->failed;
         }
     }
 }
 
-int results_load(const char *path, results **out, err *e)
+/* The model of a document that the schema accepted.  *out is the caller's. */
+static int load_doc(loader *ld, xmlNodePtr root, results **out)
 {
-    loader ld = {path, e, 0};
-    xmlParserCtxtPtr pctx = NULL;
-    xmlRelaxNGParserCtxtPtr sctx = NULL;
-    xmlRelaxNGPtr schema = NULL;
-    xmlRelaxNGValidCtxtPtr vctx = NULL;
-    xmlDocPtr doc = NULL;
-    xmlNodePtr root, n;
-    results *r = NULL;
-    char buf[32];
-    FILE *probe;
+    static const char *const parts[] = {"provenance", "devices", "points", "fit"};
+    xmlNodePtr n[4];
+    results *r;
+    int i;
 
     *out = NULL;
-    /* a clear message for the common case, before libxml2's own */
-    probe = fopen(path, "rb");
-    if (!probe)
-        return err_set(e, BE_EFAIL, "%s: cannot open: %s", path, strerror(errno));
-    fclose(probe);
-
-    pctx = xmlNewParserCtxt();
-    if (!pctx)
-        goto oom;
-    xmlSetStructuredErrorFunc(&ld, on_xml_error);
-    doc = xmlCtxtReadFile(pctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (!doc) {
-        if (!ld.failed)
-            err_set(e, BE_EFAIL, "%s: not an XML file", path);
-        goto fail;
-    }
-    ld.failed = 0;
-    root = xmlDocGetRootElement(doc);
-    if (!root || !is(root, "breakeven-results")) {
-        bad(&ld, root, "not a breakeven results file (the root element is <%s>)",
-            root ? (const char *)root->name : "nothing");
-        goto fail;
-    }
-    get(root, "format", buf, sizeof buf);
-    if (strcmp(buf, "1") != 0) {
-        bad(&ld, root, "results format \"%s\" is not supported (this breakeven reads format %d)",
-            buf, RESULTS_FORMAT);
-        goto fail;
-    }
     if (!(r = results_new()))
-        goto oom;
-    get(root, "status", buf, sizeof buf);
-    r->partial = strcmp(buf, "partial") == 0;
-    for (n = first_elem(root->children); n && !ld.failed; n = next_elem(n)) {
-        if (is(n, "provenance")) {
-            load_prov(&ld, n, &r->prov);
-        } else if (is(n, "devices")) {
-            xmlNodePtr d;
-            for (d = first_elem(n->children); d && !ld.failed; d = next_elem(d)) {
-                device_info di;
-                load_device(&ld, d, &di);
-                if (results_device(r, di.id))
-                    bad(&ld, d, "device \"%s\" is listed twice", di.id);
-                else if (results_add_device(r, &di, e) < 0)
-                    ld.failed = 1;
-            }
-        } else if (is(n, "points")) {
-            xmlNodePtr p;
-            for (p = first_elem(n->children); p && !ld.failed; p = next_elem(p))
-                if (load_point(&ld, r, p) < 0)
-                    ld.failed = 1;
-        } else if (is(n, "fit")) {
-            load_fit(&ld, r, n);
-        }
+        return fail_line(ld, 0, "out of memory");
+    read_root(ld, root, &r->partial);
+    for (i = 0; i < 4; i++)
+        n[i] = only_child(ld, root, parts[i]);
+    for (i = 0; i < 3 && !ld->failed; i++)
+        if (!n[i])
+            bad(ld, root, "<breakeven-results> lacks <%s>", parts[i]);
+    /* in the order of their references: points name devices, the fit both */
+    if (!ld->failed)
+        load_prov(ld, n[0], &r->prov);
+    if (!ld->failed)
+        load_devices(ld, n[1], r);
+    if (!ld->failed)
+        load_points(ld, n[2], r);
+    if (!ld->failed && n[3])
+        load_fit(ld, n[3], r);
+    if (ld->failed) {
+        results_free(r);
+        return BE_EFAIL;
     }
-    if (ld.failed)
-        goto fail;
-    sctx = xmlRelaxNGNewMemParserCtxt(embed_results_rng, (int)strlen(embed_results_rng));
-    if (!sctx || !(schema = xmlRelaxNGParse(sctx)) || !(vctx = xmlRelaxNGNewValidCtxt(schema))) {
-        err_set(e, BE_EFAIL, "%s: the built-in results schema does not compile", path);
-        goto fail;
-    }
-    xmlRelaxNGSetValidStructuredErrors(vctx, on_xml_error, &ld);
-    if (xmlRelaxNGValidateDoc(vctx, doc) != 0) {
-        if (!ld.failed)
-            bad(&ld, root, "does not match the results schema");
-        goto fail;
-    }
-
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    xmlRelaxNGFreeValidCtxt(vctx);
-    xmlRelaxNGFree(schema);
-    xmlRelaxNGFreeParserCtxt(sctx);
-    xmlFreeDoc(doc);
-    xmlFreeParserCtxt(pctx);
     *out = r;
     return BE_OK;
-oom:
-    err_set(e, BE_EFAIL, "%s: out of memory", path);
-fail:
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    results_free(r);
+}
+
+/* Whether root is a results file this breakeven reads, said before the
+ * schema would say it less clearly. */
+static int check_root(loader *ld, xmlNodePtr root)
+{
+    xmlChar *v;
+    long long format = 0;
+    char q[64];
+    if (!is(root, "breakeven-results"))
+        return bad(ld, root, "not a breakeven results file (the root element is <%s>%s)",
+                   root ? (const char *)root->name : "nothing",
+                   root && root->ns ? ", in a namespace" : "");
+    if (!(v = attr(ld, root, "format", 0)))
+        return BE_EFAIL;
+    if (!parse_int(v, &format) || format != RESULTS_FORMAT)
+        bad(ld, root, "results format \"%s\" is not supported (this breakeven reads format %d)",
+            clip(q, v), RESULTS_FORMAT);
+    xmlFree(v);
+    return ld->failed ? BE_EFAIL : BE_OK;
+}
+
+static int validate(loader *ld, xmlDocPtr doc)
+{
+    xmlRelaxNGParserCtxtPtr sctx;
+    xmlRelaxNGPtr schema = NULL;
+    xmlRelaxNGValidCtxtPtr vctx = NULL;
+    err why;
+    int rc = BE_OK;
+
+    sctx = xmlRelaxNGNewMemParserCtxt(embed_results_rng, (int)strlen(embed_results_rng));
+    if (sctx)
+        xmlRelaxNGSetParserStructuredErrors(sctx, ignore_error, NULL);
+    if (!sctx || !(schema = xmlRelaxNGParse(sctx)) || !(vctx = xmlRelaxNGNewValidCtxt(schema))) {
+        rc = fail_line(ld, 0, "the built-in results schema does not compile");
+        goto done;
+    }
+    xmlRelaxNGSetValidStructuredErrors(vctx, on_schema_error, ld);
+    if (xmlRelaxNGValidateDoc(vctx, doc) != 0) {
+        rc = fail_line(ld, line_of(xmlDocGetRootElement(doc)), "does not match the results schema");
+        /* name the attribute, where the schema only says "failed to validate attributes" */
+        if (ld->schema_node && ld->e && diagnose(ld->path, ld->schema_node, &why) < 0)
+            memcpy(ld->e->msg, why.msg, sizeof why.msg);
+    }
+done:
     xmlRelaxNGFreeValidCtxt(vctx);
     xmlRelaxNGFree(schema);
     xmlRelaxNGFreeParserCtxt(sctx);
+    return rc;
+}
+
+int results_load(const char *path, results **out, err *e)
+{
+    loader ld;
+    xmlParserCtxtPtr pctx = NULL;
+    xmlDocPtr doc = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    int rc = BE_EFAIL;
+    /* no entity substitution (no XML_PARSE_NOENT), no DTD loading, no
+     * network, no XInclude; big line numbers for big files */
+    int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                  XML_PARSE_IGNORE_ENC | XML_PARSE_BIG_LINES;
+#if LIBXML_VERSION >= 21300
+    options |= XML_PARSE_NO_XXE;
+#endif
+
+    *out = NULL;
+    memset(&ld, 0, sizeof ld);
+    ld.path = path;
+    ld.e = e;
+    if (read_regular(&ld, &text, &len) < 0 || prescan(&ld, text, len) < 0)
+        goto done;
+    if (!(pctx = xmlNewParserCtxt())) {
+        fail_line(&ld, 0, "out of memory");
+        goto done;
+    }
+    pctx->_private = &ld;
+    pctx->sax->serror = on_parse_error;
+    pctx->sax->internalSubset = on_doctype;
+    ld.start = pctx->sax->startElementNs;
+    pctx->sax->startElementNs = on_start;
+    /* UTF-8 whatever the file declares: what breakeven writes, and what
+     * prescan read */
+    doc = xmlCtxtReadMemory(pctx, text, (int)len, path, "UTF-8", options);
+    if (!doc || ld.failed) {
+        if (!ld.failed)
+            fail_line(&ld, 0, "not well-formed XML");
+        goto done;
+    }
+    if (doc->intSubset || doc->extSubset) {
+        fail_line(&ld, 0, "a DOCTYPE is not allowed in a results file");
+        goto done;
+    }
+    if (check_root(&ld, xmlDocGetRootElement(doc)) < 0 || validate(&ld, doc) < 0)
+        goto done;
+    rc = load_doc(&ld, xmlDocGetRootElement(doc), out);
+done:
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(pctx);
-    return BE_EFAIL;
+    free(text);
+    return rc;
 }

@@ -51,7 +51,7 @@ typedef struct rs_point {
     char why[160];            /* why the point was added ("" for grid points) */
     int verified;             /* 1 when the verification fields are set   */
     long checked;
-    double max_error, tolerance;
+    double max_error, tolerance; /* max_error NaN when it was not finite */
     char worst[128];
     int nsamples;             /* 0 unless the point was measured          */
     step_times *samples;      /* owned by the point                       */
@@ -164,10 +164,27 @@ double results_gflops(const rs_point *p, double seconds);
  * arrays (fs is emptied) and frees any fit it had. */
 void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit_prices *prices);
 
-/* Writes r to path atomically. */
+/* Writes r to path atomically.  BE_EFAIL, and nothing written, when a
+ * number to be written is not finite (except a point's max_error, which the
+ * file then omits). */
 int results_save(const results *r, const char *path, err *e);
-/* Loads and validates path; *out is the caller's to free.  Errors read
- * "path:line: what is wrong". */
+
+/* The most a results file may hold: results_load refuses more (see the
+ * README, "Trust model").  Memory stays within a few hundred MB. */
+#define RESULTS_MAX_BYTES (64L * 1024 * 1024)
+#define RESULTS_MAX_NODES 2000000L  /* elements and attributes, together     */
+#define RESULTS_MAX_ATTRS 128       /* attributes in one tag                  */
+#define RESULTS_MAX_DEVICES 64
+#define RESULTS_MAX_POINTS 100000
+#define RESULTS_MAX_SAMPLES 10000   /* per point (a run takes at most 2000)   */
+
+/* Loads path, a results file from anywhere: only a regular file, validated
+ * against the schema, then checked for sense (unique points, known devices,
+ * numbers in range, summaries that fit their samples).  Every number of the
+ * model is finite, except max_error, NaN when the file omits it (a
+ * verification that found a non-finite value).  Text is valid UTF-8 (see
+ * utf8_copy).  *out is the caller's to free.  Errors read "path:line: what
+ * is wrong" ("path: what is wrong" about the file itself), on one line. */
 int results_load(const char *path, results **out, err *e);
 
 #endif

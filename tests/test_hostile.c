@@ -1,0 +1,933 @@
+/*
+ * test_hostile.c — results files as an attacker would write them (cmocka).
+ *
+ * Every case hands results_load one crafted input and checks the exact
+ * outcome: the error message after the path (":LINE: what is wrong", or
+ * ": what is wrong" about the file itself), or a clean load and what it
+ * holds.  Most inputs are edits of tests/hostile/base.xml, a small valid
+ * file, made here; the rest are built here too (FIFOs, huge and deep
+ * files) or read from tests/hostile/.  The families: the file itself,
+ * repeated and missing elements, numbers out of range or not finite,
+ * entities and DTDs, XInclude, UTF-8, dangling references, duplicates,
+ * limits on size and counts; and the save side, which must refuse to write
+ * a number that is not finite.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "fsx.h"
+#include "results.h"
+#include "utf8.h"
+
+#define HOSTILE "tests/hostile"
+
+static char tmpdir[256];
+static char *base;      /* tests/hostile/base.xml */
+
+/* One case: an edit of base.xml (from -> to, first occurrence), or make
+ * writes the input at path; expect is what follows the path in the error
+ * message (a prefix of it), NULL for a clean load, which check examines. */
+typedef struct hcase {
+    const char *name;
+    const char *from, *to;
+    void (*make)(const char *path);
+    const char *expect;
+    void (*check)(const results *r);
+} hcase;
+
+/* ---- helpers ---- */
+
+static void write_text(const char *path, const char *text, size_t len)
+{
+    err e;
+    if (fsx_write_atomic(path, text, len, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+}
+
+/* text with the first occurrence of from replaced by to (malloc'd). */
+static char *replace(const char *text, const char *from, const char *to)
+{
+    const char *hit = strstr(text, from);
+    size_t a, b, c;
+    char *out;
+    if (!hit)
+        fail_msg("base.xml lacks \"%s\"", from);
+    a = (size_t)(hit - text);
+    b = strlen(to);
+    c = strlen(hit + strlen(from));
+    out = malloc(a + b + c + 1);
+    assert_non_null(out);
+    memcpy(out, text, a);
+    memcpy(out + a, to, b);
+    memcpy(out + a + b, hit + strlen(from), c + 1);
+    return out;
+}
+
+static void write_edit(const char *path, const char *from, const char *to)
+{
+    char *t = replace(base, from, to);
+    write_text(path, t, strlen(t));
+    free(t);
+}
+
+/* n copies of unit, concatenated (malloc'd). */
+static char *repeat(const char *unit, long n)
+{
+    size_t len = strlen(unit);
+    char *out = malloc(len * (size_t)n + 1), *p = out;
+    long i;
+    assert_non_null(out);
+    for (i = 0; i < n; i++, p += len)
+        memcpy(p, unit, len);
+    *p = '\0';
+    return out;
+}
+
+/* The edit from -> prefix + n × unit + suffix. */
+static void write_repeat(const char *path, const char *from, const char *prefix,
+                         const char *unit, long n, const char *suffix)
+{
+    char *r = repeat(unit, n), *to = malloc(strlen(prefix) + strlen(r) + strlen(suffix) + 1);
+    assert_non_null(to);
+    sprintf(to, "%s%s%s", prefix, r, suffix);
+    write_edit(path, from, to);
+    free(r);
+    free(to);
+}
+
+/* The message must be one printable line: nothing from the file may put a
+ * control character (CR, LF, ESC, C1) in it. */
+static void assert_one_line(const char *msg)
+{
+    const char *p;
+    for (p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            fail_msg("control character 0x%02X in the message: %s", (unsigned)*p, msg);
+    if (!utf8_clean(msg))
+        fail_msg("message is not clean UTF-8: %s", msg);
+}
+
+static void run_case(void **state)
+{
+    const hcase *c = *state;
+    results *r = (results *)1;
+    char path[512];
+    err e;
+    int rc;
+
+    snprintf(path, sizeof path, "%s/%s.xml", tmpdir, c->name);
+    alarm(120);  /* a FIFO must be refused, not waited on: a hang is a failure */
+    if (c->make)
+        c->make(path);
+    else
+        write_edit(path, c->from, c->to);
+    memset(&e, 0, sizeof e);
+    rc = results_load(path, &r, &e);
+    alarm(0);
+    if (!c->expect) {
+        if (rc != BE_OK)
+            fail_msg("%s: expected a clean load, got: %s", c->name, e.msg);
+        assert_non_null(r);
+        if (c->check)
+            c->check(r);
+        results_free(r);
+        return;
+    }
+    if (rc != BE_EFAIL)
+        fail_msg("%s: expected BE_EFAIL, got %d", c->name, rc);
+    assert_null(r);
+    assert_one_line(e.msg);
+    if (strncmp(e.msg, path, strlen(path)) != 0 ||
+        strncmp(e.msg + strlen(path), c->expect, strlen(c->expect)) != 0)
+        fail_msg("%s:\n  expected: %s%s...\n  got:      %s", c->name, path, c->expect, e.msg);
+}
+
+/* ---- the file itself ---- */
+
+static void make_missing(const char *path) { unlink(path); }
+
+static void make_dir(const char *path)
+{
+    unlink(path);
+    assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void make_fifo(const char *path)
+{
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0644), 0);
+}
+
+static void make_fifo_link(const char *path)
+{
+    char fifo[600];
+    snprintf(fifo, sizeof fifo, "%s.fifo", path);
+    make_fifo(fifo);
+    unlink(path);
+    assert_int_equal(symlink(fifo, path), 0);
+}
+
+static void make_devnull_link(const char *path)
+{
+    unlink(path);
+    assert_int_equal(symlink("/dev/null", path), 0);
+}
+
+static void make_socket(const char *path)
+{
+    struct sockaddr_un a;
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    unlink(path);
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    assert_true(strlen(path) < sizeof a.sun_path);
+    memcpy(a.sun_path, path, strlen(path) + 1);
+    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    close(fd);
+}
+
+static void make_empty(const char *path) { write_text(path, "", 0); }
+
+static void make_blank(const char *path) { write_text(path, "  \n\n", 4); }
+
+static void make_not_xml(const char *path) { write_text(path, "hello\n", 6); }
+
+/* A sparse file one byte over the limit: refused on its size, unread. */
+static void make_huge(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, RESULTS_MAX_BYTES + 1), 0);
+    close(fd);
+}
+
+static void make_rss(const char *path)
+{
+    write_text(path, "<rss version=\"2.0\"/>\n", 21);
+}
+
+static void make_truncated(const char *path) { write_text(path, base, 4000); }
+
+static void make_utf16(const char *path)
+{
+    size_t n = strlen(base), i;
+    char *w = malloc(2 * n + 2);
+    assert_non_null(w);
+    w[0] = (char)0xFF;
+    w[1] = (char)0xFE;
+    for (i = 0; i < n; i++) {
+        w[2 + 2 * i] = base[i];
+        w[3 + 2 * i] = 0;
+    }
+    write_text(path, w, 2 * n + 2);
+    free(w);
+}
+
+static void make_crlf(const char *path)
+{
+    size_t n = strlen(base), i, k = 0;
+    char *w = malloc(2 * n + 1);
+    assert_non_null(w);
+    for (i = 0; i < n; i++) {
+        if (base[i] == '\n')
+            w[k++] = '\r';
+        w[k++] = base[i];
+    }
+    write_text(path, w, k);
+    free(w);
+}
+
+static void copy_file(const char *name, const char *path)
+{
+    char src[512], *text;
+    size_t len;
+    err e;
+    snprintf(src, sizeof src, "%s/%s", HOSTILE, name);
+    if (fsx_read_all(src, &text, &len, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    write_text(path, text, len);
+    free(text);
+}
+
+/* ---- entities, DTDs, XInclude ---- */
+
+static void make_billion_laughs(const char *path) { copy_file("billion-laughs.xml", path); }
+static void make_xxe(const char *path) { copy_file("xxe.xml", path); }
+static void make_xinclude(const char *path) { copy_file("xinclude.xml", path); }
+
+/* The 176 kB file of the report: one internal entity used thousands of
+ * times, each use expanded on its own. */
+static void make_entity_flood(const char *path)
+{
+    char *ent = repeat("x", 1000), *uses = repeat("&e;", 50000), *head, *t, *u;
+    head = malloc(strlen(ent) + 200);
+    assert_non_null(head);
+    sprintf(head, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE breakeven-results [\n"
+                  "<!ENTITY e \"%s\">\n]>\n", ent);
+    t = replace(base, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", head);
+    free(head);
+    head = malloc(strlen(uses) + 16);
+    assert_non_null(head);
+    sprintf(head, "name=\"%s\"", uses);
+    u = replace(t, "name=\"CPU\"", head);
+    write_text(path, u, strlen(u));
+    free(ent);
+    free(uses);
+    free(head);
+    free(t);
+    free(u);
+}
+
+static void make_deep(const char *path)
+{
+    char *open = repeat("<a>", 10000), *close = repeat("</a>", 10000), *to;
+    to = malloc(strlen(open) + strlen(close) + 16);
+    assert_non_null(to);
+    sprintf(to, "<points>%s%s", open, close);
+    write_edit(path, "<points>", to);
+    free(open);
+    free(close);
+    free(to);
+}
+
+/* ---- limits ---- */
+
+static void make_many_attrs(const char *path)
+{
+    char unit[32], *all = malloc(200 * 32), *p = all;
+    int i;
+    assert_non_null(all);
+    for (i = 0; i < 200; i++) {
+        snprintf(unit, sizeof unit, " a%d=\"\"", i);
+        p += sprintf(p, "%s", unit);
+    }
+    *p = '\0';
+    p = malloc(strlen(all) + 64);
+    assert_non_null(p);
+    sprintf(p, "<point%s device=\"cpu\"", all);
+    write_edit(path, "<point device=\"cpu\"", p);
+    free(all);
+    free(p);
+}
+
+static void make_many_nodes(const char *path)
+{
+    write_repeat(path, "<points>", "<points>", "<a/>", RESULTS_MAX_NODES, "");
+}
+
+static void make_many_samples(const char *path)
+{
+    write_repeat(path, "<samples unit=\"s\">\n        <s wall=\"0.0001\"/>",
+                 "<samples unit=\"s\">", "<s wall=\"0.0001\"/>", RESULTS_MAX_SAMPLES + 1, "");
+}
+
+static void make_many_props(const char *path)
+{
+    write_repeat(path, "<prop name=\"cores\" value=\"2\"/>", "", "<prop name=\"p\" value=\"v\"/>",
+                 DEVICE_MAX_PROPS + 1, "");
+}
+
+static void make_many_devices(const char *path)
+{
+    char *all = malloc((RESULTS_MAX_DEVICES + 1) * 160), *p = all;
+    int i;
+    assert_non_null(all);
+    for (i = 0; i < RESULTS_MAX_DEVICES + 1; i++)
+        p += sprintf(p, "<device id=\"d%d\" kind=\"opencl\" type=\"GPU\" name=\"\" vendor=\"\" "
+                        "driver=\"\" library=\"\"/>", i);
+    p = malloc(strlen(all) + 16);
+    assert_non_null(p);
+    sprintf(p, "<devices>%s", all);
+    write_edit(path, "<devices>", p);
+    free(all);
+    free(p);
+}
+
+static void make_many_outliers(const char *path)
+{
+    write_repeat(path, "<outlier point=\"2\"/>", "", "<outlier point=\"2\"/>", FIT_MAX_OUTLIERS + 1,
+                 "");
+}
+
+static void make_many_hidden(const char *path)
+{
+    write_repeat(path, "<hidden value=\"64\" kind=\"never\" batch=\"0\" flops=\"0\"/>", "",
+                 "<hidden value=\"64\" kind=\"never\" batch=\"0\" flops=\"0\"/>", LIST_MAX + 1, "");
+}
+
+static void make_many_prices(const char *path)
+{
+    write_repeat(path, "<price device=\"cpu\" usd-per-hour=\"0.12\"/>", "",
+                 "<price device=\"cpu\" usd-per-hour=\"0.12\"/>", FIT_MAX_PRICES + 1, "");
+}
+
+/* ---- repeated elements ---- */
+
+/* base with the line that starts with needle written twice. */
+static void write_dup_line(const char *path, const char *needle)
+{
+    const char *hit = strstr(base, needle), *start, *end;
+    char *t;
+    size_t n;
+    if (!hit)
+        fail_msg("base.xml lacks \"%s\"", needle);
+    for (start = hit; start > base && start[-1] != '\n'; start--)
+        ;
+    end = strchr(hit, '\n') + 1;
+    n = strlen(base);
+    t = malloc(n + (size_t)(end - start) + 1);
+    assert_non_null(t);
+    memcpy(t, base, (size_t)(end - base));
+    memcpy(t + (end - base), start, (size_t)(end - start));
+    memcpy(t + (end - base) + (end - start), end, n - (size_t)(end - base) + 1);
+    write_text(path, t, strlen(t));
+    free(t);
+}
+
+static void make_two_resident(const char *path)
+{
+    write_dup_line(path, "<summary view=\"resident\" n=\"5\" median=\"0.000125\"");
+}
+
+/* The whole first point, twice. */
+static void make_dup_point(const char *path)
+{
+    const char *a = strstr(base, "    <point device=\"cpu\""), *b = strstr(a, "</point>\n") + 9;
+    char *block = malloc((size_t)(b - a) + 1);
+    assert_non_null(block);
+    memcpy(block, a, (size_t)(b - a));
+    block[b - a] = '\0';
+    block = realloc(block, strlen(block) + 16);
+    assert_non_null(block);
+    strcat(block, "  </points>");
+    write_edit(path, "  </points>", block);
+    free(block);
+}
+
+/* A transfer summary on a point whose samples have no transfer times. */
+static void make_stray_transfer(const char *path)
+{
+    const char *a = strstr(base, "<summary view=\"transfer\""), *b = strchr(a, '\n') + 1;
+    char *line = malloc((size_t)(b - a) + 16), *to;
+    assert_non_null(line);
+    memcpy(line, a, (size_t)(b - a));
+    line[b - a] = '\0';
+    to = malloc(strlen(line) + 32);
+    assert_non_null(to);
+    sprintf(to, "%s    </point>", line);
+    write_edit(path, "    </point>", to);
+    free(line);
+    free(to);
+}
+
+static void make_failed_no_max_error(const char *path)
+{
+    char *t = replace(base, "status=\"ok\"", "status=\"failed-verification\""), *u;
+    u = replace(t, " max-error=\"0.125\"", "");
+    write_text(path, u, strlen(u));
+    free(t);
+    free(u);
+}
+
+/* ---- text ---- */
+
+static void make_long_name(const char *path)
+{
+    char *name = repeat("\xC3\xA9", 300), *to = malloc(strlen(name) + 16);  /* é */
+    assert_non_null(to);
+    sprintf(to, "name=\"%s\"", name);
+    write_edit(path, "name=\"GPU\"", to);
+    free(name);
+    free(to);
+}
+
+static void make_long_cpu(const char *path)
+{
+    char *name = repeat("\xF0\x9D\x84\x9E", 100), *to = malloc(strlen(name) + 16);  /* U+1D11E */
+    assert_non_null(to);
+    sprintf(to, "cpu-model=\"%s\"", name);
+    write_edit(path, "cpu-model=\"CPU\"", to);
+    free(name);
+    free(to);
+}
+
+static void make_huge_command(const char *path)
+{
+    char *cmd = repeat("ab\xC3\xA9", 250000), *to = malloc(strlen(cmd) + 16);
+    assert_non_null(to);
+    sprintf(to, "command=\"%s\"", cmd);
+    write_edit(path, "command=\"breakeven run --quick\"", to);
+    free(cmd);
+    free(to);
+}
+
+/* ---- checks of clean loads ---- */
+
+static void check_base(const results *r)
+{
+    assert_int_equal(r->ndevices, 2);
+    assert_int_equal(r->npoints, 5);
+    assert_int_equal(r->points[1].nsamples, 5);
+    assert_int_equal(r->points[1].has_transfer, 1);
+    assert_true(r->points[1].samples[0].total == 0.000203);
+    assert_int_equal(r->fit.nmodels, 3);
+    assert_int_equal(r->fit.ncross, 2);
+    assert_int_equal(r->prices.n, 2);
+    assert_string_equal(r->fit.cross[1].sentence,
+                        "Per dollar, cl:0.0 beats cpu from 200 kFLOP per layer.");
+}
+
+static void check_seed_max(const results *r)
+{
+    assert_true(r->prov.seed == ULLONG_MAX);
+}
+
+static void check_noncharacters(const results *r)
+{
+    assert_string_equal(r->devices[1].name, "G" UTF8_REPLACEMENT "P" UTF8_REPLACEMENT "U");
+}
+
+static void check_plane1_noncharacter(const results *r)
+{
+    assert_string_equal(r->devices[1].props[0].value, "8" UTF8_REPLACEMENT);
+}
+
+static void check_controls(const results *r)
+{
+    assert_string_equal(r->prov.host, "h" UTF8_REPLACEMENT "o" UTF8_REPLACEMENT "st\n");
+}
+
+static void check_long_name(const results *r)
+{
+    const char *n = r->devices[1].name;
+    assert_int_equal(strlen(n), 254);  /* 127 whole "é" in 256 bytes */
+    assert_true(utf8_clean(n));
+}
+
+static void check_long_cpu(const results *r)
+{
+    assert_int_equal(strlen(r->prov.cpu_model), 252);  /* 63 whole 4-byte characters */
+    assert_true(utf8_clean(r->prov.cpu_model));
+}
+
+static void check_huge_command(const results *r)
+{
+    /* 511 "abé" of 4 bytes and "ab": the next "é" would need byte 2048 */
+    assert_int_equal(strlen(r->prov.command), 2046);
+    assert_true(utf8_clean(r->prov.command));
+}
+
+static void check_nan_max_error(const results *r)
+{
+    assert_int_equal(r->points[0].status, PT_FAILED_VERIFICATION);
+    assert_true(isnan(r->points[0].max_error));
+    assert_true(r->points[1].max_error == 0.125);
+}
+
+static const hcase cases[] = {
+    /* the file itself */
+    {"base", "", "", NULL, NULL, check_base},
+    {"missing", NULL, NULL, make_missing, ": cannot open: No such file or directory", NULL},
+    {"directory", NULL, NULL, make_dir, ": is a directory, not a regular file", NULL},
+    {"fifo", NULL, NULL, make_fifo, ": is a FIFO, not a regular file", NULL},
+    {"symlink-to-fifo", NULL, NULL, make_fifo_link, ": is a FIFO, not a regular file", NULL},
+    {"device", NULL, NULL, make_devnull_link, ": is a character device, not a regular file", NULL},
+    {"socket", NULL, NULL, make_socket, ": cannot open: No such device or address", NULL},
+    {"empty", NULL, NULL, make_empty, ": is empty", NULL},
+    {"blank", NULL, NULL, make_blank, ":3: Start tag expected, '<' not found", NULL},
+    {"not-xml", NULL, NULL, make_not_xml, ":1: Start tag expected, '<' not found", NULL},
+    {"huge", NULL, NULL, make_huge,
+     ": is 67108865 bytes; a results file may have at most 67108864", NULL},
+    {"truncated", NULL, NULL, make_truncated, ":48: AttValue: ' expected", NULL},
+    {"utf16", NULL, NULL, make_utf16, ":1: Start tag expected, '<' not found", NULL},
+    {"crlf", NULL, NULL, make_crlf, NULL, check_base},
+    {"xml-1.1", "<?xml version=\"1.0\"", "<?xml version=\"1.1\"", NULL, NULL, check_base},
+    {"latin-1-declared", "encoding=\"UTF-8\"", "encoding=\"ISO-8859-1\"", NULL, NULL,
+     check_base},
+    {"rss", NULL, NULL, make_rss, ":1: not a breakeven results file (the root element is <rss>)",
+     NULL},
+    {"namespace", "<breakeven-results ", "<breakeven-results xmlns=\"urn:x\" ", NULL,
+     ":2: not a breakeven results file (the root element is <breakeven-results>, in a namespace)",
+     NULL},
+    {"format-2", "format=\"1\"", "format=\"2\"", NULL,
+     ":2: results format \"2\" is not supported (this breakeven reads format 1)", NULL},
+    {"format-missing", " format=\"1\"", "", NULL,
+     ":2: <breakeven-results> lacks attribute \"format\"", NULL},
+
+    /* repeated and missing elements */
+    {"two-samples", "</samples>", "</samples><samples unit=\"s\"><s wall=\"0.0001\"/></samples>",
+     NULL, ":26: does not match the results schema: Did not expect element samples there", NULL},
+    {"two-verifications", "<samples unit=\"s\">",
+     "<verification checked=\"1\" max-error=\"0\" tolerance=\"1e-6\" worst=\"\"/>"
+     "<samples unit=\"s\">",
+     NULL, ":20: does not match the results schema: Did not expect element verification there",
+     NULL},
+    {"two-provenances", "<devices>", "<provenance/><devices>", NULL,
+     ":9: does not match the results schema: Did not expect element provenance there", NULL},
+    {"two-fits", "</breakeven-results>", "<fit seed=\"1\"/></breakeven-results>", NULL,
+     ":83: does not match the results schema: Did not expect element fit there", NULL},
+    {"two-resident-summaries", NULL, NULL, make_two_resident,
+     ":28: <point> has two \"resident\" summaries", NULL},
+    {"two-points", NULL, NULL, make_dup_point,
+     ":65: <point> repeats the point of line 18 (device \"cpu\", inference, layers=2 hidden=64 "
+     "batch=16)", NULL},
+    {"stray-transfer-summary", NULL, NULL, make_stray_transfer,
+     ":18: <point> summaries do not match its samples (need \"resident\" only)", NULL},
+    {"no-summary", "<summary view=\"resident\" n=\"5\" median=\"0.000125\"",
+     "<other view=\"resident\" n=\"5\" median=\"0.000125\"", NULL,
+     ":27: does not match the results schema: Did not expect element other there", NULL},
+    {"missing-attribute", " batch=\"16\" flops", " flops", NULL,
+     ":18: <point> lacks attribute \"batch\"", NULL},
+    {"unknown-attribute", "<point device=\"cpu\"", "<point color=\"red\" device=\"cpu\"", NULL,
+     ":18: does not match the results schema: Invalid attribute color for element point", NULL},
+    {"namespaced-attribute", "<point device=\"cpu\"",
+     "<point xmlns:x=\"urn:x\" x:device=\"gpu9\" device=\"cpu\"", NULL,
+     ":18: does not match the results schema: Invalid attribute device for element point", NULL},
+    {"sentence-with-element", "<sentence>In inference,", "<sentence><b/>In inference,", NULL,
+     ":75: does not match the results schema: Datatype element sentence has child elements",
+     NULL},
+    {"kernel-without-total", "<s wall=\"0.0001\"/>", "<s wall=\"0.0001\" kernel=\"0.0001\"/>",
+     NULL, ":21: <s> has \"kernel\" but no \"total\"", NULL},
+    {"transfer-sample-without-total", " total=\"0.00022800000000000001\"", "", NULL,
+     ":33: <s> lacks attribute \"total\"", NULL},
+    {"ok-without-max-error", " max-error=\"0.125\"", "", NULL,
+     ":19: <verification> lacks \"max-error\", which only a failed verification may", NULL},
+    {"failed-without-max-error", NULL, NULL, make_failed_no_max_error, NULL, check_nan_max_error},
+
+    /* numbers */
+    {"inf", "wall=\"0.0001\"", "wall=\"INF\"", NULL,
+     ":21: <s> attribute \"wall\" is \"INF\", not a number from 1e-12 to 1e+06", NULL},
+    {"minus-inf", "wall=\"0.0001\"", "wall=\"-INF\"", NULL,
+     ":21: <s> attribute \"wall\" is \"-INF\", not a number from 1e-12 to 1e+06", NULL},
+    {"nan", "wall=\"0.0001\"", "wall=\"NaN\"", NULL,
+     ":21: <s> attribute \"wall\" is \"NaN\", not a number from 1e-12 to 1e+06", NULL},
+    {"1e308", "wall=\"0.0001\"", "wall=\"1e308\"", NULL,
+     ":21: <s> attribute \"wall\" is \"1e308\", not a number from 1e-12 to 1e+06", NULL},
+    {"1e400", "wall=\"0.0001\"", "wall=\"1e400\"", NULL,
+     ":21: <s> attribute \"wall\" is \"1e400\", not a number from 1e-12 to 1e+06", NULL},
+    {"denormal", "wall=\"0.0001\"", "wall=\"4.9e-324\"", NULL,
+     ":21: <s> attribute \"wall\" is \"4.9e-324\", not a number from 1e-12 to 1e+06", NULL},
+    {"negative-time", "wall=\"0.0001\"", "wall=\"-0.0001\"", NULL,
+     ":21: <s> attribute \"wall\" is \"-0.0001\", not a number from 1e-12 to 1e+06", NULL},
+    {"hex-float", "wall=\"0.0001\"", "wall=\"0x1p-13\"", NULL,
+     ":21: <s> attribute \"wall\" is \"0x1p-13\", not a number from 1e-12 to 1e+06", NULL},
+    {"spaced-number", "wall=\"0.0001\"", "wall=\" 0.0001\t\"", NULL, NULL, check_base},
+    {"huge-integer", "cores=\"2\"", "cores=\"99999999999999999999999\"", NULL,
+     ":6: <host> attribute \"cores\" is \"99999999999999999999999\", not an integer from 1 to "
+     "1048576", NULL},
+    {"float-integer", "cores=\"2\"", "cores=\"1e400\"", NULL,
+     ":6: <host> attribute \"cores\" is \"1e400\", not an integer from 1 to 1048576", NULL},
+    {"hidden-beyond-int", "hidden=\"64\" batch=\"16\"", "hidden=\"2147483648\" batch=\"16\"", NULL,
+     ":18: <point> attribute \"hidden\" is \"2147483648\", not an integer from 1 to 65536", NULL},
+    {"layers-zero", "mode=\"inference\" layers=\"2\"", "mode=\"inference\" layers=\"0\"", NULL,
+     ":18: <point> attribute \"layers\" is \"0\", not an integer from 1 to 64", NULL},
+    {"seed-2^64", "seed=\"1\"", "seed=\"18446744073709551616\"", NULL,
+     ":5: <run> attribute \"seed\" is \"18446744073709551616\", not an integer from 0 to 2^64-1",
+     NULL},
+    {"seed-negative", "seed=\"1\"", "seed=\"-1\"", NULL,
+     ":5: <run> attribute \"seed\" is \"-1\", not an integer from 0 to 2^64-1", NULL},
+    {"seed-max", "seed=\"1\"", "seed=\"18446744073709551615\"", NULL, NULL, check_seed_max},
+    {"memory-1e19", "memory-bytes=\"4000000000\"", "memory-bytes=\"1e19\"", NULL,
+     ":6: <host> attribute \"memory-bytes\" is \"1e19\", not a number from 0 to 1e+18", NULL},
+    {"price-zero", "usd-per-hour=\"0.12\"", "usd-per-hour=\"0\"", NULL,
+     ":67: <price> attribute \"usd-per-hour\" is \"0\", not a number from 1e-09 to 1e+09", NULL},
+    {"P-1e300", "P=\"5000000000\"", "P=\"1e300\"", NULL,
+     ":69: <model> attribute \"P\" is \"1e300\", not a number from 2.22507e-308 to 1e+150", NULL},
+    {"flops-1e31", "flops-per-layer=\"132096\"", "flops-per-layer=\"1e31\"", NULL,
+     ":18: <point> attribute \"flops-per-layer\" is \"1e31\", not a number from 1 to 1e+30",
+     NULL},
+    {"ci-level-2", "ci-level=\"0.9375\"", "ci-level=\"2\"", NULL,
+     ":27: <summary> attribute \"ci-level\" is \"2\", not a number from 0 to 1", NULL},
+    {"unknown-status", "status=\"ok\"", "status=\"fast\"", NULL,
+     ":18: <point> attribute \"status\" is \"fast\", which is not known", NULL},
+    {"summary-n", "n=\"5\" median=\"0.000125\"", "n=\"4\" median=\"0.000125\"", NULL,
+     ":27: <summary> n=4 but the point has 5 samples", NULL},
+    {"summary-min", "min=\"0.0001\"", "min=\"0.00009\"", NULL,
+     ":27: <summary> min and max are not those of the samples", NULL},
+    {"summary-order", "p10=\"0.000105\"", "p10=\"0.00014\"", NULL,
+     ":27: <summary> statistics are not in order", NULL},
+
+    /* entities, DTDs, XInclude */
+    {"billion-laughs", NULL, NULL, make_billion_laughs,
+     ":2: a DOCTYPE is not allowed in a results file", NULL},
+    {"entity-flood", NULL, NULL, make_entity_flood,
+     ":2: a DOCTYPE is not allowed in a results file", NULL},
+    {"external-entity", NULL, NULL, make_xxe, ":2: a DOCTYPE is not allowed in a results file",
+     NULL},
+    {"remote-dtd", "<breakeven-results ",
+     "<!DOCTYPE breakeven-results SYSTEM \"http://127.0.0.1:9/results.dtd\">\n<breakeven-results ",
+     NULL, ":2: a DOCTYPE is not allowed in a results file", NULL},
+    {"parameter-entity", "<breakeven-results ",
+     "<!DOCTYPE breakeven-results [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]>\n"
+     "<breakeven-results ", NULL, ":2: a DOCTYPE is not allowed in a results file", NULL},
+    {"undeclared-entity", "name=\"CPU\"", "name=\"&foo;\"", NULL,
+     ":10: Entity 'foo' not defined", NULL},
+    {"xinclude", NULL, NULL, make_xinclude,
+     ":4: does not match the results schema: Did not expect element include there", NULL},
+    {"deep-nesting", NULL, NULL, make_deep,
+     ":17: Excessive depth in document: 256 use XML_PARSE_HUGE option", NULL},
+
+    /* UTF-8 */
+    {"invalid-utf8", "name=\"CPU\"", "name=\"\xC3\x28\"", NULL,
+     ":10: Input is not proper UTF-8, indicate encoding !\\nBytes: 0xC3 0x28", NULL},
+    {"overlong-utf8", "name=\"CPU\"", "name=\"\xC0\xAF\"", NULL,
+     ":10: Input is not proper UTF-8, indicate encoding !\\nBytes: 0xC0 0xAF", NULL},
+    {"surrogate-utf8", "name=\"CPU\"", "name=\"\xED\xA0\x80\"", NULL,
+     ":10: Char 0xD800 out of allowed range", NULL},
+    {"fffe-reference", "name=\"CPU\"", "name=\"&#xFFFE;\"", NULL,
+     ":10: xmlParseCharRef: invalid xmlChar value 65534", NULL},
+    {"escape-reference", "name=\"CPU\"", "name=\"&#27;[31m\"", NULL,
+     ":10: xmlParseCharRef: invalid xmlChar value 27", NULL},
+    {"noncharacters", "name=\"GPU\"", "name=\"G&#xFDD0;P\xEF\xB7\xAFU\"", NULL, NULL,
+     check_noncharacters},
+    {"plane-1-noncharacter", "value=\"8\"", "value=\"8\xF0\x9F\xBF\xBE\"", NULL, NULL,
+     check_plane1_noncharacter},
+    {"controls", "name=\"host\"", "name=\"h&#x9B;o\x7Fst&#10;\"", NULL, NULL, check_controls},
+    {"id-newline", "<device id=\"cl:0.0\"", "<device id=\"cl:0.0&#10;&#13;x\"", NULL,
+     ":13: <device> attribute \"id\" is \"cl:0.0\\n\\rx\", which holds control characters, "
+     "non-characters or invalid UTF-8", NULL},
+    {"id-noncharacter", "<device id=\"cl:0.0\"", "<device id=\"cl:0.0&#x1FFFE;\"", NULL,
+     ":13: <device> attribute \"id\" is \"cl:0.0\\U0001FFFE\", which holds control characters, "
+     "non-characters or invalid UTF-8", NULL},
+    {"id-32-bytes", "<device id=\"cl:0.0\"",
+     "<device id=\"abcdefghijklmnopqrstuvwxyz012345\"", NULL,
+     ":13: <device> attribute \"id\" is \"abcdefghijklmnopqrstuvwxyz012345\", not 1 to 31 bytes",
+     NULL},
+    {"id-16-wide-characters", "<device id=\"cl:0.0\"",
+     "<device id=\"\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3"
+     "\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\"", NULL,
+     ":13: <device> attribute \"id\" is \"\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+     "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\", "
+     "not 1 to 31 bytes",
+     NULL},
+    {"long-utf8-name", NULL, NULL, make_long_name, NULL, check_long_name},
+    {"long-4-byte-name", NULL, NULL, make_long_cpu, NULL, check_long_cpu},
+    {"huge-command", NULL, NULL, make_huge_command, NULL, check_huge_command},
+
+    /* references and duplicates */
+    {"point-unknown-device", "<point device=\"cpu\"", "<point device=\"gpu9\"", NULL,
+     ":18: <point> refers to device \"gpu9\", which <devices> does not list", NULL},
+    {"model-unknown-device", "<model device=\"cpu\"", "<model device=\"gpu9\"", NULL,
+     ":69: <model> is of device \"gpu9\", which <devices> does not list", NULL},
+    {"crossover-unknown-device",
+     "other=\"cl:0.0\" mode=\"inference\" view=\"resident\" measure=\"time\"",
+     "other=\"gpu9\" mode=\"inference\" view=\"resident\" measure=\"time\"", NULL,
+     ":74: <crossover> of \"cpu\" and \"gpu9\": two different devices that <devices> lists", NULL},
+    {"crossover-same-device", "base=\"cpu\" other=\"cl:0.0\"",
+     "base=\"cl:0.0\" other=\"cl:0.0\"", NULL,
+     ":74: <crossover> of \"cl:0.0\" and \"cl:0.0\": two different devices that <devices> lists",
+     NULL},
+    {"price-unknown-device", "<price device=\"cpu\"", "<price device=\"gpu9\"", NULL,
+     ":67: <price> of device \"gpu9\", which <devices> does not list", NULL},
+    {"device-twice", "<device id=\"cl:0.0\"", "<device id=\"cpu\"", NULL,
+     ":13: device \"cpu\" is listed twice", NULL},
+    {"point-twice-added", "batch=\"32\" flops-per-layer=\"264192\"",
+     "batch=\"16\" flops-per-layer=\"264192\"", NULL,
+     ":41: <point> repeats the point of line 18 (device \"cpu\", inference, layers=2 hidden=64 "
+     "batch=16)", NULL},
+    {"model-twice", "<model device=\"cl:0.0\" mode=\"inference\" view=\"resident\"",
+     "<model device=\"cpu\" mode=\"inference\" view=\"resident\"", NULL,
+     ":72: a second <model> of device \"cpu\", inference, resident", NULL},
+    {"price-twice", "<price device=\"cl:0.0\"", "<price device=\"cpu\"", NULL,
+     ":68: a second <price> of device \"cpu\"", NULL},
+    {"crossover-twice", "measure=\"cost\"", "measure=\"time\"", NULL,
+     ":78: a second <crossover> of \"cpu\" and \"cl:0.0\", inference, resident, time", NULL},
+    {"outlier-other-device", "<outlier point=\"2\"/>", "<outlier point=\"1\"/>", NULL,
+     ":70: <outlier> point 1 is not one of the 5 points of this model's device and mode", NULL},
+    {"outlier-beyond", "<outlier point=\"2\"/>", "<outlier point=\"99\"/>", NULL,
+     ":70: <outlier> point 99 is not one of the 5 points of this model's device and mode", NULL},
+    {"model-points", "ok=\"yes\" points=\"2\"", "ok=\"yes\" points=\"99\"", NULL,
+     ":69: <model> points=99 fmin=133120 fmax=266240 do not fit the 5 points", NULL},
+
+    /* counts */
+    {"many-attributes", NULL, NULL, make_many_attrs, ":18: a tag with more than 128 attributes",
+     NULL},
+    {"many-nodes", NULL, NULL, make_many_nodes, ":17: more than 2000000 elements and attributes",
+     NULL},
+    {"many-samples", NULL, NULL, make_many_samples, ":20: <samples> holds more than 10000 <s>",
+     NULL},
+    {"many-props", NULL, NULL, make_many_props, ":11: <device> holds more than 32 <prop>", NULL},
+    {"many-devices", NULL, NULL, make_many_devices, ":9: <devices> holds more than 64 <device>",
+     NULL},
+    {"many-outliers", NULL, NULL, make_many_outliers, ":70: <model> holds more than 64 <outlier>",
+     NULL},
+    {"many-hidden", NULL, NULL, make_many_hidden, ":76: <crossover> holds more than 64 <hidden>",
+     NULL},
+    {"many-prices", NULL, NULL, make_many_prices, ":67: <fit> holds more than 16 <price>", NULL},
+};
+
+/* ---- the save side: no number that is not finite reaches the file ---- */
+
+static results *load_base(void)
+{
+    results *r = NULL;
+    char path[512];
+    err e;
+    snprintf(path, sizeof path, "%s/base-copy.xml", tmpdir);
+    write_text(path, base, strlen(base));
+    if (results_load(path, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    return r;
+}
+
+static void expect_refused(results *r, const char *what)
+{
+    char path[512], expect[700];
+    err e;
+    snprintf(path, sizeof path, "%s/nonfinite.xml", tmpdir);
+    unlink(path);
+    assert_int_equal(results_save(r, path, &e), BE_EFAIL);
+    snprintf(expect, sizeof expect, "%s: not saved: %s, which is not a finite number", path, what);
+    assert_string_equal(e.msg, expect);
+    assert_int_equal(access(path, F_OK), -1);  /* nothing written */
+}
+
+static void test_save_refuses_nonfinite(void **state)
+{
+    results *r = load_base();
+    (void)state;
+    r->fit.models[0].P = INFINITY;
+    expect_refused(r, "<model> attribute \"P\" would be inf");
+    r->fit.models[0].P = 5e9;
+    r->points[0].resident.median = NAN;
+    expect_refused(r, "<summary> attribute \"median\" would be nan");
+    r->points[0].resident.median = 1e-310;  /* gflops = FLOPs / median overflows */
+    expect_refused(r, "<summary> attribute \"gflops\" would be inf");
+    r->points[0].resident.median = 0.000125;
+    r->prov.memory = -INFINITY;
+    expect_refused(r, "<host> attribute \"memory-bytes\" would be -inf");
+    results_free(r);
+}
+
+/* A verification that found NaN: the file omits max-error, and loads back. */
+static void test_save_nan_max_error(void **state)
+{
+    results *r = load_base(), *back = NULL;
+    char path[512], *text;
+    const char *p;
+    err e;
+    int n = 0;
+    (void)state;
+    r->points[0].status = PT_FAILED_VERIFICATION;
+    r->points[0].max_error = NAN;
+    snprintf(path, sizeof path, "%s/nan-error.xml", tmpdir);
+    if (results_save(r, path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(fsx_read_all(path, &text, NULL, &e), BE_OK);
+    for (p = text; (p = strstr(p, "max-error=")); p++)
+        n++;
+    assert_int_equal(n, 3);  /* of the 4 verifications, not the one with NaN */
+    assert_null(strstr(text, "\"nan\""));
+    free(text);
+    if (results_load(path, &back, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_true(isnan(back->points[0].max_error));
+    assert_true(back->points[1].max_error == 0.125);
+    results_free(r);
+    results_free(back);
+}
+
+/* What the loader accepts, the saver writes back, and it loads again. */
+static void test_round_trip(void **state)
+{
+    results *r = load_base(), *back = NULL;
+    char path[512];
+    err e;
+    (void)state;
+    snprintf(path, sizeof path, "%s/again.xml", tmpdir);
+    assert_int_equal(results_save(r, path, &e), BE_OK);
+    if (results_load(path, &back, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    check_base(back);
+    results_free(r);
+    results_free(back);
+}
+
+/* ---- utf8 ---- */
+
+static void test_utf8(void **state)
+{
+    char buf[16];
+    size_t len;
+    (void)state;
+    assert_int_equal(utf8_decode("\xF4\x8F\xBF\xBF", 4, &len), 0x10FFFF);
+    assert_int_equal(len, 4);
+    assert_int_equal(utf8_decode("\xF4\x90\x80\x80", 4, &len), -1);  /* beyond U+10FFFF */
+    assert_int_equal(utf8_decode("\xE0\x80\xAF", 3, &len), -1);      /* overlong */
+    assert_int_equal(utf8_decode("\xE2\x82", 2, &len), -1);          /* truncated */
+    assert_int_equal(len, 1);
+    assert_true(utf8_noncharacter(0xFDD0) && utf8_noncharacter(0xFDEF));
+    assert_true(utf8_noncharacter(0xFFFE) && utf8_noncharacter(0x10FFFF));
+    assert_false(utf8_noncharacter(0xFDCF) || utf8_noncharacter(0xFFFD));
+    /* a cut never splits a character: "aé" does not fit in 3 bytes */
+    assert_int_equal(utf8_copy(buf, 3, "a\xC3\xA9"), 1);
+    assert_string_equal(buf, "a");
+    assert_int_equal(utf8_copy(buf, sizeof buf, "a\xFF" "b"), 1);
+    assert_string_equal(buf, "a" UTF8_REPLACEMENT "b");
+    assert_int_equal(utf8_copy(buf, sizeof buf, "tab\there"), 0);
+    assert_int_equal(utf8_escape(buf, sizeof buf, "a\nb\x1B\\"), 0);
+    assert_string_equal(buf, "a\\nb\\x1B\\\\");
+    assert_int_equal(utf8_escape(buf, 8, "abcdefghij"), 1);
+    assert_string_equal(buf, "abcd...");
+    assert_int_equal(utf8_escape(buf, 8, "abcdefg"), 0);
+    assert_string_equal(buf, "abcdefg");
+}
+
+static int setup(void **state)
+{
+    err e;
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/breakeven-hostile-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    if (fsx_read_all(HOSTILE "/base.xml", &base, NULL, &e) != BE_OK) {
+        fprintf(stderr, "%s (run from the source tree)\n", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[512];
+    (void)state;
+    free(base);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    enum { N = sizeof cases / sizeof *cases };
+    struct CMUnitTest tests[N + 4];
+    size_t i;
+    for (i = 0; i < N; i++) {
+        memset(&tests[i], 0, sizeof tests[i]);
+        tests[i].name = cases[i].name;
+        tests[i].test_func = run_case;
+        tests[i].initial_state = (void *)&cases[i];
+    }
+    tests[N] = (struct CMUnitTest)cmocka_unit_test(test_save_refuses_nonfinite);
+    tests[N + 1] = (struct CMUnitTest)cmocka_unit_test(test_save_nan_max_error);
+    tests[N + 2] = (struct CMUnitTest)cmocka_unit_test(test_round_trip);
+    tests[N + 3] = (struct CMUnitTest)cmocka_unit_test(test_utf8);
+    return _cmocka_run_group_tests("hostile", tests, N + 4, setup, teardown);
+}
