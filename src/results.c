@@ -45,9 +45,12 @@ void results_free(results *r)
     int i;
     if (!r)
         return;
-    for (i = 0; i < r->npoints; i++)
+    for (i = 0; i < r->npoints; i++) {
         free(r->points[i].samples);
+        free(r->points[i].pass);
+    }
     free(r->points);
+    free(r->passes);
     free(r->devices);
     free(r->fit.models);
     free(r->fit.cross);
@@ -95,13 +98,67 @@ int results_add_point(results *r, const rs_point *p, err *e)
     np = &r->points[r->npoints];
     *np = *p;
     np->samples = NULL;
+    np->pass = NULL;
     if (p->nsamples > 0) {
         np->samples = malloc((size_t)p->nsamples * sizeof *np->samples);
         if (!np->samples)
             return err_set(e, BE_EFAIL, "out of memory adding %d samples", p->nsamples);
         memcpy(np->samples, p->samples, (size_t)p->nsamples * sizeof *np->samples);
+        if (p->pass) {
+            np->pass = malloc((size_t)p->nsamples * sizeof *np->pass);
+            if (!np->pass) {
+                free(np->samples);
+                return err_set(e, BE_EFAIL, "out of memory adding %d samples", p->nsamples);
+            }
+            memcpy(np->pass, p->pass, (size_t)p->nsamples * sizeof *np->pass);
+        }
     }
     r->npoints++;
+    return BE_OK;
+}
+
+void results_remove_point(results *r, int i)
+{
+    if (i < 0 || i >= r->npoints)
+        return;
+    free(r->points[i].samples);
+    free(r->points[i].pass);
+    memmove(&r->points[i], &r->points[i + 1], (size_t)(r->npoints - i - 1) * sizeof *r->points);
+    r->npoints--;
+}
+
+int results_add_samples(rs_point *p, const step_times *t, int n, int pass, err *e)
+{
+    step_times *ns;
+    int *np, i;
+    if (n <= 0)
+        return BE_OK;
+    ns = realloc(p->samples, (size_t)(p->nsamples + n) * sizeof *ns);
+    if (!ns)
+        return err_set(e, BE_EFAIL, "out of memory adding %d samples", n);
+    p->samples = ns;
+    np = realloc(p->pass, (size_t)(p->nsamples + n) * sizeof *np);
+    if (!np)
+        return err_set(e, BE_EFAIL, "out of memory adding %d samples", n);
+    if (!p->pass)
+        for (i = 0; i < p->nsamples; i++)
+            np[i] = 0;
+    p->pass = np;
+    for (i = 0; i < n; i++) {
+        p->samples[p->nsamples + i] = t[i];
+        p->pass[p->nsamples + i] = pass;
+    }
+    p->nsamples += n;
+    return BE_OK;
+}
+
+int results_add_pass(results *r, const rs_pass *ps, err *e)
+{
+    rs_pass *np = realloc(r->passes, (size_t)(r->npasses + 1) * sizeof *np);
+    if (!np)
+        return err_set(e, BE_EFAIL, "out of memory adding a pass");
+    r->passes = np;
+    r->passes[r->npasses++] = *ps;
     return BE_OK;
 }
 
@@ -131,11 +188,13 @@ int results_summarize(rs_point *p, err *e)
         return err_set(e, BE_EFAIL, "out of memory summarizing a point");
     for (i = 0; i < p->nsamples; i++)
         v[i] = p->samples[i].wall;
-    rc = stats_summarize(v, p->nsamples, &p->resident, e);
+    rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->resident, e)
+                 : stats_summarize(v, p->nsamples, &p->resident, e);
     if (rc == BE_OK && p->has_transfer) {
         for (i = 0; i < p->nsamples; i++)
             v[i] = p->samples[i].total;
-        rc = stats_summarize(v, p->nsamples, &p->transfer, e);
+        rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->transfer, e)
+                     : stats_summarize(v, p->nsamples, &p->transfer, e);
     }
     free(v);
     return rc;
@@ -176,11 +235,11 @@ static xmlNodePtr child(xmlNodePtr parent, const char *name)
     return c;
 }
 
-static void write_prov(xmlNodePtr root, const rs_prov *p)
+static xmlNodePtr write_prov(xmlNodePtr root, const rs_prov *p)
 {
     xmlNodePtr pv = child(root, "provenance"), n;
     if (!pv)
-        return;
+        return NULL;
     if ((n = child(pv, "breakeven"))) {
         put(n, "version", p->version);
         put(n, "commit", p->commit);
@@ -211,6 +270,39 @@ static void write_prov(xmlNodePtr root, const rs_prov *p)
         put(n, "config", p->blas_config);
         put(n, "core", p->blas_core);
         putf(n, "threads", "%d", p->blas_threads);
+        if (p->blas_threads_from[0])
+            put(n, "threads-from", p->blas_threads_from);
+    }
+    return pv;
+}
+
+/* <passes>: each pass of the sweep and the machine's state during it. */
+static void write_passes(xmlNodePtr pv, const results *r)
+{
+    xmlNodePtr ps, n;
+    int i;
+    if (!pv || r->npasses == 0 || !(ps = child(pv, "passes")))
+        return;
+    for (i = 0; i < r->npasses; i++) {
+        const rs_pass *p = &r->passes[i];
+        const machstate *m = &p->state;
+        if (!(n = child(ps, "pass")))
+            return;
+        putf(n, "index", "%d", p->index);
+        put(n, "started", p->started);
+        putd(n, "seconds", p->seconds);
+        putf(n, "visits", "%d", p->visits);
+        if (m->has_loadavg)
+            putd(n, "loadavg", m->loadavg);
+        if (m->has_cpu) {
+            putd(n, "self-cpu", m->self_cpu);
+            putd(n, "others-cpu", m->others_cpu);
+            putd(n, "steal", m->steal);
+        }
+        if (m->has_freq)
+            putd(n, "freq-mhz", m->freq_mhz);
+        if (m->has_temp)
+            putd(n, "temp-c", m->temp_c);
     }
 }
 
@@ -236,6 +328,8 @@ static void write_summary(xmlNodePtr pt, const rs_point *p, const char *view,
     put(n, "drift", s->drift ? "yes" : "no");
     putd(n, "drift-ratio", s->drift_ratio);
     putd(n, "gflops", results_gflops(p, s->median));
+    if (s->passes > 0)
+        putf(n, "passes", "%d", s->passes);
 }
 
 static void write_point(xmlNodePtr points, const rs_point *p)
@@ -270,6 +364,8 @@ static void write_point(xmlNodePtr points, const rs_point *p)
         if (!s)
             return;
         putd(s, "wall", t->wall);
+        if (p->pass && p->pass[i] > 0)
+            putf(s, "pass", "%d", p->pass[i]);
         if (p->has_transfer) {
             putd(s, "kernel", t->kernel);
             putd(s, "h2d", t->h2d);
@@ -373,7 +469,7 @@ int results_save(const results *r, const char *path, err *e)
     xmlDocSetRootElement(doc, root);
     putf(root, "format", "%d", RESULTS_FORMAT);
     put(root, "status", r->partial ? "partial" : "complete");
-    write_prov(root, &r->prov);
+    write_passes(write_prov(root, &r->prov), r);
     if ((devs = child(root, "devices")))
         for (i = 0; i < r->ndevices; i++) {
             const device_info *d = &r->devices[i];
@@ -543,8 +639,58 @@ static void load_prov(loader *ld, xmlNodePtr pv, rs_prov *p)
             get(n, "config", p->blas_config, sizeof p->blas_config);
             get(n, "core", p->blas_core, sizeof p->blas_core);
             p->blas_threads = (int)getl(ld, n, "threads");
+            get(n, "threads-from", p->blas_threads_from, sizeof p->blas_threads_from);
         }
     }
+}
+
+/* The <passes> of a provenance element (absent from files of 0.1.0). */
+static void load_passes(loader *ld, xmlNodePtr pv, results *r)
+{
+    xmlNodePtr ps, n;
+    for (ps = first_elem(pv->children); ps && !is(ps, "passes"); ps = next_elem(ps))
+        ;
+    for (n = ps ? first_elem(ps->children) : NULL; n && !ld->failed; n = next_elem(n)) {
+        rs_pass p;
+        machstate *m = &p.state;
+        memset(&p, 0, sizeof p);
+        p.index = (int)getl(ld, n, "index");
+        get(n, "started", p.started, sizeof p.started);
+        p.seconds = gets(ld, n, "seconds");
+        p.visits = (int)getl(ld, n, "visits");
+        if ((m->has_loadavg = has(n, "loadavg")))
+            m->loadavg = getd(ld, n, "loadavg");
+        if ((m->has_cpu = has(n, "others-cpu"))) {
+            m->self_cpu = getd(ld, n, "self-cpu");
+            m->others_cpu = getd(ld, n, "others-cpu");
+            m->steal = getd(ld, n, "steal");
+        }
+        if ((m->has_freq = has(n, "freq-mhz")))
+            m->freq_mhz = getd(ld, n, "freq-mhz");
+        if ((m->has_temp = has(n, "temp-c")))
+            m->temp_c = getd(ld, n, "temp-c");
+        if (!ld->failed && results_add_pass(r, &p, ld->e) < 0)
+            ld->failed = 1;
+    }
+}
+
+/* The optional pass="N" of each <s> of samples (absent from files of
+ * 0.1.0); p->pass stays NULL when no sample has one. */
+static int load_sample_passes(loader *ld, xmlNodePtr samples, rs_point *p)
+{
+    xmlNodePtr s;
+    int i;
+    for (s = first_elem(samples->children); s && !has(s, "pass"); s = next_elem(s))
+        ;
+    if (!s || p->nsamples == 0)
+        return BE_OK;
+    p->pass = calloc((size_t)p->nsamples, sizeof *p->pass);
+    if (!p->pass)
+        return bad(ld, samples, "out of memory loading %d samples", p->nsamples);
+    for (i = 0, s = first_elem(samples->children); s && i < p->nsamples; s = next_elem(s), i++)
+        if (has(s, "pass"))
+            p->pass[i] = (int)getl(ld, s, "pass");
+    return ld->failed ? BE_EFAIL : BE_OK;
 }
 
 static void load_device(loader *ld, xmlNodePtr n, device_info *d)
@@ -584,6 +730,7 @@ static void load_summary(loader *ld, xmlNodePtr n, stats_summary *s)
     get(n, "drift", drift, sizeof drift);
     s->drift = strcmp(drift, "yes") == 0;
     s->drift_ratio = getd(ld, n, "drift-ratio");
+    s->passes = has(n, "passes") ? (int)getl(ld, n, "passes") : 0;
 }
 
 static int load_point(loader *ld, results *r, xmlNodePtr n)
@@ -650,6 +797,10 @@ static int load_point(loader *ld, results *r, xmlNodePtr n)
                     t->total = gets(ld, s, "total");
                 }
             }
+            if (!ld->failed && load_sample_passes(ld, c, &p) < 0) {
+                free(p.samples);
+                return BE_EFAIL;
+            }
         } else if (is(c, "summary")) {
             get(c, "view", buf, sizeof buf);
             if (strcmp(buf, "transfer") == 0) {
@@ -670,10 +821,12 @@ static int load_point(loader *ld, results *r, xmlNodePtr n)
         bad(ld, n, "<point> with status \"ok\" has no samples");
     if (ld->failed) {
         free(p.samples);
+        free(p.pass);
         return BE_EFAIL;
     }
     rc = results_add_point(r, &p, ld->e);
     free(p.samples);
+    free(p.pass);
     return rc;
 }
 
@@ -840,6 +993,7 @@ int results_load(const char *path, results **out, err *e)
     for (n = first_elem(root->children); n && !ld.failed; n = next_elem(n)) {
         if (is(n, "provenance")) {
             load_prov(&ld, n, &r->prov);
+            load_passes(&ld, n, r);
         } else if (is(n, "devices")) {
             xmlNodePtr d;
             for (d = first_elem(n->children); d && !ld.failed; d = next_elem(d)) {

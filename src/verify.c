@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* entries sampled per layer and per checked quantity */
+/* entries sampled at random per layer and per checked quantity, on top of
+ * the diagonal that covers every row and column */
 #define SAMPLES 96
 
 static float **alloc_arrays(int n, size_t len)
@@ -109,9 +110,64 @@ static double dz_at(const workload *w, const net_state *s, int l, long m, long j
     return s->act[l + 1][m * H + j] > 0.0f ? (double)dy[m * H + j] : 0.0;
 }
 
+/* The checks of one entry of each quantity of layer l. */
+static void check_y(const workload *w, const net_state *s, verify_result *r, int l, long m, long j)
+{
+    long H = w->hidden, k;
+    const float *x = s->act[l], *W = w->w0[l], *b = w->b0[l];
+    double acc = b[j], scale = fabs(b[j]);
+    for (k = 0; k < H; k++) {
+        double p = (double)x[m * H + k] * W[k * H + j];
+        acc += p;
+        scale += fabs(p);
+    }
+    judge(r, s->act[l + 1][m * H + j], acc > 0.0 ? acc : 0.0, scale, H, "y", l, m, j);
+}
+
+static void check_dx(const workload *w, const net_state *s, verify_result *r, int l, long m,
+                     long i)
+{
+    long H = w->hidden, k;
+    const float *W = w->w0[l];
+    double acc = 0.0, scale = 0.0;
+    for (k = 0; k < H; k++) {
+        double p = dz_at(w, s, l, m, k) * W[i * H + k];
+        acc += p;
+        scale += fabs(p);
+    }
+    judge(r, s->dx[l][m * H + i], acc, scale, H, "dx", l, m, i);
+}
+
+static void check_w(const workload *w, const net_state *s, verify_result *r, int l, long i,
+                    long j)
+{
+    long H = w->hidden, B = w->batch, k;
+    const float *x = s->act[l], *W = w->w0[l];
+    double acc = 0.0, scale = fabs(W[i * H + j]);
+    for (k = 0; k < B; k++) {
+        double p = (double)x[k * H + i] * dz_at(w, s, l, k, j);
+        acc += p;
+        scale += w->lr * fabs(p);
+    }
+    judge(r, s->w[l][i * H + j], W[i * H + j] - w->lr * acc, scale, B, "W", l, i, j);
+}
+
+static void check_b(const workload *w, const net_state *s, verify_result *r, int l, long j)
+{
+    long B = w->batch, k;
+    const float *b = w->b0[l];
+    double acc = 0.0, scale = fabs(b[j]);
+    for (k = 0; k < B; k++) {
+        double g = dz_at(w, s, l, k, j);
+        acc += g;
+        scale += w->lr * fabs(g);
+    }
+    judge(r, s->b[l][j], b[j] - w->lr * acc, scale, B, "b", l, 0, j);
+}
+
 int verify_check(const workload *w, const net_state *s, verify_result *r, err *e)
 {
-    long H = w->hidden, B = w->batch, t, k;
+    long H = w->hidden, B = w->batch, t, n = B > H ? B : H;
     uint64_t rng = 0x5eed;
     int l;
 
@@ -120,48 +176,31 @@ int verify_check(const workload *w, const net_state *s, verify_result *r, err *e
     r->ok = 1;
     r->tolerance = 1.0;
     for (l = 0; l < w->layers; l++) {
-        const float *x = s->act[l], *W = w->w0[l], *b = w->b0[l];
+        /* a diagonal through each output (shifted by a random offset per
+         * layer) meets every row and every column once: a fault confined to
+         * one row or one column cannot pass, for max(B, H) entries */
+        long shift = (long)(next(&rng) % (uint64_t)H);
+        for (t = 0; t < n; t++)
+            check_y(w, s, r, l, t % B, (t + shift) % H);
         for (t = 0; t < SAMPLES; t++) {
             long m = (long)(next(&rng) % (uint64_t)B), j = (long)(next(&rng) % (uint64_t)H);
-            double acc = b[j], scale = fabs(b[j]);
-            for (k = 0; k < H; k++) {
-                double p = (double)x[m * H + k] * W[k * H + j];
-                acc += p;
-                scale += fabs(p);
-            }
-            judge(r, s->act[l + 1][m * H + j], acc > 0.0 ? acc : 0.0, scale, H, "y", l, m, j);
+            check_y(w, s, r, l, m, j);
         }
         if (w->mode != WL_TRAINING)
             continue;
+        for (t = 0; t < n; t++)
+            check_dx(w, s, r, l, t % B, (t + shift) % H);
+        for (t = 0; t < H; t++) {
+            check_w(w, s, r, l, t, (t + shift) % H);
+            check_b(w, s, r, l, t);
+        }
         for (t = 0; t < SAMPLES; t++) {
             long m = (long)(next(&rng) % (uint64_t)B), i = (long)(next(&rng) % (uint64_t)H);
-            double acc = 0.0, scale = 0.0;
-            for (k = 0; k < H; k++) {
-                double p = dz_at(w, s, l, m, k) * W[i * H + k];
-                acc += p;
-                scale += fabs(p);
-            }
-            judge(r, s->dx[l][m * H + i], acc, scale, H, "dx", l, m, i);
+            check_dx(w, s, r, l, m, i);
         }
         for (t = 0; t < SAMPLES; t++) {
             long i = (long)(next(&rng) % (uint64_t)H), j = (long)(next(&rng) % (uint64_t)H);
-            double acc = 0.0, scale;
-            for (k = 0; k < B; k++)
-                acc += (double)x[k * H + i] * dz_at(w, s, l, k, j);
-            scale = fabs(W[i * H + j]);
-            for (k = 0; k < B; k++)
-                scale += w->lr * fabs((double)x[k * H + i] * dz_at(w, s, l, k, j));
-            judge(r, s->w[l][i * H + j], W[i * H + j] - w->lr * acc, scale, B, "W", l, i, j);
-        }
-        for (t = 0; t < SAMPLES && t < H; t++) {
-            long j = (long)(next(&rng) % (uint64_t)H);
-            double acc = 0.0, scale = fabs(b[j]);
-            for (k = 0; k < B; k++) {
-                double g = dz_at(w, s, l, k, j);
-                acc += g;
-                scale += w->lr * fabs(g);
-            }
-            judge(r, s->b[l][j], b[j] - w->lr * acc, scale, B, "b", l, 0, j);
+            check_w(w, s, r, l, i, j);
         }
     }
     return BE_OK;
