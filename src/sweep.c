@@ -22,17 +22,19 @@
 
 /* Warm-up of a visit: at least this many steps and this much time (or a
  * tenth of the visit's share, whichever is less).  Every visit has fresh
- * buffers, so every visit warms up. */
-#define WARMUP_STEPS 2
+ * buffers, so every visit warms up; one step touches all of them. */
+#define WARMUP_STEPS 1
 #define WARMUP_SECONDS 0.2
 /* The checkpoint is written after a visit only when this long has passed
- * since the last one (and always after a pass): a save costs an fsync. */
-#define CHECKPOINT_SECONDS 2.0
+ * since the last one (and always after a pass): a save of the default
+ * sweep's file takes a tenth of a second or more. */
+#define CHECKPOINT_SECONDS 10.0
 
 typedef struct measure {
     const plan *p;
     volatile sig_atomic_t *stop;
     double share;       /* seconds this visit may spend sampling */
+    double sampled;     /* set by the visit: seconds it spent sampling */
 } measure;
 
 static int stopped(const measure *m) { return m->stop && *m->stop; }
@@ -92,7 +94,7 @@ done:
 /* Warms up, then takes samples of pass into pt until this pass's median is
  * pinned down, the share is spent, or the run is stopped.  The samples
  * taken are kept in every case (an interrupted visit's too). */
-static int sample(const measure *m, const device *dev, void *run, rs_point *pt, int pass, err *e)
+static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pass, err *e)
 {
     int cap = m->p->max_samples, next_check = m->p->min_samples, n = 0, rc = BE_OK, warm;
     double t0, warm_until;
@@ -144,6 +146,7 @@ static int sample(const measure *m, const device *dev, void *run, rs_point *pt, 
             next_check = n + 1 + n / 8;
         }
     }
+    m->sampled = host_seconds() - t0;
     if (n > 0) {
         int kept = results_add_samples(pt, got, n, pass, e);
         if (kept == BE_OK)
@@ -161,7 +164,7 @@ done:
  * sample, release.  A device failure ends the point (its status and
  * message say why; samples of earlier passes stay); only an interruption
  * or a failure of the host is returned. */
-static int visit(const measure *m, const device *dev, const workload *w, rs_point *pt, int pass,
+static int visit(measure *m, const device *dev, const workload *w, rs_point *pt, int pass,
                  err *e)
 {
     void *run = NULL;
@@ -169,6 +172,7 @@ static int visit(const measure *m, const device *dev, const workload *w, rs_poin
     int rc;
 
     (void)e;
+    m->sampled = 0.0;
     rc = dev->ops->prepare(dev->handle, w, &run, &pe);
     if (rc == BE_OK) {
         if (!pt->verified)
@@ -231,10 +235,11 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
     int base = r->npoints, done = 0, rc = BE_OK, c, d, k, q;
     int *order = malloc((size_t)npts * sizeof *order + 1);
     int *dorder = malloc((size_t)ndev * sizeof *dorder + 1);
-    double start = host_seconds(), last_save = start;
+    double start = host_seconds(), last_save = start, overhead = 0.0;
+    int timed = 0;
     /* a fresh order for every sweep of a run (the refinement's too) */
     uint64_t rng = p->seed ^ (0x70617373ull * (uint64_t)(r->npasses + 1));
-    measure m = {p, stop, 0.0};
+    measure m = {p, stop, 0.0, 0.0};
 
     if (!order || !dorder) {
         rc = err_set(e, BE_EFAIL, "out of memory planning the sweep");
@@ -299,7 +304,11 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
                 if (progress)
                     progress(ctx, &ev);
                 if (pt->status == PT_OK) {
-                    m.share = left > 0 ? (budget - elapsed) / left : 0.0;
+                    /* what is left, less what the visits left will spend
+                     * outside their samples (preparing, verifying, warming
+                     * up: the mean so far), shared among them */
+                    double t = host_seconds();
+                    m.share = (budget - elapsed) / left - (timed > 0 ? overhead / timed : 0.0);
                     if (m.share < 0.0)
                         m.share = 0.0;
                     if (!made && (rc = workload_make(&data, cell->mode, p->layers, cell->hidden,
@@ -308,6 +317,8 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
                     made = 1;
                     rc = visit(&m, devs[dorder[d]], &data.w, pt, ps.index, e);
                     r->passes[slot].visits++;
+                    overhead += host_seconds() - t - m.sampled;
+                    timed++;
                 }
                 done++;
                 ev.kind = SWEEP_DONE;

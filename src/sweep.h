@@ -14,8 +14,10 @@
  * memory.  A visit samples until the 95% confidence interval of that pass's
  * median is within the plan's target or its share of the budget is spent
  * (never fewer than plan.min_samples).  Shares are recomputed before each
- * visit from the time left and the visits left in this pass and the later
- * ones, so every pass gets its part and fast points leave time to slow ones.
+ * visit: the time left over the visits left in this pass and the later ones,
+ * less what a visit has cost so far outside its samples (preparing,
+ * verifying, warming up); so every pass gets its part, fast points leave
+ * time to slow ones, and the sweep ends near its budget.
  *
  * Every sample keeps its pass; the point's interval (results_summarize)
  * then includes the variation between passes.  Each pass is recorded with
