@@ -25,6 +25,8 @@
  * buffers, so every visit warms up; one step touches all of them. */
 #define WARMUP_STEPS 1
 #define WARMUP_SECONDS 0.2
+/* The fewest samples a visit takes: a median and a spread of its own. */
+#define PASS_MIN_SAMPLES 3
 /* The checkpoint is written after a visit only when this long has passed
  * since the last one (and always after a pass): a save of the default
  * sweep's file takes a tenth of a second or more. */
@@ -33,6 +35,7 @@
 typedef struct measure {
     const plan *p;
     volatile sig_atomic_t *stop;
+    int min_samples;    /* of a visit: the plan's minimum, over the passes */
     double share;       /* seconds this visit may spend sampling */
     double sampled;     /* set by the visit: seconds it spent sampling */
 } measure;
@@ -96,7 +99,7 @@ done:
  * taken are kept in every case (an interrupted visit's too). */
 static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pass, err *e)
 {
-    int cap = m->p->max_samples, next_check = m->p->min_samples, n = 0, rc = BE_OK, warm;
+    int cap = m->p->max_samples, next_check = m->min_samples, n = 0, rc = BE_OK, warm;
     double t0, warm_until;
     step_times t, *got = NULL;
     stats_summary s;
@@ -129,7 +132,7 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
         wall[n] = t.wall;
         got[n++] = t;
         pt->has_transfer = t.total >= 0.0 && t.h2d >= 0.0;
-        if (n < m->p->min_samples)
+        if (n < m->min_samples)
             continue;
         if (host_seconds() - t0 >= m->share)
             break;
@@ -239,8 +242,10 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
     int timed = 0;
     /* a fresh order for every sweep of a run (the refinement's too) */
     uint64_t rng = p->seed ^ (0x70617373ull * (uint64_t)(r->npasses + 1));
-    measure m = {p, stop, 0.0, 0.0};
+    measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0};
 
+    if ((p->min_samples + passes - 1) / passes > m.min_samples)
+        m.min_samples = (p->min_samples + passes - 1) / passes;
     if (!order || !dorder) {
         rc = err_set(e, BE_EFAIL, "out of memory planning the sweep");
         goto out;

@@ -12,8 +12,9 @@
  * never timed and never visited again), warms up, takes samples, and
  * releases the device's buffers, so that only the point being measured holds
  * memory.  A visit samples until the 95% confidence interval of that pass's
- * median is within the plan's target or its share of the budget is spent
- * (never fewer than plan.min_samples).  Shares are recomputed before each
+ * median is within the plan's target or its share of the budget is spent,
+ * never taking fewer than plan.min_samples (9) over the passes nor fewer
+ * than 3 in a pass: 3 a pass by default.  Shares are recomputed before each
  * visit: the time left over the visits left in this pass and the later ones,
  * less what a visit has cost so far outside its samples (preparing,
  * verifying, warming up); so every pass gets its part, fast points leave
@@ -23,9 +24,9 @@
  * then includes the variation between passes.  Each pass is recorded with
  * the machine's state during it (machstate.h).
  *
- * The results file is saved as a checkpoint (marked partial) after every
- * visit, at most every CHECKPOINT seconds, and after every pass, so an
- * interrupted run keeps what it measured.
+ * The results file is saved as a checkpoint (marked partial) after a visit
+ * when 10 s have passed since the last save, and after every pass, so a run
+ * that dies keeps most of what it measured (an interrupted one saves all).
  */
 #ifndef BE_SWEEP_H
 #define BE_SWEEP_H
