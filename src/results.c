@@ -200,6 +200,27 @@ int results_summarize(rs_point *p, err *e)
     return rc;
 }
 
+int results_summarize_in(const results *r, rs_point *p, err *e)
+{
+    double lost = 0.0;
+    int i, k, rc;
+    if ((rc = results_summarize(p, e)) < 0 || !p->pass)
+        return rc;
+    for (k = 0; k < r->npasses; k++) {
+        const machstate *m = &r->passes[k].state;
+        if (!m->has_cpu || m->others_cpu + m->steal <= lost)
+            continue;
+        for (i = 0; i < p->nsamples && p->pass[i] != r->passes[k].index; i++)
+            ;
+        if (i < p->nsamples)
+            lost = m->others_cpu + m->steal;
+    }
+    stats_contention(&p->resident, lost);
+    if (p->has_transfer)
+        stats_contention(&p->transfer, lost);
+    return BE_OK;
+}
+
 /* ---- writing ----------------------------------------------------------- */
 
 static int oom;  /* set when a tree allocation failed during one save */
@@ -330,6 +351,8 @@ static void write_summary(xmlNodePtr pt, const rs_point *p, const char *view,
     putd(n, "gflops", results_gflops(p, s->median));
     if (s->passes > 0)
         putf(n, "passes", "%d", s->passes);
+    if (s->contention > 0.0)
+        putd(n, "contention", s->contention);
 }
 
 static void write_point(xmlNodePtr points, const rs_point *p)
@@ -731,6 +754,7 @@ static void load_summary(loader *ld, xmlNodePtr n, stats_summary *s)
     s->drift = strcmp(drift, "yes") == 0;
     s->drift_ratio = getd(ld, n, "drift-ratio");
     s->passes = has(n, "passes") ? (int)getl(ld, n, "passes") : 0;
+    s->contention = has(n, "contention") ? getd(ld, n, "contention") : 0.0;
 }
 
 static int load_point(loader *ld, results *r, xmlNodePtr n)

@@ -182,6 +182,10 @@ const device_info *results_device(const results *r, const char *id);
  * samples have it), by stats_summarize_passes when p->pass is set: with
  * several passes the interval of the median includes how they differ. */
 int results_summarize(rs_point *p, err *e);
+/* results_summarize, then each interval extended down for the CPU share
+ * that others took during the passes of p's samples (the largest share of
+ * those passes in r->passes that recorded it; see stats_contention). */
+int results_summarize_in(const results *r, rs_point *p, err *e);
 
 /* GFLOP/s of a point from a step time (all layers). */
 double results_gflops(const rs_point *p, double seconds);

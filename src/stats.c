@@ -24,6 +24,9 @@
  * A hierarchical bootstrap was tried on the same data and rejected: with 3
  * passes it can only resample 10 distinct sets of passes, and another run's
  * median fell in its interval for 56% of the points, against 84% here.
+ * stats_contention then lowers the lower end by the share of the CPU that
+ * others took (results_summarize_in finds it in the passes' records): no
+ * spread between passes shows a load that lasted the whole run.
  */
 #include "stats.h"
 
@@ -171,6 +174,16 @@ int stats_converged(const stats_summary *s, double rel)
 }
 
 /* ---- samples measured in passes --------------------------------------- */
+
+void stats_contention(stats_summary *s, double lost)
+{
+    if (!(lost > 0.0))
+        return;
+    if (lost > 0.9)
+        lost = 0.9;
+    s->ci_lo *= 1.0 - lost;
+    s->contention = lost;
+}
 
 double stats_t975(int df)
 {

@@ -28,8 +28,11 @@ typedef struct stats_summary {
     int drift;            /* 1 when the last third is significantly slower    */
     double drift_ratio;   /* median(last third) / median(first third); 0 if n < 9 */
     int passes;           /* the passes ci_lo/ci_hi stand on: ≥ 2 when they include
-                             the variation between passes (stats_pass_interval),
+                             the variation between passes (stats_summarize_passes),
                              1 when from one pass only, 0 unknown (older files) */
+    double contention;    /* the share of the CPU others took while the samples
+                             were measured, by which ci_lo was extended down
+                             (stats_contention); 0 when none was recorded */
 } stats_summary;
 
 /* Summarizes x[0..n) (in the order measured; n ≥ 1).  BE_EFAIL on n < 1 or
@@ -45,6 +48,13 @@ int stats_summarize(const double *x, int n, stats_summary *s, err *e);
  * within each pass.  With one pass, it is stats_summarize's.  Sets
  * s->passes. */
 int stats_summarize_passes(const double *x, const int *pass, int n, stats_summary *s, err *e);
+
+/* Extends s's interval down for contention: while the samples were
+ * measured, other processes (and the hypervisor) took the share `lost`
+ * (0..1) of the CPU, so a run on the quiet machine could be faster by up to
+ * that share; ci_lo becomes ci_lo·(1 − lost) (lost is capped at 0.9) and
+ * s->contention = lost.  Nothing when lost ≤ 0. */
+void stats_contention(stats_summary *s, double lost);
 
 /* The 0.975 quantile of Student's t with df ≥ 1 degrees of freedom (exact
  * to 3 decimals up to 30, then a Cornish–Fisher expansion). */

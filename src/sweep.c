@@ -96,7 +96,8 @@ done:
 
 /* Warms up, then takes samples of pass into pt until this pass's median is
  * pinned down, the share is spent, or the run is stopped.  The samples
- * taken are kept in every case (an interrupted visit's too). */
+ * taken are kept in every case (an interrupted visit's too); the caller
+ * summarizes them. */
 static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pass, err *e)
 {
     int cap = m->p->max_samples, next_check = m->min_samples, n = 0, rc = BE_OK, warm;
@@ -152,8 +153,6 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
     m->sampled = host_seconds() - t0;
     if (n > 0) {
         int kept = results_add_samples(pt, got, n, pass, e);
-        if (kept == BE_OK)
-            kept = results_summarize(pt, e);
         if (kept < 0 && rc >= 0)
             rc = kept;
     }
@@ -321,6 +320,11 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
                         break;
                     made = 1;
                     rc = visit(&m, devs[dorder[d]], &data.w, pt, ps.index, e);
+                    if (pt->nsamples > 0) {
+                        int sum = results_summarize_in(r, pt, e);
+                        if (sum < 0)
+                            rc = sum;
+                    }
                     r->passes[slot].visits++;
                     overhead += host_seconds() - t - m.sampled;
                     timed++;
@@ -342,6 +346,16 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
         }
         r->passes[slot].seconds = host_seconds() - pass_start;
         machstate_end(&mark, &r->passes[slot].state);
+        /* the pass's share of contention is known now: the points it
+         * measured are summarized again with it */
+        for (q = base; q < r->npoints && (rc == BE_OK || rc == BE_EINTR); q++) {
+            rs_point *pt = &r->points[q];
+            int i, sum;
+            for (i = pt->nsamples - 1; i >= 0 && pt->pass[i] != ps.index; i--)
+                ;
+            if (i >= 0 && (sum = results_summarize_in(r, pt, e)) < 0)
+                rc = sum;
+        }
         if (rc == BE_OK && progress) {
             sweep_event ev;
             memset(&ev, 0, sizeof ev);

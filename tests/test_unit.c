@@ -936,6 +936,62 @@ static void test_passes_coverage_simulated(void **state)
     assert_true(within < TRIALS * 0.5);
 }
 
+/* A run on the quiet machine could be faster by the share others took:
+ * the lower end moves down by it, from the passes the point was measured
+ * in only. */
+static void test_contention(void **state)
+{
+    results *r = results_new();
+    rs_pass ps;
+    rs_point p;
+    step_times t[12];
+    stats_summary plain;
+    double lo;
+    int i;
+    (void)state;
+    assert_non_null(r);
+    memset(&plain, 0, sizeof plain);
+    plain.ci_lo = 2.0;
+    plain.ci_hi = 3.0;
+    stats_contention(&plain, 0.0);
+    assert_true(plain.ci_lo == 2.0 && plain.contention == 0.0);
+    stats_contention(&plain, 0.25);
+    assert_true(plain.ci_lo == 1.5 && plain.ci_hi == 3.0 && plain.contention == 0.25);
+    plain.ci_lo = 2.0;
+    stats_contention(&plain, 1.0);
+    assert_close(plain.ci_lo, 0.2);
+    assert_true(plain.contention == 0.9);
+
+    memset(&ps, 0, sizeof ps);
+    for (i = 1; i <= 3; i++) {
+        ps.index = i;
+        ps.state.has_cpu = 1;
+        ps.state.others_cpu = 0.1 * i; /* pass 3, with 30%, is not the point's */
+        ps.state.steal = i == 2 ? 0.05 : 0.0;
+        assert_int_equal(results_add_pass(r, &ps, NULL), BE_OK);
+    }
+    memset(&p, 0, sizeof p);
+    snprintf(p.device, sizeof p.device, "cpu");
+    p.layers = 1;
+    p.hidden = p.batch = 8;
+    p.flops_per_layer = 1.0;
+    for (i = 0; i < 12; i++) {
+        t[i].wall = t[i].total = 1.0 + 0.01 * (i % 6);
+        t[i].kernel = t[i].h2d = t[i].d2h = -1.0;
+    }
+    assert_int_equal(results_add_samples(&p, t, 6, 1, NULL), BE_OK);
+    assert_int_equal(results_add_samples(&p, t + 6, 6, 2, NULL), BE_OK);
+    assert_int_equal(results_summarize(&p, NULL), BE_OK);
+    lo = p.resident.ci_lo;
+    assert_true(p.resident.contention == 0.0);
+    assert_int_equal(results_summarize_in(r, &p, NULL), BE_OK);
+    assert_close(p.resident.contention, 0.25);
+    assert_close(p.resident.ci_lo, lo * 0.75);
+    free(p.samples);
+    free(p.pass);
+    results_free(r);
+}
+
 static void test_machstate_parse(void **state)
 {
     machstate_ticks a, b;
@@ -1052,8 +1108,10 @@ static void test_results_passes_round_trip(void **state)
     assert_int_equal(results_add_samples(p, t + 2, 2, 2, NULL), BE_OK);
     assert_int_equal(p->nsamples, 10);
     assert_true(p->pass[0] == 0 && p->pass[5] == 0 && p->pass[6] == 1 && p->pass[9] == 2);
-    assert_int_equal(results_summarize(p, NULL), BE_OK);
+    assert_int_equal(results_summarize_in(a, p, NULL), BE_OK);
     assert_int_equal(p->resident.passes, 3);
+    /* pass 1 had others at 38% of the CPU */
+    assert_true(p->resident.contention == 0.38);
     snprintf(path, sizeof path, "%s/passes.xml", tmpdir);
     assert_int_equal(results_save(a, path, &e), BE_OK);
     if (results_load(path, &b, &e) != BE_OK)
@@ -1082,6 +1140,7 @@ static void test_results_passes_round_trip(void **state)
         assert_int_equal(b->points[0].pass[i], a->points[0].pass[i]);
     assert_summary_equal(&a->points[0].resident, &b->points[0].resident);
     assert_int_equal(b->points[0].resident.passes, 3);
+    assert_true(b->points[0].resident.contention == 0.38);
     assert_null(b->points[1].pass);
     results_free(b);
     results_free(a);
@@ -1264,6 +1323,7 @@ int main(void)
         cmocka_unit_test(test_passes_drift_within),
         cmocka_unit_test(test_t975),
         cmocka_unit_test(test_passes_coverage_simulated),
+        cmocka_unit_test(test_contention),
         cmocka_unit_test(test_machstate_parse),
         cmocka_unit_test(test_machstate_live),
         cmocka_unit_test(test_results_passes_round_trip),
