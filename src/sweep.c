@@ -240,7 +240,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
     double start = host_seconds(), last_save = start, overhead = 0.0;
     int timed = 0;
     /* a fresh order for every sweep of a run (the refinement's too) */
-    uint64_t rng = p->seed ^ (0x70617373ull * (uint64_t)(r->npasses + 1));
+    uint64_t rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
     measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0};
 
     if ((p->min_samples + passes - 1) / passes > m.min_samples)
