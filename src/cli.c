@@ -12,11 +12,12 @@
 #include <string.h>
 
 #include "site.h"
+#include "host.h"
 
 enum {
     OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
     OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_PRICE, OPT_PRICES,
-    OPT_NO_REFINE, OPT_BASE_URL, OPT_TITLE, OPT_AUTHOR, OPT_DATA
+    OPT_NO_REFINE, OPT_BASE_URL, OPT_TITLE, OPT_AUTHOR, OPT_DATA, OPT_PASSES
 };
 
 static const struct option options[] = {
@@ -29,6 +30,7 @@ static const struct option options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"budget", required_argument, NULL, OPT_BUDGET},
+    {"passes", required_argument, NULL, OPT_PASSES},
     {"seed", required_argument, NULL, OPT_SEED},
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"help", no_argument, NULL, OPT_HELP},
@@ -68,9 +70,11 @@ void cli_usage(FILE *out)
           "  --layers N         dense layers in the stack (default: 4)\n"
           "  --mode M           inference, training or both (default: inference)\n"
           "  --devices LIST     device ids, or all (default: all)\n"
-          "  --threads N        OpenBLAS threads (default: one per core)\n"
+          "  --threads N        OpenBLAS threads (default: $OPENBLAS_NUM_THREADS, else\n"
+          "                     one per core)\n"
           "  --quick            a tiny sweep that takes a few seconds\n"
           "  --budget SECONDS   time the sweep may take; precision follows (default: 120)\n"
+          "  --passes N         measure every point in N passes, 1..20 (default: 3)\n"
           "  --seed N           seed of the input data (default: 1)\n"
           "  --price DEV=USD    price of a device per hour, for the cost crossover\n"
           "                     (repeatable; e.g. --price cpu=0.24 --price cl:0.0=1.51)\n"
@@ -142,7 +146,7 @@ static void join_args(int argc, char **argv, char *buf, size_t size)
 int cli_parse(int argc, char **argv, cli *c, err *e)
 {
     const char *hidden = NULL, *batch = NULL, *mode = NULL;
-    long layers = 0, v;
+    long layers = 0, passes = 0, v;
     double budget = 0.0;
     unsigned long long seed = 0;
     int have_seed = 0, opt, rc, first = 1;
@@ -193,6 +197,10 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             c->threads = (int)v;
             break;
         case OPT_QUICK: c->quick = 1; break;
+        case OPT_PASSES:
+            if ((rc = parse_long("--passes", optarg, 1, PLAN_MAX_PASSES, &passes, e)) < 0)
+                return rc;
+            break;
         case OPT_BUDGET: {
             char *end;
             budget = strtod(optarg, &end);
@@ -274,6 +282,8 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         c->plan.layers = (int)layers;
     if (budget > 0.0)
         c->plan.budget = budget;
+    if (passes)
+        c->plan.passes = (int)passes;
     if (have_seed)
         c->plan.seed = seed;
     if (mode) {
@@ -286,5 +296,29 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         else
             return err_set(e, BE_EUSAGE, "--mode: \"%s\" is not inference, training or both", mode);
     }
+    if (c->cmd == CLI_RUN || c->cmd == CLI_ALL || c->cmd == CLI_DEVICES || c->cmd == CLI_TUNE)
+        return cli_threads(c, getenv("OPENBLAS_NUM_THREADS"), host_cores(), e);
+    return BE_OK;
+}
+
+int cli_threads(cli *c, const char *env, int cores, err *e)
+{
+    long v;
+    if (c->threads > 0) {
+        snprintf(c->threads_from, sizeof c->threads_from, "--threads");
+        return BE_OK;
+    }
+    if (env && *env) {
+        /* OpenBLAS would read it too; an explicit choice is kept, and a
+         * malformed one is refused rather than silently replaced */
+        if (parse_long("OPENBLAS_NUM_THREADS", env, 1, 1024, &v, e) < 0)
+            return err_set(e, BE_EUSAGE, "OPENBLAS_NUM_THREADS=\"%s\" is not a thread count "
+                           "(1..1024); unset it or give --threads N", env);
+        c->threads = (int)v;
+        snprintf(c->threads_from, sizeof c->threads_from, "OPENBLAS_NUM_THREADS");
+        return BE_OK;
+    }
+    c->threads = cores > 0 ? cores : 1;
+    snprintf(c->threads_from, sizeof c->threads_from, "cores");
     return BE_OK;
 }

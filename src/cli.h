@@ -24,7 +24,9 @@ typedef struct cli {
     plan plan;
     char out[2048];         /* --out */
     char devices[512];      /* --devices */
-    int threads;            /* --threads, 0 = all cores */
+    int threads;            /* OpenBLAS threads (run, all, devices, tune): --threads,
+                               else $OPENBLAS_NUM_THREADS, else one per core */
+    char threads_from[32];  /* "--threads", "OPENBLAS_NUM_THREADS" or "cores" */
     int quiet, quick;
     int no_refine;          /* --no-refine */
     fit_prices prices;      /* --price and --prices */
@@ -39,6 +41,11 @@ typedef struct cli {
 
 /* Parses argv into c.  BE_EUSAGE with a message on any malformed input. */
 int cli_parse(int argc, char **argv, cli *c, err *e);
+/* Decides c->threads and c->threads_from: --threads when given (c->threads
+ * > 0), else env (the value of OPENBLAS_NUM_THREADS, or NULL), else cores.
+ * BE_EUSAGE when env is set but not an integer in 1..1024.  cli_parse calls
+ * it for the commands that measure. */
+int cli_threads(cli *c, const char *env, int cores, err *e);
 void cli_usage(FILE *out);
 
 #endif

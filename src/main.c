@@ -152,6 +152,31 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
     p->memory = host_mem_total();
     cpu_blas_info(p->blas_version, sizeof p->blas_version, p->blas_config,
                   sizeof p->blas_config, p->blas_core, sizeof p->blas_core, &p->blas_threads);
+    snprintf(p->blas_threads_from, sizeof p->blas_threads_from, "%s", c->threads_from);
+}
+
+/* Others' share of the CPU above which a pass's timings are suspect. */
+#define BUSY_OTHERS 0.05
+#define BUSY_STEAL 0.001
+
+/* A warning for every pass during which other processes or the hypervisor
+ * took a noticeable share of the CPU. */
+static void print_machine_warnings(FILE *out, const results *r)
+{
+    int i;
+    for (i = 0; i < r->npasses; i++) {
+        const machstate *m = &r->passes[i].state;
+        if (!m->has_cpu)
+            continue;
+        if (m->others_cpu > BUSY_OTHERS)
+            fprintf(out, "warning: other processes used %.0f%% of the CPU during pass %d; "
+                         "intervals are wider\n",
+                    100.0 * m->others_cpu, r->passes[i].index);
+        if (m->steal > BUSY_STEAL)
+            fprintf(out, "warning: the hypervisor took %.1f%% of the CPU (steal) during pass %d; "
+                         "intervals are wider\n",
+                    100.0 * m->steal, r->passes[i].index);
+    }
 }
 
 /* Every priced device must be one the run measures. */
@@ -359,8 +384,11 @@ static int cmd_run(const cli *c, int then_report)
         for (i = 0; i < nsel; i++)
             fprintf(stderr, "%s %s (%s %s)", i ? "," : "", sel[i]->info.id,
                     sel[i]->info.type, sel[i]->info.name);
-        fprintf(stderr, "; %d points, budget %.0f s\n", plan_cells(&c->plan) * nsel,
-                c->plan.budget);
+        fprintf(stderr, "; %d points in %d passes, budget %.0f s\n",
+                plan_cells(&c->plan) * nsel, c->plan.passes, c->plan.budget);
+        if (strcmp(c->threads_from, "OPENBLAS_NUM_THREADS") == 0)
+            fprintf(stderr, "note: %d OpenBLAS threads, as OPENBLAS_NUM_THREADS says\n",
+                    c->threads);
         if (set.note[0])
             fprintf(stderr, "note: %s\n", set.note);
     }
@@ -414,6 +442,7 @@ static int cmd_run(const cli *c, int then_report)
     if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0)
         goto fail;
     table_points(stdout, r);
+    print_machine_warnings(stdout, r);
     print_crossovers(stdout, r);
     printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
     printf("%s\n", path);

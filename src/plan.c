@@ -27,7 +27,8 @@ void plan_default(plan *p)
     p->modes = 1 << WL_INFERENCE;
     p->budget = 120.0;
     p->seed = 1;
-    p->min_samples = 5;
+    p->passes = 3;
+    p->min_samples = 9;
     p->max_samples = 2000;
     p->target_rel = 0.02;
 }

@@ -17,6 +17,7 @@
 #define PLAN_MAX_HIDDEN 65536
 #define PLAN_MAX_BATCH 1048576
 #define PLAN_MAX_LAYERS 64
+#define PLAN_MAX_PASSES 20
 
 typedef struct plan {
     size_list hidden, batch;
@@ -24,12 +25,15 @@ typedef struct plan {
     int modes;              /* bit (1 << WL_INFERENCE) | bit (1 << WL_TRAINING) */
     double budget;          /* seconds for the whole sweep                  */
     uint64_t seed;
-    int min_samples;        /* always taken, whatever the budget            */
-    int max_samples;
-    double target_rel;      /* stop once the median's 95% CI is within ±this */
+    int passes;             /* every point is measured once in each pass    */
+    int min_samples;        /* per point over its passes, whatever the budget
+                               (and at least 3 in each pass; see sweep.h)   */
+    int max_samples;        /* per point and pass                           */
+    double target_rel;      /* a pass stops sampling a point once the 95% CI
+                               of that pass's median is within ±this        */
 } plan;
 
-/* The defaults: the M1 post's grid, 4 layers, inference, 120 s. */
+/* The defaults: the M1 post's grid, 4 layers, inference, 120 s, 3 passes. */
 void plan_default(plan *p);
 /* The tiny sweep of --quick (a few seconds). */
 void plan_quick(plan *p);

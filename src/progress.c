@@ -35,6 +35,22 @@ static void describe(const rs_point *p, char *buf, size_t size)
              p->resident.drift ? ", DRIFT" : "");
 }
 
+/* "pass 1/3: 31.2 s, 70 visits, others used 3% of the CPU, load 2.10" */
+static void describe_pass(const sweep_event *ev, char *buf, size_t size)
+{
+    const rs_pass *ps = ev->pass_info;
+    const machstate *m = &ps->state;
+    char t[32];
+    int n;
+    fmt_duration(t, sizeof t, ps->seconds);
+    n = snprintf(buf, size, "pass %d/%d: %s, %d visits", ev->pass, ev->passes, t, ps->visits);
+    if (n > 0 && (size_t)n < size && m->has_cpu)
+        n += snprintf(buf + n, size - (size_t)n, ", others used %.0f%% of the CPU%s",
+                      100.0 * m->others_cpu, m->steal > 0.001 ? " (and steal)" : "");
+    if (n > 0 && (size_t)n < size && m->has_loadavg)
+        snprintf(buf + n, size - (size_t)n, ", load %.2f", m->loadavg);
+}
+
 void progress_event(void *ctx, const sweep_event *ev)
 {
     progress *pg = ctx;
@@ -42,22 +58,31 @@ void progress_event(void *ctx, const sweep_event *ev)
 
     if (pg->quiet)
         return;
-    if (pg->tty && ev->kind == SWEEP_START) {
+    if (ev->kind == SWEEP_PASS_DONE) {
+        if (!pg->tty) {
+            describe_pass(ev, what, sizeof what);
+            fprintf(pg->out, "%s\n", what);
+            fflush(pg->out);
+        }
+    } else if (pg->tty && ev->kind == SWEEP_START) {
         int fill = ev->total ? BAR * ev->index / ev->total : BAR, i;
         char bar[BAR + 1];
         for (i = 0; i < BAR; i++)
             bar[i] = i < fill ? '#' : '-';
         bar[BAR] = '\0';
         fmt_duration(eta, sizeof eta, ev->eta);
-        fprintf(pg->out, "\r[%s] %d/%d %s %s hidden=%d batch=%d  ETA %s\033[K", bar,
-                ev->index, ev->total, ev->dev->id, workload_mode_name(ev->mode), ev->hidden,
-                ev->batch, eta);
+        fprintf(pg->out, "\r[%s] %d/%d pass %d/%d %s %s hidden=%d batch=%d  ETA %s\033[K", bar,
+                ev->index, ev->total, ev->pass, ev->passes, ev->dev->id,
+                workload_mode_name(ev->mode), ev->hidden, ev->batch, eta);
         fflush(pg->out);
         pg->drawn = 1;
-    } else if (!pg->tty && ev->kind == SWEEP_DONE) {
+    } else if (!pg->tty && ev->kind == SWEEP_DONE && ev->pass == ev->passes) {
+        /* one line per point, once its last pass has measured it */
+        int per_pass = ev->passes > 0 ? ev->total / ev->passes : ev->total;
         describe(ev->point, what, sizeof what);
-        fprintf(pg->out, "[%d/%d] %s %s hidden=%d batch=%d: %s\n", ev->index, ev->total,
-                ev->dev->id, workload_mode_name(ev->mode), ev->hidden, ev->batch, what);
+        fprintf(pg->out, "[%d/%d] %s %s hidden=%d batch=%d: %s\n",
+                ev->index - (ev->passes - 1) * per_pass, per_pass, ev->dev->id,
+                workload_mode_name(ev->mode), ev->hidden, ev->batch, what);
         fflush(pg->out);
     }
 }

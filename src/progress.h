@@ -1,9 +1,10 @@
 /*
  * progress.h — what the user sees on stderr while a sweep runs.
  *
- * On a terminal, one line redrawn in place: a bar, the point being measured
- * and the time left.  Elsewhere (CI logs, pipes) one plain line per finished
- * point.  Nothing with --quiet.  Receives the sweep's events (sweep.h) and
+ * On a terminal, one line redrawn in place: a bar, the pass and the point
+ * being measured and the time left.  Elsewhere (CI logs, pipes) one plain
+ * line per pass (its time and how busy the machine was) and one per point
+ * once its last pass has measured it.  Nothing with --quiet.  Receives the sweep's events (sweep.h) and
  * never influences the measurement.
  */
 #ifndef BE_PROGRESS_H

@@ -53,9 +53,12 @@ void results_free(results *r)
     int i;
     if (!r)
         return;
-    for (i = 0; i < r->npoints; i++)
+    for (i = 0; i < r->npoints; i++) {
         free(r->points[i].samples);
+        free(r->points[i].pass);
+    }
     free(r->points);
+    free(r->passes);
     free(r->devices);
     free(r->fit.models);
     free(r->fit.cross);
@@ -103,13 +106,67 @@ int results_add_point(results *r, const rs_point *p, err *e)
     np = &r->points[r->npoints];
     *np = *p;
     np->samples = NULL;
+    np->pass = NULL;
     if (p->nsamples > 0) {
         np->samples = malloc((size_t)p->nsamples * sizeof *np->samples);
         if (!np->samples)
             return err_set(e, BE_EFAIL, "out of memory adding %d samples", p->nsamples);
         memcpy(np->samples, p->samples, (size_t)p->nsamples * sizeof *np->samples);
+        if (p->pass) {
+            np->pass = malloc((size_t)p->nsamples * sizeof *np->pass);
+            if (!np->pass) {
+                free(np->samples);
+                return err_set(e, BE_EFAIL, "out of memory adding %d samples", p->nsamples);
+            }
+            memcpy(np->pass, p->pass, (size_t)p->nsamples * sizeof *np->pass);
+        }
     }
     r->npoints++;
+    return BE_OK;
+}
+
+void results_remove_point(results *r, int i)
+{
+    if (i < 0 || i >= r->npoints)
+        return;
+    free(r->points[i].samples);
+    free(r->points[i].pass);
+    memmove(&r->points[i], &r->points[i + 1], (size_t)(r->npoints - i - 1) * sizeof *r->points);
+    r->npoints--;
+}
+
+int results_add_samples(rs_point *p, const step_times *t, int n, int pass, err *e)
+{
+    step_times *ns;
+    int *np, i;
+    if (n <= 0)
+        return BE_OK;
+    ns = realloc(p->samples, (size_t)(p->nsamples + n) * sizeof *ns);
+    if (!ns)
+        return err_set(e, BE_EFAIL, "out of memory adding %d samples", n);
+    p->samples = ns;
+    np = realloc(p->pass, (size_t)(p->nsamples + n) * sizeof *np);
+    if (!np)
+        return err_set(e, BE_EFAIL, "out of memory adding %d samples", n);
+    if (!p->pass)
+        for (i = 0; i < p->nsamples; i++)
+            np[i] = 0;
+    p->pass = np;
+    for (i = 0; i < n; i++) {
+        p->samples[p->nsamples + i] = t[i];
+        p->pass[p->nsamples + i] = pass;
+    }
+    p->nsamples += n;
+    return BE_OK;
+}
+
+int results_add_pass(results *r, const rs_pass *ps, err *e)
+{
+    rs_pass *np = realloc(r->passes, (size_t)(r->npasses + 1) * sizeof *np);
+    if (!np)
+        return err_set(e, BE_EFAIL, "out of memory adding a pass");
+    r->passes = np;
+    r->passes[r->npasses++] = *ps;
     return BE_OK;
 }
 
@@ -139,14 +196,37 @@ int results_summarize(rs_point *p, err *e)
         return err_set(e, BE_EFAIL, "out of memory summarizing a point");
     for (i = 0; i < p->nsamples; i++)
         v[i] = p->samples[i].wall;
-    rc = stats_summarize(v, p->nsamples, &p->resident, e);
+    rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->resident, e)
+                 : stats_summarize(v, p->nsamples, &p->resident, e);
     if (rc == BE_OK && p->has_transfer) {
         for (i = 0; i < p->nsamples; i++)
             v[i] = p->samples[i].total;
-        rc = stats_summarize(v, p->nsamples, &p->transfer, e);
+        rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->transfer, e)
+                     : stats_summarize(v, p->nsamples, &p->transfer, e);
     }
     free(v);
     return rc;
+}
+
+int results_summarize_in(const results *r, rs_point *p, err *e)
+{
+    double lost = 0.0;
+    int i, k, rc;
+    if ((rc = results_summarize(p, e)) < 0 || !p->pass)
+        return rc;
+    for (k = 0; k < r->npasses; k++) {
+        const machstate *m = &r->passes[k].state;
+        if (!m->has_cpu || m->others_cpu + m->steal <= lost)
+            continue;
+        for (i = 0; i < p->nsamples && p->pass[i] != r->passes[k].index; i++)
+            ;
+        if (i < p->nsamples)
+            lost = m->others_cpu + m->steal;
+    }
+    stats_contention(&p->resident, lost);
+    if (p->has_transfer)
+        stats_contention(&p->transfer, lost);
+    return BE_OK;
 }
 
 /* ---- writing ----------------------------------------------------------- */
@@ -203,11 +283,11 @@ static xmlNodePtr child(xmlNodePtr parent, const char *name)
     return c;
 }
 
-static void write_prov(xmlNodePtr root, const rs_prov *p)
+static xmlNodePtr write_prov(xmlNodePtr root, const rs_prov *p)
 {
     xmlNodePtr pv = child(root, "provenance"), n;
     if (!pv)
-        return;
+        return NULL;
     if ((n = child(pv, "breakeven"))) {
         put(n, "version", p->version);
         put(n, "commit", p->commit);
@@ -238,6 +318,39 @@ static void write_prov(xmlNodePtr root, const rs_prov *p)
         put(n, "config", p->blas_config);
         put(n, "core", p->blas_core);
         putf(n, "threads", "%d", p->blas_threads);
+        if (p->blas_threads_from[0])
+            put(n, "threads-from", p->blas_threads_from);
+    }
+    return pv;
+}
+
+/* <passes>: each pass of the sweep and the machine's state during it. */
+static void write_passes(xmlNodePtr pv, const results *r)
+{
+    xmlNodePtr ps, n;
+    int i;
+    if (!pv || r->npasses == 0 || !(ps = child(pv, "passes")))
+        return;
+    for (i = 0; i < r->npasses; i++) {
+        const rs_pass *p = &r->passes[i];
+        const machstate *m = &p->state;
+        if (!(n = child(ps, "pass")))
+            return;
+        putf(n, "index", "%d", p->index);
+        put(n, "started", p->started);
+        putd(n, "seconds", p->seconds);
+        putf(n, "visits", "%d", p->visits);
+        if (m->has_loadavg)
+            putd(n, "loadavg", m->loadavg);
+        if (m->has_cpu) {
+            putd(n, "self-cpu", m->self_cpu);
+            putd(n, "others-cpu", m->others_cpu);
+            putd(n, "steal", m->steal);
+        }
+        if (m->has_freq)
+            putd(n, "freq-mhz", m->freq_mhz);
+        if (m->has_temp)
+            putd(n, "temp-c", m->temp_c);
     }
 }
 
@@ -263,6 +376,10 @@ static void write_summary(xmlNodePtr pt, const rs_point *p, const char *view,
     put(n, "drift", s->drift ? "yes" : "no");
     putd(n, "drift-ratio", s->drift_ratio);
     putd(n, "gflops", results_gflops(p, s->median));
+    if (s->passes > 0)
+        putf(n, "passes", "%d", s->passes);
+    if (s->contention > 0.0)
+        putd(n, "contention", s->contention);
 }
 
 static void write_point(xmlNodePtr points, const rs_point *p)
@@ -298,6 +415,8 @@ static void write_point(xmlNodePtr points, const rs_point *p)
         if (!s)
             return;
         putd(s, "wall", t->wall);
+        if (p->pass && p->pass[i] > 0)
+            putf(s, "pass", "%d", p->pass[i]);
         if (p->has_transfer) {
             putd(s, "kernel", t->kernel);
             putd(s, "h2d", t->h2d);
@@ -402,7 +521,7 @@ int results_save(const results *r, const char *path, err *e)
     xmlDocSetRootElement(doc, root);
     putf(root, "format", "%d", RESULTS_FORMAT);
     put(root, "status", r->partial ? "partial" : "complete");
-    write_prov(root, &r->prov);
+    write_passes(write_prov(root, &r->prov), r);
     if ((devs = child(root, "devices")))
         for (i = 0; i < r->ndevices; i++) {
             const device_info *d = &r->devices[i];
@@ -467,6 +586,7 @@ int results_save(const results *r, const char *path, err *e)
 
 static const char *const root_status[] = {"complete", "partial"};
 static const char *const device_kinds[] = {"openblas", "opencl"};
+static const char *const threads_from[] = {"--threads", "OPENBLAS_NUM_THREADS", "cores"};
 static const char *const mode_names[] = {"inference", "training"};
 static const char *const yes_no[] = {"no", "yes"};
 static const char *const measures[] = {"time", "cost"};
@@ -934,6 +1054,33 @@ static void read_openblas(loader *ld, xmlNodePtr n, rs_prov *p)
     get_text(ld, n, "config", p->blas_config, sizeof p->blas_config, 0);
     get_text(ld, n, "core", p->blas_core, sizeof p->blas_core, 0);
     p->blas_threads = (int)get_int(ld, n, "threads", 1, MAX_CORES);
+    if (has(n, "threads-from"))
+        snprintf(p->blas_threads_from, sizeof p->blas_threads_from, "%s",
+                 threads_from[get_enum(ld, n, "threads-from", threads_from, COUNT(threads_from))]);
+    else
+        p->blas_threads_from[0] = '\0';
+}
+
+/* One <pass> of <passes>: shares are of all CPUs' time. */
+static void read_pass(loader *ld, xmlNodePtr n, rs_pass *p)
+{
+    machstate *m = &p->state;
+    memset(p, 0, sizeof *p);
+    p->index = (int)get_int(ld, n, "index", 1, RESULTS_MAX_PASSES);
+    get_exact(ld, n, "started", p->started, sizeof p->started);
+    p->seconds = get_real(ld, n, "seconds", 0.0, TIME_MAX);
+    p->visits = (int)get_int(ld, n, "visits", 0, RESULTS_MAX_POINTS);
+    if ((m->has_loadavg = has(n, "loadavg")))
+        m->loadavg = get_real(ld, n, "loadavg", 0.0, MAX_CORES);
+    if ((m->has_cpu = has(n, "others-cpu") || has(n, "self-cpu") || has(n, "steal"))) {
+        m->self_cpu = get_real(ld, n, "self-cpu", 0.0, 1.0);
+        m->others_cpu = get_real(ld, n, "others-cpu", 0.0, 1.0);
+        m->steal = get_real(ld, n, "steal", 0.0, 1.0);
+    }
+    if ((m->has_freq = has(n, "freq-mhz")))
+        m->freq_mhz = get_real(ld, n, "freq-mhz", 0.0, 1e6);
+    if ((m->has_temp = has(n, "temp-c")))
+        m->temp_c = get_real(ld, n, "temp-c", -273.15, 1000.0);
 }
 
 static void read_device(loader *ld, xmlNodePtr n, device_info *d)
@@ -979,10 +1126,13 @@ static void read_verification(loader *ld, xmlNodePtr n, rs_point *p)
 }
 
 /* One sample: the wall time, and with "total" the transfer times too. */
-static void read_sample(loader *ld, xmlNodePtr n, step_times *t, int transfer)
+/* A sample's times, and *pass, the pass it was measured in (0: not said,
+ * as in files of 0.1.0). */
+static void read_sample(loader *ld, xmlNodePtr n, step_times *t, int *pass, int transfer)
 {
     static const char *const parts[] = {"kernel", "h2d", "d2h"};
     int i;
+    *pass = has(n, "pass") ? (int)get_int(ld, n, "pass", 1, RESULTS_MAX_PASSES) : 0;
     t->wall = get_real(ld, n, "wall", TIME_MIN, TIME_MAX);
     t->kernel = t->h2d = t->d2h = -1.0;
     t->total = t->wall;
@@ -1019,6 +1169,8 @@ static void read_summary(loader *ld, xmlNodePtr n, stats_summary *s, fit_view *v
     s->drift = get_enum(ld, n, "drift", yes_no, COUNT(yes_no));
     s->drift_ratio = get_real(ld, n, "drift-ratio", 0.0, TIME_MAX / TIME_MIN);
     get_real(ld, n, "gflops", 0.0, DERIVED_MAX);  /* recomputed on save */
+    s->passes = has(n, "passes") ? (int)get_int(ld, n, "passes", 1, RESULTS_MAX_PASSES) : 0;
+    s->contention = has(n, "contention") ? get_real(ld, n, "contention", 0.0, 1.0) : 0.0;
 }
 
 static void read_price(loader *ld, xmlNodePtr n, char id[32], double *usd)
@@ -1089,7 +1241,8 @@ static int diagnose(const char *path, xmlNodePtr n, err *e)
         device_info dev;
         device_prop prop;
         rs_point pt;
-        step_times s;
+        struct { step_times t; int pass; } s;
+        rs_pass pass;
         struct { stats_summary s; fit_view v; } sum;
         struct { char device[32]; double usd; } price;
         fit_model m;
@@ -1118,7 +1271,9 @@ static int diagnose(const char *path, xmlNodePtr n, err *e)
     else if (is(n, "verification"))
         read_verification(&ld, n, &u.pt);
     else if (is(n, "s"))
-        read_sample(&ld, n, &u.s, has(n, "total"));
+        read_sample(&ld, n, &u.s.t, &u.s.pass, has(n, "total"));
+    else if (is(n, "pass"))
+        read_pass(&ld, n, &u.pass);
     else if (is(n, "summary"))
         read_summary(&ld, n, &u.sum.s, &u.sum.v);
     else if (is(n, "fit"))
@@ -1167,10 +1322,11 @@ static long count_children(loader *ld, xmlNodePtr parent, const char *name, long
     return k;
 }
 
-static void load_prov(loader *ld, xmlNodePtr pv, rs_prov *p)
+static void load_prov(loader *ld, xmlNodePtr pv, results *r)
 {
     static const char *const parts[] = {"breakeven", "run", "host", "openblas"};
-    xmlNodePtr n[4];
+    rs_prov *p = &r->prov;
+    xmlNodePtr n[4], ps, c;
     int i;
     for (i = 0; i < 4; i++)
         if (!(n[i] = only_child(ld, pv, parts[i])) && !ld->failed)
@@ -1181,6 +1337,20 @@ static void load_prov(loader *ld, xmlNodePtr pv, rs_prov *p)
     read_run(ld, n[1], p);
     read_host(ld, n[2], p);
     read_openblas(ld, n[3], p);
+    if (ld->failed || !(ps = only_child(ld, pv, "passes")) ||
+        count_children(ld, ps, "pass", RESULTS_MAX_PASSES) < 0)
+        return;
+    for (c = first_elem(ps->children); c && !ld->failed; c = next_elem(c)) {
+        rs_pass pass;
+        if (!is(c, "pass"))
+            continue;
+        read_pass(ld, c, &pass);
+        for (i = 0; i < r->npasses && !ld->failed; i++)
+            if (r->passes[i].index == pass.index)
+                bad(ld, c, "<pass> index %d is listed twice", pass.index);
+        if (!ld->failed && results_add_pass(r, &pass, ld->e) < 0)
+            bad(ld, c, "out of memory adding a pass");
+    }
 }
 
 static void load_devices(loader *ld, xmlNodePtr devs, results *r)
@@ -1220,6 +1390,7 @@ static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
     xmlNodePtr s = first_elem(c->children);
     long count = count_children(ld, c, "s", RESULTS_MAX_SAMPLES);
     xmlChar *unit = attr(ld, c, "unit", 0);
+    int pass;
 
     if (unit && strcmp((const char *)unit, "s") != 0)
         bad(ld, c, "<samples> unit is not \"s\"");
@@ -1244,7 +1415,14 @@ static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
             bad(ld, s, "more <s> than counted");
             return;
         }
-        read_sample(ld, s, &p->samples[p->nsamples++], p->has_transfer);
+        read_sample(ld, s, &p->samples[p->nsamples], &pass, p->has_transfer);
+        if (pass > 0 && !p->pass && !(p->pass = calloc((size_t)count, sizeof *p->pass))) {
+            bad(ld, c, "out of memory for %ld samples", count);
+            return;
+        }
+        if (p->pass)
+            p->pass[p->nsamples] = pass;
+        p->nsamples++;
     }
 }
 
@@ -1269,9 +1447,10 @@ static void check_summary(loader *ld, xmlNodePtr n, const rs_point *p, const sta
     else if (s->min != lo || s->max != hi)
         bad(ld, n, "<summary> min and max are not those of the samples (%.17g and %.17g)", lo, hi);
     else if (!le(s->min, s->p10) || !le(s->p10, s->median) || !le(s->median, s->p90) ||
-             !le(s->p90, s->max) || !le(s->min, s->ci_lo) || !le(s->ci_lo, s->median) ||
-             !le(s->median, s->ci_hi) || !le(s->ci_hi, s->max) || !le(s->min, s->mean) ||
-             !le(s->mean, s->max))
+             !le(s->p90, s->max) || !le(s->ci_lo, s->median) || !le(s->median, s->ci_hi) ||
+             !le(s->min, s->mean) || !le(s->mean, s->max))
+        /* the interval may reach past the samples: it says where another
+         * run's median would fall, and with few passes that is wider */
         bad(ld, n, "<summary> statistics are not in order (min <= p10, ci-lo <= median <= "
             "ci-hi, p90 <= max, mean within min..max)");
 }
@@ -1331,6 +1510,7 @@ static void load_point(loader *ld, xmlNodePtr n, results *r)
     if (!ld->failed && results_add_point(r, &p, ld->e) < 0)
         bad(ld, n, "out of memory adding a point");
     free(p.samples);
+    free(p.pass);
 }
 
 static int point_order(const void *x, const void *y)
@@ -1552,7 +1732,7 @@ static int load_doc(loader *ld, xmlNodePtr root, results **out)
             bad(ld, root, "<breakeven-results> lacks <%s>", parts[i]);
     /* in the order of their references: points name devices, the fit both */
     if (!ld->failed)
-        load_prov(ld, n[0], &r->prov);
+        load_prov(ld, n[0], r);
     if (!ld->failed)
         load_devices(ld, n[1], r);
     if (!ld->failed)

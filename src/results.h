@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "list.h"
+#include "machstate.h"
 #include "stats.h"
 
 #define RESULTS_FORMAT 1
@@ -39,7 +40,19 @@ typedef struct rs_prov {
     double memory;
     char blas_version[64], blas_config[256], blas_core[64];
     int blas_threads;
+    char blas_threads_from[32]; /* what decided them: "--threads",
+                                   "OPENBLAS_NUM_THREADS" or "cores" ("" in files of 0.1.0) */
 } rs_prov;
+
+/* One pass of the sweep: every point measured once more, in a shuffled
+ * order (sweep.h), and what the machine did meanwhile. */
+typedef struct rs_pass {
+    int index;                /* 1-based, in the order run (refinement passes too) */
+    char started[32];         /* UTC, ISO 8601                                */
+    double seconds;           /* its wall time                                */
+    int visits;               /* point × device measurements made in it       */
+    machstate state;          /* see machstate.h; has_ flags say what was read */
+} rs_pass;
 
 typedef struct rs_point {
     char device[32];
@@ -55,6 +68,9 @@ typedef struct rs_point {
     char worst[128];
     int nsamples;             /* 0 unless the point was measured          */
     step_times *samples;      /* owned by the point                       */
+    int *pass;                /* owned; the pass (rs_pass.index) of each sample,
+                                 or NULL: all from one pass, numbered 0 (files
+                                 of 0.1.0, test fixtures)                  */
     int has_transfer;         /* samples carry h2d/d2h/total (OpenCL)     */
     stats_summary resident;   /* of samples[].wall                        */
     stats_summary transfer;   /* of samples[].total, when has_transfer    */
@@ -137,6 +153,8 @@ typedef struct results {
     device_info *devices;     /* owned */
     int npoints, cap;
     rs_point *points;         /* owned, each owning its samples */
+    int npasses;
+    rs_pass *passes;          /* owned; the passes run, in order         */
     int has_fit;              /* fit and fit_seed are set               */
     fit_set fit;              /* owned (its arrays)                     */
     unsigned long long fit_seed;
@@ -150,12 +168,24 @@ void results_free(results *r);
 int results_add_device(results *r, const device_info *d, err *e);
 /* Appends a copy of p (its samples copied too). */
 int results_add_point(results *r, const rs_point *p, err *e);
+/* Removes point i (and frees its samples); later points move down one. */
+void results_remove_point(results *r, int i);
+/* Appends t[0..n), all measured in pass, to p's samples (p->pass is
+ * created when p had none: its earlier samples become pass 0). */
+int results_add_samples(rs_point *p, const step_times *t, int n, int pass, err *e);
+/* Appends a copy of ps. */
+int results_add_pass(results *r, const rs_pass *ps, err *e);
 /* The device description of a point, or NULL. */
 const device_info *results_device(const results *r, const char *id);
 
 /* Computes p's summaries from its samples (resident, and transfer when the
- * samples have it). */
+ * samples have it), by stats_summarize_passes when p->pass is set: with
+ * several passes the interval of the median includes how they differ. */
 int results_summarize(rs_point *p, err *e);
+/* results_summarize, then each interval extended down for the CPU share
+ * that others took during the passes of p's samples (the largest share of
+ * those passes in r->passes that recorded it; see stats_contention). */
+int results_summarize_in(const results *r, rs_point *p, err *e);
 
 /* GFLOP/s of a point from a step time (all layers). */
 double results_gflops(const rs_point *p, double seconds);
@@ -177,6 +207,7 @@ int results_save(const results *r, const char *path, err *e);
 #define RESULTS_MAX_DEVICES 64
 #define RESULTS_MAX_POINTS 100000
 #define RESULTS_MAX_SAMPLES 10000   /* per point (a run takes at most 2000)   */
+#define RESULTS_MAX_PASSES 1000     /* passes of a sweep, refinement included */
 
 /* Loads path, a results file from anywhere: only a regular file, validated
  * against the schema, then checked for sense (unique points, known devices,

@@ -8,6 +8,12 @@
  * first and last thirds of the samples in time order with a one-sided
  * Mann–Whitney test: a point that got slower while it was measured (thermal
  * throttling, a neighbour waking up) is flagged rather than averaged away.
+ *
+ * Samples measured in several passes (sweep.h) get an interval that also
+ * includes the variation between passes (stats_summarize_passes): the
+ * samples of one pass are not independent of each other (the same buffers,
+ * the same minute of the machine's life), so their spread alone says little
+ * about another run.
  */
 #ifndef BE_STATS_H
 #define BE_STATS_H
@@ -21,11 +27,38 @@ typedef struct stats_summary {
     double ci_level;      /* its exact coverage (below 0.95 when n is small)  */
     int drift;            /* 1 when the last third is significantly slower    */
     double drift_ratio;   /* median(last third) / median(first third); 0 if n < 9 */
+    int passes;           /* the passes ci_lo/ci_hi stand on: ≥ 2 when they include
+                             the variation between passes (stats_summarize_passes),
+                             1 when from one pass only, 0 unknown (older files) */
+    double contention;    /* the share of the CPU others took while the samples
+                             were measured, by which ci_lo was extended down
+                             (stats_contention); 0 when none was recorded */
 } stats_summary;
 
 /* Summarizes x[0..n) (in the order measured; n ≥ 1).  BE_EFAIL on n < 1 or
  * out of memory. */
 int stats_summarize(const double *x, int n, stats_summary *s, err *e);
+
+/* stats_summarize for samples measured in passes: x[i] (in the order
+ * measured) belongs to pass pass[i] (any integers; a pass's samples need
+ * not be adjacent).  The median and the descriptions are of all samples.
+ * With 2 or more passes, the 95% interval of the median also covers how
+ * the passes differ, so that it says where another run on the same machine
+ * would find the median (stats.c gives the estimator), and drift is tested
+ * within each pass.  With one pass, it is stats_summarize's.  Sets
+ * s->passes. */
+int stats_summarize_passes(const double *x, const int *pass, int n, stats_summary *s, err *e);
+
+/* Extends s's interval down for contention: while the samples were
+ * measured, other processes (and the hypervisor) took the share `lost`
+ * (0..1) of the CPU, so a run on the quiet machine could be faster by up to
+ * that share; ci_lo becomes ci_lo·(1 − lost) (lost is capped at 0.9) and
+ * s->contention = lost.  Nothing when lost ≤ 0. */
+void stats_contention(stats_summary *s, double lost);
+
+/* The 0.975 quantile of Student's t with df ≥ 1 degrees of freedom (exact
+ * to 3 decimals up to 30, then a Cornish–Fisher expansion). */
+double stats_t975(int df);
 
 /* 1 when the 95% CI of the median lies within ±rel of the median. */
 int stats_converged(const stats_summary *s, double rel);

@@ -1,33 +1,68 @@
 /*
  * sweep.c — the measurement loop (see sweep.h).
  *
- * The workload data of a cell is made once and measured on every device in
- * turn, so devices see the same numbers and a slow drift of the machine
- * affects them alike.
+ * Within a pass the cells come in a shuffled order and, within a cell, the
+ * devices too; the workload data of a cell is made once per pass and
+ * measured on every device in turn, so the devices see the same numbers and
+ * making the data (a fifth of a second at hidden 2048) is paid once per
+ * cell and pass, not once per device.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "host.h"
+#include "machstate.h"
 #include "verify.h"
 #include "workload.h"
 
-/* Warm-up: at least this many steps and this much time (or a tenth of the
- * point's share, whichever is less). */
-#define WARMUP_STEPS 2
+/* Warm-up of a visit: at least this many steps and this much time (or a
+ * tenth of the visit's share, whichever is less).  Every visit has fresh
+ * buffers, so every visit warms up; one step touches all of them. */
+#define WARMUP_STEPS 1
 #define WARMUP_SECONDS 0.2
+/* The fewest samples a visit takes: a median and a spread of its own. */
+#define PASS_MIN_SAMPLES 3
+/* The checkpoint is written after a visit only when this long has passed
+ * since the last one (and always after a pass): a save of the default
+ * sweep's file takes a tenth of a second or more. */
+#define CHECKPOINT_SECONDS 10.0
 
 typedef struct measure {
     const plan *p;
     volatile sig_atomic_t *stop;
-    double share;       /* seconds this point may spend sampling */
+    int min_samples;    /* of a visit: the plan's minimum, over the passes */
+    double share;       /* seconds this visit may spend sampling */
+    double sampled;     /* set by the visit: seconds it spent sampling */
 } measure;
 
 static int stopped(const measure *m) { return m->stop && *m->stop; }
+
+/* splitmix64: the shuffles' generator; the state is the caller's. */
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* v = a uniformly random permutation of 0..n-1 (Fisher–Yates). */
+static void shuffle(int *v, int n, uint64_t *rng)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        v[i] = i;
+    for (i = n - 1; i > 0; i--) {
+        int j = (int)(next_random(rng) % (uint64_t)(i + 1)), t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
 
 /* Verifies one step from the initial parameters; sets pt's verification. */
 static int verify_point(const device *dev, void *run, const workload *w, rs_point *pt, err *e)
@@ -59,173 +94,291 @@ done:
     return rc;
 }
 
-/* Takes samples into pt until converged, out of share, or stopped. */
-static int sample(const measure *m, const device *dev, void *run, rs_point *pt, err *e)
+/* Warms up, then takes samples of pass into pt until this pass's median is
+ * pinned down, the share is spent, or the run is stopped.  The samples
+ * taken are kept in every case (an interrupted visit's too); the caller
+ * summarizes them. */
+static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pass, err *e)
 {
-    int cap = m->p->max_samples, next_check = m->p->min_samples, rc, warm;
+    int cap = m->p->max_samples, next_check = m->min_samples, n = 0, rc = BE_OK, warm;
     double t0, warm_until;
-    step_times t;
+    step_times t, *got = NULL;
     stats_summary s;
     double *wall = NULL;
 
-    pt->samples = malloc((size_t)cap * sizeof *pt->samples);
+    got = malloc((size_t)cap * sizeof *got);
     wall = malloc((size_t)cap * sizeof *wall);
-    if (!pt->samples || !wall) {
-        free(wall);
-        return err_set(e, BE_EFAIL, "out of memory for %d samples", cap);
+    if (!got || !wall) {
+        rc = err_set(e, BE_EFAIL, "out of memory for %d samples", cap);
+        goto done;
     }
     t0 = host_seconds();
     warm_until = t0 + (m->share / 10 < WARMUP_SECONDS ? m->share / 10 : WARMUP_SECONDS);
     for (warm = 0; warm < WARMUP_STEPS || host_seconds() < warm_until; warm++) {
         if (stopped(m)) {
-            free(wall);
-            return BE_EINTR;
+            rc = BE_EINTR;
+            goto done;
         }
-        if ((rc = dev->ops->step(run, &t, e)) < 0) {
-            free(wall);
-            return rc;
-        }
+        if ((rc = dev->ops->step(run, &t, e)) < 0)
+            goto done;
     }
     t0 = host_seconds();
-    while (pt->nsamples < cap) {
+    while (n < cap) {
         if (stopped(m)) {
-            free(wall);
-            return BE_EINTR;
+            rc = BE_EINTR;
+            break;
         }
-        if ((rc = dev->ops->step(run, &t, e)) < 0) {
-            free(wall);
-            return rc;
-        }
-        wall[pt->nsamples] = t.wall;
-        pt->samples[pt->nsamples++] = t;
-        if (pt->nsamples < m->p->min_samples)
+        if ((rc = dev->ops->step(run, &t, e)) < 0)
+            break;
+        wall[n] = t.wall;
+        got[n++] = t;
+        pt->has_transfer = t.total >= 0.0 && t.h2d >= 0.0;
+        if (n < m->min_samples)
             continue;
         if (host_seconds() - t0 >= m->share)
             break;
-        if (pt->nsamples >= next_check) {
-            /* re-check at geometric intervals: the summary sorts */
-            if ((rc = stats_summarize(wall, pt->nsamples, &s, e)) < 0) {
-                free(wall);
-                return rc;
-            }
-            if (pt->nsamples >= 9 && stats_converged(&s, m->p->target_rel))
+        if (n >= next_check) {
+            /* re-check at geometric intervals: the summary sorts.  The
+             * target is on this pass's median alone: once it is pinned
+             * down, more samples here hardly narrow the point's interval,
+             * which the differences between passes dominate, and the time
+             * saved goes to the visits after this one. */
+            if ((rc = stats_summarize(wall, n, &s, e)) < 0)
                 break;
-            next_check = pt->nsamples + 1 + pt->nsamples / 8;
+            if (n >= 9 && stats_converged(&s, m->p->target_rel))
+                break;
+            next_check = n + 1 + n / 8;
         }
     }
+    m->sampled = host_seconds() - t0;
+    if (n > 0) {
+        int kept = results_add_samples(pt, got, n, pass, e);
+        if (kept < 0 && rc >= 0)
+            rc = kept;
+    }
+done:
+    free(got);
     free(wall);
-    pt->has_transfer = t.total >= 0.0 && t.h2d >= 0.0;
-    return results_summarize(pt, e);
+    return rc;
 }
 
-/* Measures one cell on one device into pt (status and samples). */
-static int measure_point(const measure *m, const device *dev, const workload *w,
-                         rs_point *pt, err *e)
+/* One visit of a point: prepare, verify (first visit only), warm up,
+ * sample, release.  A device failure ends the point (its status and
+ * message say why; samples of earlier passes stay); only an interruption
+ * or a failure of the host is returned. */
+static int visit(measure *m, const device *dev, const workload *w, rs_point *pt, int pass,
+                 err *e)
 {
     void *run = NULL;
     err pe;
     int rc;
 
-    rc = dev->ops->prepare(dev->handle, w, &run, &pe);
-    if (rc == BE_EOOM) {
-        pt->status = PT_OUT_OF_MEMORY;
-        snprintf(pt->message, sizeof pt->message, "%s", pe.msg);
-        return BE_OK;
-    }
-    if (rc < 0) {
-        pt->status = PT_SKIPPED;
-        snprintf(pt->message, sizeof pt->message, "%s", pe.msg);
-        return BE_OK;
-    }
-    rc = verify_point(dev, run, w, pt, &pe);
-    if (rc == BE_OK && pt->status == PT_OK)
-        rc = sample(m, dev, run, pt, &pe);
-    dev->ops->release(run);
-    if (rc == BE_EINTR)
-        return rc;
-    if (rc == BE_EOOM) {
-        pt->status = PT_OUT_OF_MEMORY;
-        snprintf(pt->message, sizeof pt->message, "%s", pe.msg);
-    } else if (rc < 0) {
-        pt->status = PT_SKIPPED;
-        snprintf(pt->message, sizeof pt->message, "%s", pe.msg);
-    }
     (void)e;
+    m->sampled = 0.0;
+    rc = dev->ops->prepare(dev->handle, w, &run, &pe);
+    if (rc == BE_OK) {
+        if (!pt->verified)
+            rc = verify_point(dev, run, w, pt, &pe);
+        if (rc == BE_OK && pt->status == PT_OK)
+            rc = sample(m, dev, run, pt, pass, &pe);
+        dev->ops->release(run);
+    }
+    if (rc == BE_OK || rc == BE_EINTR)
+        return rc;
+    pt->status = rc == BE_EOOM ? PT_OUT_OF_MEMORY : PT_SKIPPED;
+    if (pt->nsamples > 0)
+        snprintf(pt->message, sizeof pt->message, "in pass %d: %s", pass, pe.msg);
+    else
+        snprintf(pt->message, sizeof pt->message, "%s", pe.msg);
     return BE_OK;
+}
+
+/* A point is written once it has samples or a status other than ok. */
+static int measured(const rs_point *p) { return p->status != PT_OK || p->nsamples > 0; }
+
+/* Saves r without the points from base on that have not been measured yet
+ * (an ok point without samples is not a valid point of a file). */
+static int checkpoint_save(const results *r, int base, const char *path, err *e)
+{
+    results view = *r;
+    int i, rc;
+    view.points = malloc((size_t)(r->npoints + 1) * sizeof *view.points);
+    if (!view.points)
+        return err_set(e, BE_EFAIL, "out of memory saving %s", path);
+    view.npoints = 0;
+    for (i = 0; i < r->npoints; i++)
+        if (i < base || measured(&r->points[i]))
+            view.points[view.npoints++] = r->points[i];
+    view.cap = view.npoints;
+    rc = results_save(&view, path, e);
+    free(view.points);
+    return rc;
+}
+
+/* Visits (ok points) left in this pass from position q of order on, and in
+ * the passes after it. */
+static int visits_left(const results *r, int base, const int *order, int ncells, int ndev,
+                       int q, int passes_after)
+{
+    int i, d, here = 0, ok = 0;
+    for (i = 0; i < ncells * ndev; i++)
+        ok += r->points[base + i].status == PT_OK;
+    for (i = q; i < ncells; i++)
+        for (d = 0; d < ndev; d++)
+            here += r->points[base + order[i] * ndev + d].status == PT_OK;
+    return here + passes_after * ok;
 }
 
 int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
               device *const *devs, int ndev, results *r, const char *checkpoint,
               volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e)
 {
-    int cells = npts, total = cells * ndev, done = 0, c, d, rc = BE_OK;
-    double start = host_seconds();
-    measure m = {p, stop, 0.0};
+    int passes = p->passes > 0 ? p->passes : 1, total = npts * ndev * passes;
+    int base = r->npoints, done = 0, rc = BE_OK, c, d, k, q;
+    int *order = malloc((size_t)npts * sizeof *order + 1);
+    int *dorder = malloc((size_t)ndev * sizeof *dorder + 1);
+    double start = host_seconds(), last_save = start, overhead = 0.0;
+    int timed = 0;
+    /* a fresh order for every sweep of a run (the refinement's too) */
+    uint64_t rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
+    measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0};
 
-    for (c = 0; c < cells; c++) {
-        workload_data data;
-        wl_mode mode;
-        int hidden, batch;
-
-        mode = pts[c].mode;
-        hidden = pts[c].hidden;
-        batch = pts[c].batch;
-        if ((rc = workload_make(&data, mode, p->layers, hidden, batch, p->seed, e)) < 0)
-            return rc;
-        for (d = 0; d < ndev; d++) {
-            sweep_event ev;
+    if ((p->min_samples + passes - 1) / passes > m.min_samples)
+        m.min_samples = (p->min_samples + passes - 1) / passes;
+    if (!order || !dorder) {
+        rc = err_set(e, BE_EFAIL, "out of memory planning the sweep");
+        goto out;
+    }
+    for (c = 0; c < npts && rc == BE_OK; c++)
+        for (d = 0; d < ndev && rc == BE_OK; d++) {
             rs_point pt;
-            double elapsed = host_seconds() - start;
-
-            if (stop && *stop) {
-                workload_free(&data);
-                return BE_EINTR;
-            }
-            m.share = (budget - elapsed) / (total - done);
-            if (m.share < 0.0)
-                m.share = 0.0;
-            memset(&ev, 0, sizeof ev);
-            ev.kind = SWEEP_START;
-            ev.index = done;
-            ev.total = total;
-            ev.elapsed = elapsed;
-            ev.eta = done > 0 ? elapsed / done * (total - done) : budget;
-            ev.dev = &devs[d]->info;
-            ev.mode = mode;
-            ev.hidden = hidden;
-            ev.batch = batch;
-            if (progress)
-                progress(ctx, &ev);
-
             memset(&pt, 0, sizeof pt);
             snprintf(pt.device, sizeof pt.device, "%s", devs[d]->info.id);
-            pt.mode = mode;
+            pt.mode = pts[c].mode;
             pt.layers = p->layers;
-            pt.hidden = hidden;
-            pt.batch = batch;
-            pt.flops_per_layer = workload_flops_per_layer(mode, hidden, batch);
+            pt.hidden = pts[c].hidden;
+            pt.batch = pts[c].batch;
+            pt.flops_per_layer = workload_flops_per_layer(pt.mode, pt.hidden, pt.batch);
             snprintf(pt.why, sizeof pt.why, "%s", pts[c].why);
-            rc = measure_point(&m, devs[d], &data.w, &pt, e);
-            if (rc == BE_OK)
-                rc = results_add_point(r, &pt, e);
-            free(pt.samples);
-            if (rc < 0) {
-                workload_free(&data);
-                return rc;
-            }
-            done++;
-            ev.kind = SWEEP_DONE;
-            ev.index = done;
-            ev.elapsed = host_seconds() - start;
-            ev.point = &r->points[r->npoints - 1];
-            if (progress)
-                progress(ctx, &ev);
-            if (checkpoint && (rc = results_save(r, checkpoint, e)) < 0) {
-                workload_free(&data);
-                return rc;
-            }
+            rc = results_add_point(r, &pt, e);
         }
-        workload_free(&data);
+
+    for (k = 0; k < passes && rc == BE_OK; k++) {
+        rs_pass ps;
+        machstate_mark mark;
+        double pass_start = host_seconds();
+        int slot;
+
+        memset(&ps, 0, sizeof ps);
+        ps.index = r->npasses + 1;
+        host_utc_now(ps.started, sizeof ps.started, 0);
+        if ((rc = results_add_pass(r, &ps, e)) < 0)
+            break;
+        slot = r->npasses - 1;
+        machstate_begin(&mark);
+        shuffle(order, npts, &rng);
+        for (q = 0; q < npts && rc == BE_OK; q++) {
+            const plan_point *cell = &pts[order[q]];
+            workload_data data;
+            int made = 0;
+
+            shuffle(dorder, ndev, &rng);
+            for (d = 0; d < ndev && rc == BE_OK; d++) {
+                rs_point *pt = &r->points[base + order[q] * ndev + dorder[d]];
+                double elapsed = host_seconds() - start;
+                int left = visits_left(r, base, order, npts, ndev, q, passes - 1 - k);
+                sweep_event ev;
+
+                if (stop && *stop) {
+                    rc = BE_EINTR;
+                    break;
+                }
+                memset(&ev, 0, sizeof ev);
+                ev.kind = SWEEP_START;
+                ev.index = done;
+                ev.total = total;
+                ev.pass = k + 1;
+                ev.passes = passes;
+                ev.elapsed = elapsed;
+                ev.eta = done > 0 ? elapsed / done * (total - done) : budget;
+                ev.dev = &devs[dorder[d]]->info;
+                ev.mode = cell->mode;
+                ev.hidden = cell->hidden;
+                ev.batch = cell->batch;
+                if (progress)
+                    progress(ctx, &ev);
+                if (pt->status == PT_OK) {
+                    /* what is left, less what the visits left will spend
+                     * outside their samples (preparing, verifying, warming
+                     * up: the mean so far), shared among them */
+                    double t = host_seconds();
+                    m.share = (budget - elapsed) / left - (timed > 0 ? overhead / timed : 0.0);
+                    if (m.share < 0.0)
+                        m.share = 0.0;
+                    if (!made && (rc = workload_make(&data, cell->mode, p->layers, cell->hidden,
+                                                     cell->batch, p->seed, e)) < 0)
+                        break;
+                    made = 1;
+                    rc = visit(&m, devs[dorder[d]], &data.w, pt, ps.index, e);
+                    if (pt->nsamples > 0) {
+                        int sum = results_summarize_in(r, pt, e);
+                        if (sum < 0)
+                            rc = sum;
+                    }
+                    r->passes[slot].visits++;
+                    overhead += host_seconds() - t - m.sampled;
+                    timed++;
+                }
+                done++;
+                ev.kind = SWEEP_DONE;
+                ev.index = done;
+                ev.elapsed = host_seconds() - start;
+                ev.point = pt;
+                if (progress && rc == BE_OK)
+                    progress(ctx, &ev);
+                if (rc == BE_OK && checkpoint && host_seconds() - last_save >= CHECKPOINT_SECONDS) {
+                    rc = checkpoint_save(r, base, checkpoint, e);
+                    last_save = host_seconds();
+                }
+            }
+            if (made)
+                workload_free(&data);
+        }
+        r->passes[slot].seconds = host_seconds() - pass_start;
+        machstate_end(&mark, &r->passes[slot].state);
+        /* the pass's share of contention is known now: the points it
+         * measured are summarized again with it */
+        for (q = base; q < r->npoints && (rc == BE_OK || rc == BE_EINTR); q++) {
+            rs_point *pt = &r->points[q];
+            int i, sum;
+            for (i = pt->nsamples - 1; i >= 0 && pt->pass[i] != ps.index; i--)
+                ;
+            if (i >= 0 && (sum = results_summarize_in(r, pt, e)) < 0)
+                rc = sum;
+        }
+        if (rc == BE_OK && progress) {
+            sweep_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.kind = SWEEP_PASS_DONE;
+            ev.index = done;
+            ev.total = total;
+            ev.pass = k + 1;
+            ev.passes = passes;
+            ev.elapsed = host_seconds() - start;
+            ev.pass_info = &r->passes[slot];
+            progress(ctx, &ev);
+        }
+        if (rc == BE_OK && checkpoint) {
+            rc = checkpoint_save(r, base, checkpoint, e);
+            last_save = host_seconds();
+        }
     }
-    return BE_OK;
+out:
+    /* points never measured (an interrupted sweep) are left out */
+    for (q = r->npoints - 1; q >= base; q--)
+        if (!measured(&r->points[q]))
+            results_remove_point(r, q);
+    free(order);
+    free(dorder);
+    return rc;
 }

@@ -3,9 +3,12 @@
  *
  * After one step from the initial parameters, a backend hands over the whole
  * network state (backend.h, net_state).  Each layer is checked on its own,
- * from the device's own input to that layer, on a deterministic sample of
- * outputs recomputed in double precision; so a wrong result anywhere is
- * found without recomputing the whole network on the host.
+ * from the device's own input to that layer, recomputing in double
+ * precision a diagonal of each output that meets every row and every column
+ * (max(batch, hidden) entries; in training also every bias and a diagonal of
+ * dx and of the updated weights) and 96 more entries drawn at random; so a
+ * fault confined to one row or one column is always found, without
+ * recomputing the whole network on the host.
  *
  * An entry's error is |device − reference| divided by the sum of the
  * absolute values of the terms it adds up (its "scale"), and the tolerance

@@ -167,13 +167,35 @@ static void test_quick_run(void **state)
         assert_true(p->hidden == 32 || p->hidden == 128);
     }
     assert_int_equal(grid, 8 * r->ndevices);
+    /* three passes over the grid (and three more per refinement round),
+     * numbered in order, each with the machine's state */
+    assert_true(r->npasses >= 3 && r->npasses % 3 == 0);
+    for (i = 0; i < r->npasses; i++) {
+        assert_int_equal(r->passes[i].index, i + 1);
+        assert_true(r->passes[i].visits > 0 && r->passes[i].seconds > 0.0);
+        assert_true(strlen(r->passes[i].started) == 20);
+        assert_true(r->passes[i].state.has_loadavg); /* Linux */
+    }
+    assert_string_equal(r->prov.blas_threads_from, getenv("OPENBLAS_NUM_THREADS") ?
+                        "OPENBLAS_NUM_THREADS" : "cores");
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
+        int q, seen[64] = {0}, distinct = 0;
         if (p->status != PT_OK)
             fail_msg("%s h=%d b=%d: %s %s", p->device, p->hidden, p->batch,
                      results_status_name(p->status), p->message);
         assert_true(p->verified && p->checked > 0 && p->max_error <= p->tolerance);
-        assert_true(p->nsamples >= 5);
+        /* every pass measured the point, at least 3 samples each */
+        assert_non_null(p->pass);
+        for (q = 0; q < p->nsamples; q++) {
+            assert_true(p->pass[q] >= 1 && p->pass[q] <= r->npasses && p->pass[q] < 64);
+            distinct += !seen[p->pass[q]]++;
+        }
+        assert_int_equal(distinct, 3);
+        assert_int_equal(p->resident.passes, 3);
+        for (q = 0; q < 64; q++)
+            assert_true(seen[q] == 0 || seen[q] >= 3);
+        assert_true(p->nsamples >= 9);
         assert_int_equal(p->resident.n, p->nsamples);
         assert_true(p->resident.min <= p->resident.median && p->resident.median <= p->resident.max);
         assert_true(p->resident.ci_lo <= p->resident.median && p->resident.median <= p->resident.ci_hi);
@@ -208,6 +230,7 @@ static void test_usage_errors(void **state)
         {"launch", NULL, NULL, "launch"},
         {"run", "--devices", "cl:9.9", "cl:9.9"},
         {"run", "--mode", "fast", "--mode"},
+        {"run", "--passes", "21", "--passes"},
     };
     size_t i;
     (void)state;
@@ -523,6 +546,61 @@ static void test_all_and_report(void **state)
     outcome_free(&o);
 }
 
+/* OPENBLAS_NUM_THREADS decides the threads when --threads does not, and
+ * the results say so; a malformed value is refused.  --passes 2: every
+ * point measured twice. */
+static void test_threads_from_environment(void **state)
+{
+    char out[300], path[600], saved[64] = "";
+    const char *was = getenv("OPENBLAS_NUM_THREADS");
+    outcome o;
+    results *r = NULL;
+    err e;
+    int i, k;
+    (void)state;
+    if (was)
+        snprintf(saved, sizeof saved, "%s", was);
+    snprintf(out, sizeof out, "%s/env", tmpdir);
+    assert_int_equal(setenv("OPENBLAS_NUM_THREADS", "1", 1), 0);
+    run(&o, "run", "--quick", "--devices", "cpu", "--passes", "2", "--no-refine", "--out", out,
+        NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    assert_non_null(strstr(o.err, "1 OpenBLAS threads, as OPENBLAS_NUM_THREADS says"));
+    last_line(o.out, path, sizeof path);
+    outcome_free(&o);
+    if (results_load(path, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(r->prov.blas_threads, 1);
+    assert_string_equal(r->prov.blas_threads_from, "OPENBLAS_NUM_THREADS");
+    assert_int_equal(r->npasses, 2);
+    for (i = 0; i < r->npoints; i++) {
+        int in2 = 0;
+        for (k = 0; k < r->points[i].nsamples; k++)
+            in2 += r->points[i].pass[k] == 2;
+        /* 9 samples a point at least: 5 in each of 2 passes */
+        assert_true(in2 >= 5);
+        assert_int_equal(r->points[i].resident.passes, 2);
+    }
+    results_free(r);
+    run(&o, "run", "--quick", "--devices", "cpu", "--threads", "2", "--out", out, NULL);
+    assert_int_equal(o.status, 0);
+    last_line(o.out, path, sizeof path);
+    outcome_free(&o);
+    if (results_load(path, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(r->prov.blas_threads, 2);
+    assert_string_equal(r->prov.blas_threads_from, "--threads");
+    results_free(r);
+    assert_int_equal(setenv("OPENBLAS_NUM_THREADS", "lots", 1), 0);
+    run(&o, "run", "--quick", "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "OPENBLAS_NUM_THREADS"));
+    outcome_free(&o);
+    assert_int_equal(saved[0] ? setenv("OPENBLAS_NUM_THREADS", saved, 1)
+                              : unsetenv("OPENBLAS_NUM_THREADS"), 0);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -555,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_tune),
         cmocka_unit_test(test_devices_help_version),
         cmocka_unit_test(test_all_and_report),
+        cmocka_unit_test(test_threads_from_environment),
     };
     return cmocka_run_group_tests_name("end-to-end", tests, setup, teardown);
 }

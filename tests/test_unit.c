@@ -27,6 +27,7 @@
 #include "fmt.h"
 #include "fsx.h"
 #include "list.h"
+#include "machstate.h"
 #include "plan.h"
 #include "query.h"
 #include "results.h"
@@ -1063,6 +1064,542 @@ static void test_query_fit(void **state)
     results_free(r);
 }
 
+/* ==== measurement in passes, the machine's state, threads, verification
+ * coverage (issue 8, "An answer you can trust") ============================ */
+
+static double normal01(uint64_t *st)
+{
+    double u1, u2;
+    *st = *st * 6364136223846793005ull + 1442695040888963407ull;
+    u1 = ((double)(*st >> 11) + 0.5) / 9007199254740992.0;
+    *st = *st * 6364136223846793005ull + 1442695040888963407ull;
+    u2 = ((double)(*st >> 11) + 0.5) / 9007199254740992.0;
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+static void assert_close(double got, double want)
+{
+    if (!(fabs(got - want) <= 1e-9 * fabs(want)))
+        fail_msg("got %.17g, want %.17g", got, want);
+}
+
+/* Three passes of 5 equal samples, at e^0, e^0.1 and e^-0.1: the between
+ * pass variance of the log-medians is 0.01 (2 degrees of freedom), so the
+ * half-width is t(0.975, 2)·√(0.01/3) on the log scale around the median 1. */
+static void test_passes_interval_between(void **state)
+{
+    static const double level[3] = {0.0, 0.1, -0.1};
+    double x[15];
+    int pass[15], i;
+    stats_summary s, plain;
+    (void)state;
+    for (i = 0; i < 15; i++) {
+        pass[i] = i / 5 + 1;
+        x[i] = exp(level[i / 5]);
+    }
+    assert_int_equal(stats_summarize(x, 15, &plain, NULL), BE_OK);
+    assert_int_equal(stats_summarize_passes(x, pass, 15, &s, NULL), BE_OK);
+    assert_int_equal(s.passes, 3);
+    assert_int_equal(s.n, 15);
+    assert_true(s.median == 1.0 && s.min == plain.min && s.max == plain.max);
+    assert_true(s.mean == plain.mean && s.p10 == plain.p10);
+    assert_close(s.ci_lo, exp(-4.303 * sqrt(0.01 / 3.0)));
+    assert_close(s.ci_hi, exp(4.303 * sqrt(0.01 / 3.0)));
+    assert_true(s.ci_level == 0.95);
+    /* the within-run interval claimed much less */
+    assert_true(plain.ci_lo > s.ci_lo && plain.ci_hi < s.ci_hi);
+}
+
+/* Passes that agree exactly: the interval is the floor, the sampling
+ * variance of a pass's log-median, π/2·(1.4826·MAD)²/n; here every pass is
+ * {0.9, 0.95, 1, 1.05, 1.1}, whose log-MAD is ln(1/0.95). */
+static void test_passes_interval_within_floor(void **state)
+{
+    static const double v[5] = {1.05, 0.9, 1.0, 1.1, 0.95};
+    double x[15], half;
+    int pass[15], i;
+    stats_summary s;
+    (void)state;
+    for (i = 0; i < 15; i++) {
+        pass[i] = 7 + i / 5;
+        x[i] = v[i % 5];
+    }
+    assert_int_equal(stats_summarize_passes(x, pass, 15, &s, NULL), BE_OK);
+    half = 4.303 * sqrt(1.5707963267948966 * pow(1.4826 * log(1.0 / 0.95), 2) / 5.0 / 3.0);
+    assert_true(s.median == 1.0);
+    assert_close(s.ci_lo, exp(-half));
+    assert_close(s.ci_hi, exp(half));
+}
+
+/* Four passes of unequal size, their samples interleaved: the same as
+ * grouped, with t(0.975, 3); one pass: stats_summarize's interval. */
+static void test_passes_interleaved_and_single(void **state)
+{
+    /* pass medians 2, 2·e^0.2, 2, 2·e^-0.2 (log-variance 0.08/3) */
+    static const double m[4] = {2.0, 2.4428055163203397, 2.0, 1.6374615061559636};
+    static const int size[4] = {3, 5, 3, 7};
+    double x[18], y[18];
+    int pa[18], pb[18], n = 0, k, j, i;
+    stats_summary a, b, one, plain;
+    (void)state;
+    /* grouped, each pass all at its median: MAD 0, so no floor */
+    for (k = 0; k < 4; k++)
+        for (j = 0; j < size[k]; j++) {
+            x[n] = m[k];
+            pa[n++] = k;
+        }
+    /* the same samples, interleaved */
+    for (i = 0; i < n; i++) {
+        y[i] = x[(i * 7) % n];
+        pb[i] = pa[(i * 7) % n];
+    }
+    assert_int_equal(stats_summarize_passes(x, pa, n, &a, NULL), BE_OK);
+    assert_int_equal(stats_summarize_passes(y, pb, n, &b, NULL), BE_OK);
+    assert_int_equal(a.passes, 4);
+    assert_true(a.median == b.median && a.ci_lo == b.ci_lo && a.ci_hi == b.ci_hi);
+    /* the log-medians ln 2 + {0, 0.2, 0, -0.2}: variance 0.08/3 */
+    assert_true(a.median == 2.0);
+    assert_close(a.ci_hi, 2.0 * exp(3.182 * sqrt((0.04 + 0.04) / 3.0 / 4.0)));
+    assert_close(a.ci_lo, 2.0 * exp(-3.182 * sqrt((0.04 + 0.04) / 3.0 / 4.0)));
+    for (i = 0; i < n; i++)
+        pa[i] = 5;
+    assert_int_equal(stats_summarize(x, n, &plain, NULL), BE_OK);
+    assert_int_equal(stats_summarize_passes(x, pa, n, &one, NULL), BE_OK);
+    assert_int_equal(one.passes, 1);
+    assert_true(one.ci_lo == plain.ci_lo && one.ci_hi == plain.ci_hi &&
+                one.ci_level == plain.ci_level);
+}
+
+/* Drift is a slowdown within a visit: passes at different levels but flat
+ * inside are not drift (the concatenation would look like it); passes that
+ * each slow down are. */
+static void test_passes_drift_within(void **state)
+{
+    double x[36];
+    int pass[36], i;
+    stats_summary s;
+    (void)state;
+    for (i = 0; i < 36; i++) {
+        pass[i] = i / 12;
+        x[i] = (1.0 + 0.1 * (i / 12)) * (1.0 + 0.001 * ((i * 5) % 12));
+    }
+    assert_int_equal(stats_summarize(x, 36, &s, NULL), BE_OK);
+    assert_int_equal(s.drift, 1);
+    assert_int_equal(stats_summarize_passes(x, pass, 36, &s, NULL), BE_OK);
+    assert_int_equal(s.drift, 0);
+    for (i = 0; i < 36; i++)
+        x[i] = 1.0 + 0.01 * (i % 12);
+    assert_int_equal(stats_summarize_passes(x, pass, 36, &s, NULL), BE_OK);
+    assert_int_equal(s.drift, 1);
+    assert_true(s.drift_ratio > 1.05);
+}
+
+static void test_t975(void **state)
+{
+    (void)state;
+    assert_true(stats_t975(1) == 12.706);
+    assert_true(stats_t975(2) == 4.303);
+    assert_true(stats_t975(30) == 2.042);
+    assert_true(fabs(stats_t975(31) - 2.0395) < 5e-4);
+    assert_true(fabs(stats_t975(1000) - 1.9623) < 5e-4);
+    assert_true(stats_t975(0) > 1e300);
+}
+
+/* Simulated runs of 3 passes, each pass shifted by a random machine effect
+ * (sd 5% on the log scale) with 1% noise within: the interval covers the
+ * true centre about 95% of the time, and another run's median about 90%
+ * (both have the same spread); the within-run interval does neither. */
+static void test_passes_coverage_simulated(void **state)
+{
+    enum { K = 3, N = 20, TRIALS = 2000 };
+    double x[K * N];
+    int pass[K * N], trial, p, j, covered = 0, within = 0, other = 0;
+    uint64_t st = 7;
+    stats_summary s, w, last;
+    (void)state;
+    memset(&last, 0, sizeof last);
+    for (trial = 0; trial < TRIALS; trial++) {
+        for (p = 0; p < K; p++) {
+            double effect = 0.05 * normal01(&st);
+            for (j = 0; j < N; j++) {
+                x[p * N + j] = exp(effect + 0.01 * normal01(&st));
+                pass[p * N + j] = p;
+            }
+        }
+        assert_int_equal(stats_summarize_passes(x, pass, K * N, &s, NULL), BE_OK);
+        assert_int_equal(stats_summarize(x, K * N, &w, NULL), BE_OK);
+        covered += s.ci_lo <= 1.0 && 1.0 <= s.ci_hi;
+        within += w.ci_lo <= 1.0 && 1.0 <= w.ci_hi;
+        if (trial > 0)
+            other += last.ci_lo <= s.median && s.median <= last.ci_hi;
+        last = s;
+    }
+    assert_true(covered >= TRIALS * 0.93 && covered <= TRIALS * 0.99);
+    assert_true(other >= (TRIALS - 1) * 0.85);
+    assert_true(within < TRIALS * 0.5);
+}
+
+/* A run on the quiet machine could be faster by the share others took:
+ * the lower end moves down by it, from the passes the point was measured
+ * in only. */
+static void test_contention(void **state)
+{
+    results *r = results_new();
+    rs_pass ps;
+    rs_point p;
+    step_times t[12];
+    stats_summary plain;
+    double lo;
+    int i;
+    (void)state;
+    assert_non_null(r);
+    memset(&plain, 0, sizeof plain);
+    plain.ci_lo = 2.0;
+    plain.ci_hi = 3.0;
+    stats_contention(&plain, 0.0);
+    assert_true(plain.ci_lo == 2.0 && plain.contention == 0.0);
+    stats_contention(&plain, 0.25);
+    assert_true(plain.ci_lo == 1.5 && plain.ci_hi == 3.0 && plain.contention == 0.25);
+    plain.ci_lo = 2.0;
+    stats_contention(&plain, 1.0);
+    assert_close(plain.ci_lo, 0.2);
+    assert_true(plain.contention == 0.9);
+
+    memset(&ps, 0, sizeof ps);
+    for (i = 1; i <= 3; i++) {
+        ps.index = i;
+        ps.state.has_cpu = 1;
+        ps.state.others_cpu = 0.1 * i; /* pass 3, with 30%, is not the point's */
+        ps.state.steal = i == 2 ? 0.05 : 0.0;
+        assert_int_equal(results_add_pass(r, &ps, NULL), BE_OK);
+    }
+    memset(&p, 0, sizeof p);
+    snprintf(p.device, sizeof p.device, "cpu");
+    p.layers = 1;
+    p.hidden = p.batch = 8;
+    p.flops_per_layer = 1.0;
+    for (i = 0; i < 12; i++) {
+        t[i].wall = t[i].total = 1.0 + 0.01 * (i % 6);
+        t[i].kernel = t[i].h2d = t[i].d2h = -1.0;
+    }
+    assert_int_equal(results_add_samples(&p, t, 6, 1, NULL), BE_OK);
+    assert_int_equal(results_add_samples(&p, t + 6, 6, 2, NULL), BE_OK);
+    assert_int_equal(results_summarize(&p, NULL), BE_OK);
+    lo = p.resident.ci_lo;
+    assert_true(p.resident.contention == 0.0);
+    assert_int_equal(results_summarize_in(r, &p, NULL), BE_OK);
+    assert_close(p.resident.contention, 0.25);
+    assert_close(p.resident.ci_lo, lo * 0.75);
+    free(p.samples);
+    free(p.pass);
+    results_free(r);
+}
+
+static void test_machstate_parse(void **state)
+{
+    machstate_ticks a, b;
+    machstate m;
+    unsigned long long self;
+    (void)state;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    /* user nice system idle iowait irq softirq steal guest guest_nice */
+    assert_int_equal(machstate_parse_stat("cpu  100 5 50 1000 20 1 2 3 0 0\n", &a), 1);
+    assert_true(a.total == 1181 && a.busy == 158 && a.steal == 3);
+    assert_int_equal(machstate_parse_stat("cpu0 1 2 3 4\n", &a), 0);
+    assert_int_equal(machstate_parse_stat("intr 1 2\n", &a), 0);
+    /* a command name with spaces and parentheses; utime 70, stime 30 */
+    assert_int_equal(machstate_parse_self("42 (a) b (c) R 1 2 3 4 5 6 7 8 9 10 70 30 0 0 20 0 "
+                                          "3 0 1 2 3\n", &self), 1);
+    assert_true(self == 100);
+    assert_int_equal(machstate_parse_self("42 (x) R 1 2\n", &self), 0);
+    assert_int_equal(machstate_parse_self("no parenthesis", &self), 0);
+    /* over 1000 ticks of the machine: 600 busy, 450 of them ours, 20 stolen */
+    a.ok = b.ok = 1;
+    a.total = 5000;
+    a.busy = 2000;
+    a.steal = 10;
+    a.self = 300;
+    b.total = 6000;
+    b.busy = 2600;
+    b.steal = 30;
+    b.self = 750;
+    machstate_shares(&a, &b, &m);
+    assert_int_equal(m.has_cpu, 1);
+    assert_true(fabs(m.self_cpu - 0.45) < 1e-12);
+    assert_true(fabs(m.others_cpu - 0.15) < 1e-12);
+    assert_true(fabs(m.steal - 0.02) < 1e-12);
+    /* ours ahead of the machine's count by a tick: others 0, not negative */
+    b.self = 2700 - 2000 + 300;
+    machstate_shares(&a, &b, &m);
+    assert_true(m.others_cpu == 0.0);
+    b.total = a.total;
+    machstate_shares(&a, &b, &m);
+    assert_int_equal(m.has_cpu, 0);
+    b.ok = 0;
+    b.total = 6000;
+    machstate_shares(&a, &b, &m);
+    assert_int_equal(m.has_cpu, 0);
+}
+
+/* On this machine: whatever is exposed reads as sane values. */
+static void test_machstate_live(void **state)
+{
+    machstate_mark mark;
+    machstate m;
+    volatile double sink = 0.0;
+    int i;
+    (void)state;
+    machstate_begin(&mark);
+    for (i = 0; i < 20000000; i++)
+        sink += (double)i;
+    machstate_end(&mark, &m);
+    if (m.has_cpu) {
+        assert_true(m.self_cpu >= 0.0 && m.self_cpu <= 1.0);
+        assert_true(m.others_cpu >= 0.0 && m.others_cpu <= 1.0);
+        assert_true(m.steal >= 0.0 && m.steal <= 1.0);
+    }
+    if (m.has_loadavg)
+        assert_true(m.loadavg >= 0.0);
+    if (m.has_freq)
+        assert_true(m.freq_mhz > 0.0);
+    (void)sink;
+}
+
+/* Samples keep their pass, passes their machine state, the OpenBLAS
+ * threads their source, through a save and a load; a file of 0.1.0 (no
+ * passes) still loads, its samples all of pass 0. */
+static void test_results_passes_round_trip(void **state)
+{
+    results *a = results_new(), *b = NULL;
+    rs_pass ps;
+    rs_point *p;
+    step_times t[4];
+    char path[512];
+    err e;
+    int i;
+    (void)state;
+    assert_non_null(a);
+    fill_fixture(a);
+    snprintf(a->prov.blas_threads_from, sizeof a->prov.blas_threads_from, "OPENBLAS_NUM_THREADS");
+    memset(&ps, 0, sizeof ps);
+    ps.index = 1;
+    snprintf(ps.started, sizeof ps.started, "2026-11-22T00:00:01Z");
+    ps.seconds = 31.25;
+    ps.visits = 70;
+    ps.state.has_cpu = 1;
+    ps.state.self_cpu = 0.9;
+    ps.state.others_cpu = 0.38;
+    ps.state.steal = 0.0;
+    ps.state.has_loadavg = 1;
+    ps.state.loadavg = 2.5;
+    assert_int_equal(results_add_pass(a, &ps, NULL), BE_OK);
+    ps.index = 2;
+    memset(&ps.state, 0, sizeof ps.state);
+    ps.state.has_freq = 1;
+    ps.state.freq_mhz = 2450.5;
+    ps.state.has_temp = 1;
+    ps.state.temp_c = -3.5;
+    assert_int_equal(results_add_pass(a, &ps, NULL), BE_OK);
+    /* the first point: its 6 samples are pass 0, then 4 more of passes 1, 2 */
+    p = &a->points[0];
+    for (i = 0; i < 4; i++) {
+        t[i] = p->samples[i];
+        t[i].wall *= 1.5;
+    }
+    assert_int_equal(results_add_samples(p, t, 2, 1, NULL), BE_OK);
+    assert_int_equal(results_add_samples(p, t + 2, 2, 2, NULL), BE_OK);
+    assert_int_equal(p->nsamples, 10);
+    assert_true(p->pass[0] == 0 && p->pass[5] == 0 && p->pass[6] == 1 && p->pass[9] == 2);
+    assert_int_equal(results_summarize_in(a, p, NULL), BE_OK);
+    assert_int_equal(p->resident.passes, 3);
+    /* pass 1 had others at 38% of the CPU */
+    assert_true(p->resident.contention == 0.38);
+    snprintf(path, sizeof path, "%s/passes.xml", tmpdir);
+    assert_int_equal(results_save(a, path, &e), BE_OK);
+    if (results_load(path, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(b->prov.blas_threads_from, "OPENBLAS_NUM_THREADS");
+    assert_int_equal(b->npasses, 2);
+    for (i = 0; i < 2; i++) {
+        const rs_pass *x = &a->passes[i], *y = &b->passes[i];
+        assert_int_equal(x->index, y->index);
+        assert_string_equal(x->started, y->started);
+        assert_true(x->seconds == y->seconds && x->visits == y->visits);
+        assert_int_equal(x->state.has_cpu, y->state.has_cpu);
+        assert_true(x->state.self_cpu == y->state.self_cpu &&
+                    x->state.others_cpu == y->state.others_cpu &&
+                    x->state.steal == y->state.steal);
+        assert_int_equal(x->state.has_loadavg, y->state.has_loadavg);
+        assert_true(x->state.loadavg == y->state.loadavg);
+        assert_int_equal(x->state.has_freq, y->state.has_freq);
+        assert_true(x->state.freq_mhz == y->state.freq_mhz);
+        assert_int_equal(x->state.has_temp, y->state.has_temp);
+        assert_true(x->state.temp_c == y->state.temp_c);
+    }
+    assert_int_equal(b->points[0].nsamples, 10);
+    assert_non_null(b->points[0].pass);
+    for (i = 0; i < 10; i++)
+        assert_int_equal(b->points[0].pass[i], a->points[0].pass[i]);
+    assert_summary_equal(&a->points[0].resident, &b->points[0].resident);
+    assert_int_equal(b->points[0].resident.passes, 3);
+    assert_true(b->points[0].resident.contention == 0.38);
+    assert_null(b->points[1].pass);
+    results_free(b);
+    results_free(a);
+
+    /* 0.1.0: the fixture without any of it */
+    a = results_new();
+    fill_fixture(a);
+    assert_int_equal(results_save(a, path, &e), BE_OK);
+    results_free(a);
+    if (results_load(path, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(b->npasses, 0);
+    assert_null(b->points[0].pass);
+    assert_int_equal(b->points[0].resident.passes, 0);
+    assert_string_equal(b->prov.blas_threads_from, "");
+    results_free(b);
+    expect_rejected("<s wall=\"", "<s pass=\"0\" wall=\"", "pass");
+}
+
+static void test_cli_passes_and_threads(void **state)
+{
+    cli c;
+    err e;
+    (void)state;
+    assert_int_equal(parse("breakeven run", &c, &e), BE_OK);
+    assert_int_equal(c.plan.passes, 3);
+    assert_int_equal(parse("breakeven run --quick", &c, &e), BE_OK);
+    assert_int_equal(c.plan.passes, 3);
+    assert_int_equal(parse("breakeven run --passes 5", &c, &e), BE_OK);
+    assert_int_equal(c.plan.passes, 5);
+    assert_int_equal(parse("breakeven run --passes 0", &c, &e), BE_EUSAGE);
+    assert_non_null(strstr(e.msg, "--passes"));
+    assert_int_equal(parse("breakeven run --passes 21", &c, &e), BE_EUSAGE);
+    assert_int_equal(parse("breakeven run --passes x", &c, &e), BE_EUSAGE);
+
+    memset(&c, 0, sizeof c);
+    assert_int_equal(cli_threads(&c, NULL, 6, &e), BE_OK);
+    assert_int_equal(c.threads, 6);
+    assert_string_equal(c.threads_from, "cores");
+    memset(&c, 0, sizeof c);
+    assert_int_equal(cli_threads(&c, "", 6, &e), BE_OK);
+    assert_string_equal(c.threads_from, "cores");
+    memset(&c, 0, sizeof c);
+    assert_int_equal(cli_threads(&c, "3", 6, &e), BE_OK);
+    assert_int_equal(c.threads, 3);
+    assert_string_equal(c.threads_from, "OPENBLAS_NUM_THREADS");
+    memset(&c, 0, sizeof c);
+    c.threads = 2;
+    assert_int_equal(cli_threads(&c, "3", 6, &e), BE_OK);
+    assert_int_equal(c.threads, 2);
+    assert_string_equal(c.threads_from, "--threads");
+    memset(&c, 0, sizeof c);
+    assert_int_equal(cli_threads(&c, "two", 6, &e), BE_EUSAGE);
+    assert_non_null(strstr(e.msg, "OPENBLAS_NUM_THREADS"));
+    assert_int_equal(cli_threads(&c, "0", 6, &e), BE_EUSAGE);
+}
+
+/* The network after one CPU step from w's initial parameters. */
+static void cpu_state(const workload *w, net_state *s)
+{
+    device dev;
+    step_times t;
+    void *run;
+    err e;
+    assert_int_equal(cpu_discover(&dev, 1, &e), BE_OK);
+    assert_int_equal(dev.ops->prepare(dev.handle, w, &run, &e), BE_OK);
+    assert_int_equal(dev.ops->step(run, &t, &e), BE_OK);
+    assert_int_equal(verify_state_alloc(w, s, &e), BE_OK);
+    assert_int_equal(dev.ops->state(run, s, &e), BE_OK);
+    dev.ops->release(run);
+}
+
+static int verifies(const workload *w, const net_state *s)
+{
+    verify_result vr;
+    assert_int_equal(verify_check(w, s, &vr, NULL), BE_OK);
+    return vr.ok;
+}
+
+/* A fault in one output column, or one row, of any layer is always caught
+ * (96 random entries alone would miss most of the 200 columns). */
+static void test_verify_every_row_and_column(void **state)
+{
+    enum { H = 200, B = 24, L = 3 };
+    workload_data d;
+    net_state s;
+    verify_result vr;
+    int l, i, j;
+    (void)state;
+    assert_int_equal(workload_make(&d, WL_TRAINING, L, H, B, 5, NULL), BE_OK);
+    cpu_state(&d.w, &s);
+    assert_int_equal(verify_check(&d.w, &s, &vr, NULL), BE_OK);
+    assert_int_equal(vr.ok, 1);
+    /* per layer: a diagonal of y and dx (max(B, H) each), of W and all of
+     * b (H each), and 96 random entries of y, dx and W */
+    assert_true(vr.checked == (long)L * (2 * H + 2 * H + 3 * 96));
+    for (l = 0; l < L; l++) {
+        for (j = 0; j < H; j++) {
+            float keep[B];
+            for (i = 0; i < B; i++) {
+                keep[i] = s.act[l + 1][i * H + j];
+                s.act[l + 1][i * H + j] += 0.05f;
+            }
+            if (verifies(&d.w, &s))
+                fail_msg("a fault in column %d of layer %d's output passed", j, l);
+            for (i = 0; i < B; i++)
+                s.act[l + 1][i * H + j] = keep[i];
+            for (i = 0; i < B; i++) {
+                keep[i] = s.dx[l][i * H + j];
+                s.dx[l][i * H + j] += 0.05f;
+            }
+            if (verifies(&d.w, &s))
+                fail_msg("a fault in column %d of layer %d's dx passed", j, l);
+            for (i = 0; i < B; i++)
+                s.dx[l][i * H + j] = keep[i];
+            {
+                float wcol[H], b0 = s.b[l][j];
+                for (i = 0; i < H; i++) {
+                    wcol[i] = s.w[l][i * H + j];
+                    s.w[l][i * H + j] += 0.05f;
+                }
+                if (verifies(&d.w, &s))
+                    fail_msg("a fault in column %d of layer %d's W passed", j, l);
+                for (i = 0; i < H; i++)
+                    s.w[l][i * H + j] = wcol[i];
+                s.b[l][j] += 0.05f;
+                if (verifies(&d.w, &s))
+                    fail_msg("a fault in b[%d] of layer %d passed", j, l);
+                s.b[l][j] = b0;
+            }
+        }
+        for (i = 0; i < B; i++) {
+            float keep[H];
+            for (j = 0; j < H; j++) {
+                keep[j] = s.act[l + 1][i * H + j];
+                s.act[l + 1][i * H + j] += 0.05f;
+            }
+            if (verifies(&d.w, &s))
+                fail_msg("a fault in row %d of layer %d's output passed", i, l);
+            memcpy(&s.act[l + 1][i * H], keep, sizeof keep);
+        }
+        for (i = 0; i < H; i++) {
+            float keep[H];
+            memcpy(keep, &s.w[l][i * H], sizeof keep);
+            for (j = 0; j < H; j++)
+                s.w[l][i * H + j] += 0.05f;
+            if (verifies(&d.w, &s))
+                fail_msg("a fault in row %d of layer %d's W passed", i, l);
+            memcpy(&s.w[l][i * H], keep, sizeof keep);
+        }
+    }
+    assert_int_equal(verifies(&d.w, &s), 1);
+    verify_state_free(&d.w, &s);
+    workload_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1088,6 +1625,18 @@ int main(void)
         cmocka_unit_test(test_fmt_times_and_dates),
         cmocka_unit_test(test_query_points),
         cmocka_unit_test(test_query_fit),
+        cmocka_unit_test(test_passes_interval_between),
+        cmocka_unit_test(test_passes_interval_within_floor),
+        cmocka_unit_test(test_passes_interleaved_and_single),
+        cmocka_unit_test(test_passes_drift_within),
+        cmocka_unit_test(test_t975),
+        cmocka_unit_test(test_passes_coverage_simulated),
+        cmocka_unit_test(test_contention),
+        cmocka_unit_test(test_machstate_parse),
+        cmocka_unit_test(test_machstate_live),
+        cmocka_unit_test(test_results_passes_round_trip),
+        cmocka_unit_test(test_cli_passes_and_threads),
+        cmocka_unit_test(test_verify_every_row_and_column),
     };
     return cmocka_run_group_tests_name("unit", tests, make_tmpdir, remove_tmpdir);
 }

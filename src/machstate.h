@@ -1,0 +1,63 @@
+/*
+ * machstate.h — the state of the machine while a pass of the sweep runs.
+ *
+ * A timing is only as good as the machine was quiet.  The sweep marks the
+ * start of every pass (machstate_begin) and reads the machine at its end
+ * (machstate_end): the load average, how much of the CPU other processes
+ * and the hypervisor (steal) took compared with breakeven itself, the CPU
+ * frequency and the hottest thermal zone.  The readings are stored with the
+ * pass in the results (results.h, rs_pass) so that a reader can judge a run,
+ * and main.c warns when others used a noticeable share of the CPU.
+ *
+ * Everything comes from /proc and /sys.  A reading the system does not
+ * expose (no cpufreq, no thermal zones, no /proc) is simply not recorded
+ * (its has_ flag stays 0); it is never an error.
+ */
+#ifndef BE_MACHSTATE_H
+#define BE_MACHSTATE_H
+
+/* CPU time counters, in clock ticks, at one instant. */
+typedef struct machstate_ticks {
+    int ok;                    /* 1 when /proc/stat and /proc/self/stat were read */
+    unsigned long long total;  /* all CPUs, every state (idle included)          */
+    unsigned long long busy;   /* all CPUs, neither idle nor iowait (steal apart) */
+    unsigned long long steal;  /* taken by the hypervisor                          */
+    unsigned long long self;   /* this process, every thread: utime + stime       */
+} machstate_ticks;
+
+/* The start of an interval. */
+typedef struct machstate_mark {
+    machstate_ticks ticks;
+} machstate_mark;
+
+/* What the machine did over an interval (shares are of all CPUs' time). */
+typedef struct machstate {
+    int has_cpu;               /* self_cpu, others_cpu and steal are set      */
+    double self_cpu;           /* used by breakeven                            */
+    double others_cpu;         /* used by everything else (kernel work too)   */
+    double steal;              /* stolen by the hypervisor                     */
+    int has_loadavg;
+    double loadavg;            /* 1-minute load average at the end (ours included) */
+    int has_freq;
+    double freq_mhz;           /* mean current frequency of the online CPUs   */
+    int has_temp;
+    double temp_c;             /* the hottest thermal zone                     */
+} machstate;
+
+/* Marks the start of an interval. */
+void machstate_begin(machstate_mark *m);
+/* Reads the machine at the end of the interval that m started. */
+void machstate_end(const machstate_mark *m, machstate *out);
+
+/* The pieces, exposed for the tests.  Each returns 1 when text could be
+ * read, 0 otherwise. */
+/* The aggregate "cpu " line of /proc/stat. */
+int machstate_parse_stat(const char *text, machstate_ticks *t);
+/* utime + stime of /proc/<pid>/stat (the command name may hold spaces and
+ * parentheses). */
+int machstate_parse_self(const char *text, unsigned long long *ticks);
+/* The shares over the interval from a to b into out (has_cpu = 0 when
+ * either reading failed or no time passed). */
+void machstate_shares(const machstate_ticks *a, const machstate_ticks *b, machstate *out);
+
+#endif
