@@ -216,7 +216,8 @@ static double clblast_error(clblast_side *s, const workload *w)
 
 static int cl_vs_clblast(const device *cpu, const device *gpu, int hidden, int batch)
 {
-    double t_ours[CL_ROUNDS], t_blast[CL_ROUNDS], t_cpu[CL_ROUNDS], ours, blast, host, f, error;
+    double t_ours[CL_ROUNDS], t_blast[CL_ROUNDS], t_cpu[CL_ROUNDS], t_kern[CL_ROUNDS], ours,
+        blast, host, kern, f, error;
     cl_device_id id = find_device(gpu->info.id);
     workload_data d;
     clblast_side s;
@@ -239,8 +240,10 @@ static int cl_vs_clblast(const device *cpu, const device *gpu, int hidden, int b
         double tb;
         if (gpu->ops->step(run, &t, &e) < 0)
             goto out;
-        if (i >= 0)
+        if (i >= 0) {
             t_ours[i] = t.wall;
+            t_kern[i] = t.kernel;
+        }
         if (clblast_step(&s, &d.w, &tb) < 0) {
             err_set(&e, BE_EFAIL, "%s: CLBlastSgemm failed", gpu->info.id);
             goto out;
@@ -256,9 +259,11 @@ static int cl_vs_clblast(const device *cpu, const device *gpu, int hidden, int b
     ours = median(t_ours, CL_ROUNDS);
     blast = median(t_blast, CL_ROUNDS);
     host = median(t_cpu, CL_ROUNDS);
+    kern = median(t_kern, CL_ROUNDS);
     f = workload_flops_per_layer(WL_INFERENCE, hidden, batch);
-    printf("%-8s %6d %6d %10.1f %10.1f %10.1f %12.2f %12.2f%s\n", gpu->info.id, hidden, batch,
-           f / ours / 1e9, f / blast / 1e9, f / host / 1e9, blast / ours, host / ours,
+    printf("%-8s %6d %6d %10.1f %10.1f %10.1f %12.2f %12.2f %10.1f%s\n", gpu->info.id, hidden,
+           batch, f / ours / 1e9, f / blast / 1e9, f / host / 1e9, blast / ours, host / ours,
+           f / kern / 1e9,
            error < 1e-3 ? "" : "  (CLBlast output WRONG: not comparable)");
     rc = 0;
 out:
@@ -271,6 +276,89 @@ out:
         cpu->ops->release(crun);
     workload_free(&d);
     return rc;
+}
+
+/* ---- 3. what waiting costs: the floor under every OpenCL step ------------ */
+
+static const char *nop_src = "__kernel void nop(__global float *a)\n"
+                             "{ if (get_global_id(0) == 0) a[0] += 1.0f; }\n";
+
+/* Median seconds of `reps` launches of a one-item kernel on q, each waited
+ * for by clFinish (how = 0), clWaitForEvents (1) or by polling the event's
+ * status after clFlush (2). */
+static double wait_cost(cl_command_queue q, cl_kernel k, int how, int reps)
+{
+    double t[64];
+    size_t one = 1;
+    int i;
+    for (i = -4; i < reps; i++) {
+        cl_event ev = NULL;
+        cl_int st = CL_QUEUED;
+        double t0 = host_seconds();
+        if (clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, &ev) != CL_SUCCESS)
+            return NAN;
+        if (how == 0)
+            clFinish(q);
+        else if (how == 1)
+            clWaitForEvents(1, &ev);
+        else {
+            clFlush(q);
+            while (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
+                       CL_SUCCESS && st > CL_COMPLETE)
+                ;
+        }
+        if (i >= 0)
+            t[i] = host_seconds() - t0;
+        clReleaseEvent(ev);
+    }
+    return median(t, reps);
+}
+
+static int sync_floor(const device *g)
+{
+    static const char *const how[] = {"clFinish", "clWaitForEvents", "poll"};
+    cl_device_id id = find_device(g->info.id);
+    cl_context ctx = NULL;
+    cl_program prog = NULL;
+    cl_kernel k = NULL;
+    cl_mem a = NULL;
+    cl_command_queue q[2] = {NULL, NULL};
+    cl_int rc = CL_INVALID_DEVICE;
+    int i, j;
+
+    if (id && (ctx = clCreateContext(NULL, 1, &id, NULL, NULL, &rc)) &&
+        (prog = clCreateProgramWithSource(ctx, 1, &nop_src, NULL, &rc)) &&
+        (rc = clBuildProgram(prog, 1, &id, "", NULL, NULL)) == CL_SUCCESS &&
+        (k = clCreateKernel(prog, "nop", &rc)) &&
+        (a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(float), NULL, &rc)) &&
+        (rc = clSetKernelArg(k, 0, sizeof a, &a)) == CL_SUCCESS &&
+        (q[0] = clCreateCommandQueue(ctx, id, 0, &rc)) &&
+        (q[1] = clCreateCommandQueue(ctx, id, CL_QUEUE_PROFILING_ENABLE, &rc))) {
+        printf("3. %s: one launch of a one-item kernel and the wait for it, medians of 64 "
+               "(microseconds)\n%-16s %12s %12s\n", g->info.id, "wait", "queue", "profiling");
+        for (i = 0; i < 3; i++) {
+            printf("%-16s", how[i]);
+            for (j = 0; j < 2; j++)
+                printf(" %12.1f", wait_cost(q[j], k, i, 64) * 1e6);
+            printf("\n");
+        }
+        printf("\n");
+    }
+    for (i = 0; i < 2; i++)
+        if (q[i])
+            clReleaseCommandQueue(q[i]);
+    if (a)
+        clReleaseMemObject(a);
+    if (k)
+        clReleaseKernel(k);
+    if (prog)
+        clReleaseProgram(prog);
+    if (ctx)
+        clReleaseContext(ctx);
+    if (rc != CL_SUCCESS)
+        fprintf(stderr, "bench: %s: the wait measurement failed (OpenCL error %d)\n",
+                g->info.id, (int)rc);
+    return rc != CL_SUCCESS;
 }
 
 int main(void)
@@ -299,11 +387,13 @@ int main(void)
         printf("2. %s (%s, %s): our fused forward kernel vs CLBlast sgemm + bias/ReLU kernel,\n"
                "   and vs OpenBLAS on the CPU (wall times, data resident; medians of %d)\n",
                g->info.id, g->info.type, g->info.name, CL_ROUNDS);
-        printf("%-8s %6s %6s %10s %10s %10s %12s %12s\n", "device", "hidden", "batch", "ours",
-               "CLBlast", "OpenBLAS", "vs CLBlast", "vs OpenBLAS");
+        printf("%-8s %6s %6s %10s %10s %10s %12s %12s %10s\n", "device", "hidden", "batch",
+               "ours", "CLBlast", "OpenBLAS", "vs CLBlast", "vs OpenBLAS", "ours kern");
         for (i = 0; i < (int)(sizeof cl_shapes / sizeof *cl_shapes); i++)
             rc |= cl_vs_clblast(&set.devs[0], g, cl_shapes[i][0], cl_shapes[i][1]);
-        printf("GFLOP/s per layer; ratios = their time / our time (above 1 = ours faster)\n\n");
+        printf("GFLOP/s per layer; ratios = their time / our time (above 1 = ours faster);\n"
+               "ours kern: our kernel's event time, without the launch and clFinish\n\n");
+        rc |= sync_floor(g);
     }
     device_set_free(&set);
     return rc;
