@@ -231,10 +231,34 @@ void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize,
     *threads = openblas_get_num_threads();
 }
 
+const char *cpu_blas_better_core(const char *core, const char *isa, const char *vendor)
+{
+    /* OpenBLAS's DYNAMIC_ARCH falls back to these when it does not know the
+     * CPU, as under hypervisors that hide its model */
+    static const char *const old[] = {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem",
+                                      "Atom", "Katmai", "Coppermine", "Northwood", "Banias",
+                                      "Opteron", "Opteron_SSE3", "Barcelona", "Bobcat", "Nano",
+                                      "Sandybridge", "Bulldozer", "Piledriver", "Steamroller",
+                                      "Excavator"};
+    const int amd = strstr(vendor, "AMD") != NULL;
+    size_t i;
+    for (i = 0; i < sizeof old / sizeof *old; i++)
+        if (strcmp(core, old[i]) == 0)
+            break;
+    if (i == sizeof old / sizeof *old)
+        return NULL;
+    if (strcmp(isa, "avx512") == 0)
+        return amd ? "Zen" : "SkylakeX";
+    if (strcmp(isa, "avx2") == 0)
+        return amd ? "Zen" : "Haswell";
+    return NULL;
+}
+
 int cpu_discover(device *dev, int threads, err *e)
 {
     device_info *d = &dev->info;
-    char version[64], config[256], core[64], vendor[128];
+    char version[64], config[256], core[64], vendor[128], isa[16];
+    const char *better;
     int nthreads;
 
     (void)e;
@@ -253,6 +277,11 @@ int cpu_discover(device *dev, int threads, err *e)
     devinfo_prop_add(d, "openblas-version", "%s", version);
     devinfo_prop_add(d, "openblas-core", "%s", core);
     devinfo_prop_add(d, "openblas-threads", "%d", nthreads);
+    host_cpu_isa(isa, sizeof isa);
+    devinfo_prop_add(d, "isa", "%s", isa);
+    if ((better = cpu_blas_better_core(core, isa, vendor)))
+        devinfo_prop_add(d, "openblas-underuses", "%s kernels on a CPU with %s: OPENBLAS_CORETYPE=%s "
+                         "would use them", core, isa, better);
     devinfo_prop_add(d, "memory-bytes", "%.0f", host_mem_total());
     dev->ops = &cpu_ops;
     dev->handle = NULL;

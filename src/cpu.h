@@ -15,6 +15,11 @@
  * threads (0 = one per online core).  The handle is static: nothing to free. */
 int cpu_discover(device *dev, int threads, err *e);
 
+/* The OPENBLAS_CORETYPE that would use the CPU's vector instructions (isa
+ * as host_isa_of names them) when OpenBLAS picked an older core's kernels,
+ * as its DYNAMIC_ARCH does for a CPU it does not recognise; else NULL. */
+const char *cpu_blas_better_core(const char *core, const char *isa, const char *vendor);
+
 /* The OpenBLAS build in use, as reported by the library at run time. */
 void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize,
                    char *core, size_t coresize, int *threads);

@@ -6,6 +6,7 @@
 #include "host.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -87,6 +88,49 @@ void host_cpu_vendor(char *buf, size_t size)
 {
     if (!read_key("/proc/cpuinfo", "vendor_id", ':', buf, size))
         set(buf, size, "unknown");
+}
+
+/* Whether the space-separated list holds word. */
+static int has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    const char *p = list;
+    while ((p = strstr(p, word))) {
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0' || p[n] == '\n'))
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
+const char *host_isa_of(const char *flags)
+{
+    if (has_word(flags, "avx512f") && has_word(flags, "avx512bw") && has_word(flags, "avx512vl"))
+        return "avx512";
+    if (has_word(flags, "avx2") && has_word(flags, "fma"))
+        return "avx2";
+    if (has_word(flags, "avx"))
+        return "avx";
+    return has_word(flags, "sse2") ? "sse2" : "unknown";
+}
+
+void host_cpu_isa(char *buf, size_t size)
+{
+    /* the flags line is longer than read_key's lines */
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char *line = NULL;
+    size_t cap = 0;
+    const char *isa = "unknown";
+    if (f) {
+        while (getline(&line, &cap, f) > 0)
+            if (strncmp(line, "flags", 5) == 0 && strchr(line, ':')) {
+                isa = host_isa_of(strchr(line, ':') + 1);
+                break;
+            }
+        free(line);
+        fclose(f);
+    }
+    set(buf, size, isa);
 }
 
 int host_cores(void)

@@ -14,6 +14,12 @@ void host_os(char *buf, size_t size);          /* PRETTY_NAME of os-release */
 void host_kernel(char *buf, size_t size);      /* "Linux 6.1.0-18-amd64 x86_64" */
 void host_cpu_model(char *buf, size_t size);
 void host_cpu_vendor(char *buf, size_t size);
+
+/* The widest vector instructions the CPU offers: "avx512" (F, BW and VL),
+ * "avx2" (with FMA), "avx", "sse2" or "unknown"; host_isa_of reads them from
+ * a /proc/cpuinfo flags list, host_cpu_isa from this machine's. */
+const char *host_isa_of(const char *flags);
+void host_cpu_isa(char *buf, size_t size);
 int host_cores(void);                          /* online logical CPUs */
 double host_mem_total(void);                   /* bytes */
 double host_mem_available(void);               /* bytes, MemAvailable */

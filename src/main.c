@@ -436,6 +436,11 @@ static int cmd_run(const cli *c, int then_report)
             fprintf(stderr, "%s: kernels built in %s s (binary cache %s), not part of any sample\n",
                     d->id, secs, cache);
     }
+    for (i = 0; i < r->ndevices; i++) {
+        const char *why = prop(&r->devices[i], "openblas-underuses");
+        if (why)
+            printf("warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
+    }
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;

@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "cpu.h"
+#include "host.h"
 #include "fmt.h"
 #include "fsx.h"
 #include "list.h"
@@ -1463,6 +1464,25 @@ static void test_results_passes_round_trip(void **state)
     expect_rejected("<s wall=\"", "<s pass=\"0\" wall=\"", "pass");
 }
 
+/* The ISA from a cpuinfo flags list, and the core OpenBLAS should have
+ * picked: only when it fell back to an older core's kernels. */
+static void test_blas_core_advice(void **state)
+{
+    (void)state;
+    assert_string_equal(host_isa_of(" fpu sse2 avx avx2 fma avx512f avx512bw avx512vl\n"),
+                        "avx512");
+    assert_string_equal(host_isa_of("fpu sse2 avx avx2 fma avx512f"), "avx2");
+    assert_string_equal(host_isa_of("fpu sse2 avx avx2"), "avx");
+    assert_string_equal(host_isa_of("fpu sse2 avx512fx"), "sse2");
+    assert_string_equal(host_isa_of(""), "unknown");
+    assert_string_equal(cpu_blas_better_core("Prescott", "avx512", "GenuineIntel"), "SkylakeX");
+    assert_string_equal(cpu_blas_better_core("Nehalem", "avx2", "GenuineIntel"), "Haswell");
+    assert_string_equal(cpu_blas_better_core("Prescott", "avx2", "AuthenticAMD"), "Zen");
+    assert_null(cpu_blas_better_core("Haswell", "avx512", "GenuineIntel"));
+    assert_null(cpu_blas_better_core("SkylakeX", "avx512", "GenuineIntel"));
+    assert_null(cpu_blas_better_core("Prescott", "sse2", "GenuineIntel"));
+}
+
 static void test_cli_passes_and_threads(void **state)
 {
     cli c;
@@ -1636,6 +1656,7 @@ int main(void)
         cmocka_unit_test(test_machstate_live),
         cmocka_unit_test(test_results_passes_round_trip),
         cmocka_unit_test(test_cli_passes_and_threads),
+        cmocka_unit_test(test_blas_core_advice),
         cmocka_unit_test(test_verify_every_row_and_column),
     };
     return cmocka_run_group_tests_name("unit", tests, make_tmpdir, remove_tmpdir);
