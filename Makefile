@@ -36,7 +36,7 @@ OBJ     := $(SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/embed.o
 EMBED   := src/results.rng $(wildcard kernels/*.cl)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
-           $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_e2e
+           $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_e2e $(BUILD)/test_telemetry
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only.
@@ -116,6 +116,14 @@ $(BUILD)/test_chart: $(BUILD)/test_chart.o $(BUILD)/libbreakeven.a
 
 $(BUILD)/test_report: $(BUILD)/test_report.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+# test_telemetry loads the fake NVML beside it (a plain build: it is
+# loaded by the test, not linked, and needs no sanitizer of its own).
+$(BUILD)/test_telemetry: $(BUILD)/test_telemetry.o $(BUILD)/libbreakeven.a $(BUILD)/libfakenvml.so
+	$(CC) $(ALL_CFLAGS) -o $@ $(BUILD)/test_telemetry.o $(BUILD)/libbreakeven.a $(LIBS) $(TESTLIBS)
+
+$(BUILD)/libfakenvml.so: tests/fake_nvml.c | $(BUILD)
+	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC -o $@ $<
 
 $(BUILD)/test_cl: $(BUILD)/test_cl.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)

@@ -65,6 +65,20 @@ static int dev_num(cl_device_id id, cl_device_info what, void *v, size_t n, cons
 #define PLAT_STR(what, buf, len) info_str(plat, NULL, what, #what, buf, len, e)
 #define DEV_NUM(what, v) dev_num(id, what, &(v), sizeof(v), #what, e)
 
+/* NVIDIA's PCI address of a device (cl_nv_device_attribute_query), as
+ * property "pci_bus_id" ("0000:65:00.0"): telemetry.c finds the device's
+ * NVML handle by it.  Nothing when the driver does not answer. */
+static void pci_bus_id(cl_device_id id, device_info *in)
+{
+    const cl_device_info bus_nv = 0x4008, slot_nv = 0x4009, domain_nv = 0x400A;
+    cl_uint bus, slot, domain;
+    if (clGetDeviceInfo(id, bus_nv, sizeof bus, &bus, NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(id, slot_nv, sizeof slot, &slot, NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(id, domain_nv, sizeof domain, &domain, NULL) == CL_SUCCESS)
+        devinfo_prop_add(in, "pci_bus_id", "%04x:%02x:%02x.0", (unsigned)domain, (unsigned)bus,
+                         (unsigned)slot);
+}
+
 /* Fills p with device D of platform P. */
 static int describe(cl_platform_id plat, cl_device_id id, int P, int D, clgemm_probe *p, err *e)
 {
@@ -74,7 +88,7 @@ static int describe(cl_platform_id plat, cl_device_id id, int P, int D, clgemm_p
     cl_uint cus, mhz;
     cl_ulong lmem;
     cl_device_fp_config fp64;
-    int rc, fp16;
+    int rc, fp16, nv;
 
     memset(p, 0, sizeof *p);
     snprintf(in->id, sizeof in->id, "cl:%d.%d", P, D);
@@ -95,6 +109,7 @@ static int describe(cl_platform_id plat, cl_device_id id, int P, int D, clgemm_p
         (rc = info_alloc(NULL, id, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", &ext, e)))
         return rc;
     fp16 = strstr(ext, "cl_khr_fp16") != NULL;
+    nv = strstr(ext, "cl_nv_device_attribute_query") != NULL;
     free(ext);
 
     snprintf(in->type, sizeof in->type, "%s",
@@ -112,6 +127,8 @@ static int describe(cl_platform_id plat, cl_device_id id, int P, int D, clgemm_p
     devinfo_prop_add(in, "fp16", "%s", fp16 ? "yes" : "no");
     devinfo_prop_add(in, "fp64", "%s", fp64 ? "yes" : "no");
     devinfo_prop_add(in, "platform", "%s", pname);
+    if (nv)
+        pci_bus_id(id, in);
     p->platform = plat;
     p->id = id;
     return BE_OK;

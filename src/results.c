@@ -382,6 +382,50 @@ static void write_summary(xmlNodePtr pt, const rs_point *p, const char *view,
         putd(n, "contention", s->contention);
 }
 
+static const char *const tel_when[2] = {"before", "after"};
+static const char *const tel_sources[] = {"nvml", "rapl"};
+
+/* stem-before and stem-after, each when it was read. */
+static void put_pair(xmlNodePtr n, const char *stem, const int has[2], const double v[2])
+{
+    char name[32];
+    int k;
+    for (k = 0; k < 2; k++)
+        if (has[k]) {
+            snprintf(name, sizeof name, "%s-%s", stem, tel_when[k]);
+            putd(n, name, v[k]);
+        }
+}
+
+/* <telemetry>: what the device reported while the point was timed; each
+ * value only when it was read, the energy only once it covers enough time
+ * (telemetry.h). */
+static void write_telemetry(xmlNodePtr pt, const tel_point *t)
+{
+    xmlNodePtr n;
+    char name[32];
+    int k;
+    if (t->kind == TEL_NONE || !(n = child(pt, "telemetry")))
+        return;
+    put(n, "source", tel_sources[t->kind == TEL_RAPL]);
+    put_pair(n, "sm-mhz", t->has_sm, t->sm_mhz);
+    put_pair(n, "mem-mhz", t->has_mem, t->mem_mhz);
+    put_pair(n, "power-w", t->has_power, t->power_w);
+    put_pair(n, "temp-c", t->has_temp, t->temp_c);
+    for (k = 0; k < 2; k++)
+        if (t->has_throttle[k]) {
+            snprintf(name, sizeof name, "throttle-%s", tel_when[k]);
+            putf(n, name, "0x%llx", t->throttle[k]);
+        }
+    if (t->has_throttle[0] || t->has_throttle[1])
+        put(n, "throttled", t->throttled ? "yes" : "no");
+    if (t->has_energy) {
+        putd(n, "energy-j", t->energy_j);
+        putd(n, "energy-span-s", t->energy_span_s);
+        putf(n, "energy-samples", "%d", t->energy_samples);
+    }
+}
+
 static void write_point(xmlNodePtr points, const rs_point *p)
 {
     xmlNodePtr pt = child(points, "point"), n;
@@ -427,6 +471,7 @@ static void write_point(xmlNodePtr points, const rs_point *p)
     write_summary(pt, p, "resident", &p->resident);
     if (p->has_transfer)
         write_summary(pt, p, "transfer", &p->transfer);
+    write_telemetry(pt, &p->tel);
 }
 
 static void write_model(xmlNodePtr fit, const fit_model *m)
@@ -583,6 +628,9 @@ int results_save(const results *r, const char *path, err *e)
 #define MAX_MEMORY 1e18     /* bytes of host memory                               */
 #define PRICE_MIN 1e-9      /* USD per hour                                       */
 #define PRICE_MAX 1e9
+#define TEL_MHZ_MAX 1e6     /* a clock                                            */
+#define TEL_WATTS_MAX 1e6   /* a device's power, and its mean power over a span   */
+#define TEL_JOULES_MAX 1e12 /* energy over a point's timed samples                */
 
 static const char *const root_status[] = {"complete", "partial"};
 static const char *const device_kinds[] = {"openblas", "opencl"};
@@ -1228,6 +1276,73 @@ static void read_hidden(loader *ld, xmlNodePtr n, fit_hidden_cross *x)
     x->flops = get_real(ld, n, "flops", 0.0, HUGE_MAX);
 }
 
+/* NVML's reason bits as written: "0x" and 1 to 16 lower-case hex digits. */
+static unsigned long long get_reasons(loader *ld, xmlNodePtr n, const char *name)
+{
+    xmlChar *v = attr(ld, n, name, 0);
+    const char *s = v ? (const char *)v : "";
+    size_t digits = strspn(s + (strncmp(s, "0x", 2) == 0 ? 2 : 0), "0123456789abcdef");
+    unsigned long long k = 0;
+    char q[64];
+    if (v && (strncmp(s, "0x", 2) != 0 || digits < 1 || digits > 16 || s[2 + digits] != '\0'))
+        bad(ld, n, "<%s> attribute \"%s\" is \"%s\", not 0x and 1 to 16 hex digits",
+            (const char *)n->name, name, clip(q, v));
+    else if (v)
+        k = strtoull(s + 2, NULL, 16);
+    xmlFree(v);
+    return k;
+}
+
+/* stem-before and stem-after, each when present, within [lo, hi]. */
+static void get_pair(loader *ld, xmlNodePtr n, const char *stem, int has_[2], double v[2],
+                     double lo, double hi)
+{
+    char name[32];
+    int k;
+    for (k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "%s-%s", stem, tel_when[k]);
+        if ((has_[k] = has(n, name)))
+            v[k] = get_real(ld, n, name, lo, hi);
+    }
+}
+
+/* <telemetry> of a point (telemetry.h: tel_point).  Its place among the
+ * point's samples and device is checked by load_point. */
+static void read_telemetry(loader *ld, xmlNodePtr n, tel_point *t)
+{
+    char name[32];
+    int k;
+    memset(t, 0, sizeof *t);
+    t->kind = (tel_kind)(get_enum(ld, n, "source", tel_sources, COUNT(tel_sources)) + 1);
+    get_pair(ld, n, "sm-mhz", t->has_sm, t->sm_mhz, 0.0, TEL_MHZ_MAX);
+    get_pair(ld, n, "mem-mhz", t->has_mem, t->mem_mhz, 0.0, TEL_MHZ_MAX);
+    get_pair(ld, n, "power-w", t->has_power, t->power_w, 0.0, TEL_WATTS_MAX);
+    get_pair(ld, n, "temp-c", t->has_temp, t->temp_c, -273.15, 1000.0);
+    for (k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "throttle-%s", tel_when[k]);
+        if ((t->has_throttle[k] = has(n, name)))
+            t->throttle[k] = get_reasons(ld, n, name);
+    }
+    if (has(n, "throttled"))
+        t->throttled = get_enum(ld, n, "throttled", yes_no, COUNT(yes_no));
+    if (!ld->failed && has(n, "throttled") != (t->has_throttle[0] || t->has_throttle[1]))
+        bad(ld, n, "<telemetry> has \"throttled\" %s throttle reasons",
+            has(n, "throttled") ? "without" : "but not with its");
+    else if (!ld->failed && t->throttled != (((t->throttle[0] | t->throttle[1]) &
+                                              TEL_THROTTLING_MASK) != 0))
+        bad(ld, n, "<telemetry> throttled=\"%s\" does not match its throttle reasons",
+            yes_no[t->throttled]);
+    if ((t->has_energy = has(n, "energy-j") || has(n, "energy-span-s") ||
+                         has(n, "energy-samples"))) {
+        t->energy_j = get_real(ld, n, "energy-j", 0.0, TEL_JOULES_MAX);
+        t->energy_span_s = get_real(ld, n, "energy-span-s", TEL_MIN_ENERGY_SPAN, TIME_MAX);
+        t->energy_samples = (int)get_int(ld, n, "energy-samples", 1, RESULTS_MAX_SAMPLES);
+        if (!ld->failed && t->energy_j > TEL_WATTS_MAX * t->energy_span_s)
+            bad(ld, n, "<telemetry> energy-j is more than %g W over energy-span-s",
+                TEL_WATTS_MAX);
+    }
+}
+
 /* Which attribute of n is wrong, when the schema said only that n's
  * attributes are: n's reader, on scratch storage, says it in e (BE_EFAIL),
  * or finds nothing (BE_OK).  It reads nothing but n's own attributes. */
@@ -1248,6 +1363,7 @@ static int diagnose(const char *path, xmlNodePtr n, err *e)
         fit_model m;
         fit_crossover c;
         fit_hidden_cross h;
+        tel_point tel;
     } u;
     memset(&ld, 0, sizeof ld);
     ld.path = path;
@@ -1288,6 +1404,8 @@ static int diagnose(const char *path, xmlNodePtr n, err *e)
         read_cross(&ld, n, &u.c);
     else if (is(n, "hidden"))
         read_hidden(&ld, n, &u.h);
+    else if (is(n, "telemetry"))
+        read_telemetry(&ld, n, &u.tel);
     return ld.failed ? BE_EFAIL : BE_OK;
 }
 
@@ -1455,19 +1573,38 @@ static void check_summary(loader *ld, xmlNodePtr n, const rs_point *p, const sta
             "ci-hi, p90 <= max, mean within min..max)");
 }
 
+/* p's <telemetry> n, which only a measured point has, from the source
+ * that its device's kind reads (NVML: OpenCL, RAPL: the CPU), with energy
+ * over no more samples than it has. */
+static void load_telemetry(loader *ld, xmlNodePtr n, const device_info *dev, rs_point *p)
+{
+    read_telemetry(ld, n, &p->tel);
+    if (ld->failed)
+        return;
+    if (p->nsamples == 0)
+        bad(ld, n, "<telemetry> of a point without samples");
+    else if (strcmp(dev->kind, p->tel.kind == TEL_NVML ? "opencl" : "openblas") != 0)
+        bad(ld, n, "<telemetry> source \"%s\" cannot read device \"%s\" (%s)",
+            tel_sources[p->tel.kind == TEL_RAPL], dev->id, dev->kind);
+    else if (p->tel.has_energy && p->tel.energy_samples > p->nsamples)
+        bad(ld, n, "<telemetry> energy-samples=%d but the point has %d samples",
+            p->tel.energy_samples, p->nsamples);
+}
+
 static void load_point(loader *ld, xmlNodePtr n, results *r)
 {
-    static const char *const parts[] = {"verification", "samples"};
-    xmlNodePtr part[2], c, sum[2] = {NULL, NULL};
+    static const char *const parts[] = {"verification", "samples", "telemetry"};
+    xmlNodePtr part[3], c, sum[2] = {NULL, NULL};
+    const device_info *dev;
     rs_point p;
     int i;
 
     read_point(ld, n, &p);
-    for (i = 0; i < 2; i++)
+    for (i = 0; i < 3; i++)
         part[i] = only_child(ld, n, parts[i]);
     if (ld->failed)
         return;
-    if (!results_device(r, p.device)) {
+    if (!(dev = results_device(r, p.device))) {
         bad(ld, n, "<point> refers to device \"%s\", which <devices> does not list", p.device);
         return;
     }
@@ -1507,6 +1644,8 @@ static void load_point(loader *ld, xmlNodePtr n, results *r)
         if (p.has_transfer)
             check_summary(ld, sum[FIT_TRANSFER], &p, &p.transfer, 1);
     }
+    if (part[2] && !ld->failed)
+        load_telemetry(ld, part[2], dev, &p);
     if (!ld->failed && results_add_point(r, &p, ld->e) < 0)
         bad(ld, n, "out of memory adding a point");
     free(p.samples);

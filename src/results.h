@@ -14,6 +14,7 @@
 #include "list.h"
 #include "machstate.h"
 #include "stats.h"
+#include "telemetry.h"
 
 #define RESULTS_FORMAT 1
 
@@ -74,6 +75,8 @@ typedef struct rs_point {
     int has_transfer;         /* samples carry h2d/d2h/total (OpenCL)     */
     stats_summary resident;   /* of samples[].wall                        */
     stats_summary transfer;   /* of samples[].total, when has_transfer    */
+    tel_point tel;            /* what the device reported while it was timed
+                                 (telemetry.h); tel.kind TEL_NONE: nothing */
 } rs_point;
 
 /* ---- what the fit (fit.h) found: part of the model, so that the report

@@ -17,6 +17,7 @@
 
 #include "host.h"
 #include "machstate.h"
+#include "telemetry.h"
 #include "verify.h"
 #include "workload.h"
 
@@ -38,6 +39,7 @@ typedef struct measure {
     int min_samples;    /* of a visit: the plan's minimum, over the passes */
     double share;       /* seconds this visit may spend sampling */
     double sampled;     /* set by the visit: seconds it spent sampling */
+    tel_source *tel;    /* the visited device's telemetry, or NULL */
 } measure;
 
 static int stopped(const measure *m) { return m->stop && *m->stop; }
@@ -105,6 +107,7 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
     step_times t, *got = NULL;
     stats_summary s;
     double *wall = NULL;
+    tel_reading before, after;
 
     got = malloc((size_t)cap * sizeof *got);
     wall = malloc((size_t)cap * sizeof *wall);
@@ -122,6 +125,8 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
         if ((rc = dev->ops->step(run, &t, e)) < 0)
             goto done;
     }
+    /* telemetry is read around the timed samples, outside every one of them */
+    tel_read(m->tel, &before);
     t0 = host_seconds();
     while (n < cap) {
         if (stopped(m)) {
@@ -151,8 +156,11 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
         }
     }
     m->sampled = host_seconds() - t0;
+    tel_read(m->tel, &after);
     if (n > 0) {
-        int kept = results_add_samples(pt, got, n, pass, e);
+        int kept;
+        tel_visit(&pt->tel, &before, &after, n);
+        kept = results_add_samples(pt, got, n, pass, e);
         if (kept < 0 && rc >= 0)
             rc = kept;
     }
@@ -241,14 +249,21 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
     int timed = 0;
     /* a fresh order for every sweep of a run (the refinement's too) */
     uint64_t rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
-    measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0};
+    measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0, NULL};
+    tel_source **tel = calloc((size_t)ndev + 1, sizeof *tel);
+    err te;
 
     if ((p->min_samples + passes - 1) / passes > m.min_samples)
         m.min_samples = (p->min_samples + passes - 1) / passes;
-    if (!order || !dorder) {
+    if (!order || !dorder || !tel) {
         rc = err_set(e, BE_EFAIL, "out of memory planning the sweep");
         goto out;
     }
+    /* telemetry is optional: a device without it, or a failure to open it,
+     * is measured all the same, with nothing recorded */
+    for (d = 0; d < ndev; d++)
+        if (tel_open_for(&devs[d]->info, &tel[d], &te) < 0)
+            tel[d] = NULL;
     for (c = 0; c < npts && rc == BE_OK; c++)
         for (d = 0; d < ndev && rc == BE_OK; d++) {
             rs_point pt;
@@ -319,6 +334,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
                                                      cell->batch, p->seed, e)) < 0)
                         break;
                     made = 1;
+                    m.tel = tel[dorder[d]];
                     rc = visit(&m, devs[dorder[d]], &data.w, pt, ps.index, e);
                     if (pt->nsamples > 0) {
                         int sum = results_summarize_in(r, pt, e);
@@ -378,6 +394,9 @@ out:
     for (q = r->npoints - 1; q >= base; q--)
         if (!measured(&r->points[q]))
             results_remove_point(r, q);
+    for (d = 0; tel && d < ndev; d++)
+        tel_close(tel[d]);
+    free(tel);
     free(order);
     free(dorder);
     return rc;

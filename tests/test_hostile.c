@@ -495,6 +495,29 @@ static void check_base(const results *r)
                         "Per dollar, cl:0.0 beats cpu from 200 kFLOP per layer.");
 }
 
+static void check_telemetry_rapl(const results *r)
+{
+    const tel_point *t = &r->points[0].tel;
+    assert_int_equal(t->kind, TEL_RAPL);
+    assert_true(t->has_energy);
+    assert_true(t->energy_j == 12.5 && t->energy_span_s == 1.25);
+    assert_int_equal(t->energy_samples, 5);
+    assert_false(t->has_sm[0] || t->has_power[1] || t->has_throttle[0] || t->throttled);
+    assert_int_equal(r->points[1].tel.kind, TEL_NONE);
+}
+
+static void check_telemetry_nvml(const results *r)
+{
+    const tel_point *t = &r->points[1].tel;
+    assert_int_equal(t->kind, TEL_NVML);
+    assert_false(t->has_energy);
+    assert_true(t->has_sm[0] && t->has_sm[1] && t->has_temp[1]);
+    assert_true(t->sm_mhz[0] == 1980 && t->sm_mhz[1] == 1755);
+    assert_true(t->power_w[0] == 310.5 && t->temp_c[1] == 63);
+    assert_true(t->throttle[0] == 0x1 && t->throttle[1] == 0x44);
+    assert_true(t->throttled);
+}
+
 static void check_seed_max(const results *r)
 {
     assert_true(r->prov.seed == ULLONG_MAX);
@@ -664,6 +687,81 @@ static const hcase cases[] = {
      ":27: <summary> min and max are not those of the samples", NULL},
     {"summary-order", "p10=\"0.000105\"", "p10=\"0.00014\"", NULL,
      ":27: <summary> statistics are not in order", NULL},
+
+    /* telemetry (src/telemetry.h), on the CPU point of line 27 and the OpenCL
+     * point of line 39 */
+#define CPU_SUMMARY_END "gflops=\"2.1135359999999999\"/>"
+#define TEL_CPU(attrs) CPU_SUMMARY_END "<telemetry " attrs "/>"
+    {"telemetry-rapl", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" energy-j=\"12.5\" energy-span-s=\"1.25\" energy-samples=\"5\""),
+     NULL, NULL, check_telemetry_rapl},
+    {"telemetry-nvml", "gflops=\"1.0442371541501976\"/>",
+     "gflops=\"1.0442371541501976\"/><telemetry source=\"nvml\" sm-mhz-before=\"1980\" "
+     "sm-mhz-after=\"1755\" mem-mhz-before=\"2619\" mem-mhz-after=\"2619\" "
+     "power-w-before=\"310.5\" power-w-after=\"699\" temp-c-before=\"41\" temp-c-after=\"63\" "
+     "throttle-before=\"0x1\" throttle-after=\"0x44\" throttled=\"yes\"/>",
+     NULL, NULL, check_telemetry_nvml},
+    {"telemetry-energy-nan", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" energy-j=\"NaN\" energy-span-s=\"1.25\" energy-samples=\"5\""),
+     NULL, ":27: <telemetry> attribute \"energy-j\" is \"NaN\", not a number from 0 to 1e+12",
+     NULL},
+    {"telemetry-energy-inf", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" energy-j=\"INF\" energy-span-s=\"1.25\" energy-samples=\"5\""),
+     NULL, ":27: <telemetry> attribute \"energy-j\" is \"INF\", not a number from 0 to 1e+12",
+     NULL},
+    {"telemetry-energy-negative", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" energy-j=\"-1\" energy-span-s=\"1.25\" energy-samples=\"5\""),
+     NULL, ":27: <telemetry> attribute \"energy-j\" is \"-1\", not a number from 0 to 1e+12",
+     NULL},
+    {"telemetry-span-short", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"0.5\" energy-samples=\"5\""),
+     NULL, ":27: <telemetry> attribute \"energy-span-s\" is \"0.5\", not a number from 1 to "
+     "1e+06", NULL},
+    {"telemetry-energy-partial", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" energy-j=\"1\""),
+     NULL, ":27: <telemetry> lacks attribute \"energy-span-s\"", NULL},
+    {"telemetry-megawatts", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" energy-j=\"5e6\" energy-span-s=\"2\" energy-samples=\"5\""),
+     NULL, ":27: <telemetry> energy-j is more than 1e+06 W over energy-span-s", NULL},
+    {"telemetry-energy-samples", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"1\" energy-samples=\"6\""),
+     NULL, ":27: <telemetry> energy-samples=6 but the point has 5 samples", NULL},
+    {"telemetry-unknown-source", CPU_SUMMARY_END, TEL_CPU("source=\"cuda\""), NULL,
+     ":27: <telemetry> attribute \"source\" is \"cuda\", which is not known", NULL},
+    {"telemetry-source-of-other-device", CPU_SUMMARY_END, TEL_CPU("source=\"nvml\""), NULL,
+     ":27: <telemetry> source \"nvml\" cannot read device \"cpu\" (openblas)", NULL},
+    {"telemetry-power", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" power-w-before=\"1e7\""),
+     NULL, ":27: <telemetry> attribute \"power-w-before\" is \"1e7\", not a number from 0 to "
+     "1e+06", NULL},
+    {"telemetry-temperature", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" temp-c-after=\"-300\""),
+     NULL, ":27: <telemetry> attribute \"temp-c-after\" is \"-300\", not a number from -273.15 "
+     "to 1000", NULL},
+    {"telemetry-clock-nan", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" sm-mhz-before=\"NaN\""),
+     NULL, ":27: <telemetry> attribute \"sm-mhz-before\" is \"NaN\", not a number from 0 to "
+     "1e+06", NULL},
+    {"telemetry-reasons-decimal", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" throttle-before=\"4\" throttled=\"yes\""), NULL,
+     ":27: <telemetry> attribute \"throttle-before\" is \"4\", not 0x and 1 to 16 hex digits",
+     NULL},
+    {"telemetry-reasons-long", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" throttle-after=\"0x11111111111111111\" throttled=\"yes\""), NULL,
+     ":27: <telemetry> attribute \"throttle-after\" is \"0x11111111111111111\", not 0x and 1 "
+     "to 16 hex digits", NULL},
+    {"telemetry-throttled-mismatch", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" throttle-after=\"0x4\" throttled=\"no\""), NULL,
+     ":27: <telemetry> throttled=\"no\" does not match its throttle reasons", NULL},
+    {"telemetry-throttled-alone", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" throttled=\"yes\""),
+     NULL, ":27: <telemetry> has \"throttled\" without throttle reasons", NULL},
+    {"telemetry-throttled-maybe", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" throttle-after=\"0x4\" throttled=\"maybe\""), NULL,
+     ":27: <telemetry> attribute \"throttled\" is \"maybe\", which is not known", NULL},
+    {"telemetry-twice", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\"") "<telemetry source=\"rapl\"/>", NULL,
+     ":27: does not match the results schema: Did not expect element telemetry there", NULL},
+    {"telemetry-without-samples", "ALLOCATION_FAILURE\"/>",
+     "ALLOCATION_FAILURE\"><telemetry source=\"nvml\"/></point>", NULL,
+     ":64: <telemetry> of a point without samples", NULL},
+#undef TEL_CPU
+#undef CPU_SUMMARY_END
 
     /* entities, DTDs, XInclude */
     {"billion-laughs", NULL, NULL, make_billion_laughs,
