@@ -40,6 +40,7 @@ typedef struct measure {
     double share;       /* seconds this visit may spend sampling */
     double sampled;     /* set by the visit: seconds it spent sampling */
     tel_source *tel;    /* the visited device's telemetry, or NULL */
+    int last_pass;      /* the visit is the point's last: see energy_run */
 } measure;
 
 static int stopped(const measure *m) { return m->stop && *m->stop; }
@@ -94,6 +95,40 @@ static int verify_point(const device *dev, void *run, const workload *w, rs_poin
 done:
     verify_state_free(w, &s);
     return rc;
+}
+
+/* The most steps an energy run takes, whatever their time. */
+#define ENERGY_MAX_STEPS 100000
+
+/* An energy counter (NVML's) moves in steps of tens of milliseconds, and a
+ * point's timed samples often span less than TEL_MIN_ENERGY_SPAN in all:
+ * then its last visit runs more steps of the same work, untimed (they are
+ * no samples), until the span is reached, so that the energy per step
+ * stands on enough of the counter's steps.  Nothing happens where the
+ * source has no energy counter (PoCL, a CPU without readable RAPL). */
+static int energy_run(measure *m, const device *dev, void *run, rs_point *pt, err *e)
+{
+    tel_reading before, after;
+    step_times t;
+    double need = TEL_MIN_ENERGY_SPAN - pt->tel.energy_span_s, t0;
+    int n = 0, rc;
+
+    if (!m->tel || !m->last_pass || pt->tel.has_energy || need <= 0.0)
+        return BE_OK;
+    tel_read(m->tel, &before);
+    if (!before.has_energy)
+        return BE_OK;
+    t0 = host_seconds();
+    do {
+        if (stopped(m))
+            return BE_EINTR;
+        if ((rc = dev->ops->step(run, &t, e)) < 0)
+            return rc;
+        n++;
+    } while (host_seconds() - t0 < need && n < ENERGY_MAX_STEPS);
+    tel_read(m->tel, &after);
+    tel_visit(&pt->tel, &before, &after, n);
+    return BE_OK;
 }
 
 /* Warms up, then takes samples of pass into pt until this pass's median is
@@ -189,6 +224,8 @@ static int visit(measure *m, const device *dev, const workload *w, rs_point *pt,
             rc = verify_point(dev, run, w, pt, &pe);
         if (rc == BE_OK && pt->status == PT_OK)
             rc = sample(m, dev, run, pt, pass, &pe);
+        if (rc == BE_OK && pt->status == PT_OK && pt->nsamples > 0)
+            rc = energy_run(m, dev, run, pt, &pe);
         dev->ops->release(run);
     }
     if (rc == BE_OK || rc == BE_EINTR)
@@ -249,7 +286,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
     int timed = 0;
     /* a fresh order for every sweep of a run (the refinement's too) */
     uint64_t rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
-    measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0, NULL};
+    measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0, NULL, 0};
     tel_source **tel = calloc((size_t)ndev + 1, sizeof *tel);
     err te;
 
@@ -335,6 +372,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
                         break;
                     made = 1;
                     m.tel = tel[dorder[d]];
+                    m.last_pass = k == passes - 1;
                     rc = visit(&m, devs[dorder[d]], &data.w, pt, ps.index, e);
                     if (pt->nsamples > 0) {
                         int sum = results_summarize_in(r, pt, e);

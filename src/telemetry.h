@@ -15,7 +15,11 @@
  *
  * Energy is a counter read twice around the timed samples; NVML's moves in
  * steps of tens of milliseconds, so a point keeps an energy figure only
- * when the spans it covers add up to TEL_MIN_ENERGY_SPAN seconds.
+ * when the spans it covers add up to TEL_MIN_ENERGY_SPAN seconds.  Timed
+ * samples of a GPU rarely do (30 steps of a millisecond), so the sweep's
+ * last visit of a point tops the span up with untimed steps of the same
+ * work (sweep.c, energy_run): the energy per step is energy_j divided by
+ * energy_samples, the steps the span covers.
  */
 #ifndef BE_TELEMETRY_H
 #define BE_TELEMETRY_H
