@@ -24,6 +24,8 @@
 #include "compare.h"
 #include "csv.h"
 #include "fsx.h"
+#include "query.h"
+#include "workload.h"
 #include "report.h"
 #include "results.h"
 #include "site.h"
@@ -274,6 +276,81 @@ static void test_report_escapes_and_keeps_old(void **state)
     results_free(b);
 }
 
+/* The first real GPU run (tests/data/gpu/, an NVIDIA H100 against its
+ * machine's 16-core CPU): it loads, its report renders, and every per-hidden
+ * crossover batch agrees with the medians a reader sees in the tables: the
+ * other device is not faster at the measured batch just below it and is
+ * faster at every batch above it ("always": at every batch; "never": not
+ * at the largest). */
+static void test_gpu_run(void **state)
+{
+    static const char *const files[] = {"tests/data/gpu/h100-20261123T071707Z.xml"};
+    char out[400], path[900], *html;
+    report_opts o;
+    size_t f;
+    int i, j, checked = 0;
+    err e;
+    (void)state;
+    for (f = 0; f < sizeof files / sizeof *files; f++) {
+        results *r = NULL;
+        if (results_load(files[f], &r, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        assert_true(r->has_fit);
+        for (i = 0; i < r->fit.ncross; i++) {
+            const fit_crossover *c = &r->fit.cross[i];
+            if (c->cost)
+                continue;
+            for (j = 0; j < c->nhidden; j++) {
+                const fit_hidden_cross *h = &c->per_hidden[j];
+                const rs_point *pb, *po;
+                int b, below = 0;
+                for (b = 1; b <= 1 << 20; b *= 2) {
+                    pb = q_point(r, c->base, c->mode, h->hidden, b);
+                    po = q_point(r, c->other, c->mode, h->hidden, b);
+                    if (!pb || !po || pb->nsamples == 0 || po->nsamples == 0)
+                        continue;
+                    {
+                        /* the CPU has no transfers: its resident time is its total */
+                        const stats_summary *sb =
+                            c->view && pb->has_transfer ? &pb->transfer : &pb->resident;
+                        const stats_summary *so =
+                            c->view && po->has_transfer ? &po->transfer : &po->resident;
+                        int faster = so->median < sb->median;
+                        if (getenv("DEBUG_GPU"))
+                            fprintf(stderr, "%s %s view %d h %d kind %d x %.1f b %d: %g %g\n",
+                                    c->other, workload_mode_name(c->mode), (int)c->view,
+                                    h->hidden, (int)h->kind, h->batch, b, sb->median,
+                                    so->median);
+                        if (h->kind == CROSS_ALWAYS || (h->kind == CROSS_IN_RANGE && b > h->batch))
+                            assert_true(faster);
+                        if (h->kind == CROSS_IN_RANGE && b < h->batch)
+                            below = !faster;
+                        if (h->kind == CROSS_NEVER)
+                            below = !faster;
+                        checked++;
+                    }
+                }
+                if (h->kind == CROSS_IN_RANGE || h->kind == CROSS_NEVER)
+                    assert_true(below);
+            }
+        }
+        snprintf(out, sizeof out, "%s/gpu%zu", tmpdir, f);
+        save_run(out, r);
+        memset(&o, 0, sizeof o);
+        o.out = out;
+        o.data_dir = ".";
+        if (report_write(&o, path, sizeof path, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        snprintf(path, sizeof path, "%s/runs/%s/index.html", out, r->prov.id);
+        html = slurp(path);
+        assert_non_null(strstr(html, "NVIDIA H100 80GB HBM3"));
+        assert_non_null(strstr(html, "winner-map-inference.png"));
+        free(html);
+        results_free(r);
+    }
+    assert_true(checked > 100);
+}
+
 static void test_data_dir(void **state)
 {
     char buf[4096];
@@ -308,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_compare_verdicts),
         cmocka_unit_test(test_report_escapes_and_keeps_old),
         cmocka_unit_test(test_data_dir),
+        cmocka_unit_test(test_gpu_run),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
