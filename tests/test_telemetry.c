@@ -139,36 +139,38 @@ static void test_visits(void **state)
     (void)state;
     memset(&t, 0, sizeof t);
 
-    /* first visit: 0.4 s, 120 J over 40 samples, not throttled */
+    /* first visit: 0.8 s, 120 J over 40 samples, not throttled */
     b = nvml_reading(10.0, 1980, 300, 40, 0x0, 1000000);
-    a = nvml_reading(10.4, 1965, 650, 52, 0x0, 1120000);
+    a = nvml_reading(10.8, 1965, 650, 52, 0x0, 1120000);
     assert_int_equal(tel_energy_between(&b, &a, &j), BE_OK);
     assert_float_equal(j, 120.0, 1e-9);
     tel_visit(&t, &b, &a, 40);
     assert_int_equal(t.kind, TEL_NVML);
     assert_int_equal(t.visits, 1);
     assert_false(t.throttled);
-    assert_false(t.has_energy);  /* 0.4 s is too short to keep */
+    assert_false(t.has_energy);  /* 0.8 s is too short to keep */
     assert_float_equal(t.energy_j, 120.0, 1e-9);
     assert_int_equal(t.energy_samples, 40);
 
-    /* second visit, power-capped at the end: still under a second */
+    /* second visit, power-capped at the end: 1.9 s, but NVML's 0.1 s
+     * steps ask for 1 s a visit */
     b = nvml_reading(20.0, 1980, 310, 45, 0x1, 2000000);
-    a = nvml_reading(20.5, 1755, 700, 60, 0x4, 2150000);
+    a = nvml_reading(21.1, 1755, 700, 60, 0x4, 2150000);
     tel_visit(&t, &b, &a, 50);
     assert_true(t.throttled);
     assert_false(t.has_energy);
     assert_true(t.throttle[0] == 0x1);
     assert_true(t.throttle[1] == 0x4);
 
-    /* third visit: the spans reach 1.2 s, the energy is kept */
+    /* third visit: the spans reach 3.2 s over 3 visits, the energy is kept */
     b = nvml_reading(30.0, 1980, 305, 44, 0x0, 3000000);
-    a = nvml_reading(30.3, 1980, 660, 55, 0x0, 3090000);
+    a = nvml_reading(31.3, 1980, 660, 55, 0x0, 3090000);
     tel_visit(&t, &b, &a, 30);
     assert_true(t.has_energy);
     assert_float_equal(t.energy_j, 120.0 + 150.0 + 90.0, 1e-9);
-    assert_float_equal(t.energy_span_s, 1.2, 1e-9);
+    assert_float_equal(t.energy_span_s, 3.2, 1e-9);
     assert_int_equal(t.energy_samples, 120);
+    assert_int_equal(t.energy_visits, 3);
     assert_int_equal(t.visits, 3);
     /* before: the first visit's; after: the latest visit's */
     assert_true(t.has_sm[0] && t.has_sm[1]);
@@ -180,6 +182,41 @@ static void test_visits(void **state)
     /* the reasons stay OR-ed over the visits, and so does the flag */
     assert_true(t.throttle[1] == 0x4);
     assert_true(t.throttled);
+
+    /* a short fourth visit: 3.4 s no longer covers 4 visits' steps */
+    b = nvml_reading(40.0, 1980, 305, 44, 0x0, 4000000);
+    a = nvml_reading(40.2, 1980, 660, 55, 0x0, 4010000);
+    tel_visit(&t, &b, &a, 5);
+    assert_false(t.has_energy);
+}
+
+/* RAPL's counter steps are short: a second over many visits is enough. */
+static void test_visits_rapl(void **state)
+{
+    tel_point t;
+    tel_reading b, a;
+    int i;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    memset(&b, 0, sizeof b);
+    b.kind = TEL_RAPL;
+    b.has_energy = 1;
+    b.ncounters = 1;
+    b.range[0] = 1000000000;
+    b.joule_per_count = 1e-6;
+    a = b;
+    for (i = 0; i < 5; i++) {
+        b.at = i;
+        b.counter[0] = 999000000;
+        a.at = i + 0.21;
+        a.counter[0] = 1000000;  /* wrapped: 2 J */
+        tel_visit(&t, &b, &a, 7);
+        assert_int_equal(t.has_energy, i >= 4);
+    }
+    assert_float_equal(t.energy_j, 10.0, 1e-9);
+    assert_float_equal(t.energy_span_s, 1.05, 1e-9);
+    assert_int_equal(t.energy_samples, 35);
+    assert_false(t.has_sm[0] || t.has_throttle[1] || t.throttled);
 }
 
 static void test_visit_without_energy(void **state)
@@ -399,6 +436,7 @@ static void test_round_trip(void **state)
     r->points[0].tel.energy_j = 12.5;
     r->points[0].tel.energy_span_s = 1.25;
     r->points[0].tel.energy_samples = 3;
+    r->points[0].tel.energy_visits = 1;
     tel_visit(&r->points[1].tel, &b, &a, 4);
     assert_true(r->points[1].tel.throttled);
     assert_true(r->points[1].tel.has_energy);
@@ -418,6 +456,7 @@ static void test_round_trip(void **state)
         assert_true(y->energy_j == x->energy_j);
         assert_true(y->energy_span_s == x->energy_span_s);
         assert_int_equal(y->energy_samples, x->energy_samples);
+        assert_int_equal(y->energy_visits, x->energy_visits);
         assert_int_equal(y->throttled, x->throttled);
         for (k = 0; k < 2; k++) {
             assert_int_equal(y->has_sm[k], x->has_sm[k]);
@@ -472,6 +511,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_throttle_words),
         cmocka_unit_test(test_throttling),
         cmocka_unit_test(test_visits),
+        cmocka_unit_test(test_visits_rapl),
         cmocka_unit_test(test_visit_without_energy),
         cmocka_unit_test(test_rapl),
         cmocka_unit_test(test_rapl_absent),
