@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "fsx.h"
+#include "query.h"
 #include "results.h"
 #include "telemetry.h"
 
@@ -504,6 +505,62 @@ static void test_absent_element(void **state)
     results_free(r);
 }
 
+/* Energy per step e on point i of r (1 J over a second of samples...). */
+static void set_energy(results *r, int i, double per_step)
+{
+    tel_point *t = &r->points[i].tel;
+    memset(t, 0, sizeof *t);
+    t->kind = strcmp(r->points[i].device, "cpu") == 0 ? TEL_RAPL : TEL_NVML;
+    t->visits = t->energy_visits = 1;
+    t->has_energy = 1;
+    t->energy_samples = 5;
+    t->energy_span_s = 1.5;
+    t->energy_j = 5 * per_step;
+}
+
+static void test_energy_cross(void **state)
+{
+    results *r = load_base();
+    fit_hidden_cross h;
+    (void)state;
+    /* base.xml: 0 cpu b16, 1 cl b16, 2 cpu b32, 3 cl b32 (hidden 64) */
+    assert_true(strcmp(r->points[0].device, "cpu") == 0 && r->points[0].batch == 16);
+    assert_true(strcmp(r->points[1].device, "cl:0.0") == 0 && r->points[1].batch == 16);
+    assert_true(strcmp(r->points[2].device, "cpu") == 0 && r->points[2].batch == 32);
+    assert_true(strcmp(r->points[3].device, "cl:0.0") == 0 && r->points[3].batch == 32);
+    assert_true(q_energy(&r->points[0]) < 0.0);
+    assert_false(q_has_energy(r, NULL, WL_INFERENCE));
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 0);
+    assert_int_equal(h.kind, CROSS_UNKNOWN);
+    set_energy(r, 0, 1.0);
+    set_energy(r, 1, 2.0);
+    set_energy(r, 2, 2.0);
+    set_energy(r, 3, 1.0);
+    assert_float_equal(q_energy(&r->points[1]), 2.0, 1e-12);
+    assert_true(q_has_energy(r, "cl:0.0", WL_INFERENCE));
+    assert_false(q_has_energy(r, "cl:0.0", WL_TRAINING));
+    /* twice the base's at 16, half at 32: log-log midway, 16·√2 */
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 2);
+    assert_int_equal(h.kind, CROSS_IN_RANGE);
+    assert_float_equal(h.batch, 16.0 * sqrt(2.0), 1e-9);
+    assert_true(h.flops > r->points[0].flops_per_layer && h.flops < r->points[2].flops_per_layer);
+    /* the other way round: never */
+    assert_int_equal(q_energy_cross(r, "cl:0.0", "cpu", WL_INFERENCE, 64, &h), 2);
+    assert_int_equal(h.kind, CROSS_NEVER);
+    /* less at both batches: always */
+    set_energy(r, 1, 0.5);
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 2);
+    assert_int_equal(h.kind, CROSS_ALWAYS);
+    /* energy too short to keep does not count */
+    r->points[3].tel.has_energy = 0;
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 1);
+    /* nor does a point whose time is not usable */
+    r->points[1].status = PT_SKIPPED;
+    assert_true(q_energy(&r->points[1]) < 0.0);
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 0);
+    results_free(r);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -519,6 +576,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_nvml_fake),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_absent_element),
+        cmocka_unit_test(test_energy_cross),
     };
     const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
     if (slash)
