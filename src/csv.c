@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "query.h"
 #include "workload.h"
 
 typedef struct sbuf {
@@ -66,7 +67,8 @@ int csv_results(const results *r, char **csv, size_t *len, err *e)
     int i;
     sb_add(&b, "run,host,device,device_type,device_name,mode,layers,hidden,batch,"
                "flops_per_layer,status,samples,median_s,ci_lo_s,ci_hi_s,p10_s,p90_s,"
-               "gflops,transfer_median_s,transfer_gflops,drift\r\n");
+               "gflops,transfer_median_s,transfer_gflops,drift,energy_j_per_step,energy_span_s,"
+               "energy_samples,throttled\r\n");
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         const device_info *d = results_device(r, p->device);
@@ -86,9 +88,18 @@ int csv_results(const results *r, char **csv, size_t *len, err *e)
                        results_gflops(p, p->transfer.median));
             else
                 sb_add(&b, ",,");
-            sb_add(&b, "%s\r\n", s->drift ? "yes" : "no");
+            sb_add(&b, "%s,", s->drift ? "yes" : "no");
+            if (q_energy(p) >= 0.0)
+                sb_add(&b, "%.6g,%.6g,%d,", q_energy(p), p->tel.energy_span_s,
+                       p->tel.energy_samples);
+            else
+                sb_add(&b, ",,,");
+            /* empty where no throttle reasons were read */
+            sb_add(&b, "%s\r\n", p->tel.has_throttle[0] || p->tel.has_throttle[1]
+                                      ? (p->tel.throttled ? "yes" : "no")
+                                      : "");
         } else {
-            sb_add(&b, "0,,,,,,,,,\r\n");
+            sb_add(&b, "0,,,,,,,,,,,,,\r\n");
         }
     }
     if (b.oom) {

@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "query.h"
+#include "telemetry.h"
 #include "workload.h"
 
 /* A paragraph compares at most this many devices (the charts' limit). */
@@ -330,4 +331,183 @@ void prose_title(const char *title, const results *r, char *buf, size_t size)
         snprintf(buf, size, "%s", title);
     else
         snprintf(buf, size, "CPU or GPU? Dense layers on %s", r->prov.host);
+}
+
+/* The largest shape (by FLOPs) of mode m where both base and other have
+ * energy per step; 0 when there is none.  *n counts those shapes. */
+static int energy_example(const results *r, const char *base, const char *other, wl_mode m,
+                          q_shape *at, int *n)
+{
+    q_shape shapes[Q_MAX_SHAPES];
+    int k = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, found = 0;
+    double best = 0.0;
+    *n = 0;
+    for (i = 0; i < k; i++) {
+        double f = workload_flops_per_layer(m, shapes[i].hidden, shapes[i].batch);
+        if (q_energy(q_point(r, base, m, shapes[i].hidden, shapes[i].batch)) < 0.0 ||
+            q_energy(q_point(r, other, m, shapes[i].hidden, shapes[i].batch)) < 0.0)
+            continue;
+        (*n)++;
+        if (!found || f > best) {
+            *at = shapes[i];
+            best = f;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* other against base in energy at one example shape, then per hidden width. */
+static void energy_pair(const results *r, const char *base, const char *other, wl_mode m,
+                        char *buf, size_t size)
+{
+    q_shape at;
+    q_grid g;
+    fit_hidden_cross h;
+    int n, i, said = 0;
+    char eo[32], eb[32], xo[32], xb[32];
+    const rs_point *po, *pb;
+
+    if (!energy_example(r, base, other, m, &at, &n))
+        return;
+    po = q_point(r, other, m, at.hidden, at.batch);
+    pb = q_point(r, base, m, at.hidden, at.batch);
+    fmt_si(eo, sizeof eo, q_energy(po), 3, "J");
+    fmt_si(eb, sizeof eb, q_energy(pb), 3, "J");
+    fmt_si(xo, sizeof xo, q_energy(po) / at.batch, 3, "J");
+    fmt_si(xb, sizeof xb, q_energy(pb) / at.batch, 3, "J");
+    fmt_append(buf, size,
+               "%sAt hidden %d batch %d, %s uses %s per step (%s per sample of the batch), "
+               "%s %s (%s per sample); %d shape%s ha%s energy figures for both.",
+               buf[0] ? " " : "", at.hidden, at.batch, other, eo, xo, base, eb, xb, n,
+               n == 1 ? "" : "s", n == 1 ? "s" : "ve");
+    q_grid_make(r, m, &g);
+    for (i = g.nh - 1; i >= 0; i--) {
+        if (q_energy_cross(r, base, other, m, g.h[i], &h) == 0)
+            continue;
+        fmt_append(buf, size, "%s", said ? "; " : " By energy per step, ");
+        switch (h.kind) {
+        case CROSS_IN_RANGE:
+            fmt_append(buf, size, "%s uses less than %s from batch %.0f at hidden %d", other,
+                       base, ceil(h.batch - 1e-9), g.h[i]);
+            break;
+        case CROSS_ALWAYS:
+            fmt_append(buf, size, "%s uses less than %s at every batch measured at hidden %d",
+                       other, base, g.h[i]);
+            break;
+        default:
+            fmt_append(buf, size, "%s never uses less than %s in the batches measured at "
+                       "hidden %d", other, base, g.h[i]);
+            break;
+        }
+        said = 1;
+    }
+    if (said)
+        fmt_append(buf, size, ".");
+}
+
+void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
+{
+    const char *base = q_base_id(r);
+    int d, with = 0;
+    buf[0] = '\0';
+    for (d = 0; d < r->ndevices; d++)
+        with += q_has_energy(r, r->devices[d].id, m);
+    if (with == 0)
+        return;
+    fmt_append(buf, size, "Energy per step is the energy counter's advance over the timed "
+               "samples of a point divided by their number (NVML for NVIDIA GPUs, RAPL for "
+               "the CPU's packages: the whole device, idle power included).");
+    if (!q_has_energy(r, base, m)) {
+        fmt_append(buf, size, " %s has no energy figures (its counters were not readable), "
+                   "so energy is not compared with it.", base);
+        return;
+    }
+    for (d = 0; d < r->ndevices; d++)
+        if (strcmp(r->devices[d].id, base) != 0 && q_has_energy(r, r->devices[d].id, m))
+            energy_pair(r, base, r->devices[d].id, m, buf, size);
+}
+
+/* Ranges of one telemetry value over the points of a device. */
+typedef struct tel_range {
+    int n;
+    double lo, hi;
+} tel_range;
+
+static void widen(tel_range *g, const int has[2], const double v[2])
+{
+    int k;
+    for (k = 0; k < 2; k++)
+        if (has[k]) {
+            if (g->n == 0 || v[k] < g->lo)
+                g->lo = v[k];
+            if (g->n == 0 || v[k] > g->hi)
+                g->hi = v[k];
+            g->n++;
+        }
+}
+
+static void put_range(char *buf, size_t size, const char *what, const tel_range *g,
+                      const char *unit, int *first)
+{
+    char lo[32], hi[32];
+    if (g->n == 0)
+        return;
+    fmt_sig(lo, sizeof lo, g->lo, 3);
+    fmt_sig(hi, sizeof hi, g->hi, 3);
+    if (strcmp(lo, hi) == 0)
+        fmt_append(buf, size, "%s%s %s %s", *first ? "" : ", ", what, lo, unit);
+    else
+        fmt_append(buf, size, "%s%s %s–%s %s", *first ? "" : ", ", what, lo, hi, unit);
+    *first = 0;
+}
+
+void prose_telemetry(const results *r, char *buf, size_t size)
+{
+    int d, i;
+    buf[0] = '\0';
+    for (d = 0; d < r->ndevices; d++) {
+        const char *id = r->devices[d].id;
+        tel_range sm = {0, 0, 0}, mem = {0, 0, 0}, pw = {0, 0, 0}, tc = {0, 0, 0};
+        int n = 0, energy = 0, throttled = 0, first = 1;
+        unsigned long long reasons = 0;
+        tel_kind kind = TEL_NONE;
+        char words[256];
+        for (i = 0; i < r->npoints; i++) {
+            const tel_point *t = &r->points[i].tel;
+            if (strcmp(r->points[i].device, id) != 0 || t->kind == TEL_NONE)
+                continue;
+            kind = t->kind;
+            n++;
+            energy += q_energy(&r->points[i]) >= 0.0;
+            if (t->throttled) {
+                throttled++;
+                reasons |= (t->throttle[0] | t->throttle[1]) & TEL_THROTTLING_MASK;
+            }
+            widen(&sm, t->has_sm, t->sm_mhz);
+            widen(&mem, t->has_mem, t->mem_mhz);
+            widen(&pw, t->has_power, t->power_w);
+            widen(&tc, t->has_temp, t->temp_c);
+        }
+        if (n == 0)
+            continue;
+        fmt_append(buf, size, "%s%s (%s, read before and after the timed samples of %d "
+                   "point%s)", buf[0] ? " " : "Telemetry: ", id,
+                   kind == TEL_NVML ? "NVML" : "RAPL", n, n == 1 ? "" : "s");
+        if (sm.n + mem.n + pw.n + tc.n > 0)
+            fmt_append(buf, size, ": ");
+        put_range(buf, size, "SM clock", &sm, "MHz", &first);
+        put_range(buf, size, "memory clock", &mem, "MHz", &first);
+        put_range(buf, size, "power", &pw, "W", &first);
+        put_range(buf, size, "temperature", &tc, "°C", &first);
+        fmt_append(buf, size, "; energy at %d of them", energy);
+        if (throttled) {
+            tel_throttle_words(reasons, words, sizeof words);
+            fmt_append(buf, size, "; %d measured while throttled (%s), marked † in the tables",
+                       throttled, words);
+        } else if (kind == TEL_NVML) {
+            fmt_append(buf, size, "; none measured while throttled");
+        }
+        fmt_append(buf, size, ".");
+    }
 }

@@ -34,6 +34,17 @@ void prose_winner(const results *r, wl_mode m, char *buf, size_t size);
  * relative to the base. */
 void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t size);
 
+/* Energy per step in mode m, where the devices recorded it (telemetry.h):
+ * each device's energy against the base's at the largest shape both have
+ * figures for, and from which batch it uses less energy per step at each
+ * hidden width (q_energy_cross).  "" when no point of m has energy. */
+void prose_energy(const results *r, wl_mode m, char *buf, size_t size);
+
+/* What the devices reported about themselves while they were timed: the
+ * ranges of clocks, power and temperature, how many points have energy,
+ * and the points measured while throttled.  "" when nothing was recorded. */
+void prose_telemetry(const results *r, char *buf, size_t size);
+
 /* Which device to use for mode m, and from what size on. */
 void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size);
 

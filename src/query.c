@@ -239,3 +239,67 @@ double q_price(const fit_prices *p, const char *dev)
             return p->usd_per_hour[i];
     return Q_NO_PRICE;
 }
+
+double q_energy(const rs_point *p)
+{
+    if (!q_ok(p) || !p->tel.has_energy || p->tel.energy_samples < 1 ||
+        !(p->tel.energy_j >= 0.0) || !isfinite(p->tel.energy_j))
+        return Q_NO_ENERGY;
+    return p->tel.energy_j / p->tel.energy_samples;
+}
+
+int q_has_energy(const results *r, const char *dev, wl_mode m)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode == m && (!dev || strcmp(p->device, dev) == 0) && q_energy(p) >= 0.0)
+            return 1;
+    }
+    return 0;
+}
+
+int q_energy_cross(const results *r, const char *base, const char *other, wl_mode m,
+                   int hidden, fit_hidden_cross *h)
+{
+    int batch[Q_MAX_GRID], n = 0, i, last = -1;
+    double ratio[Q_MAX_GRID], x;
+    q_grid g;
+
+    memset(h, 0, sizeof *h);
+    h->hidden = hidden;
+    h->kind = CROSS_UNKNOWN;
+    q_grid_make(r, m, &g);
+    for (i = 0; i < g.nb; i++) {  /* ascending batches */
+        double eb = q_energy(q_point(r, base, m, hidden, g.b[i]));
+        double eo = q_energy(q_point(r, other, m, hidden, g.b[i]));
+        if (!(eb > 0.0) || eo < 0.0)
+            continue;
+        batch[n] = g.b[i];
+        ratio[n] = eo / eb;
+        n++;
+    }
+    if (n == 0)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (ratio[i] >= 1.0)
+            last = i;
+    if (last < 0) {
+        h->kind = CROSS_ALWAYS;
+        return n;
+    }
+    if (last == n - 1 || !(ratio[last + 1] > 0.0)) {
+        h->kind = last == n - 1 ? CROSS_NEVER : CROSS_IN_RANGE;
+        if (h->kind == CROSS_IN_RANGE) {  /* no energy at all at the next batch */
+            h->batch = batch[last + 1];
+            h->flops = q_flops_at(m, hidden, h->batch);
+        }
+        return n;
+    }
+    x = log(ratio[last]) / (log(ratio[last]) - log(ratio[last + 1]));
+    h->kind = CROSS_IN_RANGE;
+    h->batch = exp(log((double)batch[last]) +
+                   x * (log((double)batch[last + 1]) - log((double)batch[last])));
+    h->flops = q_flops_at(m, hidden, h->batch);
+    return n;
+}

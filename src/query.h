@@ -96,6 +96,25 @@ int q_completed(const results *r, wl_mode m, const int *use, q_shape *out, int m
 double q_total(const results *r, const char *dev, wl_mode m, const q_shape *shapes, int n,
                fit_view v, int *partial);
 
+/* ---- energy (telemetry.h) ------------------------------------------------ */
+
+#define Q_NO_ENERGY (-1.0)
+/* The energy of one step of a usable point (q_ok) in joules: the energy
+ * over the timed samples its telemetry covers, per sample; Q_NO_ENERGY
+ * (negative) when it has none. */
+double q_energy(const rs_point *p);
+/* 1 when a point of mode m on device dev (NULL: on any device) has energy. */
+int q_has_energy(const results *r, const char *dev, wl_mode m);
+/* The energy crossover of other against base at one hidden width, from the
+ * batches where both have energy per step (q_energy): the batch from which
+ * other uses less per step, found as the crossovers of time are (after the
+ * last batch where other does not use less, log(ratio) interpolated
+ * linearly in log(batch) to 1; CROSS_NEVER, CROSS_ALWAYS in range;
+ * CROSS_UNKNOWN without a common batch).  Returns how many batches were
+ * compared. */
+int q_energy_cross(const results *r, const char *base, const char *other, wl_mode m,
+                   int hidden, fit_hidden_cross *h);
+
 /* ---- the fit ------------------------------------------------------------ */
 
 /* The fit stored in r, or NULL when r has none. */

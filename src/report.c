@@ -90,7 +90,8 @@ static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefi
 }
 
 /* One cell of the table of times: device p's median in the resident view
- * (transfer 0) or with transfers, or why there is none. */
+ * (transfer 0) or with transfers, or why there is none; "†" after a time
+ * measured while the device was throttled (telemetry.h). */
 static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
 {
     xmlNodePtr c;
@@ -107,31 +108,78 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
     } else {
         const stats_summary *s = transfer && p->has_transfer ? &p->transfer : &p->resident;
         fmt_time(buf, sizeof buf, s->median);
+        if (p->tel.throttled)
+            fmt_append(buf, sizeof buf, " †");
         c = site_add(row, "td", buf);
         site_attr(c, "status", s->drift ? "drift" : "ok");
     }
+}
+
+/* The energy cells of p: joules per step and per sample of the batch, or
+ * empty ones where it has none. */
+static void add_energy_cells(xmlNodePtr row, const rs_point *p)
+{
+    double j = q_energy(p);
+    char buf[64];
+    int k;
+    for (k = 0; k < 2; k++) {
+        xmlNodePtr c;
+        if (j < 0.0) {
+            c = site_add(row, "td", "");
+            site_attr(c, "status", "missing");
+            continue;
+        }
+        fmt_si(buf, sizeof buf, k == 0 ? j : j / p->batch, 3, "J");
+        c = site_add(row, "td", buf);
+        site_attr(c, "status", "ok");
+    }
+}
+
+/* 1 when a point of mode m was measured while its device was throttled. */
+static int any_throttled(const results *r, wl_mode m)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].mode == m && r->points[i].tel.throttled && q_ok(&r->points[i]))
+            return 1;
+    return 0;
 }
 
 static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 {
     q_shape shapes[Q_MAX_SHAPES];
     int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d;
+    int energy[RESULTS_MAX_DEVICES];
     xmlNodePtr t = site_add(parent, "table", NULL), head, row;
-    char buf[64], cap[256];
+    char buf[64], cap[512];
     snprintf(cap, sizeof cap, "Median time of one step of %d layers (%s), 95%% CI of the median "
              "within the stated precision; — means out of memory.", r->prov.layers,
              workload_mode_name(m));
+    for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
+        energy[d] = q_has_energy(r, r->devices[d].id, m);
+    if (q_has_energy(r, NULL, m))
+        fmt_append(cap, sizeof cap, " Energy: per step, and per sample of the batch, where "
+                   "the device's counter covered at least a second of samples.");
+    if (any_throttled(r, m))
+        fmt_append(cap, sizeof cap, " † measured while the device was throttled (power "
+                   "cap, thermal or hardware slowdown).");
     site_attr(t, "caption", cap);
     head = site_add(t, "head", NULL);
     site_add(head, "th", "Hidden");
     site_add(head, "th", "Batch");
     site_add(head, "th", "FLOP per layer");
-    for (d = 0; d < r->ndevices; d++) {
+    for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
         char l[400];
         figure_device_label(&r->devices[d], l, sizeof l);
         site_add(head, "th", l);
         if (strcmp(r->devices[d].kind, "opencl") == 0) {
             snprintf(l, sizeof l, "%s with transfers", r->devices[d].id);
+            site_add(head, "th", l);
+        }
+        if (energy[d]) {
+            snprintf(l, sizeof l, "%s energy per step", r->devices[d].id);
+            site_add(head, "th", l);
+            snprintf(l, sizeof l, "%s energy per sample", r->devices[d].id);
             site_add(head, "th", l);
         }
     }
@@ -144,11 +192,13 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
         fmt_si(buf, sizeof buf, workload_flops_per_layer(m, shapes[i].hidden, shapes[i].batch),
                3, "");
         site_add(row, "td", buf);
-        for (d = 0; d < r->ndevices; d++) {
+        for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
             const rs_point *p = q_point(r, r->devices[d].id, m, shapes[i].hidden, shapes[i].batch);
             add_cell(row, p, 0);
             if (strcmp(r->devices[d].kind, "opencl") == 0)
                 add_cell(row, p, 1);
+            if (energy[d])
+                add_energy_cells(row, p);
         }
     }
 }
@@ -211,6 +261,9 @@ static void add_mode(xmlNodePtr a, const results *r, wl_mode m, const char *dir,
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_COST), m, alt, buf);
     }
     add_table(mn, r, m);
+    prose_energy(r, m, buf, sizeof buf);
+    if (buf[0])
+        site_add(mn, "energy", buf);
     prose_conclusion(r, m, buf, sizeof buf);
     site_add(mn, "conclusion", buf);
 }
@@ -246,6 +299,9 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
                             "--price DEVICE=USD_PER_HOUR for each device).");
     prose_setup(r, buf, sizeof buf);
     site_add(a, "setup", buf);
+    prose_telemetry(r, buf, sizeof buf);
+    if (buf[0])
+        site_add(a, "telemetry", buf);
     nw = prose_warnings(r, warn, MAX_WARNINGS);
     for (i = 0; i < nw; i++)
         site_add(a, "warning", warn[i]);

@@ -423,6 +423,7 @@ static void write_telemetry(xmlNodePtr pt, const tel_point *t)
         putd(n, "energy-j", t->energy_j);
         putd(n, "energy-span-s", t->energy_span_s);
         putf(n, "energy-samples", "%d", t->energy_samples);
+        putf(n, "energy-visits", "%d", t->energy_visits);
     }
 }
 
@@ -1333,13 +1334,22 @@ static void read_telemetry(loader *ld, xmlNodePtr n, tel_point *t)
         bad(ld, n, "<telemetry> throttled=\"%s\" does not match its throttle reasons",
             yes_no[t->throttled]);
     if ((t->has_energy = has(n, "energy-j") || has(n, "energy-span-s") ||
-                         has(n, "energy-samples"))) {
+                         has(n, "energy-samples") || has(n, "energy-visits"))) {
         t->energy_j = get_real(ld, n, "energy-j", 0.0, TEL_JOULES_MAX);
         t->energy_span_s = get_real(ld, n, "energy-span-s", TEL_MIN_ENERGY_SPAN, TIME_MAX);
         t->energy_samples = (int)get_int(ld, n, "energy-samples", 1, RESULTS_MAX_SAMPLES);
+        t->energy_visits = (int)get_int(ld, n, "energy-visits", 1, RESULTS_MAX_PASSES);
         if (!ld->failed && t->energy_j > TEL_WATTS_MAX * t->energy_span_s)
             bad(ld, n, "<telemetry> energy-j is more than %g W over energy-span-s",
                 TEL_WATTS_MAX);
+        else if (!ld->failed &&
+                 t->energy_span_s < TEL_ENERGY_SPAN_MIN(t->kind, t->energy_visits))
+            bad(ld, n, "<telemetry> energy-span-s=%g is too short for %d visits of %s (at "
+                "least %g s)", t->energy_span_s, t->energy_visits, tel_sources[t->kind == TEL_RAPL],
+                TEL_ENERGY_SPAN_MIN(t->kind, t->energy_visits));
+        else if (!ld->failed && t->energy_visits > t->energy_samples)
+            bad(ld, n, "<telemetry> energy-visits=%d is more than its energy-samples=%d",
+                t->energy_visits, t->energy_samples);
     }
 }
 

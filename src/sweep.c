@@ -41,6 +41,7 @@ typedef struct measure {
     double sampled;     /* set by the visit: seconds it spent sampling */
     tel_source *tel;    /* the visited device's telemetry, or NULL */
     int last_pass;      /* the visit is the point's last: see energy_run */
+    double energy_s;    /* set by the visit: seconds its energy run took */
 } measure;
 
 static int stopped(const measure *m) { return m->stop && *m->stop; }
@@ -100,24 +101,29 @@ done:
 /* The most steps an energy run takes, whatever their time. */
 #define ENERGY_MAX_STEPS 100000
 
-/* An energy counter (NVML's) moves in steps of tens of milliseconds, and a
- * point's timed samples often span less than TEL_MIN_ENERGY_SPAN in all:
- * then its last visit runs more steps of the same work, untimed (they are
- * no samples), until the span is reached, so that the energy per step
- * stands on enough of the counter's steps.  Nothing happens where the
- * source has no energy counter (PoCL, a CPU without readable RAPL). */
-static int energy_run(measure *m, const device *dev, void *run, rs_point *pt, err *e)
+/* A point's timed samples on a GPU rarely span enough of the energy
+ * counter's steps (telemetry.h) to keep an energy figure.  Then its last
+ * visit measures the energy apart: one run of untimed steps of the same
+ * work (they are no samples) twice as long as TEL_ENERGY_SPAN_MIN for one
+ * visit, which alone makes the figure, so that the counter's steps are at
+ * most a twentieth of it.  Nothing happens where the source has no energy
+ * counter (PoCL, a CPU without readable RAPL).  *spent is its wall time,
+ * which the budget does not cover. */
+static int energy_run(measure *m, const device *dev, void *run, rs_point *pt, double *spent,
+                      err *e)
 {
     tel_reading before, after;
     step_times t;
-    double need = TEL_MIN_ENERGY_SPAN - pt->tel.energy_span_s, t0;
+    double need, t0;
     int n = 0, rc;
 
-    if (!m->tel || !m->last_pass || pt->tel.has_energy || need <= 0.0)
+    *spent = 0.0;
+    if (!m->tel || !m->last_pass || pt->tel.has_energy)
         return BE_OK;
     tel_read(m->tel, &before);
     if (!before.has_energy)
         return BE_OK;
+    need = 2.0 * TEL_ENERGY_SPAN_MIN(before.kind, 1);
     t0 = host_seconds();
     do {
         if (stopped(m))
@@ -127,6 +133,9 @@ static int energy_run(measure *m, const device *dev, void *run, rs_point *pt, er
         n++;
     } while (host_seconds() - t0 < need && n < ENERGY_MAX_STEPS);
     tel_read(m->tel, &after);
+    *spent = host_seconds() - t0;
+    pt->tel.energy_j = pt->tel.energy_span_s = 0.0;
+    pt->tel.energy_samples = pt->tel.energy_visits = 0;
     tel_visit(&pt->tel, &before, &after, n);
     return BE_OK;
 }
@@ -217,7 +226,7 @@ static int visit(measure *m, const device *dev, const workload *w, rs_point *pt,
     int rc;
 
     (void)e;
-    m->sampled = 0.0;
+    m->sampled = m->energy_s = 0.0;
     rc = dev->ops->prepare(dev->handle, w, &run, &pe);
     if (rc == BE_OK) {
         if (!pt->verified)
@@ -225,7 +234,7 @@ static int visit(measure *m, const device *dev, const workload *w, rs_point *pt,
         if (rc == BE_OK && pt->status == PT_OK)
             rc = sample(m, dev, run, pt, pass, &pe);
         if (rc == BE_OK && pt->status == PT_OK && pt->nsamples > 0)
-            rc = energy_run(m, dev, run, pt, &pe);
+            rc = energy_run(m, dev, run, pt, &m->energy_s, &pe);
         dev->ops->release(run);
     }
     if (rc == BE_OK || rc == BE_EINTR)
@@ -286,7 +295,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
     int timed = 0;
     /* a fresh order for every sweep of a run (the refinement's too) */
     uint64_t rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
-    measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0, NULL, 0};
+    measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0, NULL, 0, 0.0};
     tel_source **tel = calloc((size_t)ndev + 1, sizeof *tel);
     err te;
 
@@ -380,7 +389,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
                             rc = sum;
                     }
                     r->passes[slot].visits++;
-                    overhead += host_seconds() - t - m.sampled;
+                    overhead += host_seconds() - t - m.sampled - m.energy_s;
                     timed++;
                 }
                 done++;

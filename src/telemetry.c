@@ -381,7 +381,8 @@ void tel_visit(tel_point *t, const tel_reading *b, const tel_reading *a, int sam
         t->energy_j += j;
         t->energy_span_s += a->at - b->at;
         t->energy_samples += samples;
-        t->has_energy = t->energy_span_s >= TEL_MIN_ENERGY_SPAN;
+        t->energy_visits++;
+        t->has_energy = t->energy_span_s >= TEL_ENERGY_SPAN_MIN(t->kind, t->energy_visits);
     }
     t->visits++;
 }

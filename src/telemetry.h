@@ -13,13 +13,16 @@
  * file).  Nothing here can fail a measurement: a field a device does not
  * report is not recorded (its has_ flag stays 0).
  *
- * Energy is a counter read twice around the timed samples; NVML's moves in
- * steps of tens of milliseconds, so a point keeps an energy figure only
- * when the spans it covers add up to TEL_MIN_ENERGY_SPAN seconds.  Timed
- * samples of a GPU rarely do (30 steps of a millisecond), so the sweep's
- * last visit of a point tops the span up with untimed steps of the same
- * work (sweep.c, energy_run): the energy per step is energy_j divided by
- * energy_samples, the steps the span covers.
+ * Energy is a counter read twice around the timed samples.  A counter
+ * moves in steps (NVML's every 0.1 s on an H100 with driver 580, RAPL's
+ * about every millisecond), so each visit's energy may be off by up to one
+ * step of the device's power at either end.  A point keeps an energy figure
+ * only when the spans of its visits add up to TEL_MIN_ENERGY_SPAN seconds
+ * and to TEL_SPAN_PER_STEP counter steps per visit: the steps are then at
+ * most a tenth of the span, and the figure within 10% (TEL_ENERGY_SPAN_MIN).
+ * The timed samples of a GPU rarely span that much (30 steps of a
+ * millisecond): the sweep then measures the point's energy apart, over one
+ * run of untimed steps of the same work (sweep.c, energy_run).
  */
 #ifndef BE_TELEMETRY_H
 #define BE_TELEMETRY_H
@@ -32,8 +35,13 @@
 typedef enum { TEL_NONE = 0, TEL_NVML = 1, TEL_RAPL = 2 } tel_kind;
 
 /* The shortest span of timed samples (over a point's visits, in seconds)
- * whose energy is kept: the counters' steps are then a small part of it. */
+ * whose energy is kept, and how many counter steps a visit must span on
+ * average; the counters' steps in seconds (NVML's measured on an H100, as
+ * NVML documents none; RAPL's as Intel documents it, rounded up). */
 #define TEL_MIN_ENERGY_SPAN 1.0
+#define TEL_SPAN_PER_STEP 10.0
+#define TEL_NVML_STEP 0.1
+#define TEL_RAPL_STEP 0.001
 /* RAPL package domains summed at most. */
 #define TEL_MAX_COUNTERS 8
 
@@ -68,12 +76,20 @@ typedef struct tel_reading {
     double joule_per_count;
 } tel_reading;
 
+/* The span (seconds) that visits visits of a source of kind k must add up
+ * to for their energy to be kept. */
+#define TEL_ENERGY_SPAN_MIN(k, visits)                                                       \
+    (TEL_SPAN_PER_STEP * (visits) * ((k) == TEL_NVML ? TEL_NVML_STEP : TEL_RAPL_STEP) >      \
+             TEL_MIN_ENERGY_SPAN                                                             \
+         ? TEL_SPAN_PER_STEP * (visits) * ((k) == TEL_NVML ? TEL_NVML_STEP : TEL_RAPL_STEP)  \
+         : TEL_MIN_ENERGY_SPAN)
+
 /* What a point's visits recorded.  [0] is the reading before the first
  * timed sample of the point's first visit, [1] the one after the last
  * sample of its latest visit; the throttle reasons are those seen before
  * (resp. after) any visit, OR-ed.  The energy_* fields accumulate over
- * every visit whose two readings had energy; has_energy is set once their
- * span reaches TEL_MIN_ENERGY_SPAN (the file holds the energy only then). */
+ * every visit whose two readings had energy; has_energy is set while their
+ * span reaches TEL_ENERGY_SPAN_MIN (the file holds the energy only then). */
 typedef struct tel_point {
     tel_kind kind;               /* TEL_NONE: nothing recorded             */
     int visits;
@@ -85,6 +101,7 @@ typedef struct tel_point {
     double energy_j;             /* over energy_span_s seconds            */
     double energy_span_s;
     int energy_samples;          /* the timed samples that span covers     */
+    int energy_visits;           /* the visits it adds up                  */
 } tel_point;
 
 typedef struct tel_source tel_source;

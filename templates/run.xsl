@@ -46,6 +46,9 @@
 
       <h2>The setup</h2>
       <p><xsl:value-of select="$a/setup"/></p>
+      <xsl:if test="$a/telemetry">
+        <p class="telemetry"><xsl:value-of select="$a/telemetry"/></p>
+      </xsl:if>
 
       <xsl:for-each select="$a/mode">
         <h2>
@@ -56,6 +59,7 @@
         </h2>
         <xsl:apply-templates select="chart"/>
         <xsl:apply-templates select="table"/>
+        <xsl:for-each select="energy"><p class="energy"><xsl:value-of select="."/></p></xsl:for-each>
       </xsl:for-each>
 
       <h2>Conclusions</h2>

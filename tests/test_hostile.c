@@ -502,6 +502,7 @@ static void check_telemetry_rapl(const results *r)
     assert_true(t->has_energy);
     assert_true(t->energy_j == 12.5 && t->energy_span_s == 1.25);
     assert_int_equal(t->energy_samples, 5);
+    assert_int_equal(t->energy_visits, 1);
     assert_false(t->has_sm[0] || t->has_power[1] || t->has_throttle[0] || t->throttled);
     assert_int_equal(r->points[1].tel.kind, TEL_NONE);
 }
@@ -693,7 +694,7 @@ static const hcase cases[] = {
 #define CPU_SUMMARY_END "gflops=\"2.1135359999999999\"/>"
 #define TEL_CPU(attrs) CPU_SUMMARY_END "<telemetry " attrs "/>"
     {"telemetry-rapl", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"12.5\" energy-span-s=\"1.25\" energy-samples=\"5\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"12.5\" energy-span-s=\"1.25\" energy-samples=\"5\" energy-visits=\"1\""),
      NULL, NULL, check_telemetry_rapl},
     {"telemetry-nvml", "gflops=\"1.0442371541501976\"/>",
      "gflops=\"1.0442371541501976\"/><telemetry source=\"nvml\" sm-mhz-before=\"1980\" "
@@ -702,29 +703,43 @@ static const hcase cases[] = {
      "throttle-before=\"0x1\" throttle-after=\"0x44\" throttled=\"yes\"/>",
      NULL, NULL, check_telemetry_nvml},
     {"telemetry-energy-nan", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"NaN\" energy-span-s=\"1.25\" energy-samples=\"5\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"NaN\" energy-span-s=\"1.25\" energy-samples=\"5\" energy-visits=\"1\""),
      NULL, ":27: <telemetry> attribute \"energy-j\" is \"NaN\", not a number from 0 to 1e+12",
      NULL},
     {"telemetry-energy-inf", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"INF\" energy-span-s=\"1.25\" energy-samples=\"5\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"INF\" energy-span-s=\"1.25\" energy-samples=\"5\" energy-visits=\"1\""),
      NULL, ":27: <telemetry> attribute \"energy-j\" is \"INF\", not a number from 0 to 1e+12",
      NULL},
     {"telemetry-energy-negative", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"-1\" energy-span-s=\"1.25\" energy-samples=\"5\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"-1\" energy-span-s=\"1.25\" energy-samples=\"5\" energy-visits=\"1\""),
      NULL, ":27: <telemetry> attribute \"energy-j\" is \"-1\", not a number from 0 to 1e+12",
      NULL},
     {"telemetry-span-short", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"0.5\" energy-samples=\"5\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"0.5\" energy-samples=\"5\" energy-visits=\"1\""),
      NULL, ":27: <telemetry> attribute \"energy-span-s\" is \"0.5\", not a number from 1 to "
      "1e+06", NULL},
     {"telemetry-energy-partial", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" energy-j=\"1\""),
      NULL, ":27: <telemetry> lacks attribute \"energy-span-s\"", NULL},
     {"telemetry-megawatts", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"5e6\" energy-span-s=\"2\" energy-samples=\"5\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"5e6\" energy-span-s=\"2\" energy-samples=\"5\" energy-visits=\"1\""),
      NULL, ":27: <telemetry> energy-j is more than 1e+06 W over energy-span-s", NULL},
     {"telemetry-energy-samples", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"1\" energy-samples=\"6\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"1\" energy-samples=\"6\" energy-visits=\"1\""),
      NULL, ":27: <telemetry> energy-samples=6 but the point has 5 samples", NULL},
+    {"telemetry-span-for-visits", "gflops=\"1.0442371541501976\"/>",
+     "gflops=\"1.0442371541501976\"/><telemetry source=\"nvml\" energy-j=\"900\" "
+     "energy-span-s=\"2.5\" energy-samples=\"5\" energy-visits=\"3\"/>", NULL,
+     ":39: <telemetry> energy-span-s=2.5 is too short for 3 visits of nvml (at least 3 s)",
+     NULL},
+    {"telemetry-visits-over-samples", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"2\" energy-samples=\"2\" "
+             "energy-visits=\"3\""),
+     NULL, ":27: <telemetry> energy-visits=3 is more than its energy-samples=2", NULL},
+    {"telemetry-visits-zero", CPU_SUMMARY_END,
+     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"2\" energy-samples=\"2\" "
+             "energy-visits=\"0\""),
+     NULL, ":27: <telemetry> attribute \"energy-visits\" is \"0\", not an integer from 1 to 1000",
+     NULL},
     {"telemetry-unknown-source", CPU_SUMMARY_END, TEL_CPU("source=\"cuda\""), NULL,
      ":27: <telemetry> attribute \"source\" is \"cuda\", which is not known", NULL},
     {"telemetry-source-of-other-device", CPU_SUMMARY_END, TEL_CPU("source=\"nvml\""), NULL,

@@ -232,6 +232,10 @@ static void test_report_escapes_and_keeps_old(void **state)
     assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &amp;"));
     assert_non_null(strstr(html, "runs/20260102T000000Z-t/relative-time-inference.png"));
     assert_non_null(strstr(html, "compare/20260101T000000Z-t..20260102T000000Z-t.html"));
+    /* no telemetry in these runs: not a word about energy, no empty column */
+    assert_null(strstr(html, "nergy"));
+    assert_null(strstr(html, "Telemetry"));
+    assert_null(strstr(html, "†"));
     free(html);
     snprintf(feed, sizeof feed, "%s/feed.xml", out);
     feed_contents(feed, content, sizeof content, &items);
@@ -351,6 +355,61 @@ static void test_gpu_run(void **state)
     assert_true(checked > 100);
 }
 
+/* tests/telemetry/results.xml: a CPU with RAPL energy and an NVIDIA GPU
+ * with NVML readings, energy at its slow points, and one point measured
+ * while power-capped. */
+static void test_report_telemetry(void **state)
+{
+    static const char id[] = "20261123T090000Z-gpubox";
+    const char *runs[] = {id};
+    char out[400], dir[600], path[700], *src = NULL, *html, *csv;
+    size_t len;
+    report_opts o;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/tel-out", tmpdir);
+    snprintf(dir, sizeof dir, "%s/runs/%s", out, id);
+    assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
+    assert_int_equal(fsx_read_all("tests/telemetry/results.xml", &src, &len, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/results.xml", dir);
+    assert_int_equal(fsx_write_atomic(path, src, len, &e), BE_OK);
+    free(src);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.runs = runs;
+    o.nruns = 1;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    html = slurp(path);
+    /* the energy columns beside the times, for both devices */
+    assert_non_null(strstr(html, "<th scope=\"col\">cpu energy per step</th>"));
+    assert_non_null(strstr(html, "<th scope=\"col\">cl:1.0 energy per sample</th>"));
+    /* hidden 4096 batch 4096 on the GPU: 96.6 J over 10 samples, 4096 a batch */
+    assert_non_null(strstr(html, "<td class=\"ok\">9.66 J</td>"));
+    assert_non_null(strstr(html, "<td class=\"ok\">2.36 mJ</td>"));
+    /* the power-capped point is flagged, and the caption says what † means */
+    assert_non_null(strstr(html, " †</td>"));
+    assert_non_null(strstr(html, "† measured while the device was throttled"));
+    /* the telemetry line and the energy comparison */
+    assert_non_null(strstr(html, "Telemetry: cpu (RAPL, read before and after the timed "
+                                 "samples of 6 points); energy at 5 of them."));
+    assert_non_null(strstr(html, "cl:1.0 (NVML, read before and after the timed samples of 6 "
+                                 "points): SM clock 1365–1590 MHz, memory clock 5000 MHz, power 36.5–70.1 W, temperature 47–71 °C; energy at 3 of them"));
+    assert_non_null(strstr(html, "1 measured while throttled (sw-power-cap)"));
+    assert_non_null(strstr(html, "At hidden 4096 batch 4096, cl:1.0 uses 9.66 J per step"));
+    assert_non_null(strstr(html, "cl:1.0 uses less than cpu at every batch measured at hidden "
+                                 "4096"));
+    free(html);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    csv = slurp(path);
+    assert_non_null(strstr(csv, ",drift,energy_j_per_step,energy_span_s,energy_samples,"
+                                "throttled\r\n"));
+    assert_non_null(strstr(csv, ",9.66129,1.38018,10,yes\r\n"));
+    free(csv);
+}
+
 static void test_data_dir(void **state)
 {
     char buf[4096];
@@ -382,6 +441,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_quotes),
+        cmocka_unit_test(test_report_telemetry),
         cmocka_unit_test(test_compare_verdicts),
         cmocka_unit_test(test_report_escapes_and_keeps_old),
         cmocka_unit_test(test_data_dir),

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "fsx.h"
+#include "query.h"
 #include "results.h"
 #include "telemetry.h"
 
@@ -139,36 +140,38 @@ static void test_visits(void **state)
     (void)state;
     memset(&t, 0, sizeof t);
 
-    /* first visit: 0.4 s, 120 J over 40 samples, not throttled */
+    /* first visit: 0.8 s, 120 J over 40 samples, not throttled */
     b = nvml_reading(10.0, 1980, 300, 40, 0x0, 1000000);
-    a = nvml_reading(10.4, 1965, 650, 52, 0x0, 1120000);
+    a = nvml_reading(10.8, 1965, 650, 52, 0x0, 1120000);
     assert_int_equal(tel_energy_between(&b, &a, &j), BE_OK);
     assert_float_equal(j, 120.0, 1e-9);
     tel_visit(&t, &b, &a, 40);
     assert_int_equal(t.kind, TEL_NVML);
     assert_int_equal(t.visits, 1);
     assert_false(t.throttled);
-    assert_false(t.has_energy);  /* 0.4 s is too short to keep */
+    assert_false(t.has_energy);  /* 0.8 s is too short to keep */
     assert_float_equal(t.energy_j, 120.0, 1e-9);
     assert_int_equal(t.energy_samples, 40);
 
-    /* second visit, power-capped at the end: still under a second */
+    /* second visit, power-capped at the end: 1.9 s, but NVML's 0.1 s
+     * steps ask for 1 s a visit */
     b = nvml_reading(20.0, 1980, 310, 45, 0x1, 2000000);
-    a = nvml_reading(20.5, 1755, 700, 60, 0x4, 2150000);
+    a = nvml_reading(21.1, 1755, 700, 60, 0x4, 2150000);
     tel_visit(&t, &b, &a, 50);
     assert_true(t.throttled);
     assert_false(t.has_energy);
     assert_true(t.throttle[0] == 0x1);
     assert_true(t.throttle[1] == 0x4);
 
-    /* third visit: the spans reach 1.2 s, the energy is kept */
+    /* third visit: the spans reach 3.2 s over 3 visits, the energy is kept */
     b = nvml_reading(30.0, 1980, 305, 44, 0x0, 3000000);
-    a = nvml_reading(30.3, 1980, 660, 55, 0x0, 3090000);
+    a = nvml_reading(31.3, 1980, 660, 55, 0x0, 3090000);
     tel_visit(&t, &b, &a, 30);
     assert_true(t.has_energy);
     assert_float_equal(t.energy_j, 120.0 + 150.0 + 90.0, 1e-9);
-    assert_float_equal(t.energy_span_s, 1.2, 1e-9);
+    assert_float_equal(t.energy_span_s, 3.2, 1e-9);
     assert_int_equal(t.energy_samples, 120);
+    assert_int_equal(t.energy_visits, 3);
     assert_int_equal(t.visits, 3);
     /* before: the first visit's; after: the latest visit's */
     assert_true(t.has_sm[0] && t.has_sm[1]);
@@ -180,6 +183,41 @@ static void test_visits(void **state)
     /* the reasons stay OR-ed over the visits, and so does the flag */
     assert_true(t.throttle[1] == 0x4);
     assert_true(t.throttled);
+
+    /* a short fourth visit: 3.4 s no longer covers 4 visits' steps */
+    b = nvml_reading(40.0, 1980, 305, 44, 0x0, 4000000);
+    a = nvml_reading(40.2, 1980, 660, 55, 0x0, 4010000);
+    tel_visit(&t, &b, &a, 5);
+    assert_false(t.has_energy);
+}
+
+/* RAPL's counter steps are short: a second over many visits is enough. */
+static void test_visits_rapl(void **state)
+{
+    tel_point t;
+    tel_reading b, a;
+    int i;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    memset(&b, 0, sizeof b);
+    b.kind = TEL_RAPL;
+    b.has_energy = 1;
+    b.ncounters = 1;
+    b.range[0] = 1000000000;
+    b.joule_per_count = 1e-6;
+    a = b;
+    for (i = 0; i < 5; i++) {
+        b.at = i;
+        b.counter[0] = 999000000;
+        a.at = i + 0.21;
+        a.counter[0] = 1000000;  /* wrapped: 2 J */
+        tel_visit(&t, &b, &a, 7);
+        assert_int_equal(t.has_energy, i >= 4);
+    }
+    assert_float_equal(t.energy_j, 10.0, 1e-9);
+    assert_float_equal(t.energy_span_s, 1.05, 1e-9);
+    assert_int_equal(t.energy_samples, 35);
+    assert_false(t.has_sm[0] || t.has_throttle[1] || t.throttled);
 }
 
 static void test_visit_without_energy(void **state)
@@ -399,6 +437,7 @@ static void test_round_trip(void **state)
     r->points[0].tel.energy_j = 12.5;
     r->points[0].tel.energy_span_s = 1.25;
     r->points[0].tel.energy_samples = 3;
+    r->points[0].tel.energy_visits = 1;
     tel_visit(&r->points[1].tel, &b, &a, 4);
     assert_true(r->points[1].tel.throttled);
     assert_true(r->points[1].tel.has_energy);
@@ -418,6 +457,7 @@ static void test_round_trip(void **state)
         assert_true(y->energy_j == x->energy_j);
         assert_true(y->energy_span_s == x->energy_span_s);
         assert_int_equal(y->energy_samples, x->energy_samples);
+        assert_int_equal(y->energy_visits, x->energy_visits);
         assert_int_equal(y->throttled, x->throttled);
         for (k = 0; k < 2; k++) {
             assert_int_equal(y->has_sm[k], x->has_sm[k]);
@@ -465,6 +505,62 @@ static void test_absent_element(void **state)
     results_free(r);
 }
 
+/* Energy per step e on point i of r (1 J over a second of samples...). */
+static void set_energy(results *r, int i, double per_step)
+{
+    tel_point *t = &r->points[i].tel;
+    memset(t, 0, sizeof *t);
+    t->kind = strcmp(r->points[i].device, "cpu") == 0 ? TEL_RAPL : TEL_NVML;
+    t->visits = t->energy_visits = 1;
+    t->has_energy = 1;
+    t->energy_samples = 5;
+    t->energy_span_s = 1.5;
+    t->energy_j = 5 * per_step;
+}
+
+static void test_energy_cross(void **state)
+{
+    results *r = load_base();
+    fit_hidden_cross h;
+    (void)state;
+    /* base.xml: 0 cpu b16, 1 cl b16, 2 cpu b32, 3 cl b32 (hidden 64) */
+    assert_true(strcmp(r->points[0].device, "cpu") == 0 && r->points[0].batch == 16);
+    assert_true(strcmp(r->points[1].device, "cl:0.0") == 0 && r->points[1].batch == 16);
+    assert_true(strcmp(r->points[2].device, "cpu") == 0 && r->points[2].batch == 32);
+    assert_true(strcmp(r->points[3].device, "cl:0.0") == 0 && r->points[3].batch == 32);
+    assert_true(q_energy(&r->points[0]) < 0.0);
+    assert_false(q_has_energy(r, NULL, WL_INFERENCE));
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 0);
+    assert_int_equal(h.kind, CROSS_UNKNOWN);
+    set_energy(r, 0, 1.0);
+    set_energy(r, 1, 2.0);
+    set_energy(r, 2, 2.0);
+    set_energy(r, 3, 1.0);
+    assert_float_equal(q_energy(&r->points[1]), 2.0, 1e-12);
+    assert_true(q_has_energy(r, "cl:0.0", WL_INFERENCE));
+    assert_false(q_has_energy(r, "cl:0.0", WL_TRAINING));
+    /* twice the base's at 16, half at 32: log-log midway, 16·√2 */
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 2);
+    assert_int_equal(h.kind, CROSS_IN_RANGE);
+    assert_float_equal(h.batch, 16.0 * sqrt(2.0), 1e-9);
+    assert_true(h.flops > r->points[0].flops_per_layer && h.flops < r->points[2].flops_per_layer);
+    /* the other way round: never */
+    assert_int_equal(q_energy_cross(r, "cl:0.0", "cpu", WL_INFERENCE, 64, &h), 2);
+    assert_int_equal(h.kind, CROSS_NEVER);
+    /* less at both batches: always */
+    set_energy(r, 1, 0.5);
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 2);
+    assert_int_equal(h.kind, CROSS_ALWAYS);
+    /* energy too short to keep does not count */
+    r->points[3].tel.has_energy = 0;
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 1);
+    /* nor does a point whose time is not usable */
+    r->points[1].status = PT_SKIPPED;
+    assert_true(q_energy(&r->points[1]) < 0.0);
+    assert_int_equal(q_energy_cross(r, "cpu", "cl:0.0", WL_INFERENCE, 64, &h), 0);
+    results_free(r);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -472,6 +568,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_throttle_words),
         cmocka_unit_test(test_throttling),
         cmocka_unit_test(test_visits),
+        cmocka_unit_test(test_visits_rapl),
         cmocka_unit_test(test_visit_without_energy),
         cmocka_unit_test(test_rapl),
         cmocka_unit_test(test_rapl_absent),
@@ -479,6 +576,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_nvml_fake),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_absent_element),
+        cmocka_unit_test(test_energy_cross),
     };
     const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
     if (slash)
