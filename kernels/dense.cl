@@ -587,6 +587,7 @@ inline floatl gload(const int dz, global const float *a, global const float *ay,
             return v;
         return *(global const floatl *)(ay + o) > (floatl)0.0f ? v : (floatl)0.0f;
     }
+#pragma unroll
     for (int u = 0; u < LVW; u++) {
         t[u] = 0.0f;
         if (row < rows && col + u < cols) {
@@ -611,6 +612,7 @@ inline void gstore(global float *c, const int row, const int col, const int rows
         return;
     }
     LVSTORE(v, t);
+#pragma unroll
     for (int u = 0; u < LVW; u++)
         if (col + u < cols)
             c[row * cols + col + u] = t[u];
@@ -660,6 +662,7 @@ inline void stash(const int trans, const int T, const int NV, local floatl *S,
             continue;
         }
         LVSTORE(v[n], t);
+#pragma unroll
         for (int u = 0; u < LVW; u++)
             s[(l % TSKV * LVW + u) * T + l / TSKV] = t[u];
     }
@@ -676,11 +679,15 @@ inline void tile_step(local const floatl *As, local const floatl *Bs, floatl acc
     for (int k = 0; k < TSK; k++) {
         float av[WPTM];
         floatl bv[VN];
+#pragma unroll
         for (int i = 0; i < VM; i++)
             LVSTORE(As[k * (TSM / LVW) + i * RTSM + tp], av + i * LVW);
+#pragma unroll
         for (int j = 0; j < VN; j++)
             bv[j] = Bs[k * (TSN / LVW) + j * RTSN + tq];
+#pragma unroll
         for (int i = 0; i < WPTM; i++)
+#pragma unroll
             for (int j = 0; j < VN; j++)
                 acc[i][j] = fma((floatl)av[i], bv[j], acc[i][j]);
     }
@@ -702,7 +709,9 @@ inline void tile_gemm(const int mode, const int P, const int Q, const int R,
     const int da = mode == MODE_DX, db = mode == MODE_DW;
     const int va = lda % LVW == 0, vb = ldb % LVW == 0;
     floatl ra[NVA], rb[NVB];
+#pragma unroll
     for (int i = 0; i < WPTM; i++)
+#pragma unroll
         for (int j = 0; j < VN; j++)
             acc[i][j] = 0.0f;
 #if DBUF
@@ -757,9 +766,12 @@ void dense_fwd(const int M, const int N, const int K,
     floatl acc[WPTM][VN], bias[VN];
     const int vec = N % LVW == 0;
     tile_gemm(MODE_FWD, M, N, K, x, 0, K, w, 0, N, As, Bs, acc);
+#pragma unroll
     for (int j = 0; j < VN; j++)
         bias[j] = gload(0, b, 0, 0, 0, OUT_Q(j), 1, N, 1);
+#pragma unroll
     for (int i = 0; i < WPTM; i++)
+#pragma unroll
         for (int j = 0; j < VN; j++)
             gstore(y, OUT_P(i), OUT_Q(j), M, N, vec, fmax(acc[i][j] + bias[j], 0.0f));
 }
@@ -775,7 +787,9 @@ void dense_bwd_dx(const int M, const int N, const int K,
     floatl acc[WPTM][VN];
     const int vec = K % LVW == 0;
     tile_gemm(MODE_DX, M, K, N, dy, y, N, w, 0, N, As, Bs, acc);
+#pragma unroll
     for (int i = 0; i < WPTM; i++)
+#pragma unroll
         for (int j = 0; j < VN; j++)
             gstore(dx, OUT_P(i), OUT_Q(j), M, K, vec, acc[i][j]);
 }
@@ -791,7 +805,9 @@ void dense_bwd_dw(const int M, const int N, const int K,
     floatl acc[WPTM][VN];
     const int vec = N % LVW == 0;
     tile_gemm(MODE_DW, K, N, M, x, 0, K, dy, y, N, As, Bs, acc);
+#pragma unroll
     for (int i = 0; i < WPTM; i++)
+#pragma unroll
         for (int j = 0; j < VN; j++) {
             const int p = OUT_P(i), q = OUT_Q(j);
             const floatl old = gload(0, w, 0, N, p, q, K, N, vec);
