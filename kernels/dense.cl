@@ -572,10 +572,11 @@ typedef CAT(float, LVW) floatl;
 #define NVB ((TSN * TSK / LVW + NTHREADS - 1) / NTHREADS)
 
 /* LVW consecutive elements of row `row` of a row-major operand of row
- * length ld, from column col (always a multiple of LVW): one aligned vector
- * load when `vec` (ld a multiple of LVW, so every such vector is aligned)
- * and all of them lie inside rows x cols, else element by element with
- * zeros past the edges.  dz: the ReLU derivative masked by ay on load. */
+ * length ld, from column col (always a multiple of LVW): one vector load
+ * when `vec` and all of them lie inside rows x cols, else element by element
+ * with zeros past the edges.  vec says ld is a multiple of LVW: the operands
+ * are whole buffers, whose base the driver aligns far beyond a vector, so
+ * every such vector is aligned.  dz: the ReLU derivative masked by ay. */
 inline floatl gload(const int dz, global const float *a, global const float *ay, const int ld,
                     const int row, const int col, const int rows, const int cols, const int vec)
 {
@@ -645,7 +646,10 @@ inline void fetch(const int trans, const int dz, const int T, const int NV, cons
 /* Stores what fetch loaded into the local tile S, laid out [r][T] so that
  * an item's fragment along T is whole vectors: a vector store when the
  * operand ran along the tile, LVW scalar stores down r when it ran along
- * the reduction (the transpose). */
+ * the reduction (the transpose).  The tile has no padding column (it would
+ * misalign the vectors), so the TSK/LVW items sharing a row p store into
+ * one bank: a few conflicting stores per slice, against TSK vector reads
+ * and WPTMxWPTNxTSK multiply-adds per item. */
 inline void stash(const int trans, const int T, const int NV, local floatl *S,
                   const floatl *v)
 {
