@@ -32,6 +32,14 @@
  *     memory (zero-filled past the edges), each item accumulating WPTMxWPTN
  *     outputs strided by the group's extent so that neighbouring items touch
  *     neighbouring addresses (coalesced global access, no bank conflicts).
+ *     LVW=0 (the default) loads and stores scalars.  LVW=2 or 4 moves
+ *     LVW-wide vectors instead: global loads along each operand's
+ *     contiguous dimension where its row length is a multiple of LVW and the
+ *     vector lies inside (scalars, zero-filled, at the edges), fragments read
+ *     from local memory as whole vectors (an item's outputs are LVW-wide
+ *     runs strided by the group's extent), vector stores of C.  DBUF=1 (with
+ *     LVW) double-buffers the local tiles: the next slice is fetched into
+ *     registers while the current one is multiplied, one barrier per slice.
  *
  * Every index fits an int: the host refuses matrices of 2^31 elements or more.
  */
@@ -392,6 +400,16 @@ kernel void dense_bwd_dx(const int M, const int N, const int K,
 #define MODE_DX 1
 #define MODE_DW 2
 
+#ifndef LVW
+#define LVW 0
+#endif
+#ifndef DBUF
+#define DBUF 0
+#endif
+
+#if !LVW
+/* Scalar loads (LVW=0) ------------------------------------------------- */
+
 /* Local tiles are padded by one column so that column-wise stores (the
  * transposed operands) fall in different banks. */
 #define ALD (TSM + 1)
@@ -529,4 +547,276 @@ void dense_bwd_dw(const int M, const int N, const int K,
         }
     }
 }
+
+#else
+/* Vector loads (LVW = 2 or 4) ------------------------------------------ */
+#if LVW != 2 && LVW != 4
+#error "LVW must be 0, 2 or 4"
 #endif
+#if WPTM % LVW != 0 || WPTN % LVW != 0 || TSK % LVW != 0
+#error "WPTM, WPTN and TSK must be multiples of LVW"
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+typedef CAT(float, LVW) floatl;
+#define LVLOAD(p) CAT(vload, LVW)(0, (p))
+#define LVSTORE(v, p) CAT(vstore, LVW)((v), 0, (p))
+
+#define VM (WPTM / LVW)  /* an item's vectors down p (each LVW rows)     */
+#define VN (WPTN / LVW)  /* an item's vectors along q                    */
+#define TSKV (TSK / LVW) /* vectors along a slice's reduction depth      */
+/* An item's share of one slice of A (TSMxTSK) and of B (TSKxTSN), in
+ * vectors, rounded up: the last share may be partial. */
+#define NVA ((TSM * TSK / LVW + NTHREADS - 1) / NTHREADS)
+#define NVB ((TSN * TSK / LVW + NTHREADS - 1) / NTHREADS)
+
+/* LVW consecutive elements of row `row` of a row-major operand of row
+ * length ld, from column col (always a multiple of LVW): one vector load
+ * when `vec` and all of them lie inside rows x cols, else element by element
+ * with zeros past the edges.  vec says ld is a multiple of LVW: the operands
+ * are whole buffers, whose base the driver aligns far beyond a vector, so
+ * every such vector is aligned.  dz: the ReLU derivative masked by ay. */
+inline floatl gload(const int dz, global const float *a, global const float *ay, const int ld,
+                    const int row, const int col, const int rows, const int cols, const int vec)
+{
+    float t[LVW];
+    if (vec && row < rows && col + LVW <= cols) {
+        const int o = row * ld + col;
+        const floatl v = *(global const floatl *)(a + o);
+        if (!dz)
+            return v;
+        return *(global const floatl *)(ay + o) > (floatl)0.0f ? v : (floatl)0.0f;
+    }
+#pragma unroll
+    for (int u = 0; u < LVW; u++) {
+        t[u] = 0.0f;
+        if (row < rows && col + u < cols) {
+            const int o = row * ld + col + u;
+            t[u] = dz ? DRELU(a[o], ay[o]) : a[o];
+        }
+    }
+    return LVLOAD(t);
+}
+
+/* Stores v at (row, col) of a row-major C of row length ld (= cols): one
+ * aligned vector store when `vec` and it lies wholly inside, else only the
+ * elements inside. */
+inline void gstore(global float *c, const int row, const int col, const int rows,
+                   const int cols, const int vec, const floatl v)
+{
+    float t[LVW];
+    if (row >= rows)
+        return;
+    if (vec && col + LVW <= cols) {
+        *(global floatl *)(c + row * cols + col) = v;
+        return;
+    }
+    LVSTORE(v, t);
+#pragma unroll
+    for (int u = 0; u < LVW; u++)
+        if (col + u < cols)
+            c[row * cols + col + u] = t[u];
+}
+
+/* This item's share of the TSK-deep slice at rt of one operand, whose tile
+ * spans T (TSM or TSN) along its non-reduction dimension from pc (of ext),
+ * into NV vectors v.  Consecutive items take consecutive vectors along the
+ * operand's contiguous dimension (coalesced): along the tile (trans = 0:
+ * dw's x[r, p], fwd's W[r, q], dw's dz[r, q]) or along the reduction
+ * (trans = 1: x[p, r], dz[p, r], dx's W[q, r]). */
+inline void fetch(const int trans, const int dz, const int T, const int NV, const int pc,
+                  const int ext, const int R, const int rt, global const float *a,
+                  global const float *ay, const int ld, const int vec, floatl *v)
+{
+    const int tid = (int)get_local_id(1) * RTSN + (int)get_local_id(0);
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+        const int l = tid + n * NTHREADS;
+        if (T * TSKV % NTHREADS != 0 && l >= T * TSKV)
+            break;
+        if (trans)
+            v[n] = gload(dz, a, ay, ld, pc + l / TSKV, rt + l % TSKV * LVW, ext, R, vec);
+        else
+            v[n] = gload(dz, a, ay, ld, rt + l / (T / LVW), pc + l % (T / LVW) * LVW, R, ext,
+                         vec);
+    }
+}
+
+/* Stores what fetch loaded into the local tile S, laid out [r][T] so that
+ * an item's fragment along T is whole vectors: a vector store when the
+ * operand ran along the tile, LVW scalar stores down r when it ran along
+ * the reduction (the transpose).  The tile has no padding column (it would
+ * misalign the vectors), so the TSK/LVW items sharing a row p store into
+ * one bank: a few conflicting stores per slice, against TSK vector reads
+ * and WPTMxWPTNxTSK multiply-adds per item. */
+inline void stash(const int trans, const int T, const int NV, local floatl *S,
+                  const floatl *v)
+{
+    const int tid = (int)get_local_id(1) * RTSN + (int)get_local_id(0);
+    local float *s = (local float *)S;
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+        const int l = tid + n * NTHREADS;
+        float t[LVW];
+        if (T * TSKV % NTHREADS != 0 && l >= T * TSKV)
+            break;
+        if (!trans) {
+            S[l] = v[n];
+            continue;
+        }
+        LVSTORE(v[n], t);
+#pragma unroll
+        for (int u = 0; u < LVW; u++)
+            s[(l % TSKV * LVW + u) * T + l / TSKV] = t[u];
+    }
+}
+
+/* acc += the TSK-deep product of the local slices As and Bs: item (tp, tq)
+ * owns rows (i*RTSM + tp)*LVW + 0..LVW-1 and columns (j*RTSN + tq)*LVW +
+ * 0..LVW-1 of the tile, so its fragments are whole vectors of local memory,
+ * and consecutive items read consecutive vectors (no bank conflicts). */
+inline void tile_step(local const floatl *As, local const floatl *Bs, floatl acc[WPTM][VN])
+{
+    const int tq = (int)get_local_id(0), tp = (int)get_local_id(1);
+#pragma unroll
+    for (int k = 0; k < TSK; k++) {
+        float av[WPTM];
+        floatl bv[VN];
+#pragma unroll
+        for (int i = 0; i < VM; i++)
+            LVSTORE(As[k * (TSM / LVW) + i * RTSM + tp], av + i * LVW);
+#pragma unroll
+        for (int j = 0; j < VN; j++)
+            bv[j] = Bs[k * (TSN / LVW) + j * RTSN + tq];
+#pragma unroll
+        for (int i = 0; i < WPTM; i++)
+#pragma unroll
+            for (int j = 0; j < VN; j++)
+                acc[i][j] = fma((floatl)av[i], bv[j], acc[i][j]);
+    }
+}
+
+/* Accumulates C's tile over the whole reduction R into acc, like the scalar
+ * tile_gemm above, loading LVW-wide vectors.  With DBUF the next slice is
+ * fetched into registers before the current one is multiplied and stored
+ * into the other half of As/Bs after it, so its global latency overlaps the
+ * arithmetic and one barrier per slice suffices; without, each slice is
+ * fetched, stored and multiplied in turn between two barriers. */
+inline void tile_gemm(const int mode, const int P, const int Q, const int R,
+                      global const float *a, global const float *ay, const int lda,
+                      global const float *b, global const float *by, const int ldb,
+                      local floatl *As, local floatl *Bs, floatl acc[WPTM][VN])
+{
+    const int pt = (int)get_group_id(1) * TSM, qt = (int)get_group_id(0) * TSN;
+    const int ta = mode != MODE_DW, tb = mode == MODE_DX;
+    const int da = mode == MODE_DX, db = mode == MODE_DW;
+    const int va = lda % LVW == 0, vb = ldb % LVW == 0;
+    floatl ra[NVA], rb[NVB];
+#pragma unroll
+    for (int i = 0; i < WPTM; i++)
+#pragma unroll
+        for (int j = 0; j < VN; j++)
+            acc[i][j] = 0.0f;
+#if DBUF
+    int s = 0; /* the half of As/Bs holding the current slice */
+    fetch(ta, da, TSM, NVA, pt, P, R, 0, a, ay, lda, va, ra);
+    fetch(tb, db, TSN, NVB, qt, Q, R, 0, b, by, ldb, vb, rb);
+    stash(ta, TSM, NVA, As, ra);
+    stash(tb, TSN, NVB, Bs, rb);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    for (int rt = 0; rt < R; rt += TSK) {
+#if DBUF
+        const int next = rt + TSK < R;
+        if (next) {
+            fetch(ta, da, TSM, NVA, pt, P, R, rt + TSK, a, ay, lda, va, ra);
+            fetch(tb, db, TSN, NVB, qt, Q, R, rt + TSK, b, by, ldb, vb, rb);
+        }
+        tile_step(As + s * TSK * (TSM / LVW), Bs + s * TSK * (TSN / LVW), acc);
+        if (next) {
+            stash(ta, TSM, NVA, As + (1 - s) * TSK * (TSM / LVW), ra);
+            stash(tb, TSN, NVB, Bs + (1 - s) * TSK * (TSN / LVW), rb);
+        }
+        s = 1 - s;
+#else
+        fetch(ta, da, TSM, NVA, pt, P, R, rt, a, ay, lda, va, ra);
+        fetch(tb, db, TSN, NVB, qt, Q, R, rt, b, by, ldb, vb, rb);
+        stash(ta, TSM, NVA, As, ra);
+        stash(tb, TSN, NVB, Bs, rb);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tile_step(As, Bs, acc);
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+/* Where an item's accumulator row i and vector column j lie in C. */
+#define OUT_P(i) \
+    ((int)get_group_id(1) * TSM + ((i) / LVW * RTSM + (int)get_local_id(1)) * LVW + (i) % LVW)
+#define OUT_Q(j) ((int)get_group_id(0) * TSN + ((j) * RTSN + (int)get_local_id(0)) * LVW)
+
+/* Local tiles: one slice of each operand, two with DBUF. */
+#define LTILES (DBUF ? 2 : 1)
+
+kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void dense_fwd(const int M, const int N, const int K,
+               global const float *restrict x,
+               global const float *restrict w,
+               global const float *restrict b,
+               global float *restrict y)
+{
+    local floatl As[LTILES * TSK * (TSM / LVW)], Bs[LTILES * TSK * (TSN / LVW)];
+    floatl acc[WPTM][VN], bias[VN];
+    const int vec = N % LVW == 0;
+    tile_gemm(MODE_FWD, M, N, K, x, 0, K, w, 0, N, As, Bs, acc);
+#pragma unroll
+    for (int j = 0; j < VN; j++)
+        bias[j] = gload(0, b, 0, 0, 0, OUT_Q(j), 1, N, 1);
+#pragma unroll
+    for (int i = 0; i < WPTM; i++)
+#pragma unroll
+        for (int j = 0; j < VN; j++)
+            gstore(y, OUT_P(i), OUT_Q(j), M, N, vec, fmax(acc[i][j] + bias[j], 0.0f));
+}
+
+kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void dense_bwd_dx(const int M, const int N, const int K,
+                  global const float *restrict dy,
+                  global const float *restrict y,
+                  global const float *restrict w,
+                  global float *restrict dx)
+{
+    local floatl As[LTILES * TSK * (TSM / LVW)], Bs[LTILES * TSK * (TSN / LVW)];
+    floatl acc[WPTM][VN];
+    const int vec = K % LVW == 0;
+    tile_gemm(MODE_DX, M, K, N, dy, y, N, w, 0, N, As, Bs, acc);
+#pragma unroll
+    for (int i = 0; i < WPTM; i++)
+#pragma unroll
+        for (int j = 0; j < VN; j++)
+            gstore(dx, OUT_P(i), OUT_Q(j), M, K, vec, acc[i][j]);
+}
+
+kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void dense_bwd_dw(const int M, const int N, const int K,
+                  global const float *restrict x,
+                  global const float *restrict dy,
+                  global const float *restrict y,
+                  global float *restrict w, const float lr)
+{
+    local floatl As[LTILES * TSK * (TSM / LVW)], Bs[LTILES * TSK * (TSN / LVW)];
+    floatl acc[WPTM][VN];
+    const int vec = N % LVW == 0;
+    tile_gemm(MODE_DW, K, N, M, x, 0, K, dy, y, N, As, Bs, acc);
+#pragma unroll
+    for (int i = 0; i < WPTM; i++)
+#pragma unroll
+        for (int j = 0; j < VN; j++) {
+            const int p = OUT_P(i), q = OUT_Q(j);
+            const floatl old = gload(0, w, 0, N, p, q, K, N, vec);
+            gstore(w, p, q, K, N, vec, old - lr * acc[i][j]);
+        }
+}
+#endif /* LVW */
+#endif /* GEMM_LOCAL */

@@ -65,14 +65,26 @@ int clgemm_config_check(const clgemm_config *c, err *e)
         return BE_OK;
     }
     if (c->variant == CLGEMM_LOCAL) {
+        if ((c->lvw != 0 && c->lvw != 2 && c->lvw != 4) || (c->dbuf != 0 && c->dbuf != 1) ||
+            (c->dbuf && !c->lvw))
+            return err_set(e, BE_EUSAGE,
+                           "kernel config: lvw=%d dbuf=%d (want lvw 0, 2 or 4; dbuf 0 or 1, "
+                           "1 only with lvw)", c->lvw, c->dbuf);
+        /* The scalar tiles carry a padding column each; the vector tiles
+         * none (they are whole vectors), but two slices with dbuf. */
         if (c->tsm < 1 || c->tsn < 1 || c->tsk < 1 || c->tsk > 64 || c->wptm < 1 ||
             c->wptn < 1 || c->tsm % c->wptm || c->tsn % c->wptn ||
             (c->tsm / c->wptm) * (c->tsn / c->wptn) > 1024 ||
-            (c->tsm + c->tsn + 2) * c->tsk * 4 > 32768)
+            (c->lvw ? (c->tsm + c->tsn) * c->tsk * 4 * (1 + c->dbuf)
+                    : (c->tsm + c->tsn + 2) * c->tsk * 4) > 32768)
             return err_set(e, BE_EUSAGE,
                            "kernel config: tiles %d×%d×%d of %d×%d per item are inconsistent "
                            "(tile multiple of work per item, ≤1024 items, ≤32 KiB local)",
                            c->tsm, c->tsn, c->tsk, c->wptm, c->wptn);
+        if (c->lvw && (c->wptm % c->lvw || c->wptn % c->lvw || c->tsk % c->lvw))
+            return err_set(e, BE_EUSAGE,
+                           "kernel config: %d×%d per item and depth %d are not multiples of "
+                           "lvw=%d", c->wptm, c->wptn, c->tsk, c->lvw);
         return BE_OK;
     }
     return err_set(e, BE_EUSAGE, "kernel config: unknown variant %d", (int)c->variant);
@@ -88,26 +100,36 @@ int clgemm_config_options(const clgemm_config *c, char *buf, size_t len, err *e)
                      "-DGEMM_LOCAL=0 -DVW=%d -DTM=%d -DTN=%d -DDTM=%d -DDTN=%d -DLX=%d -DLY=%d "
                      "-DKB=%d",
                      c->vw, c->tm, c->tn, c->dtm, c->dtn, c->lx, c->ly, c->kb);
-    else
+    else if (!c->lvw)
         n = snprintf(buf, len, "-DGEMM_LOCAL=1 -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d",
                      c->tsm, c->tsn, c->tsk, c->wptm, c->wptn);
+    else
+        n = snprintf(buf, len,
+                     "-DGEMM_LOCAL=1 -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d -DLVW=%d%s",
+                     c->tsm, c->tsn, c->tsk, c->wptm, c->wptn, c->lvw,
+                     c->dbuf ? " -DDBUF=1" : "");
     if (n < 0 || (size_t)n >= len)
         return err_set(e, BE_EUSAGE, "kernel config: options longer than %zu bytes", len);
     return BE_OK;
 }
 
-/* The -D names of each variant, in clgemm_config_options's order. */
+/* The -D names of each variant, in clgemm_config_options's order: those
+ * every option string of the variant has, then CLGEMM_LOCAL's optional ones. */
 static const char *const reg_names[] = {"VW", "TM", "TN", "DTM", "DTN", "LX", "LY", "KB"};
 static const char *const loc_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN"};
+static const char *const opt_names[] = {"LVW", "DBUF"};
 #define NREG 8
 #define NLOC 5
+#define NOPT 2
 
 int clgemm_config_parse(const char *opts, clgemm_config *cfg, err *e)
 {
     clgemm_config c = {.variant = CLGEMM_REG, .vw = 1};
     int *const reg_f[NREG] = {&c.vw, &c.tm, &c.tn, &c.dtm, &c.dtn, &c.lx, &c.ly, &c.kb};
     int *const loc_f[NLOC] = {&c.tsm, &c.tsn, &c.tsk, &c.wptm, &c.wptn};
-    int reg_seen[NREG] = {0}, loc_seen[NLOC] = {0}, variant = -1, nreg = 0, nloc = 0, rc, i;
+    int *const opt_f[NOPT] = {&c.lvw, &c.dbuf};
+    int reg_seen[NREG] = {0}, loc_seen[NLOC] = {0}, opt_seen[NOPT] = {0}, variant = -1,
+        nreg = 0, nloc = 0, nopt = 0, rc, i;
     const char *s = opts;
     while (*s) {
         char name[16];
@@ -138,11 +160,17 @@ int clgemm_config_parse(const char *opts, clgemm_config *cfg, err *e)
                 *loc_f[i] = v;
                 nloc++;
             }
+        for (i = 0; i < NOPT; i++)
+            if (strcmp(name, opt_names[i]) == 0) {
+                hit = opt_seen[i]++ ? -1 : 1;
+                *opt_f[i] = v;
+                nopt++;
+            }
         if (hit <= 0)
             return err_set(e, BE_EUSAGE, "kernel options: -D%s is %s", name,
                            hit ? "given twice" : "unknown");
     }
-    if (variant < 0 || (variant == 0 && (nreg != NREG || nloc)) ||
+    if (variant < 0 || (variant == 0 && (nreg != NREG || nloc || nopt)) ||
         (variant == 1 && (nloc != NLOC || nreg)))
         return err_set(e, BE_EUSAGE,
                        "kernel options: \"%.60s\" does not give exactly its variant's options",

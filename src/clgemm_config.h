@@ -40,6 +40,10 @@ typedef struct clgemm_config {
     /* CLGEMM_LOCAL */
     int tsm, tsn, tsk; /* work-group tile: rows × columns × reduction depth  */
     int wptm, wptn;    /* outputs per item; group = (tsn/wptn) × (tsm/wptm)  */
+    int lvw;           /* vector width of loads, local fragments and stores:
+                          0 = scalar (the original kernel), 2 or 4; wptm,
+                          wptn and tsk multiples of it                       */
+    int dbuf;          /* 1 = double-buffered local tiles (needs lvw > 0)    */
 } clgemm_config;
 
 /* The table default for a device, by its type and vendor (ignores tuning). */
@@ -50,12 +54,15 @@ int clgemm_config_check(const clgemm_config *cfg, err *e);
 
 /* Renders cfg as the -D options passed to clBuildProgram, into buf of size
  * len.  Returns BE_EUSAGE (with e filled) for an inconsistent cfg or a
- * too-small buf. */
+ * too-small buf.  CLGEMM_LOCAL's -DLVW and -DDBUF appear only when not 0, so
+ * a configuration without them renders as it did before they existed (the
+ * same tuning files, the same program cache keys). */
 int clgemm_config_options(const clgemm_config *cfg, char *buf, size_t len, err *e);
 
 /* Parses options in the form clgemm_config_options writes ("-DGEMM_LOCAL=0
- * -DVW=8 ...", every option of the variant present) into cfg.  BE_EUSAGE
- * naming the offending token for anything else or an inconsistent cfg. */
+ * -DVW=8 ...", every option of the variant present; CLGEMM_LOCAL's -DLVW and
+ * -DDBUF optional, 0 when absent) into cfg.  BE_EUSAGE naming the offending
+ * token for anything else or an inconsistent cfg. */
 int clgemm_config_parse(const char *opts, clgemm_config *cfg, err *e);
 
 #endif

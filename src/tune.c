@@ -74,7 +74,8 @@ static void add(clgemm_config *list, int *n, const clgemm_config *c)
  * earlier default, for machines where 16-wide vectors do not pay; float4
  * for SSE-only CPUs), dx block shapes, and two local-memory tilings in case
  * a CPU driver favours them.  Local-memory tiles (GPUs): tile depth,
- * tile size and work per item around CLBlast-style defaults. */
+ * tile size and work per item around CLBlast-style defaults, with scalar
+ * and with vector loads. */
 static int candidates(const clgemm_config *def, clgemm_config *list)
 {
     static const struct { int vw, tm, tn, lx, ly, kb, dtm, dtn; } v[] = {
@@ -85,12 +86,22 @@ static int candidates(const clgemm_config *def, clgemm_config *list)
         {16, 6, 16, 2, 16, 128, 4, 2}, {16, 6, 16, 2, 16, 128, 4, 8}};
     /* local-memory tilings a CPU driver might favour */
     static const int cpu_loc[][5] = {{64, 64, 16, 4, 4}, {32, 32, 16, 4, 4}};
-    /* local-memory tiles around the GPU defaults */
-    static const int gpu_loc[][5] = {
-        {64, 64, 16, 4, 4},  {64, 64, 8, 4, 4},   {64, 64, 32, 4, 4},  {32, 64, 16, 4, 4},
-        {64, 32, 16, 4, 4},  {32, 32, 16, 4, 4},  {32, 32, 16, 2, 2},  {64, 64, 16, 8, 8},
-        {128, 128, 16, 8, 8}, {128, 128, 8, 8, 8}, {128, 64, 16, 8, 4}, {64, 128, 16, 4, 8},
-        {64, 64, 16, 2, 4},  {64, 64, 16, 4, 2},  {32, 64, 8, 2, 4},   {16, 16, 16, 2, 2}};
+    /* local-memory tiles around the GPU defaults: tsm, tsn, tsk, wptm,
+     * wptn, lvw, dbuf.  First scalar loads, then float4 loads and local
+     * fragments (single or double-buffered tiles) on the larger tiles and
+     * blocks per item that the scalar kernel favoured on an H100 (128×64
+     * of 8×4 and 64×128 of 4×8). */
+    static const int gpu_loc[][7] = {
+        {64, 64, 16, 4, 4, 0, 0},   {64, 64, 8, 4, 4, 0, 0},    {64, 64, 32, 4, 4, 0, 0},
+        {32, 64, 16, 4, 4, 0, 0},   {64, 32, 16, 4, 4, 0, 0},   {32, 32, 16, 4, 4, 0, 0},
+        {32, 32, 16, 2, 2, 0, 0},   {64, 64, 16, 8, 8, 0, 0},   {128, 128, 16, 8, 8, 0, 0},
+        {128, 128, 8, 8, 8, 0, 0},  {128, 64, 16, 8, 4, 0, 0},  {64, 128, 16, 4, 8, 0, 0},
+        {64, 64, 16, 2, 4, 0, 0},   {64, 64, 16, 4, 2, 0, 0},   {32, 64, 8, 2, 4, 0, 0},
+        {16, 16, 16, 2, 2, 0, 0},
+        {128, 64, 16, 8, 4, 4, 0},  {128, 64, 16, 8, 4, 4, 1},  {64, 128, 16, 4, 8, 4, 0},
+        {64, 128, 16, 4, 8, 4, 1},  {128, 128, 16, 8, 8, 4, 0}, {128, 128, 16, 8, 8, 4, 1},
+        {128, 128, 8, 8, 8, 4, 1},  {128, 128, 32, 8, 8, 4, 0}, {128, 64, 32, 8, 4, 4, 0},
+        {128, 64, 8, 8, 4, 4, 1},   {64, 64, 16, 4, 4, 4, 1},   {64, 64, 32, 4, 4, 4, 1}};
     int n = 0;
     size_t i;
     clgemm_config c;
@@ -122,6 +133,8 @@ static int candidates(const clgemm_config *def, clgemm_config *list)
             c.tsk = gpu_loc[i][2];
             c.wptm = gpu_loc[i][3];
             c.wptn = gpu_loc[i][4];
+            c.lvw = gpu_loc[i][5];
+            c.dbuf = gpu_loc[i][6];
             add(list, &n, &c);
         }
     }

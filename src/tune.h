@@ -21,7 +21,7 @@
 #include "clgemm.h"
 #include "err.h"
 
-#define TUNE_MAX 20
+#define TUNE_MAX 32
 
 /* A candidate replaces the default only when its score is at least this
  * multiple of the default's: smaller leads are within run-to-run noise. */

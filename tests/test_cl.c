@@ -298,6 +298,17 @@ static const clgemm_config reg_kb = {.variant = CLGEMM_REG, .vw = 4, .tm = 3, .t
                                      .dtm = 2, .dtn = 3, .lx = 3, .ly = 2, .kb = 7};
 static const clgemm_config local_small = {.variant = CLGEMM_LOCAL, .tsm = 16, .tsn = 32,
                                           .tsk = 8, .wptm = 2, .wptn = 4};
+/* The vector path (lvw): float4 with one slice; float2 double-buffered
+ * with a slice of A (24×6 in 48 items) that the items do not share evenly;
+ * and the largest GPU candidate's shape, double-buffered. */
+static const clgemm_config local_vec4 = {.variant = CLGEMM_LOCAL, .tsm = 16, .tsn = 32,
+                                         .tsk = 8, .wptm = 4, .wptn = 4, .lvw = 4};
+static const clgemm_config local_vec2 = {.variant = CLGEMM_LOCAL, .tsm = 24, .tsn = 16,
+                                         .tsk = 6, .wptm = 4, .wptn = 2, .lvw = 2,
+                                         .dbuf = 1};
+static const clgemm_config local_vec4_big = {.variant = CLGEMM_LOCAL, .tsm = 128, .tsn = 128,
+                                             .tsk = 16, .wptm = 8, .wptn = 8, .lvw = 4,
+                                             .dbuf = 1};
 
 /* ---------------------------------------------------------------------- */
 /* Tests                                                                   */
@@ -336,6 +347,19 @@ static void check_sizes(fixture *f, wl_mode mode)
     run_point(dv, mode, 1, 1000, 1000 / (mode == WL_TRAINING ? 8 : 1));
 }
 
+/* check_sizes, and for the vector path sizes whose rows are multiples of 2
+ * but not 4 (70), of 4 but not of any tile (68, 132: vectors inside, tiles
+ * partial), with odd batches (37, 45) and a batch that is a multiple of 4
+ * (36: dw's reduction in whole vectors, partial slices). */
+static void check_sizes_vec(fixture *f, wl_mode mode)
+{
+    static const int hb[][2] = {{70, 37}, {68, 36}, {132, 45}, {37, 70}};
+    device *dv = &f->devs[0];
+    check_sizes(f, mode);
+    for (size_t i = 0; i < sizeof hb / sizeof hb[0]; i++)
+        run_point(dv, mode, 2, hb[i][0], hb[i][1]);
+}
+
 static void test_forward_default(void **state) { check_sizes(*state, WL_INFERENCE); }
 static void test_training_default(void **state) { check_sizes(*state, WL_TRAINING); }
 
@@ -347,6 +371,12 @@ static void test_forward_variants(void **state)
     check_sizes(*state, WL_INFERENCE);
     use_config(*state, &local_small);
     check_sizes(*state, WL_INFERENCE);
+    use_config(*state, &local_vec4);
+    check_sizes_vec(*state, WL_INFERENCE);
+    use_config(*state, &local_vec2);
+    check_sizes_vec(*state, WL_INFERENCE);
+    use_config(*state, &local_vec4_big);
+    check_sizes_vec(*state, WL_INFERENCE);
 }
 
 static void test_training_variants(void **state)
@@ -357,6 +387,12 @@ static void test_training_variants(void **state)
     check_sizes(*state, WL_TRAINING);
     use_config(*state, &local_small);
     check_sizes(*state, WL_TRAINING);
+    use_config(*state, &local_vec4);
+    check_sizes_vec(*state, WL_TRAINING);
+    use_config(*state, &local_vec2);
+    check_sizes_vec(*state, WL_TRAINING);
+    use_config(*state, &local_vec4_big);
+    check_sizes_vec(*state, WL_TRAINING);
 }
 
 /* Numeric device property by name. */
@@ -479,6 +515,23 @@ static void test_bad_config(void **state)
     c = local_small;
     c.wptm = 3; /* does not divide tsm */
     assert_int_equal(clgemm_set_config(f->devs[0].handle, &c, &e), BE_EUSAGE);
+    c = local_small;
+    c.dbuf = 1; /* double buffering belongs to the vector path */
+    assert_int_equal(clgemm_set_config(f->devs[0].handle, &c, &e), BE_EUSAGE);
+    c = local_small;
+    c.lvw = 4; /* wptm = 2 is no multiple of 4 */
+    assert_int_equal(clgemm_set_config(f->devs[0].handle, &c, &e), BE_EUSAGE);
+    c = local_vec4;
+    c.lvw = 3;
+    assert_int_equal(clgemm_set_config(f->devs[0].handle, &c, &e), BE_EUSAGE);
+    c = local_vec4;
+    c.tsk = 6; /* no multiple of lvw */
+    assert_int_equal(clgemm_set_config(f->devs[0].handle, &c, &e), BE_EUSAGE);
+    c = local_vec4_big;
+    c.tsk = 32; /* two 128×128×32 slices: 64 KiB of local memory */
+    assert_int_equal(clgemm_set_config(f->devs[0].handle, &c, &e), BE_EUSAGE);
+    c.dbuf = 0; /* one: 32 KiB, within bounds (the scalar tiles' padding would not be) */
+    assert_int_equal(clgemm_config_check(&c, &e), BE_OK);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -502,13 +555,29 @@ static void test_config_parse(void **state)
     clgemm_config def, got;
     char opts[256];
     err e = {{0}};
-    const clgemm_config *cs[] = {&reg_small, &reg_kb, &local_small, &def};
+    const clgemm_config *cs[] = {&reg_small,  &reg_kb,         &local_small, &local_vec4,
+                                 &local_vec2, &local_vec4_big, &def};
     clgemm_config_default(&f->devs[0].info, &def);
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         assert_int_equal(clgemm_config_options(cs[i], opts, sizeof opts, &e), 0);
         assert_int_equal(clgemm_config_parse(opts, &got, &e), 0);
         assert_config_equal(cs[i], &got);
+        assert_int_equal(got.lvw, cs[i]->variant == CLGEMM_LOCAL ? cs[i]->lvw : 0);
+        assert_int_equal(got.dbuf, cs[i]->variant == CLGEMM_LOCAL ? cs[i]->dbuf : 0);
     }
+    /* The scalar tiles' options are what they were before lvw and dbuf. */
+    assert_int_equal(clgemm_config_options(&local_small, opts, sizeof opts, &e), 0);
+    assert_string_equal(opts, "-DGEMM_LOCAL=1 -DTSM=16 -DTSN=32 -DTSK=8 -DWPTM=2 -DWPTN=4");
+    assert_int_equal(clgemm_config_options(&local_vec2, opts, sizeof opts, &e), 0);
+    assert_string_equal(opts,
+                        "-DGEMM_LOCAL=1 -DTSM=24 -DTSN=16 -DTSK=6 -DWPTM=4 -DWPTN=2 -DLVW=2 "
+                        "-DDBUF=1");
+    /* LVW=0 and DBUF=0 spelled out mean what their absence does. */
+    assert_int_equal(clgemm_config_parse("-DGEMM_LOCAL=1 -DTSM=16 -DTSN=32 -DTSK=8 -DWPTM=2 "
+                                         "-DWPTN=4 -DLVW=0 -DDBUF=0",
+                                         &got, &e),
+                     0);
+    assert_config_equal(&got, &local_small);
     static const char *bad[] = {
         "", "-DGEMM_LOCAL=0",
         "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16",
@@ -517,7 +586,13 @@ static void test_config_parse(void **state)
         "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256 -DTSK=8",
         "-DGEMM_LOCAL=1 -DTSM=64 -DTSN=64 -DTSK=16 -DWPTM=4 -DWPTN=x",
         "-DGEMM_LOCAL=1 -DTSM=64 -DTSN=64 -DTSK=16 -DWPTM=4 -DWPTN=4 -DEVIL=1",
-        "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=99999"};
+        "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=99999",
+        "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256 -DLVW=4",
+        "-DGEMM_LOCAL=1 -DTSM=64 -DTSN=64 -DTSK=16 -DWPTM=4 -DWPTN=4 -DLVW=4 -DLVW=4",
+        "-DGEMM_LOCAL=1 -DTSM=64 -DTSN=64 -DTSK=16 -DWPTM=4 -DWPTN=4 -DLVW=3",
+        "-DGEMM_LOCAL=1 -DTSM=64 -DTSN=64 -DTSK=16 -DWPTM=4 -DWPTN=4 -DDBUF=1",
+        "-DGEMM_LOCAL=1 -DTSM=64 -DTSN=64 -DTSK=16 -DWPTM=2 -DWPTN=4 -DLVW=4",
+        "-DGEMM_LOCAL=1 -DLVW=4 -DDBUF=1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         e.msg[0] = '\0';
         got = reg_small;
