@@ -602,10 +602,18 @@ static int cl_step(void *run, step_times *t, err *e)
     int rc, i;
     cl_int crc;
 
-    /* The upload blocks, so that `wall` below covers the kernels alone. */
+    /* A blocking write returns once the host buffer may be reused, which
+     * need not be when the copy is done (NVIDIA's driver stages pageable
+     * memory and returns early): wait for it, so that `wall` below covers
+     * the kernels alone. */
     t0 = host_seconds();
     if ((rc = upload(d, r->act[0], r->w.x0, act, "x", &up, e)))
         goto fail;
+    crc = clFinish(d->queue);
+    if (crc != CL_SUCCESS) {
+        rc = clerr_set(e, crc, "clFinish(upload)");
+        goto fail;
+    }
     t1 = host_seconds();
     if ((rc = enq_step(r, r->evs, e)))
         goto fail;

@@ -1337,7 +1337,7 @@ static void read_telemetry(loader *ld, xmlNodePtr n, tel_point *t)
                          has(n, "energy-samples") || has(n, "energy-visits"))) {
         t->energy_j = get_real(ld, n, "energy-j", 0.0, TEL_JOULES_MAX);
         t->energy_span_s = get_real(ld, n, "energy-span-s", TEL_MIN_ENERGY_SPAN, TIME_MAX);
-        t->energy_samples = (int)get_int(ld, n, "energy-samples", 1, RESULTS_MAX_SAMPLES);
+        t->energy_samples = (int)get_int(ld, n, "energy-samples", 1, TEL_MAX_ENERGY_STEPS);
         t->energy_visits = (int)get_int(ld, n, "energy-visits", 1, RESULTS_MAX_PASSES);
         if (!ld->failed && t->energy_j > TEL_WATTS_MAX * t->energy_span_s)
             bad(ld, n, "<telemetry> energy-j is more than %g W over energy-span-s",
@@ -1596,9 +1596,6 @@ static void load_telemetry(loader *ld, xmlNodePtr n, const device_info *dev, rs_
     else if (strcmp(dev->kind, p->tel.kind == TEL_NVML ? "opencl" : "openblas") != 0)
         bad(ld, n, "<telemetry> source \"%s\" cannot read device \"%s\" (%s)",
             tel_sources[p->tel.kind == TEL_RAPL], dev->id, dev->kind);
-    else if (p->tel.has_energy && p->tel.energy_samples > p->nsamples)
-        bad(ld, n, "<telemetry> energy-samples=%d but the point has %d samples",
-            p->tel.energy_samples, p->nsamples);
 }
 
 static void load_point(loader *ld, xmlNodePtr n, results *r)

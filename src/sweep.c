@@ -99,7 +99,7 @@ done:
 }
 
 /* The most steps an energy run takes, whatever their time. */
-#define ENERGY_MAX_STEPS 100000
+#define ENERGY_MAX_STEPS 1000000
 
 /* A point's timed samples on a GPU rarely span enough of the energy
  * counter's steps (telemetry.h) to keep an energy figure.  Then its last
@@ -291,7 +291,8 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
     int base = r->npoints, done = 0, rc = BE_OK, c, d, k, q;
     int *order = malloc((size_t)npts * sizeof *order + 1);
     int *dorder = malloc((size_t)ndev * sizeof *dorder + 1);
-    double start = host_seconds(), last_save = start, overhead = 0.0;
+    /* energy runs come on top of the budget: `energy` is their time so far */
+    double start = host_seconds(), last_save = start, overhead = 0.0, energy = 0.0;
     int timed = 0;
     /* a fresh order for every sweep of a run (the refinement's too) */
     uint64_t rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
@@ -346,7 +347,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
             shuffle(dorder, ndev, &rng);
             for (d = 0; d < ndev && rc == BE_OK; d++) {
                 rs_point *pt = &r->points[base + order[q] * ndev + dorder[d]];
-                double elapsed = host_seconds() - start;
+                double elapsed = host_seconds() - start - energy;
                 int left = visits_left(r, base, order, npts, ndev, q, passes - 1 - k);
                 sweep_event ev;
 
@@ -390,6 +391,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
                     }
                     r->passes[slot].visits++;
                     overhead += host_seconds() - t - m.sampled - m.energy_s;
+                    energy += m.energy_s;
                     timed++;
                 }
                 done++;

@@ -42,6 +42,9 @@ typedef enum { TEL_NONE = 0, TEL_NVML = 1, TEL_RAPL = 2 } tel_kind;
 #define TEL_SPAN_PER_STEP 10.0
 #define TEL_NVML_STEP 0.1
 #define TEL_RAPL_STEP 0.001
+/* The most steps a point's energy figure may cover (energy_samples). */
+#define TEL_MAX_ENERGY_STEPS 10000000
+
 /* RAPL package domains summed at most. */
 #define TEL_MAX_COUNTERS 8
 
@@ -100,7 +103,8 @@ typedef struct tel_point {
     int has_energy;
     double energy_j;             /* over energy_span_s seconds            */
     double energy_span_s;
-    int energy_samples;          /* the timed samples that span covers     */
+    int energy_samples;          /* the steps that span covers: timed
+                                    samples, or an energy run's steps      */
     int energy_visits;           /* the visits it adds up                  */
 } tel_point;
 
