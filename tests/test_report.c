@@ -288,7 +288,7 @@ static void test_report_escapes_and_keeps_old(void **state)
  * at the largest). */
 static void test_gpu_run(void **state)
 {
-    static const char *const files[] = {"tests/data/gpu/h100-20261123T071707Z.xml"};
+    static const char *const files[] = {"tests/data/gpu/h100-20261123T074740Z.xml"};
     char out[400], path[900], *html;
     report_opts o;
     size_t f;
