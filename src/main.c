@@ -21,10 +21,12 @@
 #include "cli.h"
 #include "cpu.h"
 #include "device.h"
+#include "findings.h"
 #include "fmt.h"
 #include "fsx.h"
 #include "host.h"
 #include "progress.h"
+#include "prose.h"
 #include "refine.h"
 #include "report.h"
 #include "results.h"
@@ -33,6 +35,7 @@
 #include "table.h"
 #include "tune.h"
 #include "version.h"
+#include "workload.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -193,19 +196,33 @@ static int check_prices(const fit_prices *p, const device_set *set, const int *i
     return BE_OK;
 }
 
-/* The answers in words: every crossover's sentence. */
-static void print_crossovers(FILE *out, const results *r)
+/* The answers in words: every finding's sentence (findings.h, the same
+ * the report leads with), and how well the models fit. */
+static int print_crossovers(FILE *out, const results *r, err *e)
 {
-    int i;
+    findings F;
+    char buf[4096];
+    int i, m, rc;
     if (!r->has_fit)
-        return;
-    for (i = 0; i < r->fit.ncross; i++)
-        fprintf(out, "%s%s\n", i ? "" : "\n", r->fit.cross[i].sentence);
-    if (r->fit.ncross > 0 && r->prices.n == 0)
+        return BE_OK;
+    if ((rc = findings_make(r, &F, e)) < 0)
+        return rc;
+    for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+        prose_models(r, (wl_mode)m, buf, sizeof buf);
+        if (buf[0])
+            fprintf(out, "\n%s:%s\n", workload_mode_name((wl_mode)m), buf);
+    }
+    for (i = 0; i < F.n; i++) {
+        findings_sentence(&F.f[i], r, buf, sizeof buf);
+        fprintf(out, "%s%s\n", i ? "" : "\n", buf);
+    }
+    if (F.n > 0 && r->prices.n == 0)
         fprintf(out, "No prices given, so no cost figures: add --price DEVICE=USD_PER_HOUR "
                      "for each device (or --prices FILE) to get the cost crossover.\n");
-    if (r->fit.ncross > 0)
+    if (F.n > 0)
         fputc('\n', out);
+    findings_free(&F);
+    return BE_OK;
 }
 
 static void report_options(const cli *c, report_opts *o)
@@ -448,7 +465,8 @@ static int cmd_run(const cli *c, int then_report)
         goto fail;
     table_points(stdout, r);
     print_machine_warnings(stdout, r);
-    print_crossovers(stdout, r);
+    if ((rc = print_crossovers(stdout, r, &e)) < 0)
+        goto fail;
     printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
     printf("%s\n", path);
     status = 0;

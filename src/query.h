@@ -101,15 +101,25 @@ double q_total(const results *r, const char *dev, wl_mode m, const q_shape *shap
 /* The fit stored in r, or NULL when r has none. */
 const fit_set *q_fit(const results *r);
 
-/* The model of one device × mode × view in fs (NULL-safe), or NULL. */
+/* The model of one device × mode × view over every hidden width in fs
+ * (NULL-safe), or NULL. */
 const fit_model *q_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v);
+/* The same at one hidden width (0: over every width), or NULL: a width
+ * with fewer than 3 usable batches has none. */
+const fit_model *q_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v,
+                            int hidden);
 /* 1 when m was fitted and can be evaluated (ok, P > 0, finite). */
 int q_model_ok(const fit_model *m);
+/* 1 when m can be evaluated and fits its points (not poor): the only
+ * models a sentence may rest on. */
+int q_model_sound(const fit_model *m);
 /* The base device's model to set against another device's view v: its own
  * model of v when it has one, else its resident one (a CPU computes where
  * its data already are, so its resident time is what a transfer-inclusive
  * time competes with). */
 const fit_model *q_base_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v);
+const fit_model *q_base_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v,
+                                 int hidden);
 
 /* The crossover of other against base (NULL: any base) in fs (NULL-safe),
  * in time (cost 0) or cost (1), or NULL. */
