@@ -208,7 +208,7 @@ void findings_widths_text(const finding *f, char *buf, size_t size)
             fmt_append(buf, size, "%sat every batch at hidden %d", sep, h->hidden);
             break;
         default:
-            fmt_append(buf, size, wins ? "%snot at the largest batch at hidden %d"
+            fmt_append(buf, size, wins ? "%sat some batches but not the largest at hidden %d"
                                        : "%sat no batch at hidden %d", sep, h->hidden);
             break;
         }
