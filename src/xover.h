@@ -31,7 +31,7 @@ typedef struct xover_est {
     cross_kind kind;   /* CROSS_IN_RANGE, CROSS_NEVER, CROSS_ALWAYS, or
                         * CROSS_UNKNOWN when there is no cell                */
     double batch;      /* in range: the batch from which the other device
-                        * stays ahead (log–log interpolation)                */
+                        * stays ahead (where other − base meets zero)        */
     double lo, hi;     /* the 95% interval of that batch, within the measured
                         * batches; for never/always the interval of where the
                         * crossing could still be                            */

@@ -447,7 +447,7 @@ static void test_transfer_view(void **state)
     assert_int_equal(xfer->kind, CROSS_IN_RANGE);
     {
         const double want = (2e-4 + 4e-4 / LAYERS - 1e-5) / (1 / 2e11 - 1 / 2e12);
-        int i, n = 0;
+        int i, n = 0, covered = 0;
         assert_true(rel_diff(xfer->flops, want) < 0.10);
         assert_true(xfer->ci_lo <= want && want <= xfer->ci_hi);
         for (i = 0; i < NH; i++) {
@@ -455,15 +455,16 @@ static void test_transfer_view(void **state)
             if (x->kind != CROSS_IN_RANGE)
                 continue;
             n++;
-            /* the transfer intervals come from the transfer samples; at 2%
-             * noise they are narrower than the log–log interpolation's own
-             * error (under 1% between batches a factor of 2 apart) */
-            assert_true(0.99 * x->batch_lo <= truth_batch(want, x->hidden) &&
-                        truth_batch(want, x->hidden) <= 1.01 * x->batch_hi);
+            /* the transfer intervals come from the transfer samples: each
+             * a 95% interval, so one of the widths may miss */
+            covered += x->batch_lo <= truth_batch(want, x->hidden) &&
+                       truth_batch(want, x->hidden) <= x->batch_hi;
+            assert_true(rel_diff(x->batch, truth_batch(want, x->hidden)) < 0.10);
             if (h->kind == CROSS_IN_RANGE)
                 assert_true(x->batch_lo > h->batch_hi);
         }
         assert_true(n >= 2);
+        assert_true(covered >= n - 1);
     }
     assert_true(xfer->flops > res->flops);
     assert_non_null(strstr(xfer->sentence, "transfers counted"));
@@ -739,16 +740,17 @@ static void test_m1_fixture(void **state)
 
 static void test_per_hidden_interpolation(void **state)
 {
-    /* At hidden 512 the ratio other/base is 2 at batch 32 and 2.3/4 at
-     * batch 128 (and beyond 1 before, below 1 after), so the log–log
-     * interpolation crosses at 32·4^(ln 2 / (ln 2 − ln 0.575)). */
+    /* At hidden 512 the time difference other − base is 1.9e-3 − 0.9e-3 ·
+     * B/32 per layer: linear in the batch, with the other device behind
+     * at 16 and 32 and ahead at 128 and 256, so the crossing is exactly
+     * where it meets zero, B = 32 · 1.9 / 0.9. */
     static const int batches[] = {16, 32, 128, 256};
     results *r = results_new();
     uint64_t rng = 1;
     fit_set s;
     err e;
     const fit_crossover *c;
-    double want = 32.0 * pow(4.0, log(2.0) / (log(2.0) - log(0.575)));
+    double want = 32.0 * 1.9 / 0.9;
     int i;
     (void)state;
 
@@ -767,9 +769,11 @@ static void test_per_hidden_interpolation(void **state)
     assert_int_equal(c->per_hidden[0].hidden, 512);
     assert_int_equal(c->per_hidden[0].kind, CROSS_IN_RANGE);
     assert_true(fabs(c->per_hidden[0].batch - want) < 1e-9 * want);
+    assert_true(fabs(c->per_hidden[0].batch_lo - want) < 1e-9 * want);
+    assert_true(fabs(c->per_hidden[0].batch_hi - want) < 1e-9 * want);
     assert_true(rel_diff(c->per_hidden[0].flops,
                          (2.0 * 512 * 512 + 512) * want) < 1e-12);
-    assert_non_null(strstr(c->sentence, "from batch 70 at hidden 512 (95% CI 69\u201370)"));
+    assert_non_null(strstr(c->sentence, "from batch 68 at hidden 512 (95% CI 67\u201368)"));
     fit_set_free(&s);
     results_free(r);
 }

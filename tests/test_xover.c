@@ -25,9 +25,10 @@ static xover_cell cell(double batch, double base, double other, double sd)
     return c;
 }
 
-/* Ratio 2 at batch 16 and 0.5 at 64: log ratio crosses zero half-way in
- * log batch, at 32; with no uncertainty the interval is that point. */
-static void test_interpolates_in_log_space(void **state)
+/* Times 1 and 2 at batch 16, 2 and 1 at batch 64: the difference other −
+ * base goes from +1 to −1, linearly in the batch, so they meet at 40; with
+ * no uncertainty the interval is that point. */
+static void test_interpolates_the_difference(void **state)
 {
     xover_cell c[2];
     xover_est x;
@@ -37,16 +38,36 @@ static void test_interpolates_in_log_space(void **state)
     c[1] = cell(16, 1.0, 2.0, 0.0);
     assert_int_equal(xover_estimate(c, 2, 1, 200, &x, &e), BE_OK);
     assert_int_equal(x.kind, CROSS_IN_RANGE);
-    assert_true(fabs(x.batch - 32.0) < 1e-9);
-    assert_true(fabs(x.lo - 32.0) < 1e-9 && fabs(x.hi - 32.0) < 1e-9);
+    assert_true(fabs(x.batch - 40.0) < 1e-9);
+    assert_true(fabs(x.lo - 40.0) < 1e-9 && fabs(x.hi - 40.0) < 1e-9);
     assert_int_equal(x.lo_open, 0);
     assert_int_equal(x.hi_open, 0);
     assert_true(x.p_never == 0.0 && x.p_always == 0.0);
 }
 
+/* Two latency + throughput laws, t = a + b·batch, exactly: the line through
+ * the bracketing batches and their neighbours meets zero where the laws
+ * meet, whatever the batches. */
+static void test_exact_for_two_laws(void **state)
+{
+    static const double batches[] = {16, 32, 64, 128, 256, 512, 1024};
+    xover_cell c[7];
+    xover_est x;
+    err e;
+    int i;
+    (void)state;
+    /* base 1 + 0.02·b, other 4 + 0.005·b: equal at b = 200 */
+    for (i = 0; i < 7; i++)
+        c[i] = cell(batches[i], 1.0 + 0.02 * batches[i], 4.0 + 0.005 * batches[i], 0.0);
+    assert_int_equal(xover_estimate(c, 7, 1, 200, &x, &e), BE_OK);
+    assert_int_equal(x.kind, CROSS_IN_RANGE);
+    assert_true(fabs(x.batch - 200.0) < 1e-9);
+}
+
 /* The other device is ahead at 16, behind at 32, ahead at 64: it stays
- * ahead only after 32, so the crossing lies between 32 and 64, at their
- * geometric mean for symmetric ratios. */
+ * ahead only after 32, so the crossing lies between 32 and 64; the cell at
+ * 16 breaks the pattern and is left out of the line, so the crossing is
+ * where the difference meets zero between 32 and 64 (+1 to −1: at 48). */
 static void test_last_loss_decides(void **state)
 {
     xover_cell c[3];
@@ -58,7 +79,7 @@ static void test_last_loss_decides(void **state)
     c[2] = cell(64, 2.0, 1.0, 0.0);
     assert_int_equal(xover_estimate(c, 3, 1, 200, &x, &e), BE_OK);
     assert_int_equal(x.kind, CROSS_IN_RANGE);
-    assert_true(fabs(x.batch - sqrt(32.0 * 64.0)) < 1e-9);
+    assert_true(fabs(x.batch - 48.0) < 1e-9);
 }
 
 static void test_always_and_never(void **state)
@@ -179,7 +200,8 @@ static void test_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_interpolates_in_log_space),
+        cmocka_unit_test(test_interpolates_the_difference),
+        cmocka_unit_test(test_exact_for_two_laws),
         cmocka_unit_test(test_last_loss_decides),
         cmocka_unit_test(test_always_and_never),
         cmocka_unit_test(test_open_upper_end),
