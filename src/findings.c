@@ -184,20 +184,27 @@ static void batch_ci(const fit_hidden_cross *h, char *buf, size_t size)
              hi);
 }
 
-void findings_widths_text(const finding *f, char *buf, size_t size)
+/* The per-width answers of f, widest first: every width with shapes both
+ * devices completed, or (wins_only) those where the other device is ahead
+ * from some batch on. */
+static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
     int pick[LIST_MAX], i, k = 0, shown;
     buf[0] = '\0';
-    for (i = c->nhidden - 1; i >= 0; i--)
-        if (c->per_hidden[i].kind != CROSS_UNKNOWN && (i >= f->nwidths || f->width[i].nshapes > 0))
-            pick[k++] = i;
+    for (i = c->nhidden - 1; i >= 0; i--) {
+        cross_kind kind = c->per_hidden[i].kind;
+        if (kind == CROSS_UNKNOWN || f->width[i].nshapes == 0 ||
+            (wins_only && kind != CROSS_IN_RANGE && kind != CROSS_ALWAYS))
+            continue;
+        pick[k++] = i;
+    }
     shown = k > SENTENCE_WIDTHS ? SENTENCE_WIDTHS : k;
     for (i = 0; i < shown; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[i]];
         const char *sep = i == 0 ? "" : i == shown - 1 && shown == k ? " and " : ", ";
         char ci[96];
-        int wins = pick[i] < f->nwidths ? f->width[pick[i]].nwins : 0;
+        int wins = f->width[pick[i]].nwins;
         switch (h->kind) {
         case CROSS_IN_RANGE:
             batch_ci(h, ci, sizeof ci);
@@ -215,6 +222,16 @@ void findings_widths_text(const finding *f, char *buf, size_t size)
     }
     if (shown < k)
         fmt_append(buf, size, " and at %d more widths (see the table)", k - shown);
+}
+
+void findings_widths_text(const finding *f, char *buf, size_t size)
+{
+    widths_text(f, 0, buf, size);
+}
+
+void findings_wins_text(const finding *f, char *buf, size_t size)
+{
+    widths_text(f, 1, buf, size);
 }
 
 void findings_range_text(const finding *f, char *buf, size_t size)

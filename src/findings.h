@@ -85,6 +85,11 @@ void findings_shapes_text(const finding *f, char *buf, size_t size);
  * 128"; "" when no width has one. */
 void findings_widths_text(const finding *f, char *buf, size_t size);
 
+/* The same restricted to the widths where the other device is ahead from
+ * some batch on ("where to use it"), e.g. "at every batch at hidden 4096
+ * and from batch 24 at hidden 2048 (95% CI 20–30)". */
+void findings_wins_text(const finding *f, char *buf, size_t size);
+
 /* The summary across widths, e.g. "from about 44 MFLOP per layer at
  * hidden 1024 to 92 MFLOP at hidden 512 (95% CI 30–120 M)"; "" when no
  * width crosses in range. */

@@ -281,14 +281,19 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
         if (d == bd || !f)
             continue;
         findings_shapes_text(f, shapes, sizeof shapes);
-        findings_widths_text(f, widths, sizeof widths);
+        findings_wins_text(f, widths, sizeof widths);
         ts[0] = '\0';
         if (t && t->verdict != FIND_UNKNOWN && t->verdict != f->verdict)
             findings_shapes_text(t, ts, sizeof ts);
         switch (f->verdict) {
         case FIND_SOME:
-            fmt_append(buf, size, "For %s on this machine, %s is faster than %s %s: use %s %s, "
-                       "and %s elsewhere", mode, id, base, shapes, id, widths, base);
+            if (widths[0])
+                fmt_append(buf, size, "For %s on this machine, %s is faster than %s %s: use "
+                           "%s %s, and %s elsewhere", mode, id, base, shapes, id, widths, base);
+            else
+                fmt_append(buf, size, "For %s on this machine, %s is faster than %s %s, but "
+                           "at no width from some batch on: stay with %s unless the shape is "
+                           "one of those", mode, id, base, shapes, base);
             if (ts[0])
                 fmt_append(buf, size, "; with transfers counted it is faster %s", ts);
             fmt_append(buf, size, ". ");
@@ -345,8 +350,9 @@ void prose_setup(const results *r, char *buf, size_t size)
                "reference before timing, warmed up, then timed step by step in passes over the "
                "whole grid within the %.0f s budget (%d samples in all). Times are medians, "
                "with a 95%% interval that includes how the passes differ. At each hidden width "
-               "the crossover batch is interpolated in log–log space from the measured speed "
-               "ratios, its 95%% interval drawn from the medians' intervals; t = t0 + f/P is "
+               "the crossover batch is where the difference of the two devices' measured "
+               "times meets zero between the batches that bracket it, its 95%% interval drawn "
+               "from the medians' intervals; t = t0 + f/P is "
                "fitted per device and hidden width to describe the devices, and only where it "
                "fits; drift is a one-sided Mann–Whitney test of the last third of the samples "
                "against the first.",
