@@ -185,6 +185,16 @@ double q_total(const results *r, const char *dev, wl_mode m, const q_shape *shap
     return sum;
 }
 
+int q_ci_rel(const stats_summary *s, double *below, double *above)
+{
+    *below = *above = 0.0;
+    if (!(s->median > 0.0))
+        return 0;
+    *below = fmax(0.0, (s->median - s->ci_lo) / s->median);
+    *above = fmax(0.0, (s->ci_hi - s->median) / s->median);
+    return *below > Q_WIDE || *above > Q_WIDE;
+}
+
 const fit_set *q_fit(const results *r)
 {
     return r->has_fit ? &r->fit : NULL;

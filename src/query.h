@@ -49,6 +49,15 @@ const rs_point *q_point(const results *r, const char *dev, wl_mode m, int hidden
 const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers,
                                int hidden, int batch);
 
+/* A median's interval reaching further than this from it, on either side,
+ * is flagged wherever the median is shown: the report's tables, stdout. */
+#define Q_WIDE 0.10
+
+/* The 95% interval of s's median relative to it: *below and *above (≥ 0,
+ * fractions of the median; the two differ, as passes and contention make
+ * intervals asymmetric).  Returns 1 when either exceeds Q_WIDE. */
+int q_ci_rel(const stats_summary *s, double *below, double *above);
+
 /* FLOPs per layer at a possibly fractional batch (they are linear in it). */
 double q_flops_at(wl_mode m, int hidden, double batch);
 

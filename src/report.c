@@ -109,9 +109,23 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
         site_attr(c, "status", results_status_name(p->status));
     } else {
         const stats_summary *s = transfer && p->has_transfer ? &p->transfer : &p->resident;
+        char lo_t[32], hi_t[32];
+        double lo, hi;
+        int wide = q_ci_rel(s, &lo, &hi);
         fmt_time(buf, sizeof buf, s->median);
         c = site_add(row, "td", buf);
         site_attr(c, "status", s->drift ? "drift" : "ok");
+        /* the precision on a second line, the interval itself on demand */
+        site_attrf(c, "ci", "\xe2\x88\x92%.1f%% +%.1f%%", 100.0 * lo, 100.0 * hi);
+        site_attrf(c, "n", "%d", s->n);
+        if (wide)
+            site_attr(c, "flag", "wide");
+        fmt_time(lo_t, sizeof lo_t, s->ci_lo);
+        fmt_time(hi_t, sizeof hi_t, s->ci_hi);
+        site_attrf(c, "title", "median %s, 95%% interval %s to %s (\xe2\x88\x92%.1f%%, "
+                   "+%.1f%%), %d samples%s%s", buf, lo_t, hi_t, 100.0 * lo, 100.0 * hi, s->n,
+                   s->passes > 1 ? " in passes: the interval includes how they differ" : "",
+                   wide ? "; wider than \xc2\xb1" "10%" : "");
     }
 }
 
@@ -121,8 +135,10 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d;
     xmlNodePtr t = site_add(parent, "table", NULL), head, row;
     char buf[64], cap[256];
-    snprintf(cap, sizeof cap, "Median time of one step of %d layers (%s), 95%% CI of the median "
-             "within the stated precision; — means out of memory.", r->prov.layers,
+    snprintf(cap, sizeof cap, "Median time of one step of %d layers (%s); below each, its 95%% "
+             "interval relative to it and the number of samples n (hover for the interval "
+             "itself); \xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than "
+             "10%% from the median; — means out of memory.", r->prov.layers,
              workload_mode_name(m));
     site_attr(t, "caption", cap);
     head = site_add(t, "head", NULL);

@@ -27,6 +27,7 @@
 #include "fit.h"
 #include "fsx.h"
 #include "prose.h"
+#include "query.h"
 #include "report.h"
 #include "results.h"
 #include "site.h"
@@ -434,6 +435,49 @@ static void test_one_verdict(void **state)
     results_free(r);
 }
 
+/* Each time in the tables shows its interval and n on a second line and
+ * in full on demand; a point whose interval reaches more than 10% from its
+ * median is flagged where it stands. */
+static void test_table_precision(void **state)
+{
+    results *r = make_run("20260106T000000Z-t", "2026-01-06T00:00:00Z", "CPU X", 1.0, 32);
+    rs_point *p = &r->points[0];
+    report_opts o;
+    char out[400], path[600], *html, want[128];
+    double lo, hi;
+    int k, ok = 0;
+    err e;
+    (void)state;
+    /* the first point scattered by up to ±40%: a wide interval */
+    for (k = 0; k < p->nsamples; k++)
+        p->samples[k].wall *= 1.0 + 0.2 * (k % 5 - 2);
+    assert_int_equal(results_summarize(p, &e), BE_OK);
+    assert_int_equal(q_ci_rel(&p->resident, &lo, &hi), 1);
+    for (k = 1; k < r->npoints; k++)
+        assert_int_equal(q_ci_rel(&r->points[k].resident, &lo, &hi), 0);
+    for (k = 0; k < r->npoints; k++)
+        ok += 1 + r->points[k].has_transfer;
+    snprintf(out, sizeof out, "%s/precision", tmpdir);
+    save_run(out, r);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    html = slurp(path);
+    /* every time cell: "−a% +b% · n N" */
+    assert_int_equal(occurrences(html, "<small class=\"ci\">"), ok);
+    snprintf(want, sizeof want, " \xc2\xb7 n %d", p->resident.n);
+    assert_true(occurrences(html, want) >= ok);
+    /* the wide one, and only it */
+    assert_int_equal(occurrences(html, "class=\"ok wide\""), 1);
+    assert_int_equal(occurrences(html, " \xc2\xb7 wide</small>"), 1);
+    assert_non_null(strstr(html, "title=\"median "));
+    assert_non_null(strstr(html, "95% interval "));
+    free(html);
+    results_free(r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -458,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_report_escapes_and_keeps_old),
         cmocka_unit_test(test_data_dir),
         cmocka_unit_test(test_one_verdict),
+        cmocka_unit_test(test_table_precision),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
