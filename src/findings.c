@@ -339,6 +339,10 @@ void findings_sentence(const finding *f, const results *r, char *buf, size_t siz
             fmt_append(buf, size, ", beyond the measured range (an extrapolation)");
         } else if (f->nsound > 0 && f->npoor == 0) {
             fmt_append(buf, size, "; the per-width models predict no crossing beyond it either");
+        } else if (f->nsound > 0) {
+            fmt_append(buf, size, "; where the per-width models fit (%d width%s) they predict "
+                       "no crossing beyond it, at %d width%s they fit too poorly to say",
+                       f->nsound, f->nsound == 1 ? "" : "s", f->npoor, f->npoor == 1 ? "" : "s");
         } else if (f->npoor > 0) {
             fmt_append(buf, size, "; the models of %d width%s fit too poorly to say whether it "
                        "would be beyond the measured range", f->npoor, f->npoor == 1 ? "" : "s");
