@@ -34,7 +34,7 @@ static int ci_text(const stats_summary *s, char *buf, size_t size)
 void table_points(FILE *out, const results *r)
 {
     int i, d;
-    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %11s %9s %11s %6s  %s\n", "device", "mode",
+    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %13s %9s %11s %6s  %s\n", "device", "mode",
             "hidden", "batch", "MFLOP/layer", "median", "95% CI %", "GFLOP/s", "+transfers", "n",
             "note");
     for (d = 0; d < r->ndevices; d++)
@@ -49,7 +49,7 @@ void table_points(FILE *out, const results *r)
                 char t[32], ci[48];
                 int wide = ci_text(s, ci, sizeof ci);
                 fmt_duration(t, sizeof t, s->median);
-                fprintf(out, "%*s %11s %9.1f ", width(t, 11), t, ci, results_gflops(p, s->median));
+                fprintf(out, "%*s %13s %9.1f ", width(t, 11), t, ci, results_gflops(p, s->median));
                 fmt_duration(t, sizeof t, p->transfer.median);
                 if (p->has_transfer)
                     fprintf(out, "%*s", width(t, 11), t);
@@ -58,7 +58,7 @@ void table_points(FILE *out, const results *r)
                 fprintf(out, " %6d  %s%s%s\n", s->n, wide ? "wide interval" : "",
                         wide && s->drift ? "; " : "", s->drift ? "drift: slowed while measured" : "");
             } else {
-                fprintf(out, "%13s %11s %9s %11s %6s  %s: %s\n", "—", "", "", "", "",
+                fprintf(out, "%13s %13s %9s %11s %6s  %s: %s\n", "—", "", "", "", "",
                         results_status_name(p->status), p->message);
             }
         }
