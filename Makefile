@@ -36,7 +36,8 @@ OBJ     := $(SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/embed.o
 EMBED   := src/results.rng $(wildcard kernels/*.cl)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
-           $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_e2e $(BUILD)/test_telemetry
+           $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
+           $(BUILD)/test_e2e $(BUILD)/test_telemetry
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only.
@@ -124,6 +125,12 @@ $(BUILD)/test_telemetry: $(BUILD)/test_telemetry.o $(BUILD)/libbreakeven.a $(BUI
 
 $(BUILD)/libfakenvml.so: tests/fake_nvml.c | $(BUILD)
 	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC -o $@ $<
+
+$(BUILD)/test_xover: $(BUILD)/test_xover.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/test_synth: $(BUILD)/test_synth.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_cl: $(BUILD)/test_cl.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)

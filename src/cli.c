@@ -59,6 +59,10 @@ void cli_usage(FILE *out)
           "             CSV files from the runs given (ids or paths; default: every run)\n"
           "  compare A B  what changed between two runs (ids or paths): a table, and\n"
           "             OUT/compare/A..B.html\n"
+          "  refit RUN...  analyse stored runs again (ids or paths) from their samples\n"
+          "             with this version's method and the prices given (--price,\n"
+          "             --prices; others as stored), rewriting each results file in\n"
+          "             place and its charts; prints the answers as run does\n"
           "  devices    list the devices that can be measured\n"
           "  tune       try kernel configurations on the OpenCL devices (--devices,\n"
           "             --budget, --quick) and keep the fastest for later runs\n"
@@ -166,6 +170,8 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             c->cmd = CLI_REPORT;
         else if (strcmp(argv[1], "compare") == 0)
             c->cmd = CLI_COMPARE;
+        else if (strcmp(argv[1], "refit") == 0)
+            c->cmd = CLI_REFIT;
         else if (strcmp(argv[1], "devices") == 0)
             c->cmd = CLI_DEVICES;
         else if (strcmp(argv[1], "tune") == 0)
@@ -258,7 +264,7 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             return err_set(e, BE_EUSAGE, "unknown option \"%s\"", argv[optind - 1]);
         }
     }
-    if (c->cmd == CLI_REPORT || c->cmd == CLI_COMPARE) {
+    if (c->cmd == CLI_REPORT || c->cmd == CLI_COMPARE || c->cmd == CLI_REFIT) {
         for (; optind < argc; optind++) {
             if (c->nargs == CLI_MAX_ARGS)
                 return err_set(e, BE_EUSAGE, "more than %d runs", CLI_MAX_ARGS);
@@ -267,6 +273,9 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         if (c->cmd == CLI_COMPARE && c->nargs != 2)
             return err_set(e, BE_EUSAGE, "compare needs two runs (ids or paths), got %d",
                            c->nargs);
+        if (c->cmd == CLI_REFIT && c->nargs == 0)
+            return err_set(e, BE_EUSAGE, "refit needs a run (an id under --out, a directory "
+                           "or a results file)");
     }
     if (optind < argc)
         return err_set(e, BE_EUSAGE, "unexpected argument \"%s\"", argv[optind]);

@@ -14,7 +14,8 @@
 #include "price.h"
 
 typedef enum {
-    CLI_ALL, CLI_RUN, CLI_REPORT, CLI_COMPARE, CLI_DEVICES, CLI_TUNE, CLI_HELP, CLI_VERSION
+    CLI_ALL, CLI_RUN, CLI_REPORT, CLI_COMPARE, CLI_REFIT, CLI_DEVICES, CLI_TUNE, CLI_HELP,
+    CLI_VERSION
 } cli_command;
 
 #define CLI_MAX_ARGS 64
@@ -34,7 +35,7 @@ typedef struct cli {
     char title[512];        /* --title */
     char author[256];       /* --author */
     char data_dir[2048];    /* --data: templates/ and assets/ ("" = search) */
-    int nargs;              /* the runs of `report` (any) and `compare` (2) */
+    int nargs;              /* the runs of `report` (any), `compare` (2), `refit` (1+) */
     const char *args[CLI_MAX_ARGS]; /* point into argv */
     char command_line[2048];
 } cli;

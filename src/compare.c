@@ -130,28 +130,33 @@ static int match_points(const results *a, const results *b, compare_set *s, err 
     return BE_OK;
 }
 
+/* The move in words: each run's verdict (the phrase every output of that
+ * run uses), then how the crossover across widths moved when both cross. */
 static void describe_move(compare_cross *c)
 {
     char fa[32], fb[32], what[400];
+    const char *ahead = c->cost ? "cheaper per step" : "faster";
     fmt_si(fa, sizeof fa, c->flops_a, 3, "FLOP");
     fmt_si(fb, sizeof fb, c->flops_b, 3, "FLOP");
     snprintf(what, sizeof what, "%s vs %s, %s, %s%s", c->other, c->base,
              workload_mode_name(c->mode), fit_view_name(c->view), c->cost ? ", cost" : "");
-    if (!c->in_a || !c->in_b)
+    if (!c->in_a || !c->in_b) {
         snprintf(c->text, sizeof c->text, "%s: only in run %s", what, c->in_a ? "A" : "B");
-    else if (c->kind_a == c->kind_b &&
-             (c->kind_a == CROSS_IN_RANGE || c->kind_a == CROSS_EXTRAPOLATED))
-        snprintf(c->text, sizeof c->text, "%s: moved from %s to %s per layer (%+.0f%%)",
-                 what, fa, fb, 100.0 * (c->flops_b / c->flops_a - 1.0));
-    else if (c->kind_a == c->kind_b)
-        snprintf(c->text, sizeof c->text, "%s: %s in both runs", what,
-                 fit_cross_kind_name(c->kind_a));
+        return;
+    }
+    if (c->verdict_a == c->verdict_b && strcmp(c->shapes_a, c->shapes_b) == 0)
+        snprintf(c->text, sizeof c->text, "%s: %s %s in both runs", what, ahead, c->shapes_a);
     else
-        snprintf(c->text, sizeof c->text, "%s: %s%s%s → %s%s%s", what,
-                 fit_cross_kind_name(c->kind_a), c->kind_a <= CROSS_EXTRAPOLATED ? " at " : "",
-                 c->kind_a <= CROSS_EXTRAPOLATED ? fa : "", fit_cross_kind_name(c->kind_b),
-                 c->kind_b <= CROSS_EXTRAPOLATED ? " at " : "",
-                 c->kind_b <= CROSS_EXTRAPOLATED ? fb : "");
+        snprintf(c->text, sizeof c->text, "%s: %s %s in A, %s in B", what, ahead, c->shapes_a,
+                 c->shapes_b);
+    if (c->kind_a == c->kind_b &&
+        (c->kind_a == CROSS_IN_RANGE || c->kind_a == CROSS_EXTRAPOLATED) && c->flops_a > 0.0 &&
+        c->flops_b > 0.0)
+        fmt_append(c->text, sizeof c->text, "; the crossover (median across widths) moved from "
+                   "%s to %s per layer (%+.0f%%)", fa, fb, 100.0 * (c->flops_b / c->flops_a - 1.0));
+    else if (c->kind_a != c->kind_b)
+        fmt_append(c->text, sizeof c->text, "; the crossover went from %s to %s",
+                   fit_cross_kind_name(c->kind_a), fit_cross_kind_name(c->kind_b));
 }
 
 static void match_crossovers(const results *a, const results *b, compare_set *s)
@@ -167,6 +172,7 @@ static void match_crossovers(const results *a, const results *b, compare_set *s)
             const fit_crossover *x = &r->fit.cross[i];
             const char *base = model_of(r, x->base), *other = model_of(r, x->other);
             compare_cross *c = NULL;
+            finding f;
             for (j = 0; j < s->ncross; j++)
                 if (strcmp(s->cross[j].base, base) == 0 && strcmp(s->cross[j].other, other) == 0 &&
                     s->cross[j].mode == x->mode && s->cross[j].view == x->view &&
@@ -182,14 +188,19 @@ static void match_crossovers(const results *a, const results *b, compare_set *s)
                 c->view = x->view;
                 c->cost = x->cost;
             }
+            findings_of(r, &r->fit, &r->prices, x, &f);
             if (k == 0) {
                 c->in_a = 1;
                 c->kind_a = x->kind;
                 c->flops_a = x->flops;
+                c->verdict_a = f.verdict;
+                findings_shapes_text(&f, c->shapes_a, sizeof c->shapes_a);
             } else {
                 c->in_b = 1;
                 c->kind_b = x->kind;
                 c->flops_b = x->flops;
+                c->verdict_b = f.verdict;
+                findings_shapes_text(&f, c->shapes_b, sizeof c->shapes_b);
             }
         }
     }

@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 
+#include "findings.h"
 #include "results.h"
 
 /* A change smaller than this (relative, on the median) is noise even when
@@ -56,7 +57,9 @@ typedef struct compare_cross {
     int in_a, in_b;             /* present in A, in B                    */
     cross_kind kind_a, kind_b;
     double flops_a, flops_b;
-    char text[512];             /* the move in words                     */
+    find_verdict verdict_a, verdict_b; /* the runs' findings (findings.h) */
+    char shapes_a[96], shapes_b[96];   /* "at 5 of 15 shapes measured"    */
+    char text[640];             /* the move in words                     */
 } compare_cross;
 
 /* One provenance field that differs. */

@@ -72,7 +72,7 @@ void figure_status_note(const results *r, wl_mode mode, const int *use, char *bu
 const fit_model *figure_model(const fit_set *fs, const char *dev, wl_mode mode, fit_view v)
 {
     const fit_model *m = q_model(fs, dev, mode, v);
-    return q_model_ok(m) ? m : NULL;
+    return q_model_sound(m) ? m : NULL;
 }
 
 double figure_model_time(const fit_model *m, double f)
@@ -108,12 +108,12 @@ void figure_cross_text(const fit_crossover *c, char *buf, size_t size)
     if (figure_cross_has_ci(c)) {
         fmt_si(lo, sizeof lo, c->ci_lo, 3, NULL);
         fmt_si(hi, sizeof hi, c->ci_hi, 3, NULL);
-        snprintf(buf, size, "%s beats %s from %s FLOP/layer (95%% CI %s\xe2\x80\x93%s)%s",
-                 c->other, c->base, f, lo, hi,
+        snprintf(buf, size, "%s crosses %s at %s FLOP/layer, median of widths (95%% CI "
+                 "%s\xe2\x80\x93%s)%s", c->other, c->base, f, lo, hi,
                  c->kind == CROSS_EXTRAPOLATED ? ", extrapolated" : "");
     } else {
-        snprintf(buf, size, "%s beats %s from %s FLOP/layer%s", c->other, c->base, f,
-                 c->kind == CROSS_EXTRAPOLATED ? " (extrapolated)" : "");
+        snprintf(buf, size, "%s crosses %s at %s FLOP/layer, median of widths%s", c->other,
+                 c->base, f, c->kind == CROSS_EXTRAPOLATED ? " (extrapolated)" : "");
     }
 }
 

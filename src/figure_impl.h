@@ -42,8 +42,9 @@ int figure_layers(const results *r);
  * all), or "". */
 void figure_status_note(const results *r, wl_mode mode, const int *use, char *buf, size_t size);
 
-/* The model of a device to draw: fitted and evaluable (q_model_ok), else
- * NULL. */
+/* The model of a device to draw: fitted, evaluable and fitting its points
+ * (q_model_sound: a poor model is not drawn as if it described them),
+ * else NULL. */
 const fit_model *figure_model(const fit_set *fs, const char *dev, wl_mode mode, fit_view v);
 double figure_model_time(const fit_model *m, double f);
 
@@ -57,7 +58,8 @@ double figure_ratio_at(const results *r, const char *bdev, const char *odev, wl_
  * when it has a bounded CI. */
 int figure_cross_has_point(const fit_crossover *c);
 int figure_cross_has_ci(const fit_crossover *c);
-/* "cl:0.0 beats cpu from 3.1M FLOP/layer (95% CI 2.5M–3.9M)" */
+/* "cl:0.0 crosses cpu at 3.1M FLOP/layer, median of widths (95% CI
+ * 2.5M–3.9M)": the crossover's summary across hidden widths (fit.h) */
 void figure_cross_text(const fit_crossover *c, char *buf, size_t size);
 /* Marks a crossover in f: its CI as a band, a vertical line, its value
  * above the plot area. */

@@ -1,29 +1,27 @@
 /*
- * fit.c — from measured points to "the GPU wins above N FLOP per layer"
+ * fit.c — from measured points to "the GPU wins from batch B at hidden H"
  * (see fit.h).
  *
  * The sweep and the results model stop at medians with confidence
  * intervals; this module turns them into the answer breakeven exists for.
  * Each device × mode × view gets the two-parameter model t(f) = t0 + f/P,
- * fitted by weighted least squares.  Times span about five decades (a few
- * microseconds at hidden 128, batch 16, to seconds at hidden 2048, batch
- * 1024), so an unweighted fit would only listen to the largest points; the
- * weights make every residual count relative to the point's own time and
- * its measured spread (see point_weight).  Two fitted lines meet at most
- * once, which gives the crossover; its uncertainty comes from a bootstrap
- * over the stored samples (resample, take medians, refit, meet again), so
- * it needs no assumption about the shape of the timing distributions.  The
- * per-hidden crossover batches come straight from the measured speed ratio
- * and serve as the model-free cross-check of the fit, and as the place
- * where refinement (refine.h) asks the next run to measure.  Cost is time
- * scaled by a price, so cost crossovers reuse the same machinery with a
- * scale factor per device.  Nothing here prints, allocates beyond the
- * fit_set it fills, or guesses: a crossover that cannot be computed says
- * so in words.
+ * fitted by weighted least squares over all its points and again at each
+ * hidden width with 3 batches or more.  Times span about five decades (a
+ * few microseconds at hidden 128, batch 16, to seconds at hidden 2048,
+ * batch 1024), so an unweighted fit would only listen to the largest
+ * points; the weights make every residual count relative to the point's
+ * own time and its measured spread (see point_weight).  A negative latency
+ * has no meaning, so the fit keeps t0 ≥ 0.  The models describe the
+ * devices (the throughput chart, the paragraphs) and extrapolate where no
+ * width crosses in range; the crossovers themselves come from the measured
+ * speed ratios (fit_cross.c, xover.h).  Cost is time scaled by a price, so
+ * cost crossovers reuse the same machinery with a scale factor per
+ * device.  Nothing here prints, allocates beyond the fit_set it fills, or
+ * guesses: a crossover that cannot be computed says so in words.
  *
  * The module spans three files (fit_impl.h): this one fits the models and
- * runs the whole fit; fit_cross.c finds where two models meet, with the
- * bootstrap; fit_words.c writes the sentences.
+ * runs the whole fit; fit_cross.c finds the crossovers; fit_words.c writes
+ * the sentence.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "fit.h"
@@ -64,18 +62,21 @@ const char *fit_cross_kind_name(cross_kind k)
 
 /* Returns 0 when m was fitted (m->ok = 1), BE_EFAIL with m->why otherwise.
  * Standard errors treat the weights as relative: the covariance is scaled
- * by the reduced χ² (n > 2), because the scatter about the model (memory
- * effects, clock changes) is usually larger than the samples' own spread.
- * With exactly two points the line has no scatter to learn from; then the
- * weights are taken as absolute (1/σ²), and with no weights the errors are
- * left at 0. */
+ * by the reduced χ² (more points than parameters), because the scatter
+ * about the model (memory effects, clock changes) is usually larger than
+ * the samples' own spread.  With no point to spare the line has no scatter
+ * to learn from; then the weights are taken as absolute (1/σ²), and with
+ * no weights the errors are left at 0.  A free line with t0 < 0 is
+ * replaced by the best line through the origin (the least-squares optimum
+ * under t0 ≥ 0 lies on that boundary); its t0 is exactly 0, without error. */
 int fit_line(const double *f, const double *t, const double *w, int n, fit_model *m)
 {
-    double sw = 0.0, sf = 0.0, st = 0.0, fbar, tbar, sff = 0.0, sft = 0.0;
-    double a, b, chi2 = 0.0, rel2 = 0.0, scale;
-    int i;
+    double sw = 0.0, sf = 0.0, st = 0.0, fbar, tbar, sff = 0.0, sft = 0.0, s0ff = 0.0;
+    double s0ft = 0.0, a, b, chi2 = 0.0, rel2 = 0.0, scale;
+    int i, npar = 2;
 
     m->ok = 0;
+    m->poor = 0;
     m->why[0] = '\0';
     m->npoints = n;
     m->t0 = m->t0_err = m->P = m->P_err = m->half_size = m->rms_rel = 0.0;
@@ -99,6 +100,8 @@ int fit_line(const double *f, const double *t, const double *w, int n, fit_model
         sw += wi;
         sf += wi * f[i];
         st += wi * t[i];
+        s0ff += wi * f[i] * f[i];
+        s0ft += wi * f[i] * t[i];
     }
     fbar = sf / sw;
     tbar = st / sw;
@@ -113,6 +116,11 @@ int fit_line(const double *f, const double *t, const double *w, int n, fit_model
     }
     b = sft / sff;
     a = tbar - b * fbar;
+    if (a < 0.0) {
+        npar = 1;
+        a = 0.0;
+        b = s0ft / s0ff;
+    }
     if (!(b > 0.0) || !isfinite(b)) {
         snprintf(m->why, sizeof m->why,
                  "the time does not grow with the FLOPs per layer (slope %.3g s/FLOP)", b);
@@ -125,12 +133,16 @@ int fit_line(const double *f, const double *t, const double *w, int n, fit_model
         if (den > 0.0)
             rel2 += (r / den) * (r / den);
     }
-    scale = n > 2 ? chi2 / (n - 2) : w ? 1.0 : 0.0;
+    scale = n > npar ? chi2 / (n - npar) : w ? 1.0 : 0.0;
     m->ok = 1;
     m->t0 = a;
     m->P = 1.0 / b;
-    m->t0_err = sqrt(scale * (1.0 / sw + fbar * fbar / sff));
-    m->P_err = sqrt(scale / sff) / (b * b);
+    if (npar == 2) {
+        m->t0_err = sqrt(scale * (1.0 / sw + fbar * fbar / sff));
+        m->P_err = sqrt(scale / sff) / (b * b);
+    } else {
+        m->P_err = sqrt(scale / s0ff) / (b * b);
+    }
     m->half_size = m->t0 * m->P;
     m->rms_rel = sqrt(rel2 / n);
     return BE_OK;
@@ -144,20 +156,12 @@ void fit_series_free(fit_series *s)
     free(s->f);
     free(s->t);
     free(s->w);
-    free(s->off);
-    free(s->cnt);
-    free(s->vals);
     memset(s, 0, sizeof *s);
 }
 
 static const stats_summary *view_summary(const rs_point *p, fit_view v)
 {
     return v == FIT_TRANSFER ? &p->transfer : &p->resident;
-}
-
-static double sample_of(const step_times *st, fit_view v)
-{
-    return v == FIT_TRANSFER ? st->total : st->wall;
 }
 
 int fit_usable(const rs_point *p, const char *id, wl_mode mode, fit_view v)
@@ -183,64 +187,37 @@ static double point_weight(const rs_point *p, fit_view v)
     return 1.0 / ((rel * rel + REL_FLOOR * REL_FLOOR) * t * t);
 }
 
-int fit_cmp_double(const void *a, const void *b)
+int fit_series_collect(const results *r, const char *id, wl_mode mode, fit_view v, int hidden,
+                       fit_series *s, err *e)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-int fit_series_collect(const results *r, const char *id, wl_mode mode, fit_view v,
-                       int with_samples, fit_series *s, err *e)
-{
-    int i, n = 0, total = 0;
+    int i, n = 0;
 
     memset(s, 0, sizeof *s);
     for (i = 0; i < r->npoints; i++)
-        if (fit_usable(&r->points[i], id, mode, v)) {
-            n++;
-            total += r->points[i].nsamples;
-        }
+        n += fit_usable(&r->points[i], id, mode, v) &&
+             (hidden == 0 || r->points[i].hidden == hidden);
     if (n == 0)
         return BE_OK;
     s->idx = malloc((size_t)n * sizeof *s->idx);
     s->f = malloc((size_t)n * sizeof *s->f);
     s->t = malloc((size_t)n * sizeof *s->t);
     s->w = malloc((size_t)n * sizeof *s->w);
-    if (!s->idx || !s->f || !s->t || !s->w)
-        goto oom;
-    if (with_samples) {
-        s->off = malloc((size_t)n * sizeof *s->off);
-        s->cnt = malloc((size_t)n * sizeof *s->cnt);
-        s->vals = malloc((size_t)total * sizeof *s->vals);
-        if (!s->off || !s->cnt || !s->vals)
-            goto oom;
+    if (!s->idx || !s->f || !s->t || !s->w) {
+        fit_series_free(s);
+        return err_set(e, BE_EFAIL, "out of memory collecting the points of %s", id);
     }
-    total = 0;
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        int k = s->n, j;
-        if (!fit_usable(p, id, mode, v))
+        int k = s->n;
+        if (!fit_usable(p, id, mode, v) || (hidden != 0 && p->hidden != hidden))
             continue;
         s->idx[k] = i;
         s->f[k] = p->flops_per_layer;
         s->t[k] = view_summary(p, v)->median / p->layers;
         s->w[k] = point_weight(p, v);
-        if (with_samples) {
-            s->off[k] = total;
-            s->cnt[k] = p->nsamples;
-            for (j = 0; j < p->nsamples; j++)
-                s->vals[total + j] = sample_of(&p->samples[j], v) / p->layers;
-            qsort(s->vals + total, (size_t)p->nsamples, sizeof *s->vals, fit_cmp_double);
-            total += p->nsamples;
-            if (p->nsamples > s->maxcnt)
-                s->maxcnt = p->nsamples;
-        }
         s->n++;
     }
     return BE_OK;
-oom:
-    fit_series_free(s);
-    return err_set(e, BE_EFAIL, "out of memory collecting the points of %s", id);
 }
 
 /* Counts a device's points in one mode by status, for the "why" texts. */
@@ -275,12 +252,12 @@ void fit_describe_unusable(const results *r, const char *id, wl_mode mode, fit_v
     }
 }
 
-/* Fits one model from its series and flags outliers: a point is an outlier
- * when its relative residual exceeds OUTLIER_K times the RMS relative
- * residual of the other points (leaving it out, so that one bad point
- * cannot hide behind the RMS it inflates) and OUTLIER_MIN.  The outliers
- * stay in the fit: they are reported, not silently dropped. */
-static void model_fit(const results *r, const char *id, wl_mode mode, fit_view v,
+/* Fits one model from its series, judges it and flags outliers: a point
+ * is an outlier when its relative residual exceeds OUTLIER_K times the RMS
+ * relative residual of the other points (leaving it out, so that one bad
+ * point cannot hide behind the RMS it inflates) and OUTLIER_MIN.  The
+ * outliers stay in the fit: they are reported, not silently dropped. */
+static void model_fit(const results *r, const char *id, wl_mode mode, fit_view v, int hidden,
                       const fit_series *s, fit_model *m)
 {
     double sum2 = 0.0, *rel = NULL;
@@ -291,6 +268,8 @@ static void model_fit(const results *r, const char *id, wl_mode mode, fit_view v
     snprintf(m->device, sizeof m->device, "%s", id);
     m->mode = mode;
     m->view = v;
+    m->hidden = hidden;
+    m->poor = m->ok && m->rms_rel > FIT_POOR_RMS;
     if (!m->ok || s->n < 3 || !(rel = malloc((size_t)s->n * sizeof *rel)))
         goto done;
     for (i = 0; i < s->n; i++) {
@@ -330,28 +309,58 @@ void fit_set_free(fit_set *s)
     memset(s, 0, sizeof *s);
 }
 
-/* A bootstrap stream per crossover: the same seed gives the same CI
- * whatever else the run contains. */
+/* A stream per crossover: the same seed gives the same intervals whatever
+ * else the run contains. */
 static uint64_t stream_seed(uint64_t seed, int d, int mode, int v, int cost)
 {
     uint64_t k = (uint64_t)(d * 8 + mode * 4 + v * 2 + cost + 1);
     return seed ^ (UINT64_C(0xD1B54A32D192ED03) * k);
 }
 
+/* The model over all widths of one device × mode × view, then one per
+ * width with at least 3 usable batches, appended to out->models. */
+static int fit_models(const results *r, const char *id, wl_mode mode, fit_view v, fit_set *out,
+                      err *e)
+{
+    fit_series s;
+    q_grid g;
+    int i, rc;
+
+    if ((rc = fit_series_collect(r, id, mode, v, 0, &s, e)) < 0)
+        return rc;
+    model_fit(r, id, mode, v, 0, &s, &out->models[out->nmodels++]);
+    fit_series_free(&s);
+    q_grid_make(r, mode, &g);
+    for (i = 0; i < g.nh; i++) {
+        if ((rc = fit_series_collect(r, id, mode, v, g.h[i], &s, e)) < 0)
+            return rc;
+        if (s.n >= 3)
+            model_fit(r, id, mode, v, g.h[i], &s, &out->models[out->nmodels++]);
+        fit_series_free(&s);
+    }
+    return BE_OK;
+}
+
 int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
             fit_set *out, err *e)
 {
-    int d, mode, v, b, rc = BE_OK, maxcross;
+    int d, mode, v, b, rc = BE_OK, maxcross, maxmodels = 0;
     fit_series sb, so;
 
     memset(out, 0, sizeof *out);
     memset(&sb, 0, sizeof sb);
     memset(&so, 0, sizeof so);
+    out->analysis = FIT_ANALYSIS;
     if (boot <= 0)
         boot = 1000;
     if (r->ndevices == 0)
         return BE_OK;
-    out->models = calloc((size_t)r->ndevices * 4, sizeof *out->models);
+    for (mode = WL_INFERENCE; mode <= WL_TRAINING; mode++) {
+        q_grid g;
+        q_grid_make(r, (wl_mode)mode, &g);
+        maxmodels += r->ndevices * 2 * (1 + g.nh);
+    }
+    out->models = calloc((size_t)maxmodels, sizeof *out->models);
     maxcross = r->ndevices * 8;
     out->cross = calloc((size_t)maxcross, sizeof *out->cross);
     if (!out->models || !out->cross) {
@@ -365,10 +374,8 @@ int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
                 if (!q_has_mode(r, id, (wl_mode)mode) ||
                     (v == FIT_TRANSFER && !has_transfer_view(r, id)))
                     continue;
-                if ((rc = fit_series_collect(r, id, (wl_mode)mode, (fit_view)v, 0, &sb, e)) < 0)
+                if ((rc = fit_models(r, id, (wl_mode)mode, (fit_view)v, out, e)) < 0)
                     goto fail;
-                model_fit(r, id, (wl_mode)mode, (fit_view)v, &sb, &out->models[out->nmodels++]);
-                fit_series_free(&sb);
             }
 
     b = q_base(r);
@@ -384,8 +391,8 @@ int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
                 int cost;
                 if (!om || !bm)
                     continue;
-                if ((rc = fit_series_collect(r, bid, (wl_mode)mode, bm->view, 1, &sb, e)) < 0 ||
-                    (rc = fit_series_collect(r, oid, (wl_mode)mode, (fit_view)v, 1, &so, e)) < 0)
+                if ((rc = fit_series_collect(r, bid, (wl_mode)mode, bm->view, 0, &sb, e)) < 0 ||
+                    (rc = fit_series_collect(r, oid, (wl_mode)mode, (fit_view)v, 0, &so, e)) < 0)
                     goto fail;
                 for (cost = 0; cost <= (pb > 0.0 && po > 0.0); cost++) {
                     fit_crossover *c = &out->cross[out->ncross];
@@ -395,8 +402,9 @@ int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
                     c->mode = (wl_mode)mode;
                     c->view = (fit_view)v;
                     c->cost = cost;
-                    if ((rc = fit_crossover_fill(r, bm, om, &sb, &so, cost ? pb / 3600.0 : 1.0,
-                                                 cost ? po / 3600.0 : 1.0, s, boot, c,
+                    if ((rc = fit_crossover_fill(r, out, bm->view, &sb,
+                                                 &so, cost ? pb / 3600.0 : 1.0,
+                                                 cost ? po / 3600.0 : 1.0, prices, s, boot, c,
                                                  e)) < 0)
                         goto fail;
                     out->ncross++;

@@ -1,12 +1,15 @@
 /*
- * fit_cross.c — where two fitted devices meet (see fit.h, fit_impl.h).
+ * fit_cross.c — where another device overtakes the base device (see fit.h,
+ * fit_impl.h).
  *
- * Two lines t = t0 + f/P meet at most once, which gives the crossover;
- * its uncertainty comes from a bootstrap over the stored samples
- * (resample each point, take medians, refit, meet again), so it needs no
- * assumption about the shape of the timing distributions.  The per-hidden
- * crossover batches come straight from the measured speed ratio and need
- * no model at all.
+ * The answer is per hidden width, from the measured speed ratios: at each
+ * width, the batches both devices measured become xover.h's cells (each
+ * median with the standard error of its logarithm, read off its interval,
+ * which covers the variation between passes), and the estimator finds the
+ * batch from which the other device stays ahead, with a 95% interval.
+ * The crossover's summary spans the widths; a model enters only where no
+ * width crosses in the measured range, to say whether the per-width models
+ * predict a crossing beyond it, and only a model that fits (not poor).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -14,8 +17,7 @@
 
 #include "fit_impl.h"
 #include "query.h"
-#include "rng.h"
-#include "stats.h"
+#include "xover.h"
 
 /* dt0 > 0: other is slower at f = 0; dinv > 0: other gains with f. */
 void fit_meet(const fit_model *base, const fit_model *other, double fmin, double fmax,
@@ -47,35 +49,6 @@ void fit_meet(const fit_model *base, const fit_model *other, double fmin, double
     }
 }
 
-/* ---- the bootstrap ------------------------------------------------------------ */
-
-/* The median of a resample with replacement of one point's sorted samples
- * (same definition as stats_quantile(0.5)).  Drawing indexes and counting
- * them replaces a sort per resample: the samples are sorted already, so
- * index order is value order. */
-static double resample_median(const double *sorted, int n, int *count, uint64_t *state)
-{
-    int i, k1 = (n - 1) / 2, k2 = n / 2, cum = 0;
-    double v1 = sorted[0], v2 = sorted[0];
-    int have1 = 0;
-
-    memset(count, 0, (size_t)n * sizeof *count);
-    for (i = 0; i < n; i++)
-        count[rng_below(state, n)]++;
-    for (i = 0; i < n; i++) {
-        cum += count[i];
-        if (!have1 && cum > k1) {
-            v1 = sorted[i];
-            have1 = 1;
-        }
-        if (cum > k2) {
-            v2 = sorted[i];
-            break;
-        }
-    }
-    return 0.5 * (v1 + v2);
-}
-
 static void scale_model(fit_model *m, double k)
 {
     m->t0 *= k;
@@ -84,75 +57,15 @@ static void scale_model(fit_model *m, double k)
     m->P_err /= k;
 }
 
-/* Where two lines meet, for one bootstrap replicate: lines that never meet
- * at positive f count as +∞ (the crossover ran away), lines already met at
- * f ≤ 0 as 0, so that the percentiles keep their meaning. */
-static double meet_value(const fit_model *b, const fit_model *o)
-{
-    double dt0, dinv;
-    if (!b->ok || !o->ok)
-        return INFINITY;
-    dt0 = o->t0 - b->t0;
-    dinv = 1.0 / b->P - 1.0 / o->P;
-    if (dinv <= 0.0)
-        return INFINITY;
-    return dt0 <= 0.0 ? 0.0 : dt0 / dinv;
-}
-
-static void resample_series(const fit_series *s, double *t, int *count, uint64_t *state)
-{
-    int i;
-    for (i = 0; i < s->n; i++)
-        t[i] = resample_median(s->vals + s->off[i], s->cnt[i], count, state);
-}
-
-/* The percentile 95% CI of the meeting point over boot resamples; both
- * ends 0 when the upper end is unbounded (2.5% or more of the replicates
- * never meet). */
-static int bootstrap(const fit_series *sb, const fit_series *so, double kb, double ko,
-                     uint64_t seed, int boot, double *lo, double *hi, err *e)
-{
-    double *tb = malloc((size_t)sb->n * sizeof *tb), *to = malloc((size_t)so->n * sizeof *to);
-    double *val = malloc((size_t)boot * sizeof *val);
-    int maxcnt = sb->maxcnt > so->maxcnt ? sb->maxcnt : so->maxcnt;
-    int *count = malloc((size_t)maxcnt * sizeof *count), i, rc = BE_OK;
-    uint64_t state = seed;
-
-    *lo = *hi = 0.0;
-    if (!tb || !to || !val || !count) {
-        rc = err_set(e, BE_EFAIL, "out of memory for %d bootstrap resamples", boot);
-        goto fail;
-    }
-    for (i = 0; i < boot; i++) {
-        fit_model mb, mo;
-        resample_series(sb, tb, count, &state);
-        resample_series(so, to, count, &state);
-        fit_line(sb->f, tb, sb->w, sb->n, &mb);
-        fit_line(so->f, to, so->w, so->n, &mo);
-        if (mb.ok)
-            scale_model(&mb, kb);
-        if (mo.ok)
-            scale_model(&mo, ko);
-        val[i] = meet_value(&mb, &mo);
-    }
-    qsort(val, (size_t)boot, sizeof *val, fit_cmp_double);
-    *hi = stats_quantile(val, boot, 0.975);
-    *lo = stats_quantile(val, boot, 0.025);
-    if (!isfinite(*hi))
-        *lo = *hi = 0.0;
-fail:
-    free(tb);
-    free(to);
-    free(val);
-    free(count);
-    return rc;
-}
-
-/* ---- the crossover ------------------------------------------------------------ */
-
 static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
@@ -175,22 +88,27 @@ static int hidden_widths(const results *r, const char *b, const char *o, wl_mode
     return n;
 }
 
-/* The crossover batch at one hidden width from the measured ratio
- * other/base (times the price ratio for cost) at the batches both devices
- * measured.  The batch from which the other device stays ahead is found
- * after the last batch where it is not ahead, by interpolating log(ratio)
- * linearly in log(batch) to ratio 1.  Not ahead at the largest batch:
- * never (in the measured range); ahead at every batch: always. */
-static void hidden_cross(const results *r, const fit_series *sb, const fit_series *so,
-                         double k, wl_mode mode, int hidden, fit_hidden_cross *h)
+/* The standard error of the log of a point's median in view v. */
+static double log_sd(const rs_point *p, fit_view v)
 {
-    int batch[LIST_MAX], m = 0, i, j, last = -1;
-    double ratio[LIST_MAX], x;
+    const stats_summary *s = v == FIT_TRANSFER ? &p->transfer : &p->resident;
+    return xover_log_sd(s->ci_lo, s->ci_hi, s->ci_level);
+}
+
+/* The crossover at one hidden width from the batches both series have
+ * there (base in view bv, other in view ov; times scaled by kb and ko). */
+static int hidden_cross(const results *r, const fit_series *sb, const fit_series *so,
+                        fit_view bv, fit_view ov, double kb, double ko, wl_mode mode, int hidden,
+                        uint64_t seed, int boot, fit_hidden_cross *h, err *e)
+{
+    xover_cell cells[LIST_MAX * 4];
+    xover_est x;
+    int i, j, m = 0, rc;
 
     memset(h, 0, sizeof *h);
     h->hidden = hidden;
     h->kind = CROSS_UNKNOWN;
-    for (i = 0; i < sb->n; i++) {
+    for (i = 0; i < sb->n && m < (int)(sizeof cells / sizeof *cells); i++) {
         const rs_point *pb = &r->points[sb->idx[i]];
         if (pb->hidden != hidden)
             continue;
@@ -199,67 +117,121 @@ static void hidden_cross(const results *r, const fit_series *sb, const fit_serie
             if (po->hidden == hidden && po->batch == pb->batch)
                 break;
         }
-        if (j == so->n || m == LIST_MAX)
+        if (j == so->n)
             continue;
-        batch[m] = pb->batch;
-        ratio[m] = k * so->t[j] / sb->t[i];
+        cells[m].batch = pb->batch;
+        cells[m].base = kb * sb->t[i];
+        cells[m].other = ko * so->t[j];
+        cells[m].base_sd = log_sd(pb, bv);
+        cells[m].other_sd = log_sd(&r->points[so->idx[j]], ov);
         m++;
     }
-    /* insertion sort by batch: at most LIST_MAX entries */
-    for (i = 1; i < m; i++)
-        for (j = i; j > 0 && batch[j - 1] > batch[j]; j--) {
-            int bt = batch[j];
-            double rt = ratio[j];
-            batch[j] = batch[j - 1];
-            ratio[j] = ratio[j - 1];
-            batch[j - 1] = bt;
-            ratio[j - 1] = rt;
-        }
     if (m == 0)
-        return;
-    for (i = 0; i < m; i++)
-        if (ratio[i] >= 1.0)
-            last = i;
-    if (last < 0) {
-        h->kind = CROSS_ALWAYS;
-        return;
-    }
-    if (last == m - 1) {
-        h->kind = CROSS_NEVER;
-        return;
-    }
-    x = log(ratio[last]) / (log(ratio[last]) - log(ratio[last + 1]));
-    h->kind = CROSS_IN_RANGE;
-    h->batch = exp(log((double)batch[last]) +
-                   x * (log((double)batch[last + 1]) - log((double)batch[last])));
-    h->flops = q_flops_at(mode, hidden, h->batch);
+        return BE_OK;
+    if ((rc = xover_estimate(cells, m, seed, boot, &x, e)) < 0)
+        return err_prefix(e, rc, "hidden %d", hidden);
+    h->kind = x.kind;
+    h->batch = x.batch;
+    h->flops = x.kind == CROSS_IN_RANGE ? q_flops_at(mode, hidden, x.batch) : 0.0;
+    h->batch_lo = x.lo;
+    h->batch_hi = x.hi;
+    h->lo_open = x.lo_open;
+    h->hi_open = x.hi_open;
+    return BE_OK;
 }
 
-int fit_crossover_fill(const results *r, const fit_model *bm, const fit_model *om,
-                       const fit_series *sb, const fit_series *so, double kb, double ko,
-                       uint64_t seed, int boot, fit_crossover *c, err *e)
+/* Where the per-width models of a width that never crosses in range
+ * predict a crossing beyond it: the FLOPs per layer, or 0 when they do
+ * not (a model missing or poor, or its throughput not higher). */
+static double extrapolate(const fit_set *fs, const fit_crossover *c, fit_view bv, double kb,
+                          double ko, int hidden)
 {
-    fit_model b = *bm, o = *om;
-    double lo = fmax(bm->fmin, om->fmin), hi = fmin(bm->fmax, om->fmax);
+    const fit_model *bm = q_model_at(fs, c->base, c->mode, bv, hidden);
+    const fit_model *om = q_model_at(fs, c->other, c->mode, c->view, hidden);
+    fit_model b, o;
+    cross_kind k;
+    double f;
+    if (!q_model_sound(bm) || !q_model_sound(om))
+        return 0.0;
+    b = *bm;
+    o = *om;
+    scale_model(&b, kb);
+    scale_model(&o, ko);
+    fit_meet(&b, &o, fmax(bm->fmin, om->fmin), fmin(bm->fmax, om->fmax), &k, &f);
+    return k == CROSS_EXTRAPOLATED ? f : 0.0;
+}
+
+/* The summary across widths (fit.h): in range when some width crosses in
+ * range or the other device wins at every batch of some widths and at
+ * none of others; always or never when every width says so; never turns
+ * extrapolated when a width's sound models predict a crossing beyond.
+ * flops is the median of the per-width crossovers (or predictions), and
+ * flops_min, flops_max their range. */
+static void summarize(const fit_set *fs, fit_view bv, double kb, double ko, fit_crossover *c)
+{
+    double f[LIST_MAX], lo = INFINITY, hi = 0.0;
+    int i, n = 0, nal = 0, nnev = 0, open = 0;
+
+    c->kind = CROSS_UNKNOWN;
+    c->flops = c->flops_min = c->flops_max = c->ci_lo = c->ci_hi = 0.0;
+    for (i = 0; i < c->nhidden; i++) {
+        const fit_hidden_cross *h = &c->per_hidden[i];
+        nal += h->kind == CROSS_ALWAYS;
+        nnev += h->kind == CROSS_NEVER;
+        if (h->kind != CROSS_IN_RANGE)
+            continue;
+        f[n++] = h->flops;
+        lo = fmin(lo, h->lo_open ? 0.0 : q_flops_at(c->mode, h->hidden, h->batch_lo));
+        hi = fmax(hi, q_flops_at(c->mode, h->hidden, h->batch_hi));
+        open |= h->hi_open;
+    }
+    if (n > 0) {
+        qsort(f, (size_t)n, sizeof *f, cmp_double);
+        c->kind = CROSS_IN_RANGE;
+        c->flops_min = f[0];
+        c->flops_max = f[n - 1];
+        c->flops = n % 2 ? f[n / 2] : sqrt(f[n / 2 - 1] * f[n / 2]);
+        if (!open) {
+            c->ci_lo = fmin(lo, c->flops_min);
+            c->ci_hi = fmax(hi, c->flops_max);
+        }
+    } else if (nal > 0 && nnev > 0) {
+        c->kind = CROSS_IN_RANGE;
+    } else if (nal > 0) {
+        c->kind = CROSS_ALWAYS;
+    } else if (nnev > 0) {
+        c->kind = CROSS_NEVER;
+        for (i = 0; i < c->nhidden; i++) {
+            double x = extrapolate(fs, c, bv, kb, ko, c->per_hidden[i].hidden);
+            if (x > 0.0)
+                f[n++] = x;
+        }
+        if (n > 0) {
+            qsort(f, (size_t)n, sizeof *f, cmp_double);
+            c->kind = CROSS_EXTRAPOLATED;
+            c->flops_min = f[0];
+            c->flops_max = f[n - 1];
+            c->flops = n % 2 ? f[n / 2] : sqrt(f[n / 2 - 1] * f[n / 2]);
+        }
+    }
+}
+
+int fit_crossover_fill(const results *r, const fit_set *fs, fit_view bview,
+                       const fit_series *sb, const fit_series *so, double kb, double ko,
+                       const fit_prices *prices, uint64_t seed, int boot, fit_crossover *c,
+                       err *e)
+{
     int widths[LIST_MAX], nw, i, rc;
 
-    if (lo > hi) {
-        lo = fmin(bm->fmin, om->fmin);
-        hi = fmax(bm->fmax, om->fmax);
-    }
-    if (b.ok)
-        scale_model(&b, kb);
-    if (o.ok)
-        scale_model(&o, ko);
-    fit_meet(&b, &o, lo, hi, &c->kind, &c->flops);
-    c->ci_lo = c->ci_hi = 0.0;
-    if (c->kind == CROSS_IN_RANGE || c->kind == CROSS_EXTRAPOLATED)
-        if ((rc = bootstrap(sb, so, kb, ko, seed, boot, &c->ci_lo, &c->ci_hi, e)) < 0)
-            return rc;
     nw = hidden_widths(r, c->base, c->other, c->mode, widths);
     c->nhidden = nw;
-    for (i = 0; i < nw; i++)
-        hidden_cross(r, sb, so, ko / kb, c->mode, widths[i], &c->per_hidden[i]);
-    fit_sentence(c, r, c->sentence, sizeof c->sentence);
+    for (i = 0; i < nw; i++) {
+        uint64_t s = seed ^ (UINT64_C(0x9E3779B97F4A7C15) * (uint64_t)widths[i]);
+        if ((rc = hidden_cross(r, sb, so, bview, c->view, kb, ko, c->mode, widths[i], s, boot,
+                               &c->per_hidden[i], e)) < 0)
+            return rc;
+    }
+    summarize(fs, bview, kb, ko, c);
+    fit_sentence(fs, c, r, prices, c->sentence, sizeof c->sentence);
     return BE_OK;
 }

@@ -9,6 +9,7 @@
  * partial results.xml after every point) → save the complete file → print
  * the summary table and, last, the path of results.xml.  `all` (the
  * default) then writes the report (report.h) and prints OUT/index.html.
+ * `refit` loads stored runs, analyses them again and rewrites them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -18,13 +19,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "archive.h"
 #include "cli.h"
 #include "cpu.h"
 #include "device.h"
+#include "findings.h"
+#include "fit.h"
 #include "fmt.h"
 #include "fsx.h"
 #include "host.h"
 #include "progress.h"
+#include "prose.h"
 #include "refine.h"
 #include "report.h"
 #include "results.h"
@@ -33,6 +38,7 @@
 #include "table.h"
 #include "tune.h"
 #include "version.h"
+#include "workload.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -193,19 +199,33 @@ static int check_prices(const fit_prices *p, const device_set *set, const int *i
     return BE_OK;
 }
 
-/* The answers in words: every crossover's sentence. */
-static void print_crossovers(FILE *out, const results *r)
+/* The answers in words: every finding's sentence (findings.h, the same
+ * the report leads with), and how well the models fit. */
+static int print_crossovers(FILE *out, const results *r, err *e)
 {
-    int i;
+    findings F;
+    char buf[4096];
+    int i, m, rc;
     if (!r->has_fit)
-        return;
-    for (i = 0; i < r->fit.ncross; i++)
-        fprintf(out, "%s%s\n", i ? "" : "\n", r->fit.cross[i].sentence);
-    if (r->fit.ncross > 0 && r->prices.n == 0)
+        return BE_OK;
+    if ((rc = findings_make(r, &F, e)) < 0)
+        return rc;
+    for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+        prose_models(r, (wl_mode)m, buf, sizeof buf);
+        if (buf[0])
+            fprintf(out, "\n%s:%s\n", workload_mode_name((wl_mode)m), buf);
+    }
+    for (i = 0; i < F.n; i++) {
+        findings_sentence(&F.f[i], r, buf, sizeof buf);
+        fprintf(out, "%s%s\n", i ? "" : "\n", buf);
+    }
+    if (F.n > 0 && r->prices.n == 0)
         fprintf(out, "No prices given, so no cost figures: add --price DEVICE=USD_PER_HOUR "
                      "for each device (or --prices FILE) to get the cost crossover.\n");
-    if (r->fit.ncross > 0)
+    if (F.n > 0)
         fputc('\n', out);
+    findings_free(&F);
+    return BE_OK;
 }
 
 static void report_options(const cli *c, report_opts *o)
@@ -341,6 +361,98 @@ static int cmd_compare(const cli *c)
     return 0;
 }
 
+/* The prices of a refit of r (stored in path): those stored, then those
+ * given, each replacing a stored price of the same device.  BE_EUSAGE when
+ * a given price names a device that r did not measure. */
+static int refit_prices(const results *r, const fit_prices *given, const char *path,
+                        fit_prices *out, err *e)
+{
+    int i, j;
+    *out = r->prices;
+    for (i = 0; i < given->n; i++) {
+        if (!results_device(r, given->device[i]))
+            return err_set(e, BE_EUSAGE, "--price: %s measured no device \"%s\" (its devices "
+                           "are in <devices>)", path, given->device[i]);
+        for (j = 0; j < out->n && strcmp(out->device[j], given->device[i]) != 0; j++)
+            ;
+        if (j == out->n) {
+            if (out->n == FIT_MAX_PRICES)
+                return err_set(e, BE_EUSAGE, "--price: more than %d devices priced",
+                               FIT_MAX_PRICES);
+            snprintf(out->device[j], sizeof out->device[j], "%s", given->device[i]);
+            out->n++;
+        }
+        out->usd_per_hour[j] = given->usd_per_hour[i];
+    }
+    return BE_OK;
+}
+
+/* One run of `refit`: every summary again from the samples, the fit with
+ * this version's method, the file rewritten in place (atomically; the
+ * samples are written back as loaded, to the last digit), its charts
+ * redrawn, and the answers printed as `run` prints them. */
+static int refit_one(const cli *c, const char *arg, err *e)
+{
+    archive_run u;
+    fit_prices prices;
+    fit_set fs;
+    results *r;
+    char dir[ARCHIVE_PATH], *slash;
+    int i, rc, ncharts = 0, onepass = 0;
+
+    memset(&fs, 0, sizeof fs);
+    if ((rc = archive_load_run(c->out, arg, &u, e)) < 0)
+        return rc;
+    r = u.r;
+    if ((rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
+        goto done;
+    for (i = 0; i < r->npoints; i++) {
+        rs_point *p = &r->points[i];
+        if (p->nsamples == 0)
+            continue;
+        onepass |= !p->pass;
+        if ((rc = results_summarize_in(r, p, e)) < 0) {
+            err_prefix(e, rc, "%s", u.src);
+            goto done;
+        }
+    }
+    if ((rc = fit_run(r, &prices, r->prov.seed, 0, &fs, e)) < 0)
+        goto done;
+    results_set_fit(r, &fs, r->prov.seed, &prices);
+    if ((rc = results_save(r, u.src, e)) < 0)
+        goto done;
+    snprintf(dir, sizeof dir, "%s", u.src);
+    slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0)
+        goto done;
+    if (onepass && !c->quiet)
+        fprintf(stderr, "note: %s: its samples carry no passes (breakeven 0.1.0), so their "
+                        "intervals cover the spread within that run only\n", u.src);
+    if ((rc = print_crossovers(stdout, r, e)) < 0)
+        goto done;
+    printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
+    printf("%s\n", u.src);
+done:
+    fit_set_free(&fs);
+    archive_run_free(&u);
+    return rc;
+}
+
+/* `refit RUN...`: each run in turn; the first failure stops. */
+static int cmd_refit(const cli *c)
+{
+    err e;
+    int i, rc;
+    for (i = 0; i < c->nargs; i++)
+        if ((rc = refit_one(c, c->args[i], &e)) < 0)
+            return fail(status_of(rc), &e);
+    return 0;
+}
+
 static int cmd_run(const cli *c, int then_report)
 {
     device_set set;
@@ -448,7 +560,8 @@ static int cmd_run(const cli *c, int then_report)
         goto fail;
     table_points(stdout, r);
     print_machine_warnings(stdout, r);
-    print_crossovers(stdout, r);
+    if ((rc = print_crossovers(stdout, r, &e)) < 0)
+        goto fail;
     printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
     printf("%s\n", path);
     status = 0;
@@ -493,6 +606,8 @@ int main(int argc, char **argv)
         return cmd_report(&c);
     case CLI_COMPARE:
         return cmd_compare(&c);
+    case CLI_REFIT:
+        return cmd_refit(&c);
     }
     return 1;
 }

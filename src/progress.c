@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "query.h"
 #include "workload.h"
 
 #define BAR 24
@@ -23,16 +24,18 @@ void progress_init(progress *pg, FILE *out, int quiet)
 static void describe(const rs_point *p, char *buf, size_t size)
 {
     char t[32];
+    double lo, hi;
+    int wide;
     if (p->status != PT_OK) {
         snprintf(buf, size, "%s%s%s", results_status_name(p->status),
                  p->message[0] ? ": " : "", p->message);
         return;
     }
     fmt_duration(t, sizeof t, p->resident.median);
-    snprintf(buf, size, "%s per step, %.1f GFLOP/s (n=%d, CI ±%.1f%%)%s", t,
-             results_gflops(p, p->resident.median), p->resident.n,
-             100.0 * (p->resident.ci_hi - p->resident.ci_lo) / 2.0 / p->resident.median,
-             p->resident.drift ? ", DRIFT" : "");
+    wide = q_ci_rel(&p->resident, &lo, &hi);
+    snprintf(buf, size, "%s per step, %.1f GFLOP/s (n=%d, 95%% CI -%.1f%%/+%.1f%%%s)%s", t,
+             results_gflops(p, p->resident.median), p->resident.n, 100.0 * lo, 100.0 * hi,
+             wide ? ", wide" : "", p->resident.drift ? ", DRIFT" : "");
 }
 
 /* "pass 1/3: 31.2 s, 70 visits, others used 3% of the CPU, load 2.10" */

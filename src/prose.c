@@ -15,6 +15,41 @@
 /* A paragraph compares at most this many devices (the charts' limit). */
 #define PROSE_MAX_DEVICES 64
 
+/* "from 120 to 180 GFLOP/s (hidden 128 to 2048)": the throughput of the
+ * sound per-width models of dev, or "" when none fits. */
+static void width_throughput(const results *r, const char *dev, wl_mode m, char *buf,
+                             size_t size)
+{
+    const fit_set *fs = q_fit(r);
+    double lo = INFINITY, hi = 0.0;
+    int i, hlo = 0, hhi = 0, n = 0;
+    char a[32], b[32];
+    buf[0] = '\0';
+    for (i = 0; fs && i < fs->nmodels; i++) {
+        const fit_model *x = &fs->models[i];
+        if (x->hidden == 0 || x->mode != m || x->view != FIT_RESIDENT ||
+            strcmp(x->device, dev) != 0 || !q_model_sound(x))
+            continue;
+        n++;
+        if (x->P < lo) {
+            lo = x->P;
+            hlo = x->hidden;
+        }
+        if (x->P > hi) {
+            hi = x->P;
+            hhi = x->hidden;
+        }
+    }
+    if (n == 0)
+        return;
+    fmt_si(a, sizeof a, lo, 3, "FLOP/s");
+    fmt_si(b, sizeof b, hi, 3, "FLOP/s");
+    if (n == 1 || strcmp(a, b) == 0)
+        snprintf(buf, size, "%s", b);
+    else
+        snprintf(buf, size, "from %s at hidden %d to %s at hidden %d", a, hlo, b, hhi);
+}
+
 void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
 {
     int d, i;
@@ -25,7 +60,7 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
     for (d = 0; d < r->ndevices; d++) {
         const rs_point *best = NULL;
         const fit_model *fm;
-        char g[32], f[32];
+        char g[32], w[160];
         for (i = 0; i < r->npoints; i++) {
             const rs_point *p = &r->points[i];
             if (p->mode != m || strcmp(p->device, r->devices[d].id) != 0 || !q_ok(p))
@@ -38,52 +73,59 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
             continue;
         fmt_append(buf, size, " %s peaks at %.3g GFLOP/s (hidden %d, batch %d)", r->devices[d].id,
                    results_gflops(best, best->resident.median), best->hidden, best->batch);
+        width_throughput(r, r->devices[d].id, m, w, sizeof w);
         fm = q_model(q_fit(r), r->devices[d].id, m, FIT_RESIDENT);
-        if (fm && fm->ok) {
+        if (w[0]) {
+            fmt_append(buf, size, "; fitted per hidden width, its throughput per layer-step is %s",
+                       w);
+        } else if (q_model_sound(fm)) {
             fmt_si(g, sizeof g, fm->P, 3, "FLOP/s");
-            fmt_si(f, sizeof f, fm->half_size, 3, "FLOP");
-            fmt_append(buf, size,
-                       "; the fit puts its throughput at %s per layer-step and reaches "
-                       "half of it at %s per layer",
-                       g, f);
+            fmt_append(buf, size, "; the fit puts its throughput at %s per layer-step", g);
         }
         fmt_append(buf, size, ".");
     }
+    prose_models(r, m, buf + strlen(buf), size - strlen(buf));
 }
 
-/* The measured speed ratio of other against base at every shared shape. */
-typedef struct ratio_scan {
-    int n, nwin;
-    double lo, hi;
-    const rs_point *at_hi;
-} ratio_scan;
-
-static void scan_ratio(const results *r, const char *base, const char *other, wl_mode m,
-                       ratio_scan *s)
+void prose_models(const results *r, wl_mode m, char *buf, size_t size)
 {
-    int i;
-    memset(s, 0, sizeof *s);
-    s->lo = INFINITY;
-    for (i = 0; i < r->npoints; i++) {
-        const rs_point *po = &r->points[i], *pb;
-        double q;
-        if (po->mode != m || strcmp(po->device, other) != 0 || !q_ok(po))
-            continue;
-        pb = q_point(r, base, m, po->hidden, po->batch);
-        if (!q_ok(pb))
-            continue;
-        q = pb->resident.median / po->resident.median;
-        s->n++;
-        s->nwin += q > 1.0;
-        s->lo = fmin(s->lo, q);
-        if (q > s->hi) {
-            s->hi = q;
-            s->at_hi = po;
+    const fit_set *fs = q_fit(r);
+    int d, i, k, any = 0;
+    buf[0] = '\0';
+    if (!fs || !size)
+        return;
+    for (d = 0; d < r->ndevices; d++) {
+        const char *dev = r->devices[d].id;
+        const fit_model *g = q_model(fs, dev, m, FIT_RESIDENT);
+        for (i = 0, k = 0; i < fs->nmodels; i++) {
+            const fit_model *x = &fs->models[i];
+            if (x->hidden == 0 || x->mode != m || x->view != FIT_RESIDENT || !x->ok ||
+                strcmp(x->device, dev) != 0)
+                continue;
+            if (!any++)
+                fmt_append(buf, size, " How well t = t0 + f/P fits, as the RMS of its relative "
+                           "error: per hidden width,");
+            fmt_append(buf, size, "%s%s%s%.1f%% at %d%s", k ? ", " : any > 1 ? "; " : " ",
+                       k ? "" : dev, k ? "" : " ", 100.0 * x->rms_rel, x->hidden,
+                       x->poor ? " (poor)" : "");
+            k++;
         }
+        if (g && g->ok && k)
+            fmt_append(buf, size, ", over all widths at once %.0f%%%s", 100.0 * g->rms_rel,
+                       g->poor ? " (poor)" : "");
     }
+    if (any)
+        fmt_append(buf, size, ". A poor model (over %.0f%%) is neither drawn nor the basis "
+                   "of any statement.", 100.0 * FIT_POOR_RMS);
 }
 
-void prose_ratio(const results *r, wl_mode m, char *buf, size_t size)
+/* The finding of other against the base in mode m, view v, time. */
+static const finding *time_finding(const findings *F, const char *other, wl_mode m, fit_view v)
+{
+    return findings_get(F, other, m, v, 0);
+}
+
+void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
 {
     int bd = q_base(r), d;
     const char *base = q_base_id(r);
@@ -92,70 +134,60 @@ void prose_ratio(const results *r, wl_mode m, char *buf, size_t size)
                "above 1 the other device is faster.", base);
     for (d = 0; d < r->ndevices; d++) {
         const char *other = r->devices[d].id;
-        const fit_crossover *cr = q_cross(q_fit(r), base, other, m, FIT_RESIDENT, 0),
-                            *ct = q_cross(q_fit(r), base, other, m, FIT_TRANSFER, 0);
-        ratio_scan s;
-        char a[32], b[32];
-        if (d == bd)
+        const finding *f = time_finding(F, other, m, FIT_RESIDENT);
+        const finding *t = time_finding(F, other, m, FIT_TRANSFER);
+        char shapes[96], widths[640];
+        if (d == bd || !q_has_mode(r, other, m))
             continue;
-        scan_ratio(r, base, other, m, &s);
-        if (s.n == 0) {
+        if (!f || f->verdict == FIND_UNKNOWN) {
             fmt_append(buf, size, " %s has no shape measured on both it and %s.", other, base);
             continue;
         }
-        if (s.nwin == 0)
-            fmt_append(buf, size,
-                       " %s never beat %s in the measured range (at best %.2f× its speed, "
-                       "at hidden %d, batch %d).",
-                       other, base, s.hi, s.at_hi->hidden, s.at_hi->batch);
-        else if (s.nwin == s.n)
-            fmt_append(buf, size, " %s beat %s at every measured shape (%.2f× to %.2f×).", other,
-                       base, s.lo, s.hi);
+        findings_shapes_text(f, shapes, sizeof shapes);
+        findings_widths_text(f, widths, sizeof widths);
+        fmt_append(buf, size, " %s is faster than %s %s", other, base, shapes);
+        if (f->verdict == FIND_ALWAYS)
+            fmt_append(buf, size, " (%.2f\xc3\x97 to %.2f\xc3\x97)", f->worst, f->best);
         else
-            fmt_append(buf, size,
-                       " %s beat %s at %d of %d shapes, by up to %.2f× (hidden %d, batch %d).",
-                       other, base, s.nwin, s.n, s.hi, s.at_hi->hidden, s.at_hi->batch);
-        if (cr && ct && cr->kind <= CROSS_EXTRAPOLATED && ct->kind <= CROSS_EXTRAPOLATED) {
-            fmt_si(a, sizeof a, cr->flops, 3, "FLOP");
-            fmt_si(b, sizeof b, ct->flops, 3, "FLOP");
-            fmt_append(buf, size, " With transfers counted the crossover moves from %s to %s "
-                       "per layer.", a, b);
-        } else if (cr && ct && cr->kind <= CROSS_EXTRAPOLATED && ct->kind == CROSS_NEVER) {
-            fmt_si(a, sizeof a, cr->flops, 3, "FLOP");
-            fmt_append(buf, size,
-                       " Data resident it wins from about %s per layer; with transfers "
-                       "counted it never does.",
-                       a);
+            fmt_append(buf, size, " (at best %.2f\xc3\x97, at hidden %d, batch %d)", f->best,
+                       f->best_hidden, f->best_batch);
+        if (f->verdict == FIND_SOME && widths[0])
+            fmt_append(buf, size, ": %s", widths);
+        fmt_append(buf, size, ".");
+        if (t && t->verdict != FIND_UNKNOWN) {
+            findings_shapes_text(t, shapes, sizeof shapes);
+            findings_widths_text(t, widths, sizeof widths);
+            fmt_append(buf, size, " With transfers counted it is faster %s", shapes);
+            if (t->verdict == FIND_SOME && widths[0])
+                fmt_append(buf, size, ": %s", widths);
+            fmt_append(buf, size, ".");
         }
     }
 }
 
-void prose_winner(const results *r, wl_mode m, char *buf, size_t size)
+void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
 {
-    int bd = q_base(r), d, k;
+    int bd = q_base(r), d;
     const char *base = q_base_id(r);
     buf[0] = '\0';
     fmt_append(buf, size, "Which device wins at each hidden width and batch size: blue cells "
                "are faster than %s, vermillion ones slower, the number is the speed ratio.", base);
     for (d = 0; d < r->ndevices; d++) {
-        const fit_crossover *c = q_cross(q_fit(r), base, r->devices[d].id, m, FIT_RESIDENT, 0);
-        ratio_scan s;
-        if (d == bd)
+        const finding *f = time_finding(F, r->devices[d].id, m, FIT_RESIDENT);
+        char shapes[96], widths[640];
+        if (d == bd || !f || f->verdict == FIND_UNKNOWN)
             continue;
-        scan_ratio(r, base, r->devices[d].id, m, &s);
-        if (s.n)
-            fmt_append(buf, size, " %s is faster in %d of %d cells.", r->devices[d].id, s.nwin,
-                       s.n);
-        if (!c)
-            continue;
-        for (k = 0; k < c->nhidden; k++)
-            if (c->per_hidden[k].kind == CROSS_IN_RANGE)
-                fmt_append(buf, size, " At hidden %d it takes over from batch %.0f.",
-                           c->per_hidden[k].hidden, c->per_hidden[k].batch);
+        findings_shapes_text(f, shapes, sizeof shapes);
+        findings_widths_text(f, widths, sizeof widths);
+        fmt_append(buf, size, " %s is faster %s", r->devices[d].id, shapes);
+        if (f->verdict == FIND_SOME && widths[0])
+            fmt_append(buf, size, ": %s", widths);
+        fmt_append(buf, size, ".");
     }
 }
 
-void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t size)
+void prose_relative(const results *r, const findings *F, wl_mode m, int cost, char *buf,
+                    size_t size)
 {
     int bd = q_base(r), d, n, use[PROSE_MAX_DEVICES];
     const char *base = q_base_id(r);
@@ -178,16 +210,23 @@ void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t siz
     fmt_append(buf, size, " Over the %d shapes every device completed,", n);
     for (d = 0; d < r->ndevices; d++) {
         const char *id = r->devices[d].id;
+        const finding *f = findings_get(F, id, m, FIT_RESIDENT, cost);
         if (d == bd || !q_has_mode(r, id, m))
             continue;
         if (!use[d]) {
             fmt_append(buf, size, " %s has no price;", id);
             continue;
         }
-        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s;", id, cost ? "costs" : "takes",
+        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s", id, cost ? "costs" : "takes",
                    q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
                        (cost ? q_price(&r->prices, id) / pb : 1.0),
                    cost ? "the cost" : "the time", base);
+        if (f && f->verdict != FIND_UNKNOWN) {
+            char shapes[96];
+            findings_shapes_text(f, shapes, sizeof shapes);
+            fmt_append(buf, size, " (%s %s)", cost ? "cheaper per step" : "faster", shapes);
+        }
+        fmt_append(buf, size, ";");
     }
     buf[strlen(buf) - 1] = '.';
 }
@@ -230,55 +269,61 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
     return n;
 }
 
-void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size)
+void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
 {
     int bd = q_base(r), d;
-    const char *base = q_base_id(r);
+    const char *base = q_base_id(r), *mode = workload_mode_name(m);
     buf[0] = '\0';
     for (d = 0; d < r->ndevices; d++) {
-        const fit_crossover *c = q_cross(q_fit(r), base, r->devices[d].id, m, FIT_RESIDENT, 0),
-                            *t = q_cross(q_fit(r), base, r->devices[d].id, m, FIT_TRANSFER, 0);
-        char f[32];
-        if (d == bd || !c)
+        const char *id = r->devices[d].id;
+        const finding *f = time_finding(F, id, m, FIT_RESIDENT);
+        const finding *t = time_finding(F, id, m, FIT_TRANSFER);
+        char shapes[96], widths[640], ts[96], at[48];
+        if (d == bd || !f)
             continue;
-        fmt_si(f, sizeof f, c->flops, 3, "FLOP");
-        switch (c->kind) {
-        case CROSS_IN_RANGE:
-            fmt_append(buf, size,
-                       "For %s on this machine, use %s below about %s per layer and %s "
-                       "above it%s. ",
-                       workload_mode_name(m), base, f, r->devices[d].id,
-                       t && t->kind != CROSS_IN_RANGE ? ", as long as the data stay on the device"
-                                                      : "");
+        findings_shapes_text(f, shapes, sizeof shapes);
+        findings_wins_text(f, widths, sizeof widths);
+        ts[0] = '\0';
+        if (t && t->verdict != FIND_UNKNOWN && t->verdict != f->verdict)
+            findings_shapes_text(t, ts, sizeof ts);
+        switch (f->verdict) {
+        case FIND_SOME:
+            if (widths[0])
+                fmt_append(buf, size, "For %s on this machine, %s is faster than %s %s: use "
+                           "%s %s, and %s elsewhere", mode, id, base, shapes, id, widths, base);
+            else
+                fmt_append(buf, size, "For %s on this machine, %s is faster than %s %s, but "
+                           "at no width from some batch on: stay with %s unless the shape is "
+                           "one of those", mode, id, base, shapes, base);
+            if (ts[0])
+                fmt_append(buf, size, "; with transfers counted it is faster %s", ts);
+            fmt_append(buf, size, ". ");
             break;
-        case CROSS_EXTRAPOLATED:
-            fmt_append(buf, size, "For %s, %s is the better choice throughout the measured "
-                       "range; the fit predicts %s would win from about %s per layer, beyond what "
-                       "was measured. ", workload_mode_name(m), base, r->devices[d].id, f);
+        case FIND_NEVER:
+            fmt_append(buf, size, "For %s, stay on %s: %s is faster %s", mode, base, id, shapes);
+            if (f->c->kind == CROSS_EXTRAPOLATED && f->c->flops > 0.0) {
+                fmt_si(at, sizeof at, f->c->flops, 2, "FLOP");
+                fmt_append(buf, size, " (the per-width models predict it would win from about "
+                           "%s per layer, beyond what was measured)", at);
+            }
+            fmt_append(buf, size, ". ");
             break;
-        case CROSS_NEVER:
-            fmt_append(buf, size,
-                       "For %s, stay on %s: %s did not beat it and its fitted throughput "
-                       "is not higher. ",
-                       workload_mode_name(m), base, r->devices[d].id);
-            break;
-        case CROSS_ALWAYS:
-            fmt_append(buf, size, "For %s, %s is faster than %s at every size measured%s. ",
-                       workload_mode_name(m), r->devices[d].id, base,
-                       t && t->kind != CROSS_ALWAYS
-                           ? " with the data resident; count the transfers "
-                             "before moving small batches"
-                           : "");
+        case FIND_ALWAYS:
+            fmt_append(buf, size, "For %s, %s is faster than %s %s", mode, id, base, shapes);
+            if (ts[0])
+                fmt_append(buf, size, " with the data resident; with transfers counted it is "
+                           "faster %s, so count the transfers before moving small batches", ts);
+            fmt_append(buf, size, ". ");
             break;
         default:
-            fmt_append(buf, size, "For %s there is no verdict on %s against %s (see the charts). ",
-                       workload_mode_name(m), r->devices[d].id, base);
+            fmt_append(buf, size, "For %s there is no verdict on %s against %s: %s. ", mode, id,
+                       base, f->why);
             break;
         }
     }
     if (!buf[0])
         fmt_append(buf, size, "Only %s was measured for %s, so there is nothing to choose between.",
-                   base, workload_mode_name(m));
+                   base, mode);
 }
 
 void prose_setup(const results *r, char *buf, size_t size)
@@ -303,22 +348,25 @@ void prose_setup(const results *r, char *buf, size_t size)
         total += r->points[i].nsamples;
     fmt_append(buf, size, ". OpenBLAS %s (core %s, %d threads). Each point is a stack of %d "
                "dense layers y = ReLU(x·W + b) in fp32, verified against a double-precision host "
-               "reference before timing, warmed up, then timed step by step until the 95%% "
-               "confidence interval of the median was within ±2%% or its share of the %.0f s "
-               "budget was spent (at least 5 samples; %d samples in all). Times are medians; the "
-               "crossovers come from a weighted fit of t = t0 + f/P per device with a 95%% "
-               "bootstrap interval; drift is a one-sided Mann–Whitney test of the last third of "
-               "the samples against the first.",
+               "reference before timing, warmed up, then timed step by step in passes over the "
+               "whole grid within the %.0f s budget (%d samples in all). Times are medians, "
+               "with a 95%% interval that includes how the passes differ. At each hidden width "
+               "the crossover batch is where the difference of the two devices' measured "
+               "times meets zero between the batches that bracket it, its 95%% interval drawn "
+               "from the medians' intervals; t = t0 + f/P is "
+               "fitted per device and hidden width to describe the devices, and only where it "
+               "fits; drift is a one-sided Mann–Whitney test of the last third of the samples "
+               "against the first.",
                p->blas_version, p->blas_core, p->blas_threads, p->layers, p->budget, total);
 }
 
-void prose_answer(const results *r, char *buf, size_t size)
+void prose_answer(const results *r, const findings *F, char *buf, size_t size)
 {
     int i;
     buf[0] = '\0';
-    for (i = 0; r->has_fit && i < r->fit.ncross; i++)
-        if (r->fit.cross[i].view == FIT_RESIDENT && !r->fit.cross[i].cost) {
-            snprintf(buf, size, "%s", r->fit.cross[i].sentence);
+    for (i = 0; F && i < F->n; i++)
+        if (F->f[i].c->view == FIT_RESIDENT && !F->f[i].c->cost) {
+            findings_sentence(&F->f[i], r, buf, size);
             return;
         }
     snprintf(buf, size, "%d points measured on %d device%s.", r->npoints, r->ndevices,

@@ -6,33 +6,43 @@
  * The report reads like the posts it imitates, and every sentence is
  * written from the data: the numbers come from the results model through
  * query.h, the same answers the charts are drawn from (a chart's paragraph
- * totals the shapes its bars total), formatted by fmt.h.  The crossover
- * sentences themselves are the fit's (fit_sentence), stored with the run.
- * Each function writes NUL-terminated text into buf[0..size), cut to fit.
+ * totals the shapes its bars total), formatted by fmt.h.  Whether another
+ * device wins, where, and from which batch is the run's findings
+ * (findings.h), computed once by the caller and passed in, so that the
+ * lead, every caption, the conclusion and the feed say the same.  Each
+ * function writes NUL-terminated text into buf[0..size), cut to fit.
  */
 #ifndef BE_PROSE_H
 #define BE_PROSE_H
 
 #include <stddef.h>
 
+#include "findings.h"
 #include "results.h"
 
-/* The throughput chart: each device's best measured speed and its fitted
- * peak. */
+/* The throughput chart: each device's best measured speed, and what the
+ * models that fit (q_model_sound) say of its throughput. */
 void prose_throughput(const results *r, wl_mode m, char *buf, size_t size);
 
-/* The speed-ratio chart: where each device beat the base, and how the
- * crossover moves with transfers counted. */
-void prose_ratio(const results *r, wl_mode m, char *buf, size_t size);
+/* How well t = t0 + f/P fits each device of mode m in the resident view:
+ * the RMS relative error per hidden width, and over all widths at once,
+ * with the poor ones named ("" without a fit). */
+void prose_models(const results *r, wl_mode m, char *buf, size_t size);
 
-/* The winner map: in how many cells each device wins, and from which batch
- * it takes over at each hidden width. */
-void prose_winner(const results *r, wl_mode m, char *buf, size_t size);
+/* The speed-ratio chart: where each device beat the base (F, the run's
+ * findings), and with transfers counted. */
+void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size_t size);
+
+/* The winner map: at how many shapes each device wins, and from which
+ * batch it takes over at each hidden width. */
+void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, size_t size);
 
 /* The relative time (cost 0) or cost (1) chart: each device's total over
  * the shapes every compared device completed (q_compared, q_completed),
- * relative to the base. */
-void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t size);
+ * relative to the base, with the verdict of F (NULL: none, as for the
+ * hosts side by side, which have no fit). */
+void prose_relative(const results *r, const findings *F, wl_mode m, int cost, char *buf,
+                    size_t size);
 
 /* Energy per step in mode m, where the devices recorded it (telemetry.h):
  * each device's energy against the base's at the largest shape both have
@@ -46,15 +56,16 @@ void prose_energy(const results *r, wl_mode m, char *buf, size_t size);
 void prose_telemetry(const results *r, char *buf, size_t size);
 
 /* Which device to use for mode m, and from what size on. */
-void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size);
+void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf, size_t size);
 
 /* The machine, the devices and their drivers, the prices and the method,
  * in one paragraph. */
 void prose_setup(const results *r, char *buf, size_t size);
 
-/* The first answer of a run (its first resident time crossover), or what
- * was measured when it has none: the archive's and the feed's summary. */
-void prose_answer(const results *r, char *buf, size_t size);
+/* The first answer of a run (the sentence of its first resident time
+ * finding), or what was measured when it has none: the archive's and the
+ * feed's summary. */
+void prose_answer(const results *r, const findings *F, char *buf, size_t size);
 
 /* The title of a run's report: title when given (not NULL or ""), else
  * "CPU or GPU? Dense layers on <host>". */

@@ -185,22 +185,38 @@ double q_total(const results *r, const char *dev, wl_mode m, const q_shape *shap
     return sum;
 }
 
+int q_ci_rel(const stats_summary *s, double *below, double *above)
+{
+    *below = *above = 0.0;
+    if (!(s->median > 0.0))
+        return 0;
+    *below = fmax(0.0, (s->median - s->ci_lo) / s->median);
+    *above = fmax(0.0, (s->ci_hi - s->median) / s->median);
+    return *below > Q_WIDE || *above > Q_WIDE;
+}
+
 const fit_set *q_fit(const results *r)
 {
     return r->has_fit ? &r->fit : NULL;
 }
 
-const fit_model *q_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v)
+const fit_model *q_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v,
+                            int hidden)
 {
     int i;
     if (!fs)
         return NULL;
     for (i = 0; i < fs->nmodels; i++) {
         const fit_model *x = &fs->models[i];
-        if (x->mode == m && x->view == v && strcmp(x->device, dev) == 0)
+        if (x->mode == m && x->view == v && x->hidden == hidden && strcmp(x->device, dev) == 0)
             return x;
     }
     return NULL;
+}
+
+const fit_model *q_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v)
+{
+    return q_model_at(fs, dev, m, v, 0);
 }
 
 int q_model_ok(const fit_model *m)
@@ -208,10 +224,21 @@ int q_model_ok(const fit_model *m)
     return m && m->ok && m->P > 0.0 && isfinite(m->P) && isfinite(m->t0);
 }
 
+int q_model_sound(const fit_model *m)
+{
+    return q_model_ok(m) && !m->poor && m->rms_rel <= FIT_POOR_RMS;
+}
+
 const fit_model *q_base_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v)
 {
-    const fit_model *x = q_model(fs, dev, m, v);
-    return x ? x : q_model(fs, dev, m, FIT_RESIDENT);
+    return q_base_model_at(fs, dev, m, v, 0);
+}
+
+const fit_model *q_base_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v,
+                                 int hidden)
+{
+    const fit_model *x = q_model_at(fs, dev, m, v, hidden);
+    return x ? x : q_model_at(fs, dev, m, FIT_RESIDENT, hidden);
 }
 
 const fit_crossover *q_cross(const fit_set *fs, const char *base, const char *other, wl_mode m,

@@ -49,6 +49,15 @@ const rs_point *q_point(const results *r, const char *dev, wl_mode m, int hidden
 const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers,
                                int hidden, int batch);
 
+/* A median's interval reaching further than this from it, on either side,
+ * is flagged wherever the median is shown: the report's tables, stdout. */
+#define Q_WIDE 0.10
+
+/* The 95% interval of s's median relative to it: *below and *above (≥ 0,
+ * fractions of the median; the two differ, as passes and contention make
+ * intervals asymmetric).  Returns 1 when either exceeds Q_WIDE. */
+int q_ci_rel(const stats_summary *s, double *below, double *above);
+
 /* FLOPs per layer at a possibly fractional batch (they are linear in it). */
 double q_flops_at(wl_mode m, int hidden, double batch);
 
@@ -120,15 +129,25 @@ int q_energy_cross(const results *r, const char *base, const char *other, wl_mod
 /* The fit stored in r, or NULL when r has none. */
 const fit_set *q_fit(const results *r);
 
-/* The model of one device × mode × view in fs (NULL-safe), or NULL. */
+/* The model of one device × mode × view over every hidden width in fs
+ * (NULL-safe), or NULL. */
 const fit_model *q_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v);
+/* The same at one hidden width (0: over every width), or NULL: a width
+ * with fewer than 3 usable batches has none. */
+const fit_model *q_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v,
+                            int hidden);
 /* 1 when m was fitted and can be evaluated (ok, P > 0, finite). */
 int q_model_ok(const fit_model *m);
+/* 1 when m can be evaluated and fits its points (not poor): the only
+ * models a sentence may rest on. */
+int q_model_sound(const fit_model *m);
 /* The base device's model to set against another device's view v: its own
  * model of v when it has one, else its resident one (a CPU computes where
  * its data already are, so its resident time is what a transfer-inclusive
  * time competes with). */
 const fit_model *q_base_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v);
+const fit_model *q_base_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v,
+                                 int hidden);
 
 /* The crossover of other against base (NULL: any base) in fs (NULL-safe),
  * in time (cost 0) or cost (1), or NULL. */

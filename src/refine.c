@@ -2,10 +2,10 @@
  * refine.c — measuring more around an uncertain crossover (see refine.h).
  *
  * The target at each hidden width is the measured per-hidden crossover
- * batch or, where the ratio did not cross, the batch at which the fitted
- * crossover FLOPs fall at that width; batch sizes are swept in powers of
- * two, so the geometric midpoint of the bracketing batches halves the gap
- * in log terms each round.
+ * batch, where the ratio crossed and its interval is wide; batch sizes are
+ * swept in powers of two, so the geometric midpoint of the bracketing
+ * batches halves the gap in log terms each round.  Widths that never or
+ * always cross have nothing to bracket.
  */
 #include "refine.h"
 
@@ -57,6 +57,13 @@ static int midpoint(int lo, int hi)
     return cand;
 }
 
+/* 1 when the interval of h's crossing batch is wider than ±rel of it. */
+static int wide(const fit_hidden_cross *h, double rel)
+{
+    return !(h->batch_hi > 0.0) || h->lo_open || h->hi_open ||
+           (h->batch_hi - h->batch_lo) / 2.0 > rel * h->batch;
+}
+
 int refine_suggest(const fit_set *s, const results *r, double rel, int *hidden, int *batch,
                    int max)
 {
@@ -64,22 +71,12 @@ int refine_suggest(const fit_set *s, const results *r, double rel, int *hidden, 
 
     for (i = 0; i < s->ncross && n < max; i++) {
         const fit_crossover *c = &s->cross[i];
-        if (c->kind != CROSS_IN_RANGE && c->kind != CROSS_EXTRAPOLATED)
-            continue;
-        if (c->ci_hi > 0.0 && (c->ci_hi - c->ci_lo) / 2.0 <= rel * c->flops)
-            continue;
         for (j = 0; j < c->nhidden && n < max; j++) {
             const fit_hidden_cross *h = &c->per_hidden[j];
-            double target, f0, f1;
             int lo, hi, cand;
-            if (h->kind == CROSS_IN_RANGE) {
-                target = h->batch;
-            } else {
-                f0 = q_flops_at(c->mode, h->hidden, 0.0);
-                f1 = q_flops_at(c->mode, h->hidden, 1.0);
-                target = (c->flops - f0) / (f1 - f0);
-            }
-            bracket(r, c, h->hidden, target, &lo, &hi);
+            if (h->kind != CROSS_IN_RANGE || !wide(h, rel))
+                continue;
+            bracket(r, c, h->hidden, h->batch, &lo, &hi);
             cand = midpoint(lo, hi);
             if (cand == 0 || measured(r, c, h->hidden, cand))
                 continue;
@@ -111,7 +108,7 @@ static int round_points(const refine_opts *o, int round, const int *hidden, cons
             pp->hidden = hidden[k];
             pp->batch = batch[k];
             snprintf(pp->why, sizeof pp->why,
-                     "refinement round %d: the crossover's 95%% CI was wider than "
+                     "refinement round %d: the crossover batch's 95%% CI was wider than "
                      "±%.0f%%; batch %d lies between the measured batches that bracket "
                      "it at hidden %d",
                      round + 1, 100 * REFINE_REL, batch[k], hidden[k]);

@@ -3,10 +3,10 @@
  * answer is uncertain.
  *
  * The grid spends four fifths of the budget; then the run is fitted (fit.h),
- * and while a crossover's 95% CI is wider than ±REFINE_REL and time is
- * left, the batch sizes between the measured batches that bracket it are
- * measured too (sweep.h), each stored with the reason, for at most
- * REFINE_ROUNDS rounds.  The final fit becomes part of the results.  main.c
+ * and while a hidden width's crossover batch has a 95% interval wider than
+ * ±REFINE_REL (or open) and time is left, the batch sizes between the
+ * measured batches that bracket it are measured too (sweep.h), each stored
+ * with the reason, for at most REFINE_ROUNDS rounds.  The final fit becomes part of the results.  main.c
  * only decides that a run refines (--no-refine); when and where is decided
  * here.
  */
@@ -41,10 +41,10 @@ typedef struct refine_opts {
  * points measured so far in r; the sweep's and the fit's errors otherwise. */
 int refine_run(const refine_opts *o, results *r, err *e);
 
-/* The batch sizes worth measuring next: at each hidden width of a
- * crossover in s whose CI is wider than ±rel (or unbounded), the geometric
- * midpoint of the measured batches that bracket the crossover, unless
- * measured already.  Fills hidden[i], batch[i] (at most max), returns the
+/* The batch sizes worth measuring next: at each hidden width where a
+ * crossover in s crosses in range with an interval wider than ±rel of its
+ * batch (or open, or none stored), the geometric midpoint of the measured
+ * batches that bracket the crossing, unless measured already.  Fills hidden[i], batch[i] (at most max), returns the
  * count. */
 int refine_suggest(const fit_set *s, const results *r, double rel, int *hidden, int *batch,
                    int max);

@@ -31,6 +31,7 @@
 #include "archive.h"
 #include "csv.h"
 #include "figure.h"
+#include "findings.h"
 #include "fmt.h"
 #include "fsx.h"
 #include "prose.h"
@@ -57,6 +58,8 @@ typedef struct report_ctx {
     site s;
     archive a;
     cmp_slot *cmp;             /* a.n entries, owned                        */
+    findings *F;               /* a.n entries, owned: each run's verdicts,
+                                  computed once for all its pages          */
     site_outbox box;
 } report_ctx;
 
@@ -107,11 +110,26 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
         site_attr(c, "status", results_status_name(p->status));
     } else {
         const stats_summary *s = transfer && p->has_transfer ? &p->transfer : &p->resident;
+        char lo_t[32], hi_t[32];
+        double lo, hi;
+        int wide = q_ci_rel(s, &lo, &hi);
         fmt_time(buf, sizeof buf, s->median);
-        if (p->tel.throttled)
-            fmt_append(buf, sizeof buf, " †");
         c = site_add(row, "td", buf);
+        if (p->tel.throttled)
+            site_attr(c, "throttled", "yes");
         site_attr(c, "status", s->drift ? "drift" : "ok");
+        /* the precision on a second line, the interval itself on demand */
+        site_attrf(c, "ci", "\xe2\x88\x92%.1f%% +%.1f%%", 100.0 * lo, 100.0 * hi);
+        site_attrf(c, "n", "%d", s->n);
+        if (wide)
+            site_attr(c, "flag", "wide");
+        fmt_time(lo_t, sizeof lo_t, s->ci_lo);
+        fmt_time(hi_t, sizeof hi_t, s->ci_hi);
+        site_attrf(c, "title", "median %s, 95%% interval %s to %s (\xe2\x88\x92%.1f%%, "
+                   "+%.1f%%), %d samples%s%s%s", buf, lo_t, hi_t, 100.0 * lo, 100.0 * hi, s->n,
+                   s->passes > 1 ? " in passes: the interval includes how they differ" : "",
+                   wide ? "; wider than \xc2\xb1" "10%" : "",
+                   p->tel.throttled ? "; measured while the device was throttled" : "");
     }
 }
 
@@ -152,8 +170,10 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     int energy[RESULTS_MAX_DEVICES];
     xmlNodePtr t = site_add(parent, "table", NULL), head, row;
     char buf[64], cap[512];
-    snprintf(cap, sizeof cap, "Median time of one step of %d layers (%s), 95%% CI of the median "
-             "within the stated precision; — means out of memory.", r->prov.layers,
+    snprintf(cap, sizeof cap, "Median time of one step of %d layers (%s); below each, its 95%% "
+             "interval relative to it and the number of samples n (hover for the interval "
+             "itself); \xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than "
+             "10%% from the median; — means out of memory.", r->prov.layers,
              workload_mode_name(m));
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
         energy[d] = q_has_energy(r, r->devices[d].id, m);
@@ -207,7 +227,8 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 
 /* The archive of runs, newest first, with links relative to the page
  * (prefix: the way from the page to OUT/). */
-static void add_archive(xmlNodePtr a, const archive *rs, int current, const char *prefix)
+static void add_archive(xmlNodePtr a, const archive *rs, const findings *F, int current,
+                        const char *prefix)
 {
     xmlNodePtr ar = site_add(a, "archive", NULL);
     int i;
@@ -215,7 +236,7 @@ static void add_archive(xmlNodePtr a, const archive *rs, int current, const char
         const results *r = rs->v[i].r;
         char ans[600], date[64];
         xmlNodePtr n = site_add(ar, "entry", NULL);
-        prose_answer(r, ans, sizeof ans);
+        prose_answer(r, &F[i], ans, sizeof ans);
         fmt_date(date, sizeof date, r->prov.started);
         site_attrf(n, "href", "%sruns/%s/index.html", prefix, r->prov.id);
         site_attr(n, "id", r->prov.id);
@@ -228,7 +249,8 @@ static void add_archive(xmlNodePtr a, const archive *rs, int current, const char
 }
 
 /* The charts, their paragraphs, the table and the conclusion of one mode. */
-static void add_mode(xmlNodePtr a, const results *r, wl_mode m, const char *dir,
+static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m,
+                     const char *dir,
                      const char *chart_prefix)
 {
     const char *mode = workload_mode_name(m), *base = q_base_id(r);
@@ -241,21 +263,21 @@ static void add_mode(xmlNodePtr a, const results *r, wl_mode m, const char *dir,
              "one series per device and hidden width.", mode);
     add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_THROUGHPUT), m, alt, buf);
     if (r->ndevices > 1) {
-        prose_ratio(r, m, buf, sizeof buf);
+        prose_ratio(r, F, m, buf, sizeof buf);
         snprintf(alt, sizeof alt, "Chart: speed of each device relative to %s against "
                  "FLOPs per layer (%s), with the crossovers.", base, mode);
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_SPEED_RATIO), m, alt, buf);
-        prose_winner(r, m, buf, sizeof buf);
+        prose_winner(r, F, m, buf, sizeof buf);
         snprintf(alt, sizeof alt, "Chart: winner map of hidden width against batch size "
                  "(%s), each cell coloured by the faster device.", mode);
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_WINNER_MAP), m, alt, buf);
     }
-    prose_relative(r, m, 0, buf, sizeof buf);
+    prose_relative(r, F, m, 0, buf, sizeof buf);
     snprintf(alt, sizeof alt, "Chart: bars of step time relative to %s (%s), lower is "
              "better.", base, mode);
     add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_RELATIVE_TIME), m, alt, buf);
     if (r->prices.n > 0) {
-        prose_relative(r, m, 1, buf, sizeof buf);
+        prose_relative(r, F, m, 1, buf, sizeof buf);
         snprintf(alt, sizeof alt, "Chart: bars of the cost of a step relative to %s (%s), "
                  "lower is cheaper.", base, mode);
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_COST), m, alt, buf);
@@ -264,7 +286,7 @@ static void add_mode(xmlNodePtr a, const results *r, wl_mode m, const char *dir,
     prose_energy(r, m, buf, sizeof buf);
     if (buf[0])
         site_add(mn, "energy", buf);
-    prose_conclusion(r, m, buf, sizeof buf);
+    prose_conclusion(r, F, m, buf, sizeof buf);
     site_add(mn, "conclusion", buf);
 }
 
@@ -288,9 +310,11 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     site_attr(a, "datetime", r->prov.started);
     site_add(a, "title", buf);
     lead = site_add(a, "lead", NULL);
-    for (i = 0; r->has_fit && i < r->fit.ncross; i++)
-        if (r->fit.cross[i].view == FIT_RESIDENT)
-            site_add(lead, "p", r->fit.cross[i].sentence);
+    for (i = 0; i < x->F[k].n; i++)
+        if (x->F[k].f[i].c->view == FIT_RESIDENT) {
+            findings_sentence(&x->F[k].f[i], r, buf, sizeof buf);
+            site_add(lead, "p", buf);
+        }
     if (!r->has_fit)
         site_add(lead, "p", "This results file has no fit, so no crossover can be given; the "
                             "tables below show the measured times.");
@@ -307,7 +331,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
         site_add(a, "warning", warn[i]);
     for (m = WL_INFERENCE; m <= WL_TRAINING; m++)
         if (q_has_mode(r, NULL, (wl_mode)m))
-            add_mode(a, r, (wl_mode)m, u->dir, chart_prefix);
+            add_mode(a, r, &x->F[k], (wl_mode)m, u->dir, chart_prefix);
     if (cs->has) {
         const results *p = x->a.v[u->prev].r;
         cc = site_add(a, "compare", NULL);
@@ -325,7 +349,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     cc = site_add(a, "files", NULL);
     site_attrf(cc, "results", "%sresults.xml", chart_prefix);
     site_attrf(cc, "csv", "%sresults.csv", chart_prefix);
-    add_archive(a, &x->a, k, prefix);
+    add_archive(a, &x->a, x->F, k, prefix);
     if (!x->s.base[0])
         site_add(a, "note", "The feed of this report uses relative links: regenerate it with "
                             "--base-url URL for feed readers that need absolute ones.");
@@ -350,7 +374,7 @@ static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const cha
                  "per layer (%s).", mode);
         snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s", runcharts_name(RUNCHARTS_THROUGHPUT));
         add_chart(h, out, "", kind, (wl_mode)k, alt, buf);
-        prose_relative(m, (wl_mode)k, 0, buf, sizeof buf);
+        prose_relative(m, NULL, (wl_mode)k, 0, buf, sizeof buf);
         snprintf(alt, sizeof alt, "Chart: step time of the devices of every host relative to %s "
                  "(%s).", q_base_id(m), mode);
         snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s",
@@ -548,7 +572,7 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
     }
     fmt_date_rfc822(buf, sizeof buf, r->prov.finished);
     site_attr(it, "pubdate", buf);
-    prose_answer(r, buf, sizeof buf);
+    prose_answer(r, &x->F[k], buf, sizeof buf);
     if (cs->has && (cs->cmp.nfaster || cs->cmp.nslower)) {
         char sum[400];
         compare_summary(&cs->cmp, sum, sizeof sum);
@@ -705,13 +729,19 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
         return rc;
     }
     if ((rc = archive_load(o->out, o->runs, o->nruns, &x->a, e)) == BE_OK) {
-        if (!(x->cmp = calloc((size_t)x->a.n, sizeof *x->cmp)))
+        if (!(x->cmp = calloc((size_t)x->a.n, sizeof *x->cmp)) ||
+            !(x->F = calloc((size_t)x->a.n, sizeof *x->F)))
             rc = err_set(e, BE_EFAIL, "out of memory");
-        else if ((rc = render_all(x, index, size, e)) == BE_OK)
+        for (i = 0; rc == BE_OK && i < x->a.n; i++)
+            rc = findings_make(x->a.v[i].r, &x->F[i], e);
+        if (rc == BE_OK && (rc = render_all(x, index, size, e)) == BE_OK)
             rc = site_flush(&x->box, e);
         for (i = 0; x->cmp && i < x->a.n; i++)
             compare_free(&x->cmp[i].cmp);
+        for (i = 0; x->F && i < x->a.n; i++)
+            findings_free(&x->F[i]);
         free(x->cmp);
+        free(x->F);
         archive_free(&x->a);
     }
     site_outbox_free(&x->box);

@@ -484,6 +484,8 @@ static void write_model(xmlNodePtr fit, const fit_model *m)
     put(n, "device", m->device);
     put(n, "mode", m->mode == WL_TRAINING ? "training" : "inference");
     put(n, "view", view_names[m->view]);
+    if (m->hidden > 0)
+        putf(n, "hidden", "%d", m->hidden);
     put(n, "ok", m->ok ? "yes" : "no");
     if (!m->ok) {
         put(n, "why", m->why);
@@ -496,6 +498,8 @@ static void write_model(xmlNodePtr fit, const fit_model *m)
     putd(n, "P-err", m->P_err);
     putd(n, "half-size", m->half_size);
     putd(n, "rms-rel", m->rms_rel);
+    if (m->poor)
+        put(n, "poor", "yes");
     putd(n, "fmin", m->fmin);
     putd(n, "fmax", m->fmax);
     for (i = 0; i < m->noutliers; i++) {
@@ -520,6 +524,10 @@ static void write_cross(xmlNodePtr fit, const fit_crossover *c)
     putd(n, "flops", c->flops);
     putd(n, "ci-lo", c->ci_lo);
     putd(n, "ci-hi", c->ci_hi);
+    if (c->flops_max > 0.0) {
+        putd(n, "flops-min", c->flops_min);
+        putd(n, "flops-max", c->flops_max);
+    }
     if ((s = child(n, "sentence")))
         xmlNodeAddContent(s, BAD_CAST c->sentence);
     for (i = 0; i < c->nhidden; i++) {
@@ -530,6 +538,14 @@ static void write_cross(xmlNodePtr fit, const fit_crossover *c)
         put(h, "kind", cross_names[c->per_hidden[i].kind]);
         putd(h, "batch", c->per_hidden[i].batch);
         putd(h, "flops", c->per_hidden[i].flops);
+        if (c->per_hidden[i].batch_hi > 0.0) {
+            putd(h, "batch-lo", c->per_hidden[i].batch_lo);
+            putd(h, "batch-hi", c->per_hidden[i].batch_hi);
+            if (c->per_hidden[i].lo_open)
+                put(h, "lo-open", "yes");
+            if (c->per_hidden[i].hi_open)
+                put(h, "hi-open", "yes");
+        }
     }
 }
 
@@ -540,6 +556,8 @@ static void write_fit(xmlNodePtr root, const results *r)
     if (!fit)
         return;
     putf(fit, "seed", "%llu", r->fit_seed);
+    if (r->fit.analysis > 1)
+        putf(fit, "analysis", "%d", r->fit.analysis);
     for (i = 0; i < r->prices.n; i++)
         if ((n = child(fit, "price"))) {
             put(n, "device", r->prices.device[i]);
@@ -632,6 +650,7 @@ int results_save(const results *r, const char *path, err *e)
 #define TEL_MHZ_MAX 1e6     /* a clock                                            */
 #define TEL_WATTS_MAX 1e6   /* a device's power, and its mean power over a span   */
 #define TEL_JOULES_MAX 1e12 /* energy over a point's timed samples                */
+#define FIT_MAX_ANALYSIS 1000 /* versions of the fit's method                    */
 
 static const char *const root_status[] = {"complete", "partial"};
 static const char *const device_kinds[] = {"openblas", "opencl"};
@@ -1222,6 +1241,14 @@ static void read_summary(loader *ld, xmlNodePtr n, stats_summary *s, fit_view *v
     s->contention = has(n, "contention") ? get_real(ld, n, "contention", 0.0, 1.0) : 0.0;
 }
 
+/* <fit>'s attributes: the seed, and the analysis version (1 when absent:
+ * the files of 0.1.0). */
+static void read_fit(loader *ld, xmlNodePtr n, unsigned long long *seed, int *analysis)
+{
+    *seed = get_seed(ld, n, "seed");
+    *analysis = has(n, "analysis") ? (int)get_int(ld, n, "analysis", 1, FIT_MAX_ANALYSIS) : 1;
+}
+
 static void read_price(loader *ld, xmlNodePtr n, char id[32], double *usd)
 {
     get_exact(ld, n, "device", id, 32);
@@ -1234,6 +1261,7 @@ static void read_model(loader *ld, xmlNodePtr n, fit_model *m)
     get_exact(ld, n, "device", m->device, sizeof m->device);
     m->mode = (wl_mode)get_enum(ld, n, "mode", mode_names, COUNT(mode_names));
     m->view = (fit_view)get_enum(ld, n, "view", view_names, COUNT(view_names));
+    m->hidden = has(n, "hidden") ? (int)get_int(ld, n, "hidden", 1, PLAN_MAX_HIDDEN) : 0;
     m->ok = get_enum(ld, n, "ok", yes_no, COUNT(yes_no));
     if (!m->ok) {
         get_text(ld, n, "why", m->why, sizeof m->why, 0);
@@ -1246,6 +1274,7 @@ static void read_model(loader *ld, xmlNodePtr n, fit_model *m)
     m->P_err = get_real(ld, n, "P-err", 0.0, DERIVED_MAX);
     m->half_size = get_real(ld, n, "half-size", -DERIVED_MAX, DERIVED_MAX);
     m->rms_rel = get_real(ld, n, "rms-rel", 0.0, DERIVED_MAX);
+    m->poor = has(n, "poor") ? get_enum(ld, n, "poor", yes_no, COUNT(yes_no)) : 0;
     m->fmin = get_real(ld, n, "fmin", 1.0, FLOPS_MAX);
     m->fmax = get_real(ld, n, "fmax", 1.0, FLOPS_MAX);
 }
@@ -1267,6 +1296,8 @@ static void read_cross(loader *ld, xmlNodePtr n, fit_crossover *c)
     c->flops = get_real(ld, n, "flops", 0.0, HUGE_MAX);
     c->ci_lo = get_real(ld, n, "ci-lo", 0.0, HUGE_MAX);
     c->ci_hi = get_real(ld, n, "ci-hi", 0.0, HUGE_MAX);
+    c->flops_min = has(n, "flops-min") ? get_real(ld, n, "flops-min", 0.0, HUGE_MAX) : 0.0;
+    c->flops_max = has(n, "flops-max") ? get_real(ld, n, "flops-max", 0.0, HUGE_MAX) : 0.0;
 }
 
 static void read_hidden(loader *ld, xmlNodePtr n, fit_hidden_cross *x)
@@ -1275,6 +1306,10 @@ static void read_hidden(loader *ld, xmlNodePtr n, fit_hidden_cross *x)
     x->kind = (cross_kind)get_enum(ld, n, "kind", cross_names, COUNT(cross_names));
     x->batch = get_real(ld, n, "batch", 0.0, PLAN_MAX_BATCH);
     x->flops = get_real(ld, n, "flops", 0.0, HUGE_MAX);
+    x->batch_lo = has(n, "batch-lo") ? get_real(ld, n, "batch-lo", 0.0, PLAN_MAX_BATCH) : 0.0;
+    x->batch_hi = has(n, "batch-hi") ? get_real(ld, n, "batch-hi", 0.0, PLAN_MAX_BATCH) : 0.0;
+    x->lo_open = has(n, "lo-open") ? get_enum(ld, n, "lo-open", yes_no, COUNT(yes_no)) : 0;
+    x->hi_open = has(n, "hi-open") ? get_enum(ld, n, "hi-open", yes_no, COUNT(yes_no)) : 0;
 }
 
 /* NVML's reason bits as written: "0x" and 1 to 16 lower-case hex digits. */
@@ -1361,7 +1396,7 @@ static int diagnose(const char *path, xmlNodePtr n, err *e)
     loader ld;
     union {
         int i;
-        unsigned long long seed;
+        struct { unsigned long long seed; int analysis; } fit;
         rs_prov prov;
         device_info dev;
         device_prop prop;
@@ -1403,7 +1438,7 @@ static int diagnose(const char *path, xmlNodePtr n, err *e)
     else if (is(n, "summary"))
         read_summary(&ld, n, &u.sum.s, &u.sum.v);
     else if (is(n, "fit"))
-        u.seed = get_seed(&ld, n, "seed");
+        read_fit(&ld, n, &u.fit.seed, &u.fit.analysis);
     else if (is(n, "price"))
         read_price(&ld, n, u.price.device, &u.price.usd);
     else if (is(n, "model"))
@@ -1724,7 +1759,7 @@ done:
 static void load_model(loader *ld, xmlNodePtr n, results *r, fit_model *m)
 {
     xmlNodePtr o;
-    int i, k;
+    int k;
     read_model(ld, n, m);
     if (ld->failed)
         return;
@@ -1732,13 +1767,6 @@ static void load_model(loader *ld, xmlNodePtr n, results *r, fit_model *m)
         bad(ld, n, "<model> is of device \"%s\", which <devices> does not list", m->device);
         return;
     }
-    for (i = 0; i < r->fit.nmodels; i++)
-        if (strcmp(r->fit.models[i].device, m->device) == 0 && r->fit.models[i].mode == m->mode &&
-            r->fit.models[i].view == m->view) {
-            bad(ld, n, "a second <model> of device \"%s\", %s, %s", m->device,
-                mode_names[m->mode], view_names[m->view]);
-            return;
-        }
     if (m->ok && (m->npoints > r->npoints || m->fmin > m->fmax)) {
         bad(ld, n, "<model> points=%d fmin=%g fmax=%g do not fit the %d points", m->npoints,
             m->fmin, m->fmax, r->npoints);
@@ -1810,22 +1838,88 @@ static void load_cross(loader *ld, xmlNodePtr n, results *r, fit_crossover *c)
             read_hidden(ld, h, &c->per_hidden[c->nhidden++]);
 }
 
+/* A loaded model and the line it came from, for the duplicate check. */
+typedef struct model_line {
+    const fit_model *m;
+    long line;
+} model_line;
+
+static int cmp_model_line(const void *a, const void *b)
+{
+    const fit_model *x = ((const model_line *)a)->m, *y = ((const model_line *)b)->m;
+    int c = strcmp(x->device, y->device);
+    if (c)
+        return c;
+    if (x->mode != y->mode)
+        return x->mode < y->mode ? -1 : 1;
+    if (x->view != y->view)
+        return x->view < y->view ? -1 : 1;
+    if (x->hidden != y->hidden)
+        return x->hidden < y->hidden ? -1 : 1;
+    return ((const model_line *)a)->line < ((const model_line *)b)->line ? -1 : 1;
+}
+
+/* No two models of one device, mode, view and hidden width: sorted, so
+ * that a file with many models is checked in n·log n. */
+static void check_models_unique(loader *ld, const results *r, model_line *v)
+{
+    int i;
+    qsort(v, (size_t)r->fit.nmodels, sizeof *v, cmp_model_line);
+    for (i = 1; i < r->fit.nmodels; i++) {
+        const fit_model *a = v[i - 1].m, *b = v[i].m;
+        if (strcmp(a->device, b->device) == 0 && a->mode == b->mode && a->view == b->view &&
+            a->hidden == b->hidden) {
+            fail_line(ld, v[i].line, "a second <model> of device \"%s\", %s, %s, hidden %d "
+                      "(the first is on line %ld)", b->device, mode_names[b->mode],
+                      view_names[b->view], b->hidden, v[i - 1].line);
+            return;
+        }
+    }
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The number of distinct hidden widths among r's points (0 when out of
+ * memory, which the caller's allocation then reports). */
+static long distinct_widths(const results *r)
+{
+    int *h, i;
+    long n = 0;
+    if (r->npoints == 0 || !(h = malloc((size_t)r->npoints * sizeof *h)))
+        return 0;
+    for (i = 0; i < r->npoints; i++)
+        h[i] = r->points[i].hidden;
+    qsort(h, (size_t)r->npoints, sizeof *h, cmp_int);
+    for (i = 0; i < r->npoints; i++)
+        n += i == 0 || h[i] != h[i - 1];
+    free(h);
+    return n;
+}
+
 static void load_fit(loader *ld, xmlNodePtr fit, results *r)
 {
     xmlNodePtr n;
     long nm, nc;
     int i;
+    model_line *lines = NULL;
 
-    r->fit_seed = get_seed(ld, fit, "seed");
+    read_fit(ld, fit, &r->fit_seed, &r->fit.analysis);
+    /* a model per device, mode and view over all widths and at each */
     if (ld->failed || count_children(ld, fit, "price", FIT_MAX_PRICES) < 0 ||
-        (nm = count_children(ld, fit, "model", 4L * r->ndevices)) < 0 ||
+        (nm = count_children(ld, fit, "model", 4L * r->ndevices * (1L + distinct_widths(r)))) <
+            0 ||
         (nc = count_children(ld, fit, "crossover", 8L * r->ndevices)) < 0)
         return;
     r->fit.models = calloc((size_t)nm + 1, sizeof *r->fit.models);
     r->fit.cross = calloc((size_t)nc + 1, sizeof *r->fit.cross);
-    if (!r->fit.models || !r->fit.cross) {
+    lines = malloc(((size_t)nm + 1) * sizeof *lines);
+    if (!r->fit.models || !r->fit.cross || !lines) {
         bad(ld, fit, "out of memory loading the fit");
-        return;
+        goto done;
     }
     r->has_fit = 1;
     for (n = first_elem(fit->children); n && !ld->failed; n = next_elem(n)) {
@@ -1835,15 +1929,15 @@ static void load_fit(loader *ld, xmlNodePtr fit, results *r)
             continue;
         read_price(ld, n, id, &usd);
         if (ld->failed)
-            return;
+            goto done;
         if (!results_device(r, id)) {
             bad(ld, n, "<price> of device \"%s\", which <devices> does not list", id);
-            return;
+            goto done;
         }
         for (i = 0; i < r->prices.n; i++)
             if (strcmp(r->prices.device[i], id) == 0) {
                 bad(ld, n, "a second <price> of device \"%s\"", id);
-                return;
+                goto done;
             }
         memcpy(r->prices.device[r->prices.n], id, sizeof id);
         r->prices.usd_per_hour[r->prices.n++] = usd;
@@ -1851,12 +1945,18 @@ static void load_fit(loader *ld, xmlNodePtr fit, results *r)
     for (n = first_elem(fit->children); n && !ld->failed; n = next_elem(n)) {
         if (is(n, "model") && r->fit.nmodels < nm) {
             load_model(ld, n, r, &r->fit.models[r->fit.nmodels]);
+            lines[r->fit.nmodels].m = &r->fit.models[r->fit.nmodels];
+            lines[r->fit.nmodels].line = line_of(n);
             r->fit.nmodels += !ld->failed;
         } else if (is(n, "crossover") && r->fit.ncross < nc) {
             load_cross(ld, n, r, &r->fit.cross[r->fit.ncross]);
             r->fit.ncross += !ld->failed;
         }
     }
+    if (!ld->failed)
+        check_models_unique(ld, r, lines);
+done:
+    free(lines);
 }
 
 /* The model of a document that the schema accepted.  *out is the caller's. */
@@ -1913,6 +2013,26 @@ static int check_root(loader *ld, xmlNodePtr root)
     return ld->failed ? BE_EFAIL : BE_OK;
 }
 
+/* diagnose over every element in document order, for a schema error that
+ * came without its node (libxml2 loses it on elements with optional
+ * attributes): the first element whose reader objects, or BE_OK. */
+static int diagnose_any(const char *path, xmlDocPtr doc, err *e)
+{
+    xmlNodePtr n = xmlDocGetRootElement(doc);
+    while (n) {
+        if (n->type == XML_ELEMENT_NODE && diagnose(path, n, e) < 0)
+            return BE_EFAIL;
+        if (n->children)
+            n = n->children;
+        else {
+            while (n && !n->next)
+                n = n->parent && n->parent->type == XML_ELEMENT_NODE ? n->parent : NULL;
+            n = n ? n->next : NULL;
+        }
+    }
+    return BE_OK;
+}
+
 static int validate(loader *ld, xmlDocPtr doc)
 {
     xmlRelaxNGParserCtxtPtr sctx;
@@ -1933,6 +2053,8 @@ static int validate(loader *ld, xmlDocPtr doc)
         rc = fail_line(ld, line_of(xmlDocGetRootElement(doc)), "does not match the results schema");
         /* name the attribute, where the schema only says "failed to validate attributes" */
         if (ld->schema_node && ld->e && diagnose(ld->path, ld->schema_node, &why) < 0)
+            memcpy(ld->e->msg, why.msg, sizeof why.msg);
+        else if (!ld->schema_node && ld->e && diagnose_any(ld->path, doc, &why) < 0)
             memcpy(ld->e->msg, why.msg, sizeof why.msg);
     }
 done:

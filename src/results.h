@@ -86,15 +86,22 @@ typedef enum { FIT_RESIDENT = 0, FIT_TRANSFER = 1 } fit_view;
 
 #define FIT_MAX_OUTLIERS 64
 
-/* The model of one device × mode × view. */
+/* A model whose RMS relative error exceeds this is poor: stored, drawn as
+ * what it is, and never the basis of a sentence. */
+#define FIT_POOR_RMS 0.20
+
+/* The model of one device × mode × view, over every hidden width (hidden
+ * 0) or at one hidden width. */
 typedef struct fit_model {
     char device[32];
     wl_mode mode;
     fit_view view;
+    int hidden;              /* 0: all widths; else the width it covers     */
     int ok;                  /* 0 when it could not be fitted (see why)     */
+    int poor;                /* ok, but rms_rel > FIT_POOR_RMS              */
     char why[160];
     int npoints;             /* ok points used                              */
-    double t0, t0_err;       /* seconds per layer-step, and its std. error  */
+    double t0, t0_err;       /* seconds per layer-step (≥ 0), its std. error */
     double P, P_err;         /* FLOP/s, and its standard error              */
     double half_size;        /* t0·P, FLOPs per layer                       */
     double rms_rel;          /* RMS of (measured − model) / model           */
@@ -111,12 +118,19 @@ typedef enum {
     CROSS_UNKNOWN        /* a model is missing (too few points, OOM, …)               */
 } cross_kind;
 
-/* The crossover batch at one hidden width, from the measured ratio. */
+/* The crossover batch at one hidden width, from the measured ratio and
+ * its uncertainty (xover.h). */
 typedef struct fit_hidden_cross {
     int hidden;
-    cross_kind kind;
+    cross_kind kind;     /* in-range, never, always or unknown              */
     double batch;        /* interpolated batch (in-range only)              */
     double flops;        /* FLOPs per layer at that batch                   */
+    double batch_lo, batch_hi; /* its 95% interval within the measured
+                                  batches (never, always: where a crossing
+                                  could still be); both 0 when not computed
+                                  (fits of analysis 1)                      */
+    int lo_open, hi_open;      /* the interval reaches below the smallest,
+                                  or beyond the largest, measured batch     */
 } fit_hidden_cross;
 
 /* Where `other` starts to beat `base` (in time, or in cost). */
@@ -125,12 +139,17 @@ typedef struct fit_crossover {
     wl_mode mode;
     fit_view view;
     int cost;                /* 1: cost per step (needs both prices)       */
-    cross_kind kind;
-    double flops;            /* FLOPs per layer where the fits meet         */
-    double ci_lo, ci_hi;     /* its 95% bootstrap CI (0 when not defined)   */
+    cross_kind kind;         /* the summary over the hidden widths (fit.h)  */
+    double flops;            /* a representative FLOPs per layer: the median
+                                of the per-width crossovers (in-range) or of
+                                the models' predictions (extrapolated)      */
+    double flops_min, flops_max; /* their range (0 and 0 for the other kinds,
+                                and in fits of analysis 1)                  */
+    double ci_lo, ci_hi;     /* a 95% interval holding every per-width
+                                interval (0 and 0 when unbounded)           */
     int nhidden;
     fit_hidden_cross per_hidden[LIST_MAX];
-    char sentence[512];      /* the answer in words (see fit_sentence)      */
+    char sentence[1024];     /* the answer in words (see fit_sentence)      */
 } fit_crossover;
 
 /* Prices in USD per hour, by device id. */
@@ -147,6 +166,8 @@ typedef struct fit_set {
     fit_model *models;       /* owned */
     int ncross;
     fit_crossover *cross;    /* owned */
+    int analysis;            /* the method's version (FIT_ANALYSIS in fit.h);
+                                1 for fits stored without one (0.1.0)       */
 } fit_set;
 
 typedef struct results {

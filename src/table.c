@@ -4,9 +4,11 @@
  */
 #include "table.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "fmt.h"
+#include "query.h"
 #include "workload.h"
 
 /* The printf width that pads s to cols columns (µs is two bytes, one column). */
@@ -18,11 +20,22 @@ static int width(const char *s, int cols)
     return cols + extra;
 }
 
+/* The interval of a median relative to it, as printed: "-3.1/+8.0" (in %,
+ * below and above: intervals are not symmetric, see q_ci_rel).  1 when it
+ * is wide (Q_WIDE). */
+static int ci_text(const stats_summary *s, char *buf, size_t size)
+{
+    double lo, hi;
+    int wide = q_ci_rel(s, &lo, &hi);
+    snprintf(buf, size, "-%.1f/+%.1f", 100.0 * lo, 100.0 * hi);
+    return wide;
+}
+
 void table_points(FILE *out, const results *r)
 {
     int i, d;
-    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %7s %9s %11s %6s  %s\n", "device", "mode",
-            "hidden", "batch", "MFLOP/layer", "median", "CI ±%", "GFLOP/s", "+transfers", "n",
+    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %13s %9s %11s %6s  %s\n", "device", "mode",
+            "hidden", "batch", "MFLOP/layer", "median", "95% CI %", "GFLOP/s", "+transfers", "n",
             "note");
     for (d = 0; d < r->ndevices; d++)
         for (i = 0; i < r->npoints; i++) {
@@ -33,19 +46,19 @@ void table_points(FILE *out, const results *r)
                     p->hidden, p->batch, p->flops_per_layer / 1e6);
             if (p->status == PT_OK) {
                 const stats_summary *s = &p->resident;
-                char t[32];
+                char t[32], ci[48];
+                int wide = ci_text(s, ci, sizeof ci);
                 fmt_duration(t, sizeof t, s->median);
-                fprintf(out, "%*s %7.1f %9.1f ", width(t, 11), t,
-                        100.0 * (s->ci_hi - s->ci_lo) / 2.0 / s->median,
-                        results_gflops(p, s->median));
+                fprintf(out, "%*s %13s %9.1f ", width(t, 11), t, ci, results_gflops(p, s->median));
                 fmt_duration(t, sizeof t, p->transfer.median);
                 if (p->has_transfer)
                     fprintf(out, "%*s", width(t, 11), t);
                 else
                     fprintf(out, "%13s", "—");
-                fprintf(out, " %6d  %s\n", s->n, s->drift ? "drift: slowed while measured" : "");
+                fprintf(out, " %6d  %s%s%s\n", s->n, wide ? "wide interval" : "",
+                        wide && s->drift ? "; " : "", s->drift ? "drift: slowed while measured" : "");
             } else {
-                fprintf(out, "%13s %7s %9s %11s %6s  %s: %s\n", "—", "", "", "", "",
+                fprintf(out, "%13s %13s %9s %11s %6s  %s: %s\n", "—", "", "", "", "",
                         results_status_name(p->status), p->message);
             }
         }

@@ -97,7 +97,14 @@
           <xsl:for-each select="row">
             <tr>
               <xsl:for-each select="td">
-                <td class="{@status}"><xsl:value-of select="."/></td>
+                <td class="{normalize-space(concat(@status, ' ', @flag))}">
+                  <xsl:if test="@title"><xsl:attribute name="title"><xsl:value-of select="@title"/></xsl:attribute></xsl:if>
+                  <xsl:value-of select="."/>
+                  <xsl:if test="@throttled = 'yes'"> †</xsl:if>
+                  <xsl:if test="@ci">
+                    <br/><small class="ci"><xsl:value-of select="@ci"/> · n <xsl:value-of select="@n"/><xsl:if test="@flag = 'wide'"> · wide</xsl:if></small>
+                  </xsl:if>
+                </td>
               </xsl:for-each>
             </tr>
           </xsl:for-each>

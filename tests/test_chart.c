@@ -478,7 +478,7 @@ static void test_figures_one_device(void **state)
 {
     results *r = make_one();
     fit_model m;
-    fit_set fs = {1, &m, 0, NULL};
+    fit_set fs = {1, &m, 0, NULL, FIT_ANALYSIS};
     chart_oi blue = CHART_BLUE;
     char b[640];
     err e;
@@ -506,7 +506,7 @@ static void test_figures_one_device(void **state)
 static void test_figures_no_crossover_oom(void **state)
 {
     results *r = make_two(F_OOM | F_FAILED);
-    fit_set empty = {0, NULL, 0, NULL};
+    fit_set empty = {0, NULL, 0, NULL, FIT_ANALYSIS};
     fit_model models[3];
     fit_crossover cross;
     fit_set fs;
@@ -558,7 +558,7 @@ static void test_figures_failed_not_plotted(void **state)
 static void test_figures_single_point(void **state)
 {
     results *r = make_single();
-    fit_set empty = {0, NULL, 0, NULL};
+    fit_set empty = {0, NULL, 0, NULL, FIT_ANALYSIS};
     figure_shape sh = {512, 64};
     chart_oi blue = CHART_BLUE, both[] = {CHART_BLUE, CHART_VERMILLION};
     char b[640];
@@ -796,13 +796,13 @@ static void test_cost_paragraph_matches_bars(void **state)
     assert_int_equal(nall, 11);
 
     /* the words */
-    prose_relative(r, WL_INFERENCE, 1, text, sizeof text);
+    prose_relative(r, NULL, WL_INFERENCE, 1, text, sizeof text);
     assert_non_null(strstr(text, "Over the 12 shapes every device completed"));
     snprintf(expect, sizeof expect, "cl:0.0 costs %.2f\xc3\x97 the cost of cpu", want);
     if (!strstr(text, expect))
         fail_msg("\"%s\" lacks \"%s\"", text, expect);
     assert_non_null(strstr(text, "cl:0.1 has no price"));
-    prose_relative(r, WL_INFERENCE, 0, text, sizeof text);
+    prose_relative(r, NULL, WL_INFERENCE, 0, text, sizeof text);
     assert_non_null(strstr(text, "Over the 11 shapes every device completed"));
 
     /* the bars */

@@ -601,6 +601,128 @@ static void test_threads_from_environment(void **state)
                               : unsetenv("OPENBLAS_NUM_THREADS"), 0);
 }
 
+/* The lines of text that start (after spaces) with prefix, joined: the
+ * samples of a results file, to compare two versions of it. */
+static char *lines_with(const char *text, const char *prefix)
+{
+    size_t n = strlen(text) + 1, used = 0;
+    char *out = malloc(n);
+    const char *line = text;
+    assert_non_null(out);
+    out[0] = '\0';
+    while (*line) {
+        const char *end = strchr(line, '\n'), *p = line;
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, prefix, strlen(prefix)) == 0) {
+            memcpy(out + used, line, len);
+            used += len;
+            out[used++] = '\n';
+            out[used] = '\0';
+        }
+        line += len + (end ? 1 : 0);
+    }
+    return out;
+}
+
+/* A results file of breakeven 0.1.0 (no passes, no per-width intervals,
+ * the global model's bootstrap), kept under tests/data/: refit rewrites it
+ * in place with this version's analysis and new prices, atomically, the
+ * samples as they were; it still loads, and the report leads with the same
+ * sentence refit printed. */
+static void test_refit_0_1_0(void **state)
+{
+    char src[512], dir[300], runs[400], path[600], line[2048], *before, *after, *a, *b;
+    const char *here = __FILE__, *slash = strrchr(here, '/');
+    struct stat st0, st1;
+    results *r = NULL;
+    outcome o;
+    err e;
+    size_t len;
+    int i, intervals = 0;
+    (void)state;
+
+    snprintf(src, sizeof src, "%.*s/data/results-0.1.0.xml",
+             slash ? (int)(slash - here) : 1, slash ? here : ".");
+    assert_int_equal(fsx_read_all(src, &before, &len, &e), BE_OK);
+    assert_non_null(strstr(before, "<breakeven version=\"0.1.0\""));
+    assert_null(strstr(before, "analysis="));
+    assert_null(strstr(before, " pass=\""));
+    snprintf(dir, sizeof dir, "%s/refit", tmpdir);
+    snprintf(runs, sizeof runs, "%s/runs/old", dir);
+    assert_int_equal(fsx_mkdirs(runs, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/results.xml", runs);
+    assert_int_equal(fsx_write_atomic(path, before, len, &e), BE_OK);
+    assert_int_equal(stat(path, &st0), 0);
+
+    /* a price for a device the run does not have: refused, nothing written */
+    run(&o, "refit", "--out", dir, "old", "--price", "cl:7.7=1", NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "cl:7.7"));
+    outcome_free(&o);
+    assert_int_equal(stat(path, &st1), 0);
+    assert_true(st1.st_ino == st0.st_ino);
+
+    run(&o, "refit", "--out", dir, "old", "--price", "cl:0.0=0.07", NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    last_line(o.out, line, sizeof line);
+    assert_string_equal(line, path);
+    assert_non_null(strstr(o.out, "In inference with data resident, the OpenCL device cl:0.0"));
+    assert_non_null(strstr(o.out, " shapes measured"));
+    assert_non_null(strstr(o.out, "per hidden width"));
+    assert_non_null(strstr(o.err, "no passes"));
+    /* in place, atomically: a new file renamed over the old one */
+    assert_int_equal(stat(path, &st1), 0);
+    assert_true(st1.st_ino != st0.st_ino);
+    assert_no_temp_files(dir);
+    assert_int_equal(fsx_read_all(path, &after, &len, &e), BE_OK);
+    assert_non_null(strstr(after, "<fit seed=\"1\" analysis=\"2\""));
+    assert_non_null(strstr(after, "<price device=\"cpu\" usd-per-hour=\"0.10000000000000001\""));
+    assert_non_null(strstr(after, "<price device=\"cl:0.0\" usd-per-hour=\"0.070000000000000007\""));
+    assert_non_null(strstr(after, "<breakeven version=\"0.1.0\""));
+    /* the samples untouched, to the last digit */
+    a = lines_with(before, "<s ");
+    b = lines_with(after, "<s ");
+    assert_true(strlen(a) > 1000);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+
+    /* it loads, with the new analysis */
+    assert_int_equal(results_load(path, &r, &e), BE_OK);
+    assert_int_equal(r->fit.analysis, 2);
+    assert_true(r->fit.ncross >= 4); /* time and cost, resident and with transfers */
+    for (i = 0; i < r->fit.ncross; i++)
+        intervals += r->fit.cross[i].nhidden > 0 && r->fit.cross[i].per_hidden[0].batch_hi > 0.0;
+    assert_true(intervals > 0);
+    for (i = 0; i < r->fit.nmodels; i++)
+        assert_true(r->fit.models[i].t0 >= 0.0);
+    results_free(r);
+
+    /* the report renders, and leads with what refit printed */
+    {
+        char index[500], *html, first[2048];
+        const char *s = strstr(o.out, "In inference with data resident");
+        const char *end = strchr(s, '\n');
+        snprintf(first, sizeof first, "%.*s", (int)(end - s), s);
+        outcome_free(&o);
+        run(&o, "report", "--out", dir, NULL);
+        if (o.status != 0)
+            fail_msg("exit %d: %s", o.status, o.err);
+        outcome_free(&o);
+        snprintf(index, sizeof index, "%s/index.html", dir);
+        assert_int_equal(fsx_read_all(index, &html, &len, &e), BE_OK);
+        /* the first words of the sentence (the page escapes nothing here) */
+        first[60] = '\0';
+        assert_non_null(strstr(html, first));
+        free(html);
+    }
+    free(before);
+    free(after);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -634,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_devices_help_version),
         cmocka_unit_test(test_all_and_report),
         cmocka_unit_test(test_threads_from_environment),
+        cmocka_unit_test(test_refit_0_1_0),
     };
     return cmocka_run_group_tests_name("end-to-end", tests, setup, teardown);
 }

@@ -724,8 +724,8 @@ static const hcase cases[] = {
      TEL_CPU("source=\"rapl\" energy-j=\"5e6\" energy-span-s=\"2\" energy-samples=\"5\" energy-visits=\"1\""),
      NULL, ":27: <telemetry> energy-j is more than 1e+06 W over energy-span-s", NULL},
     {"telemetry-energy-samples", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"1\" energy-samples=\"6\" energy-visits=\"1\""),
-     NULL, ":27: <telemetry> energy-samples=6 but the point has 5 samples", NULL},
+     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"1\" energy-samples=\"10000001\" energy-visits=\"1\""),
+     NULL, ":27: <telemetry> attribute \"energy-samples\" is \"10000001\", not an integer from 1 to 10000000", NULL},
     {"telemetry-span-for-visits", "gflops=\"1.0442371541501976\"/>",
      "gflops=\"1.0442371541501976\"/><telemetry source=\"nvml\" energy-j=\"900\" "
      "energy-span-s=\"2.5\" energy-samples=\"5\" energy-visits=\"3\"/>", NULL,

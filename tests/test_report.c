@@ -23,7 +23,10 @@
 
 #include "compare.h"
 #include "csv.h"
+#include "findings.h"
+#include "fit.h"
 #include "fsx.h"
+#include "prose.h"
 #include "query.h"
 #include "workload.h"
 #include "report.h"
@@ -390,7 +393,7 @@ static void test_report_telemetry(void **state)
     assert_non_null(strstr(html, "<td class=\"ok\">9.66 J</td>"));
     assert_non_null(strstr(html, "<td class=\"ok\">2.36 mJ</td>"));
     /* the power-capped point is flagged, and the caption says what † means */
-    assert_non_null(strstr(html, " †</td>"));
+    assert_non_null(strstr(html, ">138 ms †<br>"));
     assert_non_null(strstr(html, "† measured while the device was throttled"));
     /* the telemetry line and the energy comparison */
     assert_non_null(strstr(html, "Telemetry: cpu (RAPL, read before and after the timed "
@@ -421,6 +424,195 @@ static void test_data_dir(void **state)
     assert_non_null(strstr(e.msg, "templates/run.xsl"));
 }
 
+/* A run where the other device wins at some shapes and not at others:
+ * never at hidden 64, from some batch on at 128 and 256, at every batch at
+ * 512 (the CPU's throughput depends on the width). */
+static results *make_mixed(void)
+{
+    static const int widths[] = {64, 128, 256, 512};
+    static const double cpu_P[] = {150e9, 60e9, 60e9, 60e9};
+    results *r = make_run("20260105T000000Z-t", "2026-01-05T00:00:00Z", "CPU X", 1.0, 32);
+    int w, b, k, dv;
+    err e;
+    while (r->npoints > 0)
+        results_remove_point(r, r->npoints - 1);
+    for (dv = 0; dv < 2; dv++)
+        for (w = 0; w < 4; w++)
+            for (b = 16; b <= 256; b *= 2) {
+                rs_point p;
+                step_times s[9];
+                memset(&p, 0, sizeof p);
+                snprintf(p.device, sizeof p.device, "%s", dv ? "cl:0.0" : "cpu");
+                p.mode = WL_INFERENCE;
+                p.layers = 2;
+                p.hidden = widths[w];
+                p.batch = b;
+                p.flops_per_layer = (2.0 * widths[w] * widths[w] + widths[w]) * b;
+                p.status = PT_OK;
+                p.nsamples = 9;
+                p.samples = s;
+                p.has_transfer = dv;
+                for (k = 0; k < 9; k++) {
+                    double t = dv ? 40e-6 + p.flops_per_layer / 200e9
+                                  : 2e-6 + p.flops_per_layer / cpu_P[w];
+                    memset(&s[k], 0, sizeof s[k]);
+                    s[k].wall = 2 * t * (1.0 + 0.002 * (k % 5));
+                    s[k].total = dv ? s[k].wall * 1.2 : 0.0;
+                    s[k].kernel = s[k].wall;
+                }
+                assert_int_equal(results_summarize(&p, &e), BE_OK);
+                assert_int_equal(results_add_point(r, &p, &e), BE_OK);
+            }
+    return r;
+}
+
+/* The number of times needle occurs in text. */
+static int occurrences(const char *text, const char *needle)
+{
+    int n = 0;
+    const char *p = text;
+    while ((p = strstr(p, needle))) {
+        n++;
+        p += strlen(needle);
+    }
+    return n;
+}
+
+/* One verdict everywhere: the stored sentence, the report's lead, the
+ * captions of the charts, the conclusion, the feed item and the comparison
+ * all give the same count of winning shapes and the same per-width
+ * answer, and none says "never" or "stay on" of a device that wins at
+ * some shapes. */
+static void test_one_verdict(void **state)
+{
+    results *r = make_mixed();
+    fit_set fs;
+    findings F;
+    const finding *f;
+    compare_set cmp;
+    report_opts o;
+    char shapes[96], widths[640], first[64], buf[8192], out[400], path[600], *html;
+    static char content[1 << 20];
+    const char *cut;
+    int items, i;
+    err e;
+    (void)state;
+
+    assert_int_equal(fit_run(r, NULL, 1, 200, &fs, &e), BE_OK);
+    results_set_fit(r, &fs, 1, NULL);
+    assert_int_equal(findings_make(r, &F, &e), BE_OK);
+    f = findings_get(&F, "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 0);
+    assert_non_null(f);
+    assert_int_equal(f->verdict, FIND_SOME);
+    assert_int_equal(f->c->per_hidden[0].kind, CROSS_NEVER);
+    assert_int_equal(f->c->per_hidden[1].kind, CROSS_IN_RANGE);
+    assert_int_equal(f->c->per_hidden[3].kind, CROSS_ALWAYS);
+    findings_shapes_text(f, shapes, sizeof shapes);
+    findings_widths_text(f, widths, sizeof widths);
+    assert_non_null(strstr(shapes, " of 20 shapes measured"));
+    /* the widths up to the first interval: "at every batch at hidden 512,
+     * from batch N at hidden 256" */
+    cut = strchr(widths, '(');
+    assert_non_null(cut);
+    snprintf(first, sizeof first, "%.*s", (int)(cut - widths), widths);
+    assert_non_null(strstr(first, "at every batch at hidden 512, from batch "));
+
+    /* the stored sentence is the finding's */
+    findings_sentence(f, r, buf, sizeof buf);
+    assert_string_equal(buf, f->c->sentence);
+    assert_non_null(strstr(buf, shapes));
+    assert_non_null(strstr(buf, first));
+    /* every paragraph of the run */
+    prose_ratio(r, &F, WL_INFERENCE, buf, sizeof buf);
+    assert_non_null(strstr(buf, shapes));
+    assert_non_null(strstr(buf, first));
+    prose_winner(r, &F, WL_INFERENCE, buf, sizeof buf);
+    assert_non_null(strstr(buf, shapes));
+    assert_non_null(strstr(buf, first));
+    prose_relative(r, &F, WL_INFERENCE, 0, buf, sizeof buf);
+    assert_non_null(strstr(buf, shapes));
+    prose_conclusion(r, &F, WL_INFERENCE, buf, sizeof buf);
+    assert_non_null(strstr(buf, shapes));
+    assert_non_null(strstr(buf, first));
+    assert_null(strstr(buf, "stay on"));
+    prose_answer(r, &F, buf, sizeof buf);
+    assert_non_null(strstr(buf, shapes));
+    /* the comparison of the run with itself */
+    assert_int_equal(compare_runs(r, r, &cmp, &e), BE_OK);
+    for (i = 0; i < cmp.ncross; i++)
+        if (cmp.cross[i].view == FIT_RESIDENT && !cmp.cross[i].cost)
+            break;
+    assert_true(i < cmp.ncross);
+    assert_non_null(strstr(cmp.cross[i].text, shapes));
+    compare_free(&cmp);
+
+    /* the pages: the lead, three captions and the conclusion; the feed */
+    snprintf(out, sizeof out, "%s/verdict", tmpdir);
+    save_run(out, r);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    html = slurp(path);
+    if (occurrences(html, shapes) < 6)
+        fail_msg("the page says \"%s\" %d times", shapes, occurrences(html, shapes));
+    assert_true(occurrences(html, first) >= 4);
+    assert_null(strstr(html, "never overtakes"));
+    assert_null(strstr(html, "stay on"));
+    assert_null(strstr(html, "never beat"));
+    free(html);
+    snprintf(path, sizeof path, "%s/feed.xml", out);
+    feed_contents(path, content, sizeof content, &items);
+    assert_int_equal(items, 1);
+    assert_non_null(strstr(content, shapes));
+    findings_free(&F);
+    results_free(r);
+}
+
+/* Each time in the tables shows its interval and n on a second line and
+ * in full on demand; a point whose interval reaches more than 10% from its
+ * median is flagged where it stands. */
+static void test_table_precision(void **state)
+{
+    results *r = make_run("20260106T000000Z-t", "2026-01-06T00:00:00Z", "CPU X", 1.0, 32);
+    rs_point *p = &r->points[0];
+    report_opts o;
+    char out[400], path[600], *html, want[128];
+    double lo, hi;
+    int k, ok = 0;
+    err e;
+    (void)state;
+    /* the first point scattered by up to ±40%: a wide interval */
+    for (k = 0; k < p->nsamples; k++)
+        p->samples[k].wall *= 1.0 + 0.2 * (k % 5 - 2);
+    assert_int_equal(results_summarize(p, &e), BE_OK);
+    assert_int_equal(q_ci_rel(&p->resident, &lo, &hi), 1);
+    for (k = 1; k < r->npoints; k++)
+        assert_int_equal(q_ci_rel(&r->points[k].resident, &lo, &hi), 0);
+    for (k = 0; k < r->npoints; k++)
+        ok += 1 + r->points[k].has_transfer;
+    snprintf(out, sizeof out, "%s/precision", tmpdir);
+    save_run(out, r);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    html = slurp(path);
+    /* every time cell: "−a% +b% · n N" */
+    assert_int_equal(occurrences(html, "<small class=\"ci\">"), ok);
+    snprintf(want, sizeof want, " \xc2\xb7 n %d", p->resident.n);
+    assert_true(occurrences(html, want) >= ok);
+    /* the wide one, and only it */
+    assert_int_equal(occurrences(html, "class=\"ok wide\""), 1);
+    assert_int_equal(occurrences(html, " \xc2\xb7 wide</small>"), 1);
+    assert_non_null(strstr(html, "title=\"median "));
+    assert_non_null(strstr(html, "95% interval "));
+    free(html);
+    results_free(r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -446,6 +638,8 @@ int main(void)
         cmocka_unit_test(test_report_escapes_and_keeps_old),
         cmocka_unit_test(test_data_dir),
         cmocka_unit_test(test_gpu_run),
+        cmocka_unit_test(test_one_verdict),
+        cmocka_unit_test(test_table_precision),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }

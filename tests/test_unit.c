@@ -309,12 +309,13 @@ static void fill_fixture(results *r)
         fit_crossover *c;
         memset(&fs, 0, sizeof fs);
         memset(&prices, 0, sizeof prices);
-        fs.models = calloc(2, sizeof *fs.models);
+        fs.models = calloc(3, sizeof *fs.models);
         fs.cross = calloc(1, sizeof *fs.cross);
         assert_non_null(fs.models);
         assert_non_null(fs.cross);
-        fs.nmodels = 2;
+        fs.nmodels = 3;
         fs.ncross = 1;
+        fs.analysis = 2;
         m = &fs.models[0];
         snprintf(m->device, sizeof m->device, "cpu");
         m->ok = 1;
@@ -334,6 +335,18 @@ static void fill_fixture(results *r)
         m->mode = WL_TRAINING;
         m->view = FIT_TRANSFER;
         snprintf(m->why, sizeof m->why, "fewer than 2 points");
+        m = &fs.models[2]; /* at one width, and poor */
+        snprintf(m->device, sizeof m->device, "cpu");
+        m->hidden = 128;
+        m->ok = 1;
+        m->poor = 1;
+        m->npoints = 3;
+        m->t0 = 0.0;
+        m->P = 5e11;
+        m->P_err = 2e10;
+        m->rms_rel = 0.31;
+        m->fmin = 1e6;
+        m->fmax = 4e6;
         c = &fs.cross[0];
         snprintf(c->base, sizeof c->base, "cpu");
         snprintf(c->other, sizeof c->other, "cl:0.0");
@@ -342,11 +355,21 @@ static void fill_fixture(results *r)
         c->flops = 1.5e8;
         c->ci_lo = 1e8;
         c->ci_hi = 2e8;
-        c->nhidden = 1;
+        c->flops_min = 1.2e8;
+        c->flops_max = 1.7e8;
+        c->nhidden = 2;
         c->per_hidden[0].hidden = 128;
         c->per_hidden[0].kind = CROSS_IN_RANGE;
         c->per_hidden[0].batch = 69.17;
         c->per_hidden[0].flops = 2.3e6;
+        c->per_hidden[0].batch_lo = 55.5;
+        c->per_hidden[0].batch_hi = 64;
+        c->per_hidden[0].hi_open = 1;
+        c->per_hidden[1].hidden = 256;
+        c->per_hidden[1].kind = CROSS_ALWAYS;
+        c->per_hidden[1].batch_lo = 16;
+        c->per_hidden[1].batch_hi = 16;
+        c->per_hidden[1].lo_open = 1;
         snprintf(c->sentence, sizeof c->sentence, "A <sentence> & \"quotes\" ]]>");
         snprintf(prices.device[0], sizeof prices.device[0], "cpu");
         prices.usd_per_hour[0] = 0.24;
@@ -433,13 +456,16 @@ static void test_results_round_trip(void **state)
     assert_int_equal(b->prices.n, 1);
     assert_string_equal(b->prices.device[0], "cpu");
     assert_true(b->prices.usd_per_hour[0] == 0.24);
-    assert_int_equal(b->fit.nmodels, 2);
+    assert_int_equal(b->fit.nmodels, 3);
     assert_int_equal(b->fit.ncross, 1);
-    for (i = 0; i < 2; i++) {
+    assert_int_equal(b->fit.analysis, 2);
+    for (i = 0; i < 3; i++) {
         const fit_model *x = &a->fit.models[i], *y = &b->fit.models[i];
         assert_string_equal(x->device, y->device);
         assert_int_equal(x->mode, y->mode);
         assert_int_equal(x->view, y->view);
+        assert_int_equal(x->hidden, y->hidden);
+        assert_int_equal(x->poor, y->poor);
         assert_int_equal(x->ok, y->ok);
         assert_string_equal(x->why, y->why);
         assert_int_equal(x->npoints, y->npoints);
@@ -457,10 +483,17 @@ static void test_results_round_trip(void **state)
         assert_int_equal(x->cost, y->cost);
         assert_int_equal(x->kind, y->kind);
         assert_true(x->flops == y->flops && x->ci_lo == y->ci_lo && x->ci_hi == y->ci_hi);
+        assert_true(x->flops_min == y->flops_min && x->flops_max == y->flops_max);
         assert_int_equal(x->nhidden, y->nhidden);
-        assert_int_equal(x->per_hidden[0].hidden, y->per_hidden[0].hidden);
-        assert_int_equal(x->per_hidden[0].kind, y->per_hidden[0].kind);
-        assert_true(x->per_hidden[0].batch == y->per_hidden[0].batch);
+        for (i = 0; i < x->nhidden; i++) {
+            const fit_hidden_cross *hx = &x->per_hidden[i], *hy = &y->per_hidden[i];
+            assert_int_equal(hx->hidden, hy->hidden);
+            assert_int_equal(hx->kind, hy->kind);
+            assert_true(hx->batch == hy->batch && hx->flops == hy->flops);
+            assert_true(hx->batch_lo == hy->batch_lo && hx->batch_hi == hy->batch_hi);
+            assert_int_equal(hx->lo_open, hy->lo_open);
+            assert_int_equal(hx->hi_open, hy->hi_open);
+        }
         assert_string_equal(x->sentence, y->sentence);
     }
     results_free(a);
@@ -495,7 +528,7 @@ static void expect_rejected(const char *from, const char *to, const char *needle
     assert_int_equal(results_load(path, &b, &e), BE_EFAIL);
     assert_null(b);
     if (!strstr(e.msg, path) || !strstr(e.msg, needle))
-        fail_msg("unexpected message: %s", e.msg);
+        fail_msg("unexpected message (%s): %s", to, e.msg);
     /* "path:LINE: ..." with a line number */
     assert_true(e.msg[strlen(path)] == ':' && e.msg[strlen(path) + 1] >= '0' &&
                 e.msg[strlen(path) + 1] <= '9');
@@ -514,6 +547,18 @@ static void test_results_rejects(void **state)
     expect_rejected("<summary view=\"resident\" n=\"6\"", "<summary view=\"resident\" n=\"7\"", "samples");
     expect_rejected("<outlier point=\"0\"", "<outlier point=\"9\"", "outlier");
     expect_rejected("kind=\"extrapolated\"", "kind=\"sometimes\"", "sometimes");
+    /* the analysis version and the per-width parts are bounded */
+    expect_rejected("analysis=\"2\"", "analysis=\"0\"", "analysis");
+    expect_rejected("batch-lo=\"55.5\"", "batch-lo=\"-1\"", "batch-lo");
+    expect_rejected("batch-hi=\"64\"", "batch-hi=\"1e300\"", "batch-hi");
+    expect_rejected("hi-open=\"yes\"", "hi-open=\"maybe\"", "hi-open");
+    expect_rejected("flops-max=\"", "flops-max=\"-", "flops-max");
+    expect_rejected("hidden=\"128\" ok=\"yes\"", "hidden=\"0\" ok=\"yes\"", "hidden");
+    expect_rejected("poor=\"yes\"", "poor=\"very\"", "poor");
+    /* two models of one device, mode, view and width */
+    expect_rejected("<model device=\"cpu\" mode=\"inference\" view=\"resident\" hidden=\"128\"",
+                    "<model device=\"cpu\" mode=\"inference\" view=\"resident\"",
+                    "a second <model> of device");
 }
 
 static void test_results_not_ours(void **state)

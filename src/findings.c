@@ -1,0 +1,357 @@
+/*
+ * findings.c — the verdict of a run and its words (see findings.h).
+ */
+#include "findings.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "query.h"
+#include "workload.h"
+
+/* A sentence names at most this many hidden widths. */
+#define SENTENCE_WIDTHS 6
+
+const char *findings_verdict_name(find_verdict v)
+{
+    static const char *const names[] = {"unknown", "never", "some", "always"};
+    return (unsigned)v < sizeof names / sizeof *names ? names[v] : "?";
+}
+
+/* The time of the base device's point to set against the other device's
+ * view v: its own time in v where it has one, else its resident time (a
+ * CPU computes where its data already are). */
+static double base_time(const rs_point *pb, fit_view v)
+{
+    return q_ok_view(pb, v) ? q_median(pb, v) : q_median(pb, FIT_RESIDENT);
+}
+
+/* Counts a device's points of mode m by status into "12 of 15 points ok
+ * (3 out of memory)". */
+static void status_text(const results *r, const char *id, wl_mode m, char *buf, size_t size)
+{
+    static const char *what[4] = {"ok", "out of memory", "failed verification", "skipped"};
+    int c[4] = {0, 0, 0, 0}, i, k = 0, total;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode == m && strcmp(p->device, id) == 0 && (unsigned)p->status < 4)
+            c[p->status]++;
+    }
+    total = c[0] + c[1] + c[2] + c[3];
+    snprintf(buf, size, "%s has %d of %d %s point%s ok", id, c[0], total, workload_mode_name(m),
+             total == 1 ? "" : "s");
+    for (i = PT_OUT_OF_MEMORY; i <= PT_SKIPPED; i++)
+        if (c[i])
+            fmt_append(buf, size, "%s%d %s", k++ ? ", " : " (", c[i], what[i]);
+    if (k)
+        fmt_append(buf, size, ")");
+}
+
+void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
+                 const fit_crossover *c, finding *f)
+{
+    q_shape shapes[Q_MAX_SHAPES];
+    double kb = 1.0, ko = 1.0;
+    int n, i, k;
+
+    memset(f, 0, sizeof *f);
+    f->c = c;
+    f->worst = INFINITY;
+    if (c->cost) {
+        kb = q_price(prices, c->base);
+        ko = q_price(prices, c->other);
+    }
+    f->nwidths = c->nhidden;
+    for (k = 0; k < c->nhidden; k++) {
+        const fit_hidden_cross *h = &c->per_hidden[k];
+        const fit_model *bm = q_base_model_at(fs, c->base, c->mode, c->view, h->hidden);
+        const fit_model *om = q_model_at(fs, c->other, c->mode, c->view, h->hidden);
+        f->width[k].hidden = h->hidden;
+        if (q_model_sound(bm) && q_model_sound(om))
+            f->nsound++;
+        else if ((bm && bm->ok) || (om && om->ok))
+            f->npoor++;
+    }
+    n = q_shapes(r, c->mode, shapes, Q_MAX_SHAPES);
+    for (i = 0; i < n && kb > 0.0 && ko > 0.0; i++) {
+        const rs_point *pb = q_point(r, c->base, c->mode, shapes[i].hidden, shapes[i].batch);
+        const rs_point *po = q_point(r, c->other, c->mode, shapes[i].hidden, shapes[i].batch);
+        double adv;
+        if (!q_ok(pb) || !q_ok_view(po, c->view))
+            continue;
+        adv = kb * base_time(pb, c->view) / (ko * q_median(po, c->view));
+        f->nshapes++;
+        f->nwins += adv > 1.0;
+        if (adv > f->best) {
+            f->best = adv;
+            f->best_hidden = shapes[i].hidden;
+            f->best_batch = shapes[i].batch;
+        }
+        f->worst = fmin(f->worst, adv);
+        for (k = 0; k < f->nwidths && f->width[k].hidden != shapes[i].hidden; k++)
+            ;
+        if (k < f->nwidths) {
+            f->width[k].nshapes++;
+            f->width[k].nwins += adv > 1.0;
+        }
+    }
+    if (f->nshapes == 0) {
+        char a[200], b[200];
+        f->worst = 0.0;
+        f->verdict = FIND_UNKNOWN;
+        status_text(r, c->base, c->mode, a, sizeof a);
+        status_text(r, c->other, c->mode, b, sizeof b);
+        if (c->cost && !(kb > 0.0 && ko > 0.0))
+            snprintf(f->why, sizeof f->why, "a price is missing");
+        else
+            snprintf(f->why, sizeof f->why, "no shape was measured on both (%s; %s)", a, b);
+        return;
+    }
+    f->verdict = f->nwins == 0 ? FIND_NEVER : f->nwins == f->nshapes ? FIND_ALWAYS : FIND_SOME;
+}
+
+int findings_make(const results *r, findings *out, err *e)
+{
+    int i;
+    memset(out, 0, sizeof *out);
+    if (!r->has_fit || r->fit.ncross == 0)
+        return BE_OK;
+    if (!(out->f = calloc((size_t)r->fit.ncross, sizeof *out->f)))
+        return err_set(e, BE_EFAIL, "out of memory for %d findings", r->fit.ncross);
+    for (i = 0; i < r->fit.ncross; i++)
+        findings_of(r, &r->fit, &r->prices, &r->fit.cross[i], &out->f[out->n++]);
+    return BE_OK;
+}
+
+void findings_free(findings *fs)
+{
+    free(fs->f);
+    memset(fs, 0, sizeof *fs);
+}
+
+const finding *findings_get(const findings *fs, const char *other, wl_mode m, fit_view v,
+                            int cost)
+{
+    int i;
+    for (i = 0; fs && i < fs->n; i++) {
+        const fit_crossover *c = fs->f[i].c;
+        if (c->mode == m && c->view == v && c->cost == cost && strcmp(c->other, other) == 0)
+            return &fs->f[i];
+    }
+    return NULL;
+}
+
+void findings_shapes_text(const finding *f, char *buf, size_t size)
+{
+    switch (f->verdict) {
+    case FIND_NEVER:
+        snprintf(buf, size, "at none of the %d shapes measured", f->nshapes);
+        break;
+    case FIND_ALWAYS:
+        snprintf(buf, size, "at every one of the %d shapes measured", f->nshapes);
+        break;
+    case FIND_SOME:
+        snprintf(buf, size, "at %d of %d shapes measured", f->nwins, f->nshapes);
+        break;
+    default:
+        snprintf(buf, size, "at no shape measured on both");
+        break;
+    }
+}
+
+/* "(95% CI 38–52)", "(95% CI 38 to over 1024)", "(95% CI under 16 to
+ * 52)"; "(no interval: refit)" for a fit of analysis 1.  The ends are
+ * rounded outwards. */
+static void batch_ci(const fit_hidden_cross *h, char *buf, size_t size)
+{
+    char lo[32], hi[32];
+    if (!(h->batch_hi > 0.0)) {
+        snprintf(buf, size, "(no interval: an older analysis, see breakeven refit)");
+        return;
+    }
+    if (h->lo_open)
+        snprintf(lo, sizeof lo, "under %.0f", h->batch_lo);
+    else
+        snprintf(lo, sizeof lo, "%.0f", floor(h->batch_lo + 1e-9));
+    if (h->hi_open)
+        snprintf(hi, sizeof hi, "over %.0f", h->batch_hi);
+    else
+        snprintf(hi, sizeof hi, "%.0f", ceil(h->batch_hi - 1e-9));
+    snprintf(buf, size, "(95%% CI %s%s%s)", lo, h->lo_open || h->hi_open ? " to " : "\xe2\x80\x93",
+             hi);
+}
+
+/* The per-width answers of f, widest first: every width with shapes both
+ * devices completed, or (wins_only) those where the other device is ahead
+ * from some batch on. */
+static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    int pick[LIST_MAX], i, k = 0, shown;
+    buf[0] = '\0';
+    for (i = c->nhidden - 1; i >= 0; i--) {
+        cross_kind kind = c->per_hidden[i].kind;
+        if (kind == CROSS_UNKNOWN || f->width[i].nshapes == 0 ||
+            (wins_only && kind != CROSS_IN_RANGE && kind != CROSS_ALWAYS))
+            continue;
+        pick[k++] = i;
+    }
+    shown = k > SENTENCE_WIDTHS ? SENTENCE_WIDTHS : k;
+    for (i = 0; i < shown; i++) {
+        const fit_hidden_cross *h = &c->per_hidden[pick[i]];
+        const char *sep = i == 0 ? "" : i == shown - 1 && shown == k ? " and " : ", ";
+        char ci[96];
+        int wins = f->width[pick[i]].nwins;
+        switch (h->kind) {
+        case CROSS_IN_RANGE:
+            batch_ci(h, ci, sizeof ci);
+            fmt_append(buf, size, "%sfrom batch %.0f at hidden %d %s", sep, ceil(h->batch - 1e-9),
+                       h->hidden, ci);
+            break;
+        case CROSS_ALWAYS:
+            fmt_append(buf, size, "%sat every batch at hidden %d", sep, h->hidden);
+            break;
+        default:
+            fmt_append(buf, size, wins ? "%sat some batches but not the largest at hidden %d"
+                                       : "%sat no batch at hidden %d", sep, h->hidden);
+            break;
+        }
+    }
+    if (shown < k)
+        fmt_append(buf, size, " and at %d more widths (see the table)", k - shown);
+}
+
+void findings_widths_text(const finding *f, char *buf, size_t size)
+{
+    widths_text(f, 0, buf, size);
+}
+
+void findings_wins_text(const finding *f, char *buf, size_t size)
+{
+    widths_text(f, 1, buf, size);
+}
+
+void findings_range_text(const finding *f, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    int i, hmin = 0, hmax = 0, n = 0;
+    char a[48], b[48], ci[64];
+    buf[0] = '\0';
+    if (c->kind != CROSS_IN_RANGE || !(c->flops_max > 0.0))
+        return;
+    for (i = 0; i < c->nhidden; i++) {
+        const fit_hidden_cross *h = &c->per_hidden[i];
+        if (h->kind != CROSS_IN_RANGE)
+            continue;
+        n++;
+        if (h->flops == c->flops_min && !hmin)
+            hmin = h->hidden;
+        if (h->flops == c->flops_max && !hmax)
+            hmax = h->hidden;
+    }
+    if (c->ci_hi > 0.0) {
+        char range[48];
+        if (c->ci_lo > 0.0) {
+            fmt_si_range(range, sizeof range, c->ci_lo, c->ci_hi);
+            snprintf(ci, sizeof ci, "95%% CI %sFLOP", range);
+        } else {
+            fmt_si(range, sizeof range, c->ci_hi, 2, "FLOP");
+            snprintf(ci, sizeof ci, "95%% CI up to %s", range);
+        }
+    } else {
+        snprintf(ci, sizeof ci, "no bounded 95%% CI");
+    }
+    fmt_si(a, sizeof a, c->flops_min, 2, "FLOP");
+    fmt_si(b, sizeof b, c->flops_max, 2, "FLOP");
+    if (n == 1 || hmin == hmax)
+        snprintf(buf, size, "at about %s per layer (%s)", a, ci);
+    else if (strcmp(a, b) == 0)
+        snprintf(buf, size, "at about %s per layer at each width that crosses (%s)", a, ci);
+    else
+        snprintf(buf, size, "from about %s per layer at hidden %d to %s at hidden %d (%s)", a,
+                 hmin, b, hmax, ci);
+}
+
+/* "the OpenCL device cl:0.0 (CPU: pthread-haswell-AMD EPYC)": the kind of
+ * backend, the id, and the type and name the device reports — never a
+ * guess at what it is. */
+static void device_text(const results *r, const char *id, char *buf, size_t size)
+{
+    const device_info *d = r ? results_device(r, id) : NULL;
+    const char *kind;
+    if (!d) {
+        snprintf(buf, size, "the device %s", id);
+        return;
+    }
+    kind = strcmp(d->kind, "opencl") == 0     ? "OpenCL"
+           : strcmp(d->kind, "openblas") == 0 ? "OpenBLAS"
+                                              : d->kind;
+    if (d->type[0])
+        snprintf(buf, size, "the %s device %s (%s: %s)", kind, id, d->type, d->name);
+    else
+        snprintf(buf, size, "the %s device %s (%s)", kind, id, d->name);
+}
+
+void findings_sentence(const finding *f, const results *r, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    const char *ahead = c->cost ? "cheaper per step than" : "faster than";
+    char other[320], base[320], shapes[96], widths[640], range[200], at[48];
+
+    if (!size)
+        return;
+    buf[0] = '\0';
+    device_text(r, c->other, other, sizeof other);
+    device_text(r, c->base, base, sizeof base);
+    findings_shapes_text(f, shapes, sizeof shapes);
+    findings_widths_text(f, widths, sizeof widths);
+    findings_range_text(f, range, sizeof range);
+    fmt_append(buf, size, "In %s with %s, ", workload_mode_name(c->mode),
+               c->view == FIT_TRANSFER ? "transfers counted" : "data resident");
+    switch (f->verdict) {
+    case FIND_SOME:
+        fmt_append(buf, size, "%s is %s %s %s", other, ahead, base, shapes);
+        if (widths[0])
+            fmt_append(buf, size, ": %s", widths);
+        if (range[0])
+            fmt_append(buf, size, "; the crossover lies %s", range);
+        fmt_append(buf, size, ".");
+        break;
+    case FIND_ALWAYS:
+        fmt_append(buf, size, "%s is %s %s %s (%.2f\xc3\x97 to %.2f\xc3\x97).", other, ahead,
+                   base, shapes, f->worst, f->best);
+        break;
+    case FIND_NEVER:
+        fmt_append(buf, size, "%s is %s %s %s (at best %.2f\xc3\x97, at hidden %d, batch %d)",
+                   other, ahead, base, shapes, f->best, f->best_hidden, f->best_batch);
+        if (c->kind == CROSS_EXTRAPOLATED && c->flops > 0.0) {
+            char lo[48], hi[48];
+            fmt_si(at, sizeof at, c->flops, 2, "FLOP");
+            fmt_si(lo, sizeof lo, c->flops_min, 2, "FLOP");
+            fmt_si(hi, sizeof hi, c->flops_max, 2, "FLOP");
+            fmt_append(buf, size, "; the per-width models predict it would be from about %s "
+                       "per layer", at);
+            if (c->flops_max > c->flops_min && strcmp(lo, hi) != 0)
+                fmt_append(buf, size, " (%s to %s, by width)", lo, hi);
+            fmt_append(buf, size, ", beyond the measured range (an extrapolation)");
+        } else if (f->nsound > 0 && f->npoor == 0) {
+            fmt_append(buf, size, "; the per-width models predict no crossing beyond it either");
+        } else if (f->nsound > 0) {
+            fmt_append(buf, size, "; where the per-width models fit (%d width%s) they predict "
+                       "no crossing beyond it, at %d width%s they fit too poorly to say",
+                       f->nsound, f->nsound == 1 ? "" : "s", f->npoor, f->npoor == 1 ? "" : "s");
+        } else if (f->npoor > 0) {
+            fmt_append(buf, size, "; the models of %d width%s fit too poorly to say whether it "
+                       "would be beyond the measured range", f->npoor, f->npoor == 1 ? "" : "s");
+        }
+        fmt_append(buf, size, ".");
+        break;
+    default:
+        fmt_append(buf, size, "whether %s is %s %s cannot be told: %s.", other, ahead, base,
+                   f->why);
+        break;
+    }
+}

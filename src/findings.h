@@ -1,0 +1,102 @@
+/*
+ * findings.h — the verdict of a run, computed once, and the words for it.
+ *
+ * A run's answer is said in many places: the lines `run` prints, the
+ * sentence stored with each crossover, the report's lead, the captions of
+ * its charts, its conclusion, the feed item and the comparison of runs.
+ * When each worked its verdict out on its own (one from a fitted model,
+ * one from the measured ratios, one from totals) they contradicted one
+ * another.  Here, for each crossover of a fit (results.h), the verdict is
+ * taken once from the measured speed (or cost) ratios at the shapes both
+ * devices completed — at none, some or all of them — together with the
+ * per-width crossovers the fit found (fit.h); every writer of words reads
+ * it and uses the phrases below, so they can only say the same thing.
+ * Read-only over a results model; above results.h and query.h, below the
+ * fit's sentence (fit_sentence), the prose (prose.h), main.c and
+ * compare.c.
+ */
+#ifndef BE_FINDINGS_H
+#define BE_FINDINGS_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "results.h"
+
+typedef enum {
+    FIND_UNKNOWN = 0,   /* no shape completed by both devices            */
+    FIND_NEVER,         /* the other device is ahead at no shape         */
+    FIND_SOME,          /* … at some shapes and not at others            */
+    FIND_ALWAYS         /* … at every shape                              */
+} find_verdict;
+
+/* "unknown", "never", "some", "always". */
+const char *findings_verdict_name(find_verdict v);
+
+/* One hidden width of a finding (aligned with its crossover's per_hidden). */
+typedef struct find_width {
+    int hidden;
+    int nshapes, nwins;   /* batches both devices completed; where other is ahead */
+} find_width;
+
+/* The verdict on one crossover. */
+typedef struct finding {
+    const fit_crossover *c;   /* what it reads; not owned                        */
+    find_verdict verdict;
+    int nshapes, nwins;       /* shapes both completed (in c's view); other ahead */
+    double best, worst;       /* largest and smallest advantage of other: base's
+                                 time (or cost) over other's                      */
+    int best_hidden, best_batch;
+    int nwidths;
+    find_width width[LIST_MAX];
+    int nsound;               /* widths with sound models (q_model_sound) of both */
+    int npoor;                /* widths where a model was fitted but is poor      */
+    char why[400];            /* FIND_UNKNOWN: why no shape could be compared     */
+} finding;
+
+/* Every finding of a run: one per crossover of r's fit, in its order. */
+typedef struct findings {
+    int n;
+    finding *f;               /* owned */
+} findings;
+
+/* The finding of crossover c over r's points, with fs the fit c belongs to
+ * (NULL: no models to consult) and prices those of c when it is a cost
+ * crossover. */
+void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
+                 const fit_crossover *c, finding *f);
+
+/* The findings of r's stored fit and prices (none without a fit).
+ * BE_EFAIL when out of memory.  Free with findings_free. */
+int findings_make(const results *r, findings *out, err *e);
+void findings_free(findings *fs);
+
+/* The finding of other against the base device in mode m, view v, time
+ * (cost 0) or cost (1), or NULL. */
+const finding *findings_get(const findings *fs, const char *other, wl_mode m, fit_view v,
+                            int cost);
+
+/* "at 5 of 15 shapes measured", "at none of the 15 shapes measured", "at
+ * every one of the 15 shapes measured": the count every output gives. */
+void findings_shapes_text(const finding *f, char *buf, size_t size);
+
+/* The per-width answer, widest first, e.g. "from batch 24 at hidden 2048
+ * (95% CI 20–30), at every batch at hidden 4096 and at no batch at hidden
+ * 128"; "" when no width has one. */
+void findings_widths_text(const finding *f, char *buf, size_t size);
+
+/* The same restricted to the widths where the other device is ahead from
+ * some batch on ("where to use it"), e.g. "at every batch at hidden 4096
+ * and from batch 24 at hidden 2048 (95% CI 20–30)". */
+void findings_wins_text(const finding *f, char *buf, size_t size);
+
+/* The summary across widths, e.g. "from about 44 MFLOP per layer at
+ * hidden 1024 to 92 MFLOP at hidden 512 (95% CI 30–120 M)"; "" when no
+ * width crosses in range. */
+void findings_range_text(const finding *f, char *buf, size_t size);
+
+/* The answer in one sentence (the <sentence> of a crossover, the lead of
+ * a report), naming both devices as they describe themselves. */
+void findings_sentence(const finding *f, const results *r, char *buf, size_t size);
+
+#endif
