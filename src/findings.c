@@ -186,11 +186,13 @@ static void batch_ci(const fit_hidden_cross *h, char *buf, size_t size)
 
 /* The per-width answers of f, widest first: every width with shapes both
  * devices completed, or (wins_only) those where the other device is ahead
- * from some batch on. */
+ * from some batch on.  Neighbouring widths with the same answer and no
+ * batch of their own (always, or never) share one clause ("at every batch
+ * at hidden 256 to 2048"). */
 static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
-    int pick[LIST_MAX], i, k = 0, shown;
+    int pick[LIST_MAX], first[LIST_MAX], last[LIST_MAX], i, k = 0, n = 0, shown;
     buf[0] = '\0';
     for (i = c->nhidden - 1; i >= 0; i--) {
         cross_kind kind = c->per_hidden[i].kind;
@@ -199,29 +201,46 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
             continue;
         pick[k++] = i;
     }
-    shown = k > SENTENCE_WIDTHS ? SENTENCE_WIDTHS : k;
-    for (i = 0; i < shown; i++) {
+    /* clauses: runs of picks [first, last] */
+    for (i = 0; i < k; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[i]];
-        const char *sep = i == 0 ? "" : i == shown - 1 && shown == k ? " and " : ", ";
-        char ci[96];
-        int wins = f->width[pick[i]].nwins;
+        if (n > 0 && h->kind != CROSS_IN_RANGE &&
+            h->kind == c->per_hidden[pick[last[n - 1]]].kind &&
+            (f->width[pick[i]].nwins > 0) == (f->width[pick[last[n - 1]]].nwins > 0)) {
+            last[n - 1] = i;
+            continue;
+        }
+        first[n] = last[n] = i;
+        n++;
+    }
+    shown = n > SENTENCE_WIDTHS ? SENTENCE_WIDTHS : n;
+    for (i = 0; i < shown; i++) {
+        const fit_hidden_cross *h = &c->per_hidden[pick[first[i]]];
+        const char *sep = i == 0 ? "" : i == shown - 1 && shown == n ? " and " : ", ";
+        char ci[96], at[48];
+        int wins = f->width[pick[first[i]]].nwins;
+        if (first[i] == last[i])
+            snprintf(at, sizeof at, "hidden %d", h->hidden);
+        else
+            snprintf(at, sizeof at, "hidden %d to %d", c->per_hidden[pick[last[i]]].hidden,
+                     h->hidden);
         switch (h->kind) {
         case CROSS_IN_RANGE:
             batch_ci(h, ci, sizeof ci);
-            fmt_append(buf, size, "%sfrom batch %.0f at hidden %d %s", sep, ceil(h->batch - 1e-9),
-                       h->hidden, ci);
+            fmt_append(buf, size, "%sfrom batch %.0f at %s %s", sep, ceil(h->batch - 1e-9), at,
+                       ci);
             break;
         case CROSS_ALWAYS:
-            fmt_append(buf, size, "%sat every batch at hidden %d", sep, h->hidden);
+            fmt_append(buf, size, "%sat every batch at %s", sep, at);
             break;
         default:
-            fmt_append(buf, size, wins ? "%sat some batches but not the largest at hidden %d"
-                                       : "%sat no batch at hidden %d", sep, h->hidden);
+            fmt_append(buf, size, wins ? "%sat some batches but not the largest at %s"
+                                       : "%sat no batch at %s", sep, at);
             break;
         }
     }
-    if (shown < k)
-        fmt_append(buf, size, " and at %d more widths (see the table)", k - shown);
+    if (shown < n)
+        fmt_append(buf, size, " and at %d more widths (see the table)", k - last[shown - 1] - 1);
 }
 
 void findings_widths_text(const finding *f, char *buf, size_t size)
