@@ -365,15 +365,24 @@ static int series_of(series *sv, int *n, const compare_point *c)
     return (*n)++;
 }
 
+/* The change chart's ctx: the comparison, and the height a narrow
+ * drawing needs (reported when it is called with a height of 0). */
+typedef struct change_ctx {
+    const compare_set *s;
+    double need_h;
+} change_ctx;
+
 static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
-    const compare_set *s = vctx;
+    change_ctx *x = vctx;
+    const compare_set *s = x->s;
     static const chart_rgb ink = {0.13, 0.13, 0.13}, grey = {0.45, 0.45, 0.45};
     series sv[MAX_SERIES];
     chart_key keys[MAX_SERIES + 4];
     chart_frame f;
     char sub[600], sum[300];
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, top, lw, lh, xs[2], lo[2], hi[2];
+    double m = chart_margin(W), legw = W < CHART_NARROW ? W - 2 * m : 300.0;
     int i, ns = 0, nkeys = 0;
 
     (void)e;
@@ -391,6 +400,8 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     snprintf(sub, sizeof sub, "Median step time of B / A at the same shape: below 1 B is faster. "
              "A = %s, B = %s. %s.", s->id_a, s->id_b, sum);
     top = chart_title(cr, W, "What changed between the two runs", sub);
+    if (H <= 0 && ns == 0)
+        x->need_h = top + 80;
     if (ns == 0) {
         chart_font(cr, 16, 0);
         chart_text(cr, W / 2, H / 2, CHART_CENTER, CHART_MIDDLE, ink,
@@ -415,7 +426,7 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     keys[nkeys].hollow = 1;
     keys[nkeys].shape = CHART_CIRCLE;
     nkeys++;
-    chart_legend_size(cr, keys, nkeys, 300.0, &lw, &lh);
+    chart_legend_size(cr, keys, nkeys, legw, &lw, &lh);
 
     memset(&f, 0, sizeof f);
     f.xa.scale = CHART_LOG;
@@ -429,6 +440,16 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     f.y = top + 10;
     f.w = W - f.x - lw - 50;
     f.h = H - f.y - 70;
+    if (W < CHART_NARROW) {
+        /* on a phone: the plot over the whole width, the legend under it */
+        f.x = m + 32 + chart_ytick_width(cr, &f.ya);
+        f.w = W - f.x - m - 6;
+        f.h = 0.8 * W;
+        if (H <= 0) {
+            x->need_h = f.y + f.h + 58 + lh + 16;
+            return BE_OK;
+        }
+    }
     xs[0] = f.xa.lo;
     xs[1] = f.xa.hi;
     lo[0] = lo[1] = 1.0 - COMPARE_NOISE;
@@ -447,11 +468,24 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
                      chart_py(&f, c->ratio), 6.0, chart_series(k), !c->significant);
     }
     cairo_restore(cr);
-    chart_legend(cr, f.x + f.w + 30, f.y, keys, nkeys, 300.0);
+    if (W < CHART_NARROW)
+        chart_legend(cr, m, f.y + f.h + 58, keys, nkeys, legw);
+    else
+        chart_legend(cr, f.x + f.w + 30, f.y, keys, nkeys, legw);
     return BE_OK;
 }
 
 int compare_chart(const compare_set *s, const char *base, err *e)
 {
-    return chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, (void *)s, e);
+    change_ctx x = {s, 0};
+    char nb[4096];
+    int rc;
+    if ((rc = chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, &x, e)) < 0)
+        return rc;
+    if (snprintf(nb, sizeof nb, "%s" FIGURE_NARROW_SUFFIX, base) >= (int)sizeof nb)
+        return err_set(e, BE_EUSAGE, "%s: path too long", base);
+    if ((rc = chart_measure(FIGURE_NARROW_WIDTH, draw_change, &x, e)) < 0)
+        return rc;
+    return chart_render(nb, FIGURE_NARROW_WIDTH, x.need_h > 0 ? ceil(x.need_h) : FIGURE_NARROW_WIDTH,
+                        FIGURE_SCALE, draw_change, &x, e);
 }

@@ -95,7 +95,9 @@ void compare_table(FILE *out, const compare_set *s);
 /* The change chart: the ratio B/A of every matched point against FLOPs per
  * layer (log–log), one colour per device model and mode, filled markers
  * for significant changes, a line at 1 and the noise band; "<base>.png" and
- * "<base>.svg" (FIGURE_WIDTH × FIGURE_HEIGHT at FIGURE_SCALE). */
+ * "<base>.svg" (FIGURE_WIDTH × FIGURE_HEIGHT at FIGURE_SCALE), and for
+ * phones "<base>-narrow.png" and ".svg" (FIGURE_NARROW_WIDTH wide, the
+ * legend under the plot, as high as that takes). */
 int compare_chart(const compare_set *s, const char *base, err *e);
 
 #endif

@@ -29,6 +29,7 @@
 #include <libxml/HTMLtree.h>
 
 #include "archive.h"
+#include "chart.h"
 #include "csv.h"
 #include "figure.h"
 #include "fmt.h"
@@ -62,13 +63,30 @@ typedef struct report_ctx {
 
 /* ---- charts and tables ------------------------------------------------- */
 
-/* The link attributes of a chart element: href_base + ".png" and ".svg". */
-static void chart_links(xmlNodePtr c, const char *href_base)
+/* The link attributes of a chart element: href_base + ".png" and ".svg"
+ * with the chart's size in CSS pixels, and the same for its narrow
+ * rendering when file_base (the chart's path, without extension) has one. */
+static void chart_links(xmlNodePtr c, const char *file_base, const char *href_base)
 {
+    char p[PATHMAX];
+    int w, h;
+    err e;
     site_attrf(c, "png", "%s.png", href_base);
     site_attrf(c, "svg", "%s.svg", href_base);
-    site_attrf(c, "width", "%.0f", FIGURE_WIDTH);
-    site_attrf(c, "height", "%.0f", FIGURE_HEIGHT);
+    snprintf(p, sizeof p, "%s.png", file_base);
+    if (chart_png_size(p, &w, &h, &e) == BE_OK) {
+        site_attrf(c, "width", "%.0f", w / FIGURE_SCALE);
+        site_attrf(c, "height", "%.0f", h / FIGURE_SCALE);
+    } else {
+        site_attrf(c, "width", "%.0f", FIGURE_WIDTH);
+        site_attrf(c, "height", "%.0f", FIGURE_HEIGHT);
+    }
+    snprintf(p, sizeof p, "%s" FIGURE_NARROW_SUFFIX ".png", file_base);
+    if (chart_png_size(p, &w, &h, &e) == BE_OK) {
+        site_attrf(c, "narrow-png", "%s" FIGURE_NARROW_SUFFIX ".png", href_base);
+        site_attrf(c, "narrow-width", "%.0f", w / FIGURE_SCALE);
+        site_attrf(c, "narrow-height", "%.0f", h / FIGURE_SCALE);
+    }
 }
 
 /* One <chart> element, when its PNG exists in dir. */
@@ -84,7 +102,8 @@ static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefi
     c = site_add(parent, "chart", NULL);
     site_attr(c, "kind", kind);
     snprintf(href, sizeof href, "%s%s", href_prefix, name);
-    chart_links(c, href);
+    png[strlen(png) - 4] = '\0';
+    chart_links(c, png, href);
     site_attr(c, "alt", alt);
     site_add(c, "p", text);
 }
@@ -393,7 +412,7 @@ static void annotate_points(xmlNodePtr an, const compare_set *c)
 }
 
 static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const results *b,
-                                   const char *chart)
+                                   const char *chart, const char *chart_file)
 {
     xmlNodePtr an = xmlNewNode(NULL, BAD_CAST "annotation"), n;
     char buf[600], da[64], db[64];
@@ -416,7 +435,7 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
         site_add(an, "overall", buf);
     }
     n = site_add(an, "chart", NULL);
-    chart_links(n, chart);
+    chart_links(n, chart_file, chart);
     site_attr(n, "alt", "Chart: the ratio of median step times B/A of every matched point "
                         "against FLOPs per layer; filled markers are significant changes.");
     for (i = 0; i < c->ndiffs; i++) {
@@ -448,7 +467,7 @@ static int render_compare(const site *s, const char *out, const compare_set *c,
     snprintf(base, sizeof base, "%s/%s", dir, name);
     if ((rc = compare_chart(c, base, e)) < 0)
         return rc;
-    doc = site_page(s, "compare", annotate_compare(c, a, b, name), "style.css", "../index.html",
+    doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), "style.css", "../index.html",
                     "../feed.xml", e);
     if (!doc)
         return BE_EFAIL;

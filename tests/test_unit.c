@@ -863,6 +863,19 @@ static void test_fmt_numbers(void **state)
     assert_string_equal(buf, "0.25");
     fmt_num(buf, sizeof buf, 1234);
     assert_string_equal(buf, "1230");
+    /* dollars: plain down to a thousandth, then as a power of ten */
+    fmt_usd(buf, sizeof buf, 0.12, 3);
+    assert_string_equal(buf, "$0.12");
+    fmt_usd(buf, sizeof buf, 1.514, 3);
+    assert_string_equal(buf, "$1.51");
+    fmt_usd(buf, sizeof buf, 0.0041, 2);
+    assert_string_equal(buf, "$0.0041");
+    fmt_usd(buf, sizeof buf, 3.31e-5, 2);
+    assert_string_equal(buf, "$3.3\xc3\x97" "10\xe2\x81\xbb\xe2\x81\xb5");
+    fmt_usd(buf, sizeof buf, 2.1e-12, 2);
+    assert_string_equal(buf, "$2.1\xc3\x97" "10\xe2\x81\xbb\xc2\xb9\xc2\xb2");
+    fmt_usd(buf, sizeof buf, 9.996e-6, 3);
+    assert_string_equal(buf, "$1\xc3\x97" "10\xe2\x81\xbb\xe2\x81\xb5");
     /* appending stops at the end of the buffer */
     snprintf(buf, 8, "abc");
     fmt_append(buf, 8, "%s", "defghij");
