@@ -47,7 +47,7 @@
             <ul><xsl:for-each select="$a/move"><li><xsl:value-of select="."/></li></xsl:for-each></ul>
           </xsl:if>
           <div class="table-wrap">
-            <table>
+            <table class="verdicts">
               <caption>Median step time in A and B; a point is faster or slower when the test
                 (Mann–Whitney on the samples, or CI overlap with few samples) is significant
                 and the change exceeds the noise threshold.</caption>
