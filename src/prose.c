@@ -155,6 +155,41 @@ void prose_winner(const results *r, wl_mode m, char *buf, size_t size)
     }
 }
 
+/* The money of the cost chart's paragraph: each priced device's cost per
+ * step and per million samples, in USD, at the largest of the shapes
+ * done[0..n) (by FLOPs). */
+static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_shape *done, int n,
+                        char *buf, size_t size)
+{
+    int i, d, k = 0, said = 0;
+    char step[48], per[48], price[48];
+    for (i = 1; i < n; i++)
+        if (workload_flops_per_layer(m, done[i].hidden, done[i].batch) >
+            workload_flops_per_layer(m, done[k].hidden, done[k].batch))
+            k = i;
+    for (d = 0; d < r->ndevices; d++) {
+        const char *id = r->devices[d].id;
+        const rs_point *p = q_point(r, id, m, done[k].hidden, done[k].batch);
+        double usd_h = q_price(&r->prices, id), c;
+        if (!use[d] || !q_ok(p) || !(usd_h > 0))
+            continue;
+        c = p->resident.median * usd_h / 3600.0;
+        fmt_usd(step, sizeof step, c, 2);
+        fmt_usd(per, sizeof per, c / done[k].batch * 1e6, 2);
+        fmt_usd(price, sizeof price, usd_h, 3);
+        if (!said++)
+            fmt_append(buf, size, " In dollars, at hidden %d \xc3\x97 batch %d (the largest "
+                       "of %s): ", done[k].hidden, done[k].batch,
+                       n == 1 ? "it" : "these shapes");
+        else
+            fmt_append(buf, size, "; ");
+        fmt_append(buf, size, "%s at %s per hour costs %s per step, %s per million samples",
+                   id, price, step, per);
+    }
+    if (said)
+        fmt_append(buf, size, ".");
+}
+
 void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t size)
 {
     int bd = q_base(r), d, n, use[PROSE_MAX_DEVICES];
@@ -175,7 +210,10 @@ void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t siz
         return;
     }
     tb = q_total(r, base, m, done, n, FIT_RESIDENT, NULL);
-    fmt_append(buf, size, " Over the %d shapes every device completed,", n);
+    if (n == 1)
+        fmt_append(buf, size, " At the one shape every device completed,");
+    else
+        fmt_append(buf, size, " Over the %d shapes every device completed,", n);
     for (d = 0; d < r->ndevices; d++) {
         const char *id = r->devices[d].id;
         if (d == bd || !q_has_mode(r, id, m))
@@ -190,6 +228,8 @@ void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t siz
                    cost ? "the cost" : "the time", base);
     }
     buf[strlen(buf) - 1] = '.';
+    if (cost)
+        cost_in_usd(r, m, use, done, n, buf, size);
 }
 
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)

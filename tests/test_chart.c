@@ -835,6 +835,18 @@ static void test_cost_paragraph_matches_bars(void **state)
     if (!strstr(text, expect))
         fail_msg("\"%s\" lacks \"%s\"", text, expect);
     assert_non_null(strstr(text, "cl:0.1 has no price"));
+    /* and the money, at the largest shape: the median times the price */
+    {
+        const rs_point *p = q_point(r, "cl:0.0", WL_INFERENCE, 2048, 512);
+        char step[48], per[48];
+        assert_non_null(p);
+        fmt_usd(step, sizeof step, p->resident.median * 1.5 / 3600, 2);
+        fmt_usd(per, sizeof per, p->resident.median * 1.5 / 3600 / 512 * 1e6, 2);
+        snprintf(expect, sizeof expect, "cl:0.0 at $1.5 per hour costs %s per step, %s per "
+                 "million samples", step, per);
+        if (!strstr(text, expect) || !strstr(text, "at hidden 2048 \xc3\x97 batch 512"))
+            fail_msg("\"%s\" lacks \"%s\"", text, expect);
+    }
     prose_relative(r, WL_INFERENCE, 0, text, sizeof text);
     assert_non_null(strstr(text, "Over the 11 shapes every device completed"));
 
