@@ -324,32 +324,21 @@ void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size)
 void prose_setup(const results *r, char *buf, size_t size)
 {
     const rs_prov *p = &r->prov;
-    int d, total = 0, i;
+    int total = 0, i;
     buf[0] = '\0';
-    fmt_append(buf, size,
-               "Measured on %s (%s, %d cores, %.1f GiB, %s, %s) with breakeven %s (%s), "
-               "built by %s. The devices:",
-               p->host, p->cpu_model, p->cores, p->memory / 1073741824.0, p->os, p->kernel,
-               p->version, p->commit, p->compiler);
-    for (d = 0; d < r->ndevices; d++) {
-        const device_info *v = &r->devices[d];
-        double price = q_price(&r->prices, v->id);
-        fmt_append(buf, size, "%s %s (%s, %s; driver %s, %s)", d ? ";" : "", v->id, v->type,
-                   v->name, v->driver, v->library);
-        if (price > 0)
-            fmt_append(buf, size, " at $%.4g per hour", price);
-    }
     for (i = 0; i < r->npoints; i++)
         total += r->points[i].nsamples;
-    fmt_append(buf, size, ". OpenBLAS %s (core %s, %d threads). Each point is a stack of %d "
-               "dense layers y = ReLU(x·W + b) in fp32, verified against a double-precision host "
-               "reference before timing, warmed up, then timed step by step until the 95%% "
-               "confidence interval of the median was within ±2%% or its share of the %.0f s "
-               "budget was spent (at least 5 samples; %d samples in all). Times are medians; the "
-               "crossovers come from a weighted fit of t = t0 + f/P per device with a 95%% "
-               "bootstrap interval; drift is a one-sided Mann–Whitney test of the last third of "
-               "the samples against the first.",
-               p->blas_version, p->blas_core, p->blas_threads, p->layers, p->budget, total);
+    fmt_append(buf, size, "Each point is a stack of %d dense layer%s y = ReLU(x·W + b) in fp32, "
+               "verified against a double-precision host reference before it is timed, warmed "
+               "up, then timed step by step", p->layers, p->layers == 1 ? "" : "s");
+    if (r->npasses > 1)
+        fmt_append(buf, size, " in %d passes, each in a freshly shuffled order,", r->npasses);
+    fmt_append(buf, size, " until the 95%% confidence interval of the median was within ±2%% or "
+               "its share of the %.0f s budget was spent (%d sample%s in all). Times are "
+               "medians; the crossovers come from a weighted fit of t = t0 + f/P per device with "
+               "a 95%% bootstrap interval; drift is a one-sided Mann–Whitney test of the last "
+               "third of the samples against the first.",
+               p->budget, total, total == 1 ? "" : "s");
 }
 
 void prose_answer(const results *r, char *buf, size_t size)

@@ -48,8 +48,9 @@ void prose_telemetry(const results *r, char *buf, size_t size);
 /* Which device to use for mode m, and from what size on. */
 void prose_conclusion(const results *r, wl_mode m, char *buf, size_t size);
 
-/* The machine, the devices and their drivers, the prices and the method,
- * in one paragraph. */
+/* The method, in one paragraph: what a point is, how it was verified and
+ * timed, what the times and crossovers are (the machine and the devices
+ * are systable.h's tables). */
 void prose_setup(const results *r, char *buf, size_t size);
 
 /* The first answer of a run (its first resident time crossover), or what

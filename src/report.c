@@ -38,6 +38,7 @@
 #include "query.h"
 #include "runcharts.h"
 #include "site.h"
+#include "systable.h"
 #include "version.h"
 #include "workload.h"
 
@@ -316,8 +317,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     else if (r->fit.ncross > 0 && r->prices.n == 0)
         site_add(lead, "p", "No prices were given, so there are no cost figures (run with "
                             "--price DEVICE=USD_PER_HOUR for each device).");
-    prose_setup(r, buf, sizeof buf);
-    site_add(a, "setup", buf);
+    systable_add(a, r);
     prose_telemetry(r, buf, sizeof buf);
     if (buf[0])
         site_add(a, "telemetry", buf);

@@ -45,7 +45,37 @@
       </xsl:if>
 
       <h2>The setup</h2>
-      <p><xsl:value-of select="$a/setup"/></p>
+      <div class="table-wrap">
+        <table class="setup">
+          <caption>The machine</caption>
+          <tbody>
+            <xsl:for-each select="$a/system/row">
+              <tr><th scope="row"><xsl:value-of select="@name"/></th><td><xsl:value-of select="@value"/></td></tr>
+            </xsl:for-each>
+          </tbody>
+        </table>
+      </div>
+      <div class="table-wrap">
+        <table class="setup">
+          <caption>The devices</caption>
+          <thead>
+            <tr><th scope="col">Device</th><th scope="col">Type</th><th scope="col">Name</th>
+              <th scope="col">Driver</th><th scope="col">Library</th>
+              <th scope="col">Threads</th>
+              <xsl:if test="$a/devices/@priced = 'yes'"><th scope="col">Price (USD)</th></xsl:if></tr>
+          </thead>
+          <tbody>
+            <xsl:for-each select="$a/devices/device">
+              <tr><th scope="row"><code><xsl:value-of select="@id"/></code></th>
+                <td><xsl:value-of select="@type"/></td><td><xsl:value-of select="@name"/></td>
+                <td><xsl:value-of select="@driver"/></td><td class="library"><xsl:value-of select="@library"/></td>
+                <td><xsl:value-of select="@threads"/></td>
+                <xsl:if test="$a/devices/@priced = 'yes'"><td><xsl:value-of select="@price"/></td></xsl:if></tr>
+            </xsl:for-each>
+          </tbody>
+        </table>
+      </div>
+      <p class="method"><xsl:value-of select="$a/method"/></p>
       <xsl:if test="$a/telemetry">
         <p class="telemetry"><xsl:value-of select="$a/telemetry"/></p>
       </xsl:if>

@@ -232,6 +232,15 @@ static void test_report_escapes_and_keeps_old(void **state)
     assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &amp;"));
     assert_non_null(strstr(html, "runs/20260102T000000Z-t/relative-time-inference.png"));
     assert_non_null(strstr(html, "compare/20260101T000000Z-t..20260102T000000Z-t.html"));
+    /* each chart's narrow rendering for phones, as HTML5 wants <source> */
+    assert_non_null(strstr(html, "<source media=\"(max-width: 600px)\" "
+                                 "srcset=\"runs/20260102T000000Z-t/relative-time-inference-narrow.png\" "
+                                 "width=\"330\""));
+    assert_null(strstr(html, "</source>"));
+    /* the setup as tables: the machine, then the devices */
+    assert_non_null(strstr(html, "<caption>The machine</caption>"));
+    assert_non_null(strstr(html, "<th scope=\"row\">Host</th>"));
+    assert_non_null(strstr(html, "<caption>The devices</caption>"));
     /* no telemetry in these runs: not a word about energy, no empty column */
     assert_null(strstr(html, "nergy"));
     assert_null(strstr(html, "Telemetry"));
