@@ -3,12 +3,14 @@
  *
  * A new driver, OpenBLAS release or GPU changes some shapes and not others,
  * so the comparison is per point: the points of both runs are matched by
- * device model, mode, hidden width and batch size; each pair's resident
+ * device (its id, else its model name), mode, hidden width and batch size,
+ * and a device whose model differs between the runs is said to; each
+ * pair's resident
  * step times are tested with Mann–Whitney on the stored samples (or, with
  * fewer than COMPARE_MIN_SAMPLES samples on a side, by whether the medians'
  * confidence intervals overlap), and a pair only counts as faster or slower
  * when the test says so and the medians differ by more than COMPARE_NOISE.
- * The crossovers are matched by the model names of their two devices, and
+ * The crossovers are matched by their two devices, and
  * the provenance fields that explain a change (driver, OpenBLAS, breakeven,
  * hardware) are listed where they differ.  report.c turns the result into a
  * page; main.c prints the table.
@@ -36,24 +38,41 @@ const char *compare_verdict_name(compare_verdict v)
     }
 }
 
-/* The model name of a device id in r ("" when unknown). */
-static const char *model_of(const results *r, const char *id)
-{
-    const device_info *d = results_device(r, id);
-    return d ? d->name : "";
-}
-
-/* The device of b that corresponds to device index da of a: the k-th
- * device of b with the same model name, where da is the k-th of a. */
+/* The device of b that corresponds to device index da of a: the device
+ * with the same id ("cpu" is the CPU of any machine; an OpenCL id names
+ * the same device while the platforms keep their order); failing that,
+ * among b's devices whose ids a lacks, the k-th with the same model name,
+ * where da is the k-th of a's devices with that name whose ids b lacks (a
+ * driver that renumbered its platforms). */
 static const device_info *match_device(const results *a, int da, const results *b)
 {
+    const device_info *same = results_device(b, a->devices[da].id);
     int i, k = 0;
+    if (same)
+        return same;
     for (i = 0; i < da; i++)
-        k += strcmp(a->devices[i].name, a->devices[da].name) == 0;
+        k += strcmp(a->devices[i].name, a->devices[da].name) == 0 &&
+             !results_device(b, a->devices[i].id);
     for (i = 0; i < b->ndevices; i++)
-        if (strcmp(b->devices[i].name, a->devices[da].name) == 0 && k-- == 0)
+        if (strcmp(b->devices[i].name, a->devices[da].name) == 0 &&
+            !results_device(a, b->devices[i].id) && k-- == 0)
             return &b->devices[i];
     return NULL;
+}
+
+/* The id under which a device of side k (0: a, 1: b) is compared: its id
+ * in a (a device of b that no device of a matches keeps its own). */
+static const char *key_of(const results *a, const results *b, int k, const char *id)
+{
+    int i;
+    if (k == 0)
+        return id;
+    for (i = 0; i < a->ndevices; i++) {
+        const device_info *m = match_device(a, i, b);
+        if (m && strcmp(m->id, id) == 0)
+            return a->devices[i].id;
+    }
+    return id;
 }
 
 /* Fills the test and the verdict of a pair of ok points. */
@@ -64,6 +83,7 @@ static int judge(const rs_point *pa, const rs_point *pb, compare_point *c, err *
     c->ratio = c->median_b / c->median_a;
     if (pa->nsamples < COMPARE_MIN_SAMPLES || pb->nsamples < COMPARE_MIN_SAMPLES) {
         c->by_overlap = 1;
+        c->p = NAN;
         c->significant = pa->resident.ci_hi < pb->resident.ci_lo ||
                          pb->resident.ci_hi < pa->resident.ci_lo;
     } else {
@@ -80,6 +100,7 @@ static int judge(const rs_point *pa, const rs_point *pb, compare_point *c, err *
         for (i = 0; i < pb->nsamples; i++)
             xb[i] = pb->samples[i].wall;
         c->z = stats_mann_whitney_z(xa, pa->nsamples, xb, pb->nsamples);
+        c->p = erfc(fabs(c->z) / sqrt(2.0));
         c->significant = fabs(c->z) >= COMPARE_Z;
         free(xa);
         free(xb);
@@ -113,7 +134,11 @@ static int match_points(const results *a, const results *b, compare_set *s, err 
             if (!pb)
                 continue;
             c = &s->points[s->npoints++];
-            snprintf(c->model, sizeof c->model, "%s", a->devices[d].name);
+            if (strcmp(a->devices[d].name, db->name) == 0)
+                snprintf(c->model, sizeof c->model, "%s", a->devices[d].name);
+            else
+                snprintf(c->model, sizeof c->model, "%.120s \xe2\x86\x92 %.120s",
+                         a->devices[d].name, db->name);
             snprintf(c->dev_a, sizeof c->dev_a, "%s", pa->device);
             snprintf(c->dev_b, sizeof c->dev_b, "%s", pb->device);
             c->mode = pa->mode;
@@ -165,7 +190,7 @@ static void match_crossovers(const results *a, const results *b, compare_set *s)
             continue;
         for (i = 0; i < r->fit.ncross; i++) {
             const fit_crossover *x = &r->fit.cross[i];
-            const char *base = model_of(r, x->base), *other = model_of(r, x->other);
+            const char *base = key_of(a, b, k, x->base), *other = key_of(a, b, k, x->other);
             compare_cross *c = NULL;
             for (j = 0; j < s->ncross; j++)
                 if (strcmp(s->cross[j].base, base) == 0 && strcmp(s->cross[j].other, other) == 0 &&
@@ -254,9 +279,11 @@ static void match_provenance(const results *a, const results *b, compare_set *s)
         const device_info *x = &a->devices[i], *y = match_device(a, i, b);
         if (!y)
             continue;
-        snprintf(what, sizeof what, "%.40s driver", x->name);
+        snprintf(what, sizeof what, "%.31s model", x->id);
+        diff(s, what, x->name, y->name);
+        snprintf(what, sizeof what, "%.31s driver", x->id);
         diff(s, what, x->driver, y->driver);
-        snprintf(what, sizeof what, "%.40s library", x->name);
+        snprintf(what, sizeof what, "%.31s library", x->id);
         diff(s, what, x->library, y->library);
     }
 }
@@ -275,8 +302,8 @@ int compare_runs(const results *a, const results *b, compare_set *out, err *e)
     }
     if (out->npoints == 0) {
         compare_free(out);
-        return err_set(e, BE_EFAIL, "runs %s and %s have no point in common (same device "
-                       "model, mode, layers, hidden and batch)", a->prov.id, b->prov.id);
+        return err_set(e, BE_EFAIL, "runs %s and %s have no point in common (same device, "
+                       "mode, layers, hidden and batch)", a->prov.id, b->prov.id);
     }
     for (i = 0; i < out->npoints; i++) {
         const compare_point *c = &out->points[i];

@@ -126,6 +126,21 @@ void fmt_usd(char *buf, size_t size, double usd, int digits)
     snprintf(buf, size, "$%s\xc3\x97" "10%s", m, ex);
 }
 
+void fmt_pvalue(char *buf, size_t size, double p)
+{
+    char t[64];
+    if (!(p >= 0.0) || p > 1.0) {
+        snprintf(buf, size, "p = NaN");
+        return;
+    }
+    if (p < 1e-4) {
+        snprintf(buf, size, "p < 0.0001");
+        return;
+    }
+    fmt_sig(t, sizeof t, p, 2);
+    snprintf(buf, size, "p = %s", t);
+}
+
 void fmt_num(char *buf, size_t size, double v)
 {
     double a = round3(fabs(v));

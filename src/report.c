@@ -389,6 +389,10 @@ static void annotate_points(xmlNodePtr an, const compare_set *c)
         const compare_point *p = &c->points[i];
         n = site_add(t, "point", NULL);
         site_attr(n, "model", p->model);
+        if (strcmp(p->dev_a, p->dev_b) == 0)
+            site_attr(n, "device", p->dev_a);
+        else
+            site_attrf(n, "device", "%s → %s", p->dev_a, p->dev_b);
         site_attr(n, "mode", workload_mode_name(p->mode));
         site_attrf(n, "hidden", "%d", p->hidden);
         site_attrf(n, "batch", "%d", p->batch);
@@ -404,10 +408,12 @@ static void annotate_points(xmlNodePtr an, const compare_set *c)
         fmt_time(buf, sizeof buf, p->median_b);
         site_attr(n, "time-b", buf);
         site_attrf(n, "ratio", "%.3f", p->ratio);
-        if (p->by_overlap)
-            site_attr(n, "test", "CI overlap");
-        else
-            site_attrf(n, "test", "z = %+.2f", p->z);
+        if (p->by_overlap) {
+            site_attr(n, "test", p->significant ? "CIs apart" : "CIs overlap");
+        } else {
+            fmt_pvalue(buf, sizeof buf, p->p);
+            site_attr(n, "test", buf);
+        }
     }
 }
 
@@ -425,6 +431,9 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
     site_attr(an, "date-b", db);
     site_attr(an, "host-a", a->prov.host);
     site_attr(an, "host-b", b->prov.host);
+    /* the comparison lives in OUT/compare/, the runs in OUT/runs/<id>/ */
+    site_attrf(an, "href-a", "../runs/%s/index.html", c->id_a);
+    site_attrf(an, "href-b", "../runs/%s/index.html", c->id_b);
     snprintf(buf, sizeof buf, "What changed from %s to %s", c->id_a, c->id_b);
     site_add(an, "title", buf);
     compare_summary(c, buf, sizeof buf);

@@ -255,6 +255,18 @@ static void test_report_escapes_and_keeps_old(void **state)
     assert_non_null(strstr(content, "src=\"https://example.org/b/runs/20260102T000000Z-t/"));
     snprintf(path, sizeof path, "%s/runs/20260102T000000Z-t/results.csv", out);
     assert_int_equal(access(path, R_OK), 0);
+    /* the comparison links both runs, matches the CPU by id though its
+     * model changed (and says so), and gives each test's p-value */
+    snprintf(path, sizeof path, "%s/compare/20260101T000000Z-t..20260102T000000Z-t.html", out);
+    html = slurp(path);
+    assert_non_null(strstr(html, "href=\"../runs/20260101T000000Z-t/index.html\""));
+    assert_non_null(strstr(html, "href=\"../runs/20260102T000000Z-t/index.html\""));
+    assert_non_null(strstr(html, "<code>cpu</code>"));
+    assert_non_null(strstr(html, "CPU X → &lt;script&gt;"));
+    assert_non_null(strstr(html, "<th scope=\"row\">cpu model</th>"));
+    assert_true(strstr(html, ">p = ") || strstr(html, ">p &lt; "));
+    assert_null(strstr(html, "z = "));
+    free(html);
 
     /* a results file that fails the schema: an error naming it, and the
      * index and the feed as they were */

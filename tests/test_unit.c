@@ -863,6 +863,12 @@ static void test_fmt_numbers(void **state)
     assert_string_equal(buf, "0.25");
     fmt_num(buf, sizeof buf, 1234);
     assert_string_equal(buf, "1230");
+    fmt_pvalue(buf, sizeof buf, 0.4178);
+    assert_string_equal(buf, "p = 0.42");
+    fmt_pvalue(buf, sizeof buf, 0.00031);
+    assert_string_equal(buf, "p = 0.00031");
+    fmt_pvalue(buf, sizeof buf, 2e-9);
+    assert_string_equal(buf, "p < 0.0001");
     /* dollars: plain down to a thousandth, then as a power of ten */
     fmt_usd(buf, sizeof buf, 0.12, 3);
     assert_string_equal(buf, "$0.12");
