@@ -36,6 +36,7 @@
 #include "fsx.h"
 #include "prose.h"
 #include "query.h"
+#include "reproduce.h"
 #include "runcharts.h"
 #include "site.h"
 #include "systable.h"
@@ -299,7 +300,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     const cmp_slot *cs = &x->cmp[k];
     xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), lead, cc;
     char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
-    int m, i, nw;
+    int m, i, nw, dirty;
 
     prose_title(x->o->title, r, buf, sizeof buf);
     fmt_date(date, sizeof date, r->prov.started);
@@ -338,9 +339,13 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
         cc = site_add(a, "compare", NULL);
         site_attr(cc, "note", cs->note);
     }
-    cc = site_add(a, "reproduce", r->prov.command);
+    reproduce_command(r, buf, sizeof buf);
+    cc = site_add(a, "reproduce", buf);
     site_attr(cc, "version", r->prov.version);
-    site_attr(cc, "commit", r->prov.commit);
+    reproduce_commit(r, buf, sizeof buf, &dirty);
+    site_attr(cc, "commit", buf);
+    if (dirty)
+        site_attr(cc, "dirty", "yes");
     cc = site_add(a, "files", NULL);
     site_attrf(cc, "results", "%sresults.xml", chart_prefix);
     site_attrf(cc, "csv", "%sresults.csv", chart_prefix);

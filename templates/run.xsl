@@ -104,10 +104,14 @@
       </xsl:if>
 
       <h2>How to reproduce</h2>
-      <p>On a Debian or Ubuntu machine with this version of breakeven
-        (<xsl:value-of select="$a/reproduce/@version"/>, commit
-        <code><xsl:value-of select="$a/reproduce/@commit"/></code>):</p>
-      <pre><code><xsl:value-of select="$a/reproduce"/></code></pre>
+      <p>This run was measured by breakeven <xsl:value-of select="$a/reproduce/@version"/>
+        <xsl:if test="$a/reproduce/@commit != ''">, commit
+          <code><xsl:value-of select="$a/reproduce/@commit"/></code></xsl:if>
+        <xsl:if test="$a/reproduce/@dirty = 'yes'"> with uncommitted changes on top of it</xsl:if>.
+        On a Debian or Ubuntu machine, in a clone of breakeven's repository:</p>
+      <pre><code><xsl:if test="$a/reproduce/@commit != ''">git checkout <xsl:value-of select="$a/reproduce/@commit"/><xsl:text>
+</xsl:text></xsl:if>make<xsl:text>
+./</xsl:text><xsl:value-of select="$a/reproduce"/></code></pre>
       <p>The data: <a href="{$a/files/@results}">results.xml</a> (every sample, with its
         provenance) and <a href="{$a/files/@csv}">results.csv</a> (one line per point).</p>
       <xsl:if test="$a/note and /page/@kind != 'feed-item'">
