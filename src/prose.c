@@ -210,6 +210,11 @@ void prose_relative(const results *r, wl_mode m, int cost, char *buf, size_t siz
         return;
     }
     tb = q_total(r, base, m, done, n, FIT_RESIDENT, NULL);
+    if (r->ndevices == 1) {
+        fmt_append(buf, size, " Only %s was measured, so its bar is the reference (1\xc3\x97) "
+                   "over the %d shape%s it completed.", base, n, n == 1 ? "" : "s");
+        return;
+    }
     if (n == 1)
         fmt_append(buf, size, " At the one shape every device completed,");
     else
@@ -350,8 +355,39 @@ void prose_answer(const results *r, char *buf, size_t size)
             snprintf(buf, size, "%s", r->fit.cross[i].sentence);
             return;
         }
-    snprintf(buf, size, "%d points measured on %d device%s.", r->npoints, r->ndevices,
-             r->ndevices == 1 ? "" : "s");
+    if (r->ndevices == 1) {
+        prose_alone(r, buf, size);
+        return;
+    }
+    snprintf(buf, size, "%d point%s measured on %d device%s.", r->npoints,
+             r->npoints == 1 ? "" : "s", r->ndevices, r->ndevices == 1 ? "" : "s");
+}
+
+void prose_alone(const results *r, char *buf, size_t size)
+{
+    const rs_point *best = NULL;
+    int i, n = 0;
+    buf[0] = '\0';
+    if (r->ndevices != 1)
+        return;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (!q_ok(p))
+            continue;
+        n++;
+        if (!best || results_gflops(p, p->resident.median) >
+                         results_gflops(best, best->resident.median))
+            best = p;
+    }
+    fmt_append(buf, size, "Only %s (%s, %s) was measured, so there is no other device to "
+               "compare it with and no crossover.", r->devices[0].id,
+               r->devices[0].type[0] ? r->devices[0].type : "unknown type",
+               r->devices[0].name[0] ? r->devices[0].name : "unnamed");
+    if (best)
+        fmt_append(buf, size, " It peaks at %.3g GFLOP/s (%s, hidden %d, batch %d) over the "
+                   "%d point%s it measured.", results_gflops(best, best->resident.median),
+                   workload_mode_name(best->mode), best->hidden, best->batch, n,
+                   n == 1 ? "" : "s");
 }
 
 void prose_title(const char *title, const results *r, char *buf, size_t size)

@@ -57,6 +57,11 @@ void prose_setup(const results *r, char *buf, size_t size);
  * was measured when it has none: the archive's and the feed's summary. */
 void prose_answer(const results *r, char *buf, size_t size);
 
+/* The lead of a run that measured a single device: what was measured
+ * ("Only cpu (CPU, AMD EPYC) was measured, so …") and its best speed; ""
+ * unless r has exactly one device. */
+void prose_alone(const results *r, char *buf, size_t size);
+
 /* The title of a run's report: title when given (not NULL or ""), else
  * "CPU or GPU? Dense layers on <host>". */
 void prose_title(const char *title, const results *r, char *buf, size_t size);

@@ -173,9 +173,9 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     int energy[RESULTS_MAX_DEVICES];
     xmlNodePtr t = site_add(parent, "table", NULL), head, row;
     char buf[64], cap[512];
-    snprintf(cap, sizeof cap, "Median time of one step of %d layers (%s), 95%% CI of the median "
-             "within the stated precision; — means out of memory.", r->prov.layers,
-             workload_mode_name(m));
+    snprintf(cap, sizeof cap, "Median time of one step of %d layer%s (%s), 95%% CI of the "
+             "median within the stated precision; — means out of memory.", r->prov.layers,
+             r->prov.layers == 1 ? "" : "s", workload_mode_name(m));
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
         energy[d] = q_has_energy(r, r->devices[d].id, m);
     if (q_has_energy(r, NULL, m))
@@ -312,7 +312,10 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     for (i = 0; r->has_fit && i < r->fit.ncross; i++)
         if (r->fit.cross[i].view == FIT_RESIDENT)
             site_add(lead, "p", r->fit.cross[i].sentence);
-    if (!r->has_fit)
+    prose_alone(r, buf, sizeof buf);
+    if (buf[0])
+        site_add(lead, "p", buf);
+    else if (!r->has_fit)
         site_add(lead, "p", "This results file has no fit, so no crossover can be given; the "
                             "tables below show the measured times.");
     else if (r->fit.ncross > 0 && r->prices.n == 0)

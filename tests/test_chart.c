@@ -513,7 +513,7 @@ static void test_figures_one_device(void **state)
     fit_model m;
     fit_set fs = {1, &m, 0, NULL};
     chart_oi blue = CHART_BLUE;
-    char b[640];
+    char b[640], text[2048];
     err e;
     (void)state;
     set_model(&m, "cpu", FIT_RESIDENT, CPU_T0, CPU_P);
@@ -533,6 +533,15 @@ static void test_figures_one_device(void **state)
     base_of(b, sizeof b, "one-training");
     assert_int_equal(figure_throughput(r, &fs, WL_TRAINING, b, &e), BE_OK);
     check_chart("one-training", NULL, 0, hidden_colours, 3);
+    /* the words say what was measured, and count right */
+    prose_alone(r, text, sizeof text);
+    assert_non_null(strstr(text, "Only cpu (CPU, AMD EPYC 7B13 64-Core Processor) was measured"));
+    assert_non_null(strstr(text, "over the 12 points it measured"));
+    prose_relative(r, WL_INFERENCE, 0, text, sizeof text);
+    assert_non_null(strstr(text, "Only cpu was measured, so its bar is the reference"));
+    r->prov.layers = 1;
+    prose_setup(r, text, sizeof text);
+    assert_non_null(strstr(text, "a stack of 1 dense layer y"));
     results_free(r);
 }
 
