@@ -60,6 +60,13 @@ int site_data_dir(const char *data_dir, char *buf, size_t size, err *e)
                 snprintf(buf, size, "%s", exe);
                 return BE_OK;
             }
+            /* an installed copy, wherever its prefix was moved: PREFIX/bin
+             * beside PREFIX/share/breakeven */
+            fmt_append(exe, sizeof exe, "/../share/breakeven");
+            if (has_data(exe)) {
+                snprintf(buf, size, "%s", exe);
+                return BE_OK;
+            }
         }
     }
     if (has_data(BE_DATADIR)) {
@@ -67,8 +74,8 @@ int site_data_dir(const char *data_dir, char *buf, size_t size, err *e)
         return BE_OK;
     }
     return err_set(e, BE_EFAIL, "templates not found: tried $BREAKEVEN_DATA, the executable's "
-                   "directory and %s (set BREAKEVEN_DATA to the directory holding templates/ "
-                   "and assets/)", BE_DATADIR);
+                   "directory, ../share/breakeven beside it and %s (set BREAKEVEN_DATA to the "
+                   "directory holding templates/ and assets/)", BE_DATADIR);
 }
 
 int site_check_base_url(const char *url, err *e)
