@@ -36,8 +36,9 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
         }
         if (!best)
             continue;
-        fmt_append(buf, size, " %s peaks at %.3g GFLOP/s (hidden %d, batch %d)", r->devices[d].id,
-                   results_gflops(best, best->resident.median), best->hidden, best->batch);
+        fmt_si(g, sizeof g, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
+        fmt_append(buf, size, " %s peaks at %s (hidden %d, batch %d)", r->devices[d].id, g,
+                   best->hidden, best->batch);
         fm = q_model(q_fit(r), r->devices[d].id, m, FIT_RESIDENT);
         if (fm && fm->ok) {
             fmt_si(g, sizeof g, fm->P, 3, "FLOP/s");
@@ -366,6 +367,7 @@ void prose_answer(const results *r, char *buf, size_t size)
 void prose_alone(const results *r, char *buf, size_t size)
 {
     const rs_point *best = NULL;
+    char peak[48];
     int i, n = 0;
     buf[0] = '\0';
     if (r->ndevices != 1)
@@ -383,11 +385,12 @@ void prose_alone(const results *r, char *buf, size_t size)
                "compare it with and no crossover.", r->devices[0].id,
                r->devices[0].type[0] ? r->devices[0].type : "unknown type",
                r->devices[0].name[0] ? r->devices[0].name : "unnamed");
-    if (best)
-        fmt_append(buf, size, " It peaks at %.3g GFLOP/s (%s, hidden %d, batch %d) over the "
-                   "%d point%s it measured.", results_gflops(best, best->resident.median),
-                   workload_mode_name(best->mode), best->hidden, best->batch, n,
-                   n == 1 ? "" : "s");
+    if (best) {
+        fmt_si(peak, sizeof peak, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
+        fmt_append(buf, size, " It peaks at %s (%s, hidden %d, batch %d) over the %d point%s "
+                   "it measured.", peak, workload_mode_name(best->mode), best->hidden,
+                   best->batch, n, n == 1 ? "" : "s");
+    }
 }
 
 void prose_title(const char *title, const results *r, char *buf, size_t size)
