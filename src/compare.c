@@ -431,8 +431,9 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
         x->need_h = top + 80;
     if (ns == 0) {
         chart_font(cr, 16, 0);
-        chart_text(cr, W / 2, H / 2, CHART_CENTER, CHART_MIDDLE, ink,
-                   "No point was measured successfully in both runs.");
+        chart_fit_text(cr, "No point was measured successfully in both runs.", W - 2 * m, sum,
+                       sizeof sum);
+        chart_text(cr, W / 2, H / 2, CHART_CENTER, CHART_MIDDLE, ink, sum);
         return BE_OK;
     }
     ylo = fmin(ylo, 1.0 - 2 * COMPARE_NOISE);
