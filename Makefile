@@ -26,6 +26,7 @@ SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno
 # Where `make install` puts templates/ and assets/; the report looks there
 # after $BREAKEVEN_DATA and the executable's own directory.
 DATADIR := $(PREFIX)/share/breakeven
+MANDIR  := $(PREFIX)/share/man/man1
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -Isrc -I$(BUILD) \
              $(shell pkg-config --cflags $(PKGS))
 LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
@@ -192,12 +193,15 @@ deps:
 	 $$sudo apt-get update -q && $$sudo apt-get install -y -q --no-install-recommends $(DEBS) \
 	   || { echo "make deps: apt-get failed. Install: $(DEBS)" >&2; exit 1; }
 
-install: breakeven
+# The installed tree is relocatable: breakeven finds its templates in
+# ../share/breakeven beside its own directory (site.h), wherever PREFIX moves.
+install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 breakeven $(DESTDIR)$(PREFIX)/bin/breakeven
-	install -d $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/assets
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/breakeven
+	install -d $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/assets $(DESTDIR)$(MANDIR)
 	install -m 644 templates/*.xsl $(DESTDIR)$(DATADIR)/templates/
 	install -m 644 assets/*.css $(DESTDIR)$(DATADIR)/assets/
+	install -m 644 assets/breakeven.1 $(DESTDIR)$(MANDIR)/breakeven.1
 
 clean:
 	rm -rf build build-san $(FUZZ_DIR) breakeven

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "chart.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,20 +241,27 @@ int chart_wrap(cairo_t *cr, const char *s, double width, char lines[][CHART_LINE
     return n;
 }
 
+double chart_margin(double width)
+{
+    return width < CHART_NARROW ? 10.0 : 20.0;
+}
+
 double chart_title(cairo_t *cr, double width, const char *title, const char *subtitle)
 {
-    char buf[512], lines[2][CHART_LINE];
-    double y = 30;
-    int i, n;
-    chart_font(cr, 17, 1);
-    chart_fit_text(cr, title, width - 40, buf, sizeof buf);
-    chart_text(cr, 20, y, CHART_LEFT, CHART_BASELINE, ink, buf);
+    char lines[6][CHART_LINE];
+    int narrow = width < CHART_NARROW, i, n;
+    double m = chart_margin(width), y = narrow ? 24 : 30;
+    chart_font(cr, narrow ? 15 : 17, 1);
+    n = chart_wrap(cr, title, width - 2 * m, lines, 2);
+    for (i = 0; i < n; i++, y += narrow ? 19 : 21)
+        chart_text(cr, m, y, CHART_LEFT, CHART_BASELINE, ink, lines[i]);
+    y -= narrow ? 19 : 21;
     if (subtitle && *subtitle) {
         chart_font(cr, 12.5, 0);
-        n = chart_wrap(cr, subtitle, width - 40, lines, 2);
+        n = chart_wrap(cr, subtitle, width - 2 * m, lines, narrow ? 6 : 2);
         for (i = 0; i < n; i++) {
             y += i ? 16 : 20;
-            chart_text(cr, 20, y, CHART_LEFT, CHART_BASELINE, grey, lines[i]);
+            chart_text(cr, m, y, CHART_LEFT, CHART_BASELINE, grey, lines[i]);
         }
     }
     return y + 14;
@@ -398,13 +406,29 @@ double chart_ytick_width(cairo_t *cr, const chart_axis *ya)
     return w;
 }
 
+/* 1 (and [lo, hi] added to used) when [lo, hi] overlaps none of the
+ * intervals in used[0..*n). */
+static int label_room(double used[][2], int *n, double lo, double hi)
+{
+    int i;
+    for (i = 0; i < *n; i++)
+        if (lo < used[i][1] && hi > used[i][0])
+            return 0;
+    if (*n < MAXTICKS) {
+        used[*n][0] = lo;
+        used[*n][1] = hi;
+        (*n)++;
+    }
+    return 1;
+}
+
 void chart_axes(cairo_t *cr, const chart_frame *f)
 {
     static const chart_rgb grid_major = {0.85, 0.85, 0.85}, grid_minor = {0.94, 0.94, 0.94};
     tickset tx, ty;
     char buf[64];
-    double ywidth = chart_ytick_width(cr, &f->ya);
-    int i, pass;
+    double ywidth = chart_ytick_width(cr, &f->ya), used[MAXTICKS][2];
+    int i, pass, nused;
 
     axis_ticks(&f->xa, &tx);
     axis_ticks(&f->ya, &ty);
@@ -444,16 +468,24 @@ void chart_axes(cairo_t *cr, const chart_frame *f)
     cairo_restore(cr);
 
     chart_font(cr, 11.5, 0);
-    for (i = 0; i < tx.n; i++)
+    /* The major ticks come first: a minor label that would touch one
+     * already written (on a narrow chart) is left out. */
+    for (i = 0, nused = 0; i < tx.n; i++)
         if (tx.label[i]) {
+            double x = chart_px(f, tx.v[i]), w;
             tick_label(&f->xa, tx.v[i], buf, sizeof buf);
-            chart_text(cr, chart_px(f, tx.v[i]), f->y + f->h + 19, CHART_CENTER, CHART_BASELINE,
-                       ink, buf);
+            w = chart_text_width(cr, buf);
+            if (!label_room(used, &nused, x - w / 2 - 3, x + w / 2 + 3))
+                continue;
+            chart_text(cr, x, f->y + f->h + 19, CHART_CENTER, CHART_BASELINE, ink, buf);
         }
-    for (i = 0; i < ty.n; i++)
+    for (i = 0, nused = 0; i < ty.n; i++)
         if (ty.label[i]) {
+            double y = chart_py(f, ty.v[i]);
+            if (!label_room(used, &nused, y - 8, y + 8))
+                continue;
             tick_label(&f->ya, ty.v[i], buf, sizeof buf);
-            chart_text(cr, f->x - 8, chart_py(f, ty.v[i]), CHART_RIGHT, CHART_MIDDLE, ink, buf);
+            chart_text(cr, f->x - 8, y, CHART_RIGHT, CHART_MIDDLE, ink, buf);
         }
     chart_font(cr, 13, 0);
     if (f->xa.label)
@@ -865,4 +897,36 @@ int chart_render(const char *base, double width, double height, double scale, ch
         return rc;
     snprintf(path, sizeof path, "%s.svg", base);
     return render_to(path, width, height, scale, 1, draw, ctx, e);
+}
+
+int chart_measure(double width, chart_draw_fn draw, void *ctx, err *e)
+{
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+    int rc;
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
+        rc = cairo_fail(e, "chart_measure", cairo_surface_status(s));
+    else
+        rc = draw_on(s, width, 0.0, 1.0, draw, ctx, "chart_measure", e);
+    cairo_surface_destroy(s);
+    return rc;
+}
+
+int chart_png_size(const char *path, int *width, int *height, err *e)
+{
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    unsigned char h[24];
+    FILE *f = fopen(path, "rb");
+    size_t n;
+    if (!f)
+        return err_set(e, BE_EFAIL, "%s: cannot open: %s", path, strerror(errno));
+    n = fread(h, 1, sizeof h, f);
+    fclose(f);
+    /* The signature, then the IHDR chunk: length, "IHDR", width, height. */
+    if (n != sizeof h || memcmp(h, sig, sizeof sig) != 0 || memcmp(h + 12, "IHDR", 4) != 0)
+        return err_set(e, BE_EFAIL, "%s: not a PNG file", path);
+    *width = (int)(((unsigned long)h[16] << 24 | (unsigned long)h[17] << 16 |
+                    (unsigned long)h[18] << 8 | h[19]) & 0x7fffffffUL);
+    *height = (int)(((unsigned long)h[20] << 24 | (unsigned long)h[21] << 16 |
+                     (unsigned long)h[22] << 8 | h[23]) & 0x7fffffffUL);
+    return BE_OK;
 }

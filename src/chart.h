@@ -89,9 +89,17 @@ void chart_fit_text(cairo_t *cr, const char *s, double width, char *buf, size_t 
 #define CHART_LINE 256
 int chart_wrap(cairo_t *cr, const char *s, double width, char lines[][CHART_LINE], int max);
 
-/* The chart's title (bold) and subtitle (grey, may be NULL or "", wrapped
- * onto two lines at most) at the top left of a canvas of the given width.
- * Returns the y below them. */
+/* A canvas narrower than this is laid out for a phone: smaller margins,
+ * legends under the plot instead of beside it, titles wrapped. */
+#define CHART_NARROW 600.0
+
+/* The margin left and right of a canvas of this width. */
+double chart_margin(double width);
+
+/* The chart's title (bold) and subtitle (grey, may be NULL or "") at the
+ * top left of a canvas of the given width, each wrapped: the title onto two
+ * lines at most, the subtitle onto two (six on a narrow canvas).  Returns
+ * the y below them. */
 double chart_title(cairo_t *cr, double width, const char *title, const char *subtitle);
 
 /* ---- axes ---------------------------------------------------------------- */
@@ -205,5 +213,16 @@ typedef int (*chart_draw_fn)(cairo_t *cr, double width, double height, void *ctx
  * "out/x.png: cannot create: No such file or directory". */
 int chart_render(const char *base, double width, double height, double scale, chart_draw_fn draw,
                  void *ctx, err *e);
+
+/* Runs draw with a height of 0 on a scratch surface of the given width
+ * (the same font settings as chart_render's), so that a drawing whose
+ * height follows from its content can lay itself out and report, through
+ * its ctx, the height it needs; then chart_render draws it at that height.
+ * Returns 0 or draw's error. */
+int chart_measure(double width, chart_draw_fn draw, void *ctx, err *e);
+
+/* The size in pixels of the PNG file at path, read from its header.
+ * BE_EFAIL when it cannot be read or is no PNG. */
+int chart_png_size(const char *path, int *width, int *height, err *e);
 
 #endif

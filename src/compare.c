@@ -3,12 +3,14 @@
  *
  * A new driver, OpenBLAS release or GPU changes some shapes and not others,
  * so the comparison is per point: the points of both runs are matched by
- * device model, mode, hidden width and batch size; each pair's resident
+ * device (its id, else its model name), mode, hidden width and batch size,
+ * and a device whose model differs between the runs is said to; each
+ * pair's resident
  * step times are tested with Mann–Whitney on the stored samples (or, with
  * fewer than COMPARE_MIN_SAMPLES samples on a side, by whether the medians'
  * confidence intervals overlap), and a pair only counts as faster or slower
  * when the test says so and the medians differ by more than COMPARE_NOISE.
- * The crossovers are matched by the model names of their two devices, and
+ * The crossovers are matched by their two devices, and
  * the provenance fields that explain a change (driver, OpenBLAS, breakeven,
  * hardware) are listed where they differ.  report.c turns the result into a
  * page; main.c prints the table.
@@ -36,24 +38,41 @@ const char *compare_verdict_name(compare_verdict v)
     }
 }
 
-/* The model name of a device id in r ("" when unknown). */
-static const char *model_of(const results *r, const char *id)
-{
-    const device_info *d = results_device(r, id);
-    return d ? d->name : "";
-}
-
-/* The device of b that corresponds to device index da of a: the k-th
- * device of b with the same model name, where da is the k-th of a. */
+/* The device of b that corresponds to device index da of a: the device
+ * with the same id ("cpu" is the CPU of any machine; an OpenCL id names
+ * the same device while the platforms keep their order); failing that,
+ * among b's devices whose ids a lacks, the k-th with the same model name,
+ * where da is the k-th of a's devices with that name whose ids b lacks (a
+ * driver that renumbered its platforms). */
 static const device_info *match_device(const results *a, int da, const results *b)
 {
+    const device_info *same = results_device(b, a->devices[da].id);
     int i, k = 0;
+    if (same)
+        return same;
     for (i = 0; i < da; i++)
-        k += strcmp(a->devices[i].name, a->devices[da].name) == 0;
+        k += strcmp(a->devices[i].name, a->devices[da].name) == 0 &&
+             !results_device(b, a->devices[i].id);
     for (i = 0; i < b->ndevices; i++)
-        if (strcmp(b->devices[i].name, a->devices[da].name) == 0 && k-- == 0)
+        if (strcmp(b->devices[i].name, a->devices[da].name) == 0 &&
+            !results_device(a, b->devices[i].id) && k-- == 0)
             return &b->devices[i];
     return NULL;
+}
+
+/* The id under which a device of side k (0: a, 1: b) is compared: its id
+ * in a (a device of b that no device of a matches keeps its own). */
+static const char *key_of(const results *a, const results *b, int k, const char *id)
+{
+    int i;
+    if (k == 0)
+        return id;
+    for (i = 0; i < a->ndevices; i++) {
+        const device_info *m = match_device(a, i, b);
+        if (m && strcmp(m->id, id) == 0)
+            return a->devices[i].id;
+    }
+    return id;
 }
 
 /* Fills the test and the verdict of a pair of ok points. */
@@ -64,6 +83,7 @@ static int judge(const rs_point *pa, const rs_point *pb, compare_point *c, err *
     c->ratio = c->median_b / c->median_a;
     if (pa->nsamples < COMPARE_MIN_SAMPLES || pb->nsamples < COMPARE_MIN_SAMPLES) {
         c->by_overlap = 1;
+        c->p = NAN;
         c->significant = pa->resident.ci_hi < pb->resident.ci_lo ||
                          pb->resident.ci_hi < pa->resident.ci_lo;
     } else {
@@ -80,6 +100,7 @@ static int judge(const rs_point *pa, const rs_point *pb, compare_point *c, err *
         for (i = 0; i < pb->nsamples; i++)
             xb[i] = pb->samples[i].wall;
         c->z = stats_mann_whitney_z(xa, pa->nsamples, xb, pb->nsamples);
+        c->p = erfc(fabs(c->z) / sqrt(2.0));
         c->significant = fabs(c->z) >= COMPARE_Z;
         free(xa);
         free(xb);
@@ -113,7 +134,11 @@ static int match_points(const results *a, const results *b, compare_set *s, err 
             if (!pb)
                 continue;
             c = &s->points[s->npoints++];
-            snprintf(c->model, sizeof c->model, "%s", a->devices[d].name);
+            if (strcmp(a->devices[d].name, db->name) == 0)
+                snprintf(c->model, sizeof c->model, "%s", a->devices[d].name);
+            else
+                snprintf(c->model, sizeof c->model, "%.120s \xe2\x86\x92 %.120s",
+                         a->devices[d].name, db->name);
             snprintf(c->dev_a, sizeof c->dev_a, "%s", pa->device);
             snprintf(c->dev_b, sizeof c->dev_b, "%s", pb->device);
             c->mode = pa->mode;
@@ -170,7 +195,7 @@ static void match_crossovers(const results *a, const results *b, compare_set *s)
             continue;
         for (i = 0; i < r->fit.ncross; i++) {
             const fit_crossover *x = &r->fit.cross[i];
-            const char *base = model_of(r, x->base), *other = model_of(r, x->other);
+            const char *base = key_of(a, b, k, x->base), *other = key_of(a, b, k, x->other);
             compare_cross *c = NULL;
             finding f;
             for (j = 0; j < s->ncross; j++)
@@ -265,9 +290,11 @@ static void match_provenance(const results *a, const results *b, compare_set *s)
         const device_info *x = &a->devices[i], *y = match_device(a, i, b);
         if (!y)
             continue;
-        snprintf(what, sizeof what, "%.40s driver", x->name);
+        snprintf(what, sizeof what, "%.31s model", x->id);
+        diff(s, what, x->name, y->name);
+        snprintf(what, sizeof what, "%.31s driver", x->id);
         diff(s, what, x->driver, y->driver);
-        snprintf(what, sizeof what, "%.40s library", x->name);
+        snprintf(what, sizeof what, "%.31s library", x->id);
         diff(s, what, x->library, y->library);
     }
 }
@@ -286,8 +313,8 @@ int compare_runs(const results *a, const results *b, compare_set *out, err *e)
     }
     if (out->npoints == 0) {
         compare_free(out);
-        return err_set(e, BE_EFAIL, "runs %s and %s have no point in common (same device "
-                       "model, mode, layers, hidden and batch)", a->prov.id, b->prov.id);
+        return err_set(e, BE_EFAIL, "runs %s and %s have no point in common (same device, "
+                       "mode, layers, hidden and batch)", a->prov.id, b->prov.id);
     }
     for (i = 0; i < out->npoints; i++) {
         const compare_point *c = &out->points[i];
@@ -376,15 +403,24 @@ static int series_of(series *sv, int *n, const compare_point *c)
     return (*n)++;
 }
 
+/* The change chart's ctx: the comparison, and the height a narrow
+ * drawing needs (reported when it is called with a height of 0). */
+typedef struct change_ctx {
+    const compare_set *s;
+    double need_h;
+} change_ctx;
+
 static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
-    const compare_set *s = vctx;
+    change_ctx *x = vctx;
+    const compare_set *s = x->s;
     static const chart_rgb ink = {0.13, 0.13, 0.13}, grey = {0.45, 0.45, 0.45};
     series sv[MAX_SERIES];
     chart_key keys[MAX_SERIES + 4];
     chart_frame f;
     char sub[600], sum[300];
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, top, lw, lh, xs[2], lo[2], hi[2];
+    double m = chart_margin(W), legw = W < CHART_NARROW ? W - 2 * m : 300.0;
     int i, ns = 0, nkeys = 0;
 
     (void)e;
@@ -402,10 +438,13 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     snprintf(sub, sizeof sub, "Median step time of B / A at the same shape: below 1 B is faster. "
              "A = %s, B = %s. %s.", s->id_a, s->id_b, sum);
     top = chart_title(cr, W, "What changed between the two runs", sub);
+    if (H <= 0 && ns == 0)
+        x->need_h = top + 80;
     if (ns == 0) {
         chart_font(cr, 16, 0);
-        chart_text(cr, W / 2, H / 2, CHART_CENTER, CHART_MIDDLE, ink,
-                   "No point was measured successfully in both runs.");
+        chart_fit_text(cr, "No point was measured successfully in both runs.", W - 2 * m, sum,
+                       sizeof sum);
+        chart_text(cr, W / 2, H / 2, CHART_CENTER, CHART_MIDDLE, ink, sum);
         return BE_OK;
     }
     ylo = fmin(ylo, 1.0 - 2 * COMPARE_NOISE);
@@ -426,7 +465,7 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     keys[nkeys].hollow = 1;
     keys[nkeys].shape = CHART_CIRCLE;
     nkeys++;
-    chart_legend_size(cr, keys, nkeys, 300.0, &lw, &lh);
+    chart_legend_size(cr, keys, nkeys, legw, &lw, &lh);
 
     memset(&f, 0, sizeof f);
     f.xa.scale = CHART_LOG;
@@ -440,6 +479,16 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     f.y = top + 10;
     f.w = W - f.x - lw - 50;
     f.h = H - f.y - 70;
+    if (W < CHART_NARROW) {
+        /* on a phone: the plot over the whole width, the legend under it */
+        f.x = m + 32 + chart_ytick_width(cr, &f.ya);
+        f.w = W - f.x - m - 6;
+        f.h = 0.8 * W;
+        if (H <= 0) {
+            x->need_h = f.y + f.h + 58 + lh + 16;
+            return BE_OK;
+        }
+    }
     xs[0] = f.xa.lo;
     xs[1] = f.xa.hi;
     lo[0] = lo[1] = 1.0 - COMPARE_NOISE;
@@ -458,11 +507,24 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
                      chart_py(&f, c->ratio), 6.0, chart_series(k), !c->significant);
     }
     cairo_restore(cr);
-    chart_legend(cr, f.x + f.w + 30, f.y, keys, nkeys, 300.0);
+    if (W < CHART_NARROW)
+        chart_legend(cr, m, f.y + f.h + 58, keys, nkeys, legw);
+    else
+        chart_legend(cr, f.x + f.w + 30, f.y, keys, nkeys, legw);
     return BE_OK;
 }
 
 int compare_chart(const compare_set *s, const char *base, err *e)
 {
-    return chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, (void *)s, e);
+    change_ctx x = {s, 0};
+    char nb[4096];
+    int rc;
+    if ((rc = chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, &x, e)) < 0)
+        return rc;
+    if (snprintf(nb, sizeof nb, "%s" FIGURE_NARROW_SUFFIX, base) >= (int)sizeof nb)
+        return err_set(e, BE_EUSAGE, "%s: path too long", base);
+    if ((rc = chart_measure(FIGURE_NARROW_WIDTH, draw_change, &x, e)) < 0)
+        return rc;
+    return chart_render(nb, FIGURE_NARROW_WIDTH, x.need_h > 0 ? ceil(x.need_h) : FIGURE_NARROW_WIDTH,
+                        FIGURE_SCALE, draw_change, &x, e);
 }

@@ -3,9 +3,11 @@
  * moves of the crossovers and the differences in provenance.
  *
  * Owns the matching of two results models (a point of A and one of B are
- * the same when their devices have the same model name and they share mode,
- * number of layers, hidden width and batch size — device ids may differ
- * between machines and driver versions), the significance test of each pair on the stored
+ * the same when their devices match — the same id, else, for a device whose
+ * id the other run lacks, the same model name — and they share mode,
+ * number of layers, hidden width and batch size; a device whose model
+ * differs is named in the points and the differences), the significance
+ * test of each pair on the stored
  * samples, the text table of a comparison and its change chart.  The HTML
  * page of a comparison is report.c's business; this module reads loaded
  * models and never a file but the chart it writes.
@@ -34,7 +36,8 @@ const char *compare_verdict_name(compare_verdict v); /* "faster", ... */
 /* One matched point (A → B).  ratio = median B / median A of the resident
  * step time, so below 1 B is faster. */
 typedef struct compare_point {
-    char model[256];           /* the device model name                  */
+    char model[256];           /* the device model name ("X → Y" when it
+                                  differs between the runs)              */
     char dev_a[32], dev_b[32]; /* its ids in A and in B                  */
     wl_mode mode;
     int hidden, batch;
@@ -44,13 +47,14 @@ typedef struct compare_point {
     double ratio;              /* 0 unless both ok                       */
     int by_overlap;            /* 1: CI overlap decided, else Mann–Whitney */
     double z;                  /* the Mann–Whitney z (B larger: slower)  */
+    double p;                  /* its two-sided p (NaN with CI overlap)   */
     int significant;
     compare_verdict verdict;   /* CMP_MISSING unless both are ok         */
 } compare_point;
 
 /* A crossover of A and its match in B (same models, mode, view, measure). */
 typedef struct compare_cross {
-    char base[256], other[256]; /* device model names                    */
+    char base[256], other[256]; /* device ids (as in A)                   */
     wl_mode mode;
     fit_view view;
     int cost;
@@ -98,7 +102,9 @@ void compare_table(FILE *out, const compare_set *s);
 /* The change chart: the ratio B/A of every matched point against FLOPs per
  * layer (log–log), one colour per device model and mode, filled markers
  * for significant changes, a line at 1 and the noise band; "<base>.png" and
- * "<base>.svg" (FIGURE_WIDTH × FIGURE_HEIGHT at FIGURE_SCALE). */
+ * "<base>.svg" (FIGURE_WIDTH × FIGURE_HEIGHT at FIGURE_SCALE), and for
+ * phones "<base>-narrow.png" and ".svg" (FIGURE_NARROW_WIDTH wide, the
+ * legend under the plot, as high as that takes). */
 int compare_chart(const compare_set *s, const char *base, err *e);
 
 #endif

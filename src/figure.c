@@ -141,8 +141,9 @@ void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c
 
 void figure_footer(cairo_t *cr, const results *r, double W, double H)
 {
-    char buf[768], cut[768];
-    int layers = figure_layers(r);
+    char buf[768], lines[2][CHART_LINE];
+    double m = chart_margin(W);
+    int layers = figure_layers(r), i, n;
     snprintf(buf, sizeof buf, "breakeven%s%s", r->prov.version[0] ? " " : "", r->prov.version);
     if (r->prov.host[0])
         fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.host);
@@ -151,35 +152,79 @@ void figure_footer(cairo_t *cr, const results *r, double W, double H)
     fmt_append(buf, sizeof buf, " \xc2\xb7 %d layer%s%s", layers, layers == 1 ? "" : "s",
                r->partial ? " \xc2\xb7 PARTIAL RUN (not every point was measured)" : "");
     chart_font(cr, 10, 0);
-    chart_fit_text(cr, buf, W - 40, cut, sizeof cut);
-    chart_text(cr, 20, H - 10, CHART_LEFT, CHART_BASELINE, figure_muted, cut);
+    n = chart_wrap(cr, buf, W - 2 * m, lines, FIG_NARROW(W) ? 2 : 1);
+    for (i = 0; i < n; i++)
+        chart_text(cr, m, H - 10 - 14 * (n - 1 - i), CHART_LEFT, CHART_BASELINE, figure_muted,
+                   lines[i]);
 }
 
-void figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys, int nkeys,
-                   chart_frame *f, double *legend_x)
+double figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys,
+                     int nkeys, chart_frame *f, fig_legend *lg)
 {
-    double lw = 0, lh = 0;
+    double lw = 0, lh = 0, m = chart_margin(W);
+    if (FIG_NARROW(W)) {
+        /* The plot over the whole width, the legend under its axis title. */
+        lg->x = m;
+        lg->w = W - 2 * m;
+        if (nkeys > 0)
+            chart_legend_size(cr, keys, nkeys, lg->w, &lw, &lh);
+        f->x = m + 32 + chart_ytick_width(cr, &f->ya);
+        f->y = top + 12;
+        f->w = W - f->x - m - 6;
+        f->h = 0.8 * W;
+        lg->y = f->y + f->h + 58;
+        return lg->y + lh + FIG_FOOTER_H(W) + 4;
+    }
+    lg->w = FIG_LEGEND_W;
     if (nkeys > 0)
-        chart_legend_size(cr, keys, nkeys, FIG_LEGEND_W, &lw, &lh);
+        chart_legend_size(cr, keys, nkeys, lg->w, &lw, &lh);
     f->x = 20 + 16 + 12 + chart_ytick_width(cr, &f->ya) + 8;
     f->y = top + 12;
     f->h = H - f->y - 72;
     f->w = W - f->x - (nkeys > 0 ? lw + 44 : 24);
-    *legend_x = f->x + f->w + 24;
+    lg->x = f->x + f->w + 24;
+    lg->y = f->y;
+    return H;
 }
 
-void figure_empty(cairo_t *cr, const results *r, double W, double H, const char *title,
+void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title,
                   const char *why)
 {
-    char lines[3][CHART_LINE];
+    char lines[6][CHART_LINE];
     double top = chart_title(cr, W, title, "");
     int i, n;
     chart_font(cr, 15, 0);
-    n = chart_wrap(cr, why, W - 160, lines, 3);
+    n = chart_wrap(cr, why, W - (FIG_NARROW(W) ? 2 * chart_margin(W) : 160), lines, 6);
+    if (H <= 0) {
+        x->need_h = FIG_NARROW(W) ? top + 40 + 22 * n + FIG_FOOTER_H(W) : FIGURE_HEIGHT;
+        return;
+    }
     for (i = 0; i < n; i++)
         chart_text(cr, W / 2, (top + H) / 2 + (i - (n - 1) / 2.0) * 22, CHART_CENTER,
                    CHART_MIDDLE, figure_muted, lines[i]);
-    figure_footer(cr, r, W, H);
+    figure_footer(cr, x->r, W, H);
+}
+
+int figure_render(fig_ctx *x, const char *base, chart_draw_fn draw, int fit_wide, err *e)
+{
+    char nb[4096];
+    double h = FIGURE_HEIGHT;
+    int rc;
+    if (snprintf(nb, sizeof nb, "%s" FIGURE_NARROW_SUFFIX, base) >= (int)sizeof nb)
+        return err_set(e, BE_EUSAGE, "%s: path too long", base);
+    if (fit_wide) {
+        x->need_h = 0;
+        if ((rc = chart_measure(FIGURE_WIDTH, draw, x, e)) < 0)
+            return rc;
+        h = x->need_h > 0 ? ceil(x->need_h) : FIGURE_HEIGHT;
+    }
+    if ((rc = chart_render(base, FIGURE_WIDTH, h, FIGURE_SCALE, draw, x, e)) < 0)
+        return rc;
+    x->need_h = 0;
+    if ((rc = chart_measure(FIGURE_NARROW_WIDTH, draw, x, e)) < 0)
+        return rc;
+    h = x->need_h > 0 ? ceil(x->need_h) : FIGURE_NARROW_WIDTH;
+    return chart_render(nb, FIGURE_NARROW_WIDTH, h, FIGURE_SCALE, draw, x, e);
 }
 
 void figure_key(chart_key *keys, int *n, chart_key_kind kind, const char *label, chart_rgb c,

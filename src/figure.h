@@ -4,7 +4,12 @@
  * Each function reads a results model (results.h) and, where it draws
  * fitted curves or crossovers, a fit_set (fit.h), and writes "<base>.png"
  * (FIGURE_WIDTH × FIGURE_HEIGHT user units at FIGURE_SCALE, i.e. 2200 × 1280
- * pixels) and "<base>.svg" (the same drawing, in points), each atomically.
+ * pixels; the bar charts as high as their bars need) and "<base>.svg" (the
+ * same drawing, in points), each atomically; and the same chart laid out
+ * for phones, "<base>-narrow.png" and ".svg": FIGURE_NARROW_WIDTH user
+ * units wide, as high as it needs, the legend under the plot, so that its
+ * text is as large on a phone's screen as the wide one's is on a desktop's
+ * (about 11 CSS px).  chart_png_size (chart.h) gives a chart's height.
  * The fit_set may be NULL or empty (no models, no crossovers): the charts
  * then show the measurements alone.  None of them calls the fitting code.
  *
@@ -34,6 +39,8 @@
 #define FIGURE_WIDTH 1100.0
 #define FIGURE_HEIGHT 640.0
 #define FIGURE_SCALE 2.0
+#define FIGURE_NARROW_WIDTH 330.0
+#define FIGURE_NARROW_SUFFIX "-narrow"
 
 /* One network shape, for the relative time and cost charts. */
 typedef struct figure_shape {

@@ -23,6 +23,7 @@ typedef struct bar_row {
     int device;         /* index in r->devices                             */
     int transfer;
     double value;       /* relative time or cost; NaN: no bar (see why)    */
+    char money[96];     /* the cost chart's USD per million samples        */
     char why[64];
 } bar_row;
 
@@ -44,17 +45,40 @@ static bar_row *row_add(bar_set *s)
     return w;
 }
 
-/* A bar's label: the device id, its type and name on a second line. */
-static void row_device(bar_row *w, const results *r, int d, int transfer)
+/* A bar's label: the device id, its type and name on a second line (after
+ * its price per hour on the cost chart). */
+static void row_device(bar_row *w, const fig_ctx *x, int d, int transfer)
 {
-    char full[512];
+    const results *r = x->r;
+    char full[512], price[48] = "";
     size_t n = strlen(r->devices[d].id);
     figure_device_label(&r->devices[d], full, sizeof full);
+    if (x->cost) {
+        snprintf(price, sizeof price, " \xc2\xb7 ");
+        fmt_usd(price + strlen(price), sizeof price - strlen(price),
+                q_price(x->prices, r->devices[d].id), 3);
+        fmt_append(price, sizeof price, "/h");
+    }
     snprintf(w->label, sizeof w->label, "%s%s", r->devices[d].id,
              transfer ? " with transfer" : "");
-    snprintf(w->detail, sizeof w->detail, "%s", transfer ? "" : full + n + (full[n] == ' '));
+    if (transfer)
+        w->detail[0] = '\0';
+    else
+        snprintf(w->detail, sizeof w->detail, "%s%s", full + n + (full[n] == ' '), price);
     w->device = d;
     w->transfer = transfer;
+}
+
+/* On the cost chart, the money of a bar: t seconds of device d's steps
+ * over `samples` samples, in USD per million samples. */
+static void row_money(bar_row *w, const fig_ctx *x, int d, double t, double samples)
+{
+    char usd[48];
+    if (!x->cost || !(samples > 0))
+        return;
+    fmt_usd(usd, sizeof usd, t * q_price(x->prices, x->r->devices[d].id) / 3600.0 / samples * 1e6,
+            2);
+    snprintf(w->money, sizeof w->money, "%s/M samples", usd);
 }
 
 static const char *status_why(const rs_point *p)
@@ -107,7 +131,7 @@ static void bars_total(const fig_ctx *x, bar_set *s, const int *in, const double
 {
     const results *r = x->r;
     int bd = q_base(r), d, k, n;
-    double tb;
+    double tb, samples = 0;
     q_shape done[Q_MAX_SHAPES];
 
     n = q_completed(r, x->mode, in, done, Q_MAX_SHAPES);
@@ -117,6 +141,8 @@ static void bars_total(const fig_ctx *x, bar_set *s, const int *in, const double
         return;
     }
     tb = q_total(r, q_base_id(r), x->mode, done, n, FIT_RESIDENT, NULL);
+    for (k = 0; k < n; k++)
+        samples += done[k].batch;
     for (k = 0; k < 2; k++)
         for (d = 0; d < r->ndevices; d++) {
             const char *id = r->devices[d].id;
@@ -127,18 +153,22 @@ static void bars_total(const fig_ctx *x, bar_set *s, const int *in, const double
             if (!in[d] || (k == 0) != (d == bd))
                 continue;
             if ((w = row_add(s))) {
-                row_device(w, r, d, 0);
-                w->value = q_total(r, id, x->mode, done, n, FIT_RESIDENT, NULL) / tb * scale[d];
+                double t = q_total(r, id, x->mode, done, n, FIT_RESIDENT, NULL);
+                row_device(w, x, d, 0);
+                w->value = t / tb * scale[d];
+                row_money(w, x, d, t, samples);
             }
             tt = q_total(r, id, x->mode, done, n, FIT_TRANSFER, &partial);
             if (!partial && d != bd && (w = row_add(s))) {
-                row_device(w, r, d, 1);
+                row_device(w, x, d, 1);
                 w->value = tt / tb * scale[d];
+                row_money(w, x, d, tt, samples);
             }
         }
     snprintf(s->sub, sizeof s->sub, "Total %s of a step over the %d %s shape%s every device "
-             "completed, relative to %s \xe2\x80\x94 lower is better", x->cost ? "cost" : "time",
-             n, workload_mode_name(x->mode), n > 1 ? "s" : "", q_base_id(r));
+             "completed, relative to %s \xe2\x80\x94 lower is better%s",
+             x->cost ? "cost" : "time", n, workload_mode_name(x->mode), n > 1 ? "s" : "",
+             q_base_id(r), x->cost ? "; in USD per million samples over one step of each" : "");
 }
 
 /* Bars grouped by the shapes asked for; a device without a usable point
@@ -167,16 +197,19 @@ static void bars_shapes(const fig_ctx *x, bar_set *s, const int *in, const doubl
             p = q_point(r, r->devices[d].id, x->mode, sh->hidden, sh->batch);
             if (!(w = row_add(s)))
                 break;
-            row_device(w, r, d, 0);
+            row_device(w, x, d, 0);
             if (!q_ok(base))
                 snprintf(w->why, sizeof w->why, "base %s: %s", bid, status_why(base));
             else if (!q_ok(p))
                 snprintf(w->why, sizeof w->why, "%s", status_why(p));
-            else
+            else {
                 w->value = p->resident.median / base->resident.median * scale[d];
+                row_money(w, x, d, p->resident.median, sh->batch);
+            }
             if (d != bd && q_ok_view(p, FIT_TRANSFER) && q_ok(base) && (w = row_add(s))) {
-                row_device(w, r, d, 1);
+                row_device(w, x, d, 1);
                 w->value = p->transfer.median / base->resident.median * scale[d];
+                row_money(w, x, d, p->transfer.median, sh->batch);
             }
         }
     }
@@ -199,19 +232,66 @@ static void bars_make(const fig_ctx *x, bar_set *s)
     else
         bars_shapes(x, s, in, scale);
     if (x->cost)
-        fmt_append(s->sub, sizeof s->sub, "; cost = time \xc3\x97 USD/hour%s%s",
+        fmt_append(s->sub, sizeof s->sub, "; cost = time \xc3\x97 USD per hour%s%s",
                    noprice[0] ? "; no price, not shown: " : "", noprice);
+}
+
+/* The vertical layout of the bars: each row's top and height, in order
+ * under the frame's top edge.  Wide: the label left of its bar, 40 units
+ * a row (30 without a second line); narrow: the label over its bar. */
+static double bars_rows(const bar_set *s, int narrow, double *ry, double *rh, double y)
+{
+    int i, detail = 0;
+    for (i = 0; i < s->n; i++)
+        detail |= s->rows[i].detail[0] != '\0';
+    for (i = 0; i < s->n; i++) {
+        const bar_row *w = &s->rows[i];
+        ry[i] = y;
+        if (w->group)
+            rh[i] = narrow ? 26 : 30;
+        else if (narrow)
+            rh[i] = (w->detail[0] ? 60 : 46) + (w->money[0] ? 16 : 0);
+        else
+            rh[i] = detail ? 40 : 30;
+        y += rh[i];
+    }
+    return y;
+}
+
+/* A bar's value: "12.1×", and its money on the cost chart (on a wide
+ * canvas; a narrow one shows it under the bar). */
+static void bar_value(const bar_row *w, int narrow, char *buf, size_t size)
+{
+    if (w->value < 0.1 && w->value > 0)
+        snprintf(buf, size, "%.3f\xc3\x97", w->value);
+    else
+        snprintf(buf, size, "%.2f\xc3\x97", w->value);
+    if (w->money[0] && !narrow)
+        fmt_append(buf, size, " \xc2\xb7 %s", w->money);
+}
+
+/* Text over the grid lines of a narrow bar chart, on a patch of white. */
+static void text_on_white(cairo_t *cr, double x, double y, chart_rgb c, const char *s)
+{
+    double w = chart_text_width(cr, s);
+    cairo_font_extents_t fe;
+    cairo_font_extents(cr, &fe);
+    cairo_rectangle(cr, x - 2, y - fe.ascent, w + 4, fe.ascent + fe.descent);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_fill(cr);
+    chart_text(cr, x, y, CHART_LEFT, CHART_BASELINE, c, s);
 }
 
 static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
-    const fig_ctx *x = vctx;
+    fig_ctx *x = vctx;
     const results *r = x->r;
     bar_set *s = malloc(sizeof *s);
     chart_frame f;
     char title[256], buf[512], axis[256];
-    double labw = 0, hmax = 0, top, rowh, y;
-    int i, bd = q_base(r);
+    double labw = 0, hmax = 0, top, ry[MAXROWS], rh[MAXROWS], bottom, m = chart_margin(W);
+    double labmax = FIG_NARROW(W) ? W - 2 * m : 340;
+    int i, bd = q_base(r), narrow = FIG_NARROW(W);
 
     if (!s)
         return err_set(e, BE_EFAIL, "out of memory laying out a bar chart");
@@ -219,18 +299,18 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
     snprintf(title, sizeof title, "%s relative to the base device (%s)",
              x->cost ? "Cost per step" : "Step time", workload_mode_name(x->mode));
     if (s->empty[0]) {
-        figure_empty(cr, r, W, H, title, s->empty);
+        figure_empty(cr, x, W, H, title, s->empty);
         free(s);
         return BE_OK;
     }
     top = chart_title(cr, W, title, s->sub);
     for (i = 0; i < s->n; i++) {
-        if (!s->rows[i].group) {
+        if (!s->rows[i].group && !narrow) {
             chart_font(cr, 11.5, 0);
-            chart_fit_text(cr, s->rows[i].label, 340, buf, sizeof buf);
+            chart_fit_text(cr, s->rows[i].label, labmax, buf, sizeof buf);
             labw = fmax(labw, chart_text_width(cr, buf));
             chart_font(cr, 10, 0);
-            chart_fit_text(cr, s->rows[i].detail, 340, buf, sizeof buf);
+            chart_fit_text(cr, s->rows[i].detail, labmax, buf, sizeof buf);
             labw = fmax(labw, chart_text_width(cr, buf));
         }
         if (isfinite(s->rows[i].value))
@@ -245,76 +325,110 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
     f.ya.scale = CHART_LINEAR;
     f.ya.lo = 0;
     f.ya.hi = 1;
-    f.x = 20 + labw + 12;
-    f.y = top + 12;
-    f.w = W - f.x - 40;
-    f.h = H - f.y - 72;
-    rowh = fmin(40, f.h / (s->n > 0 ? s->n : 1));
     f.ya.bare = 1;
+    f.x = narrow ? m : m + labw + 12;
+    f.y = top + 12;
+    f.w = W - f.x - (narrow ? m + 4 : 40);
+    bottom = bars_rows(s, narrow, ry, rh, f.y + 6);
+    f.h = bottom + 6 - f.y;
+    if (H <= 0) {
+        x->need_h = f.y + f.h + 50 + FIG_FOOTER_H(W);
+        free(s);
+        return BE_OK;
+    }
     chart_axes(cr, &f);
-    y = f.y + (f.h - rowh * s->n) / 2;
-    for (i = 0; i < s->n; i++, y += rowh) {
+    /* The line at 1 behind the labels of a narrow chart, over the bars of
+     * a wide one. */
+    if (narrow)
+        chart_vline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);
+    for (i = 0; i < s->n; i++) {
         const bar_row *w = &s->rows[i];
-        double cy = y + rowh / 2;
+        double cy, bh, tw;
         chart_rgb c = chart_series(w->device);
         if (w->group) {
             chart_font(cr, 12, 1);
-            chart_text(cr, f.x + 6, cy + 2, CHART_LEFT, CHART_MIDDLE, figure_ink, w->label);
+            chart_fit_text(cr, w->label, f.w - 12, buf, sizeof buf);
+            chart_text(cr, f.x + 6, ry[i] + rh[i] / 2 + 2, CHART_LEFT, CHART_MIDDLE, figure_ink,
+                       buf);
             continue;
         }
         chart_font(cr, 11.5, 0);
-        chart_fit_text(cr, w->label, 340, buf, sizeof buf);
-        if (w->detail[0] && rowh >= 26) {
-            chart_text(cr, f.x - 8, cy - 6.5, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
-            chart_font(cr, 10, 0);
-            chart_fit_text(cr, w->detail, 340, buf, sizeof buf);
-            chart_text(cr, f.x - 8, cy + 7.5, CHART_RIGHT, CHART_MIDDLE, figure_muted, buf);
-            chart_font(cr, 11.5, 0);
+        chart_fit_text(cr, w->label, labmax - (narrow ? 12 : 0), buf, sizeof buf);
+        if (narrow) {
+            /* The label and its second line over the bar. */
+            text_on_white(cr, f.x + 6, ry[i] + 14, figure_ink, buf);
+            if (w->detail[0]) {
+                chart_font(cr, 10.5, 0);
+                chart_fit_text(cr, w->detail, f.w - 12, buf, sizeof buf);
+                text_on_white(cr, f.x + 6, ry[i] + 28, figure_muted, buf);
+            }
+            cy = ry[i] + rh[i] - 14 - (w->money[0] ? 16 : 0);
+            bh = 18;
+            if (w->money[0]) {
+                chart_font(cr, 10.5, 0);
+                text_on_white(cr, f.x + 6, cy + 24, figure_muted, w->money);
+            }
         } else {
-            chart_text(cr, f.x - 8, cy, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
+            cy = ry[i] + rh[i] / 2;
+            bh = rh[i] * 0.64;
+            if (w->detail[0]) {
+                chart_text(cr, f.x - 8, cy - 6.5, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
+                chart_font(cr, 10, 0);
+                chart_fit_text(cr, w->detail, labmax, buf, sizeof buf);
+                chart_text(cr, f.x - 8, cy + 7.5, CHART_RIGHT, CHART_MIDDLE, figure_muted, buf);
+            } else {
+                chart_text(cr, f.x - 8, cy, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
+            }
         }
+        chart_font(cr, 11.5, 0);
         if (isfinite(w->value)) {
             double x1 = chart_px(&f, w->value);
             if (w->transfer)
                 c = chart_mix(c, (chart_rgb){1, 1, 1}, 0.45);
-            cairo_rectangle(cr, f.x, cy - rowh * 0.32, x1 - f.x, rowh * 0.64);
+            cairo_rectangle(cr, f.x, cy - bh / 2, x1 - f.x, bh);
             cairo_set_source_rgb(cr, c.r, c.g, c.b);
             cairo_fill(cr);
-            snprintf(buf, sizeof buf, "%.2f\xc3\x97", w->value);
-            if (w->value < 0.1 && w->value > 0)
-                snprintf(buf, sizeof buf, "%.3f\xc3\x97", w->value);
-            chart_text(cr, x1 + 5, cy, CHART_LEFT, CHART_MIDDLE, figure_ink, buf);
+            bar_value(w, narrow, buf, sizeof buf);
+            tw = chart_text_width(cr, buf);
+            /* Beside the bar's end, or inside it when that would run past
+             * the frame (in white where the bar is dark enough). */
+            if (x1 + 5 + tw <= f.x + f.w - 2 || x1 - 5 - tw < f.x + 2)
+                chart_text(cr, x1 + 5, cy, CHART_LEFT, CHART_MIDDLE, figure_ink, buf);
+            else
+                chart_text(cr, x1 - 5, cy, CHART_RIGHT, CHART_MIDDLE,
+                           w->transfer ? figure_ink : (chart_rgb){1, 1, 1}, buf);
         } else {
             chart_font(cr, 11, 0);
             chart_text(cr, f.x + 6, cy, CHART_LEFT, CHART_MIDDLE, figure_muted, w->why);
         }
     }
-    chart_vline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);
+    if (!narrow)
+        chart_vline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);
     figure_footer(cr, r, W, H);
     free(s);
     return BE_OK;
 }
 
 /* Checks the shapes asked for and renders the bars. */
-static int render_bars(const fig_ctx *x, const char *what, const char *base, err *e)
+static int render_bars(fig_ctx *x, const char *what, const char *base, err *e)
 {
     if (x->nshapes < 0 || x->nshapes > FIGURE_MAX_SHAPES || (x->nshapes > 0 && !x->shapes))
         return err_set(e, BE_EUSAGE, "%s: %d shapes (at most %d)", what, x->nshapes,
                        FIGURE_MAX_SHAPES);
-    return chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_bars, (void *)x, e);
+    return figure_render(x, base, draw_bars, 1, e);
 }
 
 int figure_relative_time(const results *r, wl_mode mode, const figure_shape *shapes, int nshapes,
                          const char *base, err *e)
 {
-    fig_ctx x = {r, NULL, NULL, mode, shapes, nshapes, 0};
+    fig_ctx x = {r, NULL, NULL, mode, shapes, nshapes, 0, 0};
     return render_bars(&x, "figure_relative_time", base, e);
 }
 
 int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
                 const figure_shape *shapes, int nshapes, const char *base, err *e)
 {
-    fig_ctx x = {r, NULL, prices, mode, shapes, nshapes, 1};
+    fig_ctx x = {r, NULL, prices, mode, shapes, nshapes, 1, 0};
     const char *bid = r->ndevices > 0 ? q_base_id(r) : "(none)";
     if (!(q_price(prices, bid) > 0))
         return err_set(e, BE_EUSAGE, "figure_cost: no price for the base device %s "

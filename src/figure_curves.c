@@ -20,13 +20,14 @@
 
 static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
-    const fig_ctx *x = vctx;
+    fig_ctx *x = vctx;
     const results *r = x->r;
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
     char title[256], sub[1024], note[256], buf[512], a[48], b[48];
     double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
-    double lx, top;
+    double need, top;
+    fig_legend lg;
     int use[FIG_MAX_DEVICES] = {0}, nkeys = 0, d, hi, bi, i, shape;
     q_grid g;
 
@@ -48,7 +49,7 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     if (!(xhi > 0)) {
         snprintf(buf, sizeof buf, "No %s point was measured successfully: nothing to plot.",
                  workload_mode_name(x->mode));
-        figure_empty(cr, r, W, H, title, buf);
+        figure_empty(cr, x, W, H, title, buf);
         return BE_OK;
     }
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
@@ -116,7 +117,11 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     f.ya.label = "FLOP/s (whole stack)";
     chart_axis_fit(&f.xa, xlo, xhi);
     chart_axis_fit(&f.ya, ylo, yhi);
-    figure_layout(cr, W, H, top + 8, keys, nkeys, &f, &lx);
+    need = figure_layout(cr, W, H, top + 8, keys, nkeys, &f, &lg);
+    if (H <= 0) {
+        x->need_h = need;
+        return BE_OK;
+    }
     chart_axes(cr, &f);
 
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
@@ -158,15 +163,15 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
         shape++;
     }
     cairo_restore(cr);
-    chart_legend(cr, lx, f.y, keys, nkeys, FIG_LEGEND_W);
+    chart_legend(cr, lg.x, lg.y, keys, nkeys, lg.w);
     figure_footer(cr, r, W, H);
     return BE_OK;
 }
 
 int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e)
 {
-    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0};
-    return chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_throughput, &x, e);
+    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
+    return figure_render(&x, base, draw_throughput, 0, e);
 }
 
 /* ---- 2. speed ratio ---------------------------------------------------- */
@@ -180,7 +185,7 @@ static const fit_model *base_model(const fit_set *fs, const char *bdev, wl_mode 
 
 static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
-    const fig_ctx *x = vctx;
+    fig_ctx *x = vctx;
     const results *r = x->r;
     int bd = q_base(r), d, hi, bi, i, v, nkeys = 0, nother = 0, any_transfer = 0,
         nfit = 0, use[FIG_MAX_DEVICES] = {0};
@@ -189,14 +194,15 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_frame f;
     char title[256], sub[1024], note[256], buf[512];
     double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
-    double lx, top;
+    double need, top;
+    fig_legend lg;
     q_grid g;
 
     (void)e;
     snprintf(title, sizeof title, "Speed of each device relative to the base (%s)",
              workload_mode_name(x->mode));
     if (r->ndevices < 1) {
-        figure_empty(cr, r, W, H, title, "No device in the results: nothing to compare.");
+        figure_empty(cr, x, W, H, title, "No device in the results: nothing to compare.");
         return BE_OK;
     }
     bid = r->devices[bd].id;
@@ -230,7 +236,7 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
         else
             snprintf(why, sizeof why, "No shape was measured successfully on both %s and "
                      "another device.", bid);
-        figure_empty(cr, r, W, H, title, why);
+        figure_empty(cr, x, W, H, title, why);
         return BE_OK;
     }
     use[bd] = 1;
@@ -293,7 +299,11 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     f.ya.label = buf;
     chart_axis_fit(&f.xa, xlo, xhi);
     chart_axis_fit(&f.ya, fmin(ylo, 1.0), fmax(yhi, 1.0));
-    figure_layout(cr, W, H, top + 8, keys, nkeys, &f, &lx);
+    need = figure_layout(cr, W, H, top + 8, keys, nkeys, &f, &lg);
+    if (H <= 0) {
+        x->need_h = need;
+        return BE_OK;
+    }
     chart_axes(cr, &f);
 
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
@@ -354,7 +364,7 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
                                      4.2, chart_series(d), v == FIT_TRANSFER);
             }
     cairo_restore(cr);
-    chart_legend(cr, lx, f.y, keys, nkeys, FIG_LEGEND_W);
+    chart_legend(cr, lg.x, lg.y, keys, nkeys, lg.w);
     figure_footer(cr, r, W, H);
     return BE_OK;
 }
@@ -362,6 +372,6 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
 int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base,
                        err *e)
 {
-    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0};
-    return chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_ratio, &x, e);
+    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
+    return figure_render(&x, base, draw_ratio, 0, e);
 }

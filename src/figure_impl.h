@@ -23,7 +23,8 @@ extern const chart_rgb figure_ink;     /* text and lines                      */
 extern const chart_rgb figure_muted;   /* subtitles, notes                    */
 extern const chart_rgb figure_neutral; /* legend symbols of no one series     */
 
-/* What a drawing function is asked to draw (chart_render's ctx). */
+/* What a drawing function is asked to draw (chart_render's ctx), and
+ * where it reports the height it needs when asked (see figure_render). */
 typedef struct fig_ctx {
     const results *r;
     const fit_set *fs;
@@ -32,7 +33,25 @@ typedef struct fig_ctx {
     const figure_shape *shapes;
     int nshapes;
     int cost;
+    double need_h;  /* set by a drawing called with a height of 0       */
 } fig_ctx;
+
+/* 1 on a canvas laid out for phones (legend under the plot). */
+#define FIG_NARROW(W) ((W) < CHART_NARROW)
+/* Room for the footer at the bottom of a canvas of width W. */
+#define FIG_FOOTER_H(W) (FIG_NARROW(W) ? 40.0 : 24.0)
+
+/* Draws a chart twice: "<base>.png/.svg" FIGURE_WIDTH wide, FIGURE_HEIGHT
+ * high unless fit_wide (then as high as draw asks, as for a narrow
+ * drawing), and "<base>" FIGURE_NARROW_SUFFIX ".png/.svg" FIGURE_NARROW_WIDTH
+ * wide and as high as draw asks.  draw, called with a height of 0, lays
+ * itself out, sets x->need_h and returns without drawing. */
+int figure_render(fig_ctx *x, const char *base, chart_draw_fn draw, int fit_wide, err *e);
+
+/* Where the legend goes: its top left corner and the width it may take. */
+typedef struct fig_legend {
+    double x, y, w;
+} fig_legend;
 
 /* Layers of the stack the run measured. */
 int figure_layers(const results *r);
@@ -66,14 +85,18 @@ void figure_cross_text(const fit_crossover *c, char *buf, size_t size);
 void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c, chart_rgb col,
                        chart_dash dash);
 
-/* A small grey line at the bottom: what was measured, where. */
+/* A small grey line at the bottom (two on a narrow canvas): what was
+ * measured, where. */
 void figure_footer(cairo_t *cr, const results *r, double W, double H);
-/* Places the plot area under the title (top) with the legend at its
- * right, leaving room for the y tick labels and axis title at its left. */
-void figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys, int nkeys,
-                   chart_frame *f, double *legend_x);
-/* A chart with nothing to show says why, in place of the data. */
-void figure_empty(cairo_t *cr, const results *r, double W, double H, const char *title,
+/* Places the plot area under the title (top) with the legend at its right
+ * (under it, on a narrow canvas), leaving room for the y tick labels and
+ * axis title at its left.  Returns the height the whole chart needs: H on
+ * a wide canvas, what the plot and the legend take on a narrow one. */
+double figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys,
+                     int nkeys, chart_frame *f, fig_legend *lg);
+/* A chart with nothing to show says why, in place of the data (with a
+ * height of 0, sets x->need_h only). */
+void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title,
                   const char *why);
 /* Appends a legend entry (ignored past FIG_MAX_KEYS). */
 void figure_key(chart_key *keys, int *n, chart_key_kind kind, const char *label, chart_rgb c,

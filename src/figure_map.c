@@ -204,20 +204,35 @@ static void color_bar(cairo_t *cr, double x, double y, double h, double cap)
     chart_text(cr, x, y + h + 30, CHART_LEFT, CHART_BASELINE, figure_muted, "< 1: base faster");
 }
 
+/* One panel with its axis titles, the cells at (px, py), pw × ph. */
+static void winner_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, int od,
+                         double cap, double px, double py, double pw, double ph)
+{
+    draw_panel(cr, x, g, bd, od, cap, px, py, pw, ph);
+    chart_font(cr, 13, 0);
+    chart_text(cr, px + pw / 2, py + ph + 36, CHART_CENTER, CHART_BASELINE, figure_ink,
+               "Batch size");
+    cairo_save(cr);
+    cairo_translate(cr, px - 48, py + ph / 2);
+    cairo_rotate(cr, -3.14159265358979323846 / 2);
+    chart_text(cr, 0, 0, CHART_CENTER, CHART_BASELINE, figure_ink, "Hidden width");
+    cairo_restore(cr);
+}
+
 static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
-    const fig_ctx *x = vctx;
+    fig_ctx *x = vctx;
     const results *r = x->r;
     int bd = q_base(r), d, hi, bi, np = 0, others[MAX_PANELS], nother = 0, i;
     int any_cross = 0, use[FIG_MAX_DEVICES] = {0};
     char title[256], sub[1024], note[256], buf[512];
-    double cap = 0, top, px, pw, ph, gap = 28, left;
+    double cap = 0, top, pw, ph, gap = 28, left;
     q_grid g;
 
     (void)e;
     snprintf(title, sizeof title, "Who wins at each shape (%s)", workload_mode_name(x->mode));
     if (r->ndevices < 1) {
-        figure_empty(cr, r, W, H, title, "No device in the results: nothing to compare.");
+        figure_empty(cr, x, W, H, title, "No device in the results: nothing to compare.");
         return BE_OK;
     }
     q_grid_make(r, x->mode, &g);
@@ -242,7 +257,7 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
         figure_device_label(&r->devices[bd], buf, sizeof buf);
         snprintf(sub, sizeof sub, "Only one device was measured: %s. "
                  "There is nothing to compare it with.", buf);
-        figure_empty(cr, r, W, H, title, sub);
+        figure_empty(cr, x, W, H, title, sub);
         return BE_OK;
     }
     /* The colour scale spans the data, but at least 2× (so that noise
@@ -259,22 +274,30 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
              any_cross ? "; \xe2\x97\x86 = crossover batch per hidden width" : "",
              nother > np ? "; more devices than panels: the first 3 shown" : "", note);
     top = chart_title(cr, W, title, sub);
-
+    if (FIG_NARROW(W)) {
+        /* The panels one under the other, the colour scale under them. */
+        double step;
+        left = chart_margin(W) + 60;
+        pw = W - left - chart_margin(W);
+        ph = fmin(fmax(g.nh * 28.0, 84.0), 280.0);
+        step = ph + 80;
+        if (H <= 0) {
+            x->need_h = top + 30 + np * step + 140 + FIG_FOOTER_H(W);
+            return BE_OK;
+        }
+        for (i = 0; i < np; i++)
+            winner_panel(cr, x, &g, bd, others[i], cap, left, top + 30 + i * step, pw, ph);
+        color_bar(cr, left, top + 30 + np * step, 100, cap);
+        figure_footer(cr, r, W, H);
+        return BE_OK;
+    }
+    if (H <= 0)
+        return BE_OK; /* a wide map fills the height it is given */
     left = 20 + 16 + 12 + 44;
     pw = (W - left - 140 - (np - 1) * (gap + 50)) / np;
     ph = H - top - 30 - 70;
-    for (i = 0; i < np; i++) {
-        px = left + i * (pw + gap + 50);
-        draw_panel(cr, x, &g, bd, others[i], cap, px, top + 30, pw, ph);
-        chart_font(cr, 13, 0);
-        chart_text(cr, px + pw / 2, top + 30 + ph + 36, CHART_CENTER, CHART_BASELINE, figure_ink,
-                   "Batch size");
-        cairo_save(cr);
-        cairo_translate(cr, px - 48, top + 30 + ph / 2);
-        cairo_rotate(cr, -3.14159265358979323846 / 2);
-        chart_text(cr, 0, 0, CHART_CENTER, CHART_BASELINE, figure_ink, "Hidden width");
-        cairo_restore(cr);
-    }
+    for (i = 0; i < np; i++)
+        winner_panel(cr, x, &g, bd, others[i], cap, left + i * (pw + gap + 50), top + 30, pw, ph);
     color_bar(cr, W - 118, top + 30, fmin(ph, 260), cap);
     figure_footer(cr, r, W, H);
     return BE_OK;
@@ -282,6 +305,6 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
 
 int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e)
 {
-    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0};
-    return chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_winner, &x, e);
+    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
+    return figure_render(&x, base, draw_winner, 0, e);
 }

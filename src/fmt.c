@@ -96,6 +96,51 @@ static double round3(double a)
     return round(a / mag) * mag;
 }
 
+void fmt_usd(char *buf, size_t size, double usd, int digits)
+{
+    static const char *const sup[] = {"\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3",
+                                      "\xe2\x81\xb4", "\xe2\x81\xb5", "\xe2\x81\xb6",
+                                      "\xe2\x81\xb7", "\xe2\x81\xb8", "\xe2\x81\xb9"};
+    char m[64], ex[64] = "", d[16];
+    int k, j;
+    if (!isfinite(usd) || usd < 0.0) {
+        snprintf(buf, size, "%s", isnan(usd) ? "NaN" : usd > 0 ? "inf" : "-");
+        return;
+    }
+    if (usd == 0.0 || usd >= 0.001) {
+        fmt_sig(m, sizeof m, usd, digits);
+        snprintf(buf, size, "$%s", m);
+        return;
+    }
+    k = (int)floor(log10(usd));
+    fmt_sig(m, sizeof m, usd / pow(10.0, k), digits);
+    if (strtod(m, NULL) >= 10.0) { /* 9.996e-6 rounds up to 10 */
+        k++;
+        fmt_sig(m, sizeof m, usd / pow(10.0, k), digits);
+    }
+    /* k < 0 here: a superscript minus, then the digits of -k */
+    snprintf(ex, sizeof ex, "\xe2\x81\xbb");
+    snprintf(d, sizeof d, "%d", -k);
+    for (j = 0; d[j]; j++)
+        fmt_append(ex, sizeof ex, "%s", sup[d[j] - '0']);
+    snprintf(buf, size, "$%s\xc3\x97" "10%s", m, ex);
+}
+
+void fmt_pvalue(char *buf, size_t size, double p)
+{
+    char t[64];
+    if (!(p >= 0.0) || p > 1.0) {
+        snprintf(buf, size, "p = NaN");
+        return;
+    }
+    if (p < 1e-4) {
+        snprintf(buf, size, "p < 0.0001");
+        return;
+    }
+    fmt_sig(t, sizeof t, p, 2);
+    snprintf(buf, size, "p = %s", t);
+}
+
 void fmt_num(char *buf, size_t size, double v)
 {
     double a = round3(fabs(v));

@@ -40,6 +40,14 @@ void fmt_si_range(char *buf, size_t size, double lo, double hi);
  * "1200"), for ratios and linear axes. */
 void fmt_num(char *buf, size_t size, double v);
 
+/* An amount of US dollars with `digits` significant digits: "$0.12",
+ * "$1.5", "$0.0041"; below a thousandth of a dollar as a power of ten,
+ * "$3.3×10⁻⁵" (the cost of one step is often a few nanodollars). */
+void fmt_usd(char *buf, size_t size, double usd, int digits);
+
+/* A p-value for readers: "p = 0.42", "p = 0.0031", "p < 0.0001". */
+void fmt_pvalue(char *buf, size_t size, double p);
+
 /* A measured step time, three significant digits in a readable unit:
  * "1.72 µs", "350 ms", "1.2 s". */
 void fmt_time(char *buf, size_t size, double seconds);

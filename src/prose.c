@@ -71,8 +71,9 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
         }
         if (!best)
             continue;
-        fmt_append(buf, size, " %s peaks at %.3g GFLOP/s (hidden %d, batch %d)", r->devices[d].id,
-                   results_gflops(best, best->resident.median), best->hidden, best->batch);
+        fmt_si(g, sizeof g, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
+        fmt_append(buf, size, " %s peaks at %s (hidden %d, batch %d)", r->devices[d].id, g,
+                   best->hidden, best->batch);
         width_throughput(r, r->devices[d].id, m, w, sizeof w);
         fm = q_model(q_fit(r), r->devices[d].id, m, FIT_RESIDENT);
         if (w[0]) {
@@ -186,6 +187,41 @@ void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, siz
     }
 }
 
+/* The money of the cost chart's paragraph: each priced device's cost per
+ * step and per million samples, in USD, at the largest of the shapes
+ * done[0..n) (by FLOPs). */
+static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_shape *done, int n,
+                        char *buf, size_t size)
+{
+    int i, d, k = 0, said = 0;
+    char step[48], per[48], price[48];
+    for (i = 1; i < n; i++)
+        if (workload_flops_per_layer(m, done[i].hidden, done[i].batch) >
+            workload_flops_per_layer(m, done[k].hidden, done[k].batch))
+            k = i;
+    for (d = 0; d < r->ndevices; d++) {
+        const char *id = r->devices[d].id;
+        const rs_point *p = q_point(r, id, m, done[k].hidden, done[k].batch);
+        double usd_h = q_price(&r->prices, id), c;
+        if (!use[d] || !q_ok(p) || !(usd_h > 0))
+            continue;
+        c = p->resident.median * usd_h / 3600.0;
+        fmt_usd(step, sizeof step, c, 2);
+        fmt_usd(per, sizeof per, c / done[k].batch * 1e6, 2);
+        fmt_usd(price, sizeof price, usd_h, 3);
+        if (!said++)
+            fmt_append(buf, size, " In dollars, at hidden %d \xc3\x97 batch %d (the largest "
+                       "of %s): ", done[k].hidden, done[k].batch,
+                       n == 1 ? "it" : "these shapes");
+        else
+            fmt_append(buf, size, "; ");
+        fmt_append(buf, size, "%s at %s per hour costs %s per step, %s per million samples",
+                   id, price, step, per);
+    }
+    if (said)
+        fmt_append(buf, size, ".");
+}
+
 void prose_relative(const results *r, const findings *F, wl_mode m, int cost, char *buf,
                     size_t size)
 {
@@ -207,7 +243,15 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         return;
     }
     tb = q_total(r, base, m, done, n, FIT_RESIDENT, NULL);
-    fmt_append(buf, size, " Over the %d shapes every device completed,", n);
+    if (r->ndevices == 1) {
+        fmt_append(buf, size, " Only %s was measured, so its bar is the reference (1\xc3\x97) "
+                   "over the %d shape%s it completed.", base, n, n == 1 ? "" : "s");
+        return;
+    }
+    if (n == 1)
+        fmt_append(buf, size, " At the one shape every device completed,");
+    else
+        fmt_append(buf, size, " Over the %d shapes every device completed,", n);
     for (d = 0; d < r->ndevices; d++) {
         const char *id = r->devices[d].id;
         const finding *f = findings_get(F, id, m, FIT_RESIDENT, cost);
@@ -229,6 +273,8 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         fmt_append(buf, size, ";");
     }
     buf[strlen(buf) - 1] = '.';
+    if (cost)
+        cost_in_usd(r, m, use, done, n, buf, size);
 }
 
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
@@ -329,35 +375,24 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
 void prose_setup(const results *r, char *buf, size_t size)
 {
     const rs_prov *p = &r->prov;
-    int d, total = 0, i;
+    int total = 0, i;
     buf[0] = '\0';
-    fmt_append(buf, size,
-               "Measured on %s (%s, %d cores, %.1f GiB, %s, %s) with breakeven %s (%s), "
-               "built by %s. The devices:",
-               p->host, p->cpu_model, p->cores, p->memory / 1073741824.0, p->os, p->kernel,
-               p->version, p->commit, p->compiler);
-    for (d = 0; d < r->ndevices; d++) {
-        const device_info *v = &r->devices[d];
-        double price = q_price(&r->prices, v->id);
-        fmt_append(buf, size, "%s %s (%s, %s; driver %s, %s)", d ? ";" : "", v->id, v->type,
-                   v->name, v->driver, v->library);
-        if (price > 0)
-            fmt_append(buf, size, " at $%.4g per hour", price);
-    }
     for (i = 0; i < r->npoints; i++)
         total += r->points[i].nsamples;
-    fmt_append(buf, size, ". OpenBLAS %s (core %s, %d threads). Each point is a stack of %d "
-               "dense layers y = ReLU(x·W + b) in fp32, verified against a double-precision host "
-               "reference before timing, warmed up, then timed step by step in passes over the "
-               "whole grid within the %.0f s budget (%d samples in all). Times are medians, "
+    fmt_append(buf, size, "Each point is a stack of %d dense layer%s y = ReLU(x·W + b) in fp32, "
+               "verified against a double-precision host reference before it is timed, warmed "
+               "up, then timed step by step", p->layers, p->layers == 1 ? "" : "s");
+    if (r->npasses > 1)
+        fmt_append(buf, size, " in %d passes over the whole grid, each in a freshly shuffled "
+                   "order,", r->npasses);
+    fmt_append(buf, size, " within the %.0f s budget (%d sample%s in all). Times are medians, "
                "with a 95%% interval that includes how the passes differ. At each hidden width "
                "the crossover batch is where the difference of the two devices' measured "
                "times meets zero between the batches that bracket it, its 95%% interval drawn "
-               "from the medians' intervals; t = t0 + f/P is "
-               "fitted per device and hidden width to describe the devices, and only where it "
-               "fits; drift is a one-sided Mann–Whitney test of the last third of the samples "
-               "against the first.",
-               p->blas_version, p->blas_core, p->blas_threads, p->layers, p->budget, total);
+               "from the medians' intervals; t = t0 + f/P is fitted per device and hidden width "
+               "to describe the devices, and only where it fits; drift is a one-sided "
+               "Mann–Whitney test of the last third of the samples against the first.",
+               p->budget, total, total == 1 ? "" : "s");
 }
 
 void prose_answer(const results *r, const findings *F, char *buf, size_t size)
@@ -369,8 +404,41 @@ void prose_answer(const results *r, const findings *F, char *buf, size_t size)
             findings_sentence(&F->f[i], r, buf, size);
             return;
         }
-    snprintf(buf, size, "%d points measured on %d device%s.", r->npoints, r->ndevices,
-             r->ndevices == 1 ? "" : "s");
+    if (r->ndevices == 1) {
+        prose_alone(r, buf, size);
+        return;
+    }
+    snprintf(buf, size, "%d point%s measured on %d device%s.", r->npoints,
+             r->npoints == 1 ? "" : "s", r->ndevices, r->ndevices == 1 ? "" : "s");
+}
+
+void prose_alone(const results *r, char *buf, size_t size)
+{
+    const rs_point *best = NULL;
+    char peak[48];
+    int i, n = 0;
+    buf[0] = '\0';
+    if (r->ndevices != 1)
+        return;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (!q_ok(p))
+            continue;
+        n++;
+        if (!best || results_gflops(p, p->resident.median) >
+                         results_gflops(best, best->resident.median))
+            best = p;
+    }
+    fmt_append(buf, size, "Only %s (%s, %s) was measured, so there is no other device to "
+               "compare it with and no crossover.", r->devices[0].id,
+               r->devices[0].type[0] ? r->devices[0].type : "unknown type",
+               r->devices[0].name[0] ? r->devices[0].name : "unnamed");
+    if (best) {
+        fmt_si(peak, sizeof peak, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
+        fmt_append(buf, size, " It peaks at %s (%s, hidden %d, batch %d) over the %d point%s "
+                   "it measured.", peak, workload_mode_name(best->mode), best->hidden,
+                   best->batch, n, n == 1 ? "" : "s");
+    }
 }
 
 void prose_title(const char *title, const results *r, char *buf, size_t size)

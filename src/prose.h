@@ -58,14 +58,20 @@ void prose_telemetry(const results *r, char *buf, size_t size);
 /* Which device to use for mode m, and from what size on. */
 void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf, size_t size);
 
-/* The machine, the devices and their drivers, the prices and the method,
- * in one paragraph. */
+/* The method, in one paragraph: what a point is, how it was verified and
+ * timed, what the times and crossovers are (the machine and the devices
+ * are systable.h's tables). */
 void prose_setup(const results *r, char *buf, size_t size);
 
 /* The first answer of a run (the sentence of its first resident time
  * finding), or what was measured when it has none: the archive's and the
  * feed's summary. */
 void prose_answer(const results *r, const findings *F, char *buf, size_t size);
+
+/* The lead of a run that measured a single device: what was measured
+ * ("Only cpu (CPU, AMD EPYC) was measured, so …") and its best speed; ""
+ * unless r has exactly one device. */
+void prose_alone(const results *r, char *buf, size_t size);
 
 /* The title of a run's report: title when given (not NULL or ""), else
  * "CPU or GPU? Dense layers on <host>". */

@@ -29,6 +29,7 @@
 #include <libxml/HTMLtree.h>
 
 #include "archive.h"
+#include "chart.h"
 #include "csv.h"
 #include "figure.h"
 #include "findings.h"
@@ -36,8 +37,10 @@
 #include "fsx.h"
 #include "prose.h"
 #include "query.h"
+#include "reproduce.h"
 #include "runcharts.h"
 #include "site.h"
+#include "systable.h"
 #include "version.h"
 #include "workload.h"
 
@@ -65,13 +68,30 @@ typedef struct report_ctx {
 
 /* ---- charts and tables ------------------------------------------------- */
 
-/* The link attributes of a chart element: href_base + ".png" and ".svg". */
-static void chart_links(xmlNodePtr c, const char *href_base)
+/* The link attributes of a chart element: href_base + ".png" and ".svg"
+ * with the chart's size in CSS pixels, and the same for its narrow
+ * rendering when file_base (the chart's path, without extension) has one. */
+static void chart_links(xmlNodePtr c, const char *file_base, const char *href_base)
 {
+    char p[PATHMAX];
+    int w, h;
+    err e;
     site_attrf(c, "png", "%s.png", href_base);
     site_attrf(c, "svg", "%s.svg", href_base);
-    site_attrf(c, "width", "%.0f", FIGURE_WIDTH);
-    site_attrf(c, "height", "%.0f", FIGURE_HEIGHT);
+    snprintf(p, sizeof p, "%s.png", file_base);
+    if (chart_png_size(p, &w, &h, &e) == BE_OK) {
+        site_attrf(c, "width", "%.0f", w / FIGURE_SCALE);
+        site_attrf(c, "height", "%.0f", h / FIGURE_SCALE);
+    } else {
+        site_attrf(c, "width", "%.0f", FIGURE_WIDTH);
+        site_attrf(c, "height", "%.0f", FIGURE_HEIGHT);
+    }
+    snprintf(p, sizeof p, "%s" FIGURE_NARROW_SUFFIX ".png", file_base);
+    if (chart_png_size(p, &w, &h, &e) == BE_OK) {
+        site_attrf(c, "narrow-png", "%s" FIGURE_NARROW_SUFFIX ".png", href_base);
+        site_attrf(c, "narrow-width", "%.0f", w / FIGURE_SCALE);
+        site_attrf(c, "narrow-height", "%.0f", h / FIGURE_SCALE);
+    }
 }
 
 /* One <chart> element, when its PNG exists in dir. */
@@ -87,7 +107,8 @@ static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefi
     c = site_add(parent, "chart", NULL);
     site_attr(c, "kind", kind);
     snprintf(href, sizeof href, "%s%s", href_prefix, name);
-    chart_links(c, href);
+    png[strlen(png) - 4] = '\0';
+    chart_links(c, png, href);
     site_attr(c, "alt", alt);
     site_add(c, "p", text);
 }
@@ -170,11 +191,11 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     int energy[RESULTS_MAX_DEVICES];
     xmlNodePtr t = site_add(parent, "table", NULL), head, row;
     char buf[64], cap[512];
-    snprintf(cap, sizeof cap, "Median time of one step of %d layers (%s); below each, its 95%% "
-             "interval relative to it and the number of samples n (hover for the interval "
+    snprintf(cap, sizeof cap, "Median time of one step of %d layer%s (%s); below each, its "
+             "95%% interval relative to it and the number of samples n (hover for the interval "
              "itself); \xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than "
              "10%% from the median; — means out of memory.", r->prov.layers,
-             workload_mode_name(m));
+             r->prov.layers == 1 ? "" : "s", workload_mode_name(m));
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
         energy[d] = q_has_energy(r, r->devices[d].id, m);
     if (q_has_energy(r, NULL, m))
@@ -301,7 +322,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     const cmp_slot *cs = &x->cmp[k];
     xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), lead, cc;
     char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
-    int m, i, nw;
+    int m, i, nw, dirty;
 
     prose_title(x->o->title, r, buf, sizeof buf);
     fmt_date(date, sizeof date, r->prov.started);
@@ -315,14 +336,16 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
             findings_sentence(&x->F[k].f[i], r, buf, sizeof buf);
             site_add(lead, "p", buf);
         }
-    if (!r->has_fit)
+    prose_alone(r, buf, sizeof buf);
+    if (buf[0])
+        site_add(lead, "p", buf);
+    else if (!r->has_fit)
         site_add(lead, "p", "This results file has no fit, so no crossover can be given; the "
                             "tables below show the measured times.");
     else if (r->fit.ncross > 0 && r->prices.n == 0)
         site_add(lead, "p", "No prices were given, so there are no cost figures (run with "
                             "--price DEVICE=USD_PER_HOUR for each device).");
-    prose_setup(r, buf, sizeof buf);
-    site_add(a, "setup", buf);
+    systable_add(a, r);
     prose_telemetry(r, buf, sizeof buf);
     if (buf[0])
         site_add(a, "telemetry", buf);
@@ -343,9 +366,13 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
         cc = site_add(a, "compare", NULL);
         site_attr(cc, "note", cs->note);
     }
-    cc = site_add(a, "reproduce", r->prov.command);
+    reproduce_command(r, buf, sizeof buf);
+    cc = site_add(a, "reproduce", buf);
     site_attr(cc, "version", r->prov.version);
-    site_attr(cc, "commit", r->prov.commit);
+    reproduce_commit(r, buf, sizeof buf, &dirty);
+    site_attr(cc, "commit", buf);
+    if (dirty)
+        site_attr(cc, "dirty", "yes");
     cc = site_add(a, "files", NULL);
     site_attrf(cc, "results", "%sresults.xml", chart_prefix);
     site_attrf(cc, "csv", "%sresults.csv", chart_prefix);
@@ -394,6 +421,10 @@ static void annotate_points(xmlNodePtr an, const compare_set *c)
         const compare_point *p = &c->points[i];
         n = site_add(t, "point", NULL);
         site_attr(n, "model", p->model);
+        if (strcmp(p->dev_a, p->dev_b) == 0)
+            site_attr(n, "device", p->dev_a);
+        else
+            site_attrf(n, "device", "%s → %s", p->dev_a, p->dev_b);
         site_attr(n, "mode", workload_mode_name(p->mode));
         site_attrf(n, "hidden", "%d", p->hidden);
         site_attrf(n, "batch", "%d", p->batch);
@@ -409,15 +440,17 @@ static void annotate_points(xmlNodePtr an, const compare_set *c)
         fmt_time(buf, sizeof buf, p->median_b);
         site_attr(n, "time-b", buf);
         site_attrf(n, "ratio", "%.3f", p->ratio);
-        if (p->by_overlap)
-            site_attr(n, "test", "CI overlap");
-        else
-            site_attrf(n, "test", "z = %+.2f", p->z);
+        if (p->by_overlap) {
+            site_attr(n, "test", p->significant ? "CIs apart" : "CIs overlap");
+        } else {
+            fmt_pvalue(buf, sizeof buf, p->p);
+            site_attr(n, "test", buf);
+        }
     }
 }
 
 static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const results *b,
-                                   const char *chart)
+                                   const char *chart, const char *chart_file)
 {
     xmlNodePtr an = xmlNewNode(NULL, BAD_CAST "annotation"), n;
     char buf[600], da[64], db[64];
@@ -430,6 +463,9 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
     site_attr(an, "date-b", db);
     site_attr(an, "host-a", a->prov.host);
     site_attr(an, "host-b", b->prov.host);
+    /* the comparison lives in OUT/compare/, the runs in OUT/runs/<id>/ */
+    site_attrf(an, "href-a", "../runs/%s/index.html", c->id_a);
+    site_attrf(an, "href-b", "../runs/%s/index.html", c->id_b);
     snprintf(buf, sizeof buf, "What changed from %s to %s", c->id_a, c->id_b);
     site_add(an, "title", buf);
     compare_summary(c, buf, sizeof buf);
@@ -440,7 +476,7 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
         site_add(an, "overall", buf);
     }
     n = site_add(an, "chart", NULL);
-    chart_links(n, chart);
+    chart_links(n, chart_file, chart);
     site_attr(n, "alt", "Chart: the ratio of median step times B/A of every matched point "
                         "against FLOPs per layer; filled markers are significant changes.");
     for (i = 0; i < c->ndiffs; i++) {
@@ -472,7 +508,7 @@ static int render_compare(const site *s, const char *out, const compare_set *c,
     snprintf(base, sizeof base, "%s/%s", dir, name);
     if ((rc = compare_chart(c, base, e)) < 0)
         return rc;
-    doc = site_page(s, "compare", annotate_compare(c, a, b, name), "style.css", "../index.html",
+    doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), "style.css", "../index.html",
                     "../feed.xml", e);
     if (!doc)
         return BE_EFAIL;

@@ -66,8 +66,9 @@ int runcharts_ensure(const results *r, const char *dir, err *e)
     for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
         if (!q_has_mode(r, NULL, (wl_mode)m))
             continue;
-        snprintf(p, sizeof p, "%s/%s-%s.png", dir, runcharts_name(RUNCHARTS_RELATIVE_TIME),
-                 workload_mode_name((wl_mode)m));
+        /* the narrow rendering is the newest: runs drawn before it get both */
+        snprintf(p, sizeof p, "%s/%s-%s" FIGURE_NARROW_SUFFIX ".png", dir,
+                 runcharts_name(RUNCHARTS_RELATIVE_TIME), workload_mode_name((wl_mode)m));
         if (access(p, F_OK) != 0)
             return runcharts_draw(r, dir, &n, e);
     }

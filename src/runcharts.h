@@ -14,7 +14,8 @@
 #include "results.h"
 
 /* The charts of each measured mode, in the order the report shows them;
- * a chart's files are "<dir>/<name>-<mode>.png" and ".svg". */
+ * a chart's files are "<dir>/<name>-<mode>.png" and ".svg", and its narrow
+ * rendering for phones "<dir>/<name>-<mode>-narrow.png" and ".svg". */
 typedef enum {
     RUNCHARTS_THROUGHPUT,
     RUNCHARTS_SPEED_RATIO,

@@ -60,6 +60,13 @@ int site_data_dir(const char *data_dir, char *buf, size_t size, err *e)
                 snprintf(buf, size, "%s", exe);
                 return BE_OK;
             }
+            /* an installed copy, wherever its prefix was moved: PREFIX/bin
+             * beside PREFIX/share/breakeven */
+            fmt_append(exe, sizeof exe, "/../share/breakeven");
+            if (has_data(exe)) {
+                snprintf(buf, size, "%s", exe);
+                return BE_OK;
+            }
         }
     }
     if (has_data(BE_DATADIR)) {
@@ -67,8 +74,8 @@ int site_data_dir(const char *data_dir, char *buf, size_t size, err *e)
         return BE_OK;
     }
     return err_set(e, BE_EFAIL, "templates not found: tried $BREAKEVEN_DATA, the executable's "
-                   "directory and %s (set BREAKEVEN_DATA to the directory holding templates/ "
-                   "and assets/)", BE_DATADIR);
+                   "directory, ../share/breakeven beside it and %s (set BREAKEVEN_DATA to the "
+                   "directory holding templates/ and assets/)", BE_DATADIR);
 }
 
 int site_check_base_url(const char *url, err *e)
@@ -229,6 +236,23 @@ xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, cons
     return doc;
 }
 
+/* libxml2's HTML serializer knows HTML 4's void elements, not HTML5's
+ * <source>, and closes it with an end tag that HTML5 calls stray: drop
+ * those (text and attribute values are escaped, so it is never content). */
+static void drop_source_end_tags(xmlChar *html, int *len)
+{
+    static const char tag[] = "</source>";
+    char *r = (char *)html, *w = (char *)html, *hit;
+    size_t n = sizeof tag - 1;
+    while ((hit = strstr(r, tag)) != NULL) {
+        memmove(w, r, (size_t)(hit - r));
+        w += hit - r;
+        r = hit + n;
+    }
+    memmove(w, r, strlen(r) + 1);
+    *len = (int)strlen((char *)html);
+}
+
 int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const char *what,
                    xmlChar **out, int *len, xmlDocPtr *keep, err *e)
 {
@@ -240,6 +264,7 @@ int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const ch
         xmlFreeDoc(res);
         return err_set(e, BE_EFAIL, "%s: cannot serialize the page", what);
     }
+    drop_source_end_tags(*out, len);
     if (keep)
         *keep = res;
     else

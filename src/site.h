@@ -26,8 +26,10 @@
 
 /* Where templates/ and assets/ are: data_dir when given, else
  * $BREAKEVEN_DATA, else the directory of the running executable when it
- * holds templates/ (the in-tree ./breakeven), else BE_DATADIR (the
- * installed $(PREFIX)/share/breakeven).  BE_EFAIL naming what was tried. */
+ * holds templates/ (the in-tree ./breakeven), else ../share/breakeven
+ * beside it (an installed copy, even after its prefix was moved), else
+ * BE_DATADIR (the $(PREFIX)/share/breakeven it was built for).  BE_EFAIL
+ * naming what was tried. */
 int site_data_dir(const char *data_dir, char *buf, size_t size, err *e);
 
 /* --base-url: NULL or "" (relative links), or an http(s) URL without

@@ -44,10 +44,16 @@
     </html>
   </xsl:template>
 
-  <!-- a chart: the PNG (2× for sharp screens) linking to the SVG -->
+  <!-- a chart: the PNG (2× for sharp screens) linking to the SVG; on a
+       phone its narrow rendering, drawn for that width with legible text -->
   <xsl:template match="chart">
     <figure class="chart">
-      <a href="{@svg}"><img src="{@png}" width="{@width}" height="{@height}" alt="{@alt}" loading="lazy"/></a>
+      <a href="{@svg}"><picture>
+        <xsl:if test="@narrow-png and /page/@kind != 'feed-item'">
+          <source media="(max-width: 600px)" srcset="{@narrow-png}" width="{@narrow-width}" height="{@narrow-height}"/>
+        </xsl:if>
+        <img src="{@png}" width="{@width}" height="{@height}" alt="{@alt}" loading="lazy"/>
+      </picture></a>
       <figcaption><xsl:value-of select="p"/></figcaption>
     </figure>
   </xsl:template>

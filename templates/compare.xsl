@@ -13,9 +13,9 @@
       <xsl:with-param name="body">
         <article>
           <h1><xsl:value-of select="$a/title"/></h1>
-          <p class="byline">A = <code><xsl:value-of select="$a/@a"/></code>
+          <p class="byline">A = <a href="{$a/@href-a}"><code><xsl:value-of select="$a/@a"/></code></a>
             (<xsl:value-of select="$a/@host-a"/>, <xsl:value-of select="$a/@date-a"/>),
-            B = <code><xsl:value-of select="$a/@b"/></code>
+            B = <a href="{$a/@href-b}"><code><xsl:value-of select="$a/@b"/></code></a>
             (<xsl:value-of select="$a/@host-b"/>, <xsl:value-of select="$a/@date-b"/>)</p>
           <section class="lead">
             <p><xsl:value-of select="$a/summary"/>.
@@ -47,22 +47,25 @@
             <ul><xsl:for-each select="$a/move"><li><xsl:value-of select="."/></li></xsl:for-each></ul>
           </xsl:if>
           <div class="table-wrap">
-            <table>
+            <table class="verdicts">
               <caption>Median step time in A and B; a point is faster or slower when the test
-                (Mann–Whitney on the samples, or CI overlap with few samples) is significant
-                and the change exceeds the noise threshold.</caption>
-              <thead><tr><th scope="col">Device model</th><th scope="col">Mode</th>
+                (Mann–Whitney on the samples, two-sided p; or, with few samples, whether the
+                medians' 95% intervals overlap) gives p &lt; 0.01 and the change exceeds 5%.
+                Devices are matched by id; → marks a device whose id or model differs.</caption>
+              <thead><tr><th scope="col">Device</th><th scope="col">Mode</th>
                 <th scope="col">Hidden</th><th scope="col">Batch</th><th scope="col">A</th>
                 <th scope="col">B</th><th scope="col">B/A</th><th scope="col">Test</th>
                 <th scope="col">Verdict</th></tr></thead>
               <tbody>
                 <xsl:for-each select="$a/points/point">
                   <tr class="{@verdict}">
-                    <td><xsl:value-of select="@model"/></td><td><xsl:value-of select="@mode"/></td>
+                    <th scope="row"><code><xsl:value-of select="@device"/></code>
+                      <span class="model"><xsl:value-of select="@model"/></span></th>
+                    <td class="text"><xsl:value-of select="@mode"/></td>
                     <td><xsl:value-of select="@hidden"/></td><td><xsl:value-of select="@batch"/></td>
                     <td><xsl:value-of select="@time-a"/></td><td><xsl:value-of select="@time-b"/></td>
                     <td><xsl:value-of select="@ratio"/></td><td><xsl:value-of select="@test"/></td>
-                    <td><xsl:value-of select="@verdict"/><xsl:if test="@note"> (<xsl:value-of select="@note"/>)</xsl:if></td>
+                    <td class="text"><xsl:value-of select="@verdict"/><xsl:if test="@note"> (<xsl:value-of select="@note"/>)</xsl:if></td>
                   </tr>
                 </xsl:for-each>
               </tbody>

@@ -45,7 +45,37 @@
       </xsl:if>
 
       <h2>The setup</h2>
-      <p><xsl:value-of select="$a/setup"/></p>
+      <div class="table-wrap">
+        <table class="setup">
+          <caption>The machine</caption>
+          <tbody>
+            <xsl:for-each select="$a/system/row">
+              <tr><th scope="row"><xsl:value-of select="@name"/></th><td><xsl:value-of select="@value"/></td></tr>
+            </xsl:for-each>
+          </tbody>
+        </table>
+      </div>
+      <div class="table-wrap">
+        <table class="setup">
+          <caption>The devices</caption>
+          <thead>
+            <tr><th scope="col">Device</th><th scope="col">Type</th><th scope="col">Name</th>
+              <th scope="col">Driver</th><th scope="col">Library</th>
+              <th scope="col">Threads</th>
+              <xsl:if test="$a/devices/@priced = 'yes'"><th scope="col">Price (USD)</th></xsl:if></tr>
+          </thead>
+          <tbody>
+            <xsl:for-each select="$a/devices/device">
+              <tr><th scope="row"><code><xsl:value-of select="@id"/></code></th>
+                <td><xsl:value-of select="@type"/></td><td><xsl:value-of select="@name"/></td>
+                <td><xsl:value-of select="@driver"/></td><td class="library"><xsl:value-of select="@library"/></td>
+                <td><xsl:value-of select="@threads"/></td>
+                <xsl:if test="$a/devices/@priced = 'yes'"><td><xsl:value-of select="@price"/></td></xsl:if></tr>
+            </xsl:for-each>
+          </tbody>
+        </table>
+      </div>
+      <p class="method"><xsl:value-of select="$a/method"/></p>
       <xsl:if test="$a/telemetry">
         <p class="telemetry"><xsl:value-of select="$a/telemetry"/></p>
       </xsl:if>
@@ -74,10 +104,14 @@
       </xsl:if>
 
       <h2>How to reproduce</h2>
-      <p>On a Debian or Ubuntu machine with this version of breakeven
-        (<xsl:value-of select="$a/reproduce/@version"/>, commit
-        <code><xsl:value-of select="$a/reproduce/@commit"/></code>):</p>
-      <pre><code><xsl:value-of select="$a/reproduce"/></code></pre>
+      <p>This run was measured by breakeven <xsl:value-of select="$a/reproduce/@version"/>
+        <xsl:if test="$a/reproduce/@commit != ''">, commit
+          <code><xsl:value-of select="$a/reproduce/@commit"/></code></xsl:if>
+        <xsl:if test="$a/reproduce/@dirty = 'yes'"> with uncommitted changes on top of it</xsl:if>.
+        On a Debian or Ubuntu machine, in a clone of breakeven's repository:</p>
+      <pre><code><xsl:if test="$a/reproduce/@commit != ''">git checkout <xsl:value-of select="$a/reproduce/@commit"/><xsl:text>
+</xsl:text></xsl:if>make<xsl:text>
+./</xsl:text><xsl:value-of select="$a/reproduce"/></code></pre>
       <p>The data: <a href="{$a/files/@results}">results.xml</a> (every sample, with its
         provenance) and <a href="{$a/files/@csv}">results.csv</a> (one line per point).</p>
       <xsl:if test="$a/note and /page/@kind != 'feed-item'">

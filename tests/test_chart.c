@@ -371,24 +371,37 @@ static int count_color(cairo_surface_t *s, chart_rgb c)
     return color_extent(s, c).n;
 }
 
-/* Reads <name>.png back (its size, and how many pixels have each colour
- * in want[0..nwant): at least 20 each) and parses <name>.svg. */
-static void check_chart(const char *name, const chart_oi *want, int nwant, const chart_oi *absent,
-                        int nabsent)
+/* The bar charts (relative time, cost) are as high as their bars need;
+ * the others FIGURE_HEIGHT. */
+static int is_bars(const char *name)
+{
+    return strstr(name, "relative") != NULL || strstr(name, "cost") != NULL;
+}
+
+/* Reads one rendering <file>.png back (its width; its height: `height`
+ * pixels when positive, else between 100 and 4000 pixels; how many pixels
+ * have each colour in want[0..nwant): at least 20 each) and parses
+ * <file>.svg, of the same size in points.  Returns the PNG's height. */
+static int check_render(const char *file, double width, int height, const chart_oi *want,
+                        int nwant, const chart_oi *absent, int nabsent)
 {
     char path[768], size[32];
     cairo_surface_t *s;
     xmlDocPtr doc;
     xmlNodePtr root;
     xmlChar *attr;
-    int i;
+    int i, h;
 
-    snprintf(path, sizeof path, "%s/%s.png", outdir, name);
+    snprintf(path, sizeof path, "%s/%s.png", outdir, file);
     assert_int_equal(access(path, R_OK), 0);
     s = cairo_image_surface_create_from_png(path);
     assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
-    assert_int_equal(cairo_image_surface_get_width(s), (int)(FIGURE_WIDTH * FIGURE_SCALE));
-    assert_int_equal(cairo_image_surface_get_height(s), (int)(FIGURE_HEIGHT * FIGURE_SCALE));
+    assert_int_equal(cairo_image_surface_get_width(s), (int)(width * FIGURE_SCALE));
+    h = cairo_image_surface_get_height(s);
+    if (height > 0)
+        assert_int_equal(h, height);
+    else
+        assert_true(h >= 100 && h <= 4000);
     /* Cairo writes an opaque image as RGB, and reads it back as RGB24. */
     assert_true(cairo_image_surface_get_format(s) == CAIRO_FORMAT_RGB24 ||
                 cairo_image_surface_get_format(s) == CAIRO_FORMAT_ARGB32);
@@ -404,23 +417,39 @@ static void check_chart(const char *name, const chart_oi *want, int nwant, const
     }
     cairo_surface_destroy(s);
 
-    snprintf(path, sizeof path, "%s/%s.svg", outdir, name);
+    snprintf(path, sizeof path, "%s/%s.svg", outdir, file);
     doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     assert_non_null(doc);
     root = xmlDocGetRootElement(doc);
     assert_string_equal((const char *)root->name, "svg");
-    /* the same drawing in points: FIGURE_WIDTH × FIGURE_HEIGHT */
-    snprintf(size, sizeof size, "%.0fpt", FIGURE_WIDTH);
+    /* the same drawing in points */
+    snprintf(size, sizeof size, "%.0fpt", width);
     attr = xmlGetProp(root, BAD_CAST "width");
     assert_non_null(attr);
     assert_string_equal((const char *)attr, size);
     xmlFree(attr);
-    snprintf(size, sizeof size, "%.0fpt", FIGURE_HEIGHT);
+    snprintf(size, sizeof size, "%.0fpt", h / FIGURE_SCALE);
     attr = xmlGetProp(root, BAD_CAST "height");
     assert_non_null(attr);
     assert_string_equal((const char *)attr, size);
     xmlFree(attr);
     xmlFreeDoc(doc);
+    return h;
+}
+
+/* Checks both renderings of chart <name>: the wide one, and the narrow one
+ * for phones ("<name>-narrow"), which shows the same colours.  Returns
+ * the wide one's height in pixels. */
+static int check_chart(const char *name, const chart_oi *want, int nwant, const chart_oi *absent,
+                       int nabsent)
+{
+    char narrow[256];
+    int h = check_render(name, FIGURE_WIDTH,
+                         is_bars(name) ? 0 : (int)(FIGURE_HEIGHT * FIGURE_SCALE), want, nwant,
+                         absent, nabsent);
+    snprintf(narrow, sizeof narrow, "%s" FIGURE_NARROW_SUFFIX, name);
+    check_render(narrow, FIGURE_NARROW_WIDTH, 0, want, nwant, absent, nabsent);
+    return h;
 }
 
 static void base_of(char *buf, size_t size, const char *name)
@@ -443,6 +472,7 @@ static void test_figures_full(void **state)
     chart_oi cl = CHART_VERMILLION, both[] = {CHART_BLUE, CHART_VERMILLION};
     char b[640];
     err e;
+    int h;
     (void)state;
     assert_non_null(cross);
     make_fit(&fs, models, cross, 1);
@@ -457,10 +487,13 @@ static void test_figures_full(void **state)
     check_chart("winner", both, 2, NULL, 0);
     base_of(b, sizeof b, "relative");
     assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
-    check_chart("relative", both, 2, NULL, 0);
+    h = check_chart("relative", both, 2, NULL, 0);
     base_of(b, sizeof b, "relative-shapes");
     assert_int_equal(figure_relative_time(r, WL_INFERENCE, shapes, 2, b, &e), BE_OK);
-    check_chart("relative-shapes", both, 2, NULL, 0);
+    /* sized to the bars: two shapes of two devices take more room than two
+     * bars (no 60% empty frame), and less than the old fixed height */
+    assert_true(check_chart("relative-shapes", both, 2, NULL, 0) > h);
+    assert_true(h < (int)(FIGURE_HEIGHT * FIGURE_SCALE) / 2);
     memset(&pr, 0, sizeof pr);
     pr.n = 2;
     snprintf(pr.device[0], sizeof pr.device[0], "cpu");
@@ -480,7 +513,7 @@ static void test_figures_one_device(void **state)
     fit_model m;
     fit_set fs = {1, &m, 0, NULL, FIT_ANALYSIS};
     chart_oi blue = CHART_BLUE;
-    char b[640];
+    char b[640], text[2048];
     err e;
     (void)state;
     set_model(&m, "cpu", FIT_RESIDENT, CPU_T0, CPU_P);
@@ -500,6 +533,15 @@ static void test_figures_one_device(void **state)
     base_of(b, sizeof b, "one-training");
     assert_int_equal(figure_throughput(r, &fs, WL_TRAINING, b, &e), BE_OK);
     check_chart("one-training", NULL, 0, hidden_colours, 3);
+    /* the words say what was measured, and count right */
+    prose_alone(r, text, sizeof text);
+    assert_non_null(strstr(text, "Only cpu (CPU, AMD EPYC 7B13 64-Core Processor) was measured"));
+    assert_non_null(strstr(text, "over the 12 points it measured"));
+    prose_relative(r, NULL, WL_INFERENCE, 0, text, sizeof text);
+    assert_non_null(strstr(text, "Only cpu was measured, so its bar is the reference"));
+    r->prov.layers = 1;
+    prose_setup(r, text, sizeof text);
+    assert_non_null(strstr(text, "a stack of 1 dense layer y"));
     results_free(r);
 }
 
@@ -802,6 +844,18 @@ static void test_cost_paragraph_matches_bars(void **state)
     if (!strstr(text, expect))
         fail_msg("\"%s\" lacks \"%s\"", text, expect);
     assert_non_null(strstr(text, "cl:0.1 has no price"));
+    /* and the money, at the largest shape: the median times the price */
+    {
+        const rs_point *p = q_point(r, "cl:0.0", WL_INFERENCE, 2048, 512);
+        char step[48], per[48];
+        assert_non_null(p);
+        fmt_usd(step, sizeof step, p->resident.median * 1.5 / 3600, 2);
+        fmt_usd(per, sizeof per, p->resident.median * 1.5 / 3600 / 512 * 1e6, 2);
+        snprintf(expect, sizeof expect, "cl:0.0 at $1.5 per hour costs %s per step, %s per "
+                 "million samples", step, per);
+        if (!strstr(text, expect) || !strstr(text, "at hidden 2048 \xc3\x97 batch 512"))
+            fail_msg("\"%s\" lacks \"%s\"", text, expect);
+    }
     prose_relative(r, NULL, WL_INFERENCE, 0, text, sizeof text);
     assert_non_null(strstr(text, "Over the 11 shapes every device completed"));
 

@@ -235,6 +235,15 @@ static void test_report_escapes_and_keeps_old(void **state)
     assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &amp;"));
     assert_non_null(strstr(html, "runs/20260102T000000Z-t/relative-time-inference.png"));
     assert_non_null(strstr(html, "compare/20260101T000000Z-t..20260102T000000Z-t.html"));
+    /* each chart's narrow rendering for phones, as HTML5 wants <source> */
+    assert_non_null(strstr(html, "<source media=\"(max-width: 600px)\" "
+                                 "srcset=\"runs/20260102T000000Z-t/relative-time-inference-narrow.png\" "
+                                 "width=\"330\""));
+    assert_null(strstr(html, "</source>"));
+    /* the setup as tables: the machine, then the devices */
+    assert_non_null(strstr(html, "<caption>The machine</caption>"));
+    assert_non_null(strstr(html, "<th scope=\"row\">Host</th>"));
+    assert_non_null(strstr(html, "<caption>The devices</caption>"));
     /* no telemetry in these runs: not a word about energy, no empty column */
     assert_null(strstr(html, "nergy"));
     assert_null(strstr(html, "Telemetry"));
@@ -249,6 +258,18 @@ static void test_report_escapes_and_keeps_old(void **state)
     assert_non_null(strstr(content, "src=\"https://example.org/b/runs/20260102T000000Z-t/"));
     snprintf(path, sizeof path, "%s/runs/20260102T000000Z-t/results.csv", out);
     assert_int_equal(access(path, R_OK), 0);
+    /* the comparison links both runs, matches the CPU by id though its
+     * model changed (and says so), and gives each test's p-value */
+    snprintf(path, sizeof path, "%s/compare/20260101T000000Z-t..20260102T000000Z-t.html", out);
+    html = slurp(path);
+    assert_non_null(strstr(html, "href=\"../runs/20260101T000000Z-t/index.html\""));
+    assert_non_null(strstr(html, "href=\"../runs/20260102T000000Z-t/index.html\""));
+    assert_non_null(strstr(html, "<code>cpu</code>"));
+    assert_non_null(strstr(html, "CPU X → &lt;script&gt;"));
+    assert_non_null(strstr(html, "<th scope=\"row\">cpu model</th>"));
+    assert_true(strstr(html, ">p = ") || strstr(html, ">p &lt; "));
+    assert_null(strstr(html, "z = "));
+    free(html);
 
     /* a results file that fails the schema: an error naming it, and the
      * index and the feed as they were */

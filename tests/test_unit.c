@@ -31,6 +31,7 @@
 #include "machstate.h"
 #include "plan.h"
 #include "query.h"
+#include "reproduce.h"
 #include "results.h"
 #include "stats.h"
 #include "verify.h"
@@ -908,10 +909,70 @@ static void test_fmt_numbers(void **state)
     assert_string_equal(buf, "0.25");
     fmt_num(buf, sizeof buf, 1234);
     assert_string_equal(buf, "1230");
+    fmt_pvalue(buf, sizeof buf, 0.4178);
+    assert_string_equal(buf, "p = 0.42");
+    fmt_pvalue(buf, sizeof buf, 0.00031);
+    assert_string_equal(buf, "p = 0.00031");
+    fmt_pvalue(buf, sizeof buf, 2e-9);
+    assert_string_equal(buf, "p < 0.0001");
+    /* dollars: plain down to a thousandth, then as a power of ten */
+    fmt_usd(buf, sizeof buf, 0.12, 3);
+    assert_string_equal(buf, "$0.12");
+    fmt_usd(buf, sizeof buf, 1.514, 3);
+    assert_string_equal(buf, "$1.51");
+    fmt_usd(buf, sizeof buf, 0.0041, 2);
+    assert_string_equal(buf, "$0.0041");
+    fmt_usd(buf, sizeof buf, 3.31e-5, 2);
+    assert_string_equal(buf, "$3.3\xc3\x97" "10\xe2\x81\xbb\xe2\x81\xb5");
+    fmt_usd(buf, sizeof buf, 2.1e-12, 2);
+    assert_string_equal(buf, "$2.1\xc3\x97" "10\xe2\x81\xbb\xc2\xb9\xc2\xb2");
+    fmt_usd(buf, sizeof buf, 9.996e-6, 3);
+    assert_string_equal(buf, "$1\xc3\x97" "10\xe2\x81\xbb\xe2\x81\xb5");
     /* appending stops at the end of the buffer */
     snprintf(buf, 8, "abc");
     fmt_append(buf, 8, "%s", "defghij");
     assert_string_equal(buf, "abcdefg");
+}
+
+/* The reproduce command: no local path, no --quiet, the prices as
+ * --price options, odd words quoted; the commit without "-dirty". */
+static void test_reproduce(void **state)
+{
+    static const struct {
+        const char *command, *want;
+    } cases[] = {
+        {"./build/breakeven run --quick --quiet --out /tmp/x --budget 1 --prices /home/u/p.txt",
+         "breakeven run --quick --budget 1 --price cpu=0.12"},
+        {"/usr/local/bin/breakeven all -q -o out --title Mine --data=/x --ou=/y --hidden 128,256",
+         "breakeven all --hidden 128,256 --price cpu=0.12"},
+        {"breakeven run -oout --base-url https://example.org/ --price cl:0.0=1.5 --seed 7",
+         "breakeven run --seed 7 --price cpu=0.12"},
+        {"breakeven run --devices=$HOME", "breakeven run '--devices=$HOME' --price cpu=0.12"},
+        {"", "breakeven run --price cpu=0.12"},
+    };
+    results *r = results_new();
+    char buf[1024];
+    size_t i;
+    int dirty;
+    (void)state;
+    assert_non_null(r);
+    r->prices.n = 1;
+    snprintf(r->prices.device[0], sizeof r->prices.device[0], "cpu");
+    r->prices.usd_per_hour[0] = 0.12;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(r->prov.command, sizeof r->prov.command, "%s", cases[i].command);
+        reproduce_command(r, buf, sizeof buf);
+        assert_string_equal(buf, cases[i].want);
+    }
+    snprintf(r->prov.commit, sizeof r->prov.commit, "f01a39c2d604-dirty");
+    reproduce_commit(r, buf, sizeof buf, &dirty);
+    assert_string_equal(buf, "f01a39c2d604");
+    assert_int_equal(dirty, 1);
+    snprintf(r->prov.commit, sizeof r->prov.commit, "unknown");
+    reproduce_commit(r, buf, sizeof buf, &dirty);
+    assert_string_equal(buf, "");
+    assert_int_equal(dirty, 0);
+    results_free(r);
 }
 
 static void test_fmt_times_and_dates(void **state)
@@ -1687,6 +1748,7 @@ int main(void)
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_fsx_mkdirs_nested),
         cmocka_unit_test(test_fmt_numbers),
+        cmocka_unit_test(test_reproduce),
         cmocka_unit_test(test_fmt_times_and_dates),
         cmocka_unit_test(test_query_points),
         cmocka_unit_test(test_query_fit),
