@@ -123,7 +123,7 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
         snprintf(runs, sizeof runs, "%s/runs", out);
         d = opendir(runs);
         if (!d) {
-            rc = err_set(e, BE_EUSAGE, "%s: no runs to report (%s); run `breakeven run` first",
+            rc = err_set(e, BE_EFAIL, "%s: no runs to report (%s); run `breakeven run` first",
                          runs, strerror(errno));
             goto fail;
         }
@@ -149,7 +149,7 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
         d = NULL;
     }
     if (s->n == 0) {
-        rc = err_set(e, BE_EUSAGE, "%s/runs: no results.xml to report; run `breakeven run` first",
+        rc = err_set(e, BE_EFAIL, "%s/runs: no results.xml to report; run `breakeven run` first",
                      out);
         goto fail;
     }

@@ -1,12 +1,14 @@
 /*
- * cli.c — parsing of the command line (see cli.h).  getopt_long does the
- * tokenizing; this file does the meaning: sizes, lists, ranges.
+ * cli.c — parsing of the command line (see cli.h): its tokens (long options,
+ * unique abbreviations of them, --name=value, one-letter options that may
+ * be grouped as in -qh, `--` before arguments that start with a dash), so
+ * that every error names the token the user typed, and their meaning:
+ * sizes, lists, ranges, and which commands take which options.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,30 +22,48 @@ enum {
     OPT_NO_REFINE, OPT_BASE_URL, OPT_TITLE, OPT_AUTHOR, OPT_DATA, OPT_PASSES
 };
 
-static const struct option options[] = {
-    {"out", required_argument, NULL, OPT_OUT},
-    {"hidden", required_argument, NULL, OPT_HIDDEN},
-    {"batch", required_argument, NULL, OPT_BATCH},
-    {"layers", required_argument, NULL, OPT_LAYERS},
-    {"mode", required_argument, NULL, OPT_MODE},
-    {"devices", required_argument, NULL, OPT_DEVICES},
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"quick", no_argument, NULL, OPT_QUICK},
-    {"budget", required_argument, NULL, OPT_BUDGET},
-    {"passes", required_argument, NULL, OPT_PASSES},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"quiet", no_argument, NULL, OPT_QUIET},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {"price", required_argument, NULL, OPT_PRICE},
-    {"prices", required_argument, NULL, OPT_PRICES},
-    {"no-refine", no_argument, NULL, OPT_NO_REFINE},
-    {"base-url", required_argument, NULL, OPT_BASE_URL},
-    {"title", required_argument, NULL, OPT_TITLE},
-    {"author", required_argument, NULL, OPT_AUTHOR},
-    {"data", required_argument, NULL, OPT_DATA},
-    {NULL, 0, NULL, 0},
+/* The commands an option applies to, as bits of cli_command. */
+#define CMD(x) (1u << (x))
+#define C_SWEEP (CMD(CLI_ALL) | CMD(CLI_RUN))
+#define C_PAGES (CMD(CLI_ALL) | CMD(CLI_REPORT) | CMD(CLI_COMPARE))
+#define C_ANY 0xffffu
+
+typedef struct option_spec {
+    const char *name;  /* without the leading "--" */
+    char shrt;         /* its one-letter form, or 0 */
+    int value;         /* 1: takes a value */
+    int id;
+    unsigned cmds;     /* the commands it applies to */
+} option_spec;
+
+static const option_spec options[] = {
+    {"out", 'o', 1, OPT_OUT, C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
+    {"hidden", 0, 1, OPT_HIDDEN, C_SWEEP},
+    {"batch", 0, 1, OPT_BATCH, C_SWEEP},
+    {"layers", 0, 1, OPT_LAYERS, C_SWEEP},
+    {"mode", 0, 1, OPT_MODE, C_SWEEP},
+    {"devices", 0, 1, OPT_DEVICES, C_SWEEP | CMD(CLI_TUNE)},
+    {"threads", 0, 1, OPT_THREADS, C_SWEEP | CMD(CLI_DEVICES) | CMD(CLI_TUNE)},
+    {"quick", 0, 0, OPT_QUICK, C_SWEEP | CMD(CLI_TUNE)},
+    {"budget", 0, 1, OPT_BUDGET, C_SWEEP | CMD(CLI_TUNE)},
+    {"passes", 0, 1, OPT_PASSES, C_SWEEP},
+    {"seed", 0, 1, OPT_SEED, C_SWEEP},
+    {"quiet", 'q', 0, OPT_QUIET, C_ANY & ~CMD(CLI_DEVICES)},
+    {"help", 'h', 0, OPT_HELP, C_ANY},
+    {"version", 'V', 0, OPT_VERSION, C_ANY},
+    {"price", 0, 1, OPT_PRICE, C_SWEEP | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
+    {"prices", 0, 1, OPT_PRICES, C_SWEEP | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
+    {"no-refine", 0, 0, OPT_NO_REFINE, C_SWEEP},
+    {"base-url", 0, 1, OPT_BASE_URL, C_PAGES},
+    {"title", 0, 1, OPT_TITLE, C_PAGES},
+    {"author", 0, 1, OPT_AUTHOR, C_PAGES},
+    {"data", 0, 1, OPT_DATA, C_PAGES},
 };
+#define NOPTIONS ((int)(sizeof options / sizeof *options))
+
+static const char *const command_names[] = {"all", "run", "report", "compare", "refit",
+                                            "devices", "tune"};
+#define NCOMMANDS ((int)(sizeof command_names / sizeof *command_names))
 
 void cli_usage(FILE *out)
 {
@@ -68,7 +88,7 @@ void cli_usage(FILE *out)
           "             --budget, --quick) and keep the fastest for later runs\n"
           "\n"
           "options:\n"
-          "  --out DIR          where runs and reports go (default: out)\n"
+          "  -o, --out DIR      where runs and reports go (default: out)\n"
           "  --hidden LIST      hidden widths (default: 128..2048)\n"
           "  --batch LIST       batch sizes (default: 16..1024)\n"
           "  --layers N         dense layers in the stack (default: 4)\n"
@@ -89,10 +109,12 @@ void cli_usage(FILE *out)
           "  --author NAME      author shown on the report\n"
           "  --data DIR         templates/ and assets/ to use (default: $BREAKEVEN_DATA,\n"
           "                     else next to the executable, else the installed ones)\n"
-          "  --quiet            no progress output\n"
-          "  --help, --version\n"
+          "  -q, --quiet        no progress output\n"
+          "  -h, --help         this help;  -V, --version  the version\n"
           "\n"
-          "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n",
+          "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n"
+          "Long options may be abbreviated while unambiguous.  Exit status: 0 done, 1 a\n"
+          "failure while running, 2 a command line error.\n",
           out);
 }
 
@@ -147,163 +169,278 @@ static void join_args(int argc, char **argv, char *buf, size_t size)
     }
 }
 
+/* What the options gave, before it is checked as a whole. */
+typedef struct given {
+    const char *hidden, *batch, *mode;
+    long layers, passes;
+    double budget;
+    unsigned long long seed;
+    int have_seed;
+    const char *token[NOPTIONS]; /* the first token that gave each option */
+} given;
+
+/* tok for a message: at most 60 bytes, control characters as '?'. */
+static const char *shown(const char *tok, char *buf, size_t size)
+{
+    size_t i;
+    for (i = 0; tok[i] && i + 1 < size && i < 60; i++)
+        buf[i] = (unsigned char)tok[i] < 0x20 || tok[i] == 0x7f ? '?' : tok[i];
+    buf[i] = '\0';
+    return buf;
+}
+
+/* The option that "--name" (len bytes of it) names: exactly, or as the
+ * one option it abbreviates.  BE_EUSAGE naming tok otherwise. */
+static int find_long(const char *tok, const char *name, size_t len, int *idx, err *e)
+{
+    char cands[256] = "", q[64];
+    int i, n = 0;
+    for (i = 0; i < NOPTIONS; i++) {
+        if (strncmp(options[i].name, name, len) != 0)
+            continue;
+        if (strlen(options[i].name) == len) {
+            *idx = i;
+            return BE_OK;
+        }
+        *idx = i;
+        n++;
+        snprintf(cands + strlen(cands), sizeof cands - strlen(cands), "%s--%s",
+                 n > 1 ? ", " : "", options[i].name);
+    }
+    if (n == 1 && len > 0)
+        return BE_OK;
+    if (n > 1 && len > 0)
+        return err_set(e, BE_EUSAGE, "option \"%s\" is ambiguous: %s", shown(tok, q, sizeof q),
+                       cands);
+    return err_set(e, BE_EUSAGE, "unknown option \"%s\"", shown(tok, q, sizeof q));
+}
+
+static int find_short(char ch)
+{
+    int i;
+    for (i = 0; i < NOPTIONS; i++)
+        if (options[i].shrt && options[i].shrt == ch)
+            return i;
+    return -1;
+}
+
+/* Option k with its value (NULL when it takes none), from token tok. */
+static int apply(cli *c, given *g, int k, const char *tok, const char *val, err *e)
+{
+    const int opt = options[k].id;
+    long v;
+    int rc;
+    if (!g->token[k])
+        g->token[k] = tok;
+    switch (opt) {
+    case OPT_OUT:
+    case OPT_DEVICES:
+    case OPT_DATA:
+        return text_option(c, opt, val, e);
+    case OPT_HIDDEN: g->hidden = val; break;
+    case OPT_BATCH: g->batch = val; break;
+    case OPT_MODE: g->mode = val; break;
+    case OPT_LAYERS:
+        return parse_long("--layers", val, 1, PLAN_MAX_LAYERS, &g->layers, e);
+    case OPT_THREADS:
+        if ((rc = parse_long("--threads", val, 1, 1024, &v, e)) < 0)
+            return rc;
+        c->threads = (int)v;
+        break;
+    case OPT_QUICK: c->quick = 1; break;
+    case OPT_PASSES:
+        return parse_long("--passes", val, 1, PLAN_MAX_PASSES, &g->passes, e);
+    case OPT_BUDGET: {
+        char *end;
+        g->budget = strtod(val, &end);
+        if (!*val || *end || !isfinite(g->budget) || g->budget <= 0.0 || g->budget > 1e6)
+            return err_set(e, BE_EUSAGE, "--budget: \"%s\" is not a number of seconds "
+                           "between 0 and 1000000", val);
+        break;
+    }
+    case OPT_SEED: {
+        char *end;
+        errno = 0;
+        if (!*val || val[0] == '-')
+            return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", val);
+        g->seed = strtoull(val, &end, 10);
+        if (*end || errno == ERANGE)
+            return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", val);
+        g->have_seed = 1;
+        break;
+    }
+    case OPT_QUIET: c->quiet = 1; break;
+    case OPT_NO_REFINE: c->no_refine = 1; break;
+    case OPT_PRICE:
+        if (price_parse(&c->prices, val, e) < 0)
+            return err_prefix(e, BE_EUSAGE, "--price");
+        break;
+    case OPT_PRICES:
+        if (price_load(&c->prices, val, e) < 0)
+            return err_prefix(e, BE_EUSAGE, "--prices");
+        break;
+    case OPT_BASE_URL:
+        if (!*val)
+            return err_set(e, BE_EUSAGE, "--base-url: \"\" is not an http:// or https:// URL");
+        if ((rc = site_check_base_url(val, e)) < 0)
+            return rc;
+        snprintf(c->base_url, sizeof c->base_url, "%s", val);
+        break;
+    case OPT_TITLE:
+        if (strlen(val) >= sizeof c->title)
+            return err_set(e, BE_EUSAGE, "--title: longer than %zu bytes", sizeof c->title - 1);
+        snprintf(c->title, sizeof c->title, "%s", val);
+        break;
+    case OPT_AUTHOR:
+        if (strlen(val) >= sizeof c->author)
+            return err_set(e, BE_EUSAGE, "--author: longer than %zu bytes", sizeof c->author - 1);
+        snprintf(c->author, sizeof c->author, "%s", val);
+        break;
+    case OPT_HELP: c->cmd = CLI_HELP; break;
+    case OPT_VERSION: c->cmd = CLI_VERSION; break;
+    default: break;
+    }
+    return BE_OK;
+}
+
+/* A word that is not an option: the command when none is chosen yet, else
+ * an argument of the commands that take some. */
+static int positional(cli *c, int *have_cmd, const char *a, err *e)
+{
+    char q[64];
+    int k;
+    if (!*have_cmd) {
+        for (k = 0; k < NCOMMANDS && strcmp(a, command_names[k]) != 0; k++)
+            ;
+        if (k == NCOMMANDS)
+            return err_set(e, BE_EUSAGE, "unknown command \"%s\" (commands: all, run, report, "
+                           "compare, refit, devices, tune)", shown(a, q, sizeof q));
+        c->cmd = (cli_command)k;
+        *have_cmd = 1;
+        return BE_OK;
+    }
+    if (c->cmd != CLI_REPORT && c->cmd != CLI_COMPARE && c->cmd != CLI_REFIT)
+        return err_set(e, BE_EUSAGE, "unexpected argument \"%s\" (%s takes none)",
+                       shown(a, q, sizeof q), command_names[c->cmd]);
+    if (c->nargs == CLI_MAX_ARGS)
+        return err_set(e, BE_EUSAGE, "more than %d runs", CLI_MAX_ARGS);
+    c->args[c->nargs++] = a;
+    return BE_OK;
+}
+
+/* Every option given applies to the command, or BE_EUSAGE naming it and
+ * the commands that take it. */
+static int check_applies(const cli *c, const given *g, err *e)
+{
+    char q[64], which[128];
+    int k, i;
+    for (k = 0; k < NOPTIONS; k++) {
+        if (!g->token[k] || (options[k].cmds & CMD(c->cmd)))
+            continue;
+        which[0] = '\0';
+        for (i = 0; i < NCOMMANDS; i++)
+            if (options[k].cmds & CMD(i))
+                snprintf(which + strlen(which), sizeof which - strlen(which), "%s%s",
+                         which[0] ? ", " : "", command_names[i]);
+        return err_set(e, BE_EUSAGE, "\"%s\" does not apply to %s (only to %s)",
+                       shown(g->token[k], q, sizeof q), command_names[c->cmd], which);
+    }
+    return BE_OK;
+}
+
 int cli_parse(int argc, char **argv, cli *c, err *e)
 {
-    const char *hidden = NULL, *batch = NULL, *mode = NULL;
-    long layers = 0, passes = 0, v;
-    double budget = 0.0;
-    unsigned long long seed = 0;
-    int have_seed = 0, opt, rc, first = 1;
+    given g;
+    char q[64];
+    int i, rc, have_cmd = 0, args_only = 0;
 
     memset(c, 0, sizeof *c);
+    memset(&g, 0, sizeof g);
     c->cmd = CLI_ALL;
     snprintf(c->out, sizeof c->out, "out");
     snprintf(c->devices, sizeof c->devices, "all");
     join_args(argc, argv, c->command_line, sizeof c->command_line);
 
-    if (argc > 1 && argv[1][0] != '-') {
-        if (strcmp(argv[1], "all") == 0)
-            c->cmd = CLI_ALL;
-        else if (strcmp(argv[1], "run") == 0)
-            c->cmd = CLI_RUN;
-        else if (strcmp(argv[1], "report") == 0)
-            c->cmd = CLI_REPORT;
-        else if (strcmp(argv[1], "compare") == 0)
-            c->cmd = CLI_COMPARE;
-        else if (strcmp(argv[1], "refit") == 0)
-            c->cmd = CLI_REFIT;
-        else if (strcmp(argv[1], "devices") == 0)
-            c->cmd = CLI_DEVICES;
-        else if (strcmp(argv[1], "tune") == 0)
-            c->cmd = CLI_TUNE;
-        else
-            return err_set(e, BE_EUSAGE, "unknown command \"%s\"", argv[1]);
-        first = 2;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = NULL;
+        int k = 0;
+        if (args_only || a[0] != '-' || !a[1]) {
+            if ((rc = positional(c, &have_cmd, a, e)) < 0)
+                return rc;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            args_only = 1;
+            continue;
+        }
+        if (a[1] == '-') {
+            const char *eq = strchr(a + 2, '=');
+            size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+            if ((rc = find_long(a, a + 2, len, &k, e)) < 0)
+                return rc;
+            if (!options[k].value && eq)
+                return err_set(e, BE_EUSAGE, "--%s takes no value (in \"%s\")", options[k].name,
+                               shown(a, q, sizeof q));
+            if (options[k].value && !(val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL))
+                return err_set(e, BE_EUSAGE, "--%s needs a value", options[k].name);
+            if ((rc = apply(c, &g, k, a, val, e)) < 0)
+                return rc;
+        } else {
+            const char *p;
+            for (p = a + 1; *p; p++) {
+                char one[3] = {'-', *p, '\0'};
+                if ((k = find_short(*p)) < 0) {
+                    char q2[64];
+                    return err_set(e, BE_EUSAGE, a[2] ? "unknown option \"%s\" (in \"%s\")"
+                                                      : "unknown option \"%s\"",
+                                   shown(one, q, sizeof q), shown(a, q2, sizeof q2));
+                }
+                if (options[k].value) {
+                    if (!(val = p[1] ? p + 1 : i + 1 < argc ? argv[++i] : NULL))
+                        return err_set(e, BE_EUSAGE, "-%c (--%s) needs a value", *p,
+                                       options[k].name);
+                    if ((rc = apply(c, &g, k, a, val, e)) < 0)
+                        return rc;
+                    break;
+                }
+                if ((rc = apply(c, &g, k, a, NULL, e)) < 0)
+                    return rc;
+            }
+        }
+        if (c->cmd == CLI_HELP || c->cmd == CLI_VERSION)
+            return BE_OK;
     }
-    optind = first;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        switch (opt) {
-        case OPT_OUT:
-        case OPT_DEVICES:
-        case OPT_DATA:
-            if ((rc = text_option(c, opt, optarg, e)) < 0)
-                return rc;
-            break;
-        case OPT_HIDDEN: hidden = optarg; break;
-        case OPT_BATCH: batch = optarg; break;
-        case OPT_MODE: mode = optarg; break;
-        case OPT_LAYERS:
-            if ((rc = parse_long("--layers", optarg, 1, PLAN_MAX_LAYERS, &layers, e)) < 0)
-                return rc;
-            break;
-        case OPT_THREADS:
-            if ((rc = parse_long("--threads", optarg, 1, 1024, &v, e)) < 0)
-                return rc;
-            c->threads = (int)v;
-            break;
-        case OPT_QUICK: c->quick = 1; break;
-        case OPT_PASSES:
-            if ((rc = parse_long("--passes", optarg, 1, PLAN_MAX_PASSES, &passes, e)) < 0)
-                return rc;
-            break;
-        case OPT_BUDGET: {
-            char *end;
-            budget = strtod(optarg, &end);
-            if (!*optarg || *end || !isfinite(budget) || budget <= 0.0 || budget > 1e6)
-                return err_set(e, BE_EUSAGE, "--budget: \"%s\" is not a number of seconds "
-                               "between 0 and 1000000", optarg);
-            break;
-        }
-        case OPT_SEED: {
-            char *end;
-            errno = 0;
-            if (!*optarg || optarg[0] == '-')
-                return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", optarg);
-            seed = strtoull(optarg, &end, 10);
-            if (*end || errno == ERANGE)
-                return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", optarg);
-            have_seed = 1;
-            break;
-        }
-        case OPT_QUIET: c->quiet = 1; break;
-        case OPT_NO_REFINE: c->no_refine = 1; break;
-        case OPT_PRICE:
-            if ((rc = price_parse(&c->prices, optarg, e)) < 0)
-                return err_prefix(e, BE_EUSAGE, "--price");
-            break;
-        case OPT_PRICES:
-            if ((rc = price_load(&c->prices, optarg, e)) < 0)
-                return err_prefix(e, BE_EUSAGE, "--prices");
-            break;
-        case OPT_BASE_URL:
-            if (!*optarg)
-                return err_set(e, BE_EUSAGE, "--base-url: \"\" is not an http:// or https:// "
-                               "URL");
-            if ((rc = site_check_base_url(optarg, e)) < 0)
-                return rc;
-            snprintf(c->base_url, sizeof c->base_url, "%s", optarg);
-            break;
-        case OPT_TITLE:
-            if (strlen(optarg) >= sizeof c->title)
-                return err_set(e, BE_EUSAGE, "--title: longer than %zu bytes", sizeof c->title - 1);
-            snprintf(c->title, sizeof c->title, "%s", optarg);
-            break;
-        case OPT_AUTHOR:
-            if (strlen(optarg) >= sizeof c->author)
-                return err_set(e, BE_EUSAGE, "--author: longer than %zu bytes", sizeof c->author - 1);
-            snprintf(c->author, sizeof c->author, "%s", optarg);
-            break;
-        case OPT_HELP: c->cmd = CLI_HELP; return BE_OK;
-        case OPT_VERSION: c->cmd = CLI_VERSION; return BE_OK;
-        case ':':
-            return err_set(e, BE_EUSAGE, "%s needs a value", argv[optind - 1]);
-        default:
-            if (optopt >= OPT_OUT)
-                return err_set(e, BE_EUSAGE, "%s needs a value", argv[optind - 1]);
-            return err_set(e, BE_EUSAGE, "unknown option \"%s\"", argv[optind - 1]);
-        }
-    }
-    if (c->cmd == CLI_REPORT || c->cmd == CLI_COMPARE || c->cmd == CLI_REFIT) {
-        for (; optind < argc; optind++) {
-            if (c->nargs == CLI_MAX_ARGS)
-                return err_set(e, BE_EUSAGE, "more than %d runs", CLI_MAX_ARGS);
-            c->args[c->nargs++] = argv[optind];
-        }
-        if (c->cmd == CLI_COMPARE && c->nargs != 2)
-            return err_set(e, BE_EUSAGE, "compare needs two runs (ids or paths), got %d",
-                           c->nargs);
-        if (c->cmd == CLI_REFIT && c->nargs == 0)
-            return err_set(e, BE_EUSAGE, "refit needs a run (an id under --out, a directory "
-                           "or a results file)");
-    }
-    if (optind < argc)
-        return err_set(e, BE_EUSAGE, "unexpected argument \"%s\"", argv[optind]);
-
+    if ((rc = check_applies(c, &g, e)) < 0)
+        return rc;
+    if (c->cmd == CLI_COMPARE && c->nargs != 2)
+        return err_set(e, BE_EUSAGE, "compare needs two runs (ids or paths), got %d", c->nargs);
+    if (c->cmd == CLI_REFIT && c->nargs == 0)
+        return err_set(e, BE_EUSAGE, "refit needs a run (an id under --out, a directory or a "
+                       "results file)");
     plan_default(&c->plan);
     if (c->quick)
         plan_quick(&c->plan);
-    if (hidden && (rc = list_parse(hidden, "--hidden", PLAN_MAX_HIDDEN, &c->plan.hidden, e)) < 0)
+    if (g.hidden && (rc = list_parse(g.hidden, "--hidden", PLAN_MAX_HIDDEN, &c->plan.hidden, e)) < 0)
         return rc;
-    if (batch && (rc = list_parse(batch, "--batch", PLAN_MAX_BATCH, &c->plan.batch, e)) < 0)
+    if (g.batch && (rc = list_parse(g.batch, "--batch", PLAN_MAX_BATCH, &c->plan.batch, e)) < 0)
         return rc;
-    if (layers)
-        c->plan.layers = (int)layers;
-    if (budget > 0.0)
-        c->plan.budget = budget;
-    if (passes)
-        c->plan.passes = (int)passes;
-    if (have_seed)
-        c->plan.seed = seed;
-    if (mode) {
-        if (strcmp(mode, "inference") == 0)
+    if (g.layers)
+        c->plan.layers = (int)g.layers;
+    if (g.budget > 0.0)
+        c->plan.budget = g.budget;
+    if (g.passes)
+        c->plan.passes = (int)g.passes;
+    if (g.have_seed)
+        c->plan.seed = g.seed;
+    if (g.mode) {
+        if (strcmp(g.mode, "inference") == 0)
             c->plan.modes = 1 << WL_INFERENCE;
-        else if (strcmp(mode, "training") == 0)
+        else if (strcmp(g.mode, "training") == 0)
             c->plan.modes = 1 << WL_TRAINING;
-        else if (strcmp(mode, "both") == 0)
+        else if (strcmp(g.mode, "both") == 0)
             c->plan.modes = (1 << WL_INFERENCE) | (1 << WL_TRAINING);
         else
-            return err_set(e, BE_EUSAGE, "--mode: \"%s\" is not inference, training or both", mode);
+            return err_set(e, BE_EUSAGE, "--mode: \"%s\" is not inference, training or both", g.mode);
     }
     if (c->cmd == CLI_RUN || c->cmd == CLI_ALL || c->cmd == CLI_DEVICES || c->cmd == CLI_TUNE)
         return cli_threads(c, getenv("OPENBLAS_NUM_THREADS"), host_cores(), e);

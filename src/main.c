@@ -62,11 +62,11 @@ static void catch_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* One line on stderr: what and where, and for a command line error where
+ * the options are listed. */
 static int fail(int status, const err *e)
 {
-    fprintf(stderr, "breakeven: %s\n", e->msg);
-    if (status == 2)
-        fprintf(stderr, "Try 'breakeven --help'.\n");
+    fprintf(stderr, "breakeven: %s%s\n", e->msg, status == 2 ? " (see breakeven --help)" : "");
     return status;
 }
 

@@ -5,6 +5,7 @@
 #include "progress.h"
 
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -19,6 +20,46 @@ void progress_init(progress *pg, FILE *out, int quiet)
     pg->quiet = quiet;
     pg->tty = isatty(fileno(out));
     pg->drawn = 0;
+}
+
+/* The terminal's width in columns, read at each redraw (it may be
+ * resized); 80 when it cannot be read. */
+static int columns(FILE *out)
+{
+    struct winsize ws;
+    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    return 80;
+}
+
+/* The bar's line, fitted to width columns (the line is ASCII but for the
+ * device id, which is cut last): the full form, a shorter one, then cut,
+ * so that a redraw never wraps and leaves a line behind. */
+static void bar_line(const sweep_event *ev, int width, char *buf, size_t size)
+{
+    int fill = ev->total ? BAR * ev->index / ev->total : BAR, i, bar = BAR;
+    char b[BAR + 1], eta[32];
+    fmt_duration(eta, sizeof eta, ev->eta);
+    for (i = 0; i < 3; i++) {
+        int k;
+        if (i == 2)
+            bar = width > 60 ? BAR : 10;
+        for (k = 0; k < bar; k++)
+            b[k] = k < fill * bar / BAR ? '#' : '-';
+        b[bar] = '\0';
+        if (i == 0)
+            snprintf(buf, size, "[%s] %d/%d pass %d/%d %s %s hidden=%d batch=%d  ETA %s", b,
+                     ev->index, ev->total, ev->pass, ev->passes, ev->dev->id,
+                     workload_mode_name(ev->mode), ev->hidden, ev->batch, eta);
+        else
+            snprintf(buf, size, "[%s] %d/%d p%d %s %.5s %dx%d ETA %s", b, ev->index, ev->total,
+                     ev->pass, ev->dev->id, workload_mode_name(ev->mode), ev->hidden, ev->batch,
+                     eta);
+        if ((int)strlen(buf) < width)
+            return;
+    }
+    if (width > 1 && (size_t)width <= size)
+        buf[width - 1] = '\0';
 }
 
 static void describe(const rs_point *p, char *buf, size_t size)
@@ -57,7 +98,7 @@ static void describe_pass(const sweep_event *ev, char *buf, size_t size)
 void progress_event(void *ctx, const sweep_event *ev)
 {
     progress *pg = ctx;
-    char eta[32], what[1024];
+    char what[1024];
 
     if (pg->quiet)
         return;
@@ -68,15 +109,8 @@ void progress_event(void *ctx, const sweep_event *ev)
             fflush(pg->out);
         }
     } else if (pg->tty && ev->kind == SWEEP_START) {
-        int fill = ev->total ? BAR * ev->index / ev->total : BAR, i;
-        char bar[BAR + 1];
-        for (i = 0; i < BAR; i++)
-            bar[i] = i < fill ? '#' : '-';
-        bar[BAR] = '\0';
-        fmt_duration(eta, sizeof eta, ev->eta);
-        fprintf(pg->out, "\r[%s] %d/%d pass %d/%d %s %s hidden=%d batch=%d  ETA %s\033[K", bar,
-                ev->index, ev->total, ev->pass, ev->passes, ev->dev->id,
-                workload_mode_name(ev->mode), ev->hidden, ev->batch, eta);
+        bar_line(ev, columns(pg->out), what, sizeof what);
+        fprintf(pg->out, "\r%s\033[K", what);
         fflush(pg->out);
         pg->drawn = 1;
     } else if (!pg->tty && ev->kind == SWEEP_DONE && ev->pass == ev->passes) {

@@ -628,13 +628,63 @@ static void test_plan_memory(void **state)
 
 static int parse(const char *line, cli *c, err *e)
 {
-    char buf[512], *argv[32], *tok, *save = NULL;
+    static char buf[512]; /* c->args point into it */
+    char *argv[32], *tok, *save = NULL;
     int argc = 0;
     snprintf(buf, sizeof buf, "%s", line);
     for (tok = strtok_r(buf, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
         argv[argc++] = tok;
     argv[argc] = NULL;
     return cli_parse(argc, argv, c, e);
+}
+
+/* Every command line error names the token the user typed; short options,
+ * groups of them, abbreviations, --name=value and `--`. */
+static void test_cli_tokens(void **state)
+{
+    static const struct {
+        const char *line, *msg;
+    } bad[] = {
+        {"breakeven run --quick -xy", "unknown option \"-x\" (in \"-xy\")"},
+        {"breakeven --quick=yes", "--quick takes no value (in \"--quick=yes\")"},
+        {"breakeven --qui", "option \"--qui\" is ambiguous: --quick, --quiet"},
+        {"breakeven --frob", "unknown option \"--frob\""},
+        {"breakeven devices --devices cl:7.0",
+         "\"--devices\" does not apply to devices (only to all, run, tune)"},
+        {"breakeven report --hidden 128", "\"--hidden\" does not apply to report (only to all, "
+                                          "run)"},
+        {"breakeven run -o", "-o (--out) needs a value"},
+        {"breakeven run --out", "--out needs a value"},
+        {"breakeven fly", "unknown command \"fly\" (commands: all, run, report, compare, refit, "
+                          "devices, tune)"},
+        {"breakeven run extra", "unexpected argument \"extra\" (run takes none)"},
+    };
+    cli c;
+    err e;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+        e.msg[0] = '\0';
+        if (parse(bad[i].line, &c, &e) != BE_EUSAGE)
+            fail_msg("accepted: %s", bad[i].line);
+        if (strcmp(e.msg, bad[i].msg) != 0)
+            fail_msg("%s: \"%s\", not \"%s\"", bad[i].line, e.msg, bad[i].msg);
+    }
+    assert_int_equal(parse("breakeven run -qh", &c, &e), BE_OK);
+    assert_int_equal(c.cmd, CLI_HELP);
+    assert_int_equal(parse("breakeven -V", &c, &e), BE_OK);
+    assert_int_equal(c.cmd, CLI_VERSION);
+    assert_int_equal(parse("breakeven run -q -o/tmp/x --hid=128 --bat 16", &c, &e), BE_OK);
+    assert_int_equal(c.cmd, CLI_RUN);
+    assert_true(c.quiet);
+    assert_string_equal(c.out, "/tmp/x");
+    assert_int_equal(c.plan.hidden.n, 1);
+    assert_int_equal(c.plan.batch.n, 1);
+    assert_int_equal(parse("breakeven -qo /tmp/y report -- -odd", &c, &e), BE_OK);
+    assert_int_equal(c.cmd, CLI_REPORT);
+    assert_string_equal(c.out, "/tmp/y");
+    assert_int_equal(c.nargs, 1);
+    assert_string_equal(c.args[0], "-odd");
 }
 
 static void test_cli(void **state)
@@ -1742,6 +1792,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_plan_memory),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_cli_tokens),
         cmocka_unit_test(test_cpu_correct),
         cmocka_unit_test(test_verify_catches),
         cmocka_unit_test(test_seeded_inputs),
