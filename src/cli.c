@@ -19,7 +19,8 @@
 enum {
     OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
     OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_PRICE, OPT_PRICES,
-    OPT_NO_REFINE, OPT_BASE_URL, OPT_TITLE, OPT_AUTHOR, OPT_DATA, OPT_PASSES
+    OPT_NO_REFINE, OPT_BASE_URL, OPT_TITLE, OPT_AUTHOR, OPT_DATA, OPT_PASSES, OPT_FORMAT,
+    OPT_FAIL_ON_REGRESSION
 };
 
 /* The commands an option applies to, as bits of cli_command. */
@@ -58,6 +59,8 @@ static const option_spec options[] = {
     {"title", 0, 1, OPT_TITLE, C_PAGES},
     {"author", 0, 1, OPT_AUTHOR, C_PAGES},
     {"data", 0, 1, OPT_DATA, C_PAGES},
+    {"format", 0, 1, OPT_FORMAT, CMD(CLI_COMPARE)},
+    {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof *options))
 
@@ -109,12 +112,16 @@ void cli_usage(FILE *out)
           "  --author NAME      author shown on the report\n"
           "  --data DIR         templates/ and assets/ to use (default: $BREAKEVEN_DATA,\n"
           "                     else next to the executable, else the installed ones)\n"
+          "  --format F         compare's table as text, markdown or json (default: text)\n"
+          "  --fail-on-regression  compare exits 3 when a point of B is slower than in A\n"
+          "                     (beyond 5% and p < 0.01)\n"
           "  -q, --quiet        no progress output\n"
           "  -h, --help         this help;  -V, --version  the version\n"
           "\n"
           "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n"
           "Long options may be abbreviated while unambiguous.  Exit status: 0 done, 1 a\n"
-          "failure while running, 2 a command line error.\n",
+          "failure while running, 2 a command line error, 3 a regression found by\n"
+          "compare --fail-on-regression.\n",
           out);
 }
 
@@ -296,6 +303,17 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
             return err_set(e, BE_EUSAGE, "--author: longer than %zu bytes", sizeof c->author - 1);
         snprintf(c->author, sizeof c->author, "%s", val);
         break;
+    case OPT_FORMAT:
+        if (strcmp(val, "text") == 0)
+            c->format = CLI_TEXT;
+        else if (strcmp(val, "markdown") == 0)
+            c->format = CLI_MARKDOWN;
+        else if (strcmp(val, "json") == 0)
+            c->format = CLI_JSON;
+        else
+            return err_set(e, BE_EUSAGE, "--format: \"%s\" is not text, markdown or json", val);
+        break;
+    case OPT_FAIL_ON_REGRESSION: c->fail_on_regression = 1; break;
     case OPT_HELP: c->cmd = CLI_HELP; break;
     case OPT_VERSION: c->cmd = CLI_VERSION; break;
     default: break;

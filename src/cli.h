@@ -18,6 +18,9 @@ typedef enum {
     CLI_VERSION
 } cli_command;
 
+/* compare's --format */
+typedef enum { CLI_TEXT = 0, CLI_MARKDOWN, CLI_JSON } cli_format;
+
 #define CLI_MAX_ARGS 64
 
 typedef struct cli {
@@ -35,6 +38,8 @@ typedef struct cli {
     char title[512];        /* --title */
     char author[256];       /* --author */
     char data_dir[2048];    /* --data: templates/ and assets/ ("" = search) */
+    cli_format format;      /* --format (compare) */
+    int fail_on_regression; /* --fail-on-regression (compare): exit 3 */
     int nargs;              /* the runs of `report` (any), `compare` (2), `refit` (1+) */
     const char *args[CLI_MAX_ARGS]; /* point into argv */
     char command_line[2048];

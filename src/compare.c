@@ -78,14 +78,21 @@ static const char *key_of(const results *a, const results *b, int k, const char 
 /* Fills the test and the verdict of a pair of ok points. */
 static int judge(const rs_point *pa, const rs_point *pb, compare_point *c, err *e)
 {
+    /* the samples of one run are not independent of its state: two runs
+     * in a row on one machine differ by more than they suggest, which the
+     * medians' intervals (over passes) cover, so a change also needs them
+     * apart.  Measured on the 2-core machine: of 3 default runs in a row,
+     * 0 or 1 of 70 points per pair counted as changed with this rule, 4 to
+     * 49 without it; every CPU time of a copy made 1.5x slower: 3 of 35 */
+    const stats_summary *a = &pa->resident, *b = &pb->resident;
+    const int apart = a->ci_hi < b->ci_lo || b->ci_hi < a->ci_lo;
     c->median_a = pa->resident.median;
     c->median_b = pb->resident.median;
     c->ratio = c->median_b / c->median_a;
     if (pa->nsamples < COMPARE_MIN_SAMPLES || pb->nsamples < COMPARE_MIN_SAMPLES) {
         c->by_overlap = 1;
         c->p = NAN;
-        c->significant = pa->resident.ci_hi < pb->resident.ci_lo ||
-                         pb->resident.ci_hi < pa->resident.ci_lo;
+        c->significant = apart;
     } else {
         double *xa = malloc((size_t)pa->nsamples * sizeof *xa);
         double *xb = malloc((size_t)pb->nsamples * sizeof *xb);
@@ -101,7 +108,7 @@ static int judge(const rs_point *pa, const rs_point *pb, compare_point *c, err *
             xb[i] = pb->samples[i].wall;
         c->z = stats_mann_whitney_z(xa, pa->nsamples, xb, pb->nsamples);
         c->p = erfc(fabs(c->z) / sqrt(2.0));
-        c->significant = fabs(c->z) >= COMPARE_Z;
+        c->significant = fabs(c->z) >= COMPARE_Z && apart;
         free(xa);
         free(xb);
     }
@@ -343,32 +350,55 @@ void compare_free(compare_set *s)
 void compare_summary(const compare_set *s, char *buf, size_t size)
 {
     snprintf(buf, size, "%d faster, %d slower, %d unchanged of %d matched points "
-             "(a change counts beyond %.0f%% and p < 0.01)%s", s->nfaster, s->nslower,
+             "(a change counts beyond %.0f%%, at p < 0.01 and with the intervals apart)%s", s->nfaster, s->nslower,
              s->nunchanged, s->npoints, 100.0 * COMPARE_NOISE,
              s->nmissing ? "; some points could not be compared (not ok in one run)" : "");
 }
 
-void compare_table(FILE *out, const compare_set *s)
+/* The device of a point as the tables name it: "cpu (AMD EPYC)", or the
+ * ids of both runs when they differ. */
+static void device_name(const compare_point *c, char *buf, size_t size)
+{
+    if (strcmp(c->dev_a, c->dev_b) == 0)
+        snprintf(buf, size, "%s (%s)", c->dev_a, c->model);
+    else
+        snprintf(buf, size, "%s → %s (%s)", c->dev_a, c->dev_b, c->model);
+}
+
+/* The test of a point in words: "p=0.003", "CI overlap", or "". */
+static void test_text(const compare_point *c, char *buf, size_t size)
+{
+    if (c->verdict == CMP_MISSING)
+        buf[0] = '\0';
+    else if (c->by_overlap)
+        snprintf(buf, size, "CI overlap");
+    else
+        fmt_pvalue(buf, size, c->p);
+}
+
+static void write_text(FILE *out, const compare_set *s)
 {
     int i;
-    char sum[300];
+    char sum[300], dev[320], ta[32], tb[32], test[32];
     fprintf(out, "A = %s\nB = %s\n\n", s->id_a, s->id_b);
-    fprintf(out, "%-30s %-9s %6s %6s %11s %11s %7s %7s  %s\n", "device model", "mode", "hidden",
-            "batch", "A ms", "B ms", "B/A", "test", "verdict");
+    fprintf(out, "%-40s %-9s %6s %6s %10s %10s %7s %10s  %s\n", "device", "mode", "hidden",
+            "batch", "A", "B", "B/A", "test", "verdict");
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
-        fprintf(out, "%-30.30s %-9s %6d %6d ", c->model, workload_mode_name(c->mode), c->hidden,
+        device_name(c, dev, sizeof dev);
+        fprintf(out, "%-40.40s %-9s %6d %6d ", dev, workload_mode_name(c->mode), c->hidden,
                 c->batch);
-        if (c->verdict == CMP_MISSING)
-            fprintf(out, "%11s %11s %7s %7s  %s (A %s, B %s)\n", "—", "—", "", "",
+        if (c->verdict == CMP_MISSING) {
+            fprintf(out, "%10s %10s %7s %10s  %s (A %s, B %s)\n", "—", "—", "", "",
                     compare_verdict_name(c->verdict), results_status_name(c->status_a),
                     results_status_name(c->status_b));
-        else if (c->by_overlap)
-            fprintf(out, "%11.3f %11.3f %7.3f %7s  %s\n", c->median_a * 1e3, c->median_b * 1e3,
-                    c->ratio, "CI", compare_verdict_name(c->verdict));
-        else
-            fprintf(out, "%11.3f %11.3f %7.3f %+7.2f  %s\n", c->median_a * 1e3,
-                    c->median_b * 1e3, c->ratio, c->z, compare_verdict_name(c->verdict));
+            continue;
+        }
+        fmt_time(ta, sizeof ta, c->median_a);
+        fmt_time(tb, sizeof tb, c->median_b);
+        test_text(c, test, sizeof test);
+        fprintf(out, "%10s %10s %7.3f %10s  %s\n", ta, tb, c->ratio, test,
+                compare_verdict_name(c->verdict));
     }
     compare_summary(s, sum, sizeof sum);
     fprintf(out, "\n%s\n", sum);
@@ -379,6 +409,163 @@ void compare_table(FILE *out, const compare_set *s)
     fprintf(out, "\n%s\n", s->ndiffs ? "what differs:" : "provenance: nothing differs");
     for (i = 0; i < s->ndiffs; i++)
         fprintf(out, "  %s: %s → %s\n", s->diffs[i].what, s->diffs[i].a, s->diffs[i].b);
+}
+
+/* s for a Markdown table cell: '|' escaped, newlines as spaces. */
+static void md_cell(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", out);
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', out);
+        else
+            fputc(*s, out);
+    }
+}
+
+static void write_markdown(FILE *out, const compare_set *s)
+{
+    int i;
+    char sum[300], dev[320], ta[32], tb[32], test[32];
+    fprintf(out, "**A** `");
+    md_cell(out, s->id_a);
+    fprintf(out, "` → **B** `");
+    md_cell(out, s->id_b);
+    compare_summary(s, sum, sizeof sum);
+    fprintf(out, "`: %s.\n\n", sum);
+    fprintf(out, "| device | mode | hidden | batch | A | B | B/A | test | verdict |\n"
+                 "|---|---|---:|---:|---:|---:|---:|---|---|\n");
+    for (i = 0; i < s->npoints; i++) {
+        const compare_point *c = &s->points[i];
+        device_name(c, dev, sizeof dev);
+        fputs("| ", out);
+        md_cell(out, dev);
+        fprintf(out, " | %s | %d | %d | ", workload_mode_name(c->mode), c->hidden, c->batch);
+        if (c->verdict == CMP_MISSING) {
+            fprintf(out, "— | — | | | %s (A %s, B %s) |\n", compare_verdict_name(c->verdict),
+                    results_status_name(c->status_a), results_status_name(c->status_b));
+            continue;
+        }
+        fmt_time(ta, sizeof ta, c->median_a);
+        fmt_time(tb, sizeof tb, c->median_b);
+        test_text(c, test, sizeof test);
+        fprintf(out, "%s | %s | %.3f | %s | %s%s%s |\n", ta, tb, c->ratio, test,
+                c->verdict == CMP_UNCHANGED ? "" : "**", compare_verdict_name(c->verdict),
+                c->verdict == CMP_UNCHANGED ? "" : "**");
+    }
+    if (s->ncross)
+        fprintf(out, "\n**Crossovers**\n\n");
+    for (i = 0; i < s->ncross; i++) {
+        fputs("- ", out);
+        md_cell(out, s->cross[i].text);
+        fputc('\n', out);
+    }
+    fprintf(out, "\n**%s**\n\n", s->ndiffs ? "What differs" : "Provenance: nothing differs");
+    for (i = 0; i < s->ndiffs; i++) {
+        fputs("- ", out);
+        md_cell(out, s->diffs[i].what);
+        fputs(": ", out);
+        md_cell(out, s->diffs[i].a);
+        fputs(" → ", out);
+        md_cell(out, s->diffs[i].b);
+        fputc('\n', out);
+    }
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped,
+ * other UTF-8 as it is. */
+static void js(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20 || ch == 0x7f)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+/* A JSON number, or null when it is not finite. */
+static void jn(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.17g", v);
+    else
+        fputs("null", out);
+}
+
+static void write_json(FILE *out, const compare_set *s)
+{
+    int i;
+    fputs("{\"a\": ", out);
+    js(out, s->id_a);
+    fputs(", \"b\": ", out);
+    js(out, s->id_b);
+    fprintf(out, ", \"noise\": %g, \"p_threshold\": 0.01, \"faster\": %d, \"slower\": %d, "
+            "\"unchanged\": %d, \"missing\": %d, \"geomean_ratio\": ", COMPARE_NOISE,
+            s->nfaster, s->nslower, s->nunchanged, s->nmissing);
+    jn(out, s->geomean > 0 ? s->geomean : NAN);
+    fputs(",\n \"points\": [", out);
+    for (i = 0; i < s->npoints; i++) {
+        const compare_point *c = &s->points[i];
+        const int ok = c->verdict != CMP_MISSING;
+        fputs(i ? ",\n  {\"device_a\": " : "\n  {\"device_a\": ", out);
+        js(out, c->dev_a);
+        fputs(", \"device_b\": ", out);
+        js(out, c->dev_b);
+        fputs(", \"model\": ", out);
+        js(out, c->model);
+        fprintf(out, ", \"mode\": \"%s\", \"hidden\": %d, \"batch\": %d, \"flops_per_layer\": ",
+                workload_mode_name(c->mode), c->hidden, c->batch);
+        jn(out, c->flops);
+        fprintf(out, ", \"status_a\": \"%s\", \"status_b\": \"%s\", \"median_a_s\": ",
+                results_status_name(c->status_a), results_status_name(c->status_b));
+        jn(out, ok ? c->median_a : NAN);
+        fputs(", \"median_b_s\": ", out);
+        jn(out, ok ? c->median_b : NAN);
+        fputs(", \"ratio\": ", out);
+        jn(out, ok ? c->ratio : NAN);
+        fprintf(out, ", \"test\": %s, \"p\": ",
+                !ok ? "null" : c->by_overlap ? "\"ci-overlap\"" : "\"mann-whitney\"");
+        jn(out, ok && !c->by_overlap ? c->p : NAN);
+        fprintf(out, ", \"verdict\": \"%s\"}", compare_verdict_name(c->verdict));
+    }
+    fputs("\n ],\n \"crossovers\": [", out);
+    for (i = 0; i < s->ncross; i++) {
+        fputs(i ? ", " : "", out);
+        js(out, s->cross[i].text);
+    }
+    fputs("],\n \"differences\": [", out);
+    for (i = 0; i < s->ndiffs; i++) {
+        fputs(i ? ",\n  {\"what\": " : "\n  {\"what\": ", out);
+        js(out, s->diffs[i].what);
+        fputs(", \"a\": ", out);
+        js(out, s->diffs[i].a);
+        fputs(", \"b\": ", out);
+        js(out, s->diffs[i].b);
+        fputc('}', out);
+    }
+    fputs("]\n}\n", out);
+}
+
+void compare_write(FILE *out, const compare_set *s, compare_format f)
+{
+    if (f == COMPARE_JSON)
+        write_json(out, s);
+    else if (f == COMPARE_MARKDOWN)
+        write_markdown(out, s);
+    else
+        write_text(out, s);
+}
+
+int compare_regressed(const compare_set *s)
+{
+    return s->nslower > 0;
 }
 
 /* ---- the change chart ------------------------------------------------ */

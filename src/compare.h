@@ -95,9 +95,18 @@ void compare_free(compare_set *s);
 /* "3 faster, 1 slower, 20 unchanged (beyond 5% and p < 0.01)". */
 void compare_summary(const compare_set *s, char *buf, size_t size);
 
-/* The comparison as a text table, then the crossover moves and the
- * provenance differences. */
-void compare_table(FILE *out, const compare_set *s);
+typedef enum { COMPARE_TEXT = 0, COMPARE_MARKDOWN, COMPARE_JSON } compare_format;
+
+/* The comparison as a text table (times in adaptive units, devices by id
+ * and model, the test's p), then the crossover moves and the provenance
+ * differences; as a Markdown table and lists (for an issue or a pull
+ * request); or as one JSON object (numbers as numbers, null where there is
+ * none). */
+void compare_write(FILE *out, const compare_set *s, compare_format f);
+
+/* Whether B regressed: a point slower beyond COMPARE_NOISE at p < 0.01
+ * (or, with too few samples, with disjoint intervals). */
+int compare_regressed(const compare_set *s);
 
 /* The change chart: the ratio B/A of every matched point against FLOPs per
  * layer (log–log), one colour per device model and mode, filled markers

@@ -351,14 +351,22 @@ static int cmd_compare(const cli *c)
     compare_set cmp;
     char page[4200];
     err e;
-    int rc;
+    int rc, regressed;
     report_options(c, &o);
     if ((rc = report_compare(&o, c->args[0], c->args[1], &cmp, page, sizeof page, &e)) < 0)
         return fail(status_of(rc), &e);
-    compare_table(stdout, &cmp);
+    compare_write(stdout, &cmp, c->format == CLI_JSON       ? COMPARE_JSON
+                                : c->format == CLI_MARKDOWN ? COMPARE_MARKDOWN
+                                                            : COMPARE_TEXT);
+    regressed = compare_regressed(&cmp);
     compare_free(&cmp);
-    printf("%s\n", page);
-    return 0;
+    /* the page's path on stdout would break a table or JSON meant for a
+     * program or a paste */
+    if (c->format == CLI_TEXT)
+        printf("%s\n", page);
+    else if (!c->quiet)
+        fprintf(stderr, "%s\n", page);
+    return c->fail_on_regression && regressed ? 3 : 0;
 }
 
 /* The prices of a refit of r (stored in path): those stored, then those

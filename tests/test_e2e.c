@@ -631,6 +631,64 @@ static char *lines_with(const char *text, const char *prefix)
  * in place with this version's analysis and new prices, atomically, the
  * samples as they were; it still loads, and the report leads with the same
  * sentence refit printed. */
+/* compare's gate and formats: A against itself passes (exit 0); against a
+ * copy of A under a new id whose CPU times are all 1.5x, it fails (exit 3);
+ * the JSON parses (python3 -m json.tool) and the Markdown is a table. */
+static void test_compare_gate(void **state)
+{
+    char out[300], id[200], a[700], b[700], bdir[700], cmd[1600];
+    results *r = NULL;
+    outcome o;
+    int i, k;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/gate", tmpdir);
+    run(&o, "run", "--quick", "--quiet", "--no-refine", "--devices", "cpu", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    outcome_free(&o);
+    only_run(out, id, sizeof id);
+    snprintf(a, sizeof a, "%s/runs/%s/results.xml", out, id);
+    run(&o, "compare", a, a, "--out", out, "--fail-on-regression", NULL);
+    if (o.status != 0)
+        fail_msg("A against A: exit %d: %s", o.status, o.err);
+    outcome_free(&o);
+
+    if (results_load(a, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(r->prov.id, sizeof r->prov.id, "20991231T000000Z-slow");
+    for (i = 0; i < r->npoints; i++) {
+        rs_point *p = &r->points[i];
+        if (strcmp(p->device, "cpu") != 0)
+            continue;
+        for (k = 0; k < p->nsamples; k++)
+            p->samples[k].wall *= 1.5;
+        assert_int_equal(results_summarize_in(r, p, &e), BE_OK);
+    }
+    snprintf(bdir, sizeof bdir, "%s/runs/%s", out, r->prov.id);
+    assert_int_equal(fsx_mkdirs(bdir, &e), BE_OK);
+    snprintf(b, sizeof b, "%s/results.xml", bdir);
+    if (results_save(r, b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    results_free(r);
+    run(&o, "compare", a, b, "--out", out, "--fail-on-regression", NULL);
+    if (o.status != 3)
+        fail_msg("1.5x slower: exit %d, not 3: %s%s", o.status, o.out, o.err);
+    assert_non_null(strstr(o.out, "slower"));
+    outcome_free(&o);
+    run(&o, "compare", a, b, "--out", out, "--format", "markdown", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "| device | mode | hidden | batch | A | B | B/A | test | "
+                                  "verdict |\n|---|"));
+    outcome_free(&o);
+    snprintf(cmd, sizeof cmd, "%s compare '%s' '%s' --out '%s' --format json --quiet | "
+             "python3 -m json.tool > /dev/null", getenv("BREAKEVEN"), a, b, out);
+    assert_int_equal(system(cmd), 0);
+    run(&o, "compare", a, b, "--out", out, "--format", "yaml", NULL);
+    assert_int_equal(o.status, 2);
+    outcome_free(&o);
+}
+
 static void test_refit_0_1_0(void **state)
 {
     char src[512], dir[300], runs[400], path[600], line[2048], *before, *after, *a, *b;
@@ -757,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_all_and_report),
         cmocka_unit_test(test_threads_from_environment),
         cmocka_unit_test(test_refit_0_1_0),
+        cmocka_unit_test(test_compare_gate),
     };
     return cmocka_run_group_tests_name("end-to-end", tests, setup, teardown);
 }
