@@ -13,12 +13,28 @@
 
 #include "site.h"
 #include "host.h"
+#include "utf8.h"
 
 enum {
     OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
     OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_PRICE, OPT_PRICES,
     OPT_NO_REFINE, OPT_BASE_URL, OPT_TITLE, OPT_AUTHOR, OPT_DATA, OPT_PASSES
 };
+
+/* --title and --author end up in page titles and the feed: one line of
+ * valid UTF-8, no control characters (BE_EUSAGE naming the option). */
+static int check_text(const char *opt, const char *v, size_t size, err *e)
+{
+    char shown[160];
+    if (strlen(v) >= size)
+        return err_set(e, BE_EUSAGE, "%s: longer than %zu bytes", opt, size - 1);
+    if (!utf8_clean(v) || strpbrk(v, "\t\r\n")) {
+        utf8_escape(shown, sizeof shown, v);
+        return err_set(e, BE_EUSAGE, "%s: \"%s\" holds control characters or invalid UTF-8",
+                       opt, shown);
+    }
+    return BE_OK;
+}
 
 static const struct option options[] = {
     {"out", required_argument, NULL, OPT_OUT},
@@ -239,13 +255,13 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             snprintf(c->base_url, sizeof c->base_url, "%s", optarg);
             break;
         case OPT_TITLE:
-            if (strlen(optarg) >= sizeof c->title)
-                return err_set(e, BE_EUSAGE, "--title: longer than %zu bytes", sizeof c->title - 1);
+            if ((rc = check_text("--title", optarg, sizeof c->title, e)) < 0)
+                return rc;
             snprintf(c->title, sizeof c->title, "%s", optarg);
             break;
         case OPT_AUTHOR:
-            if (strlen(optarg) >= sizeof c->author)
-                return err_set(e, BE_EUSAGE, "--author: longer than %zu bytes", sizeof c->author - 1);
+            if ((rc = check_text("--author", optarg, sizeof c->author, e)) < 0)
+                return rc;
             snprintf(c->author, sizeof c->author, "%s", optarg);
             break;
         case OPT_HELP: c->cmd = CLI_HELP; return BE_OK;

@@ -505,6 +505,8 @@ static void write_fit(xmlNodePtr root, const results *r)
         write_cross(fit, &r->fit.cross[i]);
 }
 
+static int loads_back(const char *path, const char *text, size_t len, err *e);
+
 int results_save(const results *r, const char *path, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
@@ -559,7 +561,10 @@ int results_save(const results *r, const char *path, err *e)
     xmlFreeDoc(doc);
     if (!mem)
         return err_set(e, BE_EFAIL, "%s: cannot serialize the XML tree", path);
-    rc = fsx_write_atomic(path, mem, (size_t)len, e);
+    /* breakeven never writes a file it would refuse: what is written has
+     * passed every check of results_load */
+    if ((rc = loads_back(path, (const char *)mem, (size_t)len, e)) == BE_OK)
+        rc = fsx_write_atomic(path, mem, (size_t)len, e);
     xmlFree(mem);
     return rc;
 }
@@ -1796,13 +1801,12 @@ done:
     return rc;
 }
 
-int results_load(const char *path, results **out, err *e)
+/* The checks of results_load on text[0..len) (NUL-terminated), read or
+ * about to be written; ld names the file.  *out is the caller's. */
+static int load_text(loader *ld, const char *text, size_t len, results **out)
 {
-    loader ld;
     xmlParserCtxtPtr pctx = NULL;
     xmlDocPtr doc = NULL;
-    char *text = NULL;
-    size_t len = 0;
     int rc = BE_EFAIL;
     /* no entity substitution (no XML_PARSE_NOENT), no DTD loading, no
      * network, no XInclude; big line numbers for big files */
@@ -1813,38 +1817,69 @@ int results_load(const char *path, results **out, err *e)
 #endif
 
     *out = NULL;
-    memset(&ld, 0, sizeof ld);
-    ld.path = path;
-    ld.e = e;
-    if (read_regular(&ld, &text, &len) < 0 || prescan(&ld, text, len) < 0)
+    if (prescan(ld, text, len) < 0)
         goto done;
     if (!(pctx = xmlNewParserCtxt())) {
-        fail_line(&ld, 0, "out of memory");
+        fail_line(ld, 0, "out of memory");
         goto done;
     }
-    pctx->_private = &ld;
+    pctx->_private = ld;
     pctx->sax->serror = on_parse_error;
     pctx->sax->internalSubset = on_doctype;
-    ld.start = pctx->sax->startElementNs;
+    ld->start = pctx->sax->startElementNs;
     pctx->sax->startElementNs = on_start;
     /* UTF-8 whatever the file declares: what breakeven writes, and what
      * prescan read */
-    doc = xmlCtxtReadMemory(pctx, text, (int)len, path, "UTF-8", options);
-    if (!doc || ld.failed) {
-        if (!ld.failed)
-            fail_line(&ld, 0, "not well-formed XML");
+    doc = xmlCtxtReadMemory(pctx, text, (int)len, ld->path, "UTF-8", options);
+    if (!doc || ld->failed) {
+        if (!ld->failed)
+            fail_line(ld, 0, "not well-formed XML");
         goto done;
     }
     if (doc->intSubset || doc->extSubset) {
-        fail_line(&ld, 0, "a DOCTYPE is not allowed in a results file");
+        fail_line(ld, 0, "a DOCTYPE is not allowed in a results file");
         goto done;
     }
-    if (check_root(&ld, xmlDocGetRootElement(doc)) < 0 || validate(&ld, doc) < 0)
+    if (check_root(ld, xmlDocGetRootElement(doc)) < 0 || validate(ld, doc) < 0)
         goto done;
-    rc = load_doc(&ld, xmlDocGetRootElement(doc), out);
+    rc = load_doc(ld, xmlDocGetRootElement(doc), out);
 done:
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(pctx);
+    return rc;
+}
+
+int results_load(const char *path, results **out, err *e)
+{
+    loader ld;
+    char *text = NULL;
+    size_t len = 0;
+    int rc = BE_EFAIL;
+
+    *out = NULL;
+    memset(&ld, 0, sizeof ld);
+    ld.path = path;
+    ld.e = e;
+    if (read_regular(&ld, &text, &len) == BE_OK)
+        rc = load_text(&ld, text, len, out);
     free(text);
     return rc;
+}
+
+static int loads_back(const char *path, const char *text, size_t len, err *e)
+{
+    loader ld;
+    results *back = NULL;
+    err why;
+    int rc;
+
+    memset(&ld, 0, sizeof ld);
+    ld.path = path;
+    ld.e = &why;
+    rc = load_text(&ld, text, len, &back);
+    results_free(back);
+    if (rc < 0)
+        return err_set(e, BE_EFAIL, "not saved, as breakeven would refuse to load it: %s",
+                       why.msg);
+    return BE_OK;
 }

@@ -10,12 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libxml/HTMLtree.h>
 #include <libxml/parser.h>
 #include <libxslt/transform.h>
 #include <libxslt/xsltutils.h>
 
 #include "fmt.h"
 #include "fsx.h"
+#include "utf8.h"
 #include "version.h"
 
 #include "datadir.h"
@@ -137,8 +139,8 @@ int site_open(site *s, const char *data_dir, const char *base_url, const char *t
     int rc;
 
     memset(s, 0, sizeof *s);
-    s->title = title ? title : "";
-    s->author = author ? author : "";
+    utf8_line(s->title, sizeof s->title, title ? title : "");
+    utf8_line(s->author, sizeof s->author, author ? author : "");
     if ((rc = site_check_base_url(base_url, e)) < 0)
         return rc;
     if (base_url && *base_url)
@@ -229,6 +231,31 @@ xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, cons
     return doc;
 }
 
+int site_html_text(const char *text, int para, char **out, err *e)
+{
+    xmlNodePtr p = NULL, t = xmlNewText(BAD_CAST text);
+    xmlBufferPtr buf = NULL;
+    int rc = BE_OK;
+
+    *out = NULL;
+    if (!t || (para && !(p = xmlNewNode(NULL, BAD_CAST "p"))) || !(buf = xmlBufferCreate())) {
+        rc = err_set(e, BE_EFAIL, "out of memory");
+        goto done;
+    }
+    if (p)
+        xmlAddChild(p, t);
+    if (htmlNodeDump(buf, NULL, p ? p : t) < 0 ||
+        !(*out = strdup((const char *)xmlBufferContent(buf))))
+        rc = err_set(e, BE_EFAIL, "out of memory serializing text as HTML");
+done:
+    if (p)
+        xmlFreeNode(p);
+    else
+        xmlFreeNode(t);
+    xmlBufferFree(buf);
+    return rc;
+}
+
 int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const char *what,
                    xmlChar **out, int *len, xmlDocPtr *keep, err *e)
 {
@@ -285,12 +312,18 @@ int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *
     return site_put(b, path, copy, (size_t)len, 0, e);
 }
 
-int site_flush(const site_outbox *b, err *e)
+int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e)
 {
     int i, rc;
-    for (i = 0; i < b->n; i++)
+    for (i = 0; i < b->n; i++) {
+        if (stop && *stop)
+            return err_set(e, BE_EINTR, "interrupted after %d of %d files; each is whole, "
+                           "the previous or the new one%s", i, b->n,
+                           i + 2 < b->n ? ", and the index and the feed are the previous ones"
+                                        : "");
         if ((rc = fsx_write_atomic(b->v[i].path, b->v[i].data, b->v[i].len, e)) < 0)
             return rc;
+    }
     return BE_OK;
 }
 

@@ -15,6 +15,7 @@
 #ifndef BE_SITE_H
 #define BE_SITE_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include <libxml/tree.h>
@@ -38,7 +39,7 @@ int site_check_base_url(const char *url, err *e);
 typedef struct site {
     char base[1024];               /* base URL with a trailing "/", or ""  */
     char data[SITE_PATH];          /* the directory of templates/, assets/ */
-    const char *title, *author;    /* not owned; "" for none               */
+    char title[512], author[256];  /* as one line (utf8_line); "" for none */
     xsltStylesheetPtr run_xsl, compare_xsl, feed_xsl;
     char *css;                     /* assets/style.css, owned              */
     size_t css_len;
@@ -48,7 +49,8 @@ typedef struct site {
 /* Opens the site: checks base_url, finds the data directory (see
  * site_data_dir), reads the CSS, compiles run.xsl, compare.xsl and
  * feed.xsl, and captures libxml2's and libxslt's errors into s until
- * site_close.  title, author may be NULL. */
+ * site_close.  title, author may be NULL; their control characters are
+ * removed (the command line refuses them). */
 int site_open(site *s, const char *data_dir, const char *base_url, const char *title,
               const char *author, err *e);
 /* Frees what s holds and gives the error handlers back. */
@@ -69,6 +71,12 @@ void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
  * caller frees the document with xmlFreeDoc; NULL when out of memory. */
 xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *css,
                     const char *home, const char *feed, err *e);
+
+/* text as HTML, for the feed's fields that readers render as HTML: a text
+ * node (in a <p> with para) serialized by libxml2's HTML serializer, so
+ * "<" becomes "&lt;"; the feed's XML serializer then escapes that once
+ * more.  *out is the caller's to free. */
+int site_html_text(const char *text, int para, char **out, err *e);
 
 /* Applies xsl to doc and serializes the result into *out (xmlFree it),
  * *len bytes; with keep, the result document too (xmlFreeDoc it).  Errors
@@ -96,8 +104,10 @@ typedef struct site_outbox {
 int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e);
 /* Stages a serialized page (taken over and freed). */
 int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *e);
-/* Writes every staged file, in order, each atomically (fsx.h). */
-int site_flush(const site_outbox *b, err *e);
+/* Writes every staged file, in order, each atomically (fsx.h).  When
+ * *stop is raised (stop may be NULL), BE_EINTR before the next file:
+ * every file is then the previous one or the new one. */
+int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e);
 void site_outbox_free(site_outbox *b);
 
 #endif
