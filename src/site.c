@@ -86,9 +86,11 @@ int site_check_base_url(const char *url, err *e)
 
 /* ---- errors ------------------------------------------------------------ */
 
-/* Keeps the first error line of an open site (ctx), cut at its newline. */
+/* Counts the errors of an open site (ctx) and keeps the first line of the
+ * first, cut at its newline. */
 static void keep_first(site *s, const char *line)
 {
+    s->xml_errors++;
     if (s->xml_err[0])
         return;
     snprintf(s->xml_err, sizeof s->xml_err, "%s", line);
@@ -120,12 +122,20 @@ static xsltStylesheetPtr load_xsl(site *s, const char *name, err *e)
 {
     char p[SITE_PATH];
     xsltStylesheetPtr x;
+    long errors;
     snprintf(p, sizeof p, "%s/templates/%s", s->data, name);
     if (access(p, F_OK) != 0) {
         err_set(e, BE_EFAIL, "%s: template missing", p);
         return NULL;
     }
+    errors = s->xml_errors;
     x = xsltParseStylesheetFile(BAD_CAST p);
+    /* an error reported on the way (libxml2 drops a text it could not
+     * allocate, and goes on) makes the stylesheet unusable too */
+    if (x && s->xml_errors != errors) {
+        xsltFreeStylesheet(x);
+        x = NULL;
+    }
     if (!x)
         err_set(e, BE_EFAIL, "%s: not a usable XSLT stylesheet%s%s", p,
                 s->xml_err[0] ? ": " : "", s->xml_err);
@@ -182,14 +192,44 @@ void site_close(site *s)
 
 /* ---- page documents -------------------------------------------------- */
 
+/* Its address marks a tree in which an allocation failed. */
+static const char tree_failed = 1;
+
+static xmlNodePtr root_of(xmlNodePtr n)
+{
+    while (n && n->parent && n->parent->type == XML_ELEMENT_NODE)
+        n = n->parent;
+    return n;
+}
+
+/* An allocation failed while the tree of n was built: its root is marked
+ * (its _private pointer, so no allocation is needed), and site_page and
+ * site_transform refuse the tree rather than render a page with a part
+ * missing.  A NULL n is the child of a failure marked already. */
+static void mark_failed(xmlNodePtr n)
+{
+    if ((n = root_of(n)))
+        n->_private = (void *)&tree_failed;
+}
+
+int site_tree_failed(xmlNodePtr n)
+{
+    n = root_of(n);
+    return !n || n->_private == &tree_failed;
+}
+
 xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text)
 {
-    return xmlNewTextChild(parent, NULL, BAD_CAST name, text ? BAD_CAST text : NULL);
+    xmlNodePtr c = xmlNewTextChild(parent, NULL, BAD_CAST name, text ? BAD_CAST text : NULL);
+    if (!c)
+        mark_failed(parent);
+    return c;
 }
 
 void site_attr(xmlNodePtr n, const char *name, const char *value)
 {
-    xmlSetProp(n, BAD_CAST name, BAD_CAST value);
+    if (n && !xmlSetProp(n, BAD_CAST name, BAD_CAST value))
+        mark_failed(n);
 }
 
 void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
@@ -200,7 +240,7 @@ void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
     if (xmlStrVPrintf(value, (int)sizeof value, fmt, ap) < 0)
         value[0] = '\0';
     va_end(ap);
-    xmlSetProp(n, BAD_CAST name, value);
+    site_attr(n, name, (const char *)value);
 }
 
 xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *css,
@@ -208,7 +248,8 @@ xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, cons
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr page, n;
-    if (!doc || !(page = xmlNewNode(NULL, BAD_CAST "page"))) {
+    if (!doc || !annotation || site_tree_failed(annotation) ||
+        !(page = xmlNewNode(NULL, BAD_CAST "page"))) {
         xmlFreeDoc(doc);
         xmlFreeNode(annotation);
         err_set(e, BE_EFAIL, "out of memory building a page");
@@ -226,8 +267,7 @@ xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, cons
     site_attr(n, "css", css);
     site_attr(n, "home", home);
     site_attr(n, "feed", feed);
-    if (annotation)
-        xmlAddChild(page, annotation);
+    xmlAddChild(page, annotation);
     return doc;
 }
 
@@ -259,7 +299,17 @@ done:
 int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const char *what,
                    xmlChar **out, int *len, xmlDocPtr *keep, err *e)
 {
-    xmlDocPtr res = xsltApplyStylesheet(xsl, doc, NULL);
+    xmlDocPtr res;
+    long errors = s->xml_errors;
+    if (site_tree_failed(xmlDocGetRootElement(doc)))
+        return err_set(e, BE_EFAIL, "%s: out of memory building the page", what);
+    res = xsltApplyStylesheet(xsl, doc, NULL);
+    /* libxslt reports some failures (an allocation) and goes on without
+     * the part it could not make: any error is a failure of the page */
+    if (res && s->xml_errors != errors) {
+        xmlFreeDoc(res);
+        res = NULL;
+    }
     if (!res)
         return err_set(e, BE_EFAIL, "%s: the template failed%s%s", what,
                        s->xml_err[0] ? ": " : "", s->xml_err);

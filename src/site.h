@@ -44,6 +44,7 @@ typedef struct site {
     char *css;                     /* assets/style.css, owned              */
     size_t css_len;
     char xml_err[512];             /* the first libxml2/libxslt error      */
+    long xml_errors;               /* how many were reported               */
 } site;
 
 /* Opens the site: checks base_url, finds the data directory (see
@@ -59,15 +60,20 @@ void site_close(site *s);
 /* ---- page documents -------------------------------------------------- */
 
 /* A child element of parent holding text (NULL: empty); strings only ever
- * enter the tree as text or attribute values, escaped by construction. */
+ * enter the tree as text or attribute values, escaped by construction.
+ * When an allocation fails, the tree's root is marked, and site_page and
+ * site_transform refuse it (so the builders need not check every call). */
 xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text);
 void site_attr(xmlNodePtr n, const char *name, const char *value);
 void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* 1 when building the tree of n (or n itself: NULL) failed for memory. */
+int site_tree_failed(xmlNodePtr n);
 
 /* A new <page kind=…> document with <site> (the settings), <links> (the
  * stylesheet, the home page and the feed as seen from the page) and the
- * annotation, which the document takes over (also on failure).  The
+ * annotation (NULL, or marked failed: out of memory), which the document
+ * takes over (also on failure).  The
  * caller frees the document with xmlFreeDoc; NULL when out of memory. */
 xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *css,
                     const char *home, const char *feed, err *e);
