@@ -293,7 +293,7 @@ static void test_load(void **state)
             break;
         }
     }
-    print_message("load: %ld allocations failed one by one (ours and libxml2's)\n", n - 1);
+    print_message("load: %ld allocations failed one by one\n", n - 1);
 }
 
 static void test_save(void **state)
@@ -329,7 +329,7 @@ static void test_save(void **state)
         }
     }
     results_free(r);
-    print_message("save: %ld allocations failed one by one (ours and libxml2's)\n", n - 1);
+    print_message("save: %ld allocations failed one by one\n", n - 1);
 }
 
 /* `report` of the archive in base_out with a new title: for each N (every
