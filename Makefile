@@ -36,7 +36,8 @@ OBJ     := $(SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/embed.o
 EMBED   := src/results.rng $(wildcard kernels/*.cl)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
-           $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_e2e $(BUILD)/test_faults
+           $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_e2e $(BUILD)/test_faults \
+           $(BUILD)/test_signals
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only.
@@ -111,6 +112,9 @@ FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wra
               -Wl,--wrap=fsync,--wrap=rename
 $(BUILD)/test_faults: $(BUILD)/test_faults.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) $(FAULT_WRAP) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/test_signals: $(BUILD)/test_signals.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_e2e: $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)

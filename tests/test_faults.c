@@ -34,6 +34,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <execinfo.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -293,7 +294,7 @@ static void test_load(void **state)
             break;
         }
     }
-    print_message("load: %ld allocations failed one by one\n", n - 1);
+    print_message("load: each of %ld allocations failed, one at a time\n", n - 1);
 }
 
 static void test_save(void **state)
@@ -329,12 +330,20 @@ static void test_save(void **state)
         }
     }
     results_free(r);
-    print_message("save: %ld allocations failed one by one\n", n - 1);
+    print_message("save: each of %ld allocations failed, one at a time\n", n - 1);
 }
 
 /* `report` of the archive in base_out with a new title: for each N (every
  * stride-th), OUT starts as base_out and must end as base_out, ref_out or
  * a mix of whole files; xml: libxml2's allocations fail too. */
+/* Every stride-th N on the slow paths (report, import): 1 unless
+ * BREAKEVEN_FAULTS_STRIDE says (tests/run, under valgrind). */
+static long stride_of(void)
+{
+    const char *s = getenv("BREAKEVEN_FAULTS_STRIDE");
+    return s && atol(s) > 0 ? atol(s) : 1;
+}
+
 static long report_faults(injector *j, int err_code, long stride, const char *what)
 {
     char out[400], index[600];
@@ -364,10 +373,10 @@ static long report_faults(injector *j, int err_code, long stride, const char *wh
 
 static void test_report_allocs(void **state)
 {
-    long n;
+    long n, stride = stride_of();
     (void)state;
-    n = report_faults(&allocs, 0, 1, "report");
-    print_message("report: %ld allocations failed one by one\n", n);
+    n = report_faults(&allocs, 0, stride, "report");
+    print_message("report: every %ld-th of %ld allocations failed, one at a time\n", stride, n);
 }
 
 /* Importing a run: for each N, OUT holds no trace of it afterwards, or
@@ -377,7 +386,7 @@ static void test_import_allocs(void **state)
     char out[400], ref[400], index[600], dir[600], p[700];
     const char *runs[] = {FIXTURE};
     report_opts o;
-    long n;
+    long n, stride = stride_of();
     err e;
     int rc;
     (void)state;
@@ -389,7 +398,7 @@ static void test_import_allocs(void **state)
     snprintf(out, sizeof out, "%s/imp", tmpdir);
     snprintf(dir, sizeof dir, "%s/runs/" RUN_ID, out);
     report_opts_for(&o, out, runs, 1, NULL);
-    for (n = 1;; n++) {
+    for (n = 1;; n += stride) {
         struct stat st;
         sh("rm -rf %s && mkdir -p %s/runs", out, out);
         arm(&allocs, n, 0);
@@ -406,7 +415,8 @@ static void test_import_allocs(void **state)
     }
     snprintf(p, sizeof p, "%s/index.html", dir);
     assert_int_equal(access(p, F_OK), 0);
-    print_message("import: %ld of our allocations failed one by one\n", n - 1);
+    print_message("import: every %ld-th of %ld allocations failed, one at a time\n", stride,
+                  n - 1);
 }
 
 /* ---- write failures ------------------------------------------------------ */
@@ -484,6 +494,18 @@ static int xml_child(int report, long n)
     return xml_allocs.hit ? XML_CLEAN : XML_END;
 }
 
+/* Where a child crashed, on stderr (then the signal kills it). */
+static void on_crash(int sig)
+{
+    void *frames[40];
+    static const char head[] = "crashed here:\n";
+    if (write(2, head, sizeof head - 1) < 0)
+        _exit(128 + sig);
+    backtrace_symbols_fd(frames, backtrace(frames, 40), 2);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* Every N (every stride-th on the report path), each in a child process,
  * since libxml2 2.9 itself may crash when an allocation fails: the
  * crashes are counted and reported, a broken invariant fails the test. */
@@ -497,12 +519,13 @@ static void xml_path(int report, long stride, long from, long to)
         pid = fork();
         assert_true(pid >= 0);
         if (pid == 0) {
-            /* a crash is to kill the child, not to be caught by cmocka */
-            signal(SIGSEGV, SIG_DFL);
-            signal(SIGBUS, SIG_DFL);
-            signal(SIGILL, SIG_DFL);
-            signal(SIGFPE, SIG_DFL);
-            signal(SIGABRT, SIG_DFL);
+            /* a crash is to kill the child, where it happened said, not
+             * to be caught by cmocka */
+            signal(SIGSEGV, on_crash);
+            signal(SIGBUS, on_crash);
+            signal(SIGILL, on_crash);
+            signal(SIGFPE, on_crash);
+            signal(SIGABRT, on_crash);
             _exit(xml_child(report, n));
         }
         assert_int_equal(waitpid(pid, &ws, 0), pid);
@@ -529,21 +552,24 @@ static void xml_path(int report, long stride, long from, long to)
                   crashed, first_crash);
 }
 
-/* BREAKEVEN_FAULTS_XML=STRIDE [BREAKEVEN_FAULTS_XML_FROM=N, _TO=M]: the
- * load path at every N, the report path at every STRIDE-th. */
+/* BREAKEVEN_FAULTS_XML=STRIDE: the load path at every N, the report path
+ * at every STRIDE-th; BREAKEVEN_FAULTS_XML_PATH=load or report: only that
+ * path; _FROM=N and _TO=M: only those N. */
 static void test_xml_allocs(void **state)
 {
     const char *opt = getenv("BREAKEVEN_FAULTS_XML"), *from = getenv("BREAKEVEN_FAULTS_XML_FROM"),
-               *to = getenv("BREAKEVEN_FAULTS_XML_TO");
+               *to = getenv("BREAKEVEN_FAULTS_XML_TO"), *path = getenv("BREAKEVEN_FAULTS_XML_PATH");
+    long first = from ? atol(from) : 1, last = to ? atol(to) : 0;
     (void)state;
     if (!opt || !*opt) {
         print_message("skipped: set BREAKEVEN_FAULTS_XML=STRIDE to fail libxml2's allocations\n");
         return;
     }
     xmlSetGenericErrorFunc(NULL, quiet);
-    if (!from)
-        xml_path(0, 1, 1, 0);
-    xml_path(1, atol(opt) > 0 ? atol(opt) : 1, from ? atol(from) : 1, to ? atol(to) : 0);
+    if (!path || strcmp(path, "load") == 0)
+        xml_path(0, 1, first, last);
+    if (!path || strcmp(path, "report") == 0)
+        xml_path(1, atol(opt) > 0 ? atol(opt) : 1, first, last);
     xmlSetGenericErrorFunc(NULL, NULL);
 }
 
