@@ -1168,8 +1168,8 @@ static void read_summary(loader *ld, xmlNodePtr n, stats_summary *s, fit_view *v
     s->mean = get_real(ld, n, "mean", TIME_MIN, TIME_MAX);
     s->stdev = get_real(ld, n, "stdev", 0.0, TIME_MAX);
     s->cv = get_real(ld, n, "cv", 0.0, TIME_MAX / TIME_MIN);
-    s->ci_lo = get_real(ld, n, "ci-lo", TIME_MIN, TIME_MAX);
-    s->ci_hi = get_real(ld, n, "ci-hi", TIME_MIN, TIME_MAX);
+    s->ci_lo = get_real(ld, n, "ci-lo", 0.0, HUGE_MAX);
+    s->ci_hi = get_real(ld, n, "ci-hi", 0.0, HUGE_MAX);
     s->ci_level = get_real(ld, n, "ci-level", 0.0, 1.0);
     s->drift = get_enum(ld, n, "drift", yes_no, COUNT(yes_no));
     s->drift_ratio = get_real(ld, n, "drift-ratio", 0.0, TIME_MAX / TIME_MIN);

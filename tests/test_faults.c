@@ -376,7 +376,7 @@ static void test_report_allocs(void **state)
     long n, stride = stride_of();
     (void)state;
     n = report_faults(&allocs, 0, stride, "report");
-    print_message("report: every %ld-th of %ld allocations failed, one at a time\n", stride, n);
+    print_message("report: allocations 1, 1+%ld, ... of %ld failed, one at a time\n", stride, n);
 }
 
 /* Importing a run: for each N, OUT holds no trace of it afterwards, or
@@ -415,7 +415,7 @@ static void test_import_allocs(void **state)
     }
     snprintf(p, sizeof p, "%s/index.html", dir);
     assert_int_equal(access(p, F_OK), 0);
-    print_message("import: every %ld-th of %ld allocations failed, one at a time\n", stride,
+    print_message("import: allocations 1, 1+%ld, ... of %ld failed, one at a time\n", stride,
                   n - 1);
 }
 

@@ -646,6 +646,12 @@ static const hcase cases[] = {
     {"hex-float", "wall=\"0.0001\"", "wall=\"0x1p-13\"", NULL,
      ":21: <s> attribute \"wall\" is \"0x1p-13\", not a number from 1e-12 to 1e+06", NULL},
     {"spaced-number", "wall=\"0.0001\"", "wall=\" 0.0001\t\"", NULL, NULL, check_base},
+    /* what a sweep wrote under heavy contention over two passes: an
+     * interval from about 0 to far beyond any step, honest and loadable */
+    {"wide-interval", "ci-lo=\"0.0001\" ci-hi=\"0.00015000000000000001\"",
+     "ci-lo=\"1.3546178942061406e-17\" ci-hi=\"57053135.80766546\"", NULL, NULL, NULL},
+    {"negative-interval", "ci-lo=\"0.0001\"", "ci-lo=\"-1e-9\"", NULL,
+     ":27: <summary> attribute \"ci-lo\" is \"-1e-9\", not a number from 0 to 1e+300", NULL},
     {"huge-integer", "cores=\"2\"", "cores=\"99999999999999999999999\"", NULL,
      ":6: <host> attribute \"cores\" is \"99999999999999999999999\", not an integer from 1 to "
      "1048576", NULL},
