@@ -218,9 +218,32 @@ int site_tree_failed(xmlNodePtr n)
     return !n || n->_private == &tree_failed;
 }
 
+/* Text as it may enter a page: valid UTF-8 without non-characters or
+ * control characters but TAB, LF and CR (XML 1.0 has no room for the
+ * others, and a name cut to a buffer may have lost half a character): s
+ * itself, or a copy made so by utf8_copy in *copy (the caller frees it);
+ * NULL when out of memory. */
+static const char *clean_text(const char *s, char **copy)
+{
+    size_t size;
+    *copy = NULL;
+    if (utf8_clean(s))
+        return s;
+    size = 3 * strlen(s) + 1;  /* each byte at worst becomes U+FFFD */
+    if (!(*copy = malloc(size)))
+        return NULL;
+    utf8_copy(*copy, size, s);
+    return *copy;
+}
+
 xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text)
 {
-    xmlNodePtr c = xmlNewTextChild(parent, NULL, BAD_CAST name, text ? BAD_CAST text : NULL);
+    char *copy = NULL;
+    const char *t = text ? clean_text(text, &copy) : NULL;
+    xmlNodePtr c = NULL;
+    if (!text || t)
+        c = xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST t);
+    free(copy);
     if (!c)
         mark_failed(parent);
     return c;
@@ -228,8 +251,11 @@ xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text)
 
 void site_attr(xmlNodePtr n, const char *name, const char *value)
 {
-    if (n && !xmlSetProp(n, BAD_CAST name, BAD_CAST value))
+    char *copy = NULL;
+    const char *v = clean_text(value, &copy);
+    if (n && (!v || !xmlSetProp(n, BAD_CAST name, BAD_CAST v)))
         mark_failed(n);
+    free(copy);
 }
 
 void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)

@@ -60,7 +60,8 @@ void site_close(site *s);
 /* ---- page documents -------------------------------------------------- */
 
 /* A child element of parent holding text (NULL: empty); strings only ever
- * enter the tree as text or attribute values, escaped by construction.
+ * enter the tree as text or attribute values, escaped by construction, and
+ * made valid UTF-8 without control characters (utf8_copy) on the way.
  * When an allocation fails, the tree's root is marked, and site_page and
  * site_transform refuse it (so the builders need not check every call). */
 xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text);

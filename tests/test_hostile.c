@@ -1352,6 +1352,50 @@ static void test_chart_text(void **state)
         fail_msg("%s", e.msg);
 }
 
+/* A device name cut to a label (the comparison's "%.40s driver") loses
+ * half a character: the pages stay valid UTF-8, with U+FFFD where the
+ * bytes were. */
+static void test_page_text(void **state)
+{
+    char out[400], p[700], name[200];
+    char *html;
+    results *r;
+    warnings w;
+    size_t i;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/pagetext", tmpdir);
+    memset(name, 0, sizeof name);
+    name[0] = 'a';
+    for (i = 0; i < 80; i++)
+        memcpy(name + 1 + 2 * i, "\xC3\xA9", 2);
+    for (i = 0; i < 2; i++) {
+        r = load_base();
+        snprintf(r->devices[0].name, sizeof r->devices[0].name, "%s", name);
+        snprintf(r->devices[0].driver, sizeof r->devices[0].driver, "driver %zu", i);
+        snprintf(r->prov.id, sizeof r->prov.id, "2026112%zuT000000Z-host", 2 + i);
+        snprintf(r->prov.started, sizeof r->prov.started, "2026-11-2%zuT00:00:00Z", 2 + i);
+        snprintf(p, sizeof p, "%s/runs/%s", out, r->prov.id);
+        assert_int_equal(fsx_mkdirs(p, &e), BE_OK);
+        strcat(p, "/results.xml");
+        if (results_save(r, p, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        results_free(r);
+    }
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w.n, 0);
+    snprintf(p, sizeof p, "%s/compare/20261122T000000Z-host..20261123T000000Z-host.html", out);
+    assert_int_equal(fsx_read_all(p, &html, NULL, &e), BE_OK);
+    assert_true(utf8_clean(html));
+    assert_non_null(strstr(html, UTF8_REPLACEMENT));  /* where the cut was */
+    free(html);
+    snprintf(p, sizeof p, "%s/index.html", out);
+    assert_int_equal(fsx_read_all(p, &html, NULL, &e), BE_OK);
+    assert_true(utf8_clean(html));
+    free(html);
+}
+
 /* Runs $BREAKEVEN with args; its exit status, its stderr in err. */
 static int run_cli(char *errbuf, size_t size, const char *const *args)
 {
@@ -1455,6 +1499,7 @@ int main(void)
         cmocka_unit_test(test_archive_unrenderable),
         cmocka_unit_test(test_merge_hosts_utf8),
         cmocka_unit_test(test_feed_escaping),
+        cmocka_unit_test(test_page_text),
         cmocka_unit_test(test_csv_formulas),
         cmocka_unit_test(test_chart_text),
         cmocka_unit_test(test_cli_text),
