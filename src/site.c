@@ -325,17 +325,22 @@ done:
 int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const char *what,
                    xmlChar **out, int *len, xmlDocPtr *keep, err *e)
 {
-    xmlDocPtr res;
+    xmlDocPtr res = NULL;
+    xsltTransformContextPtr t;
     long errors = s->xml_errors;
     if (site_tree_failed(xmlDocGetRootElement(doc)))
         return err_set(e, BE_EFAIL, "%s: out of memory building the page", what);
-    res = xsltApplyStylesheet(xsl, doc, NULL);
+    if (!(t = xsltNewTransformContext(xsl, doc)))
+        return err_set(e, BE_EFAIL, "%s: out of memory applying the template", what);
+    res = xsltApplyStylesheetUser(xsl, doc, NULL, NULL, NULL, t);
     /* libxslt reports some failures (an allocation) and goes on without
-     * the part it could not make: any error is a failure of the page */
-    if (res && s->xml_errors != errors) {
+     * the part it could not make, or stops with a partial result: any
+     * error, or a stop, is a failure of the page */
+    if (res && (s->xml_errors != errors || t->state != XSLT_STATE_OK)) {
         xmlFreeDoc(res);
         res = NULL;
     }
+    xsltFreeTransformContext(t);
     if (!res)
         return err_set(e, BE_EFAIL, "%s: the template failed%s%s", what,
                        s->xml_err[0] ? ": " : "", s->xml_err);
