@@ -38,7 +38,7 @@ EMBED   := src/results.rng $(wildcard kernels/*.cl)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
-           $(BUILD)/test_e2e $(BUILD)/test_telemetry
+           $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only.
@@ -105,6 +105,16 @@ $(BUILD)/test_unit: $(BUILD)/test_unit.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_hostile: $(BUILD)/test_hostile.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+# Fault injection: breakeven's own calls of these functions go through the
+# test's injectors (tests/test_faults.c).
+FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=write \
+              -Wl,--wrap=fsync,--wrap=rename
+$(BUILD)/test_faults: $(BUILD)/test_faults.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) $(FAULT_WRAP) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/test_signals: $(BUILD)/test_signals.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_e2e: $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a

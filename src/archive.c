@@ -6,14 +6,17 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "fsx.h"
 #include "runcharts.h"
+#include "utf8.h"
 
 /* A run id is used as a directory and file name: no "/", no leading dot. */
 static int safe_id(const char *id)
@@ -28,10 +31,31 @@ static int safe_id(const char *id)
     return 1;
 }
 
+/* Removes a staging directory: the files archive_place made in it, then
+ * the directory.  Only its own entries, never recursing. */
+static void remove_stage(const char *stage)
+{
+    char p[ARCHIVE_PATH + 300];
+    struct dirent *de;
+    DIR *d = opendir(stage);
+    if (d) {
+        while ((de = readdir(d)))
+            if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+                snprintf(p, sizeof p, "%s/%s", stage, de->d_name);
+                unlink(p);
+            }
+        closedir(d);
+    }
+    rmdir(stage);
+}
+
 void archive_run_free(archive_run *u)
 {
     results_free(u->r);
     u->r = NULL;
+    if (u->stage[0])
+        remove_stage(u->stage);
+    u->stage[0] = '\0';
 }
 
 void archive_free(archive *a)
@@ -42,6 +66,32 @@ void archive_free(archive *a)
     free(a->v);
     a->v = NULL;
     a->n = 0;
+}
+
+static void note(archive *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(archive *a, const char *fmt, ...)
+{
+    va_list ap;
+    if (a->nnotes < ARCHIVE_NOTES) {
+        va_start(ap, fmt);
+        vsnprintf(a->notes[a->nnotes], sizeof a->notes[a->nnotes], fmt, ap);
+        va_end(ap);
+    }
+    a->nnotes++;
+}
+
+/* BE_OK when path is a regular file itself (lstat: not a symbolic link). */
+static int regular_here(const char *path, err *e)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return err_set(e, BE_EFAIL, "%s: %s", path, strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return err_set(e, BE_EFAIL, "%s: is a symbolic link; a run's results.xml in the "
+                       "archive must be a file of its own", path);
+    if (!S_ISREG(st.st_mode))
+        return err_set(e, BE_EFAIL, "%s: is not a regular file", path);
+    return BE_OK;
 }
 
 /* The results.xml of a run given by id (under OUT/runs/), by directory or
@@ -85,14 +135,179 @@ static int load_run(const char *out, const char *path, archive_run *u, err *e)
     return BE_OK;
 }
 
+/* Run id of the archive: OUT/runs/<id> a real directory, its results.xml
+ * a regular file holding run <id>. */
+static int load_archived(const char *out, const char *id, archive_run *u, err *e)
+{
+    char dir[ARCHIVE_PATH], path[ARCHIVE_PATH + 16];
+    int rc;
+    memset(u, 0, sizeof *u);
+    snprintf(dir, sizeof dir, "%s/runs/%s", out, id);
+    snprintf(path, sizeof path, "%s/results.xml", dir);
+    if ((rc = fsx_real_dir(dir, e)) < 0 || (rc = regular_here(path, e)) < 0 ||
+        (rc = load_run(out, path, u, e)) < 0)
+        goto fail;
+    if (u->imported || strcmp(u->r->prov.id, id) != 0) {
+        rc = err_set(e, BE_EFAIL, "%s: holds run %s, not run %s", path, u->r->prov.id, id);
+        goto fail;
+    }
+    return BE_OK;
+fail:
+    archive_run_free(u);
+    return rc;
+}
+
 int archive_load_run(const char *out, const char *arg, archive_run *u, err *e)
 {
     char path[ARCHIVE_PATH];
+    struct stat st;
     int rc;
     memset(u, 0, sizeof *u);
+    /* a bare id names a run of the archive, unless a file by that name is here */
+    if (!strchr(arg, '/') && safe_id(arg) && stat(arg, &st) != 0) {
+        snprintf(path, sizeof path, "%s/runs/%s", out, arg);
+        if (lstat(path, &st) == 0)
+            return load_archived(out, arg, u, e);
+    }
     if ((rc = resolve(out, arg, path, sizeof path, e)) < 0)
         return rc;
-    return load_run(out, path, u, e);
+    if ((rc = load_run(out, path, u, e)) < 0)
+        archive_run_free(u);
+    return rc;
+}
+
+/* Whether two runs hold the same measurements: the same points, in the
+ * same order, with bitwise the same samples (step_times holds doubles
+ * only, so memcmp compares them all). */
+static int same_samples(const results *a, const results *b)
+{
+    int i;
+    if (a->npoints != b->npoints)
+        return 0;
+    for (i = 0; i < a->npoints; i++) {
+        const rs_point *p = &a->points[i], *q = &b->points[i];
+        if (strcmp(p->device, q->device) != 0 || p->mode != q->mode || p->layers != q->layers ||
+            p->hidden != q->hidden || p->batch != q->batch || p->status != q->status ||
+            p->nsamples != q->nsamples || p->has_transfer != q->has_transfer)
+            return 0;
+        if (p->nsamples > 0 &&
+            memcmp(p->samples, q->samples, (size_t)p->nsamples * sizeof *p->samples) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether OUT/runs/<id> exists in any form (a link or a file count). */
+static int taken(const char *dir)
+{
+    struct stat st;
+    return lstat(dir, &st) == 0 || errno != ENOENT;
+}
+
+/* Whether id is the id of another run of a (not i). */
+static int id_in_use(const archive *a, int i, const char *id)
+{
+    int j;
+    for (j = 0; j < a->n; j++)
+        if (j != i && a->v[j].r && strcmp(a->v[j].r->prov.id, id) == 0)
+            return 1;
+    return 0;
+}
+
+/* Imported run i whose id may be archived already: it becomes the archived
+ * run when the samples are the same, or takes the first free id "<id>-k";
+ * never the directory of another run. */
+static int place_import(const char *out, archive *a, int i, err *e)
+{
+    archive_run *u = &a->v[i];
+    char id[sizeof u->r->prov.id], cand[sizeof u->r->prov.id], dir[ARCHIVE_PATH];
+    int k;
+
+    snprintf(id, sizeof id, "%s", u->r->prov.id);
+    for (k = 1; k < 1000; k++) {
+        archive_run old;
+        err ignore;
+        if (k == 1)
+            snprintf(cand, sizeof cand, "%s", id);
+        else if (snprintf(cand, sizeof cand, "%s-%d", id, k) >= (int)sizeof cand)
+            return err_set(e, BE_EFAIL, "%s: run %s is archived already, and a new id for it "
+                           "would be too long", u->src, id);
+        snprintf(dir, sizeof dir, "%s/runs/%s", out, cand);
+        if (id_in_use(a, i, cand))
+            continue;
+        if (!taken(dir)) {
+            if (k > 1) {
+                snprintf(u->r->prov.id, sizeof u->r->prov.id, "%s", cand);
+                snprintf(u->dir, sizeof u->dir, "%s", dir);
+                note(a, "%s: run %s is archived with other samples; imported as run %s",
+                     u->src, id, cand);
+            }
+            return BE_OK;
+        }
+        /* an archived run by that id: the same one, or another */
+        if (load_archived(out, cand, &old, &ignore) != BE_OK)
+            continue;
+        if (same_samples(old.r, u->r)) {
+            archive_run_free(u);
+            *u = old;
+            return BE_OK;
+        }
+        archive_run_free(&old);
+    }
+    return err_set(e, BE_EFAIL, "%s: run %s: no free id for it among %s-2 to %s-999", u->src,
+                   id, id, id);
+}
+
+/* Every run under OUT/runs/: a directory of its own holding a results.xml
+ * of its own with that run id.  One that fails is skipped with a note;
+ * *first receives the first failure, *nfailed counts them. */
+static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed, err *e)
+{
+    char runs[ARCHIVE_PATH], dir[ARCHIVE_PATH + 300], path[ARCHIVE_PATH + 320];
+    struct dirent *de;
+    struct stat st;
+    DIR *d;
+    int rc = BE_OK;
+
+    snprintf(runs, sizeof runs, "%s/runs", out);
+    if (lstat(runs, &st) != 0)
+        return err_set(e, BE_EFAIL, "%s: no runs to report (%s); run `breakeven run` first",
+                       runs, strerror(errno));
+    if ((rc = fsx_real_dir(runs, e)) < 0)
+        return rc;
+    if (!(d = opendir(runs)))
+        return err_set(e, BE_EFAIL, "%s: cannot read: %s", runs, strerror(errno));
+    while ((de = readdir(d))) {
+        archive_run *u;
+        err why;
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(dir, sizeof dir, "%s/%s", runs, de->d_name);
+        snprintf(path, sizeof path, "%s/results.xml", dir);
+        /* not a run: a stray file, a directory without results */
+        if (lstat(dir, &st) != 0 || !(S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) ||
+            (S_ISDIR(st.st_mode) && lstat(path, &st) != 0 && errno == ENOENT))
+            continue;
+        if (s->n == *cap) {
+            archive_run *v = realloc(s->v, (size_t)*cap * 2 * sizeof *v);
+            if (!v) {
+                rc = err_set(e, BE_EFAIL, "out of memory");
+                break;
+            }
+            s->v = v;
+            *cap *= 2;
+        }
+        u = &s->v[s->n];
+        if (load_archived(out, de->d_name, u, &why) == BE_OK) {
+            s->n++;
+            continue;
+        }
+        if ((*nfailed)++ == 0)
+            *first = why;
+        note(s, "skipped run %s: %s", de->d_name, why.msg);
+    }
+    closedir(d);
+    return rc;
 }
 
 static int by_start(const void *x, const void *y)
@@ -102,11 +317,24 @@ static int by_start(const void *x, const void *y)
     return c ? c : strcmp(a->r->prov.id, b->r->prov.id);
 }
 
+/* Links every run to the previous run of its host. */
+static void link_hosts(archive *s)
+{
+    int i, j;
+    for (i = 0; i < s->n; i++) {
+        s->v[i].prev = -1;
+        for (j = i - 1; j >= 0; j--)
+            if (strcmp(s->v[j].r->prov.host, s->v[i].r->prov.host) == 0) {
+                s->v[i].prev = j;
+                break;
+            }
+    }
+}
+
 int archive_load(const char *out, const char *const *args, int nruns, archive *s, err *e)
 {
-    char runs[ARCHIVE_PATH], path[ARCHIVE_PATH];
-    int i, cap = 16, rc;
-    DIR *d = NULL;
+    int i, cap = 16, rc, nfailed = 0;
+    err first;
 
     memset(s, 0, sizeof *s);
     if (nruns > 0)
@@ -118,35 +346,19 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
         for (i = 0; i < nruns; i++)
             if ((rc = archive_load_run(out, args[i], &s->v[s->n++], e)) < 0)
                 goto fail;
-    } else {
-        struct dirent *de;
-        snprintf(runs, sizeof runs, "%s/runs", out);
-        d = opendir(runs);
-        if (!d) {
-            rc = err_set(e, BE_EFAIL, "%s: no runs to report (%s); run `breakeven run` first",
-                         runs, strerror(errno));
-            goto fail;
-        }
-        while ((de = readdir(d))) {
-            if (de->d_name[0] == '.')
-                continue;
-            snprintf(path, sizeof path, "%s/%s/results.xml", runs, de->d_name);
-            if (access(path, F_OK) != 0)
-                continue;
-            if (s->n == cap) {
-                archive_run *v = realloc(s->v, (size_t)cap * 2 * sizeof *v);
-                if (!v) {
-                    rc = err_set(e, BE_EFAIL, "out of memory");
-                    goto fail;
-                }
-                s->v = v;
-                cap *= 2;
-            }
-            if ((rc = load_run(out, path, &s->v[s->n++], e)) < 0)
+        for (i = 0; i < s->n; i++)
+            if (s->v[i].imported && (rc = place_import(out, s, i, e)) < 0)
                 goto fail;
-        }
-        closedir(d);
-        d = NULL;
+    } else if ((rc = scan(out, s, &cap, &first, &nfailed, e)) < 0) {
+        goto fail;
+    }
+    if (s->n == 0 && nfailed > 0) {
+        *e = first;
+        if (nfailed > 1)
+            fmt_append(e->msg, sizeof e->msg, " (and %d more runs cannot be loaded)",
+                       nfailed - 1);
+        rc = BE_EFAIL;
+        goto fail;
     }
     if (s->n == 0) {
         rc = err_set(e, BE_EFAIL, "%s/runs: no results.xml to report; run `breakeven run` first",
@@ -163,36 +375,74 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
             }
     }
     qsort(s->v, (size_t)s->n, sizeof *s->v, by_start);
-    for (i = 0; i < s->n; i++) {
-        int j;
-        for (j = i - 1; j >= 0; j--)
-            if (strcmp(s->v[j].r->prov.host, s->v[i].r->prov.host) == 0) {
-                s->v[i].prev = j;
-                break;
-            }
-    }
+    link_hosts(s);
     return BE_OK;
 fail:
-    if (d)
-        closedir(d);
     archive_free(s);
     return rc;
 }
 
+void archive_skip(archive *a, int i, const char *why)
+{
+    note(a, "skipped run %s (%s): %s", a->v[i].r->prov.id, a->v[i].src, why);
+    archive_run_free(&a->v[i]);
+    memmove(&a->v[i], &a->v[i + 1], (size_t)(a->n - i - 1) * sizeof *a->v);
+    a->n--;
+    link_hosts(a);
+}
+
 int archive_place(archive_run *u, err *e)
 {
-    char p[ARCHIVE_PATH];
-    int rc;
-    if ((rc = fsx_mkdirs(u->dir, e)) < 0)
-        return rc;
-    if (u->imported) {
-        snprintf(p, sizeof p, "%s/results.xml", u->dir);
-        if ((rc = results_save(u->r, p, e)) < 0)
+    char p[ARCHIVE_PATH], runs[ARCHIVE_PATH], *slash;
+    int rc, n;
+    if (!u->imported) {
+        if ((rc = fsx_real_dir(u->dir, e)) < 0)
             return rc;
-        snprintf(u->src, sizeof u->src, "%s", p);
-        u->imported = 0;
+        return runcharts_ensure(u->r, u->dir, e);
     }
-    return runcharts_ensure(u->r, u->dir, e);
+    if (u->stage[0])
+        return BE_OK;
+    snprintf(runs, sizeof runs, "%s", u->dir);
+    if ((slash = strrchr(runs, '/')))
+        *slash = '\0';
+    if ((rc = fsx_mkdirs(runs, e)) < 0 || (rc = fsx_real_dir(runs, e)) < 0)
+        return rc;
+    if (snprintf(u->stage, sizeof u->stage, "%s/.import-XXXXXX", runs) >= (int)sizeof u->stage) {
+        u->stage[0] = '\0';
+        return err_set(e, BE_EFAIL, "%s: path too long", runs);
+    }
+    if (!mkdtemp(u->stage)) {
+        rc = err_set(e, BE_EFAIL, "%s: cannot create a staging directory: %s", runs,
+                     strerror(errno));
+        u->stage[0] = '\0';
+        return rc;
+    }
+    /* mkdtemp makes it private; it is to be published, as the files in it
+     * (fsx_write_atomic makes those 0644) */
+    if (chmod(u->stage, 0755) != 0)
+        return err_set(e, BE_EFAIL, "%s: %s", u->stage, strerror(errno));
+    snprintf(p, sizeof p, "%s/results.xml", u->stage);
+    if ((rc = results_save(u->r, p, e)) < 0 || (rc = runcharts_draw(u->r, u->stage, &n, e)) < 0)
+        return err_prefix(e, rc, "%s: not imported", u->src);
+    return BE_OK;
+}
+
+const char *archive_files(const archive_run *u)
+{
+    return u->stage[0] ? u->stage : u->dir;
+}
+
+int archive_commit(archive_run *u, err *e)
+{
+    if (!u->stage[0])
+        return BE_OK;
+    if (rename(u->stage, u->dir) != 0)
+        return err_set(e, BE_EFAIL, "%s: cannot move the imported run into place: %s", u->dir,
+                       strerror(errno));
+    u->stage[0] = '\0';
+    u->imported = 0;
+    snprintf(u->src, sizeof u->src, "%s/results.xml", u->dir);
+    return BE_OK;
 }
 
 int archive_merge_hosts(const archive *rs, results **out, int *nhosts, err *e)
@@ -221,7 +471,11 @@ int archive_merge_hosts(const archive *rs, results **out, int *nhosts, err *e)
             continue;
         for (d = 0; d < r->ndevices; d++) {
             device_info di = r->devices[d];
-            snprintf(di.id, sizeof di.id, "%.14s/%.16s", r->prov.host, r->devices[d].id);
+            char host[15], id[17];
+            /* both cut on a character boundary, so the name stays UTF-8 */
+            utf8_copy(host, sizeof host, r->prov.host);
+            utf8_copy(id, sizeof id, r->devices[d].id);
+            snprintf(di.id, sizeof di.id, "%s/%s", host, id);
             if (results_device(m, di.id))
                 continue;
             if ((rc = results_add_device(m, &di, e)) < 0)

@@ -9,6 +9,19 @@
  * elsewhere.  Runs from several hosts can be merged into one model whose
  * devices are "<host>/<id>", for the charts that put every host side by
  * side.  The pages made of the runs are report.c's business.
+ *
+ * Results files come from other machines, so the archive defends itself:
+ * OUT/runs/ and every run directory in it must be real directories (not
+ * symbolic links that would take writes out of OUT), a run's results.xml
+ * a regular file holding that very run id; a run of the archive that
+ * cannot be loaded (or, says report.c, rendered) is skipped with a note,
+ * and the rest is reported.  An imported run never replaces an archived
+ * one: with the same id and the same samples it is the archived run; with
+ * other samples it is stored under a new id ("<id>-2", ...), with a note.
+ * An imported run's files are made in a staging directory
+ * OUT/runs/.import-XXXXXX and only moved to OUT/runs/<id> by
+ * archive_commit, once everything rendered; an uncommitted staging
+ * directory is removed by archive_run_free.
  */
 #ifndef BE_ARCHIVE_H
 #define BE_ARCHIVE_H
@@ -16,11 +29,15 @@
 #include "results.h"
 
 #define ARCHIVE_PATH 4096
+#define ARCHIVE_NOTE 640
+#define ARCHIVE_NOTES 16
 
 typedef struct archive_run {
     results *r;                /* owned                                     */
     char src[ARCHIVE_PATH];    /* the results.xml loaded                    */
     char dir[ARCHIVE_PATH];    /* OUT/runs/<id>                             */
+    char stage[ARCHIVE_PATH];  /* where an imported run's files wait for
+                                  archive_commit, or ""                     */
     int imported;              /* loaded from outside OUT/runs/<id>/        */
     int prev;                  /* the previous run on the same host, or −1  */
 } archive_run;
@@ -28,23 +45,42 @@ typedef struct archive_run {
 typedef struct archive {
     int n;
     archive_run *v;            /* owned, sorted by start time, oldest first */
+    int nnotes;                /* runs skipped or imported under a new id   */
+    char notes[ARCHIVE_NOTES][ARCHIVE_NOTE]; /* the first of them, one line each */
 } archive;
 
 /* Loads the runs given (ids under out/runs/, directories or files; nruns
- * 0: every run under out/runs/) into *a.  BE_EUSAGE when there is none or
- * a run is given twice; the loader's "file:line: ..." otherwise.  Free
- * with archive_free. */
+ * 0: every run under out/runs/) into *a.  Every run under out/runs/: one
+ * that cannot be loaded is skipped with a note (when none can, the first
+ * failure is the error).  Runs given: each must load; an imported one
+ * whose id is archived already is that run (same samples) or gets a new
+ * id, with a note.  BE_EUSAGE when there is no run or a run is given
+ * twice; the loader's "file:line: ..." otherwise.  Free with
+ * archive_free. */
 int archive_load(const char *out, const char *const *runs, int nruns, archive *a, err *e);
 void archive_free(archive *a);
 
 /* Loads one run (as archive_load names it) into *u; free with
- * archive_run_free. */
+ * archive_run_free (which also removes an uncommitted staging directory). */
 int archive_load_run(const char *out, const char *arg, archive_run *u, err *e);
 void archive_run_free(archive_run *u);
 
-/* Makes OUT/runs/<id>/ hold the run: its results file (when it came from
- * elsewhere) and its charts (runcharts.h). */
+/* Makes the run's files: an archived run's charts in OUT/runs/<id>/ when
+ * missing; an imported run's results file and charts in a new staging
+ * directory (saving checks that the file loads back, see results_save). */
 int archive_place(archive_run *u, err *e);
+
+/* Where the run's files are now: its staging directory or OUT/runs/<id>. */
+const char *archive_files(const archive_run *u);
+
+/* Moves an imported run's staging directory to OUT/runs/<id> (which must
+ * not exist); nothing to do for an archived run. */
+int archive_commit(archive_run *u, err *e);
+
+/* Drops run i from the archive (a run that cannot be rendered) with the
+ * note "skipped run <id> (<results file>): why"; the links to previous
+ * runs are made again. */
+void archive_skip(archive *a, int i, const char *why);
 
 /* The newest run of every host merged into one model (devices renamed
  * "<host>/<id>"); *out stays NULL when the runs come from one host only.

@@ -22,6 +22,7 @@
 
 #include "fmt.h"
 #include "fsx.h"
+#include "utf8.h"
 
 #define PI 3.14159265358979323846
 
@@ -156,18 +157,27 @@ void chart_font(cairo_t *cr, double size, int bold)
     cairo_set_font_size(cr, size);
 }
 
+/* Every string reaches cairo through these two functions, made valid UTF-8
+ * here (names come from results files, and a cut may have split a
+ * character): cairo refuses invalid UTF-8 by putting the whole drawing in
+ * an error state. */
 double chart_text_width(cairo_t *cr, const char *s)
 {
     cairo_text_extents_t te;
-    cairo_text_extents(cr, s, &te);
+    char clean[2048];
+    utf8_copy(clean, sizeof clean, s);
+    cairo_text_extents(cr, clean, &te);
     return te.x_advance;
 }
 
 void chart_text(cairo_t *cr, double x, double y, chart_halign h, chart_valign v, chart_rgb c,
-                const char *s)
+                const char *text)
 {
     cairo_font_extents_t fe;
-    double w = chart_text_width(cr, s);
+    char s[2048];
+    double w;
+    utf8_copy(s, sizeof s, text);
+    w = chart_text_width(cr, s);
     cairo_font_extents(cr, &fe);
     if (h == CHART_CENTER)
         x -= w / 2;
@@ -188,7 +198,7 @@ void chart_text(cairo_t *cr, double x, double y, chart_halign h, chart_valign v,
 void chart_fit_text(cairo_t *cr, const char *s, double width, char *buf, size_t size)
 {
     size_t len;
-    snprintf(buf, size, "%s", s);
+    utf8_copy(buf, size, s);
     if (chart_text_width(cr, buf) <= width)
         return;
     len = strlen(buf);

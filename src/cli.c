@@ -15,6 +15,7 @@
 
 #include "site.h"
 #include "host.h"
+#include "utf8.h"
 
 enum {
     OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
@@ -22,6 +23,21 @@ enum {
     OPT_NO_REFINE, OPT_BASE_URL, OPT_TITLE, OPT_AUTHOR, OPT_DATA, OPT_PASSES, OPT_FORMAT,
     OPT_FAIL_ON_REGRESSION
 };
+
+/* --title and --author end up in page titles and the feed: one line of
+ * valid UTF-8, no control characters (BE_EUSAGE naming the option). */
+static int check_text(const char *opt, const char *v, size_t size, err *e)
+{
+    char shown[160];
+    if (strlen(v) >= size)
+        return err_set(e, BE_EUSAGE, "%s: longer than %zu bytes", opt, size - 1);
+    if (!utf8_clean(v) || strpbrk(v, "\t\r\n")) {
+        utf8_escape(shown, sizeof shown, v);
+        return err_set(e, BE_EUSAGE, "%s: \"%s\" holds control characters or invalid UTF-8",
+                       opt, shown);
+    }
+    return BE_OK;
+}
 
 /* The commands an option applies to, as bits of cli_command. */
 #define CMD(x) (1u << (x))
@@ -294,13 +310,13 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         snprintf(c->base_url, sizeof c->base_url, "%s", val);
         break;
     case OPT_TITLE:
-        if (strlen(val) >= sizeof c->title)
-            return err_set(e, BE_EUSAGE, "--title: longer than %zu bytes", sizeof c->title - 1);
+        if ((rc = check_text("--title", val, sizeof c->title, e)) < 0)
+            return rc;
         snprintf(c->title, sizeof c->title, "%s", val);
         break;
     case OPT_AUTHOR:
-        if (strlen(val) >= sizeof c->author)
-            return err_set(e, BE_EUSAGE, "--author: longer than %zu bytes", sizeof c->author - 1);
+        if ((rc = check_text("--author", val, sizeof c->author, e)) < 0)
+            return rc;
         snprintf(c->author, sizeof c->author, "%s", val);
         break;
     case OPT_FORMAT:

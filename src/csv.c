@@ -47,15 +47,21 @@ static void sb_add(sbuf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+/* A text field (a name or an id from a results file), quoted when it
+ * holds a comma, a quote or a line break.  One that starts with a
+ * character a spreadsheet reads as the start of a formula (= + - @, TAB,
+ * CR) is neutralized as OWASP recommends: a single quote before it, and
+ * the field quoted.  Numbers never come here: they are written by the
+ * formats of csv_results, so a negative number stays a number. */
 static void sb_field(sbuf *b, const char *v)
 {
     const char *p;
-    if (!strpbrk(v, ",\"\r\n")) {
+    int formula = v[0] && strchr("=+-@\t\r", v[0]) != NULL;
+    if (!formula && !strpbrk(v, ",\"\r\n")) {
         sb_add(b, "%s,", v);
         return;
     }
-    sb_add(b, "\"");
+    sb_add(b, formula ? "\"'" : "\"");
     for (p = v; *p; p++)
         sb_add(b, *p == '"' ? "\"\"" : "%c", *p);
     sb_add(b, "\",");

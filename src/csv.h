@@ -3,7 +3,9 @@
  *
  * One row per point (RFC 4180: a header line, CRLF line ends, a field
  * quoted when it holds a comma, a quote or a line break), written beside
- * each run's report as results.csv.  The full data, every sample and its
+ * each run's report as results.csv.  A text field that a spreadsheet
+ * would read as a formula (it starts with = + - @, TAB or CR) gets a
+ * single quote in front and is quoted (OWASP's CSV injection advice).  The full data, every sample and its
  * provenance, stay in results.xml; this is the table of medians.
  */
 #ifndef BE_CSV_H

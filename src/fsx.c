@@ -36,6 +36,18 @@ int fsx_mkdirs(const char *path, err *e)
     return BE_OK;
 }
 
+int fsx_real_dir(const char *path, err *e)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return err_set(e, BE_EFAIL, "%s: %s", path, strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return err_set(e, BE_EFAIL, "%s: is a symbolic link, not a directory of its own", path);
+    if (!S_ISDIR(st.st_mode))
+        return err_set(e, BE_EFAIL, "%s: is not a directory", path);
+    return BE_OK;
+}
+
 /* fsync the directory holding path so the rename itself is durable. */
 static void sync_dir(const char *path)
 {

@@ -16,6 +16,11 @@
 /* mkdir -p; BE_EFAIL naming the path and the reason. */
 int fsx_mkdirs(const char *path, err *e);
 
+/* BE_OK when path is a directory itself, not a symbolic link to one (nor
+ * anything else): a directory breakeven writes in must not lead out of
+ * where it was asked to write.  BE_EFAIL naming the path otherwise. */
+int fsx_real_dir(const char *path, err *e);
+
 /* Replaces path with data[0..len) atomically (see above). */
 int fsx_write_atomic(const char *path, const void *data, size_t len, err *e);
 

@@ -37,9 +37,15 @@
 #include "sweep.h"
 #include "table.h"
 #include "tune.h"
+#include "utf8.h"
 #include "version.h"
 #include "workload.h"
 
+/* The one piece of file-scope mutable state: what the signal handler can
+ * touch.  Set by SIGINT or SIGTERM once catch_signals has run; the modules
+ * get it as a `volatile sig_atomic_t *stop` argument (stop_flag) and stop
+ * at their next check, between files, so that every file is the previous
+ * one or the new one, whole, and no temporary file is left. */
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
@@ -50,8 +56,9 @@ static void on_signal(int sig)
 
 static volatile sig_atomic_t *stop_flag(void) { return &interrupted; }
 
-/* SIGINT and SIGTERM only raise the flag: the work stops at its next check
- * and saves what it has. */
+/* Every command that writes calls this before its first write (and passes
+ * stop_flag() down), and exits 1 when the work stopped with BE_EINTR:
+ * SIGINT and SIGTERM only raise the flag. */
 static void catch_signals(void)
 {
     struct sigaction sa;
@@ -62,11 +69,31 @@ static void catch_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-/* One line on stderr: what and where, and for a command line error where
- * the options are listed. */
+/* A message on one printable line: input it quotes is escaped already
+ * where it is read; what still holds a control character or invalid UTF-8
+ * is escaped here. */
+static void print_line(const char *prefix, const char *msg)
+{
+    char safe[4 * sizeof(err)];
+    if (utf8_clean(msg) && !strpbrk(msg, "\t\r\n"))
+        fprintf(stderr, "%s%s\n", prefix, msg);
+    else {
+        utf8_escape(safe, sizeof safe, msg);
+        fprintf(stderr, "%s%s\n", prefix, safe);
+    }
+}
+
+static void print_warning(void *ctx, const char *line)
+{
+    (void)ctx;
+    print_line("breakeven: warning: ", line);
+}
+
 static int fail(int status, const err *e)
 {
-    fprintf(stderr, "breakeven: %s%s\n", e->msg, status == 2 ? " (see breakeven --help)" : "");
+    char msg[sizeof e->msg + 32];
+    snprintf(msg, sizeof msg, "%s%s", e->msg, status == 2 ? " (see breakeven --help)" : "");
+    print_line("breakeven: ", msg);
     return status;
 }
 
@@ -104,7 +131,7 @@ static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_
               (host[i] >= '0' && host[i] <= '9') || host[i] == '-'))
             host[i] = '-';
     snprintf(runs, sizeof runs, "%s/runs", out);
-    if ((rc = fsx_mkdirs(runs, e)) < 0)
+    if ((rc = fsx_mkdirs(runs, e)) < 0 || (rc = fsx_real_dir(runs, e)) < 0)
         return err_prefix(e, rc, "--out %s", out);
     for (k = 1; k < 1000; k++) {
         if (k == 1)
@@ -238,6 +265,8 @@ static void report_options(const cli *c, report_opts *o)
     o->title = c->title;
     o->author = c->author;
     o->data_dir = c->data_dir;
+    o->stop = stop_flag();
+    o->warn = print_warning;
 }
 
 /* `report`: the pages, the feed and the CSV files; the path of
@@ -248,6 +277,7 @@ static int cmd_report(const cli *c)
     char index[4200];
     err e;
     int rc;
+    catch_signals();
     report_options(c, &o);
     if ((rc = report_write(&o, index, sizeof index, &e)) < 0)
         return fail(status_of(rc), &e);
@@ -352,6 +382,7 @@ static int cmd_compare(const cli *c)
     char page[4200];
     err e;
     int rc, regressed;
+    catch_signals();
     report_options(c, &o);
     if ((rc = report_compare(&o, c->args[0], c->args[1], &cmp, page, sizeof page, &e)) < 0)
         return fail(status_of(rc), &e);
@@ -483,8 +514,18 @@ static int cmd_run(const cli *c, int then_report)
     }
     if ((rc = device_select(&set, c->devices, idx, &nsel, &e)) < 0 ||
         (rc = check_prices(&c->prices, &set, idx, nsel, &e)) < 0 ||
-        (rc = plan_check(&c->plan, host_mem_available(), &e)) < 0 ||
-        (rc = make_run_dir(c->out, dir, sizeof dir, id, sizeof id, &e)) < 0) {
+        (rc = plan_check(&c->plan, host_mem_available(), &e)) < 0) {
+        status = status_of(rc);
+        goto fail;
+    }
+    /* from here on a signal stops the run at its next check, after the
+     * file being written */
+    catch_signals();
+    if (interrupted) {
+        err_set(&e, BE_EINTR, "interrupted before the run started; nothing written");
+        goto fail;
+    }
+    if ((rc = make_run_dir(c->out, dir, sizeof dir, id, sizeof id, &e)) < 0) {
         status = status_of(rc);
         goto fail;
     }
@@ -514,8 +555,6 @@ static int cmd_run(const cli *c, int then_report)
     }
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
-
-    catch_signals();
 
     progress_init(&pg, stderr, c->quiet);
     grid = plan_grid(&c->plan, &ngrid);
@@ -564,6 +603,11 @@ static int cmd_run(const cli *c, int then_report)
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
+    if (interrupted) {
+        err_set(&e, BE_EINTR, "interrupted: the run is complete in %s, its charts not drawn "
+                "(`breakeven report` draws them)", path);
+        goto fail;
+    }
     if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0)
         goto fail;
     table_points(stdout, r);

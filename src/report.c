@@ -41,6 +41,7 @@
 #include "runcharts.h"
 #include "site.h"
 #include "systable.h"
+#include "utf8.h"
 #include "version.h"
 #include "workload.h"
 
@@ -65,6 +66,24 @@ typedef struct report_ctx {
                                   computed once for all its pages          */
     site_outbox box;
 } report_ctx;
+
+/* BE_EINTR when SIGINT or SIGTERM asked to stop. */
+static int stopped(const report_ctx *x, err *e)
+{
+    if (x->o->stop && *x->o->stop)
+        return err_set(e, BE_EINTR, "interrupted: the report was not written; the previous one "
+                       "is intact");
+    return BE_OK;
+}
+
+/* A page's title: the given one or the default naming the host, as one
+ * line (a host name from a results file may hold a line break). */
+static void page_title(const report_ctx *x, const results *r, char *buf, size_t size)
+{
+    char raw[1024];
+    prose_title(x->o->title, r, raw, sizeof raw);
+    utf8_line(buf, size, raw);
+}
 
 /* ---- charts and tables ------------------------------------------------- */
 
@@ -324,7 +343,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
     int m, i, nw, dirty;
 
-    prose_title(x->o->title, r, buf, sizeof buf);
+    page_title(x, r, buf, sizeof buf);
     fmt_date(date, sizeof date, r->prov.started);
     site_attr(a, "run", r->prov.id);
     site_attr(a, "date", date);
@@ -354,7 +373,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
         site_add(a, "warning", warn[i]);
     for (m = WL_INFERENCE; m <= WL_TRAINING; m++)
         if (q_has_mode(r, NULL, (wl_mode)m))
-            add_mode(a, r, &x->F[k], (wl_mode)m, u->dir, chart_prefix);
+            add_mode(a, r, &x->F[k], (wl_mode)m, archive_files(u), chart_prefix);
     if (cs->has) {
         const results *p = x->a.v[u->prev].r;
         cc = site_add(a, "compare", NULL);
@@ -590,14 +609,20 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
     const cmp_slot *cs = &x->cmp[k];
     const char *base = x->s.base;
     xmlNodePtr it = site_add(feed, "item", NULL);
-    char *body = NULL, title[1024], hd[64], buf[2048];
+    char *body = NULL, *html = NULL, title[1024], hd[64], buf[2048];
     int rc;
     if ((rc = article_html(x, k, &body, e)) < 0)
         return rc;
-    prose_title(x->o->title, r, title, sizeof title);
+    /* feed readers render a title and a description as HTML: each is text
+     * made HTML (escaped) by libxml2's serializer, then escaped again as
+     * XML by the feed's own */
+    page_title(x, r, title, sizeof title);
     fmt_date(hd, sizeof hd, r->prov.started);
     snprintf(buf, sizeof buf, "%s (%s)", title, hd);
-    site_attr(it, "title", buf);
+    if ((rc = site_html_text(buf, 0, &html, e)) < 0)
+        goto done;
+    site_attr(it, "title", html);
+    free(html);
     site_attrf(it, "link", "%sruns/%s/index.html", base, r->prov.id);
     if (base[0]) {
         site_attrf(it, "guid", "%sruns/%s/index.html", base, r->prov.id);
@@ -614,10 +639,14 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
         compare_summary(&cs->cmp, sum, sizeof sum);
         fmt_append(buf, sizeof buf, " Since the previous run on %s: %s.", r->prov.host, sum);
     }
-    site_add(it, "description", buf);
+    if ((rc = site_html_text(buf, 1, &html, e)) < 0)
+        goto done;
+    site_add(it, "description", html);
+    free(html);
     site_add(it, "content", body);
+done:
     free(body);
-    return BE_OK;
+    return rc;
 }
 
 static int render_feed(report_ctx *x, err *e)
@@ -625,7 +654,7 @@ static int render_feed(report_ctx *x, err *e)
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr feed, ch;
     const results *newest = x->a.v[x->a.n - 1].r;
-    char buf[2048], p[PATHMAX];
+    char buf[2048], p[PATHMAX], *title = NULL;
     xmlChar *xml = NULL;
     int i, len, rc;
 
@@ -635,7 +664,13 @@ static int render_feed(report_ctx *x, err *e)
     }
     xmlDocSetRootElement(doc, feed);
     ch = site_add(feed, "channel", NULL);
-    site_attr(ch, "title", x->s.title[0] ? x->s.title : "breakeven: CPU or GPU, measured");
+    if ((rc = site_html_text(x->s.title[0] ? x->s.title : "breakeven: CPU or GPU, measured", 0,
+                             &title, e)) < 0) {
+        xmlFreeDoc(doc);
+        return rc;
+    }
+    site_attr(ch, "title", title);
+    free(title);
     site_attrf(ch, "link", "%sindex.html", x->s.base);
     site_attrf(ch, "self", "%sfeed.xml", x->s.base);
     site_attr(ch, "description", "When the GPU beats the CPU for stacks of dense layers, "
@@ -662,7 +697,7 @@ static int render_feed(report_ctx *x, err *e)
 /* Run k's page: OUT/runs/<id>/index.html, or OUT/index.html (index 1,
  * with the hosts' charts when hosts is not NULL). */
 static int render_run_page(report_ctx *x, int k, int index, const results *hosts, int nhosts,
-                           err *e)
+                           site_outbox *box, err *e)
 {
     const archive_run *u = &x->a.v[k];
     char p[PATHMAX], chart_prefix[300];
@@ -687,19 +722,19 @@ static int render_run_page(report_ctx *x, int k, int index, const results *hosts
     xmlFreeDoc(doc);
     if (rc < 0)
         return rc;
-    return site_put_xml(&x->box, p, html, len, e);
+    return site_put_xml(box, p, html, len, e);
 }
 
-/* Run k's own files: the comparison with the previous run of its host,
- * results.csv, style.css and its page. */
-static int render_run(report_ctx *x, int k, err *e)
+/* Run k's own files into box: the comparison with the previous run of its
+ * host (unless trial), results.csv, style.css and its page. */
+static int render_run(report_ctx *x, int k, site_outbox *box, int trial, err *e)
 {
     const archive_run *u = &x->a.v[k];
     cmp_slot *cs = &x->cmp[k];
     char p[PATHMAX], *csv;
     size_t len;
     int rc;
-    if (u->prev >= 0) {
+    if (u->prev >= 0 && !trial) {
         const results *prev = x->a.v[u->prev].r;
         err ce;
         if (compare_runs(prev, u->r, &cs->cmp, &ce) == BE_OK) {
@@ -715,24 +750,51 @@ static int render_run(report_ctx *x, int k, err *e)
     if ((rc = csv_results(u->r, &csv, &len, e)) < 0)
         return rc;
     snprintf(p, sizeof p, "%s/results.csv", u->dir);
-    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
+    if ((rc = site_put(box, p, csv, len, 0, e)) < 0)
         return rc;
     snprintf(p, sizeof p, "%s/style.css", u->dir);
-    if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
+    if ((rc = site_put(box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
-    return render_run_page(x, k, 0, NULL, 0, e);
+    return render_run_page(x, k, 0, NULL, 0, box, e);
 }
 
+/* Whether run k renders: its files made (archive_place: an imported run's
+ * results file, loaded back, and charts, in its staging directory) and its
+ * page and CSV rendered, into a box that is thrown away. */
+static int check_run(report_ctx *x, int k, err *e)
+{
+    site_outbox scratch = {0, 0, NULL};
+    int rc = archive_place(&x->a.v[k], e);
+    if (rc == BE_OK)
+        rc = render_run(x, k, &scratch, 1, e);
+    site_outbox_free(&scratch);
+    return rc;
+}
+
+/* Every run checked first: a run of the archive that does not render is
+ * skipped (noted), an imported one is refused; then the pages of the
+ * runs that remain, which list one another. */
 static int render_all(report_ctx *x, char *index, size_t size, err *e)
 {
     char p[PATHMAX];
     results *hosts = NULL;
     int i, rc, nhosts;
-    for (i = 0; i < x->a.n; i++)
-        if ((rc = archive_place(&x->a.v[i], e)) < 0)
+    err why;
+    for (i = 0; i < x->a.n;) {
+        if ((rc = stopped(x, e)) < 0)
             return rc;
+        if (check_run(x, i, &why) == BE_OK) {
+            i++;
+            continue;
+        }
+        if (x->a.v[i].imported || x->a.n == 1) {
+            *e = why;
+            return BE_EFAIL;
+        }
+        archive_skip(&x->a, i, why.msg);
+    }
     for (i = 0; i < x->a.n; i++)
-        if ((rc = render_run(x, i, e)) < 0)
+        if ((rc = stopped(x, e)) < 0 || (rc = render_run(x, i, &x->box, 0, e)) < 0)
             return rc;
     snprintf(p, sizeof p, "%s/style.css", x->o->out);
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
@@ -744,12 +806,32 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
         return rc;
     }
     /* the index page and the feed last */
-    rc = render_run_page(x, x->a.n - 1, 1, hosts, nhosts, e);
+    rc = render_run_page(x, x->a.n - 1, 1, hosts, nhosts, &x->box, e);
     results_free(hosts);
-    if (rc < 0 || (rc = render_feed(x, e)) < 0)
+    if (rc < 0 || (rc = render_feed(x, e)) < 0 || (rc = stopped(x, e)) < 0)
         return rc;
+    /* everything rendered: the imported runs may enter OUT/runs/ */
+    for (i = 0; i < x->a.n; i++)
+        if ((rc = archive_commit(&x->a.v[i], e)) < 0)
+            return rc;
     snprintf(index, size, "%s/index.html", x->o->out);
     return BE_OK;
+}
+
+/* The archive's notes, through o->warn. */
+static void warn_notes(const report_opts *o, const archive *a)
+{
+    char line[ARCHIVE_NOTE + 64];
+    int i;
+    if (!o->warn)
+        return;
+    for (i = 0; i < a->nnotes && i < ARCHIVE_NOTES; i++)
+        o->warn(o->warn_ctx, a->notes[i]);
+    if (a->nnotes > ARCHIVE_NOTES) {
+        snprintf(line, sizeof line, "and %d more runs skipped or renamed",
+                 a->nnotes - ARCHIVE_NOTES);
+        o->warn(o->warn_ctx, line);
+    }
 }
 
 int report_write(const report_opts *o, char *index, size_t size, err *e)
@@ -771,13 +853,14 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
         for (i = 0; rc == BE_OK && i < x->a.n; i++)
             rc = findings_make(x->a.v[i].r, &x->F[i], e);
         if (rc == BE_OK && (rc = render_all(x, index, size, e)) == BE_OK)
-            rc = site_flush(&x->box, e);
+            rc = site_flush(&x->box, o->stop, e);
         for (i = 0; x->cmp && i < x->a.n; i++)
             compare_free(&x->cmp[i].cmp);
         for (i = 0; x->F && i < x->a.n; i++)
             findings_free(&x->F[i]);
         free(x->cmp);
         free(x->F);
+        warn_notes(o, &x->a);
         archive_free(&x->a);
     }
     site_outbox_free(&x->box);
@@ -803,7 +886,7 @@ int report_compare(const report_opts *o, const char *a, const char *b, compare_s
         (rc = archive_load_run(o->out, b, &rb, e)) < 0 ||
         (rc = compare_runs(ra.r, rb.r, cmp, e)) < 0 ||
         (rc = render_compare(&s, o->out, cmp, ra.r, rb.r, &box, page, size, e)) < 0 ||
-        (rc = site_flush(&box, e)) < 0) {
+        (rc = site_flush(&box, o->stop, e)) < 0) {
         compare_free(cmp);
     }
     site_outbox_free(&box);

@@ -18,9 +18,14 @@
 #ifndef BE_REPORT_H
 #define BE_REPORT_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "compare.h"
+
+/* A warning for the user, one line: a run skipped, or imported under a
+ * new id (see archive.h). */
+typedef void (*report_warn_fn)(void *ctx, const char *line);
 
 typedef struct report_opts {
     const char *out;              /* OUT                                      */
@@ -29,12 +34,21 @@ typedef struct report_opts {
     const char *base_url;         /* "" or NULL: relative links               */
     const char *title, *author;   /* NULL or "": defaults                     */
     const char *data_dir;         /* templates/ and assets/; NULL: search     */
+    volatile sig_atomic_t *stop;  /* raised by SIGINT/SIGTERM (NULL: never):
+                                     BE_EINTR before the next file is written */
+    report_warn_fn warn;          /* NULL: warnings are dropped               */
+    void *warn_ctx;
 } report_opts;
 
 /* Writes the report of o->runs (see report_opts): OUT/runs/<id>/index.html,
  * results.csv and style.css for each run, OUT/compare/<a>..<b>.html for
  * each run and the previous one on the same host, then OUT/index.html and
- * OUT/feed.xml.  index receives the path of OUT/index.html. */
+ * OUT/feed.xml.  index receives the path of OUT/index.html.  A run of the
+ * archive that cannot be loaded or rendered is skipped (o->warn says so);
+ * a run imported from elsewhere that cannot is refused, and enters
+ * OUT/runs/ only once everything has rendered.  Interrupted (o->stop),
+ * BE_EINTR: every file is the previous one or the new one, whole, and the
+ * index and the feed are written last. */
 int report_write(const report_opts *o, char *index, size_t size, err *e);
 
 /* `breakeven compare A B`: loads both runs (ids under OUT/runs/ or paths),

@@ -569,6 +569,8 @@ static void write_fit(xmlNodePtr root, const results *r)
         write_cross(fit, &r->fit.cross[i]);
 }
 
+static int loads_back(const char *path, const char *text, size_t len, err *e);
+
 int results_save(const results *r, const char *path, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
@@ -623,7 +625,10 @@ int results_save(const results *r, const char *path, err *e)
     xmlFreeDoc(doc);
     if (!mem)
         return err_set(e, BE_EFAIL, "%s: cannot serialize the XML tree", path);
-    rc = fsx_write_atomic(path, mem, (size_t)len, e);
+    /* breakeven never writes a file it would refuse: what is written has
+     * passed every check of results_load */
+    if ((rc = loads_back(path, (const char *)mem, (size_t)len, e)) == BE_OK)
+        rc = fsx_write_atomic(path, mem, (size_t)len, e);
     xmlFree(mem);
     return rc;
 }
@@ -1231,8 +1236,8 @@ static void read_summary(loader *ld, xmlNodePtr n, stats_summary *s, fit_view *v
     s->mean = get_real(ld, n, "mean", TIME_MIN, TIME_MAX);
     s->stdev = get_real(ld, n, "stdev", 0.0, TIME_MAX);
     s->cv = get_real(ld, n, "cv", 0.0, TIME_MAX / TIME_MIN);
-    s->ci_lo = get_real(ld, n, "ci-lo", TIME_MIN, TIME_MAX);
-    s->ci_hi = get_real(ld, n, "ci-hi", TIME_MIN, TIME_MAX);
+    s->ci_lo = get_real(ld, n, "ci-lo", 0.0, HUGE_MAX);
+    s->ci_hi = get_real(ld, n, "ci-hi", 0.0, HUGE_MAX);
     s->ci_level = get_real(ld, n, "ci-level", 0.0, 1.0);
     s->drift = get_enum(ld, n, "drift", yes_no, COUNT(yes_no));
     s->drift_ratio = get_real(ld, n, "drift-ratio", 0.0, TIME_MAX / TIME_MIN);
@@ -2064,13 +2069,12 @@ done:
     return rc;
 }
 
-int results_load(const char *path, results **out, err *e)
+/* The checks of results_load on text[0..len) (NUL-terminated), read or
+ * about to be written; ld names the file.  *out is the caller's. */
+static int load_text(loader *ld, const char *text, size_t len, results **out)
 {
-    loader ld;
     xmlParserCtxtPtr pctx = NULL;
     xmlDocPtr doc = NULL;
-    char *text = NULL;
-    size_t len = 0;
     int rc = BE_EFAIL;
     /* no entity substitution (no XML_PARSE_NOENT), no DTD loading, no
      * network, no XInclude; big line numbers for big files */
@@ -2081,38 +2085,69 @@ int results_load(const char *path, results **out, err *e)
 #endif
 
     *out = NULL;
-    memset(&ld, 0, sizeof ld);
-    ld.path = path;
-    ld.e = e;
-    if (read_regular(&ld, &text, &len) < 0 || prescan(&ld, text, len) < 0)
+    if (prescan(ld, text, len) < 0)
         goto done;
     if (!(pctx = xmlNewParserCtxt())) {
-        fail_line(&ld, 0, "out of memory");
+        fail_line(ld, 0, "out of memory");
         goto done;
     }
-    pctx->_private = &ld;
+    pctx->_private = ld;
     pctx->sax->serror = on_parse_error;
     pctx->sax->internalSubset = on_doctype;
-    ld.start = pctx->sax->startElementNs;
+    ld->start = pctx->sax->startElementNs;
     pctx->sax->startElementNs = on_start;
     /* UTF-8 whatever the file declares: what breakeven writes, and what
      * prescan read */
-    doc = xmlCtxtReadMemory(pctx, text, (int)len, path, "UTF-8", options);
-    if (!doc || ld.failed) {
-        if (!ld.failed)
-            fail_line(&ld, 0, "not well-formed XML");
+    doc = xmlCtxtReadMemory(pctx, text, (int)len, ld->path, "UTF-8", options);
+    if (!doc || ld->failed) {
+        if (!ld->failed)
+            fail_line(ld, 0, "not well-formed XML");
         goto done;
     }
     if (doc->intSubset || doc->extSubset) {
-        fail_line(&ld, 0, "a DOCTYPE is not allowed in a results file");
+        fail_line(ld, 0, "a DOCTYPE is not allowed in a results file");
         goto done;
     }
-    if (check_root(&ld, xmlDocGetRootElement(doc)) < 0 || validate(&ld, doc) < 0)
+    if (check_root(ld, xmlDocGetRootElement(doc)) < 0 || validate(ld, doc) < 0)
         goto done;
-    rc = load_doc(&ld, xmlDocGetRootElement(doc), out);
+    rc = load_doc(ld, xmlDocGetRootElement(doc), out);
 done:
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(pctx);
+    return rc;
+}
+
+int results_load(const char *path, results **out, err *e)
+{
+    loader ld;
+    char *text = NULL;
+    size_t len = 0;
+    int rc = BE_EFAIL;
+
+    *out = NULL;
+    memset(&ld, 0, sizeof ld);
+    ld.path = path;
+    ld.e = e;
+    if (read_regular(&ld, &text, &len) == BE_OK)
+        rc = load_text(&ld, text, len, out);
     free(text);
     return rc;
+}
+
+static int loads_back(const char *path, const char *text, size_t len, err *e)
+{
+    loader ld;
+    results *back = NULL;
+    err why;
+    int rc;
+
+    memset(&ld, 0, sizeof ld);
+    ld.path = path;
+    ld.e = &why;
+    rc = load_text(&ld, text, len, &back);
+    results_free(back);
+    if (rc < 0)
+        return err_set(e, BE_EFAIL, "not saved, as breakeven would refuse to load it: %s",
+                       why.msg);
+    return BE_OK;
 }

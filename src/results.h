@@ -220,7 +220,9 @@ void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit
 
 /* Writes r to path atomically.  BE_EFAIL, and nothing written, when a
  * number to be written is not finite (except a point's max_error, which the
- * file then omits). */
+ * file then omits), or when the bytes about to be written fail any check of
+ * results_load ("not saved, as breakeven would refuse to load it: ..."):
+ * breakeven never writes a results file it would refuse. */
 int results_save(const results *r, const char *path, err *e);
 
 /* The most a results file may hold: results_load refuses more (see the

@@ -10,12 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libxml/HTMLtree.h>
 #include <libxml/parser.h>
 #include <libxslt/transform.h>
 #include <libxslt/xsltutils.h>
 
 #include "fmt.h"
 #include "fsx.h"
+#include "utf8.h"
 #include "version.h"
 
 #include "datadir.h"
@@ -91,9 +93,11 @@ int site_check_base_url(const char *url, err *e)
 
 /* ---- errors ------------------------------------------------------------ */
 
-/* Keeps the first error line of an open site (ctx), cut at its newline. */
+/* Counts the errors of an open site (ctx) and keeps the first line of the
+ * first, cut at its newline. */
 static void keep_first(site *s, const char *line)
 {
+    s->xml_errors++;
     if (s->xml_err[0])
         return;
     snprintf(s->xml_err, sizeof s->xml_err, "%s", line);
@@ -125,12 +129,20 @@ static xsltStylesheetPtr load_xsl(site *s, const char *name, err *e)
 {
     char p[SITE_PATH];
     xsltStylesheetPtr x;
+    long errors;
     snprintf(p, sizeof p, "%s/templates/%s", s->data, name);
     if (access(p, F_OK) != 0) {
         err_set(e, BE_EFAIL, "%s: template missing", p);
         return NULL;
     }
+    errors = s->xml_errors;
     x = xsltParseStylesheetFile(BAD_CAST p);
+    /* an error reported on the way (libxml2 drops a text it could not
+     * allocate, and goes on) makes the stylesheet unusable too */
+    if (x && s->xml_errors != errors) {
+        xsltFreeStylesheet(x);
+        x = NULL;
+    }
     if (!x)
         err_set(e, BE_EFAIL, "%s: not a usable XSLT stylesheet%s%s", p,
                 s->xml_err[0] ? ": " : "", s->xml_err);
@@ -144,8 +156,8 @@ int site_open(site *s, const char *data_dir, const char *base_url, const char *t
     int rc;
 
     memset(s, 0, sizeof *s);
-    s->title = title ? title : "";
-    s->author = author ? author : "";
+    utf8_line(s->title, sizeof s->title, title ? title : "");
+    utf8_line(s->author, sizeof s->author, author ? author : "");
     if ((rc = site_check_base_url(base_url, e)) < 0)
         return rc;
     if (base_url && *base_url)
@@ -187,14 +199,70 @@ void site_close(site *s)
 
 /* ---- page documents -------------------------------------------------- */
 
+/* Its address marks a tree in which an allocation failed. */
+static const char tree_failed = 1;
+
+static xmlNodePtr root_of(xmlNodePtr n)
+{
+    while (n && n->parent && n->parent->type == XML_ELEMENT_NODE)
+        n = n->parent;
+    return n;
+}
+
+/* An allocation failed while the tree of n was built: its root is marked
+ * (its _private pointer, so no allocation is needed), and site_page and
+ * site_transform refuse the tree rather than render a page with a part
+ * missing.  A NULL n is the child of a failure marked already. */
+static void mark_failed(xmlNodePtr n)
+{
+    if ((n = root_of(n)))
+        n->_private = (void *)&tree_failed;
+}
+
+int site_tree_failed(xmlNodePtr n)
+{
+    n = root_of(n);
+    return !n || n->_private == &tree_failed;
+}
+
+/* Text as it may enter a page: valid UTF-8 without non-characters or
+ * control characters but TAB, LF and CR (XML 1.0 has no room for the
+ * others, and a name cut to a buffer may have lost half a character): s
+ * itself, or a copy made so by utf8_copy in *copy (the caller frees it);
+ * NULL when out of memory. */
+static const char *clean_text(const char *s, char **copy)
+{
+    size_t size;
+    *copy = NULL;
+    if (utf8_clean(s))
+        return s;
+    size = 3 * strlen(s) + 1;  /* each byte at worst becomes U+FFFD */
+    if (!(*copy = malloc(size)))
+        return NULL;
+    utf8_copy(*copy, size, s);
+    return *copy;
+}
+
 xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text)
 {
-    return xmlNewTextChild(parent, NULL, BAD_CAST name, text ? BAD_CAST text : NULL);
+    char *copy = NULL;
+    const char *t = text ? clean_text(text, &copy) : NULL;
+    xmlNodePtr c = NULL;
+    if (!text || t)
+        c = xmlNewTextChild(parent, NULL, BAD_CAST name, BAD_CAST t);
+    free(copy);
+    if (!c)
+        mark_failed(parent);
+    return c;
 }
 
 void site_attr(xmlNodePtr n, const char *name, const char *value)
 {
-    xmlSetProp(n, BAD_CAST name, BAD_CAST value);
+    char *copy = NULL;
+    const char *v = clean_text(value, &copy);
+    if (n && (!v || !xmlSetProp(n, BAD_CAST name, BAD_CAST v)))
+        mark_failed(n);
+    free(copy);
 }
 
 void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
@@ -205,7 +273,7 @@ void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
     if (xmlStrVPrintf(value, (int)sizeof value, fmt, ap) < 0)
         value[0] = '\0';
     va_end(ap);
-    xmlSetProp(n, BAD_CAST name, value);
+    site_attr(n, name, (const char *)value);
 }
 
 xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *css,
@@ -213,7 +281,8 @@ xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, cons
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr page, n;
-    if (!doc || !(page = xmlNewNode(NULL, BAD_CAST "page"))) {
+    if (!doc || !annotation || site_tree_failed(annotation) ||
+        !(page = xmlNewNode(NULL, BAD_CAST "page"))) {
         xmlFreeDoc(doc);
         xmlFreeNode(annotation);
         err_set(e, BE_EFAIL, "out of memory building a page");
@@ -231,8 +300,7 @@ xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, cons
     site_attr(n, "css", css);
     site_attr(n, "home", home);
     site_attr(n, "feed", feed);
-    if (annotation)
-        xmlAddChild(page, annotation);
+    xmlAddChild(page, annotation);
     return doc;
 }
 
@@ -253,10 +321,50 @@ static void drop_source_end_tags(xmlChar *html, int *len)
     *len = (int)strlen((char *)html);
 }
 
+int site_html_text(const char *text, int para, char **out, err *e)
+{
+    xmlNodePtr p = NULL, t = xmlNewText(BAD_CAST text);
+    xmlBufferPtr buf = NULL;
+    int rc = BE_OK;
+
+    *out = NULL;
+    if (!t || (para && !(p = xmlNewNode(NULL, BAD_CAST "p"))) || !(buf = xmlBufferCreate())) {
+        rc = err_set(e, BE_EFAIL, "out of memory");
+        goto done;
+    }
+    if (p)
+        xmlAddChild(p, t);
+    if (htmlNodeDump(buf, NULL, p ? p : t) < 0 ||
+        !(*out = strdup((const char *)xmlBufferContent(buf))))
+        rc = err_set(e, BE_EFAIL, "out of memory serializing text as HTML");
+done:
+    if (p)
+        xmlFreeNode(p);
+    else
+        xmlFreeNode(t);
+    xmlBufferFree(buf);
+    return rc;
+}
+
 int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const char *what,
                    xmlChar **out, int *len, xmlDocPtr *keep, err *e)
 {
-    xmlDocPtr res = xsltApplyStylesheet(xsl, doc, NULL);
+    xmlDocPtr res = NULL;
+    xsltTransformContextPtr t;
+    long errors = s->xml_errors;
+    if (site_tree_failed(xmlDocGetRootElement(doc)))
+        return err_set(e, BE_EFAIL, "%s: out of memory building the page", what);
+    if (!(t = xsltNewTransformContext(xsl, doc)))
+        return err_set(e, BE_EFAIL, "%s: out of memory applying the template", what);
+    res = xsltApplyStylesheetUser(xsl, doc, NULL, NULL, NULL, t);
+    /* libxslt reports some failures (an allocation) and goes on without
+     * the part it could not make, or stops with a partial result: any
+     * error, or a stop, is a failure of the page */
+    if (res && (s->xml_errors != errors || t->state != XSLT_STATE_OK)) {
+        xmlFreeDoc(res);
+        res = NULL;
+    }
+    xsltFreeTransformContext(t);
     if (!res)
         return err_set(e, BE_EFAIL, "%s: the template failed%s%s", what,
                        s->xml_err[0] ? ": " : "", s->xml_err);
@@ -310,12 +418,18 @@ int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *
     return site_put(b, path, copy, (size_t)len, 0, e);
 }
 
-int site_flush(const site_outbox *b, err *e)
+int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e)
 {
     int i, rc;
-    for (i = 0; i < b->n; i++)
+    for (i = 0; i < b->n; i++) {
+        if (stop && *stop)
+            return err_set(e, BE_EINTR, "interrupted after %d of %d files; each is whole, "
+                           "the previous or the new one%s", i, b->n,
+                           i + 2 < b->n ? ", and the index and the feed are the previous ones"
+                                        : "");
         if ((rc = fsx_write_atomic(b->v[i].path, b->v[i].data, b->v[i].len, e)) < 0)
             return rc;
+    }
     return BE_OK;
 }
 

@@ -15,6 +15,7 @@
 #ifndef BE_SITE_H
 #define BE_SITE_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include <libxml/tree.h>
@@ -40,17 +41,19 @@ int site_check_base_url(const char *url, err *e);
 typedef struct site {
     char base[1024];               /* base URL with a trailing "/", or ""  */
     char data[SITE_PATH];          /* the directory of templates/, assets/ */
-    const char *title, *author;    /* not owned; "" for none               */
+    char title[512], author[256];  /* as one line (utf8_line); "" for none */
     xsltStylesheetPtr run_xsl, compare_xsl, feed_xsl;
     char *css;                     /* assets/style.css, owned              */
     size_t css_len;
     char xml_err[512];             /* the first libxml2/libxslt error      */
+    long xml_errors;               /* how many were reported               */
 } site;
 
 /* Opens the site: checks base_url, finds the data directory (see
  * site_data_dir), reads the CSS, compiles run.xsl, compare.xsl and
  * feed.xsl, and captures libxml2's and libxslt's errors into s until
- * site_close.  title, author may be NULL. */
+ * site_close.  title, author may be NULL; their control characters are
+ * removed (the command line refuses them). */
 int site_open(site *s, const char *data_dir, const char *base_url, const char *title,
               const char *author, err *e);
 /* Frees what s holds and gives the error handlers back. */
@@ -59,18 +62,30 @@ void site_close(site *s);
 /* ---- page documents -------------------------------------------------- */
 
 /* A child element of parent holding text (NULL: empty); strings only ever
- * enter the tree as text or attribute values, escaped by construction. */
+ * enter the tree as text or attribute values, escaped by construction, and
+ * made valid UTF-8 without control characters (utf8_copy) on the way.
+ * When an allocation fails, the tree's root is marked, and site_page and
+ * site_transform refuse it (so the builders need not check every call). */
 xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text);
 void site_attr(xmlNodePtr n, const char *name, const char *value);
 void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* 1 when building the tree of n (or n itself: NULL) failed for memory. */
+int site_tree_failed(xmlNodePtr n);
 
 /* A new <page kind=…> document with <site> (the settings), <links> (the
  * stylesheet, the home page and the feed as seen from the page) and the
- * annotation, which the document takes over (also on failure).  The
+ * annotation (NULL, or marked failed: out of memory), which the document
+ * takes over (also on failure).  The
  * caller frees the document with xmlFreeDoc; NULL when out of memory. */
 xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *css,
                     const char *home, const char *feed, err *e);
+
+/* text as HTML, for the feed's fields that readers render as HTML: a text
+ * node (in a <p> with para) serialized by libxml2's HTML serializer, so
+ * "<" becomes "&lt;"; the feed's XML serializer then escapes that once
+ * more.  *out is the caller's to free. */
+int site_html_text(const char *text, int para, char **out, err *e);
 
 /* Applies xsl to doc and serializes the result into *out (xmlFree it),
  * *len bytes; with keep, the result document too (xmlFreeDoc it).  Errors
@@ -98,8 +113,10 @@ typedef struct site_outbox {
 int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e);
 /* Stages a serialized page (taken over and freed). */
 int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *e);
-/* Writes every staged file, in order, each atomically (fsx.h). */
-int site_flush(const site_outbox *b, err *e);
+/* Writes every staged file, in order, each atomically (fsx.h).  When
+ * *stop is raised (stop may be NULL), BE_EINTR before the next file:
+ * every file is then the previous one or the new one. */
+int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e);
 void site_outbox_free(site_outbox *b);
 
 #endif

@@ -30,8 +30,11 @@
 #define PASS_MIN_SAMPLES 3
 /* The checkpoint is written after a visit only when this long has passed
  * since the last one (and always after a pass): a save of the default
- * sweep's file takes a tenth of a second or more. */
+ * sweep's file takes a tenth of a second or more (it is loaded back before
+ * it is written, results_save), so with a big file the interval is
+ * CHECKPOINT_COST times the last save's time, at the least. */
 #define CHECKPOINT_SECONDS 10.0
+#define CHECKPOINT_COST 20.0
 
 typedef struct measure {
     const plan *p;
@@ -292,7 +295,8 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
     int *order = malloc((size_t)npts * sizeof *order + 1);
     int *dorder = malloc((size_t)ndev * sizeof *dorder + 1);
     /* energy runs come on top of the budget: `energy` is their time so far */
-    double start = host_seconds(), last_save = start, overhead = 0.0, energy = 0.0;
+    double start = host_seconds(), last_save = start, save_took = 0.0, overhead = 0.0,
+           energy = 0.0;
     int timed = 0;
     /* a fresh order for every sweep of a run (the refinement's too) */
     uint64_t rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
@@ -401,9 +405,13 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
                 ev.point = pt;
                 if (progress && rc == BE_OK)
                     progress(ctx, &ev);
-                if (rc == BE_OK && checkpoint && host_seconds() - last_save >= CHECKPOINT_SECONDS) {
+                if (rc == BE_OK && checkpoint &&
+                    host_seconds() - last_save >= CHECKPOINT_SECONDS &&
+                    host_seconds() - last_save >= CHECKPOINT_COST * save_took) {
+                    double t0 = host_seconds();
                     rc = checkpoint_save(r, base, checkpoint, e);
                     last_save = host_seconds();
+                    save_took = last_save - t0;
                 }
             }
             if (made)

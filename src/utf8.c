@@ -118,6 +118,40 @@ int utf8_copy(char *dst, size_t size, const char *s)
     return changed;
 }
 
+int utf8_line(char *dst, size_t size, const char *s)
+{
+    size_t used = 0, len, out;
+    int changed = 0;
+    const char *bytes;
+
+    while (*s) {
+        long cp = next_char(s, &len);
+        bytes = s;
+        out = len;
+        if (cp == '\t' || cp == '\n' || cp == '\r') {
+            bytes = " ";
+            out = 1;
+            changed = 1;
+        } else if (utf8_control(cp)) {
+            out = 0;
+            changed = 1;
+        } else if (replaced(cp)) {
+            bytes = UTF8_REPLACEMENT;
+            out = sizeof UTF8_REPLACEMENT - 1;
+            changed = 1;
+        }
+        if (used + out >= size) {
+            changed = 1;
+            break;
+        }
+        memcpy(dst + used, bytes, out);
+        used += out;
+        s += len;
+    }
+    dst[used] = '\0';
+    return changed;
+}
+
 /* The printable form of the character at s into buf; its length. */
 static size_t escape_char(const char *s, size_t *len, char buf[16])
 {

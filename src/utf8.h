@@ -40,6 +40,11 @@ int utf8_clean(const char *s);
  * small.  Returns 1 when the copy differs from s (cut or replaced), else 0. */
 int utf8_copy(char *dst, size_t size, const char *s);
 
+/* Copies s into dst[0..size) (size >= 1) as one line of text, for a title:
+ * as utf8_copy, but control characters are removed and TAB, LF and CR
+ * become spaces.  Returns 1 when the copy differs from s. */
+int utf8_line(char *dst, size_t size, const char *s);
+
 /* Copies s into dst[0..size) (size >= 1) as one printable line: backslash,
  * TAB, LF and CR become \\ \t \n \r, other control characters and invalid
  * bytes \xNN, C1 controls and non-characters \uNNNN or \UNNNNNNNN.  Cut on

@@ -10,7 +10,14 @@
  * repeated and missing elements, numbers out of range or not finite,
  * entities and DTDs, XInclude, UTF-8, dangling references, duplicates,
  * limits on size and counts; and the save side, which must refuse to write
- * a number that is not finite.
+ * a number that is not finite, or anything the loader would refuse.
+ *
+ * Then what a hostile results file meets after the loader: the archive
+ * (an import with an archived id, symbolic links out of OUT, a directory
+ * holding another run, a run that does not render), and the published
+ * files (the feed's titles and descriptions, CSV cells that a spreadsheet
+ * would run, text for cairo, and the command line's --title and error
+ * messages, through $BREAKEVEN).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -32,7 +39,16 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <sys/wait.h>
+
+#include <cairo.h>
+#include <libxml/parser.h>
+
+#include "archive.h"
+#include "chart.h"
+#include "csv.h"
 #include "fsx.h"
+#include "report.h"
 #include "results.h"
 #include "utf8.h"
 
@@ -654,6 +670,12 @@ static const hcase cases[] = {
     {"hex-float", "wall=\"0.0001\"", "wall=\"0x1p-13\"", NULL,
      ":21: <s> attribute \"wall\" is \"0x1p-13\", not a number from 1e-12 to 1e+06", NULL},
     {"spaced-number", "wall=\"0.0001\"", "wall=\" 0.0001\t\"", NULL, NULL, check_base},
+    /* what a sweep wrote under heavy contention over two passes: an
+     * interval from about 0 to far beyond any step, honest and loadable */
+    {"wide-interval", "ci-lo=\"0.0001\" ci-hi=\"0.00015000000000000001\"",
+     "ci-lo=\"1.3546178942061406e-17\" ci-hi=\"57053135.80766546\"", NULL, NULL, NULL},
+    {"negative-interval", "ci-lo=\"0.0001\"", "ci-lo=\"-1e-9\"", NULL,
+     ":27: <summary> attribute \"ci-lo\" is \"-1e-9\", not a number from 0 to 1e+300", NULL},
     {"huge-integer", "cores=\"2\"", "cores=\"99999999999999999999999\"", NULL,
      ":6: <host> attribute \"cores\" is \"99999999999999999999999\", not an integer from 1 to "
      "1048576", NULL},
@@ -1004,6 +1026,556 @@ static void test_utf8(void **state)
     assert_string_equal(buf, "abcdefg");
 }
 
+/* ---- the archive ---- */
+
+#define BASE_ID "20261122T000000Z-host"
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    if (system(cmd) != 0)
+        fail_msg("failed: %s", cmd);
+}
+
+/* The warnings of a report, one line each. */
+typedef struct warnings {
+    int n;
+    char text[8192];
+} warnings;
+
+static void collect(void *ctx, const char *line)
+{
+    warnings *w = ctx;
+    w->n++;
+    assert_one_line(line);
+    snprintf(w->text + strlen(w->text), sizeof w->text - strlen(w->text), "%s\n", line);
+}
+
+/* report_write of out (runs: NULL for every run of the archive). */
+static int report(const char *out, const char *run, const char *data, warnings *w, err *e)
+{
+    const char *runs[1];
+    char index[600];
+    report_opts o;
+    memset(&o, 0, sizeof o);
+    memset(w, 0, sizeof *w);
+    runs[0] = run;
+    o.out = out;
+    o.runs = runs;
+    o.nruns = run ? 1 : 0;
+    o.data_dir = data ? data : ".";
+    o.warn = collect;
+    o.warn_ctx = w;
+    return report_write(&o, index, sizeof index, e);
+}
+
+static int exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int exists(const char *fmt, ...)
+{
+    char p[1024];
+    struct stat st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p, sizeof p, fmt, ap);
+    va_end(ap);
+    return lstat(p, &st) == 0;
+}
+
+/* Fails when a staging directory or a temporary file is left in out. */
+static void assert_no_leftovers(const char *out)
+{
+    char cmd[700];
+    FILE *f;
+    int c;
+    snprintf(cmd, sizeof cmd, "find '%s' -name '.import-*' -o -name '*.tmp.*'", out);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    c = fgetc(f);
+    pclose(f);
+    if (c != EOF)
+        fail_msg("a staging directory or a temporary file is left in %s", out);
+}
+
+static int same_file(const char *a, const char *b)
+{
+    char *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0;
+    int same;
+    err e;
+    if (fsx_read_all(a, &x, &nx, &e) < 0 || fsx_read_all(b, &y, &ny, &e) < 0) {
+        free(x);
+        return 0;
+    }
+    same = nx == ny && memcmp(x, y, nx) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+/* An import whose id is archived: the same samples are that run; other
+ * samples get a new id, with a warning, and the archived run stays as it
+ * was. */
+static void test_archive_import_same_id(void **state)
+{
+    char out[400], a[400], b[400], keep[400], arch[600], arch2[600];
+    results *r = NULL;
+    warnings w;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/import", tmpdir);
+    snprintf(a, sizeof a, "%s/import-a.xml", tmpdir);
+    snprintf(b, sizeof b, "%s/import-b.xml", tmpdir);
+    snprintf(keep, sizeof keep, "%s/import-keep.xml", tmpdir);
+    snprintf(arch, sizeof arch, "%s/runs/" BASE_ID "/results.xml", out);
+    snprintf(arch2, sizeof arch2, "%s/runs/" BASE_ID "-2/results.xml", out);
+    write_text(a, base, strlen(base));
+    /* another second sample: the same run id, other samples */
+    write_edit(b, "wall=\"0.00011250000000000001\"", "wall=\"0.0001126\"");
+    if (report(out, a, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w.n, 0);
+    assert_true(exists("%s", arch));
+    sh("cp '%s' '%s'", arch, keep);
+    /* the same file again: nothing changes */
+    if (report(out, a, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w.n, 0);
+    assert_true(same_file(arch, keep));
+    assert_false(exists("%s", arch2));
+    /* other samples: a new id, said so; the archived run as it was */
+    if (report(out, b, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w.n, 1);
+    assert_non_null(strstr(w.text, "imported as run " BASE_ID "-2"));
+    assert_true(same_file(arch, keep));
+    if (results_load(arch2, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(r->prov.id, BASE_ID "-2");
+    results_free(r);
+    /* and that file once more: it is run -2 now */
+    if (report(out, b, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w.n, 0);
+    assert_false(exists("%s/runs/" BASE_ID "-3", out));
+    /* the whole archive: both runs */
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w.n, 0);
+    assert_true(exists("%s/runs/" BASE_ID "-2/index.html", out));
+    assert_no_leftovers(out);
+}
+
+/* Writes base.xml with the run id and start time changed. */
+static void write_run(const char *path, const char *id, const char *started)
+{
+    char run[300], *t, *u;
+    snprintf(run, sizeof run, "<run id=\"%s\" started=\"%s\"", id, started);
+    t = replace(base, "<run id=\"" BASE_ID "\" started=\"2026-11-22T00:00:00Z\"", run);
+    u = strstr(t, "<run ") ? t : NULL;
+    assert_non_null(u);
+    write_text(path, t, strlen(t));
+    free(t);
+}
+
+/* Run directories of the archive: a symbolic link out of OUT, a link as
+ * results.xml, a directory holding another run: each skipped with a
+ * warning naming it, nothing written through them, the rest reported. */
+static void test_archive_links(void **state)
+{
+    char out[400], outside[400], p[700];
+    warnings w;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/links", tmpdir);
+    snprintf(outside, sizeof outside, "%s/outside", tmpdir);
+    sh("mkdir -p '%s/runs/" BASE_ID "' '%s/r1' '%s/runs/20261123T000000Z-other' "
+       "'%s/runs/20261124T000000Z-linkfile'", out, outside, out, out);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    snprintf(p, sizeof p, "%s/r1/results.xml", outside);
+    write_run(p, "20261125T000000Z-evil", "2026-11-25T00:00:00Z");
+    sh("ln -s '%s/r1' '%s/runs/20261125T000000Z-evil'", outside, out);
+    snprintf(p, sizeof p, "%s/runs/20261123T000000Z-other/results.xml", out);
+    write_run(p, "20261126T000000Z-victim", "2026-11-26T00:00:00Z");
+    sh("ln -s '%s/r1/results.xml' '%s/runs/20261124T000000Z-linkfile/results.xml'", outside,
+       out);
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w.n, 3);
+    assert_non_null(strstr(w.text, "20261125T000000Z-evil: is a symbolic link"));
+    assert_non_null(strstr(w.text, "linkfile/results.xml: is a symbolic link"));
+    assert_non_null(strstr(w.text, "holds run 20261126T000000Z-victim, not run "
+                                   "20261123T000000Z-other"));
+    assert_false(exists("%s/r1/index.html", outside));
+    assert_false(exists("%s/runs/20261126T000000Z-victim", out));
+    assert_true(exists("%s/runs/" BASE_ID "/index.html", out));
+    assert_true(exists("%s/index.html", out));
+    /* OUT/runs itself a link out of OUT: refused */
+    snprintf(p, sizeof p, "%s/links2", tmpdir);
+    sh("mkdir -p '%s' && ln -s '%s/runs' '%s/runs'", p, out, p);
+    assert_int_equal(report(p, NULL, NULL, &w, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "links2/runs: is a symbolic link"));
+    assert_false(exists("%s/index.html", p));
+    /* an import can no more write through a link with its id */
+    snprintf(p, sizeof p, "%s/evil.xml", tmpdir);
+    write_run(p, "20261125T000000Z-evil", "2026-11-25T00:00:00Z");
+    if (report(out, p, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_non_null(strstr(w.text, "imported as run 20261125T000000Z-evil-2"));
+    assert_false(exists("%s/r1/index.html", outside));
+    assert_no_leftovers(out);
+}
+
+/* Templates whose run page fails for a run id holding "poison". */
+static void make_poisoned_templates(const char *dir)
+{
+    char p[600], *t, *u;
+    err e;
+    sh("mkdir -p '%s' && cp -r templates assets '%s/'", dir, dir);
+    snprintf(p, sizeof p, "%s/templates/run.xsl", dir);
+    assert_int_equal(fsx_read_all(p, &t, NULL, &e), BE_OK);
+    u = replace(t, "<xsl:template match=\"/\">",
+                "<xsl:template match=\"/\"><xsl:if test=\"contains($a/@run, 'poison')\">"
+                "<xsl:message terminate=\"yes\">poisoned</xsl:message></xsl:if>");
+    write_text(p, u, strlen(u));
+    free(t);
+    free(u);
+}
+
+/* A run that loads but does not render: skipped from the archive with a
+ * warning; refused as an import, which then leaves no trace in OUT. */
+static void test_archive_unrenderable(void **state)
+{
+    char out[400], data[400], p[700];
+    warnings w;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/poison", tmpdir);
+    snprintf(data, sizeof data, "%s/poison-data", tmpdir);
+    make_poisoned_templates(data);
+    sh("mkdir -p '%s/runs/" BASE_ID "' '%s/runs/20261127T000000Z-poison'", out, out);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    snprintf(p, sizeof p, "%s/runs/20261127T000000Z-poison/results.xml", out);
+    write_run(p, "20261127T000000Z-poison", "2026-11-27T00:00:00Z");
+    if (report(out, NULL, data, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w.n, 1);
+    assert_non_null(strstr(w.text, "skipped run 20261127T000000Z-poison"));
+    assert_true(exists("%s/index.html", out));
+    assert_false(exists("%s/runs/20261127T000000Z-poison/index.html", out));
+    /* imported: refused, and nothing of it enters runs/ */
+    snprintf(p, sizeof p, "%s/poison-import.xml", tmpdir);
+    write_run(p, "20261128T000000Z-poison", "2026-11-28T00:00:00Z");
+    assert_int_equal(report(out, p, data, &w, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "poisoned"));
+    assert_false(exists("%s/runs/20261128T000000Z-poison", out));
+    assert_no_leftovers(out);
+}
+
+/* Host names cut for the side-by-side charts stay valid UTF-8. */
+static void test_merge_hosts_utf8(void **state)
+{
+    archive a;
+    archive_run v[2];
+    results *m = NULL;
+    int nhosts, i;
+    err e;
+    (void)state;
+    memset(&a, 0, sizeof a);
+    memset(v, 0, sizeof v);
+    v[0].r = load_base();
+    v[1].r = load_base();
+    /* 2-byte characters from the first byte: a cut at 14 bytes of
+     * "a" + "é"... would split one */
+    snprintf(v[0].r->prov.host, sizeof v[0].r->prov.host, "a%s", "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+             "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9");
+    snprintf(v[1].r->prov.host, sizeof v[1].r->prov.host, "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC"
+             "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC");
+    a.n = 2;
+    a.v = v;
+    assert_int_equal(archive_merge_hosts(&a, &m, &nhosts, &e), BE_OK);
+    assert_int_equal(nhosts, 2);
+    assert_non_null(m);
+    for (i = 0; i < m->ndevices; i++) {
+        assert_true(utf8_clean(m->devices[i].id));
+        assert_true(strlen(m->devices[i].id) < sizeof m->devices[i].id);
+    }
+    /* and it is a model breakeven would save */
+    {
+        char path[512];
+        snprintf(path, sizeof path, "%s/merged.xml", tmpdir);
+        if (results_save(m, path, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+    }
+    results_free(m);
+    results_free(v[0].r);
+    results_free(v[1].r);
+}
+
+/* results_save writes nothing its own loader would refuse. */
+static void test_save_refuses_unloadable(void **state)
+{
+    results *r = load_base();
+    char path[512];
+    err e;
+    (void)state;
+    snprintf(path, sizeof path, "%s/unloadable.xml", tmpdir);
+    unlink(path);
+    /* a point twice */
+    assert_int_equal(results_add_point(r, &r->points[0], &e), BE_OK);
+    assert_int_equal(results_save(r, path, &e), BE_EFAIL);
+    assert_true(strncmp(e.msg, "not saved, as breakeven would refuse to load it: ", 49) == 0);
+    assert_non_null(strstr(e.msg, path));
+    assert_int_equal(access(path, F_OK), -1);
+    results_remove_point(r, r->npoints - 1);
+    /* a device id with a line break */
+    snprintf(r->devices[0].id, sizeof r->devices[0].id, "cp\nu");
+    assert_int_equal(results_save(r, path, &e), BE_EFAIL);
+    assert_one_line(e.msg);
+    assert_int_equal(access(path, F_OK), -1);
+    results_free(r);
+}
+
+/* ---- the published files ---- */
+
+/* The text of every element named name in the feed, each on a line. */
+static void feed_texts(const char *path, const char *name, char *buf, size_t size)
+{
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    xmlNodePtr n;
+    assert_non_null(doc);
+    buf[0] = '\0';
+    for (n = xmlDocGetRootElement(doc); n;) {
+        if (n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0) {
+            xmlChar *t = xmlNodeGetContent(n);
+            snprintf(buf + strlen(buf), size - strlen(buf), "%s\n", (const char *)t);
+            xmlFree(t);
+        }
+        if (n->children) {
+            n = n->children;
+            continue;
+        }
+        while (n && !n->next)
+            n = n->parent;
+        if (n)
+            n = n->next;
+    }
+    xmlFreeDoc(doc);
+}
+
+/* Feed readers render a title and a description as HTML: decoded once, as
+ * a reader does, neither may hold markup from a results file or --title;
+ * control characters in a title do not reach the feed. */
+static void test_feed_escaping(void **state)
+{
+    char out[400], in[500], index[600], feed[600];
+    static char text[65536];
+    const char *runs[] = {in};
+    report_opts o;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/feed", tmpdir);
+    snprintf(in, sizeof in, "%s/feed-in.xml", tmpdir);
+    write_edit(in, "<host name=\"host\"", "<host name=\"&lt;img src=x onerror=alert(1)&gt;\"");
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    o.runs = runs;
+    o.nruns = 1;
+    o.title = "<script>alert(1)</script>\x01\x1B[31m &amp;";
+    if (report_write(&o, index, sizeof index, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(feed, sizeof feed, "%s/feed.xml", out);
+    feed_texts(feed, "title", text, sizeof text);
+    assert_null(strstr(text, "<script"));
+    assert_non_null(strstr(text, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert_non_null(strstr(text, "&amp;amp;"));
+    assert_null(strchr(text, '\x01'));
+    assert_null(strchr(text, '\x1B'));
+    feed_texts(feed, "description", text, sizeof text);
+    assert_null(strstr(text, "<img"));
+    assert_non_null(strstr(text, "<p>"));
+    /* the default title names the host: as text */
+    o.title = NULL;
+    if (report_write(&o, index, sizeof index, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    feed_texts(feed, "title", text, sizeof text);
+    assert_null(strstr(text, "<img"));
+    assert_non_null(strstr(text, "&lt;img src=x onerror=alert(1)&gt;"));
+}
+
+/* Text cells a spreadsheet would run as formulas start with a quote;
+ * numbers stay numbers. */
+static void test_csv_formulas(void **state)
+{
+    static const char *const names[] = {"=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)",
+                                        "\tx", "\ry", "plain", "-"};
+    results *r = load_base();
+    char *csv = NULL, cell[64];
+    size_t len, i;
+    err e;
+    (void)state;
+    snprintf(r->prov.host, sizeof r->prov.host, "=cmd|' /C calc'!A0");
+    for (i = 0; i < sizeof names / sizeof *names; i++) {
+        snprintf(r->devices[0].name, sizeof r->devices[0].name, "%s", names[i]);
+        assert_int_equal(csv_results(r, &csv, &len, &e), BE_OK);
+        if (strcmp(names[i], "plain") == 0) {
+            assert_non_null(strstr(csv, ",plain,"));
+        } else {
+            snprintf(cell, sizeof cell, ",\"'%c", names[i][0]);
+            if (!strstr(csv, cell))
+                fail_msg("%s: not neutralized in %s", names[i], csv);
+        }
+        assert_non_null(strstr(csv, ",\"'=cmd|' /C calc'!A0\","));
+        /* the numbers of the first point, as numbers */
+        assert_non_null(strstr(csv, ",inference,2,64,16,132096,ok,5,"));
+        free(csv);
+    }
+    results_free(r);
+}
+
+static int draw_hostile_text(cairo_t *cr, double width, double height, void *ctx, err *e)
+{
+    (void)width;
+    (void)height;
+    (void)ctx;
+    (void)e;
+    chart_font(cr, 12, 0);
+    chart_text(cr, 10, 20, CHART_LEFT, CHART_BASELINE, chart_oi_rgb(CHART_BLACK),
+               "cut \xE2\x82 \xFF\xFE \xEF\xBF\xBE \xED\xA0\x80 \xF4\x90\x80\x80 end");
+    chart_title(cr, width, "t\xC3", "\xE2\x82\xAC\xE2\x82");
+    return BE_OK;
+}
+
+/* Invalid UTF-8 and non-characters never reach cairo, which would put the
+ * whole drawing in an error state. */
+static void test_chart_text(void **state)
+{
+    char path[512];
+    err e;
+    (void)state;
+    snprintf(path, sizeof path, "%s/hostile-text", tmpdir);
+    if (chart_render(path, 300, 100, 1, draw_hostile_text, NULL, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+}
+
+/* A device name cut to a label (the comparison's "%.40s driver") loses
+ * half a character: the pages stay valid UTF-8, with U+FFFD where the
+ * bytes were. */
+static void test_page_text(void **state)
+{
+    char out[400], p[700], name[200];
+    char *html;
+    results *r;
+    warnings w;
+    size_t i;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/pagetext", tmpdir);
+    memset(name, 0, sizeof name);
+    name[0] = 'a';
+    for (i = 0; i < 80; i++)
+        memcpy(name + 1 + 2 * i, "\xC3\xA9", 2);
+    for (i = 0; i < 2; i++) {
+        r = load_base();
+        snprintf(r->devices[0].name, sizeof r->devices[0].name, "%s", name);
+        snprintf(r->devices[0].driver, sizeof r->devices[0].driver, "driver %zu", i);
+        snprintf(r->prov.id, sizeof r->prov.id, "2026112%zuT000000Z-host", 2 + i);
+        snprintf(r->prov.started, sizeof r->prov.started, "2026-11-2%zuT00:00:00Z", 2 + i);
+        snprintf(p, sizeof p, "%s/runs/%s", out, r->prov.id);
+        assert_int_equal(fsx_mkdirs(p, &e), BE_OK);
+        strcat(p, "/results.xml");
+        if (results_save(r, p, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        results_free(r);
+    }
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w.n, 0);
+    snprintf(p, sizeof p, "%s/compare/20261122T000000Z-host..20261123T000000Z-host.html", out);
+    assert_int_equal(fsx_read_all(p, &html, NULL, &e), BE_OK);
+    assert_true(utf8_clean(html));
+    assert_non_null(strstr(html, "a\xC3\xA9\xC3\xA9\xC3\xA9"));
+    free(html);
+    snprintf(p, sizeof p, "%s/index.html", out);
+    assert_int_equal(fsx_read_all(p, &html, NULL, &e), BE_OK);
+    assert_true(utf8_clean(html));
+    free(html);
+}
+
+/* Runs $BREAKEVEN with args; its exit status, its stderr in err. */
+static int run_cli(char *errbuf, size_t size, const char *const *args)
+{
+    const char *bin = getenv("BREAKEVEN");
+    const char *argv[16];
+    char errf[400];
+    char *text = NULL;
+    int n = 0, ws, fd;
+    pid_t pid;
+    err e;
+    if (!bin)
+        fail_msg("BREAKEVEN is not set (tests/run sets it)");
+    snprintf(errf, sizeof errf, "%s/cli.err", tmpdir);
+    argv[n++] = bin;
+    while (*args && n < 15)
+        argv[n++] = *args++;
+    argv[n] = NULL;
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, 2) < 0 || !freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    assert_int_equal(fsx_read_all(errf, &text, NULL, &e), BE_OK);
+    snprintf(errbuf, size, "%s", text);
+    free(text);
+    return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* --title and --author with control characters: exit 2, the value shown
+ * escaped on one line; input in an error message: escaped, one line. */
+static void test_cli_text(void **state)
+{
+    char errbuf[4096], out[400], bad[500];
+    const char *t1[] = {"report", "--out", out, "--title", "a\x1B]0;pwned\x07", NULL};
+    const char *t2[] = {"report", "--out", out, "--author", "me\r\nX-Injected: 1", NULL};
+    const char *t3[] = {"report", "--out", out, "--title", "\xFF", NULL};
+    const char *t4[] = {"report", "--out", out, bad, NULL};
+    (void)state;
+    snprintf(out, sizeof out, "%s/cli", tmpdir);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, t1), 2);
+    assert_non_null(strstr(errbuf, "breakeven: --title: \"a\\x1B]0;pwned\\x07\" holds control"));
+    assert_int_equal(count_lines(errbuf), 1);  /* the --help hint on the same line */
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, t2), 2);
+    assert_non_null(strstr(errbuf, "--author: \"me\\r\\nX-Injected: 1\" holds control"));
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, t3), 2);
+    assert_non_null(strstr(errbuf, "--title: \"\\xFF\" holds control"));
+    snprintf(bad, sizeof bad, "%s/no\r\nsuch\x1B[2J.xml", tmpdir);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, t4), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "no\\r\\nsuch\\x1B[2J.xml"));
+}
+
 static int setup(void **state)
 {
     err e;
@@ -1029,8 +1601,24 @@ static int teardown(void **state)
 
 int main(void)
 {
-    enum { N = sizeof cases / sizeof *cases };
-    struct CMUnitTest tests[N + 4];
+    static const struct CMUnitTest more[] = {
+        cmocka_unit_test(test_save_refuses_nonfinite),
+        cmocka_unit_test(test_save_nan_max_error),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_save_refuses_unloadable),
+        cmocka_unit_test(test_archive_import_same_id),
+        cmocka_unit_test(test_archive_links),
+        cmocka_unit_test(test_archive_unrenderable),
+        cmocka_unit_test(test_merge_hosts_utf8),
+        cmocka_unit_test(test_feed_escaping),
+        cmocka_unit_test(test_page_text),
+        cmocka_unit_test(test_csv_formulas),
+        cmocka_unit_test(test_chart_text),
+        cmocka_unit_test(test_cli_text),
+    };
+    enum { N = sizeof cases / sizeof *cases, M = sizeof more / sizeof *more };
+    struct CMUnitTest tests[N + M];
     size_t i;
     for (i = 0; i < N; i++) {
         memset(&tests[i], 0, sizeof tests[i]);
@@ -1038,9 +1626,7 @@ int main(void)
         tests[i].test_func = run_case;
         tests[i].initial_state = (void *)&cases[i];
     }
-    tests[N] = (struct CMUnitTest)cmocka_unit_test(test_save_refuses_nonfinite);
-    tests[N + 1] = (struct CMUnitTest)cmocka_unit_test(test_save_nan_max_error);
-    tests[N + 2] = (struct CMUnitTest)cmocka_unit_test(test_round_trip);
-    tests[N + 3] = (struct CMUnitTest)cmocka_unit_test(test_utf8);
-    return _cmocka_run_group_tests("hostile", tests, N + 4, setup, teardown);
+    for (i = 0; i < M; i++)
+        tests[N + i] = more[i];
+    return _cmocka_run_group_tests("hostile", tests, N + M, setup, teardown);
 }
