@@ -20,7 +20,8 @@ TESTPKGS := cmocka
 
 BUILD   := build$(if $(SANITIZE),-san)
 # Messages and names are cut to their buffers on purpose, so truncation is no error.
-WARN    := -Wall -Wextra -Wpedantic -Wshadow -Werror -Wno-format-truncation
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion \
+           -Wmissing-prototypes -Wstrict-prototypes -Werror -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
 # Where `make install` puts templates/ and assets/; the report looks there
@@ -41,10 +42,11 @@ TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/t
            $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
-# clang and its runtimes (libFuzzer) are for `make fuzz` only.
+# clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
+# for the format check of `make check`.
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
         libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind \
-        clang libclang-rt-14-dev
+        clang libclang-rt-14-dev clang-format
 
 # The fuzzer: the loader and what it links, built by clang with libFuzzer,
 # ASan and UBSan; `make check` runs it for FUZZ_CHECK_SECONDS.
@@ -54,7 +56,7 @@ FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/stats.c
 
-.PHONY: all check test report bench fuzz deps install clean FORCE
+.PHONY: all check test report bench fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -78,7 +80,7 @@ $(BUILD)/embed.c: $(EMBED) | $(BUILD)
 	{ for f in $(EMBED); do \
 	    n=$$(basename $$f | tr -c 'a-zA-Z0-9\n' '_'); \
 	    echo "extern const char embed_$$n[]; const char embed_$$n[] = {"; \
-	    od -An -v -tx1 $$f | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	    od -An -v -tx1 $$f | sed 's/ *\([0-9a-f][0-9a-f]\)/(char)0x\1,/g'; \
 	    echo "0x00};"; \
 	  done; } > $@
 
@@ -152,10 +154,21 @@ $(BUILD)/bench: $(BUILD)/bench.o $(BUILD)/libbreakeven.a
 # `make check` = the packages, then the tests twice: under ASan/UBSan, and
 # the plain build under valgrind for the leak check; then a minute of
 # fuzzing the loader (a crash fails the check).
-check: deps
+check: deps format-check
 	$(MAKE) --no-print-directory SANITIZE=address,undefined test
 	$(MAKE) --no-print-directory test VALGRIND=1
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
+
+# The C sources as .clang-format lays them out; `make format` rewrites them.
+CLANG_FORMAT ?= clang-format
+FORMATTED := $(wildcard src/*.c src/*.h tests/*.c tests/fuzz/*.c)
+format-check:
+	@bad=$$(for f in $(FORMATTED); do $(CLANG_FORMAT) --style=file "$$f" | cmp -s - "$$f" \
+	    || echo "$$f"; done); \
+	 if [ -n "$$bad" ]; then echo "format-check: not as .clang-format lays them out (make format):" $$bad; exit 1; fi
+
+format:
+	$(CLANG_FORMAT) -i --style=file $(FORMATTED)
 
 test: $(BIN) $(TESTS)
 	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS)
@@ -179,7 +192,8 @@ fuzz: deps $(FUZZ_DIR)/fuzz_results
 	    -artifact_prefix=$(FUZZ_DIR)/crashes/ $(FUZZ_DIR)/corpus tests/fuzz/corpus
 
 $(FUZZ_DIR)/fuzz_results: $(FUZZ_SRC) $(BUILD)/embed.c $(wildcard src/*.h) | $(FUZZ_DIR)
-	$(FUZZ_CC) -std=c11 -Wall -Wextra -Wshadow -Werror -g -O1 -fno-omit-frame-pointer \
+	$(FUZZ_CC) -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion \
+	    -Wmissing-prototypes -Wstrict-prototypes -Werror -g -O1 -fno-omit-frame-pointer \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$(BUILD) \
 	    $(shell pkg-config --cflags libxml-2.0) -o $@ $(FUZZ_SRC) $(BUILD)/embed.c \
 	    $(shell pkg-config --libs libxml-2.0) -lm
@@ -192,6 +206,7 @@ deps:
 	 command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) $(TESTPKGS) \
 	   && [ -n "$$(ls /etc/OpenCL/vendors/ 2>/dev/null)" ] \
 	   && command -v valgrind >/dev/null 2>&1 \
+	   && command -v $(CLANG_FORMAT) >/dev/null 2>&1 \
 	   && ls "$$($(FUZZ_CC) --print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
 	   || missing=1; \
 	 if [ -z "$$missing" ]; then exit 0; fi; \

@@ -87,8 +87,10 @@ static int regular_here(const char *path, err *e)
     if (lstat(path, &st) != 0)
         return err_set(e, BE_EFAIL, "%s: %s", path, strerror(errno));
     if (S_ISLNK(st.st_mode))
-        return err_set(e, BE_EFAIL, "%s: is a symbolic link; a run's results.xml in the "
-                       "archive must be a file of its own", path);
+        return err_set(e, BE_EFAIL,
+                       "%s: is a symbolic link; a run's results.xml in the "
+                       "archive must be a file of its own",
+                       path);
     if (!S_ISREG(st.st_mode))
         return err_set(e, BE_EFAIL, "%s: is not a regular file", path);
     return BE_OK;
@@ -230,8 +232,10 @@ static int place_import(const char *out, archive *a, int i, err *e)
         if (k == 1)
             snprintf(cand, sizeof cand, "%s", id);
         else if (snprintf(cand, sizeof cand, "%s-%d", id, k) >= (int)sizeof cand)
-            return err_set(e, BE_EFAIL, "%s: run %s is archived already, and a new id for it "
-                           "would be too long", u->src, id);
+            return err_set(e, BE_EFAIL,
+                           "%s: run %s is archived already, and a new id for it "
+                           "would be too long",
+                           u->src, id);
         snprintf(dir, sizeof dir, "%s/runs/%s", out, cand);
         if (id_in_use(a, i, cand))
             continue;
@@ -239,8 +243,8 @@ static int place_import(const char *out, archive *a, int i, err *e)
             if (k > 1) {
                 snprintf(u->r->prov.id, sizeof u->r->prov.id, "%s", cand);
                 snprintf(u->dir, sizeof u->dir, "%s", dir);
-                note(a, "%s: run %s is archived with other samples; imported as run %s",
-                     u->src, id, cand);
+                note(a, "%s: run %s is archived with other samples; imported as run %s", u->src, id,
+                     cand);
             }
             return BE_OK;
         }
@@ -254,8 +258,8 @@ static int place_import(const char *out, archive *a, int i, err *e)
         }
         archive_run_free(&old);
     }
-    return err_set(e, BE_EFAIL, "%s: run %s: no free id for it among %s-2 to %s-999", u->src,
-                   id, id, id);
+    return err_set(e, BE_EFAIL, "%s: run %s: no free id for it among %s-2 to %s-999", u->src, id,
+                   id, id);
 }
 
 /* Every run under OUT/runs/: a directory of its own holding a results.xml
@@ -271,8 +275,8 @@ static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed,
 
     snprintf(runs, sizeof runs, "%s/runs", out);
     if (lstat(runs, &st) != 0)
-        return err_set(e, BE_EFAIL, "%s: no runs to report (%s); run `breakeven run` first",
-                       runs, strerror(errno));
+        return err_set(e, BE_EFAIL, "%s: no runs to report (%s); run `breakeven run` first", runs,
+                       strerror(errno));
     if ((rc = fsx_real_dir(runs, e)) < 0)
         return rc;
     if (!(d = opendir(runs)))
@@ -355,8 +359,7 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
     if (s->n == 0 && nfailed > 0) {
         *e = first;
         if (nfailed > 1)
-            fmt_append(e->msg, sizeof e->msg, " (and %d more runs cannot be loaded)",
-                       nfailed - 1);
+            fmt_append(e->msg, sizeof e->msg, " (and %d more runs cannot be loaded)", nfailed - 1);
         rc = BE_EFAIL;
         goto fail;
     }

@@ -33,19 +33,19 @@
 #define ARCHIVE_NOTES 16
 
 typedef struct archive_run {
-    results *r;                /* owned                                     */
-    char src[ARCHIVE_PATH];    /* the results.xml loaded                    */
-    char dir[ARCHIVE_PATH];    /* OUT/runs/<id>                             */
-    char stage[ARCHIVE_PATH];  /* where an imported run's files wait for
+    results *r;               /* owned                                     */
+    char src[ARCHIVE_PATH];   /* the results.xml loaded                    */
+    char dir[ARCHIVE_PATH];   /* OUT/runs/<id>                             */
+    char stage[ARCHIVE_PATH]; /* where an imported run's files wait for
                                   archive_commit, or ""                     */
-    int imported;              /* loaded from outside OUT/runs/<id>/        */
-    int prev;                  /* the previous run on the same host, or −1  */
+    int imported;             /* loaded from outside OUT/runs/<id>/        */
+    int prev;                 /* the previous run on the same host, or −1  */
 } archive_run;
 
 typedef struct archive {
     int n;
-    archive_run *v;            /* owned, sorted by start time, oldest first */
-    int nnotes;                /* runs skipped or imported under a new id   */
+    archive_run *v;                          /* owned, sorted by start time, oldest first */
+    int nnotes;                              /* runs skipped or imported under a new id   */
     char notes[ARCHIVE_NOTES][ARCHIVE_NOTE]; /* the first of them, one line each */
 } archive;
 

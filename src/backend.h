@@ -34,30 +34,30 @@ typedef enum { WL_INFERENCE = 0, WL_TRAINING = 1 } wl_mode;
 typedef struct workload {
     wl_mode mode;
     int layers, hidden, batch;
-    float lr;                 /* SGD learning rate (training only)       */
-    const float *x0;          /* batch × hidden network input            */
-    const float *const *w0;   /* layers arrays of hidden × hidden        */
-    const float *const *b0;   /* layers arrays of hidden                 */
+    float lr;               /* SGD learning rate (training only)       */
+    const float *x0;        /* batch × hidden network input            */
+    const float *const *w0; /* layers arrays of hidden × hidden        */
+    const float *const *b0; /* layers arrays of hidden                 */
 } workload;
 
 /* What one timed step cost.  Times are seconds; a field a backend cannot
  * measure is negative (the CPU has no kernel events and no transfers). */
 typedef struct step_times {
-    double wall;    /* host wall time of the step, data already resident  */
-    double kernel;  /* sum of every kernel's profiled time in the step    */
-    double h2d;     /* upload of the step's input batch                   */
-    double d2h;     /* read-back of the step's output                     */
-    double total;   /* host wall time of upload + step + read-back        */
+    double wall;   /* host wall time of the step, data already resident  */
+    double kernel; /* sum of every kernel's profiled time in the step    */
+    double h2d;    /* upload of the step's input batch                   */
+    double d2h;    /* read-back of the step's output                     */
+    double total;  /* host wall time of upload + step + read-back        */
 } step_times;
 
 /* The network after exactly one step from the initial parameters, copied to
  * host memory by the backend (`state`).  Arrays are allocated by the caller
  * with the workload's shapes; the backend fills them. */
 typedef struct net_state {
-    float **act;  /* layers+1 arrays batch × hidden: act[0] = input, act[l+1] = output of layer l */
-    float **dx;   /* training: layers arrays batch × hidden, gradient w.r.t. layer l's input */
-    float **w;    /* training: layers arrays hidden × hidden, weights after the update  */
-    float **b;    /* training: layers arrays hidden, biases after the update           */
+    float **act; /* layers+1 arrays batch × hidden: act[0] = input, act[l+1] = output of layer l */
+    float **dx;  /* training: layers arrays batch × hidden, gradient w.r.t. layer l's input */
+    float **w;   /* training: layers arrays hidden × hidden, weights after the update  */
+    float **b;   /* training: layers arrays hidden, biases after the update           */
 } net_state;
 
 /* Which library a backend measures with.  device_info.kind is its name

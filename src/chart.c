@@ -519,8 +519,7 @@ void chart_clip(cairo_t *cr, const chart_frame *f)
 
 /* ---- marks --------------------------------------------------------------- */
 
-void chart_marker(cairo_t *cr, chart_shape s, double x, double y, double r, chart_rgb c,
-                  int hollow)
+void chart_marker(cairo_t *cr, chart_shape s, double x, double y, double r, chart_rgb c, int hollow)
 {
     chart_rgb edge = chart_mix(c, oi[CHART_BLACK], 0.35);
     cairo_save(cr);
@@ -765,8 +764,8 @@ void chart_legend(cairo_t *cr, double x, double y, const chart_key *keys, int n,
                 chart_marker(cr, (chart_shape)k->shape, x + 13, cy, 4.2, k->color, k->hollow);
             break;
         default:
-            chart_marker(cr, (chart_shape)(k->shape >= 0 ? k->shape : 0), x + 13, cy, 4.6,
-                         k->color, k->hollow);
+            chart_marker(cr, (chart_shape)(k->shape >= 0 ? k->shape : 0), x + 13, cy, 4.6, k->color,
+                         k->hollow);
             break;
         }
         cairo_restore(cr);
@@ -935,8 +934,10 @@ int chart_png_size(const char *path, int *width, int *height, err *e)
     if (n != sizeof h || memcmp(h, sig, sizeof sig) != 0 || memcmp(h + 12, "IHDR", 4) != 0)
         return err_set(e, BE_EFAIL, "%s: not a PNG file", path);
     *width = (int)(((unsigned long)h[16] << 24 | (unsigned long)h[17] << 16 |
-                    (unsigned long)h[18] << 8 | h[19]) & 0x7fffffffUL);
+                    (unsigned long)h[18] << 8 | h[19]) &
+                   0x7fffffffUL);
     *height = (int)(((unsigned long)h[20] << 24 | (unsigned long)h[21] << 16 |
-                     (unsigned long)h[22] << 8 | h[23]) & 0x7fffffffUL);
+                     (unsigned long)h[22] << 8 | h[23]) &
+                    0x7fffffffUL);
     return BE_OK;
 }

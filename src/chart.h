@@ -108,10 +108,10 @@ typedef enum { CHART_LINEAR, CHART_LOG } chart_scale;
 
 typedef struct chart_axis {
     chart_scale scale;
-    double lo, hi;       /* the range shown (positive on a log axis)        */
-    int si;              /* tick labels with SI prefixes, else fmt_num      */
-    const char *label;   /* the axis title, or NULL (not owned)             */
-    int bare;            /* 1: no grid, ticks or tick labels on this axis   */
+    double lo, hi;     /* the range shown (positive on a log axis)        */
+    int si;            /* tick labels with SI prefixes, else fmt_num      */
+    const char *label; /* the axis title, or NULL (not owned)             */
+    int bare;          /* 1: no grid, ticks or tick labels on this axis   */
 } chart_axis;
 
 /* Widens [lo, hi] (the data's extent) to the axis range: on a log axis out
@@ -145,7 +145,12 @@ void chart_clip(cairo_t *cr, const chart_frame *f);
 /* ---- marks --------------------------------------------------------------- */
 
 typedef enum {
-    CHART_CIRCLE, CHART_SQUARE, CHART_TRIANGLE, CHART_DIAMOND, CHART_DOWN, CHART_CROSS,
+    CHART_CIRCLE,
+    CHART_SQUARE,
+    CHART_TRIANGLE,
+    CHART_DIAMOND,
+    CHART_DOWN,
+    CHART_CROSS,
     CHART_NSHAPES
 } chart_shape;
 
@@ -177,18 +182,18 @@ void chart_hline(cairo_t *cr, const chart_frame *f, double y, chart_rgb c, doubl
 /* ---- legends ------------------------------------------------------------- */
 
 typedef enum {
-    CHART_KEY_HEADER,  /* a bold section heading, no symbol                */
-    CHART_KEY_MARKER,  /* a marker (shape, hollow)                          */
-    CHART_KEY_LINE,    /* a line (dash), with a marker when shape ≥ 0       */
-    CHART_KEY_SWATCH,  /* a filled square                                   */
-    CHART_KEY_BAND     /* a translucent band with its centre line           */
+    CHART_KEY_HEADER, /* a bold section heading, no symbol                */
+    CHART_KEY_MARKER, /* a marker (shape, hollow)                          */
+    CHART_KEY_LINE,   /* a line (dash), with a marker when shape ≥ 0       */
+    CHART_KEY_SWATCH, /* a filled square                                   */
+    CHART_KEY_BAND    /* a translucent band with its centre line           */
 } chart_key_kind;
 
 typedef struct chart_key {
     chart_key_kind kind;
     char label[160];
     chart_rgb color;
-    int shape;          /* chart_shape, or −1                               */
+    int shape; /* chart_shape, or −1                               */
     int hollow;
     chart_dash dash;
 } chart_key;

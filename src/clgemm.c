@@ -60,19 +60,28 @@ typedef struct cl_run {
     cl_dev *d;
     workload w; /* the caller's arrays stay valid while the run lives */
     cl_mem *act, *wt, *bs, *dx;
-    float *out;     /* host copy of y_L that step reads back into */
-    cl_event *evs;  /* one per kernel of a step */
+    float *out;    /* host copy of y_L that step reads back into */
+    cl_event *evs; /* one per kernel of a step */
     int nev;
 } cl_run;
 
-static size_t ceil_to(size_t n, size_t m) { return (n + m - 1) / m * m; }
+static size_t ceil_to(size_t n, size_t m)
+{
+    return (n + m - 1) / m * m;
+}
 
 /* Whether the program has dense_fwd_kb. */
-static int has_fwd_kb(const clgemm_config *c) { return c->variant == CLGEMM_REG && c->kb > 0; }
+static int has_fwd_kb(const clgemm_config *c)
+{
+    return c->variant == CLGEMM_REG && c->kb > 0;
+}
 
 /* Whether a forward pass over K inputs uses dense_fwd_kb: only past one
  * block, where the local-memory staging pays for its barriers (dense.cl). */
-static int use_fwd_kb(const clgemm_config *c, int K) { return has_fwd_kb(c) && K > c->kb; }
+static int use_fwd_kb(const clgemm_config *c, int K)
+{
+    return has_fwd_kb(c) && K > c->kb;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Device setup and program build                                          */
@@ -141,8 +150,8 @@ static int build_log_fail(cl_dev *d, cl_program prog, cl_int rc, const char *opt
         CL_SUCCESS) {
         /* The log is longer than we show: fetch it whole, keep the head. */
         all = n > 0 ? malloc(n) : NULL;
-        if (all && clGetProgramBuildInfo(prog, d->id, CL_PROGRAM_BUILD_LOG, n, all, NULL) ==
-                       CL_SUCCESS)
+        if (all &&
+            clGetProgramBuildInfo(prog, d->id, CL_PROGRAM_BUILD_LOG, n, all, NULL) == CL_SUCCESS)
             snprintf(log, sizeof log, "%s", all);
         free(all);
     }
@@ -150,13 +159,11 @@ static int build_log_fail(cl_dev *d, cl_program prog, cl_int rc, const char *opt
     for (s = log; *s; s++)
         if (*s == '\n' || *s == '\r')
             *s = ' ';
-    return err_set(e, BE_EFAIL, "clBuildProgram(dense.cl, %s): %s: %s", opts, clerr_name(rc),
-                   log);
+    return err_set(e, BE_EFAIL, "clBuildProgram(dense.cl, %s): %s: %s", opts, clerr_name(rc), log);
 }
 
 /* The device's program from the cache entry at path, or NULL. */
-static cl_program program_from_cache(cl_dev *d, const char *path, uint64_t key,
-                                     const char *opts)
+static cl_program program_from_cache(cl_dev *d, const char *path, uint64_t key, const char *opts)
 {
     unsigned char *bin;
     const unsigned char *bins[1];
@@ -224,8 +231,8 @@ static int dev_build(cl_dev *d, err *e)
     dev_release_program(d);
 
     /* No cache directory is no error: the program is compiled every time. */
-    have_cache = clgemm_cache_program(d->name, d->driver, d->platver, opts, &key, path,
-                                      sizeof path, &ignored) == BE_OK;
+    have_cache = clgemm_cache_program(d->name, d->driver, d->platver, opts, &key, path, sizeof path,
+                                      &ignored) == BE_OK;
     t0 = host_seconds();
     d->cache_hit = 0;
     d->prog = have_cache ? program_from_cache(d, path, key, opts) : NULL;
@@ -267,8 +274,7 @@ int clgemm_set_config(void *handle, const clgemm_config *cfg, err *e)
     if ((rc = clgemm_config_check(cfg, e)))
         return rc;
     if (d->busy)
-        return err_set(e, BE_EUSAGE, "%s: kernel config changed while a run is prepared",
-                       d->name);
+        return err_set(e, BE_EUSAGE, "%s: kernel config changed while a run is prepared", d->name);
     d->cfg = *cfg;
     return dev_build(d, e);
 }
@@ -292,7 +298,9 @@ static void cl_build_info(const void *handle, double *seconds, int *cache_hit)
 /* Kernel launches                                                         */
 /* ---------------------------------------------------------------------- */
 
-typedef struct { size_t g[2], l[2]; } ndrange;
+typedef struct {
+    size_t g[2], l[2];
+} ndrange;
 
 /* The launch geometry of a P×Q GEMM with the device's configuration:
  * `dot` selects dx's block shape in the register-blocked variant. */
@@ -317,11 +325,17 @@ static ndrange gemm_range(const clgemm_config *c, int P, int Q, int dot)
 }
 
 /* Kernel argument: its size and address. */
-typedef struct { size_t n; const void *p; } karg;
-#define ARG(v) {sizeof(v), &(v)}
+typedef struct {
+    size_t n;
+    const void *p;
+} karg;
+#define ARG(v)          \
+    {                   \
+        sizeof(v), &(v) \
+    }
 
-static int launch(cl_dev *d, cl_kernel k, const char *name, const karg *args, int nargs,
-                  ndrange r, cl_event *ev, err *e)
+static int launch(cl_dev *d, cl_kernel k, const char *name, const karg *args, int nargs, ndrange r,
+                  cl_event *ev, err *e)
 {
     cl_int rc;
     int i;
@@ -357,16 +371,16 @@ static int enq_dx(cl_dev *d, int M, int N, int K, cl_mem dy, cl_mem y, cl_mem w,
 }
 
 /* W -= lr·xᵀ·dz. */
-static int enq_dw(cl_dev *d, int M, int N, int K, cl_mem x, cl_mem dy, cl_mem y, cl_mem w,
-                  float lr, cl_event *ev, err *e)
+static int enq_dw(cl_dev *d, int M, int N, int K, cl_mem x, cl_mem dy, cl_mem y, cl_mem w, float lr,
+                  cl_event *ev, err *e)
 {
     const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(x), ARG(dy), ARG(y), ARG(w), ARG(lr)};
     return launch(d, d->kdw, "dense_bwd_dw", a, 8, gemm_range(&d->cfg, K, N, 0), ev, e);
 }
 
 /* b -= lr·Σ_rows dz. */
-static int enq_db(cl_dev *d, int M, int N, cl_mem dy, cl_mem y, cl_mem b, float lr,
-                  cl_event *ev, err *e)
+static int enq_db(cl_dev *d, int M, int N, cl_mem dy, cl_mem y, cl_mem b, float lr, cl_event *ev,
+                  err *e)
 {
     const karg a[] = {ARG(M), ARG(N), ARG(dy), ARG(y), ARG(b), ARG(lr)};
     const ndrange r = {{ceil_to((size_t)N, DB_GROUP), 1}, {DB_GROUP, 1}};
@@ -405,8 +419,8 @@ static int enq_step(cl_run *r, cl_event *ev, err *e)
 /* backend_ops                                                             */
 /* ---------------------------------------------------------------------- */
 
-static int upload(cl_dev *d, cl_mem m, const void *src, size_t n, const char *what,
-                  cl_event *ev, err *e)
+static int upload(cl_dev *d, cl_mem m, const void *src, size_t n, const char *what, cl_event *ev,
+                  err *e)
 {
     const cl_int rc = clEnqueueWriteBuffer(d->queue, m, CL_TRUE, 0, n, src, 0, NULL, ev);
     if (rc != CL_SUCCESS)
@@ -515,10 +529,10 @@ static int warm_up(cl_run *r, err *e)
     if (rc)
         return rc;
     if (has_fwd_kb(&d->cfg)) { /* the 1×1 step took dense_fwd */
-        const karg a[] = {ARG(one), ARG(one), ARG(one), ARG(r->act[0]), ARG(r->wt[0]),
-                          ARG(r->bs[0]), ARG(r->act[1])};
-        if ((rc = launch(d, d->kfwd_kb, "dense_fwd_kb", a, 7, gemm_range(&d->cfg, 1, 1, 0),
-                         NULL, e)))
+        const karg a[] = {ARG(one),      ARG(one),      ARG(one),      ARG(r->act[0]),
+                          ARG(r->wt[0]), ARG(r->bs[0]), ARG(r->act[1])};
+        if ((rc = launch(d, d->kfwd_kb, "dense_fwd_kb", a, 7, gemm_range(&d->cfg, 1, 1, 0), NULL,
+                         e)))
             return rc;
     }
     crc = clFinish(d->queue);

@@ -111,8 +111,8 @@ bad:
     return err_set(e, BE_EFAIL, "%s: not an intact cache entry for this program", path);
 }
 
-int clgemm_cache_store_program(const char *path, uint64_t key, const unsigned char *bin,
-                               size_t len, err *e)
+int clgemm_cache_store_program(const char *path, uint64_t key, const unsigned char *bin, size_t len,
+                               err *e)
 {
     const uint64_t n = len, sum = fnv1a(FNV_INIT, bin, len);
     unsigned char *buf = malloc(BIN_HEADER + len);
@@ -208,8 +208,8 @@ int clgemm_cache_load_tuned(const device_info *d, clgemm_config *cfg, char *path
     return rc;
 }
 
-int clgemm_cache_store_tuned(const device_info *d, const clgemm_config *cfg, char *path,
-                             size_t len, err *e)
+int clgemm_cache_store_tuned(const device_info *d, const clgemm_config *cfg, char *path, size_t len,
+                             err *e)
 {
     char p[CLGEMM_CACHE_PATH + 64], opts[512], text[2048];
     int rc, n;

@@ -51,8 +51,8 @@ int clgemm_cache_load_program(const char *path, uint64_t key, unsigned char **bi
                               err *e);
 
 /* Writes bin[0..len) as the entry at path under key (atomically). */
-int clgemm_cache_store_program(const char *path, uint64_t key, const unsigned char *bin,
-                               size_t len, err *e);
+int clgemm_cache_store_program(const char *path, uint64_t key, const unsigned char *bin, size_t len,
+                               err *e);
 
 /* Tuning files: one per device + driver + kernel source, named
  * tune-<16 hex digits>.txt after a hash of the device name, driver version,
@@ -70,7 +70,7 @@ int clgemm_cache_load_tuned(const device_info *d, clgemm_config *cfg, char *path
 /* Stores cfg as d's tuning file (atomically) and writes its path into path
  * (when not NULL).  BE_EUSAGE for an inconsistent cfg, BE_EFAIL when there
  * is no cache directory or the write fails. */
-int clgemm_cache_store_tuned(const device_info *d, const clgemm_config *cfg, char *path,
-                             size_t len, err *e);
+int clgemm_cache_store_tuned(const device_info *d, const clgemm_config *cfg, char *path, size_t len,
+                             err *e);
 
 #endif

@@ -22,8 +22,15 @@ int clgemm_config_default(const device_info *d, clgemm_config *cfg)
      * 1.3–1.6× forward (batch 1024, K=N=512 and 2048) and 1.35× in training
      * (1024×256); 6×16 as float8 and 4×16 were slower, and a 4×4 dx block
      * beat 2×4 and 2×2.  `breakeven tune` tries the alternatives per device. */
-    const clgemm_config cpu = {.variant = CLGEMM_REG, .vw = 16, .tm = 6, .tn = 16,
-                               .dtm = 4, .dtn = 4, .lx = 2, .ly = 16, .kb = 128};
+    const clgemm_config cpu = {.variant = CLGEMM_REG,
+                               .vw = 16,
+                               .tm = 6,
+                               .tn = 16,
+                               .dtm = 4,
+                               .dtn = 4,
+                               .lx = 2,
+                               .ly = 16,
+                               .kb = 128};
     /* Local-memory tiles in the style of CLBlast's Xgemm defaults: 64×64
      * tiles of 4×4 outputs (256 items) where groups of 256 are the norm
      * (NVIDIA, AMD), 32×64 tiles of 4×4 (128 items) on Intel GPUs, whose
@@ -34,10 +41,17 @@ int clgemm_config_default(const device_info *d, clgemm_config *cfg)
      * 1.9× in training (512 × 256), the best balance of the 28 candidates;
      * 128×128 tiles of 8×8 were faster forward (up to 38 TFLOP/s) but half
      * as fast in training.  No AMD GPU has been measured. */
-    const clgemm_config gpu = {.variant = CLGEMM_LOCAL, .vw = 1, .tsm = 64, .tsn = 64,
-                               .tsk = 16, .wptm = 4, .wptn = 4, .lvw = 4, .dbuf = 1};
-    const clgemm_config intel = {.variant = CLGEMM_LOCAL, .vw = 1, .tsm = 32, .tsn = 64,
-                                 .tsk = 16, .wptm = 4, .wptn = 4};
+    const clgemm_config gpu = {.variant = CLGEMM_LOCAL,
+                               .vw = 1,
+                               .tsm = 64,
+                               .tsn = 64,
+                               .tsk = 16,
+                               .wptm = 4,
+                               .wptn = 4,
+                               .lvw = 4,
+                               .dbuf = 1};
+    const clgemm_config intel = {
+        .variant = CLGEMM_LOCAL, .vw = 1, .tsm = 32, .tsn = 64, .tsk = 16, .wptm = 4, .wptn = 4};
     if (strcmp(d->type, "GPU") != 0 && strcmp(d->type, "ACCELERATOR") != 0)
         *cfg = cpu;
     else if (strstr(d->vendor, "Intel") || strstr(d->vendor, "intel"))
@@ -47,7 +61,10 @@ int clgemm_config_default(const device_info *d, clgemm_config *cfg)
     return BE_OK;
 }
 
-static int pow2_upto16(int v) { return v == 1 || v == 2 || v == 4 || v == 8 || v == 16; }
+static int pow2_upto16(int v)
+{
+    return v == 1 || v == 2 || v == 4 || v == 8 || v == 16;
+}
 
 int clgemm_config_check(const clgemm_config *c, err *e)
 {
@@ -55,19 +72,21 @@ int clgemm_config_check(const clgemm_config *c, err *e)
         if (!pow2_upto16(c->vw))
             return err_set(e, BE_EUSAGE, "kernel config: vw=%d is not 1, 2, 4, 8 or 16", c->vw);
         if (c->tm < 1 || c->tm > 16 || c->tn < c->vw || c->tn > 64 || c->tn % c->vw)
-            return err_set(e, BE_EUSAGE,
-                           "kernel config: tm=%d tn=%d (want 1..16, tn a multiple of vw=%d up to 64)",
-                           c->tm, c->tn, c->vw);
+            return err_set(
+                e, BE_EUSAGE,
+                "kernel config: tm=%d tn=%d (want 1..16, tn a multiple of vw=%d up to 64)", c->tm,
+                c->tn, c->vw);
         if (c->dtm < 1 || c->dtm > 8 || c->dtn < 1 || c->dtn > 8)
             return err_set(e, BE_EUSAGE, "kernel config: dtm=%d dtn=%d (want 1..8)", c->dtm,
                            c->dtn);
         if (c->lx < 1 || c->ly < 1 || c->lx * c->ly > 1024)
-            return err_set(e, BE_EUSAGE, "kernel config: group %d×%d (want 1..1024 items)",
-                           c->lx, c->ly);
+            return err_set(e, BE_EUSAGE, "kernel config: group %d×%d (want 1..1024 items)", c->lx,
+                           c->ly);
         if (c->kb < 0 || c->kb > 1024 || c->kb * c->lx * c->tn * 4 > 32768)
             return err_set(e, BE_EUSAGE,
                            "kernel config: kb=%d (want 0..1024 and a local tile kb×%d×%d "
-                           "of at most 32 KiB)", c->kb, c->lx, c->tn);
+                           "of at most 32 KiB)",
+                           c->kb, c->lx, c->tn);
         return BE_OK;
     }
     if (c->variant == CLGEMM_LOCAL) {
@@ -75,11 +94,12 @@ int clgemm_config_check(const clgemm_config *c, err *e)
             (c->dbuf && !c->lvw))
             return err_set(e, BE_EUSAGE,
                            "kernel config: lvw=%d dbuf=%d (want lvw 0, 2 or 4; dbuf 0 or 1, "
-                           "1 only with lvw)", c->lvw, c->dbuf);
+                           "1 only with lvw)",
+                           c->lvw, c->dbuf);
         /* The scalar tiles carry a padding column each; the vector tiles
          * none (they are whole vectors), but two slices with dbuf. */
-        if (c->tsm < 1 || c->tsn < 1 || c->tsk < 1 || c->tsk > 64 || c->wptm < 1 ||
-            c->wptn < 1 || c->tsm % c->wptm || c->tsn % c->wptn ||
+        if (c->tsm < 1 || c->tsn < 1 || c->tsk < 1 || c->tsk > 64 || c->wptm < 1 || c->wptn < 1 ||
+            c->tsm % c->wptm || c->tsn % c->wptn ||
             (c->tsm / c->wptm) * (c->tsn / c->wptn) > 1024 ||
             (c->lvw ? (c->tsm + c->tsn) * c->tsk * 4 * (1 + c->dbuf)
                     : (c->tsm + c->tsn + 2) * c->tsk * 4) > 32768)
@@ -90,7 +110,8 @@ int clgemm_config_check(const clgemm_config *c, err *e)
         if (c->lvw && (c->wptm % c->lvw || c->wptn % c->lvw || c->tsk % c->lvw))
             return err_set(e, BE_EUSAGE,
                            "kernel config: %d×%d per item and depth %d are not multiples of "
-                           "lvw=%d", c->wptm, c->wptn, c->tsk, c->lvw);
+                           "lvw=%d",
+                           c->wptm, c->wptn, c->tsk, c->lvw);
         return BE_OK;
     }
     return err_set(e, BE_EUSAGE, "kernel config: unknown variant %d", (int)c->variant);
@@ -112,8 +133,7 @@ int clgemm_config_options(const clgemm_config *c, char *buf, size_t len, err *e)
     else
         n = snprintf(buf, len,
                      "-DGEMM_LOCAL=1 -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d -DLVW=%d%s",
-                     c->tsm, c->tsn, c->tsk, c->wptm, c->wptn, c->lvw,
-                     c->dbuf ? " -DDBUF=1" : "");
+                     c->tsm, c->tsn, c->tsk, c->wptm, c->wptn, c->lvw, c->dbuf ? " -DDBUF=1" : "");
     if (n < 0 || (size_t)n >= len)
         return err_set(e, BE_EUSAGE, "kernel config: options longer than %zu bytes", len);
     return BE_OK;
@@ -134,8 +154,8 @@ int clgemm_config_parse(const char *opts, clgemm_config *cfg, err *e)
     int *const reg_f[NREG] = {&c.vw, &c.tm, &c.tn, &c.dtm, &c.dtn, &c.lx, &c.ly, &c.kb};
     int *const loc_f[NLOC] = {&c.tsm, &c.tsn, &c.tsk, &c.wptm, &c.wptn};
     int *const opt_f[NOPT] = {&c.lvw, &c.dbuf};
-    int reg_seen[NREG] = {0}, loc_seen[NLOC] = {0}, opt_seen[NOPT] = {0}, variant = -1,
-        nreg = 0, nloc = 0, nopt = 0, rc, i;
+    int reg_seen[NREG] = {0}, loc_seen[NLOC] = {0}, opt_seen[NOPT] = {0}, variant = -1, nreg = 0,
+        nloc = 0, nopt = 0, rc, i;
     const char *s = opts;
     while (*s) {
         char name[16];

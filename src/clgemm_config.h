@@ -23,19 +23,19 @@ extern const char embed_dense_cl[];
 
 /* Which GEMM implementation dense.cl compiles (GEMM_LOCAL). */
 typedef enum {
-    CLGEMM_REG = 0,   /* register-blocked, vectorised along columns: CPUs     */
-    CLGEMM_LOCAL = 1  /* local-memory tiles, coalesced loads: GPUs           */
+    CLGEMM_REG = 0,  /* register-blocked, vectorised along columns: CPUs     */
+    CLGEMM_LOCAL = 1 /* local-memory tiles, coalesced loads: GPUs           */
 } clgemm_variant;
 
 /* The kernel build options.  Fields of the variant not chosen are ignored. */
 typedef struct clgemm_config {
     clgemm_variant variant;
     /* CLGEMM_REG */
-    int vw;        /* vector width: 1, 2, 4, 8 or 16                        */
-    int tm, tn;    /* forward/dW outputs per item: rows × columns (tn % vw == 0) */
-    int dtm, dtn;  /* dx outputs per item (dot products of vw lanes)        */
-    int lx, ly;    /* work-group size                                       */
-    int kb;        /* forward: rows of W staged in local memory per pass,
+    int vw;       /* vector width: 1, 2, 4, 8 or 16                        */
+    int tm, tn;   /* forward/dW outputs per item: rows × columns (tn % vw == 0) */
+    int dtm, dtn; /* dx outputs per item (dot products of vw lanes)        */
+    int lx, ly;   /* work-group size                                       */
+    int kb;       /* forward: rows of W staged in local memory per pass,
                       0 = read W straight from global memory                 */
     /* CLGEMM_LOCAL */
     int tsm, tsn, tsk; /* work-group tile: rows × columns × reduction depth  */

@@ -20,15 +20,15 @@
 
 /* One OpenCL device as its platform describes it. */
 typedef struct clgemm_probe {
-    device_info info;        /* id "cl:P.D", kind "opencl", type, name,
+    device_info info; /* id "cl:P.D", kind "opencl", type, name,
                                 vendor, driver, library and the hardware
                                 properties                                  */
     cl_platform_id platform;
     cl_device_id id;
-    cl_ulong max_alloc;      /* CL_DEVICE_MAX_MEM_ALLOC_SIZE                */
-    cl_ulong global_mem;     /* CL_DEVICE_GLOBAL_MEM_SIZE                   */
-    size_t max_group;        /* CL_DEVICE_MAX_WORK_GROUP_SIZE               */
-    char platver[256];       /* CL_PLATFORM_VERSION                         */
+    cl_ulong max_alloc;  /* CL_DEVICE_MAX_MEM_ALLOC_SIZE                */
+    cl_ulong global_mem; /* CL_DEVICE_GLOBAL_MEM_SIZE                   */
+    size_t max_group;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE               */
+    char platver[256];   /* CL_PLATFORM_VERSION                         */
 } clgemm_probe;
 
 /* Probes every device of every platform into *out, an array of *n the

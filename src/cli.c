@@ -18,9 +18,28 @@
 #include "utf8.h"
 
 enum {
-    OPT_OUT = 256, OPT_HIDDEN, OPT_BATCH, OPT_LAYERS, OPT_MODE, OPT_DEVICES, OPT_THREADS,
-    OPT_QUICK, OPT_BUDGET, OPT_SEED, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_PRICE, OPT_PRICES,
-    OPT_NO_REFINE, OPT_BASE_URL, OPT_TITLE, OPT_AUTHOR, OPT_DATA, OPT_PASSES, OPT_FORMAT,
+    OPT_OUT = 256,
+    OPT_HIDDEN,
+    OPT_BATCH,
+    OPT_LAYERS,
+    OPT_MODE,
+    OPT_DEVICES,
+    OPT_THREADS,
+    OPT_QUICK,
+    OPT_BUDGET,
+    OPT_SEED,
+    OPT_QUIET,
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_PRICE,
+    OPT_PRICES,
+    OPT_NO_REFINE,
+    OPT_BASE_URL,
+    OPT_TITLE,
+    OPT_AUTHOR,
+    OPT_DATA,
+    OPT_PASSES,
+    OPT_FORMAT,
     OPT_FAIL_ON_REGRESSION
 };
 
@@ -33,8 +52,8 @@ static int check_text(const char *opt, const char *v, size_t size, err *e)
         return err_set(e, BE_EUSAGE, "%s: longer than %zu bytes", opt, size - 1);
     if (!utf8_clean(v) || strpbrk(v, "\t\r\n")) {
         utf8_escape(shown, sizeof shown, v);
-        return err_set(e, BE_EUSAGE, "%s: \"%s\" holds control characters or invalid UTF-8",
-                       opt, shown);
+        return err_set(e, BE_EUSAGE, "%s: \"%s\" holds control characters or invalid UTF-8", opt,
+                       shown);
     }
     return BE_OK;
 }
@@ -46,11 +65,11 @@ static int check_text(const char *opt, const char *v, size_t size, err *e)
 #define C_ANY 0xffffu
 
 typedef struct option_spec {
-    const char *name;  /* without the leading "--" */
-    char shrt;         /* its one-letter form, or 0 */
-    int value;         /* 1: takes a value */
+    const char *name; /* without the leading "--" */
+    char shrt;        /* its one-letter form, or 0 */
+    int value;        /* 1: takes a value */
     int id;
-    unsigned cmds;     /* the commands it applies to */
+    unsigned cmds; /* the commands it applies to */
 } option_spec;
 
 static const option_spec options[] = {
@@ -80,8 +99,8 @@ static const option_spec options[] = {
 };
 #define NOPTIONS ((int)(sizeof options / sizeof *options))
 
-static const char *const command_names[] = {"all", "run", "report", "compare", "refit",
-                                            "devices", "tune"};
+static const char *const command_names[] = {"all",   "run",     "report", "compare",
+                                            "refit", "devices", "tune"};
 #define NCOMMANDS ((int)(sizeof command_names / sizeof *command_names))
 
 void cli_usage(FILE *out)
@@ -227,8 +246,8 @@ static int find_long(const char *tok, const char *name, size_t len, int *idx, er
         }
         *idx = i;
         n++;
-        snprintf(cands + strlen(cands), sizeof cands - strlen(cands), "%s--%s",
-                 n > 1 ? ", " : "", options[i].name);
+        snprintf(cands + strlen(cands), sizeof cands - strlen(cands), "%s--%s", n > 1 ? ", " : "",
+                 options[i].name);
     }
     if (n == 1 && len > 0)
         return BE_OK;
@@ -260,9 +279,15 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
     case OPT_DEVICES:
     case OPT_DATA:
         return text_option(c, opt, val, e);
-    case OPT_HIDDEN: g->hidden = val; break;
-    case OPT_BATCH: g->batch = val; break;
-    case OPT_MODE: g->mode = val; break;
+    case OPT_HIDDEN:
+        g->hidden = val;
+        break;
+    case OPT_BATCH:
+        g->batch = val;
+        break;
+    case OPT_MODE:
+        g->mode = val;
+        break;
     case OPT_LAYERS:
         return parse_long("--layers", val, 1, PLAN_MAX_LAYERS, &g->layers, e);
     case OPT_THREADS:
@@ -270,15 +295,19 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
             return rc;
         c->threads = (int)v;
         break;
-    case OPT_QUICK: c->quick = 1; break;
+    case OPT_QUICK:
+        c->quick = 1;
+        break;
     case OPT_PASSES:
         return parse_long("--passes", val, 1, PLAN_MAX_PASSES, &g->passes, e);
     case OPT_BUDGET: {
         char *end;
         g->budget = strtod(val, &end);
         if (!*val || *end || !isfinite(g->budget) || g->budget <= 0.0 || g->budget > 1e6)
-            return err_set(e, BE_EUSAGE, "--budget: \"%s\" is not a number of seconds "
-                           "between 0 and 1000000", val);
+            return err_set(e, BE_EUSAGE,
+                           "--budget: \"%s\" is not a number of seconds "
+                           "between 0 and 1000000",
+                           val);
         break;
     }
     case OPT_SEED: {
@@ -292,8 +321,12 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         g->have_seed = 1;
         break;
     }
-    case OPT_QUIET: c->quiet = 1; break;
-    case OPT_NO_REFINE: c->no_refine = 1; break;
+    case OPT_QUIET:
+        c->quiet = 1;
+        break;
+    case OPT_NO_REFINE:
+        c->no_refine = 1;
+        break;
     case OPT_PRICE:
         if (price_parse(&c->prices, val, e) < 0)
             return err_prefix(e, BE_EUSAGE, "--price");
@@ -329,10 +362,17 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         else
             return err_set(e, BE_EUSAGE, "--format: \"%s\" is not text, markdown or json", val);
         break;
-    case OPT_FAIL_ON_REGRESSION: c->fail_on_regression = 1; break;
-    case OPT_HELP: c->cmd = CLI_HELP; break;
-    case OPT_VERSION: c->cmd = CLI_VERSION; break;
-    default: break;
+    case OPT_FAIL_ON_REGRESSION:
+        c->fail_on_regression = 1;
+        break;
+    case OPT_HELP:
+        c->cmd = CLI_HELP;
+        break;
+    case OPT_VERSION:
+        c->cmd = CLI_VERSION;
+        break;
+    default:
+        break;
     }
     return BE_OK;
 }
@@ -347,8 +387,10 @@ static int positional(cli *c, int *have_cmd, const char *a, err *e)
         for (k = 0; k < NCOMMANDS && strcmp(a, command_names[k]) != 0; k++)
             ;
         if (k == NCOMMANDS)
-            return err_set(e, BE_EUSAGE, "unknown command \"%s\" (commands: all, run, report, "
-                           "compare, refit, devices, tune)", shown(a, q, sizeof q));
+            return err_set(e, BE_EUSAGE,
+                           "unknown command \"%s\" (commands: all, run, report, "
+                           "compare, refit, devices, tune)",
+                           shown(a, q, sizeof q));
         c->cmd = (cli_command)k;
         *have_cmd = 1;
         return BE_OK;
@@ -425,8 +467,9 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
                 char one[3] = {'-', *p, '\0'};
                 if ((k = find_short(*p)) < 0) {
                     char q2[64];
-                    return err_set(e, BE_EUSAGE, a[2] ? "unknown option \"%s\" (in \"%s\")"
-                                                      : "unknown option \"%s\"",
+                    return err_set(e, BE_EUSAGE,
+                                   a[2] ? "unknown option \"%s\" (in \"%s\")"
+                                        : "unknown option \"%s\"",
                                    shown(one, q, sizeof q), shown(a, q2, sizeof q2));
                 }
                 if (options[k].value) {
@@ -449,12 +492,14 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     if (c->cmd == CLI_COMPARE && c->nargs != 2)
         return err_set(e, BE_EUSAGE, "compare needs two runs (ids or paths), got %d", c->nargs);
     if (c->cmd == CLI_REFIT && c->nargs == 0)
-        return err_set(e, BE_EUSAGE, "refit needs a run (an id under --out, a directory or a "
+        return err_set(e, BE_EUSAGE,
+                       "refit needs a run (an id under --out, a directory or a "
                        "results file)");
     plan_default(&c->plan);
     if (c->quick)
         plan_quick(&c->plan);
-    if (g.hidden && (rc = list_parse(g.hidden, "--hidden", PLAN_MAX_HIDDEN, &c->plan.hidden, e)) < 0)
+    if (g.hidden &&
+        (rc = list_parse(g.hidden, "--hidden", PLAN_MAX_HIDDEN, &c->plan.hidden, e)) < 0)
         return rc;
     if (g.batch && (rc = list_parse(g.batch, "--batch", PLAN_MAX_BATCH, &c->plan.batch, e)) < 0)
         return rc;
@@ -474,7 +519,8 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         else if (strcmp(g.mode, "both") == 0)
             c->plan.modes = (1 << WL_INFERENCE) | (1 << WL_TRAINING);
         else
-            return err_set(e, BE_EUSAGE, "--mode: \"%s\" is not inference, training or both", g.mode);
+            return err_set(e, BE_EUSAGE, "--mode: \"%s\" is not inference, training or both",
+                           g.mode);
     }
     if (c->cmd == CLI_RUN || c->cmd == CLI_ALL || c->cmd == CLI_DEVICES || c->cmd == CLI_TUNE)
         return cli_threads(c, getenv("OPENBLAS_NUM_THREADS"), host_cores(), e);
@@ -492,8 +538,10 @@ int cli_threads(cli *c, const char *env, int cores, err *e)
         /* OpenBLAS would read it too; an explicit choice is kept, and a
          * malformed one is refused rather than silently replaced */
         if (parse_long("OPENBLAS_NUM_THREADS", env, 1, 1024, &v, e) < 0)
-            return err_set(e, BE_EUSAGE, "OPENBLAS_NUM_THREADS=\"%s\" is not a thread count "
-                           "(1..1024); unset it or give --threads N", env);
+            return err_set(e, BE_EUSAGE,
+                           "OPENBLAS_NUM_THREADS=\"%s\" is not a thread count "
+                           "(1..1024); unset it or give --threads N",
+                           env);
         c->threads = (int)v;
         snprintf(c->threads_from, sizeof c->threads_from, "OPENBLAS_NUM_THREADS");
         return BE_OK;

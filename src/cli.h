@@ -14,7 +14,14 @@
 #include "price.h"
 
 typedef enum {
-    CLI_ALL, CLI_RUN, CLI_REPORT, CLI_COMPARE, CLI_REFIT, CLI_DEVICES, CLI_TUNE, CLI_HELP,
+    CLI_ALL,
+    CLI_RUN,
+    CLI_REPORT,
+    CLI_COMPARE,
+    CLI_REFIT,
+    CLI_DEVICES,
+    CLI_TUNE,
+    CLI_HELP,
     CLI_VERSION
 } cli_command;
 
@@ -26,21 +33,21 @@ typedef enum { CLI_TEXT = 0, CLI_MARKDOWN, CLI_JSON } cli_format;
 typedef struct cli {
     cli_command cmd;
     plan plan;
-    char out[2048];         /* --out */
-    char devices[512];      /* --devices */
-    int threads;            /* OpenBLAS threads (run, all, devices, tune): --threads,
+    char out[2048];        /* --out */
+    char devices[512];     /* --devices */
+    int threads;           /* OpenBLAS threads (run, all, devices, tune): --threads,
                                else $OPENBLAS_NUM_THREADS, else one per core */
-    char threads_from[32];  /* "--threads", "OPENBLAS_NUM_THREADS" or "cores" */
+    char threads_from[32]; /* "--threads", "OPENBLAS_NUM_THREADS" or "cores" */
     int quiet, quick;
-    int no_refine;          /* --no-refine */
-    fit_prices prices;      /* --price and --prices */
-    char base_url[1024];    /* --base-url ("" = relative links) */
-    char title[512];        /* --title */
-    char author[256];       /* --author */
-    char data_dir[2048];    /* --data: templates/ and assets/ ("" = search) */
-    cli_format format;      /* --format (compare) */
-    int fail_on_regression; /* --fail-on-regression (compare): exit 3 */
-    int nargs;              /* the runs of `report` (any), `compare` (2), `refit` (1+) */
+    int no_refine;                  /* --no-refine */
+    fit_prices prices;              /* --price and --prices */
+    char base_url[1024];            /* --base-url ("" = relative links) */
+    char title[512];                /* --title */
+    char author[256];               /* --author */
+    char data_dir[2048];            /* --data: templates/ and assets/ ("" = search) */
+    cli_format format;              /* --format (compare) */
+    int fail_on_regression;         /* --fail-on-regression (compare): exit 3 */
+    int nargs;                      /* the runs of `report` (any), `compare` (2), `refit` (1+) */
     const char *args[CLI_MAX_ARGS]; /* point into argv */
     char command_line[2048];
 } cli;

@@ -31,10 +31,14 @@
 const char *compare_verdict_name(compare_verdict v)
 {
     switch (v) {
-    case CMP_FASTER: return "faster";
-    case CMP_SLOWER: return "slower";
-    case CMP_MISSING: return "not comparable";
-    default: return "unchanged";
+    case CMP_FASTER:
+        return "faster";
+    case CMP_SLOWER:
+        return "slower";
+    case CMP_MISSING:
+        return "not comparable";
+    default:
+        return "unchanged";
     }
 }
 
@@ -184,8 +188,10 @@ static void describe_move(compare_cross *c)
     if (c->kind_a == c->kind_b &&
         (c->kind_a == CROSS_IN_RANGE || c->kind_a == CROSS_EXTRAPOLATED) && c->flops_a > 0.0 &&
         c->flops_b > 0.0)
-        fmt_append(c->text, sizeof c->text, "; the crossover (median across widths) moved from "
-                   "%s to %s per layer (%+.0f%%)", fa, fb, 100.0 * (c->flops_b / c->flops_a - 1.0));
+        fmt_append(c->text, sizeof c->text,
+                   "; the crossover (median across widths) moved from "
+                   "%s to %s per layer (%+.0f%%)",
+                   fa, fb, 100.0 * (c->flops_b / c->flops_a - 1.0));
     else if (c->kind_a != c->kind_b)
         fmt_append(c->text, sizeof c->text, "; the crossover went from %s to %s",
                    fit_cross_kind_name(c->kind_a), fit_cross_kind_name(c->kind_b));
@@ -320,8 +326,10 @@ int compare_runs(const results *a, const results *b, compare_set *out, err *e)
     }
     if (out->npoints == 0) {
         compare_free(out);
-        return err_set(e, BE_EFAIL, "runs %s and %s have no point in common (same device, "
-                       "mode, layers, hidden and batch)", a->prov.id, b->prov.id);
+        return err_set(e, BE_EFAIL,
+                       "runs %s and %s have no point in common (same device, "
+                       "mode, layers, hidden and batch)",
+                       a->prov.id, b->prov.id);
     }
     for (i = 0; i < out->npoints; i++) {
         const compare_point *c = &out->points[i];
@@ -349,9 +357,10 @@ void compare_free(compare_set *s)
 
 void compare_summary(const compare_set *s, char *buf, size_t size)
 {
-    snprintf(buf, size, "%d faster, %d slower, %d unchanged of %d matched points "
-             "(a change counts beyond %.0f%%, at p < 0.01 and with the intervals apart)%s", s->nfaster, s->nslower,
-             s->nunchanged, s->npoints, 100.0 * COMPARE_NOISE,
+    snprintf(buf, size,
+             "%d faster, %d slower, %d unchanged of %d matched points "
+             "(a change counts beyond %.0f%%, at p < 0.01 and with the intervals apart)%s",
+             s->nfaster, s->nslower, s->nunchanged, s->npoints, 100.0 * COMPARE_NOISE,
              s->nmissing ? "; some points could not be compared (not ok in one run)" : "");
 }
 
@@ -381,8 +390,8 @@ static void write_text(FILE *out, const compare_set *s)
     int i;
     char sum[300], dev[320], ta[32], tb[32], test[32];
     fprintf(out, "A = %s\nB = %s\n\n", s->id_a, s->id_b);
-    fprintf(out, "%-40s %-9s %6s %6s %10s %10s %7s %10s  %s\n", "device", "mode", "hidden",
-            "batch", "A", "B", "B/A", "test", "verdict");
+    fprintf(out, "%-40s %-9s %6s %6s %10s %10s %7s %10s  %s\n", "device", "mode", "hidden", "batch",
+            "A", "B", "B/A", "test", "verdict");
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
         device_name(c, dev, sizeof dev);
@@ -506,9 +515,10 @@ static void write_json(FILE *out, const compare_set *s)
     js(out, s->id_a);
     fputs(", \"b\": ", out);
     js(out, s->id_b);
-    fprintf(out, ", \"noise\": %g, \"p_threshold\": 0.01, \"faster\": %d, \"slower\": %d, "
-            "\"unchanged\": %d, \"missing\": %d, \"geomean_ratio\": ", COMPARE_NOISE,
-            s->nfaster, s->nslower, s->nunchanged, s->nmissing);
+    fprintf(out,
+            ", \"noise\": %g, \"p_threshold\": 0.01, \"faster\": %d, \"slower\": %d, "
+            "\"unchanged\": %d, \"missing\": %d, \"geomean_ratio\": ",
+            COMPARE_NOISE, s->nfaster, s->nslower, s->nunchanged, s->nmissing);
     jn(out, s->geomean > 0 ? s->geomean : NAN);
     fputs(",\n \"points\": [", out);
     for (i = 0; i < s->npoints; i++) {
@@ -531,7 +541,9 @@ static void write_json(FILE *out, const compare_set *s)
         fputs(", \"ratio\": ", out);
         jn(out, ok ? c->ratio : NAN);
         fprintf(out, ", \"test\": %s, \"p\": ",
-                !ok ? "null" : c->by_overlap ? "\"ci-overlap\"" : "\"mann-whitney\"");
+                !ok             ? "null"
+                : c->by_overlap ? "\"ci-overlap\""
+                                : "\"mann-whitney\"");
         jn(out, ok && !c->by_overlap ? c->p : NAN);
         fprintf(out, ", \"verdict\": \"%s\"}", compare_verdict_name(c->verdict));
     }
@@ -622,8 +634,10 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
         yhi = fmax(yhi, c->ratio);
     }
     compare_summary(s, sum, sizeof sum);
-    snprintf(sub, sizeof sub, "Median step time of B / A at the same shape: below 1 B is faster. "
-             "A = %s, B = %s. %s.", s->id_a, s->id_b, sum);
+    snprintf(sub, sizeof sub,
+             "Median step time of B / A at the same shape: below 1 B is faster. "
+             "A = %s, B = %s. %s.",
+             s->id_a, s->id_b, sum);
     top = chart_title(cr, W, "What changed between the two runs", sub);
     if (H <= 0 && ns == 0)
         x->need_h = top + 80;
@@ -706,12 +720,14 @@ int compare_chart(const compare_set *s, const char *base, err *e)
     change_ctx x = {s, 0};
     char nb[4096];
     int rc;
-    if ((rc = chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, &x, e)) < 0)
+    if ((rc = chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, &x, e)) <
+        0)
         return rc;
     if (snprintf(nb, sizeof nb, "%s" FIGURE_NARROW_SUFFIX, base) >= (int)sizeof nb)
         return err_set(e, BE_EUSAGE, "%s: path too long", base);
     if ((rc = chart_measure(FIGURE_NARROW_WIDTH, draw_change, &x, e)) < 0)
         return rc;
-    return chart_render(nb, FIGURE_NARROW_WIDTH, x.need_h > 0 ? ceil(x.need_h) : FIGURE_NARROW_WIDTH,
-                        FIGURE_SCALE, draw_change, &x, e);
+    return chart_render(nb, FIGURE_NARROW_WIDTH,
+                        x.need_h > 0 ? ceil(x.need_h) : FIGURE_NARROW_WIDTH, FIGURE_SCALE,
+                        draw_change, &x, e);
 }

@@ -41,7 +41,7 @@ typedef struct compare_point {
     char dev_a[32], dev_b[32]; /* its ids in A and in B                  */
     wl_mode mode;
     int hidden, batch;
-    double flops;              /* per layer                              */
+    double flops; /* per layer                              */
     rs_status status_a, status_b;
     double median_a, median_b; /* seconds per step (0 unless ok)         */
     double ratio;              /* 0 unless both ok                       */
@@ -49,7 +49,7 @@ typedef struct compare_point {
     double z;                  /* the Mann–Whitney z (B larger: slower)  */
     double p;                  /* its two-sided p (NaN with CI overlap)   */
     int significant;
-    compare_verdict verdict;   /* CMP_MISSING unless both are ok         */
+    compare_verdict verdict; /* CMP_MISSING unless both are ok         */
 } compare_point;
 
 /* A crossover of A and its match in B (same models, mode, view, measure). */
@@ -58,12 +58,12 @@ typedef struct compare_cross {
     wl_mode mode;
     fit_view view;
     int cost;
-    int in_a, in_b;             /* present in A, in B                    */
+    int in_a, in_b; /* present in A, in B                    */
     cross_kind kind_a, kind_b;
     double flops_a, flops_b;
     find_verdict verdict_a, verdict_b; /* the runs' findings (findings.h) */
     char shapes_a[96], shapes_b[96];   /* "at 5 of 15 shapes measured"    */
-    char text[640];             /* the move in words                     */
+    char text[640];                    /* the move in words                     */
 } compare_cross;
 
 /* One provenance field that differs. */
@@ -78,9 +78,9 @@ typedef struct compare_diff {
 typedef struct compare_set {
     char id_a[128], id_b[128];
     int npoints;
-    compare_point *points;     /* owned */
+    compare_point *points; /* owned */
     int nfaster, nslower, nunchanged, nmissing;
-    double geomean;            /* geometric mean of the ok ratios (0: none) */
+    double geomean; /* geometric mean of the ok ratios (0: none) */
     int ncross;
     compare_cross cross[COMPARE_MAX_CROSS];
     int ndiffs;

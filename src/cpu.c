@@ -14,15 +14,21 @@
 
 typedef struct cpu_run {
     workload w;
-    float **act;  /* layers+1: act[0] holds the input */
-    float **par;  /* layers weights then layers biases: the working copy */
-    float **dx;   /* training: gradient w.r.t. each layer's input */
-    float *dz;    /* training: dy ⊙ [y > 0] of the layer being processed */
-    float *db;    /* training: bias gradient of that layer */
+    float **act; /* layers+1: act[0] holds the input */
+    float **par; /* layers weights then layers biases: the working copy */
+    float **dx;  /* training: gradient w.r.t. each layer's input */
+    float *dz;   /* training: dy ⊙ [y > 0] of the layer being processed */
+    float *db;   /* training: bias gradient of that layer */
 } cpu_run;
 
-static size_t act_len(const workload *w) { return (size_t)w->batch * (size_t)w->hidden; }
-static size_t w_len(const workload *w) { return (size_t)w->hidden * (size_t)w->hidden; }
+static size_t act_len(const workload *w)
+{
+    return (size_t)w->batch * (size_t)w->hidden;
+}
+static size_t w_len(const workload *w)
+{
+    return (size_t)w->hidden * (size_t)w->hidden;
+}
 
 static void free_arrays(float **a, int n)
 {
@@ -139,8 +145,8 @@ static void forward(cpu_run *r)
 {
     int H = r->w.hidden, B = r->w.batch, l;
     for (l = 0; l < r->w.layers; l++) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, H, H, 1.0f,
-                    r->act[l], H, r->par[l], H, 0.0f, r->act[l + 1], H);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, H, H, 1.0f, r->act[l], H,
+                    r->par[l], H, 0.0f, r->act[l + 1], H);
         bias_relu(r->act[l + 1], r->par[r->w.layers + l], B, H);
     }
 }
@@ -148,7 +154,7 @@ static void forward(cpu_run *r)
 static void backward(cpu_run *r)
 {
     int H = r->w.hidden, B = r->w.batch, L = r->w.layers, l, m, j;
-    const float *dy = r->act[L];  /* loss ½·Σy² */
+    const float *dy = r->act[L]; /* loss ½·Σy² */
     float lr = r->w.lr;
 
     for (l = L - 1; l >= 0; l--) {
@@ -159,8 +165,8 @@ static void backward(cpu_run *r)
         for (i = 0; i < n; i++)
             r->dz[i] = y[i] > 0.0f ? dy[i] : 0.0f;
         /* dx before the update: it needs the old weights */
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, B, H, H, 1.0f,
-                    r->dz, H, r->par[l], H, 0.0f, r->dx[l], H);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, B, H, H, 1.0f, r->dz, H, r->par[l], H,
+                    0.0f, r->dx[l], H);
         memset(r->db, 0, (size_t)H * sizeof(float));
         for (m = 0; m < B; m++) {
             const float *row = r->dz + (size_t)m * (size_t)H;
@@ -170,8 +176,8 @@ static void backward(cpu_run *r)
         for (j = 0; j < H; j++)
             b[j] -= lr * r->db[j];
         /* W ← W − lr·xᵀ·dz in one sgemm */
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, H, H, B, -lr,
-                    r->act[l], H, r->dz, H, 1.0f, r->par[l], H);
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, H, H, B, -lr, r->act[l], H, r->dz, H,
+                    1.0f, r->par[l], H);
         dy = r->dx[l];
     }
 }
@@ -215,8 +221,8 @@ static const backend_ops cpu_ops = {
     .release = cpu_release,
 };
 
-void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize,
-                   char *core, size_t coresize, int *threads)
+void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize, char *core,
+                   size_t coresize, int *threads)
 {
     const char *cfg = openblas_get_config();
     char first[64] = "", second[64] = "";
@@ -235,11 +241,11 @@ const char *cpu_blas_better_core(const char *core, const char *isa, const char *
 {
     /* OpenBLAS's DYNAMIC_ARCH falls back to these when it does not know the
      * CPU, as under hypervisors that hide its model */
-    static const char *const old[] = {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem",
-                                      "Atom", "Katmai", "Coppermine", "Northwood", "Banias",
-                                      "Opteron", "Opteron_SSE3", "Barcelona", "Bobcat", "Nano",
-                                      "Sandybridge", "Bulldozer", "Piledriver", "Steamroller",
-                                      "Excavator"};
+    static const char *const old[] = {"Prescott",  "Core2",      "Penryn",      "Dunnington",
+                                      "Nehalem",   "Atom",       "Katmai",      "Coppermine",
+                                      "Northwood", "Banias",     "Opteron",     "Opteron_SSE3",
+                                      "Barcelona", "Bobcat",     "Nano",        "Sandybridge",
+                                      "Bulldozer", "Piledriver", "Steamroller", "Excavator"};
     const int amd = strstr(vendor, "AMD") != NULL;
     size_t i;
     for (i = 0; i < sizeof old / sizeof *old; i++)
@@ -280,8 +286,10 @@ int cpu_discover(device *dev, int threads, err *e)
     host_cpu_isa(isa, sizeof isa);
     devinfo_prop_add(d, "isa", "%s", isa);
     if ((better = cpu_blas_better_core(core, isa, vendor)))
-        devinfo_prop_add(d, "openblas-underuses", "%s kernels on a CPU with %s: OPENBLAS_CORETYPE=%s "
-                         "would use them", core, isa, better);
+        devinfo_prop_add(d, "openblas-underuses",
+                         "%s kernels on a CPU with %s: OPENBLAS_CORETYPE=%s "
+                         "would use them",
+                         core, isa, better);
     devinfo_prop_add(d, "memory-bytes", "%.0f", host_mem_total());
     dev->ops = &cpu_ops;
     dev->handle = NULL;

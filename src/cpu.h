@@ -21,7 +21,7 @@ int cpu_discover(device *dev, int threads, err *e);
 const char *cpu_blas_better_core(const char *core, const char *isa, const char *vendor);
 
 /* The OpenBLAS build in use, as reported by the library at run time. */
-void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize,
-                   char *core, size_t coresize, int *threads);
+void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize, char *core,
+                   size_t coresize, int *threads);
 
 #endif

@@ -90,8 +90,7 @@ int csv_results(const results *r, char **csv, size_t *len, err *e)
             sb_add(&b, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,", s->n, s->median, s->ci_lo, s->ci_hi,
                    s->p10, s->p90, results_gflops(p, s->median));
             if (p->has_transfer && p->transfer.n > 0)
-                sb_add(&b, "%.9g,%.6g,", p->transfer.median,
-                       results_gflops(p, p->transfer.median));
+                sb_add(&b, "%.9g,%.6g,", p->transfer.median, results_gflops(p, p->transfer.median));
             else
                 sb_add(&b, ",,");
             sb_add(&b, "%s,", s->drift ? "yes" : "no");
@@ -101,9 +100,10 @@ int csv_results(const results *r, char **csv, size_t *len, err *e)
             else
                 sb_add(&b, ",,,");
             /* empty where no throttle reasons were read */
-            sb_add(&b, "%s\r\n", p->tel.has_throttle[0] || p->tel.has_throttle[1]
-                                      ? (p->tel.throttled ? "yes" : "no")
-                                      : "");
+            sb_add(&b, "%s\r\n",
+                   p->tel.has_throttle[0] || p->tel.has_throttle[1]
+                       ? (p->tel.throttled ? "yes" : "no")
+                       : "");
         } else {
             sb_add(&b, "0,,,,,,,,,,,,,\r\n");
         }

@@ -48,7 +48,10 @@ int device_discover(device_set *set, int threads, err *e)
     return BE_OK;
 }
 
-static int is_opencl(const device *d) { return d->ops->kind == BACKEND_OPENCL; }
+static int is_opencl(const device *d)
+{
+    return d->ops->kind == BACKEND_OPENCL;
+}
 
 /* The index of the device called id into *k; BE_EUSAGE naming it when
  * there is none. */

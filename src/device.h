@@ -14,10 +14,10 @@
 
 typedef struct device_set {
     int n;
-    device *devs;      /* owned: copies of every backend's devices */
-    device *cl;        /* owned by the OpenCL backend (freed through it) */
+    device *devs; /* owned: copies of every backend's devices */
+    device *cl;   /* owned by the OpenCL backend (freed through it) */
     int ncl;
-    char note[256];    /* why a backend has no devices, "" otherwise */
+    char note[256]; /* why a backend has no devices, "" otherwise */
 } device_set;
 
 /* Discovers every device.  threads is OpenBLAS's thread count (0 = all

@@ -21,13 +21,13 @@ typedef struct device_prop {
 #define DEVICE_MAX_PROPS 32
 
 typedef struct device_info {
-    char id[32];        /* "cpu", "cl:0.1" (platform.device)              */
-    char kind[16];      /* "openblas" or "opencl"                          */
-    char type[16];      /* "CPU", "GPU", "ACCELERATOR", ... (the real type) */
+    char id[32];   /* "cpu", "cl:0.1" (platform.device)              */
+    char kind[16]; /* "openblas" or "opencl"                          */
+    char type[16]; /* "CPU", "GPU", "ACCELERATOR", ... (the real type) */
     char name[256];
     char vendor[128];
-    char driver[256];   /* driver version, or the OpenBLAS version        */
-    char library[256];  /* platform version, or the OpenBLAS config       */
+    char driver[256];  /* driver version, or the OpenBLAS version        */
+    char library[256]; /* platform version, or the OpenBLAS config       */
     int nprops;
     device_prop props[DEVICE_MAX_PROPS];
 } device_info;

@@ -26,11 +26,9 @@ typedef struct err {
 
 /* Formats the message into e (when e is not NULL) and returns code, so that
  * a failure reads `return err_set(e, BE_EFAIL, "%s: ...", path);`. */
-int err_set(err *e, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int err_set(err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Prefixes e's message with "prefix: " (for adding context on the way up). */
-int err_prefix(err *e, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int err_prefix(err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -108,12 +108,14 @@ void figure_cross_text(const fit_crossover *c, char *buf, size_t size)
     if (figure_cross_has_ci(c)) {
         fmt_si(lo, sizeof lo, c->ci_lo, 3, NULL);
         fmt_si(hi, sizeof hi, c->ci_hi, 3, NULL);
-        snprintf(buf, size, "%s crosses %s at %s FLOP/layer, median of widths (95%% CI "
-                 "%s\xe2\x80\x93%s)%s", c->other, c->base, f, lo, hi,
+        snprintf(buf, size,
+                 "%s crosses %s at %s FLOP/layer, median of widths (95%% CI "
+                 "%s\xe2\x80\x93%s)%s",
+                 c->other, c->base, f, lo, hi,
                  c->kind == CROSS_EXTRAPOLATED ? ", extrapolated" : "");
     } else {
-        snprintf(buf, size, "%s crosses %s at %s FLOP/layer, median of widths%s", c->other,
-                 c->base, f, c->kind == CROSS_EXTRAPOLATED ? " (extrapolated)" : "");
+        snprintf(buf, size, "%s crosses %s at %s FLOP/layer, median of widths%s", c->other, c->base,
+                 f, c->kind == CROSS_EXTRAPOLATED ? " (extrapolated)" : "");
     }
 }
 
@@ -158,8 +160,8 @@ void figure_footer(cairo_t *cr, const results *r, double W, double H)
                    lines[i]);
 }
 
-double figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys,
-                     int nkeys, chart_frame *f, fig_legend *lg)
+double figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys, int nkeys,
+                     chart_frame *f, fig_legend *lg)
 {
     double lw = 0, lh = 0, m = chart_margin(W);
     if (FIG_NARROW(W)) {
@@ -187,8 +189,7 @@ double figure_layout(cairo_t *cr, double W, double H, double top, const chart_ke
     return H;
 }
 
-void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title,
-                  const char *why)
+void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title, const char *why)
 {
     char lines[6][CHART_LINE];
     double top = chart_title(cr, W, title, "");
@@ -200,8 +201,8 @@ void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title
         return;
     }
     for (i = 0; i < n; i++)
-        chart_text(cr, W / 2, (top + H) / 2 + (i - (n - 1) / 2.0) * 22, CHART_CENTER,
-                   CHART_MIDDLE, figure_muted, lines[i]);
+        chart_text(cr, W / 2, (top + H) / 2 + (i - (n - 1) / 2.0) * 22, CHART_CENTER, CHART_MIDDLE,
+                   figure_muted, lines[i]);
     figure_footer(cr, x->r, W, H);
 }
 

@@ -57,8 +57,7 @@ void figure_device_label(const device_info *d, char *buf, size_t size);
  * along the batch sizes; each device's fitted f / (t0 + f/P) over its
  * measured range; every time crossover of this mode (resident view) as a
  * vertical line with its 95% CI as a band. */
-int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *base,
-                      err *e);
+int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e);
 
 /* 2. Speed ratio (base time / other time) against FLOPs per layer, log–log,
  * with a line at 1: filled markers for the resident view, hollow ones with
@@ -66,16 +65,14 @@ int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const c
  * (t0b + f/Pb) / (t0o + f/Po) with an approximate 95% band (delta method
  * from the parameters' standard errors, their covariance ignored); the
  * crossovers with their CIs. */
-int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base,
-                       err *e);
+int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e);
 
 /* 3. Winner map: a hidden × batch heatmap of the measured speed ratio per
  * other device (at most 3 panels), diverging colours centred on 1 (blue:
  * the other device is faster, vermillion: the base is), each cell
  * annotated with its ratio, and the per-hidden crossover batches of the
  * resident time crossover drawn as a line of markers. */
-int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const char *base,
-                      err *e);
+int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e);
 
 /* 4. Relative time (the cloud posts' chart): horizontal bars of step time
  * relative to the base device, a dotted line at 1, lower is better.  With

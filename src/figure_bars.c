@@ -18,12 +18,12 @@
 
 typedef struct bar_row {
     char label[256];
-    char detail[256];   /* a second, grey line: the device's type and name */
-    int group;          /* 1: a group heading (a shape), no bar            */
-    int device;         /* index in r->devices                             */
+    char detail[256]; /* a second, grey line: the device's type and name */
+    int group;        /* 1: a group heading (a shape), no bar            */
+    int device;       /* index in r->devices                             */
     int transfer;
-    double value;       /* relative time or cost; NaN: no bar (see why)    */
-    char money[96];     /* the cost chart's USD per million samples        */
+    double value;   /* relative time or cost; NaN: no bar (see why)    */
+    char money[96]; /* the cost chart's USD per million samples        */
     char why[64];
 } bar_row;
 
@@ -31,7 +31,7 @@ typedef struct bar_set {
     int n;
     bar_row rows[MAXROWS];
     char sub[1024];
-    char empty[512];    /* non-empty: nothing to draw, and why             */
+    char empty[512]; /* non-empty: nothing to draw, and why             */
 } bar_set;
 
 static bar_row *row_add(bar_set *s)
@@ -59,8 +59,7 @@ static void row_device(bar_row *w, const fig_ctx *x, int d, int transfer)
                 q_price(x->prices, r->devices[d].id), 3);
         fmt_append(price, sizeof price, "/h");
     }
-    snprintf(w->label, sizeof w->label, "%s%s", r->devices[d].id,
-             transfer ? " with transfer" : "");
+    snprintf(w->label, sizeof w->label, "%s%s", r->devices[d].id, transfer ? " with transfer" : "");
     if (transfer)
         w->detail[0] = '\0';
     else
@@ -105,8 +104,10 @@ static int bars_devices(const fig_ctx *x, bar_set *s, int *in, double *scale, ch
     double pb = x->cost ? q_price(x->prices, q_base_id(r)) : 1.0;
 
     if (r->ndevices < 1 || r->ndevices > FIG_MAX_DEVICES) {
-        snprintf(s->empty, sizeof s->empty, r->ndevices < 1 ? "No device in the results: "
-                 "nothing to compare." : "More devices than one chart can tell apart.");
+        snprintf(s->empty, sizeof s->empty,
+                 r->ndevices < 1 ? "No device in the results: "
+                                   "nothing to compare."
+                                 : "More devices than one chart can tell apart.");
         return 0;
     }
     q_compared(r, x->mode, x->cost ? x->prices : NULL, in);
@@ -165,7 +166,8 @@ static void bars_total(const fig_ctx *x, bar_set *s, const int *in, const double
                 row_money(w, x, d, tt, samples);
             }
         }
-    snprintf(s->sub, sizeof s->sub, "Total %s of a step over the %d %s shape%s every device "
+    snprintf(s->sub, sizeof s->sub,
+             "Total %s of a step over the %d %s shape%s every device "
              "completed, relative to %s \xe2\x80\x94 lower is better%s",
              x->cost ? "cost" : "time", n, workload_mode_name(x->mode), n > 1 ? "s" : "",
              q_base_id(r), x->cost ? "; in USD per million samples over one step of each" : "");
@@ -213,8 +215,10 @@ static void bars_shapes(const fig_ctx *x, bar_set *s, const int *in, const doubl
             }
         }
     }
-    snprintf(s->sub, sizeof s->sub, "%s of a step at each shape relative to %s "
-             "\xe2\x80\x94 lower is better", x->cost ? "Cost" : "Time", bid);
+    snprintf(s->sub, sizeof s->sub,
+             "%s of a step at each shape relative to %s "
+             "\xe2\x80\x94 lower is better",
+             x->cost ? "Cost" : "Time", bid);
 }
 
 /* Builds the bars of the relative time (x->cost = 0) or cost chart. */
@@ -431,7 +435,9 @@ int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
     fig_ctx x = {r, NULL, prices, mode, shapes, nshapes, 1, 0};
     const char *bid = r->ndevices > 0 ? q_base_id(r) : "(none)";
     if (!(q_price(prices, bid) > 0))
-        return err_set(e, BE_EUSAGE, "figure_cost: no price for the base device %s "
-                       "(give its USD per hour, e.g. %s=0.12)", bid, bid);
+        return err_set(e, BE_EUSAGE,
+                       "figure_cost: no price for the base device %s "
+                       "(give its USD per hour, e.g. %s=0.12)",
+                       bid, bid);
     return render_bars(&x, "figure_cost", base, e);
 }

@@ -61,7 +61,8 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
         }
     }
     figure_status_note(r, x->mode, use, note, sizeof note);
-    snprintf(sub, sizeof sub, "FLOP/s of the %d-layer stack, data resident on the device; "
+    snprintf(sub, sizeof sub,
+             "FLOP/s of the %d-layer stack, data resident on the device; "
              "marker = device, colour = hidden width, lines join batch sizes%s",
              figure_layers(r), note);
 
@@ -187,8 +188,8 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
     fig_ctx *x = vctx;
     const results *r = x->r;
-    int bd = q_base(r), d, hi, bi, i, v, nkeys = 0, nother = 0, any_transfer = 0,
-        nfit = 0, use[FIG_MAX_DEVICES] = {0};
+    int bd = q_base(r), d, hi, bi, i, v, nkeys = 0, nother = 0, any_transfer = 0, nfit = 0,
+        use[FIG_MAX_DEVICES] = {0};
     const char *bid;
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
@@ -231,18 +232,24 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     if (nother == 0 || !(xhi > 0)) {
         char why[768];
         if (nother == 0)
-            snprintf(why, sizeof why, "Only one device was measured: %s. "
-                     "There is nothing to compare it with.", buf);
+            snprintf(why, sizeof why,
+                     "Only one device was measured: %s. "
+                     "There is nothing to compare it with.",
+                     buf);
         else
-            snprintf(why, sizeof why, "No shape was measured successfully on both %s and "
-                     "another device.", bid);
+            snprintf(why, sizeof why,
+                     "No shape was measured successfully on both %s and "
+                     "another device.",
+                     bid);
         figure_empty(cr, x, W, H, title, why);
         return BE_OK;
     }
     use[bd] = 1;
     figure_status_note(r, x->mode, use, note, sizeof note);
-    snprintf(sub, sizeof sub, "Base time / other time at the same shape: above 1 the other "
-             "device is faster than %s%s", bid, note);
+    snprintf(sub, sizeof sub,
+             "Base time / other time at the same shape: above 1 the other "
+             "device is faster than %s%s",
+             bid, note);
 
     figure_key(keys, &nkeys, CHART_KEY_HEADER, "Device", figure_neutral, -1, 0, CHART_SOLID);
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
@@ -310,7 +317,7 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
         for (v = 0; v < 2 && use[d] && d != bd; v++)
             figure_draw_cross(cr, &f,
                               q_cross(x->fs, bid, r->devices[d].id, x->mode, (fit_view)v, 0),
-                       chart_series(d), CHART_DOTTED);
+                              chart_series(d), CHART_DOTTED);
     chart_clip(cr, &f);
     chart_hline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
@@ -369,8 +376,7 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     return BE_OK;
 }
 
-int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base,
-                       err *e)
+int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e)
 {
     fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
     return figure_render(&x, base, draw_ratio, 0, e);

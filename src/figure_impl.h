@@ -33,7 +33,7 @@ typedef struct fig_ctx {
     const figure_shape *shapes;
     int nshapes;
     int cost;
-    double need_h;  /* set by a drawing called with a height of 0       */
+    double need_h; /* set by a drawing called with a height of 0       */
 } fig_ctx;
 
 /* 1 on a canvas laid out for phones (legend under the plot). */
@@ -92,12 +92,11 @@ void figure_footer(cairo_t *cr, const results *r, double W, double H);
  * (under it, on a narrow canvas), leaving room for the y tick labels and
  * axis title at its left.  Returns the height the whole chart needs: H on
  * a wide canvas, what the plot and the legend take on a narrow one. */
-double figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys,
-                     int nkeys, chart_frame *f, fig_legend *lg);
+double figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys, int nkeys,
+                     chart_frame *f, fig_legend *lg);
 /* A chart with nothing to show says why, in place of the data (with a
  * height of 0, sets x->need_h only). */
-void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title,
-                  const char *why);
+void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title, const char *why);
 /* Appends a legend entry (ignored past FIG_MAX_KEYS). */
 void figure_key(chart_key *keys, int *n, chart_key_kind kind, const char *label, chart_rgb c,
                 int shape, int hollow, chart_dash dash);

@@ -205,8 +205,8 @@ static void color_bar(cairo_t *cr, double x, double y, double h, double cap)
 }
 
 /* One panel with its axis titles, the cells at (px, py), pw × ph. */
-static void winner_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, int od,
-                         double cap, double px, double py, double pw, double ph)
+static void winner_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, int od, double cap,
+                         double px, double py, double pw, double ph)
 {
     draw_panel(cr, x, g, bd, od, cap, px, py, pw, ph);
     chart_font(cr, 13, 0);
@@ -255,8 +255,10 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
             }
     if (np == 0 || g.nh == 0 || g.nb == 0) {
         figure_device_label(&r->devices[bd], buf, sizeof buf);
-        snprintf(sub, sizeof sub, "Only one device was measured: %s. "
-                 "There is nothing to compare it with.", buf);
+        snprintf(sub, sizeof sub,
+                 "Only one device was measured: %s. "
+                 "There is nothing to compare it with.",
+                 buf);
         figure_empty(cr, x, W, H, title, sub);
         return BE_OK;
     }
@@ -269,8 +271,10 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
                              FIT_RESIDENT, 0) != NULL;
     use[bd] = 1;
     figure_status_note(r, x->mode, use, note, sizeof note);
-    snprintf(sub, sizeof sub, "Base time / other time (resident) against %s; rows: hidden width, "
-             "columns: batch%s%s%s", r->devices[bd].id,
+    snprintf(sub, sizeof sub,
+             "Base time / other time (resident) against %s; rows: hidden width, "
+             "columns: batch%s%s%s",
+             r->devices[bd].id,
              any_cross ? "; \xe2\x97\x86 = crossover batch per hidden width" : "",
              nother > np ? "; more devices than panels: the first 3 shown" : "", note);
     top = chart_title(cr, W, title, sub);

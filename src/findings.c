@@ -132,8 +132,7 @@ void findings_free(findings *fs)
     memset(fs, 0, sizeof *fs);
 }
 
-const finding *findings_get(const findings *fs, const char *other, wl_mode m, fit_view v,
-                            int cost)
+const finding *findings_get(const findings *fs, const char *other, wl_mode m, fit_view v, int cost)
 {
     int i;
     for (i = 0; fs && i < fs->n; i++) {
@@ -227,15 +226,15 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
         switch (h->kind) {
         case CROSS_IN_RANGE:
             batch_ci(h, ci, sizeof ci);
-            fmt_append(buf, size, "%sfrom batch %.0f at %s %s", sep, ceil(h->batch - 1e-9), at,
-                       ci);
+            fmt_append(buf, size, "%sfrom batch %.0f at %s %s", sep, ceil(h->batch - 1e-9), at, ci);
             break;
         case CROSS_ALWAYS:
             fmt_append(buf, size, "%sat every batch at %s", sep, at);
             break;
         default:
-            fmt_append(buf, size, wins ? "%sat some batches but not the largest at %s"
-                                       : "%sat no batch at %s", sep, at);
+            fmt_append(buf, size,
+                       wins ? "%sat some batches but not the largest at %s" : "%sat no batch at %s",
+                       sep, at);
             break;
         }
     }
@@ -290,8 +289,8 @@ void findings_range_text(const finding *f, char *buf, size_t size)
     else if (strcmp(a, b) == 0)
         snprintf(buf, size, "at about %s per layer at each width that crosses (%s)", a, ci);
     else
-        snprintf(buf, size, "from about %s per layer at hidden %d to %s at hidden %d (%s)", a,
-                 hmin, b, hmax, ci);
+        snprintf(buf, size, "from about %s per layer at hidden %d to %s at hidden %d (%s)", a, hmin,
+                 b, hmax, ci);
 }
 
 /* "the OpenCL device cl:0.0 (CPU: pthread-haswell-AMD EPYC)": the kind of
@@ -340,8 +339,8 @@ void findings_sentence(const finding *f, const results *r, char *buf, size_t siz
         fmt_append(buf, size, ".");
         break;
     case FIND_ALWAYS:
-        fmt_append(buf, size, "%s is %s %s %s (%.2f\xc3\x97 to %.2f\xc3\x97).", other, ahead,
-                   base, shapes, f->worst, f->best);
+        fmt_append(buf, size, "%s is %s %s %s (%.2f\xc3\x97 to %.2f\xc3\x97).", other, ahead, base,
+                   shapes, f->worst, f->best);
         break;
     case FIND_NEVER:
         fmt_append(buf, size, "%s is %s %s %s (at best %.2f\xc3\x97, at hidden %d, batch %d)",
@@ -351,20 +350,25 @@ void findings_sentence(const finding *f, const results *r, char *buf, size_t siz
             fmt_si(at, sizeof at, c->flops, 2, "FLOP");
             fmt_si(lo, sizeof lo, c->flops_min, 2, "FLOP");
             fmt_si(hi, sizeof hi, c->flops_max, 2, "FLOP");
-            fmt_append(buf, size, "; the per-width models predict it would be from about %s "
-                       "per layer", at);
+            fmt_append(buf, size,
+                       "; the per-width models predict it would be from about %s "
+                       "per layer",
+                       at);
             if (c->flops_max > c->flops_min && strcmp(lo, hi) != 0)
                 fmt_append(buf, size, " (%s to %s, by width)", lo, hi);
             fmt_append(buf, size, ", beyond the measured range (an extrapolation)");
         } else if (f->nsound > 0 && f->npoor == 0) {
             fmt_append(buf, size, "; the per-width models predict no crossing beyond it either");
         } else if (f->nsound > 0) {
-            fmt_append(buf, size, "; where the per-width models fit (%d width%s) they predict "
+            fmt_append(buf, size,
+                       "; where the per-width models fit (%d width%s) they predict "
                        "no crossing beyond it, at %d width%s they fit too poorly to say",
                        f->nsound, f->nsound == 1 ? "" : "s", f->npoor, f->npoor == 1 ? "" : "s");
         } else if (f->npoor > 0) {
-            fmt_append(buf, size, "; the models of %d width%s fit too poorly to say whether it "
-                       "would be beyond the measured range", f->npoor, f->npoor == 1 ? "" : "s");
+            fmt_append(buf, size,
+                       "; the models of %d width%s fit too poorly to say whether it "
+                       "would be beyond the measured range",
+                       f->npoor, f->npoor == 1 ? "" : "s");
         }
         fmt_append(buf, size, ".");
         break;

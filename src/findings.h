@@ -24,10 +24,10 @@
 #include "results.h"
 
 typedef enum {
-    FIND_UNKNOWN = 0,   /* no shape completed by both devices            */
-    FIND_NEVER,         /* the other device is ahead at no shape         */
-    FIND_SOME,          /* … at some shapes and not at others            */
-    FIND_ALWAYS         /* … at every shape                              */
+    FIND_UNKNOWN = 0, /* no shape completed by both devices            */
+    FIND_NEVER,       /* the other device is ahead at no shape         */
+    FIND_SOME,        /* … at some shapes and not at others            */
+    FIND_ALWAYS       /* … at every shape                              */
 } find_verdict;
 
 /* "unknown", "never", "some", "always". */
@@ -36,28 +36,28 @@ const char *findings_verdict_name(find_verdict v);
 /* One hidden width of a finding (aligned with its crossover's per_hidden). */
 typedef struct find_width {
     int hidden;
-    int nshapes, nwins;   /* batches both devices completed; where other is ahead */
+    int nshapes, nwins; /* batches both devices completed; where other is ahead */
 } find_width;
 
 /* The verdict on one crossover. */
 typedef struct finding {
-    const fit_crossover *c;   /* what it reads; not owned                        */
+    const fit_crossover *c; /* what it reads; not owned                        */
     find_verdict verdict;
-    int nshapes, nwins;       /* shapes both completed (in c's view); other ahead */
-    double best, worst;       /* largest and smallest advantage of other: base's
+    int nshapes, nwins; /* shapes both completed (in c's view); other ahead */
+    double best, worst; /* largest and smallest advantage of other: base's
                                  time (or cost) over other's                      */
     int best_hidden, best_batch;
     int nwidths;
     find_width width[LIST_MAX];
-    int nsound;               /* widths with sound models (q_model_sound) of both */
-    int npoor;                /* widths where a model was fitted but is poor      */
-    char why[400];            /* FIND_UNKNOWN: why no shape could be compared     */
+    int nsound;    /* widths with sound models (q_model_sound) of both */
+    int npoor;     /* widths where a model was fitted but is poor      */
+    char why[400]; /* FIND_UNKNOWN: why no shape could be compared     */
 } finding;
 
 /* Every finding of a run: one per crossover of r's fit, in its order. */
 typedef struct findings {
     int n;
-    finding *f;               /* owned */
+    finding *f; /* owned */
 } findings;
 
 /* The finding of crossover c over r's points, with fs the fit c belongs to
@@ -73,8 +73,7 @@ void findings_free(findings *fs);
 
 /* The finding of other against the base device in mode m, view v, time
  * (cost 0) or cost (1), or NULL. */
-const finding *findings_get(const findings *fs, const char *other, wl_mode m, fit_view v,
-                            int cost);
+const finding *findings_get(const findings *fs, const char *other, wl_mode m, fit_view v, int cost);
 
 /* "at 5 of 15 shapes measured", "at none of the 15 shapes measured", "at
  * every one of the 15 shapes measured": the count every output gives. */

@@ -166,8 +166,8 @@ static const stats_summary *view_summary(const rs_point *p, fit_view v)
 
 int fit_usable(const rs_point *p, const char *id, wl_mode mode, fit_view v)
 {
-    return strcmp(p->device, id) == 0 && p->mode == mode && q_ok_view(p, v) &&
-           p->nsamples > 0 && p->samples && p->layers > 0 && p->flops_per_layer > 0.0;
+    return strcmp(p->device, id) == 0 && p->mode == mode && q_ok_view(p, v) && p->nsamples > 0 &&
+           p->samples && p->layers > 0 && p->flops_per_layer > 0.0;
 }
 
 /* The weight of a point in the fit of per-layer times: 1/σ², with σ the
@@ -232,8 +232,8 @@ static void status_counts(const results *r, const char *id, wl_mode mode, int co
     }
 }
 
-void fit_describe_unusable(const results *r, const char *id, wl_mode mode, fit_view v,
-                           int nusable, char *buf, size_t size)
+void fit_describe_unusable(const results *r, const char *id, wl_mode mode, fit_view v, int nusable,
+                           char *buf, size_t size)
 {
     static const char *what[4] = {"ok", "out of memory", "failed verification", "skipped"};
     int c[4], total, i, k = 0;
@@ -341,8 +341,8 @@ static int fit_models(const results *r, const char *id, wl_mode mode, fit_view v
     return BE_OK;
 }
 
-int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
-            fit_set *out, err *e)
+int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot, fit_set *out,
+            err *e)
 {
     int d, mode, v, b, rc = BE_OK, maxcross, maxmodels = 0;
     fit_series sb, so;
@@ -402,10 +402,9 @@ int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
                     c->mode = (wl_mode)mode;
                     c->view = (fit_view)v;
                     c->cost = cost;
-                    if ((rc = fit_crossover_fill(r, out, bm->view, &sb,
-                                                 &so, cost ? pb / 3600.0 : 1.0,
-                                                 cost ? po / 3600.0 : 1.0, prices, s, boot, c,
-                                                 e)) < 0)
+                    if ((rc = fit_crossover_fill(r, out, bm->view, &sb, &so,
+                                                 cost ? pb / 3600.0 : 1.0, cost ? po / 3600.0 : 1.0,
+                                                 prices, s, boot, c, e)) < 0)
                         goto fail;
                     out->ncross++;
                 }

@@ -38,7 +38,7 @@
  * intervals, per-width models, t0 ≥ 0. */
 #define FIT_ANALYSIS 2
 
-const char *fit_view_name(fit_view v);        /* "resident", "transfer" */
+const char *fit_view_name(fit_view v);         /* "resident", "transfer" */
 const char *fit_cross_kind_name(cross_kind k); /* "in-range", "extrapolated", ... */
 
 /* Fits every device × mode × view in r (over all widths, and per width),
@@ -46,8 +46,8 @@ const char *fit_cross_kind_name(cross_kind k); /* "in-range", "extrapolated", ..
  * other device; with prices for both (price.h), the cost crossovers too.
  * seed makes the intervals reproducible; boot is the number of replicates
  * behind each (0 = 1000; at least 100).  Free with fit_set_free. */
-int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
-            fit_set *out, err *e);
+int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot, fit_set *out,
+            err *e);
 void fit_set_free(fit_set *s);
 
 /* Building blocks, exposed for tests.  The models and crossovers of a

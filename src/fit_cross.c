@@ -71,8 +71,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* The hidden widths either device has points at in this mode (any status:
  * a width that is all out of memory shows up as unknown), ascending. */
-static int hidden_widths(const results *r, const char *b, const char *o, wl_mode mode,
-                         int *out)
+static int hidden_widths(const results *r, const char *b, const char *o, wl_mode mode, int *out)
 {
     int i, j, n = 0;
     for (i = 0; i < r->npoints; i++) {
@@ -97,9 +96,9 @@ static double log_sd(const rs_point *p, fit_view v)
 
 /* The crossover at one hidden width from the batches both series have
  * there (base in view bv, other in view ov; times scaled by kb and ko). */
-static int hidden_cross(const results *r, const fit_series *sb, const fit_series *so,
-                        fit_view bv, fit_view ov, double kb, double ko, wl_mode mode, int hidden,
-                        uint64_t seed, int boot, fit_hidden_cross *h, err *e)
+static int hidden_cross(const results *r, const fit_series *sb, const fit_series *so, fit_view bv,
+                        fit_view ov, double kb, double ko, wl_mode mode, int hidden, uint64_t seed,
+                        int boot, fit_hidden_cross *h, err *e)
 {
     xover_cell cells[LIST_MAX * 4];
     xover_est x;
@@ -216,10 +215,9 @@ static void summarize(const fit_set *fs, fit_view bv, double kb, double ko, fit_
     }
 }
 
-int fit_crossover_fill(const results *r, const fit_set *fs, fit_view bview,
-                       const fit_series *sb, const fit_series *so, double kb, double ko,
-                       const fit_prices *prices, uint64_t seed, int boot, fit_crossover *c,
-                       err *e)
+int fit_crossover_fill(const results *r, const fit_set *fs, fit_view bview, const fit_series *sb,
+                       const fit_series *so, double kb, double ko, const fit_prices *prices,
+                       uint64_t seed, int boot, fit_crossover *c, err *e)
 {
     int widths[LIST_MAX], nw, i, rc;
 

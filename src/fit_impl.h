@@ -32,8 +32,8 @@ void fit_series_free(fit_series *s);
 
 /* "3 of 12 inference points usable for the resident view (9 out of
  * memory)": why a model has too few points. */
-void fit_describe_unusable(const results *r, const char *id, wl_mode mode, fit_view v,
-                           int nusable, char *buf, size_t size);
+void fit_describe_unusable(const results *r, const char *id, wl_mode mode, fit_view v, int nusable,
+                           char *buf, size_t size);
 
 /* Fills c (its devices, mode, view and cost set by the caller): the
  * per-width crossovers from the series sb (the base device in view bview)
@@ -42,9 +42,8 @@ void fit_describe_unusable(const results *r, const char *id, wl_mode mode, fit_v
  * summary across widths (extrapolated by the per-width models of fs where
  * no width crosses in range) and the sentence (prices: those of the cost
  * crossovers, or NULL). */
-int fit_crossover_fill(const results *r, const fit_set *fs, fit_view bview,
-                       const fit_series *sb, const fit_series *so, double kb, double ko,
-                       const fit_prices *prices, uint64_t seed, int boot, fit_crossover *c,
-                       err *e);
+int fit_crossover_fill(const results *r, const fit_set *fs, fit_view bview, const fit_series *sb,
+                       const fit_series *so, double kb, double ko, const fit_prices *prices,
+                       uint64_t seed, int boot, fit_crossover *c, err *e);
 
 #endif

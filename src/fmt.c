@@ -98,9 +98,9 @@ static double round3(double a)
 
 void fmt_usd(char *buf, size_t size, double usd, int digits)
 {
-    static const char *const sup[] = {"\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3",
-                                      "\xe2\x81\xb4", "\xe2\x81\xb5", "\xe2\x81\xb6",
-                                      "\xe2\x81\xb7", "\xe2\x81\xb8", "\xe2\x81\xb9"};
+    static const char *const sup[] = {
+        "\xe2\x81\xb0", "\xc2\xb9",     "\xc2\xb2",     "\xc2\xb3",     "\xe2\x81\xb4",
+        "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8", "\xe2\x81\xb9"};
     char m[64], ex[64] = "", d[16];
     int k, j;
     if (!isfinite(usd) || usd < 0.0) {
@@ -123,7 +123,10 @@ void fmt_usd(char *buf, size_t size, double usd, int digits)
     snprintf(d, sizeof d, "%d", -k);
     for (j = 0; d[j]; j++)
         fmt_append(ex, sizeof ex, "%s", sup[d[j] - '0']);
-    snprintf(buf, size, "$%s\xc3\x97" "10%s", m, ex);
+    snprintf(buf, size,
+             "$%s\xc3\x97"
+             "10%s",
+             m, ex);
 }
 
 void fmt_pvalue(char *buf, size_t size, double p)

@@ -10,8 +10,8 @@
 #include <stddef.h>
 
 void host_name(char *buf, size_t size, int short_form);
-void host_os(char *buf, size_t size);          /* PRETTY_NAME of os-release */
-void host_kernel(char *buf, size_t size);      /* "Linux 6.1.0-18-amd64 x86_64" */
+void host_os(char *buf, size_t size);     /* PRETTY_NAME of os-release */
+void host_kernel(char *buf, size_t size); /* "Linux 6.1.0-18-amd64 x86_64" */
 void host_cpu_model(char *buf, size_t size);
 void host_cpu_vendor(char *buf, size_t size);
 
@@ -20,13 +20,13 @@ void host_cpu_vendor(char *buf, size_t size);
  * a /proc/cpuinfo flags list, host_cpu_isa from this machine's. */
 const char *host_isa_of(const char *flags);
 void host_cpu_isa(char *buf, size_t size);
-int host_cores(void);                          /* online logical CPUs */
-double host_mem_total(void);                   /* bytes */
-double host_mem_available(void);               /* bytes, MemAvailable */
-void host_compiler(char *buf, size_t size);    /* compiler of this binary */
+int host_cores(void);                       /* online logical CPUs */
+double host_mem_total(void);                /* bytes */
+double host_mem_available(void);            /* bytes, MemAvailable */
+void host_compiler(char *buf, size_t size); /* compiler of this binary */
 /* The current UTC time as ISO 8601 ("2026-11-22T02:45:50Z") and, when
  * compact is set, as "20261122T024550Z" (for run ids). */
 void host_utc_now(char *buf, size_t size, int compact);
-double host_seconds(void);                     /* monotonic clock */
+double host_seconds(void); /* monotonic clock */
 
 #endif

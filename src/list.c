@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_int(const char *s, size_t len, const char *what, int max,
-                     long *out, err *e)
+static int parse_int(const char *s, size_t len, const char *what, int max, long *out, err *e)
 {
     char buf[32];
     char *end;
@@ -20,8 +19,8 @@ static int parse_int(const char *s, size_t len, const char *what, int max,
     if (len == 0)
         return err_set(e, BE_EUSAGE, "%s: empty item in list", what);
     if (len >= sizeof buf)
-        return err_set(e, BE_EUSAGE, "%s: \"%.*s\" is too long to be a size",
-                       what, (int)(len > 40 ? 40 : len), s);
+        return err_set(e, BE_EUSAGE, "%s: \"%.*s\" is too long to be a size", what,
+                       (int)(len > 40 ? 40 : len), s);
     memcpy(buf, s, len);
     buf[len] = '\0';
     if (buf[0] < '0' || buf[0] > '9')
@@ -38,7 +37,10 @@ static int parse_int(const char *s, size_t len, const char *what, int max,
     return BE_OK;
 }
 
-static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
+static int is_pow2(long v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
 
 static int add(size_list *l, long v, const char *what, err *e)
 {
@@ -85,14 +87,14 @@ int list_parse(const char *text, const char *what, int max, size_list *out, err 
                 return err_set(e, BE_EUSAGE, "%s: range \"%.*s\" must run between powers of two",
                                what, (int)len, p);
             if (a > b)
-                return err_set(e, BE_EUSAGE, "%s: range \"%.*s\" runs backwards", what, (int)len, p);
+                return err_set(e, BE_EUSAGE, "%s: range \"%.*s\" runs backwards", what, (int)len,
+                               p);
             for (v = a; v <= b; v *= 2)
                 if ((rc = add(out, v, what, e)) < 0)
                     return rc;
         } else {
             long v;
-            if ((rc = parse_int(p, len, what, max, &v, e)) < 0 ||
-                (rc = add(out, v, what, e)) < 0)
+            if ((rc = parse_int(p, len, what, max, &v, e)) < 0 || (rc = add(out, v, what, e)) < 0)
                 return rc;
         }
         if (!comma)

@@ -73,8 +73,7 @@ static void read_ticks(machstate_ticks *t)
     char stat[1024], self[1024];
     memset(t, 0, sizeof *t);
     t->ok = read_line("/proc/stat", stat, sizeof stat) && machstate_parse_stat(stat, t) &&
-            read_line("/proc/self/stat", self, sizeof self) &&
-            machstate_parse_self(self, &t->self);
+            read_line("/proc/self/stat", self, sizeof self) && machstate_parse_self(self, &t->self);
 }
 
 void machstate_shares(const machstate_ticks *a, const machstate_ticks *b, machstate *out)
@@ -164,8 +163,8 @@ void machstate_end(const machstate_mark *m, machstate *out)
     memset(out, 0, sizeof *out);
     read_ticks(&now);
     machstate_shares(&m->ticks, &now, out);
-    out->has_loadavg = read_line("/proc/loadavg", line, sizeof line) &&
-                       sscanf(line, "%lf", &out->loadavg) == 1;
+    out->has_loadavg =
+        read_line("/proc/loadavg", line, sizeof line) && sscanf(line, "%lf", &out->loadavg) == 1;
     out->has_freq = read_freq(&out->freq_mhz);
     out->has_temp = read_temp(&out->temp_c);
 }

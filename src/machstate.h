@@ -18,11 +18,11 @@
 
 /* CPU time counters, in clock ticks, at one instant. */
 typedef struct machstate_ticks {
-    int ok;                    /* 1 when /proc/stat and /proc/self/stat were read */
-    unsigned long long total;  /* all CPUs, every state (idle included)          */
-    unsigned long long busy;   /* all CPUs, neither idle nor iowait (steal apart) */
-    unsigned long long steal;  /* taken by the hypervisor                          */
-    unsigned long long self;   /* this process, every thread: utime + stime       */
+    int ok;                   /* 1 when /proc/stat and /proc/self/stat were read */
+    unsigned long long total; /* all CPUs, every state (idle included)          */
+    unsigned long long busy;  /* all CPUs, neither idle nor iowait (steal apart) */
+    unsigned long long steal; /* taken by the hypervisor                          */
+    unsigned long long self;  /* this process, every thread: utime + stime       */
 } machstate_ticks;
 
 /* The start of an interval. */
@@ -32,16 +32,16 @@ typedef struct machstate_mark {
 
 /* What the machine did over an interval (shares are of all CPUs' time). */
 typedef struct machstate {
-    int has_cpu;               /* self_cpu, others_cpu and steal are set      */
-    double self_cpu;           /* used by breakeven                            */
-    double others_cpu;         /* used by everything else (kernel work too)   */
-    double steal;              /* stolen by the hypervisor                     */
+    int has_cpu;       /* self_cpu, others_cpu and steal are set      */
+    double self_cpu;   /* used by breakeven                            */
+    double others_cpu; /* used by everything else (kernel work too)   */
+    double steal;      /* stolen by the hypervisor                     */
     int has_loadavg;
-    double loadavg;            /* 1-minute load average at the end (ours included) */
+    double loadavg; /* 1-minute load average at the end (ours included) */
     int has_freq;
-    double freq_mhz;           /* mean current frequency of the online CPUs   */
+    double freq_mhz; /* mean current frequency of the online CPUs   */
     int has_temp;
-    double temp_c;             /* the hottest thermal zone                     */
+    double temp_c; /* the hottest thermal zone                     */
 } machstate;
 
 /* Marks the start of an interval. */

@@ -54,7 +54,10 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
-static volatile sig_atomic_t *stop_flag(void) { return &interrupted; }
+static volatile sig_atomic_t *stop_flag(void)
+{
+    return &interrupted;
+}
 
 /* Every command that writes calls this before its first write (and passes
  * stop_flag() down), and exits 1 when the work stopped with BE_EINTR:
@@ -97,7 +100,10 @@ static int fail(int status, const err *e)
     return status;
 }
 
-static int status_of(int rc) { return rc == BE_EUSAGE ? 2 : 1; }
+static int status_of(int rc)
+{
+    return rc == BE_EUSAGE ? 2 : 1;
+}
 
 static int cmd_devices(const cli *c)
 {
@@ -183,8 +189,8 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
     host_compiler(p->compiler, sizeof p->compiler);
     p->cores = host_cores();
     p->memory = host_mem_total();
-    cpu_blas_info(p->blas_version, sizeof p->blas_version, p->blas_config,
-                  sizeof p->blas_config, p->blas_core, sizeof p->blas_core, &p->blas_threads);
+    cpu_blas_info(p->blas_version, sizeof p->blas_version, p->blas_config, sizeof p->blas_config,
+                  p->blas_core, sizeof p->blas_core, &p->blas_threads);
     snprintf(p->blas_threads_from, sizeof p->blas_threads_from, "%s", c->threads_from);
 }
 
@@ -202,12 +208,14 @@ static void print_machine_warnings(FILE *out, const results *r)
         if (!m->has_cpu)
             continue;
         if (m->others_cpu > BUSY_OTHERS)
-            fprintf(out, "warning: other processes used %.0f%% of the CPU during pass %d; "
-                         "intervals are wider\n",
+            fprintf(out,
+                    "warning: other processes used %.0f%% of the CPU during pass %d; "
+                    "intervals are wider\n",
                     100.0 * m->others_cpu, r->passes[i].index);
         if (m->steal > BUSY_STEAL)
-            fprintf(out, "warning: the hypervisor took %.1f%% of the CPU (steal) during pass %d; "
-                         "intervals are wider\n",
+            fprintf(out,
+                    "warning: the hypervisor took %.1f%% of the CPU (steal) during pass %d; "
+                    "intervals are wider\n",
                     100.0 * m->steal, r->passes[i].index);
     }
 }
@@ -220,8 +228,10 @@ static int check_prices(const fit_prices *p, const device_set *set, const int *i
         for (found = 0, j = 0; j < n; j++)
             found |= strcmp(set->devs[idx[j]].info.id, p->device[i]) == 0;
         if (!found)
-            return err_set(e, BE_EUSAGE, "--price: this run does not measure a device \"%s\" "
-                           "(see `breakeven devices` and --devices)", p->device[i]);
+            return err_set(e, BE_EUSAGE,
+                           "--price: this run does not measure a device \"%s\" "
+                           "(see `breakeven devices` and --devices)",
+                           p->device[i]);
     }
     return BE_OK;
 }
@@ -337,8 +347,10 @@ static int cmd_tune(const cli *c)
         device *d = &set.devs[idx[i]];
         if (d->ops->kind != BACKEND_OPENCL) {
             if (strcmp(c->devices, "all") != 0) {
-                err_set(&e, BE_EUSAGE, "tune: %s is not an OpenCL device; only OpenCL kernels "
-                        "are tuned", d->info.id);
+                err_set(&e, BE_EUSAGE,
+                        "tune: %s is not an OpenCL device; only OpenCL kernels "
+                        "are tuned",
+                        d->info.id);
                 status = 2;
                 goto fail;
             }
@@ -347,8 +359,8 @@ static int cmd_tune(const cli *c)
         printf("%s (%s, %s): forward hidden %d × batch %d, training hidden %d × batch %d\n",
                d->info.id, d->info.type, d->info.name, o.fwd_hidden, o.fwd_batch, o.train_hidden,
                o.train_batch);
-        printf("%2s %-8s %9s %9s %9s %8s  %s\n", "#", "status", "fwd GF/s", "trainGF/s",
-               "score", "time", "options");
+        printf("%2s %-8s %9s %9s %9s %8s  %s\n", "#", "status", "fwd GF/s", "trainGF/s", "score",
+               "time", "options");
         if ((rc = tune_device(d, &o, &rep, &e)) < 0) {
             status = status_of(rc);
             goto fail;
@@ -386,9 +398,10 @@ static int cmd_compare(const cli *c)
     report_options(c, &o);
     if ((rc = report_compare(&o, c->args[0], c->args[1], &cmp, page, sizeof page, &e)) < 0)
         return fail(status_of(rc), &e);
-    compare_write(stdout, &cmp, c->format == CLI_JSON       ? COMPARE_JSON
-                                : c->format == CLI_MARKDOWN ? COMPARE_MARKDOWN
-                                                            : COMPARE_TEXT);
+    compare_write(stdout, &cmp,
+                  c->format == CLI_JSON       ? COMPARE_JSON
+                  : c->format == CLI_MARKDOWN ? COMPARE_MARKDOWN
+                                              : COMPARE_TEXT);
     regressed = compare_regressed(&cmp);
     compare_free(&cmp);
     /* the page's path on stdout would break a table or JSON meant for a
@@ -410,8 +423,10 @@ static int refit_prices(const results *r, const fit_prices *given, const char *p
     *out = r->prices;
     for (i = 0; i < given->n; i++) {
         if (!results_device(r, given->device[i]))
-            return err_set(e, BE_EUSAGE, "--price: %s measured no device \"%s\" (its devices "
-                           "are in <devices>)", path, given->device[i]);
+            return err_set(e, BE_EUSAGE,
+                           "--price: %s measured no device \"%s\" (its devices "
+                           "are in <devices>)",
+                           path, given->device[i]);
         for (j = 0; j < out->n && strcmp(out->device[j], given->device[i]) != 0; j++)
             ;
         if (j == out->n) {
@@ -469,8 +484,10 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0)
         goto done;
     if (onepass && !c->quiet)
-        fprintf(stderr, "note: %s: its samples carry no passes (breakeven 0.1.0), so their "
-                        "intervals cover the spread within that run only\n", u.src);
+        fprintf(stderr,
+                "note: %s: its samples carry no passes (breakeven 0.1.0), so their "
+                "intervals cover the spread within that run only\n",
+                u.src);
     if ((rc = print_crossovers(stdout, r, e)) < 0)
         goto done;
     printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
@@ -543,10 +560,10 @@ static int cmd_run(const cli *c, int then_report)
     if (!c->quiet) {
         fprintf(stderr, "breakeven %s: measuring", BE_VERSION);
         for (i = 0; i < nsel; i++)
-            fprintf(stderr, "%s %s (%s %s)", i ? "," : "", sel[i]->info.id,
-                    sel[i]->info.type, sel[i]->info.name);
-        fprintf(stderr, "; %d points in %d passes, budget %.0f s\n",
-                plan_cells(&c->plan) * nsel, c->plan.passes, c->plan.budget);
+            fprintf(stderr, "%s %s (%s %s)", i ? "," : "", sel[i]->info.id, sel[i]->info.type,
+                    sel[i]->info.name);
+        fprintf(stderr, "; %d points in %d passes, budget %.0f s\n", plan_cells(&c->plan) * nsel,
+                c->plan.passes, c->plan.budget);
         if (strcmp(c->threads_from, "OPENBLAS_NUM_THREADS") == 0)
             fprintf(stderr, "note: %d OpenBLAS threads, as OPENBLAS_NUM_THREADS says\n",
                     c->threads);
@@ -564,11 +581,11 @@ static int cmd_run(const cli *c, int then_report)
     }
     start = host_seconds();
     /* a fifth of the budget is kept for refinement around the crossover */
-    rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget,
-                   sel, nsel, r, path, &interrupted, progress_event, &pg, &e);
+    rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
+                   nsel, r, path, &interrupted, progress_event, &pg, &e);
     if (rc == BE_OK) {
-        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start, sel, nsel, path,
-                          stop_flag(), progress_event, &pg};
+        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel,
+                          nsel,     path,       stop_flag(),  progress_event, &pg};
         rc = refine_run(&ro, r, &e);
     }
     progress_finish(&pg);
@@ -579,8 +596,8 @@ static int cmd_run(const cli *c, int then_report)
             e = save;
             goto fail;
         }
-        err_set(&e, BE_EINTR, "interrupted: %d points saved in %s (marked partial)",
-                r->npoints, path);
+        err_set(&e, BE_EINTR, "interrupted: %d points saved in %s (marked partial)", r->npoints,
+                path);
         goto fail;
     }
     if (rc < 0)
@@ -604,8 +621,10 @@ static int cmd_run(const cli *c, int then_report)
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
     if (interrupted) {
-        err_set(&e, BE_EINTR, "interrupted: the run is complete in %s, its charts not drawn "
-                "(`breakeven report` draws them)", path);
+        err_set(&e, BE_EINTR,
+                "interrupted: the run is complete in %s, its charts not drawn "
+                "(`breakeven report` draws them)",
+                path);
         goto fail;
     }
     if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0)

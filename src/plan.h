@@ -22,14 +22,14 @@
 typedef struct plan {
     size_list hidden, batch;
     int layers;
-    int modes;              /* bit (1 << WL_INFERENCE) | bit (1 << WL_TRAINING) */
-    double budget;          /* seconds for the whole sweep                  */
+    int modes;     /* bit (1 << WL_INFERENCE) | bit (1 << WL_TRAINING) */
+    double budget; /* seconds for the whole sweep                  */
     uint64_t seed;
-    int passes;             /* every point is measured once in each pass    */
-    int min_samples;        /* per point over its passes, whatever the budget
+    int passes;        /* every point is measured once in each pass    */
+    int min_samples;   /* per point over its passes, whatever the budget
                                (and at least 3 in each pass; see sweep.h)   */
-    int max_samples;        /* per point and pass                           */
-    double target_rel;      /* a pass stops sampling a point once the 95% CI
+    int max_samples;   /* per point and pass                           */
+    double target_rel; /* a pass stops sampling a point once the 95% CI
                                of that pass's median is within ±this        */
 } plan;
 

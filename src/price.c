@@ -99,8 +99,10 @@ int price_load(fit_prices *p, const char *path, err *e)
                 *val++ = '\0';
             val = (char *)skip_space(val);
             if (!*val || strpbrk(val, " \t")) {
-                rc = err_set(e, BE_EUSAGE, "%s:%d: expected \"DEVICE USD_PER_HOUR\" or "
-                             "\"DEVICE=USD_PER_HOUR\"", path, lineno);
+                rc = err_set(e, BE_EUSAGE,
+                             "%s:%d: expected \"DEVICE USD_PER_HOUR\" or "
+                             "\"DEVICE=USD_PER_HOUR\"",
+                             path, lineno);
                 goto fail;
             }
             snprintf(item, sizeof item, "%s=%s", dev, val);

@@ -68,8 +68,8 @@ static void describe(const rs_point *p, char *buf, size_t size)
     double lo, hi;
     int wide;
     if (p->status != PT_OK) {
-        snprintf(buf, size, "%s%s%s", results_status_name(p->status),
-                 p->message[0] ? ": " : "", p->message);
+        snprintf(buf, size, "%s%s%s", results_status_name(p->status), p->message[0] ? ": " : "",
+                 p->message);
         return;
     }
     fmt_duration(t, sizeof t, p->resident.median);

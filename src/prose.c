@@ -17,8 +17,7 @@
 
 /* "from 120 to 180 GFLOP/s (hidden 128 to 2048)": the throughput of the
  * sound per-width models of dev, or "" when none fits. */
-static void width_throughput(const results *r, const char *dev, wl_mode m, char *buf,
-                             size_t size)
+static void width_throughput(const results *r, const char *dev, wl_mode m, char *buf, size_t size)
 {
     const fit_set *fs = q_fit(r);
     double lo = INFINITY, hi = 0.0;
@@ -65,8 +64,8 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
             const rs_point *p = &r->points[i];
             if (p->mode != m || strcmp(p->device, r->devices[d].id) != 0 || !q_ok(p))
                 continue;
-            if (!best || results_gflops(p, p->resident.median) >
-                             results_gflops(best, best->resident.median))
+            if (!best ||
+                results_gflops(p, p->resident.median) > results_gflops(best, best->resident.median))
                 best = p;
         }
         if (!best)
@@ -104,9 +103,13 @@ void prose_models(const results *r, wl_mode m, char *buf, size_t size)
                 strcmp(x->device, dev) != 0)
                 continue;
             if (!any++)
-                fmt_append(buf, size, " How well t = t0 + f/P fits, as the RMS of its relative "
+                fmt_append(buf, size,
+                           " How well t = t0 + f/P fits, as the RMS of its relative "
                            "error: per hidden width,");
-            fmt_append(buf, size, "%s%s%s%.1f%% at %d%s", k ? ", " : any > 1 ? "; " : " ",
+            fmt_append(buf, size, "%s%s%s%.1f%% at %d%s",
+                       k         ? ", "
+                       : any > 1 ? "; "
+                                 : " ",
                        k ? "" : dev, k ? "" : " ", 100.0 * x->rms_rel, x->hidden,
                        x->poor ? " (poor)" : "");
             k++;
@@ -116,8 +119,10 @@ void prose_models(const results *r, wl_mode m, char *buf, size_t size)
                        g->poor ? " (poor)" : "");
     }
     if (any)
-        fmt_append(buf, size, ". A poor model (over %.0f%%) is neither drawn nor the basis "
-                   "of any statement.", 100.0 * FIT_POOR_RMS);
+        fmt_append(buf, size,
+                   ". A poor model (over %.0f%%) is neither drawn nor the basis "
+                   "of any statement.",
+                   100.0 * FIT_POOR_RMS);
 }
 
 /* The finding of other against the base in mode m, view v, time. */
@@ -131,8 +136,10 @@ void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size
     int bd = q_base(r), d;
     const char *base = q_base_id(r);
     buf[0] = '\0';
-    fmt_append(buf, size, "Speed of each device relative to %s (its time divided by theirs); "
-               "above 1 the other device is faster.", base);
+    fmt_append(buf, size,
+               "Speed of each device relative to %s (its time divided by theirs); "
+               "above 1 the other device is faster.",
+               base);
     for (d = 0; d < r->ndevices; d++) {
         const char *other = r->devices[d].id;
         const finding *f = time_finding(F, other, m, FIT_RESIDENT);
@@ -171,8 +178,10 @@ void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, siz
     int bd = q_base(r), d;
     const char *base = q_base_id(r);
     buf[0] = '\0';
-    fmt_append(buf, size, "Which device wins at each hidden width and batch size: blue cells "
-               "are faster than %s, vermillion ones slower, the number is the speed ratio.", base);
+    fmt_append(buf, size,
+               "Which device wins at each hidden width and batch size: blue cells "
+               "are faster than %s, vermillion ones slower, the number is the speed ratio.",
+               base);
     for (d = 0; d < r->ndevices; d++) {
         const finding *f = time_finding(F, r->devices[d].id, m, FIT_RESIDENT);
         char shapes[96], widths[640];
@@ -210,13 +219,14 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
         fmt_usd(per, sizeof per, c / done[k].batch * 1e6, 2);
         fmt_usd(price, sizeof price, usd_h, 3);
         if (!said++)
-            fmt_append(buf, size, " In dollars, at hidden %d \xc3\x97 batch %d (the largest "
-                       "of %s): ", done[k].hidden, done[k].batch,
-                       n == 1 ? "it" : "these shapes");
+            fmt_append(buf, size,
+                       " In dollars, at hidden %d \xc3\x97 batch %d (the largest "
+                       "of %s): ",
+                       done[k].hidden, done[k].batch, n == 1 ? "it" : "these shapes");
         else
             fmt_append(buf, size, "; ");
-        fmt_append(buf, size, "%s at %s per hour costs %s per step, %s per million samples",
-                   id, price, step, per);
+        fmt_append(buf, size, "%s at %s per hour costs %s per step, %s per million samples", id,
+                   price, step, per);
     }
     if (said)
         fmt_append(buf, size, ".");
@@ -233,8 +243,11 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
     buf[0] = '\0';
     if (r->ndevices > PROSE_MAX_DEVICES || r->ndevices == 0)
         return;
-    fmt_append(buf, size, cost ? "Cost of a step relative to %s (time \xc3\x97 price per hour); "
-               "lower is cheaper." : "Time of a step relative to %s; lower is better.", base);
+    fmt_append(buf, size,
+               cost ? "Cost of a step relative to %s (time \xc3\x97 price per hour); "
+                      "lower is cheaper."
+                    : "Time of a step relative to %s; lower is better.",
+               base);
     /* the devices and shapes of the chart this paragraph goes with */
     q_compared(r, m, cost ? &r->prices : NULL, use);
     n = use[bd] ? q_completed(r, m, use, done, Q_MAX_SHAPES) : 0;
@@ -244,8 +257,10 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
     }
     tb = q_total(r, base, m, done, n, FIT_RESIDENT, NULL);
     if (r->ndevices == 1) {
-        fmt_append(buf, size, " Only %s was measured, so its bar is the reference (1\xc3\x97) "
-                   "over the %d shape%s it completed.", base, n, n == 1 ? "" : "s");
+        fmt_append(buf, size,
+                   " Only %s was measured, so its bar is the reference (1\xc3\x97) "
+                   "over the %d shape%s it completed.",
+                   base, n, n == 1 ? "" : "s");
         return;
     }
     if (n == 1)
@@ -283,7 +298,8 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
     int i, k, n = 0;
     rs_status st;
     if (r->partial && n < max)
-        snprintf(w[n++], PROSE_WARNING, "This run did not finish (it was interrupted or "
+        snprintf(w[n++], PROSE_WARNING,
+                 "This run did not finish (it was interrupted or "
                  "failed): the results are partial.");
     buf[0] = '\0';
     for (i = 0, k = 0; i < r->npoints; i++) {
@@ -294,9 +310,10 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
                        100.0 * (p->resident.drift_ratio - 1.0));
     }
     if (k && n < max)
-        snprintf(w[n++], PROSE_WARNING, "Drift: %d point%s got slower while being measured "
-                 "(thermal throttling or a busy neighbour), last third against first: %s.", k,
-                 k == 1 ? "" : "s", buf);
+        snprintf(w[n++], PROSE_WARNING,
+                 "Drift: %d point%s got slower while being measured "
+                 "(thermal throttling or a busy neighbour), last third against first: %s.",
+                 k, k == 1 ? "" : "s", buf);
     for (st = PT_OUT_OF_MEMORY; st <= PT_SKIPPED; st++) {
         buf[0] = '\0';
         for (i = 0, k = 0; i < r->npoints; i++) {
@@ -307,7 +324,7 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
         }
         if (k && n < max)
             snprintf(w[n++], PROSE_WARNING, "%s: %d point%s (%s).",
-                     st == PT_OUT_OF_MEMORY ? "Out of memory"
+                     st == PT_OUT_OF_MEMORY         ? "Out of memory"
                      : st == PT_FAILED_VERIFICATION ? "Failed verification (never timed)"
                                                     : "Skipped after a device error",
                      k, k == 1 ? "" : "s", buf);
@@ -335,12 +352,16 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
         switch (f->verdict) {
         case FIND_SOME:
             if (widths[0])
-                fmt_append(buf, size, "For %s on this machine, %s is faster than %s %s: use "
-                           "%s %s, and %s elsewhere", mode, id, base, shapes, id, widths, base);
+                fmt_append(buf, size,
+                           "For %s on this machine, %s is faster than %s %s: use "
+                           "%s %s, and %s elsewhere",
+                           mode, id, base, shapes, id, widths, base);
             else
-                fmt_append(buf, size, "For %s on this machine, %s is faster than %s %s, but "
+                fmt_append(buf, size,
+                           "For %s on this machine, %s is faster than %s %s, but "
                            "at no width from some batch on: stay with %s unless the shape is "
-                           "one of those", mode, id, base, shapes, base);
+                           "one of those",
+                           mode, id, base, shapes, base);
             if (ts[0])
                 fmt_append(buf, size, "; with transfers counted it is faster %s", ts);
             fmt_append(buf, size, ". ");
@@ -349,16 +370,20 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
             fmt_append(buf, size, "For %s, stay on %s: %s is faster %s", mode, base, id, shapes);
             if (f->c->kind == CROSS_EXTRAPOLATED && f->c->flops > 0.0) {
                 fmt_si(at, sizeof at, f->c->flops, 2, "FLOP");
-                fmt_append(buf, size, " (the per-width models predict it would win from about "
-                           "%s per layer, beyond what was measured)", at);
+                fmt_append(buf, size,
+                           " (the per-width models predict it would win from about "
+                           "%s per layer, beyond what was measured)",
+                           at);
             }
             fmt_append(buf, size, ". ");
             break;
         case FIND_ALWAYS:
             fmt_append(buf, size, "For %s, %s is faster than %s %s", mode, id, base, shapes);
             if (ts[0])
-                fmt_append(buf, size, " with the data resident; with transfers counted it is "
-                           "faster %s, so count the transfers before moving small batches", ts);
+                fmt_append(buf, size,
+                           " with the data resident; with transfers counted it is "
+                           "faster %s, so count the transfers before moving small batches",
+                           ts);
             fmt_append(buf, size, ". ");
             break;
         default:
@@ -379,13 +404,18 @@ void prose_setup(const results *r, char *buf, size_t size)
     buf[0] = '\0';
     for (i = 0; i < r->npoints; i++)
         total += r->points[i].nsamples;
-    fmt_append(buf, size, "Each point is a stack of %d dense layer%s y = ReLU(x·W + b) in fp32, "
+    fmt_append(buf, size,
+               "Each point is a stack of %d dense layer%s y = ReLU(x·W + b) in fp32, "
                "verified against a double-precision host reference before it is timed, warmed "
-               "up, then timed step by step", p->layers, p->layers == 1 ? "" : "s");
+               "up, then timed step by step",
+               p->layers, p->layers == 1 ? "" : "s");
     if (r->npasses > 1)
-        fmt_append(buf, size, " in %d passes over the whole grid, each in a freshly shuffled "
-                   "order,", r->npasses);
-    fmt_append(buf, size, " within the %.0f s budget (%d sample%s in all). Times are medians, "
+        fmt_append(buf, size,
+                   " in %d passes over the whole grid, each in a freshly shuffled "
+                   "order,",
+                   r->npasses);
+    fmt_append(buf, size,
+               " within the %.0f s budget (%d sample%s in all). Times are medians, "
                "with a 95%% interval that includes how the passes differ. At each hidden width "
                "the crossover batch is where the difference of the two devices' measured "
                "times meets zero between the batches that bracket it, its 95%% interval drawn "
@@ -425,19 +455,22 @@ void prose_alone(const results *r, char *buf, size_t size)
         if (!q_ok(p))
             continue;
         n++;
-        if (!best || results_gflops(p, p->resident.median) >
-                         results_gflops(best, best->resident.median))
+        if (!best ||
+            results_gflops(p, p->resident.median) > results_gflops(best, best->resident.median))
             best = p;
     }
-    fmt_append(buf, size, "Only %s (%s, %s) was measured, so there is no other device to "
-               "compare it with and no crossover.", r->devices[0].id,
-               r->devices[0].type[0] ? r->devices[0].type : "unknown type",
+    fmt_append(buf, size,
+               "Only %s (%s, %s) was measured, so there is no other device to "
+               "compare it with and no crossover.",
+               r->devices[0].id, r->devices[0].type[0] ? r->devices[0].type : "unknown type",
                r->devices[0].name[0] ? r->devices[0].name : "unnamed");
     if (best) {
         fmt_si(peak, sizeof peak, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
-        fmt_append(buf, size, " It peaks at %s (%s, hidden %d, batch %d) over the %d point%s "
-                   "it measured.", peak, workload_mode_name(best->mode), best->hidden,
-                   best->batch, n, n == 1 ? "" : "s");
+        fmt_append(buf, size,
+                   " It peaks at %s (%s, hidden %d, batch %d) over the %d point%s "
+                   "it measured.",
+                   peak, workload_mode_name(best->mode), best->hidden, best->batch, n,
+                   n == 1 ? "" : "s");
     }
 }
 
@@ -474,8 +507,8 @@ static int energy_example(const results *r, const char *base, const char *other,
 }
 
 /* other against base in energy at one example shape, then per hidden width. */
-static void energy_pair(const results *r, const char *base, const char *other, wl_mode m,
-                        char *buf, size_t size)
+static void energy_pair(const results *r, const char *base, const char *other, wl_mode m, char *buf,
+                        size_t size)
 {
     q_shape at;
     q_grid g;
@@ -504,16 +537,18 @@ static void energy_pair(const results *r, const char *base, const char *other, w
         fmt_append(buf, size, "%s", said ? "; " : " By energy per step, ");
         switch (h.kind) {
         case CROSS_IN_RANGE:
-            fmt_append(buf, size, "%s uses less than %s from batch %.0f at hidden %d", other,
-                       base, ceil(h.batch - 1e-9), g.h[i]);
+            fmt_append(buf, size, "%s uses less than %s from batch %.0f at hidden %d", other, base,
+                       ceil(h.batch - 1e-9), g.h[i]);
             break;
         case CROSS_ALWAYS:
             fmt_append(buf, size, "%s uses less than %s at every batch measured at hidden %d",
                        other, base, g.h[i]);
             break;
         default:
-            fmt_append(buf, size, "%s never uses less than %s in the batches measured at "
-                       "hidden %d", other, base, g.h[i]);
+            fmt_append(buf, size,
+                       "%s never uses less than %s in the batches measured at "
+                       "hidden %d",
+                       other, base, g.h[i]);
             break;
         }
         said = 1;
@@ -531,12 +566,15 @@ void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
         with += q_has_energy(r, r->devices[d].id, m);
     if (with == 0)
         return;
-    fmt_append(buf, size, "Energy per step is the energy counter's advance over the timed "
+    fmt_append(buf, size,
+               "Energy per step is the energy counter's advance over the timed "
                "samples of a point divided by their number (NVML for NVIDIA GPUs, RAPL for "
                "the CPU's packages: the whole device, idle power included).");
     if (!q_has_energy(r, base, m)) {
-        fmt_append(buf, size, " %s has no energy figures (its counters were not readable), "
-                   "so energy is not compared with it.", base);
+        fmt_append(buf, size,
+                   " %s has no energy figures (its counters were not readable), "
+                   "so energy is not compared with it.",
+                   base);
         return;
     }
     for (d = 0; d < r->ndevices; d++)
@@ -607,9 +645,11 @@ void prose_telemetry(const results *r, char *buf, size_t size)
         }
         if (n == 0)
             continue;
-        fmt_append(buf, size, "%s%s (%s, read before and after the timed samples of %d "
-                   "point%s)", buf[0] ? " " : "Telemetry: ", id,
-                   kind == TEL_NVML ? "NVML" : "RAPL", n, n == 1 ? "" : "s");
+        fmt_append(buf, size,
+                   "%s%s (%s, read before and after the timed samples of %d "
+                   "point%s)",
+                   buf[0] ? " " : "Telemetry: ", id, kind == TEL_NVML ? "NVML" : "RAPL", n,
+                   n == 1 ? "" : "s");
         if (sm.n + mem.n + pw.n + tc.n > 0)
             fmt_append(buf, size, ": ");
         put_range(buf, size, "SM clock", &sm, "MHz", &first);

@@ -62,8 +62,8 @@ double q_median(const rs_point *p, fit_view v)
     return v == FIT_TRANSFER ? p->transfer.median : p->resident.median;
 }
 
-const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers,
-                               int hidden, int batch)
+const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers, int hidden,
+                               int batch)
 {
     const rs_point *any = NULL;
     int i;
@@ -200,8 +200,7 @@ const fit_set *q_fit(const results *r)
     return r->has_fit ? &r->fit : NULL;
 }
 
-const fit_model *q_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v,
-                            int hidden)
+const fit_model *q_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v, int hidden)
 {
     int i;
     if (!fs)
@@ -269,8 +268,8 @@ double q_price(const fit_prices *p, const char *dev)
 
 double q_energy(const rs_point *p)
 {
-    if (!q_ok(p) || !p->tel.has_energy || p->tel.energy_samples < 1 ||
-        !(p->tel.energy_j >= 0.0) || !isfinite(p->tel.energy_j))
+    if (!q_ok(p) || !p->tel.has_energy || p->tel.energy_samples < 1 || !(p->tel.energy_j >= 0.0) ||
+        !isfinite(p->tel.energy_j))
         return Q_NO_ENERGY;
     return p->tel.energy_j / p->tel.energy_samples;
 }
@@ -286,8 +285,8 @@ int q_has_energy(const results *r, const char *dev, wl_mode m)
     return 0;
 }
 
-int q_energy_cross(const results *r, const char *base, const char *other, wl_mode m,
-                   int hidden, fit_hidden_cross *h)
+int q_energy_cross(const results *r, const char *base, const char *other, wl_mode m, int hidden,
+                   fit_hidden_cross *h)
 {
     int batch[Q_MAX_GRID], n = 0, i, last = -1;
     double ratio[Q_MAX_GRID], x;
@@ -297,7 +296,7 @@ int q_energy_cross(const results *r, const char *base, const char *other, wl_mod
     h->hidden = hidden;
     h->kind = CROSS_UNKNOWN;
     q_grid_make(r, m, &g);
-    for (i = 0; i < g.nb; i++) {  /* ascending batches */
+    for (i = 0; i < g.nb; i++) { /* ascending batches */
         double eb = q_energy(q_point(r, base, m, hidden, g.b[i]));
         double eo = q_energy(q_point(r, other, m, hidden, g.b[i]));
         if (!(eb > 0.0) || eo < 0.0)
@@ -317,7 +316,7 @@ int q_energy_cross(const results *r, const char *base, const char *other, wl_mod
     }
     if (last == n - 1 || !(ratio[last + 1] > 0.0)) {
         h->kind = last == n - 1 ? CROSS_NEVER : CROSS_IN_RANGE;
-        if (h->kind == CROSS_IN_RANGE) {  /* no energy at all at the next batch */
+        if (h->kind == CROSS_IN_RANGE) { /* no energy at all at the next batch */
             h->batch = batch[last + 1];
             h->flops = q_flops_at(m, hidden, h->batch);
         }

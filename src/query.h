@@ -46,8 +46,8 @@ double q_median(const rs_point *p, fit_view v);
  * ≤ 0 matches any depth (one run measures one depth; a comparison of runs
  * keys on it). */
 const rs_point *q_point(const results *r, const char *dev, wl_mode m, int hidden, int batch);
-const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers,
-                               int hidden, int batch);
+const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers, int hidden,
+                               int batch);
 
 /* A median's interval reaching further than this from it, on either side,
  * is flagged wherever the median is shown: the report's tables, stdout. */
@@ -121,8 +121,8 @@ int q_has_energy(const results *r, const char *dev, wl_mode m);
  * linearly in log(batch) to 1; CROSS_NEVER, CROSS_ALWAYS in range;
  * CROSS_UNKNOWN without a common batch).  Returns how many batches were
  * compared. */
-int q_energy_cross(const results *r, const char *base, const char *other, wl_mode m,
-                   int hidden, fit_hidden_cross *h);
+int q_energy_cross(const results *r, const char *base, const char *other, wl_mode m, int hidden,
+                   fit_hidden_cross *h);
 
 /* ---- the fit ------------------------------------------------------------ */
 
@@ -134,8 +134,7 @@ const fit_set *q_fit(const results *r);
 const fit_model *q_model(const fit_set *fs, const char *dev, wl_mode m, fit_view v);
 /* The same at one hidden width (0: over every width), or NULL: a width
  * with fewer than 3 usable batches has none. */
-const fit_model *q_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v,
-                            int hidden);
+const fit_model *q_model_at(const fit_set *fs, const char *dev, wl_mode m, fit_view v, int hidden);
 /* 1 when m was fitted and can be evaluated (ok, P > 0, finite). */
 int q_model_ok(const fit_model *m);
 /* 1 when m can be evaluated and fits its points (not poor): the only

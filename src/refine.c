@@ -25,8 +25,8 @@ static int measured(const results *r, const fit_crossover *c, int hidden, int ba
 
 /* The batches both devices measured successfully at this width, bracketing
  * target: *lo the largest below, *hi the smallest above (0 when none). */
-static void bracket(const results *r, const fit_crossover *c, int hidden, double target,
-                    int *lo, int *hi)
+static void bracket(const results *r, const fit_crossover *c, int hidden, double target, int *lo,
+                    int *hi)
 {
     int i;
     *lo = *hi = 0;
@@ -64,8 +64,7 @@ static int wide(const fit_hidden_cross *h, double rel)
            (h->batch_hi - h->batch_lo) / 2.0 > rel * h->batch;
 }
 
-int refine_suggest(const fit_set *s, const results *r, double rel, int *hidden, int *batch,
-                   int max)
+int refine_suggest(const fit_set *s, const results *r, double rel, int *hidden, int *batch, int max)
 {
     int i, j, k, n = 0;
 
@@ -94,8 +93,8 @@ int refine_suggest(const fit_set *s, const results *r, double rel, int *hidden, 
 
 /* The extra points of one round: each suggested shape in every mode of
  * the plan, with the reason stored beside it.  Returns their count. */
-static int round_points(const refine_opts *o, int round, const int *hidden, const int *batch,
-                        int n, plan_point *extra)
+static int round_points(const refine_opts *o, int round, const int *hidden, const int *batch, int n,
+                        plan_point *extra)
 {
     int k, m, nextra = 0;
     for (k = 0; k < n; k++)

@@ -18,17 +18,17 @@
 #include "fit.h"
 #include "sweep.h"
 
-#define REFINE_ROUNDS 3   /* rounds of extra points at most                 */
-#define REFINE_MAX 8      /* shapes per round at most                      */
-#define REFINE_REL 0.10   /* a CI of ±10% or narrower needs nothing more   */
+#define REFINE_ROUNDS 3 /* rounds of extra points at most                 */
+#define REFINE_MAX 8    /* shapes per round at most                      */
+#define REFINE_REL 0.10 /* a CI of ±10% or narrower needs nothing more   */
 
 /* What refine_run needs of the run in progress. */
 typedef struct refine_opts {
-    const plan *plan;            /* the run's plan: modes, seed, budget     */
-    const fit_prices *prices;    /* for the cost crossovers                 */
-    int no_refine;               /* 1: fit only (--no-refine)               */
-    double start;                /* host_seconds() when the sweep began     */
-    device *const *devs;         /* the devices measured                    */
+    const plan *plan;         /* the run's plan: modes, seed, budget     */
+    const fit_prices *prices; /* for the cost crossovers                 */
+    int no_refine;            /* 1: fit only (--no-refine)               */
+    double start;             /* host_seconds() when the sweep began     */
+    device *const *devs;      /* the devices measured                    */
     int ndev;
     const char *checkpoint;      /* results.xml, saved after each point     */
     volatile sig_atomic_t *stop; /* polled between samples (NULL: never)    */

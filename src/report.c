@@ -52,7 +52,7 @@
 typedef struct cmp_slot {
     int has;
     compare_set cmp;
-    char note[400];            /* why there is none                         */
+    char note[400]; /* why there is none                         */
 } cmp_slot;
 
 /* One report being rendered: the site, the runs, their comparisons and the
@@ -61,8 +61,8 @@ typedef struct report_ctx {
     const report_opts *o;
     site s;
     archive a;
-    cmp_slot *cmp;             /* a.n entries, owned                        */
-    findings *F;               /* a.n entries, owned: each run's verdicts,
+    cmp_slot *cmp; /* a.n entries, owned                        */
+    findings *F;   /* a.n entries, owned: each run's verdicts,
                                   computed once for all its pages          */
     site_outbox box;
 } report_ctx;
@@ -71,7 +71,8 @@ typedef struct report_ctx {
 static int stopped(const report_ctx *x, err *e)
 {
     if (x->o->stop && *x->o->stop)
-        return err_set(e, BE_EINTR, "interrupted: the report was not written; the previous one "
+        return err_set(e, BE_EINTR,
+                       "interrupted: the report was not written; the previous one "
                        "is intact");
     return BE_OK;
 }
@@ -114,8 +115,8 @@ static void chart_links(xmlNodePtr c, const char *file_base, const char *href_ba
 }
 
 /* One <chart> element, when its PNG exists in dir. */
-static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefix,
-                      const char *kind, wl_mode m, const char *alt, const char *text)
+static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefix, const char *kind,
+                      wl_mode m, const char *alt, const char *text)
 {
     char png[PATHMAX], name[128], href[PATHMAX];
     xmlNodePtr c;
@@ -165,10 +166,14 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
             site_attr(c, "flag", "wide");
         fmt_time(lo_t, sizeof lo_t, s->ci_lo);
         fmt_time(hi_t, sizeof hi_t, s->ci_hi);
-        site_attrf(c, "title", "median %s, 95%% interval %s to %s (\xe2\x88\x92%.1f%%, "
-                   "+%.1f%%), %d samples%s%s%s", buf, lo_t, hi_t, 100.0 * lo, 100.0 * hi, s->n,
+        site_attrf(c, "title",
+                   "median %s, 95%% interval %s to %s (\xe2\x88\x92%.1f%%, "
+                   "+%.1f%%), %d samples%s%s%s",
+                   buf, lo_t, hi_t, 100.0 * lo, 100.0 * hi, s->n,
                    s->passes > 1 ? " in passes: the interval includes how they differ" : "",
-                   wide ? "; wider than \xc2\xb1" "10%" : "",
+                   wide ? "; wider than \xc2\xb1"
+                          "10%"
+                        : "",
                    p->tel.throttled ? "; measured while the device was throttled" : "");
     }
 }
@@ -210,18 +215,21 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     int energy[RESULTS_MAX_DEVICES];
     xmlNodePtr t = site_add(parent, "table", NULL), head, row;
     char buf[64], cap[512];
-    snprintf(cap, sizeof cap, "Median time of one step of %d layer%s (%s); below each, its "
+    snprintf(cap, sizeof cap,
+             "Median time of one step of %d layer%s (%s); below each, its "
              "95%% interval relative to it and the number of samples n (hover for the interval "
              "itself); \xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than "
-             "10%% from the median; — means out of memory.", r->prov.layers,
-             r->prov.layers == 1 ? "" : "s", workload_mode_name(m));
+             "10%% from the median; — means out of memory.",
+             r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m));
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
         energy[d] = q_has_energy(r, r->devices[d].id, m);
     if (q_has_energy(r, NULL, m))
-        fmt_append(cap, sizeof cap, " Energy: per step, and per sample of the batch, where "
+        fmt_append(cap, sizeof cap,
+                   " Energy: per step, and per sample of the batch, where "
                    "the device's counter covered at least a second of samples.");
     if (any_throttled(r, m))
-        fmt_append(cap, sizeof cap, " † measured while the device was throttled (power "
+        fmt_append(cap, sizeof cap,
+                   " † measured while the device was throttled (power "
                    "cap, thermal or hardware slowdown).");
     site_attr(t, "caption", cap);
     head = site_add(t, "head", NULL);
@@ -249,8 +257,8 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
         site_add(row, "td", buf);
         snprintf(buf, sizeof buf, "%d", shapes[i].batch);
         site_add(row, "td", buf);
-        fmt_si(buf, sizeof buf, workload_flops_per_layer(m, shapes[i].hidden, shapes[i].batch),
-               3, "");
+        fmt_si(buf, sizeof buf, workload_flops_per_layer(m, shapes[i].hidden, shapes[i].batch), 3,
+               "");
         site_add(row, "td", buf);
         for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
             const rs_point *p = q_point(r, r->devices[d].id, m, shapes[i].hidden, shapes[i].batch);
@@ -289,8 +297,7 @@ static void add_archive(xmlNodePtr a, const archive *rs, const findings *F, int 
 }
 
 /* The charts, their paragraphs, the table and the conclusion of one mode. */
-static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m,
-                     const char *dir,
+static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m, const char *dir,
                      const char *chart_prefix)
 {
     const char *mode = workload_mode_name(m), *base = q_base_id(r);
@@ -299,27 +306,37 @@ static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode 
 
     site_attr(mn, "name", mode);
     prose_throughput(r, m, buf, sizeof buf);
-    snprintf(alt, sizeof alt, "Chart: throughput in FLOP/s against FLOPs per layer (%s), "
-             "one series per device and hidden width.", mode);
+    snprintf(alt, sizeof alt,
+             "Chart: throughput in FLOP/s against FLOPs per layer (%s), "
+             "one series per device and hidden width.",
+             mode);
     add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_THROUGHPUT), m, alt, buf);
     if (r->ndevices > 1) {
         prose_ratio(r, F, m, buf, sizeof buf);
-        snprintf(alt, sizeof alt, "Chart: speed of each device relative to %s against "
-                 "FLOPs per layer (%s), with the crossovers.", base, mode);
+        snprintf(alt, sizeof alt,
+                 "Chart: speed of each device relative to %s against "
+                 "FLOPs per layer (%s), with the crossovers.",
+                 base, mode);
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_SPEED_RATIO), m, alt, buf);
         prose_winner(r, F, m, buf, sizeof buf);
-        snprintf(alt, sizeof alt, "Chart: winner map of hidden width against batch size "
-                 "(%s), each cell coloured by the faster device.", mode);
+        snprintf(alt, sizeof alt,
+                 "Chart: winner map of hidden width against batch size "
+                 "(%s), each cell coloured by the faster device.",
+                 mode);
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_WINNER_MAP), m, alt, buf);
     }
     prose_relative(r, F, m, 0, buf, sizeof buf);
-    snprintf(alt, sizeof alt, "Chart: bars of step time relative to %s (%s), lower is "
-             "better.", base, mode);
+    snprintf(alt, sizeof alt,
+             "Chart: bars of step time relative to %s (%s), lower is "
+             "better.",
+             base, mode);
     add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_RELATIVE_TIME), m, alt, buf);
     if (r->prices.n > 0) {
         prose_relative(r, F, m, 1, buf, sizeof buf);
-        snprintf(alt, sizeof alt, "Chart: bars of the cost of a step relative to %s (%s), "
-                 "lower is cheaper.", base, mode);
+        snprintf(alt, sizeof alt,
+                 "Chart: bars of the cost of a step relative to %s (%s), "
+                 "lower is cheaper.",
+                 base, mode);
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_COST), m, alt, buf);
     }
     add_table(mn, r, m);
@@ -359,11 +376,13 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     if (buf[0])
         site_add(lead, "p", buf);
     else if (!r->has_fit)
-        site_add(lead, "p", "This results file has no fit, so no crossover can be given; the "
-                            "tables below show the measured times.");
+        site_add(lead, "p",
+                 "This results file has no fit, so no crossover can be given; the "
+                 "tables below show the measured times.");
     else if (r->fit.ncross > 0 && r->prices.n == 0)
-        site_add(lead, "p", "No prices were given, so there are no cost figures (run with "
-                            "--price DEVICE=USD_PER_HOUR for each device).");
+        site_add(lead, "p",
+                 "No prices were given, so there are no cost figures (run with "
+                 "--price DEVICE=USD_PER_HOUR for each device).");
     systable_add(a, r);
     prose_telemetry(r, buf, sizeof buf);
     if (buf[0])
@@ -397,8 +416,9 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     site_attrf(cc, "csv", "%sresults.csv", chart_prefix);
     add_archive(a, &x->a, x->F, k, prefix);
     if (!x->s.base[0])
-        site_add(a, "note", "The feed of this report uses relative links: regenerate it with "
-                            "--base-url URL for feed readers that need absolute ones.");
+        site_add(a, "note",
+                 "The feed of this report uses relative links: regenerate it with "
+                 "--base-url URL for feed readers that need absolute ones.");
     return a;
 }
 
@@ -408,23 +428,28 @@ static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const cha
     xmlNodePtr h = site_add(a, "hosts", NULL);
     char buf[4096], alt[300], kind[64];
     int k;
-    snprintf(buf, sizeof buf, "The newest run of each of the %d hosts, side by side; devices "
-             "are named host/device.", nhosts);
+    snprintf(buf, sizeof buf,
+             "The newest run of each of the %d hosts, side by side; devices "
+             "are named host/device.",
+             nhosts);
     site_add(h, "p", buf);
     for (k = WL_INFERENCE; k <= WL_TRAINING; k++) {
         const char *mode = workload_mode_name((wl_mode)k);
         if (!q_has_mode(m, NULL, (wl_mode)k))
             continue;
         prose_throughput(m, (wl_mode)k, buf, sizeof buf);
-        snprintf(alt, sizeof alt, "Chart: throughput of the devices of every host against FLOPs "
-                 "per layer (%s).", mode);
+        snprintf(alt, sizeof alt,
+                 "Chart: throughput of the devices of every host against FLOPs "
+                 "per layer (%s).",
+                 mode);
         snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s", runcharts_name(RUNCHARTS_THROUGHPUT));
         add_chart(h, out, "", kind, (wl_mode)k, alt, buf);
         prose_relative(m, NULL, (wl_mode)k, 0, buf, sizeof buf);
-        snprintf(alt, sizeof alt, "Chart: step time of the devices of every host relative to %s "
-                 "(%s).", q_base_id(m), mode);
-        snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s",
-                 runcharts_name(RUNCHARTS_RELATIVE_TIME));
+        snprintf(alt, sizeof alt,
+                 "Chart: step time of the devices of every host relative to %s "
+                 "(%s).",
+                 q_base_id(m), mode);
+        snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s", runcharts_name(RUNCHARTS_RELATIVE_TIME));
         add_chart(h, out, "", kind, (wl_mode)k, alt, buf);
     }
 }
@@ -490,14 +515,17 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
     compare_summary(c, buf, sizeof buf);
     site_add(an, "summary", buf);
     if (c->geomean > 0) {
-        snprintf(buf, sizeof buf, "Over the points measured in both, B takes %.3f× the time of "
-                 "A (geometric mean of the ratios).", c->geomean);
+        snprintf(buf, sizeof buf,
+                 "Over the points measured in both, B takes %.3f× the time of "
+                 "A (geometric mean of the ratios).",
+                 c->geomean);
         site_add(an, "overall", buf);
     }
     n = site_add(an, "chart", NULL);
     chart_links(n, chart_file, chart);
-    site_attr(n, "alt", "Chart: the ratio of median step times B/A of every matched point "
-                        "against FLOPs per layer; filled markers are significant changes.");
+    site_attr(n, "alt",
+              "Chart: the ratio of median step times B/A of every matched point "
+              "against FLOPs per layer; filled markers are significant changes.");
     for (i = 0; i < c->ndiffs; i++) {
         n = site_add(an, "diff", NULL);
         site_attr(n, "what", c->diffs[i].what);
@@ -512,9 +540,8 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
 
 /* Renders OUT/compare/<a>..<b>.html (and draws its chart) into box; page,
  * when not NULL, receives its path. */
-static int render_compare(const site *s, const char *out, const compare_set *c,
-                          const results *a, const results *b, site_outbox *box, char *page,
-                          size_t size, err *e)
+static int render_compare(const site *s, const char *out, const compare_set *c, const results *a,
+                          const results *b, site_outbox *box, char *page, size_t size, err *e)
 {
     char dir[PATHMAX], base[PATHMAX], name[300], p[PATHMAX];
     xmlDocPtr doc;
@@ -527,8 +554,8 @@ static int render_compare(const site *s, const char *out, const compare_set *c,
     snprintf(base, sizeof base, "%s/%s", dir, name);
     if ((rc = compare_chart(c, base, e)) < 0)
         return rc;
-    doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), "style.css", "../index.html",
-                    "../feed.xml", e);
+    doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), "style.css",
+                    "../index.html", "../feed.xml", e);
     if (!doc)
         return BE_EFAIL;
     snprintf(p, sizeof p, "%s.html", base);
@@ -673,8 +700,9 @@ static int render_feed(report_ctx *x, err *e)
     free(title);
     site_attrf(ch, "link", "%sindex.html", x->s.base);
     site_attrf(ch, "self", "%sfeed.xml", x->s.base);
-    site_attr(ch, "description", "When the GPU beats the CPU for stacks of dense layers, "
-                                 "measured by breakeven on real machines: one item per run.");
+    site_attr(ch, "description",
+              "When the GPU beats the CPU for stacks of dense layers, "
+              "measured by breakeven on real machines: one item per run.");
     site_attrf(ch, "generator", "breakeven %s", BE_VERSION);
     fmt_date_rfc822(buf, sizeof buf, newest->prov.finished);
     site_attr(ch, "last-build", buf);
@@ -739,12 +767,14 @@ static int render_run(report_ctx *x, int k, site_outbox *box, int trial, err *e)
         err ce;
         if (compare_runs(prev, u->r, &cs->cmp, &ce) == BE_OK) {
             cs->has = 1;
-            if ((rc = render_compare(&x->s, x->o->out, &cs->cmp, prev, u->r, &x->box, NULL, 0,
-                                     e)) < 0)
+            if ((rc = render_compare(&x->s, x->o->out, &cs->cmp, prev, u->r, &x->box, NULL, 0, e)) <
+                0)
                 return rc;
         } else {
-            snprintf(cs->note, sizeof cs->note, "No comparison with the previous run on this "
-                     "host: %s.", ce.msg);
+            snprintf(cs->note, sizeof cs->note,
+                     "No comparison with the previous run on this "
+                     "host: %s.",
+                     ce.msg);
         }
     }
     if ((rc = csv_results(u->r, &csv, &len, e)) < 0)
@@ -869,8 +899,8 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
     return rc;
 }
 
-int report_compare(const report_opts *o, const char *a, const char *b, compare_set *cmp,
-                   char *page, size_t size, err *e)
+int report_compare(const report_opts *o, const char *a, const char *b, compare_set *cmp, char *page,
+                   size_t size, err *e)
 {
     site s;
     archive_run ra, rb;

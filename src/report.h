@@ -28,15 +28,15 @@
 typedef void (*report_warn_fn)(void *ctx, const char *line);
 
 typedef struct report_opts {
-    const char *out;              /* OUT                                      */
-    const char *const *runs;      /* run ids or paths (not owned)             */
-    int nruns;                    /* 0: every run under OUT/runs/             */
-    const char *base_url;         /* "" or NULL: relative links               */
-    const char *title, *author;   /* NULL or "": defaults                     */
-    const char *data_dir;         /* templates/ and assets/; NULL: search     */
-    volatile sig_atomic_t *stop;  /* raised by SIGINT/SIGTERM (NULL: never):
+    const char *out;             /* OUT                                      */
+    const char *const *runs;     /* run ids or paths (not owned)             */
+    int nruns;                   /* 0: every run under OUT/runs/             */
+    const char *base_url;        /* "" or NULL: relative links               */
+    const char *title, *author;  /* NULL or "": defaults                     */
+    const char *data_dir;        /* templates/ and assets/; NULL: search     */
+    volatile sig_atomic_t *stop; /* raised by SIGINT/SIGTERM (NULL: never):
                                      BE_EINTR before the next file is written */
-    report_warn_fn warn;          /* NULL: warnings are dropped               */
+    report_warn_fn warn;         /* NULL: warnings are dropped               */
     void *warn_ctx;
 } report_opts;
 
@@ -55,7 +55,7 @@ int report_write(const report_opts *o, char *index, size_t size, err *e);
  * compares them into *cmp (the caller frees it with compare_free) and
  * writes OUT/compare/<a>..<b>.html with its change chart; page receives
  * the page's path. */
-int report_compare(const report_opts *o, const char *a, const char *b, compare_set *cmp,
-                   char *page, size_t size, err *e);
+int report_compare(const report_opts *o, const char *a, const char *b, compare_set *cmp, char *page,
+                   size_t size, err *e);
 
 #endif

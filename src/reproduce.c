@@ -16,9 +16,8 @@ static const struct {
     const char *name;
     int value;
 } dropped[] = {
-    {"--out", 1},      {"-o", 1},        {"--data", 1},   {"--quiet", 0},
-    {"-q", 0},         {"--base-url", 1}, {"--title", 1}, {"--author", 1},
-    {"--price", 1},    {"--prices", 1},
+    {"--out", 1},      {"-o", 1},      {"--data", 1},   {"--quiet", 0}, {"-q", 0},
+    {"--base-url", 1}, {"--title", 1}, {"--author", 1}, {"--price", 1}, {"--prices", 1},
 };
 
 /* 1 when word is a dropped option; *skip_next set when its value is the
@@ -37,7 +36,8 @@ static int is_dropped(const char *word, int *skip_next)
             *skip_next = dropped[i].value && word[k] == '\0';
             return 1;
         }
-        if (name[1] != '-' && strncmp(word, name, 2) == 0 && (word[2] == '\0' || dropped[i].value)) {
+        if (name[1] != '-' && strncmp(word, name, 2) == 0 &&
+            (word[2] == '\0' || dropped[i].value)) {
             *skip_next = dropped[i].value && word[2] == '\0';
             return 1;
         }

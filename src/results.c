@@ -234,8 +234,8 @@ int results_summarize_in(const results *r, rs_point *p, err *e)
 /* What went wrong while one tree was built.  It rides on the document's
  * _private pointer, so that the helpers below need no extra argument. */
 typedef struct writer {
-    int oom;                /* a tree allocation failed                 */
-    char nonfinite[128];    /* the first number that was not finite     */
+    int oom;             /* a tree allocation failed                 */
+    char nonfinite[128]; /* the first number that was not finite     */
 } writer;
 
 static writer *writer_of(xmlNodePtr n)
@@ -446,7 +446,7 @@ static void write_point(xmlNodePtr points, const rs_point *p)
         put(pt, "added", p->why);
     if (p->verified && (n = child(pt, "verification"))) {
         putf(n, "checked", "%ld", p->checked);
-        if (isfinite(p->max_error))  /* NaN or inf: the point's message names it */
+        if (isfinite(p->max_error)) /* NaN or inf: the point's message names it */
             putd(n, "max-error", p->max_error);
         putd(n, "tolerance", p->tolerance);
         put(n, "worst", p->worst);
@@ -618,8 +618,8 @@ int results_save(const results *r, const char *path, err *e)
         xmlFreeDoc(doc);
         if (w.oom)
             return err_set(e, BE_EFAIL, "%s: out of memory building the XML tree", path);
-        return err_set(e, BE_EFAIL, "%s: not saved: %s, which is not a finite number",
-                       path, w.nonfinite);
+        return err_set(e, BE_EFAIL, "%s: not saved: %s, which is not a finite number", path,
+                       w.nonfinite);
     }
     xmlDocDumpFormatMemoryEnc(doc, &mem, &len, "UTF-8", 1);
     xmlFreeDoc(doc);
@@ -643,18 +643,18 @@ int results_save(const results *r, const char *path, err *e)
  * number it copies, and what the schema cannot say (unique points, known
  * devices, summaries that fit their samples). */
 
-#define TIME_MIN 1e-12      /* a step timed below a picosecond is no measurement */
-#define TIME_MAX 1e6        /* seconds: --budget's own limit                      */
-#define FLOPS_MAX 1e30      /* FLOPs per layer, and their range in a fit          */
-#define DERIVED_MAX 1e150   /* fitted quantities: a product of two stays finite   */
-#define HUGE_MAX 1e300      /* crossovers, which may lie far outside the data     */
+#define TIME_MIN 1e-12    /* a step timed below a picosecond is no measurement */
+#define TIME_MAX 1e6      /* seconds: --budget's own limit                      */
+#define FLOPS_MAX 1e30    /* FLOPs per layer, and their range in a fit          */
+#define DERIVED_MAX 1e150 /* fitted quantities: a product of two stays finite   */
+#define HUGE_MAX 1e300    /* crossovers, which may lie far outside the data     */
 #define MAX_CORES (1 << 20)
-#define MAX_MEMORY 1e18     /* bytes of host memory                               */
-#define PRICE_MIN 1e-9      /* USD per hour                                       */
+#define MAX_MEMORY 1e18 /* bytes of host memory                               */
+#define PRICE_MIN 1e-9  /* USD per hour                                       */
 #define PRICE_MAX 1e9
-#define TEL_MHZ_MAX 1e6     /* a clock                                            */
-#define TEL_WATTS_MAX 1e6   /* a device's power, and its mean power over a span   */
-#define TEL_JOULES_MAX 1e12 /* energy over a point's timed samples                */
+#define TEL_MHZ_MAX 1e6       /* a clock                                            */
+#define TEL_WATTS_MAX 1e6     /* a device's power, and its mean power over a span   */
+#define TEL_JOULES_MAX 1e12   /* energy over a point's timed samples                */
 #define FIT_MAX_ANALYSIS 1000 /* versions of the fit's method                    */
 
 static const char *const root_status[] = {"complete", "partial"};
@@ -664,16 +664,16 @@ static const char *const mode_names[] = {"inference", "training"};
 static const char *const yes_no[] = {"no", "yes"};
 static const char *const measures[] = {"time", "cost"};
 
-#define COUNT(a) ((int)(sizeof (a) / sizeof *(a)))
+#define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
 
 /* The state of one results_load. */
 typedef struct loader {
     const char *path;
     err *e;
-    int failed;                     /* e holds the first error            */
-    long nodes;                     /* elements and attributes parsed     */
-    startElementNsSAX2Func start;   /* libxml2's handler, which on_start wraps */
-    xmlNodePtr schema_node;         /* the element the schema first complained of */
+    int failed;                   /* e holds the first error            */
+    long nodes;                   /* elements and attributes parsed     */
+    startElementNsSAX2Func start; /* libxml2's handler, which on_start wraps */
+    xmlNodePtr schema_node;       /* the element the schema first complained of */
 } loader;
 
 /* Records the first error as "path:line: message" ("path: message" when
@@ -761,9 +761,9 @@ static void on_doctype(void *ctx, const xmlChar *name, const xmlChar *public_id,
 }
 
 /* Counts elements and attributes, and stops the parse past the bound. */
-static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
-                     const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
-                     int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
+                     int nb_namespaces, const xmlChar **namespaces, int nb_attributes,
+                     int nb_defaulted, const xmlChar **attributes)
 {
     loader *ld = loader_of(ctx);
     ld->nodes += 1L + nb_namespaces + nb_attributes;
@@ -773,8 +773,8 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
         xmlStopParser(ctx);
         return;
     }
-    ld->start(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
-              nb_defaulted, attributes);
+    ld->start(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes, nb_defaulted,
+              attributes);
 }
 
 /* The built-in schema's own diagnostics: it compiles, or the load says so. */
@@ -799,7 +799,10 @@ static void on_schema_error(void *data, xmlErrorPtr xe)
     n = strlen(msg);
     while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
         msg[--n] = '\0';
-    fail_line(ld, ld->schema_node ? line_of(ld->schema_node) : xe->line > 0 ? xe->line : 0,
+    fail_line(ld,
+              ld->schema_node ? line_of(ld->schema_node)
+              : xe->line > 0  ? xe->line
+                              : 0,
               "does not match the results schema: %s", msg);
 }
 
@@ -826,10 +829,12 @@ static int read_regular(loader *ld, char **text, size_t *len)
     }
     if (!S_ISREG(st.st_mode)) {
         fail_line(ld, 0, "is %s, not a regular file",
-                  S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
-                  S_ISCHR(st.st_mode) ? "a character device" :
-                  S_ISBLK(st.st_mode) ? "a block device" :
-                  S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+                  S_ISDIR(st.st_mode)    ? "a directory"
+                  : S_ISFIFO(st.st_mode) ? "a FIFO"
+                  : S_ISCHR(st.st_mode)  ? "a character device"
+                  : S_ISBLK(st.st_mode)  ? "a block device"
+                  : S_ISSOCK(st.st_mode) ? "a socket"
+                                         : "not a file");
         goto fail;
     }
     if (st.st_size > RESULTS_MAX_BYTES) {
@@ -855,7 +860,7 @@ static int read_regular(loader *ld, char **text, size_t *len)
             goto fail;
         }
         if (n == 0)
-            break;  /* the file shrank: parse what there is */
+            break; /* the file shrank: parse what there is */
         got += (size_t)n;
     }
     close(fd);
@@ -959,11 +964,13 @@ static void get_exact(loader *ld, xmlNodePtr n, const char *name, char *buf, siz
     if (!v)
         return;
     if (!*s || strlen(s) >= size)
-        bad(ld, n, "<%s> attribute \"%s\" is \"%s\", not 1 to %zu bytes",
-            (const char *)n->name, name, clip(q, v), size - 1);
+        bad(ld, n, "<%s> attribute \"%s\" is \"%s\", not 1 to %zu bytes", (const char *)n->name,
+            name, clip(q, v), size - 1);
     else if (!utf8_clean(s) || strpbrk(s, "\t\r\n"))
-        bad(ld, n, "<%s> attribute \"%s\" is \"%s\", which holds control characters, "
-            "non-characters or invalid UTF-8", (const char *)n->name, name, clip(q, v));
+        bad(ld, n,
+            "<%s> attribute \"%s\" is \"%s\", which holds control characters, "
+            "non-characters or invalid UTF-8",
+            (const char *)n->name, name, clip(q, v));
     else
         memcpy(buf, s, strlen(s) + 1);
     xmlFree(v);
@@ -1061,8 +1068,7 @@ static unsigned long long get_seed(loader *ld, xmlNodePtr n, const char *name)
 }
 
 /* The index of the value among names[0..count); 0 after an error. */
-static int get_enum(loader *ld, xmlNodePtr n, const char *name, const char *const *names,
-                    int count)
+static int get_enum(loader *ld, xmlNodePtr n, const char *name, const char *const *names, int count)
 {
     xmlChar *v = attr(ld, n, name, 0);
     char q[64];
@@ -1241,7 +1247,7 @@ static void read_summary(loader *ld, xmlNodePtr n, stats_summary *s, fit_view *v
     s->ci_level = get_real(ld, n, "ci-level", 0.0, 1.0);
     s->drift = get_enum(ld, n, "drift", yes_no, COUNT(yes_no));
     s->drift_ratio = get_real(ld, n, "drift-ratio", 0.0, TIME_MAX / TIME_MIN);
-    get_real(ld, n, "gflops", 0.0, DERIVED_MAX);  /* recomputed on save */
+    get_real(ld, n, "gflops", 0.0, DERIVED_MAX); /* recomputed on save */
     s->passes = has(n, "passes") ? (int)get_int(ld, n, "passes", 1, RESULTS_MAX_PASSES) : 0;
     s->contention = has(n, "contention") ? get_real(ld, n, "contention", 0.0, 1.0) : 0.0;
 }
@@ -1369,8 +1375,8 @@ static void read_telemetry(loader *ld, xmlNodePtr n, tel_point *t)
     if (!ld->failed && has(n, "throttled") != (t->has_throttle[0] || t->has_throttle[1]))
         bad(ld, n, "<telemetry> has \"throttled\" %s throttle reasons",
             has(n, "throttled") ? "without" : "but not with its");
-    else if (!ld->failed && t->throttled != (((t->throttle[0] | t->throttle[1]) &
-                                              TEL_THROTTLING_MASK) != 0))
+    else if (!ld->failed &&
+             t->throttled != (((t->throttle[0] | t->throttle[1]) & TEL_THROTTLING_MASK) != 0))
         bad(ld, n, "<telemetry> throttled=\"%s\" does not match its throttle reasons",
             yes_no[t->throttled]);
     if ((t->has_energy = has(n, "energy-j") || has(n, "energy-span-s") ||
@@ -1380,12 +1386,12 @@ static void read_telemetry(loader *ld, xmlNodePtr n, tel_point *t)
         t->energy_samples = (int)get_int(ld, n, "energy-samples", 1, TEL_MAX_ENERGY_STEPS);
         t->energy_visits = (int)get_int(ld, n, "energy-visits", 1, RESULTS_MAX_PASSES);
         if (!ld->failed && t->energy_j > TEL_WATTS_MAX * t->energy_span_s)
-            bad(ld, n, "<telemetry> energy-j is more than %g W over energy-span-s",
-                TEL_WATTS_MAX);
-        else if (!ld->failed &&
-                 t->energy_span_s < TEL_ENERGY_SPAN_MIN(t->kind, t->energy_visits))
-            bad(ld, n, "<telemetry> energy-span-s=%g is too short for %d visits of %s (at "
-                "least %g s)", t->energy_span_s, t->energy_visits, tel_sources[t->kind == TEL_RAPL],
+            bad(ld, n, "<telemetry> energy-j is more than %g W over energy-span-s", TEL_WATTS_MAX);
+        else if (!ld->failed && t->energy_span_s < TEL_ENERGY_SPAN_MIN(t->kind, t->energy_visits))
+            bad(ld, n,
+                "<telemetry> energy-span-s=%g is too short for %d visits of %s (at "
+                "least %g s)",
+                t->energy_span_s, t->energy_visits, tel_sources[t->kind == TEL_RAPL],
                 TEL_ENERGY_SPAN_MIN(t->kind, t->energy_visits));
         else if (!ld->failed && t->energy_visits > t->energy_samples)
             bad(ld, n, "<telemetry> energy-visits=%d is more than its energy-samples=%d",
@@ -1401,15 +1407,27 @@ static int diagnose(const char *path, xmlNodePtr n, err *e)
     loader ld;
     union {
         int i;
-        struct { unsigned long long seed; int analysis; } fit;
+        struct {
+            unsigned long long seed;
+            int analysis;
+        } fit;
         rs_prov prov;
         device_info dev;
         device_prop prop;
         rs_point pt;
-        struct { step_times t; int pass; } s;
+        struct {
+            step_times t;
+            int pass;
+        } s;
         rs_pass pass;
-        struct { stats_summary s; fit_view v; } sum;
-        struct { char device[32]; double usd; } price;
+        struct {
+            stats_summary s;
+            fit_view v;
+        } sum;
+        struct {
+            char device[32];
+            double usd;
+        } price;
         fit_model m;
         fit_crossover c;
         fit_hidden_cross h;
@@ -1579,7 +1597,7 @@ static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
             continue;
         if (p->nsamples == 0)
             p->has_transfer = has(s, "total");
-        if (p->nsamples >= count) {  /* cannot happen: counted above */
+        if (p->nsamples >= count) { /* cannot happen: counted above */
             bad(ld, s, "more <s> than counted");
             return;
         }
@@ -1619,7 +1637,8 @@ static void check_summary(loader *ld, xmlNodePtr n, const rs_point *p, const sta
              !le(s->min, s->mean) || !le(s->mean, s->max))
         /* the interval may reach past the samples: it says where another
          * run's median would fall, and with few passes that is wider */
-        bad(ld, n, "<summary> statistics are not in order (min <= p10, ci-lo <= median <= "
+        bad(ld, n,
+            "<summary> statistics are not in order (min <= p10, ci-lo <= median <= "
             "ci-hi, p90 <= max, mean within min..max)");
 }
 
@@ -1658,7 +1677,8 @@ static void load_point(loader *ld, xmlNodePtr n, results *r)
     if (part[0])
         read_verification(ld, part[0], &p);
     if (p.verified && isnan(p.max_error) && p.status != PT_FAILED_VERIFICATION && !ld->failed)
-        bad(ld, part[0], "<verification> lacks \"max-error\", which only a failed "
+        bad(ld, part[0],
+            "<verification> lacks \"max-error\", which only a failed "
             "verification may");
     if (part[1])
         load_samples(ld, part[1], &p);
@@ -1713,7 +1733,7 @@ static int point_order(const void *x, const void *y)
         return a->hidden < b->hidden ? -1 : 1;
     if (a->batch != b->batch)
         return a->batch < b->batch ? -1 : 1;
-    return a < b ? -1 : a > b;  /* stable: the first in the file comes first */
+    return a < b ? -1 : a > b; /* stable: the first in the file comes first */
 }
 
 static void load_points(loader *ld, xmlNodePtr pts, results *r)
@@ -1750,7 +1770,8 @@ static void load_points(loader *ld, xmlNodePtr pts, results *r)
         if (strcmp(v[i]->device, v[i - 1]->device) == 0 && v[i]->mode == v[i - 1]->mode &&
             v[i]->layers == v[i - 1]->layers && v[i]->hidden == v[i - 1]->hidden &&
             v[i]->batch == v[i - 1]->batch) {
-            fail_line(ld, lines[v[i] - r->points], "<point> repeats the point of line %ld "
+            fail_line(ld, lines[v[i] - r->points],
+                      "<point> repeats the point of line %ld "
                       "(device \"%s\", %s, layers=%d hidden=%d batch=%d)",
                       lines[v[i - 1] - r->points], v[i]->device, mode_names[v[i]->mode],
                       v[i]->layers, v[i]->hidden, v[i]->batch);
@@ -1787,8 +1808,10 @@ static void load_model(loader *ld, xmlNodePtr n, results *r, fit_model *m)
             return;
         if (k >= r->npoints || strcmp(r->points[k].device, m->device) != 0 ||
             r->points[k].mode != m->mode)
-            bad(ld, o, "<outlier> point %d is not one of the %d points of this model's device "
-                "and mode", k, r->npoints);
+            bad(ld, o,
+                "<outlier> point %d is not one of the %d points of this model's device "
+                "and mode",
+                k, r->npoints);
         else
             m->outliers[m->noutliers++] = k;
     }
@@ -1805,8 +1828,10 @@ static void load_cross(loader *ld, xmlNodePtr n, results *r, fit_crossover *c)
         return;
     if (!results_device(r, c->base) || !results_device(r, c->other) ||
         strcmp(c->base, c->other) == 0) {
-        bad(ld, n, "<crossover> of \"%s\" and \"%s\": two different devices that <devices> "
-            "lists", c->base, c->other);
+        bad(ld, n,
+            "<crossover> of \"%s\" and \"%s\": two different devices that <devices> "
+            "lists",
+            c->base, c->other);
         return;
     }
     if (c->ci_lo > c->ci_hi) {
@@ -1817,8 +1842,8 @@ static void load_cross(loader *ld, xmlNodePtr n, results *r, fit_crossover *c)
         const fit_crossover *x = &r->fit.cross[i];
         if (strcmp(x->base, c->base) == 0 && strcmp(x->other, c->other) == 0 &&
             x->mode == c->mode && x->view == c->view && x->cost == c->cost) {
-            bad(ld, n, "a second <crossover> of \"%s\" and \"%s\", %s, %s, %s", c->base,
-                c->other, mode_names[c->mode], view_names[c->view], measures[c->cost]);
+            bad(ld, n, "a second <crossover> of \"%s\" and \"%s\", %s, %s, %s", c->base, c->other,
+                mode_names[c->mode], view_names[c->view], measures[c->cost]);
             return;
         }
     }
@@ -1874,9 +1899,11 @@ static void check_models_unique(loader *ld, const results *r, model_line *v)
         const fit_model *a = v[i - 1].m, *b = v[i].m;
         if (strcmp(a->device, b->device) == 0 && a->mode == b->mode && a->view == b->view &&
             a->hidden == b->hidden) {
-            fail_line(ld, v[i].line, "a second <model> of device \"%s\", %s, %s, hidden %d "
-                      "(the first is on line %ld)", b->device, mode_names[b->mode],
-                      view_names[b->view], b->hidden, v[i - 1].line);
+            fail_line(ld, v[i].line,
+                      "a second <model> of device \"%s\", %s, %s, hidden %d "
+                      "(the first is on line %ld)",
+                      b->device, mode_names[b->mode], view_names[b->view], b->hidden,
+                      v[i - 1].line);
             return;
         }
     }
@@ -1915,8 +1942,7 @@ static void load_fit(loader *ld, xmlNodePtr fit, results *r)
     read_fit(ld, fit, &r->fit_seed, &r->fit.analysis);
     /* a model per device, mode and view over all widths and at each */
     if (ld->failed || count_children(ld, fit, "price", FIT_MAX_PRICES) < 0 ||
-        (nm = count_children(ld, fit, "model", 4L * r->ndevices * (1L + distinct_widths(r)))) <
-            0 ||
+        (nm = count_children(ld, fit, "model", 4L * r->ndevices * (1L + distinct_widths(r)))) < 0 ||
         (nc = count_children(ld, fit, "crossover", 8L * r->ndevices)) < 0)
         return;
     r->fit.models = calloc((size_t)nm + 1, sizeof *r->fit.models);
@@ -2078,8 +2104,8 @@ static int load_text(loader *ld, const char *text, size_t len, results **out)
     int rc = BE_EFAIL;
     /* no entity substitution (no XML_PARSE_NOENT), no DTD loading, no
      * network, no XInclude; big line numbers for big files */
-    int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                  XML_PARSE_IGNORE_ENC | XML_PARSE_BIG_LINES;
+    int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_IGNORE_ENC |
+                  XML_PARSE_BIG_LINES;
 #if LIBXML_VERSION >= 21300
     options |= XML_PARSE_NO_XXE;
 #endif
@@ -2147,7 +2173,6 @@ static int loads_back(const char *path, const char *text, size_t len, err *e)
     rc = load_text(&ld, text, len, &back);
     results_free(back);
     if (rc < 0)
-        return err_set(e, BE_EFAIL, "not saved, as breakeven would refuse to load it: %s",
-                       why.msg);
+        return err_set(e, BE_EFAIL, "not saved, as breakeven would refuse to load it: %s", why.msg);
     return BE_OK;
 }

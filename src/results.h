@@ -18,12 +18,7 @@
 
 #define RESULTS_FORMAT 1
 
-typedef enum {
-    PT_OK = 0,
-    PT_OUT_OF_MEMORY,
-    PT_FAILED_VERIFICATION,
-    PT_SKIPPED
-} rs_status;
+typedef enum { PT_OK = 0, PT_OUT_OF_MEMORY, PT_FAILED_VERIFICATION, PT_SKIPPED } rs_status;
 
 const char *results_status_name(rs_status s);
 
@@ -48,11 +43,11 @@ typedef struct rs_prov {
 /* One pass of the sweep: every point measured once more, in a shuffled
  * order (sweep.h), and what the machine did meanwhile. */
 typedef struct rs_pass {
-    int index;                /* 1-based, in the order run (refinement passes too) */
-    char started[32];         /* UTC, ISO 8601                                */
-    double seconds;           /* its wall time                                */
-    int visits;               /* point × device measurements made in it       */
-    machstate state;          /* see machstate.h; has_ flags say what was read */
+    int index;        /* 1-based, in the order run (refinement passes too) */
+    char started[32]; /* UTC, ISO 8601                                */
+    double seconds;   /* its wall time                                */
+    int visits;       /* point × device measurements made in it       */
+    machstate state;  /* see machstate.h; has_ flags say what was read */
 } rs_pass;
 
 typedef struct rs_point {
@@ -62,20 +57,20 @@ typedef struct rs_point {
     double flops_per_layer;
     rs_status status;
     char message[512];
-    char why[160];            /* why the point was added ("" for grid points) */
-    int verified;             /* 1 when the verification fields are set   */
+    char why[160]; /* why the point was added ("" for grid points) */
+    int verified;  /* 1 when the verification fields are set   */
     long checked;
     double max_error, tolerance; /* max_error NaN when it was not finite */
     char worst[128];
-    int nsamples;             /* 0 unless the point was measured          */
-    step_times *samples;      /* owned by the point                       */
-    int *pass;                /* owned; the pass (rs_pass.index) of each sample,
+    int nsamples;           /* 0 unless the point was measured          */
+    step_times *samples;    /* owned by the point                       */
+    int *pass;              /* owned; the pass (rs_pass.index) of each sample,
                                  or NULL: all from one pass, numbered 0 (files
                                  of 0.1.0, test fixtures)                  */
-    int has_transfer;         /* samples carry h2d/d2h/total (OpenCL)     */
-    stats_summary resident;   /* of samples[].wall                        */
-    stats_summary transfer;   /* of samples[].total, when has_transfer    */
-    tel_point tel;            /* what the device reported while it was timed
+    int has_transfer;       /* samples carry h2d/d2h/total (OpenCL)     */
+    stats_summary resident; /* of samples[].wall                        */
+    stats_summary transfer; /* of samples[].total, when has_transfer    */
+    tel_point tel;          /* what the device reported while it was timed
                                  (telemetry.h); tel.kind TEL_NONE: nothing */
 } rs_point;
 
@@ -96,35 +91,35 @@ typedef struct fit_model {
     char device[32];
     wl_mode mode;
     fit_view view;
-    int hidden;              /* 0: all widths; else the width it covers     */
-    int ok;                  /* 0 when it could not be fitted (see why)     */
-    int poor;                /* ok, but rms_rel > FIT_POOR_RMS              */
+    int hidden; /* 0: all widths; else the width it covers     */
+    int ok;     /* 0 when it could not be fitted (see why)     */
+    int poor;   /* ok, but rms_rel > FIT_POOR_RMS              */
     char why[160];
-    int npoints;             /* ok points used                              */
-    double t0, t0_err;       /* seconds per layer-step (≥ 0), its std. error */
-    double P, P_err;         /* FLOP/s, and its standard error              */
-    double half_size;        /* t0·P, FLOPs per layer                       */
-    double rms_rel;          /* RMS of (measured − model) / model           */
-    double fmin, fmax;       /* the measured range of f                     */
-    int noutliers;           /* points far off the model (|rel. res.| > 3 RMS and > 10%) */
+    int npoints;                    /* ok points used                              */
+    double t0, t0_err;              /* seconds per layer-step (≥ 0), its std. error */
+    double P, P_err;                /* FLOP/s, and its standard error              */
+    double half_size;               /* t0·P, FLOPs per layer                       */
+    double rms_rel;                 /* RMS of (measured − model) / model           */
+    double fmin, fmax;              /* the measured range of f                     */
+    int noutliers;                  /* points far off the model (|rel. res.| > 3 RMS and > 10%) */
     int outliers[FIT_MAX_OUTLIERS]; /* their indexes in results.points      */
 } fit_model;
 
 typedef enum {
-    CROSS_IN_RANGE,      /* the other device becomes faster inside the measured range */
-    CROSS_EXTRAPOLATED,  /* never faster in range, but the fit predicts a crossing    */
-    CROSS_NEVER,         /* never: the other device's P is not higher                 */
-    CROSS_ALWAYS,        /* faster everywhere measured                                */
-    CROSS_UNKNOWN        /* a model is missing (too few points, OOM, …)               */
+    CROSS_IN_RANGE,     /* the other device becomes faster inside the measured range */
+    CROSS_EXTRAPOLATED, /* never faster in range, but the fit predicts a crossing    */
+    CROSS_NEVER,        /* never: the other device's P is not higher                 */
+    CROSS_ALWAYS,       /* faster everywhere measured                                */
+    CROSS_UNKNOWN       /* a model is missing (too few points, OOM, …)               */
 } cross_kind;
 
 /* The crossover batch at one hidden width, from the measured ratio and
  * its uncertainty (xover.h). */
 typedef struct fit_hidden_cross {
     int hidden;
-    cross_kind kind;     /* in-range, never, always or unknown              */
-    double batch;        /* interpolated batch (in-range only)              */
-    double flops;        /* FLOPs per layer at that batch                   */
+    cross_kind kind;           /* in-range, never, always or unknown              */
+    double batch;              /* interpolated batch (in-range only)              */
+    double flops;              /* FLOPs per layer at that batch                   */
     double batch_lo, batch_hi; /* its 95% interval within the measured
                                   batches (never, always: where a crossing
                                   could still be); both 0 when not computed
@@ -138,18 +133,18 @@ typedef struct fit_crossover {
     char base[32], other[32];
     wl_mode mode;
     fit_view view;
-    int cost;                /* 1: cost per step (needs both prices)       */
-    cross_kind kind;         /* the summary over the hidden widths (fit.h)  */
-    double flops;            /* a representative FLOPs per layer: the median
+    int cost;                    /* 1: cost per step (needs both prices)       */
+    cross_kind kind;             /* the summary over the hidden widths (fit.h)  */
+    double flops;                /* a representative FLOPs per layer: the median
                                 of the per-width crossovers (in-range) or of
                                 the models' predictions (extrapolated)      */
     double flops_min, flops_max; /* their range (0 and 0 for the other kinds,
                                 and in fits of analysis 1)                  */
-    double ci_lo, ci_hi;     /* a 95% interval holding every per-width
+    double ci_lo, ci_hi;         /* a 95% interval holding every per-width
                                 interval (0 and 0 when unbounded)           */
     int nhidden;
     fit_hidden_cross per_hidden[LIST_MAX];
-    char sentence[1024];     /* the answer in words (see fit_sentence)      */
+    char sentence[1024]; /* the answer in words (see fit_sentence)      */
 } fit_crossover;
 
 /* Prices in USD per hour, by device id. */
@@ -163,26 +158,26 @@ typedef struct fit_prices {
 /* Everything fitted for one run. */
 typedef struct fit_set {
     int nmodels;
-    fit_model *models;       /* owned */
+    fit_model *models; /* owned */
     int ncross;
-    fit_crossover *cross;    /* owned */
-    int analysis;            /* the method's version (FIT_ANALYSIS in fit.h);
+    fit_crossover *cross; /* owned */
+    int analysis;         /* the method's version (FIT_ANALYSIS in fit.h);
                                 1 for fits stored without one (0.1.0)       */
 } fit_set;
 
 typedef struct results {
-    int partial;              /* 1 until the run finished every point     */
+    int partial; /* 1 until the run finished every point     */
     rs_prov prov;
     int ndevices;
-    device_info *devices;     /* owned */
+    device_info *devices; /* owned */
     int npoints, cap;
-    rs_point *points;         /* owned, each owning its samples */
+    rs_point *points; /* owned, each owning its samples */
     int npasses;
-    rs_pass *passes;          /* owned; the passes run, in order         */
-    int has_fit;              /* fit and fit_seed are set               */
-    fit_set fit;              /* owned (its arrays)                     */
+    rs_pass *passes; /* owned; the passes run, in order         */
+    int has_fit;     /* fit and fit_seed are set               */
+    fit_set fit;     /* owned (its arrays)                     */
     unsigned long long fit_seed;
-    fit_prices prices;        /* the prices the cost crossovers used     */
+    fit_prices prices; /* the prices the cost crossovers used     */
 } results;
 
 /* Allocates an empty model; NULL when out of memory.  Free with results_free. */
@@ -228,12 +223,12 @@ int results_save(const results *r, const char *path, err *e);
 /* The most a results file may hold: results_load refuses more (see the
  * README, "Trust model").  Memory stays within a few hundred MB. */
 #define RESULTS_MAX_BYTES (64L * 1024 * 1024)
-#define RESULTS_MAX_NODES 2000000L  /* elements and attributes, together     */
-#define RESULTS_MAX_ATTRS 128       /* attributes in one tag                  */
+#define RESULTS_MAX_NODES 2000000L /* elements and attributes, together     */
+#define RESULTS_MAX_ATTRS 128      /* attributes in one tag                  */
 #define RESULTS_MAX_DEVICES 64
 #define RESULTS_MAX_POINTS 100000
-#define RESULTS_MAX_SAMPLES 10000   /* per point (a run takes at most 2000)   */
-#define RESULTS_MAX_PASSES 1000     /* passes of a sweep, refinement included */
+#define RESULTS_MAX_SAMPLES 10000 /* per point (a run takes at most 2000)   */
+#define RESULTS_MAX_PASSES 1000   /* passes of a sweep, refinement included */
 
 /* Loads path, a results file from anywhere: only a regular file, validated
  * against the schema, then checked for sense (unique points, known devices,

@@ -27,10 +27,14 @@ static int draw_one(const results *r, runcharts_kind k, wl_mode m, const char *b
 {
     *drawn = 1;
     switch (k) {
-    case RUNCHARTS_THROUGHPUT: return figure_throughput(r, &r->fit, m, base, e);
-    case RUNCHARTS_SPEED_RATIO: return figure_speed_ratio(r, &r->fit, m, base, e);
-    case RUNCHARTS_WINNER_MAP: return figure_winner_map(r, &r->fit, m, base, e);
-    case RUNCHARTS_RELATIVE_TIME: return figure_relative_time(r, m, NULL, 0, base, e);
+    case RUNCHARTS_THROUGHPUT:
+        return figure_throughput(r, &r->fit, m, base, e);
+    case RUNCHARTS_SPEED_RATIO:
+        return figure_speed_ratio(r, &r->fit, m, base, e);
+    case RUNCHARTS_WINNER_MAP:
+        return figure_winner_map(r, &r->fit, m, base, e);
+    case RUNCHARTS_RELATIVE_TIME:
+        return figure_relative_time(r, m, NULL, 0, base, e);
     default:
         if (!(q_price(&r->prices, q_base_id(r)) > 0)) {
             *drawn = 0;

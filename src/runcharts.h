@@ -21,7 +21,7 @@ typedef enum {
     RUNCHARTS_SPEED_RATIO,
     RUNCHARTS_WINNER_MAP,
     RUNCHARTS_RELATIVE_TIME,
-    RUNCHARTS_COST,           /* only with a price for the base device */
+    RUNCHARTS_COST, /* only with a price for the base device */
     RUNCHARTS_KINDS
 } runcharts_kind;
 

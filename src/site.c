@@ -75,9 +75,11 @@ int site_data_dir(const char *data_dir, char *buf, size_t size, err *e)
         snprintf(buf, size, "%s", BE_DATADIR);
         return BE_OK;
     }
-    return err_set(e, BE_EFAIL, "templates not found: tried $BREAKEVEN_DATA, the executable's "
+    return err_set(e, BE_EFAIL,
+                   "templates not found: tried $BREAKEVEN_DATA, the executable's "
                    "directory, ../share/breakeven beside it and %s (set BREAKEVEN_DATA to the "
-                   "directory holding templates/ and assets/)", BE_DATADIR);
+                   "directory holding templates/ and assets/)",
+                   BE_DATADIR);
 }
 
 int site_check_base_url(const char *url, err *e)
@@ -144,8 +146,8 @@ static xsltStylesheetPtr load_xsl(site *s, const char *name, err *e)
         x = NULL;
     }
     if (!x)
-        err_set(e, BE_EFAIL, "%s: not a usable XSLT stylesheet%s%s", p,
-                s->xml_err[0] ? ": " : "", s->xml_err);
+        err_set(e, BE_EFAIL, "%s: not a usable XSLT stylesheet%s%s", p, s->xml_err[0] ? ": " : "",
+                s->xml_err);
     return x;
 }
 
@@ -236,7 +238,7 @@ static const char *clean_text(const char *s, char **copy)
     *copy = NULL;
     if (utf8_clean(s))
         return s;
-    size = 3 * strlen(s) + 1;  /* each byte at worst becomes U+FFFD */
+    size = 3 * strlen(s) + 1; /* each byte at worst becomes U+FFFD */
     if (!(*copy = malloc(size)))
         return NULL;
     utf8_copy(*copy, size, s);
@@ -366,8 +368,8 @@ int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const ch
     }
     xsltFreeTransformContext(t);
     if (!res)
-        return err_set(e, BE_EFAIL, "%s: the template failed%s%s", what,
-                       s->xml_err[0] ? ": " : "", s->xml_err);
+        return err_set(e, BE_EFAIL, "%s: the template failed%s%s", what, s->xml_err[0] ? ": " : "",
+                       s->xml_err);
     if (xsltSaveResultToString(out, len, res, xsl) < 0 || !*out) {
         xmlFreeDoc(res);
         return err_set(e, BE_EFAIL, "%s: cannot serialize the page", what);
@@ -423,10 +425,11 @@ int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e)
     int i, rc;
     for (i = 0; i < b->n; i++) {
         if (stop && *stop)
-            return err_set(e, BE_EINTR, "interrupted after %d of %d files; each is whole, "
-                           "the previous or the new one%s", i, b->n,
-                           i + 2 < b->n ? ", and the index and the feed are the previous ones"
-                                        : "");
+            return err_set(
+                e, BE_EINTR,
+                "interrupted after %d of %d files; each is whole, "
+                "the previous or the new one%s",
+                i, b->n, i + 2 < b->n ? ", and the index and the feed are the previous ones" : "");
         if ((rc = fsx_write_atomic(b->v[i].path, b->v[i].data, b->v[i].len, e)) < 0)
             return rc;
     }

@@ -39,14 +39,14 @@ int site_check_base_url(const char *url, err *e);
 
 /* An open site: the settings of every page, the stylesheets and the CSS. */
 typedef struct site {
-    char base[1024];               /* base URL with a trailing "/", or ""  */
-    char data[SITE_PATH];          /* the directory of templates/, assets/ */
-    char title[512], author[256];  /* as one line (utf8_line); "" for none */
+    char base[1024];              /* base URL with a trailing "/", or ""  */
+    char data[SITE_PATH];         /* the directory of templates/, assets/ */
+    char title[512], author[256]; /* as one line (utf8_line); "" for none */
     xsltStylesheetPtr run_xsl, compare_xsl, feed_xsl;
-    char *css;                     /* assets/style.css, owned              */
+    char *css; /* assets/style.css, owned              */
     size_t css_len;
-    char xml_err[512];             /* the first libxml2/libxslt error      */
-    long xml_errors;               /* how many were reported               */
+    char xml_err[512]; /* the first libxml2/libxslt error      */
+    long xml_errors;   /* how many were reported               */
 } site;
 
 /* Opens the site: checks base_url, finds the data directory (see
@@ -97,7 +97,7 @@ int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const ch
 
 typedef struct site_file {
     char path[SITE_PATH];
-    char *data;          /* owned unless borrowed */
+    char *data; /* owned unless borrowed */
     size_t len;
     int borrowed;
 } site_file;

@@ -128,7 +128,10 @@ static double drift_of(const double *x, int n, double *v, double *ratio)
 }
 
 /* Significant (one-sided p < 0.01) and large enough to matter. */
-static int drifted(double z, double ratio) { return z > 2.326 && ratio > 1.02; }
+static int drifted(double z, double ratio)
+{
+    return z > 2.326 && ratio > 1.02;
+}
 
 int stats_summarize(const double *x, int n, stats_summary *s, err *e)
 {
@@ -169,8 +172,7 @@ int stats_summarize(const double *x, int n, stats_summary *s, err *e)
 
 int stats_converged(const stats_summary *s, double rel)
 {
-    return s->n >= 1 && s->ci_lo >= s->median * (1.0 - rel) &&
-           s->ci_hi <= s->median * (1.0 + rel);
+    return s->n >= 1 && s->ci_lo >= s->median * (1.0 - rel) && s->ci_hi <= s->median * (1.0 + rel);
 }
 
 /* ---- samples measured in passes --------------------------------------- */
@@ -187,10 +189,10 @@ void stats_contention(stats_summary *s, double lost)
 
 double stats_t975(int df)
 {
-    static const double t[30] = {
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-        2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-        2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    static const double t[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
     double z = 1.959964, d = (double)df;
     if (df < 1)
         return INFINITY;

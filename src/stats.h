@@ -23,14 +23,14 @@
 typedef struct stats_summary {
     int n;
     double median, min, max, p10, p90, mean, stdev, cv;
-    double ci_lo, ci_hi;  /* 95% confidence interval of the median            */
-    double ci_level;      /* its exact coverage (below 0.95 when n is small)  */
-    int drift;            /* 1 when the last third is significantly slower    */
-    double drift_ratio;   /* median(last third) / median(first third); 0 if n < 9 */
-    int passes;           /* the passes ci_lo/ci_hi stand on: ≥ 2 when they include
+    double ci_lo, ci_hi; /* 95% confidence interval of the median            */
+    double ci_level;     /* its exact coverage (below 0.95 when n is small)  */
+    int drift;           /* 1 when the last third is significantly slower    */
+    double drift_ratio;  /* median(last third) / median(first third); 0 if n < 9 */
+    int passes;          /* the passes ci_lo/ci_hi stand on: ≥ 2 when they include
                              the variation between passes (stats_summarize_passes),
                              1 when from one pass only, 0 unknown (older files) */
-    double contention;    /* the share of the CPU others took while the samples
+    double contention;   /* the share of the CPU others took while the samples
                              were measured, by which ci_lo was extended down
                              (stats_contention); 0 when none was recorded */
 } stats_summary;

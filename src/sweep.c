@@ -39,15 +39,18 @@
 typedef struct measure {
     const plan *p;
     volatile sig_atomic_t *stop;
-    int min_samples;    /* of a visit: the plan's minimum, over the passes */
-    double share;       /* seconds this visit may spend sampling */
-    double sampled;     /* set by the visit: seconds it spent sampling */
-    tel_source *tel;    /* the visited device's telemetry, or NULL */
-    int last_pass;      /* the visit is the point's last: see energy_run */
-    double energy_s;    /* set by the visit: seconds its energy run took */
+    int min_samples; /* of a visit: the plan's minimum, over the passes */
+    double share;    /* seconds this visit may spend sampling */
+    double sampled;  /* set by the visit: seconds it spent sampling */
+    tel_source *tel; /* the visited device's telemetry, or NULL */
+    int last_pass;   /* the visit is the point's last: see energy_run */
+    double energy_s; /* set by the visit: seconds its energy run took */
 } measure;
 
-static int stopped(const measure *m) { return m->stop && *m->stop; }
+static int stopped(const measure *m)
+{
+    return m->stop && *m->stop;
+}
 
 /* splitmix64: the shuffles' generator; the state is the caller's. */
 static uint64_t next_random(uint64_t *s)
@@ -92,8 +95,8 @@ static int verify_point(const device *dev, void *run, const workload *w, rs_poin
     if (!vr.ok) {
         pt->status = PT_FAILED_VERIFICATION;
         snprintf(pt->message, sizeof pt->message,
-                 "%s is off by %.3g of its scale; the tolerance is %.3g", vr.where,
-                 vr.max_error, vr.tolerance);
+                 "%s is off by %.3g of its scale; the tolerance is %.3g", vr.where, vr.max_error,
+                 vr.tolerance);
     }
     rc = dev->ops->reset(run, e);
 done:
@@ -112,8 +115,7 @@ done:
  * most a twentieth of it.  Nothing happens where the source has no energy
  * counter (PoCL, a CPU without readable RAPL).  *spent is its wall time,
  * which the budget does not cover. */
-static int energy_run(measure *m, const device *dev, void *run, rs_point *pt, double *spent,
-                      err *e)
+static int energy_run(measure *m, const device *dev, void *run, rs_point *pt, double *spent, err *e)
 {
     tel_reading before, after;
     step_times t;
@@ -221,8 +223,7 @@ done:
  * sample, release.  A device failure ends the point (its status and
  * message say why; samples of earlier passes stay); only an interruption
  * or a failure of the host is returned. */
-static int visit(measure *m, const device *dev, const workload *w, rs_point *pt, int pass,
-                 err *e)
+static int visit(measure *m, const device *dev, const workload *w, rs_point *pt, int pass, err *e)
 {
     void *run = NULL;
     err pe;
@@ -251,7 +252,10 @@ static int visit(measure *m, const device *dev, const workload *w, rs_point *pt,
 }
 
 /* A point is written once it has samples or a status other than ok. */
-static int measured(const rs_point *p) { return p->status != PT_OK || p->nsamples > 0; }
+static int measured(const rs_point *p)
+{
+    return p->status != PT_OK || p->nsamples > 0;
+}
 
 /* Saves r without the points from base on that have not been measured yet
  * (an ok point without samples is not a valid point of a file). */
@@ -274,8 +278,8 @@ static int checkpoint_save(const results *r, int base, const char *path, err *e)
 
 /* Visits (ok points) left in this pass from position q of order on, and in
  * the passes after it. */
-static int visits_left(const results *r, int base, const int *order, int ncells, int ndev,
-                       int q, int passes_after)
+static int visits_left(const results *r, int base, const int *order, int ncells, int ndev, int q,
+                       int passes_after)
 {
     int i, d, here = 0, ok = 0;
     for (i = 0; i < ncells * ndev; i++)
@@ -286,17 +290,16 @@ static int visits_left(const results *r, int base, const int *order, int ncells,
     return here + passes_after * ok;
 }
 
-int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
-              device *const *devs, int ndev, results *r, const char *checkpoint,
-              volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e)
+int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
+              int ndev, results *r, const char *checkpoint, volatile sig_atomic_t *stop,
+              sweep_progress_fn progress, void *ctx, err *e)
 {
     int passes = p->passes > 0 ? p->passes : 1, total = npts * ndev * passes;
     int base = r->npoints, done = 0, rc = BE_OK, c, d, k, q;
     int *order = malloc((size_t)npts * sizeof *order + 1);
     int *dorder = malloc((size_t)ndev * sizeof *dorder + 1);
     /* energy runs come on top of the budget: `energy` is their time so far */
-    double start = host_seconds(), last_save = start, save_took = 0.0, overhead = 0.0,
-           energy = 0.0;
+    double start = host_seconds(), last_save = start, save_took = 0.0, overhead = 0.0, energy = 0.0;
     int timed = 0;
     /* a fresh order for every sweep of a run (the refinement's too) */
     uint64_t rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
@@ -405,8 +408,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
                 ev.point = pt;
                 if (progress && rc == BE_OK)
                     progress(ctx, &ev);
-                if (rc == BE_OK && checkpoint &&
-                    host_seconds() - last_save >= CHECKPOINT_SECONDS &&
+                if (rc == BE_OK && checkpoint && host_seconds() - last_save >= CHECKPOINT_SECONDS &&
                     host_seconds() - last_save >= CHECKPOINT_COST * save_took) {
                     double t0 = host_seconds();
                     rc = checkpoint_save(r, base, checkpoint, e);

@@ -38,17 +38,17 @@
 #include "results.h"
 
 typedef enum {
-    SWEEP_START,     /* a visit begins                                    */
-    SWEEP_DONE,      /* a visit ended; point is the point with every sample so far */
-    SWEEP_PASS_DONE  /* a pass ended; pass is its record                  */
+    SWEEP_START,    /* a visit begins                                    */
+    SWEEP_DONE,     /* a visit ended; point is the point with every sample so far */
+    SWEEP_PASS_DONE /* a pass ended; pass is its record                  */
 } sweep_event_kind;
 
 typedef struct sweep_event {
     sweep_event_kind kind;
-    int index, total;         /* visits done (0-based at START) and in all  */
-    int pass, passes;         /* this sweep's pass (1-based) and its number */
-    double elapsed, eta;      /* seconds */
-    const device_info *dev;   /* START and DONE */
+    int index, total;       /* visits done (0-based at START) and in all  */
+    int pass, passes;       /* this sweep's pass (1-based) and its number */
+    double elapsed, eta;    /* seconds */
+    const device_info *dev; /* START and DONE */
     wl_mode mode;
     int hidden, batch;
     const rs_point *point;    /* SWEEP_DONE only */
@@ -65,8 +65,8 @@ typedef void (*sweep_progress_fn)(void *ctx, const sweep_event *ev);
  * NULL, is polled between samples; when it becomes non-zero the sweep
  * returns BE_EINTR with what was measured so far in r (points never
  * visited are left out).  progress may be NULL. */
-int sweep_run(const plan *p, const plan_point *pts, int npts, double budget,
-              device *const *devs, int ndev, results *r, const char *checkpoint,
-              volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e);
+int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
+              int ndev, results *r, const char *checkpoint, volatile sig_atomic_t *stop,
+              sweep_progress_fn progress, void *ctx, err *e);
 
 #endif

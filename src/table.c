@@ -34,9 +34,8 @@ static int ci_text(const stats_summary *s, char *buf, size_t size)
 void table_points(FILE *out, const results *r)
 {
     int i, d;
-    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %13s %9s %11s %6s  %s\n", "device", "mode",
-            "hidden", "batch", "MFLOP/layer", "median", "95% CI %", "GFLOP/s", "+transfers", "n",
-            "note");
+    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %13s %9s %11s %6s  %s\n", "device", "mode", "hidden",
+            "batch", "MFLOP/layer", "median", "95% CI %", "GFLOP/s", "+transfers", "n", "note");
     for (d = 0; d < r->ndevices; d++)
         for (i = 0; i < r->npoints; i++) {
             const rs_point *p = &r->points[i];
@@ -56,7 +55,8 @@ void table_points(FILE *out, const results *r)
                 else
                     fprintf(out, "%13s", "—");
                 fprintf(out, " %6d  %s%s%s\n", s->n, wide ? "wide interval" : "",
-                        wide && s->drift ? "; " : "", s->drift ? "drift: slowed while measured" : "");
+                        wide && s->drift ? "; " : "",
+                        s->drift ? "drift: slowed while measured" : "");
             } else {
                 fprintf(out, "%13s %13s %9s %11s %6s  %s: %s\n", "—", "", "", "", "",
                         results_status_name(p->status), p->message);

@@ -21,7 +21,7 @@
 
 /* ---- NVML, as much of its C interface as is used ---- */
 
-typedef void *nvml_device;           /* nvmlDevice_t: an opaque pointer */
+typedef void *nvml_device; /* nvmlDevice_t: an opaque pointer */
 #define NVML_SUCCESS 0
 #define NVML_CLOCK_SM 1
 #define NVML_CLOCK_MEM 2
@@ -54,10 +54,10 @@ typedef struct rapl_domain {
 
 struct tel_source {
     tel_kind kind;
-    void *lib;                 /* NVML: the dlopen handle                 */
+    void *lib; /* NVML: the dlopen handle                 */
     nvml_api api;
     nvml_device dev;
-    int ndomains;              /* RAPL: the package domains               */
+    int ndomains; /* RAPL: the package domains               */
     rapl_domain dom[TEL_MAX_COUNTERS];
 };
 
@@ -129,7 +129,7 @@ static int find_device(const nvml_api *a, const device_info *d, nvml_device *dev
         snprintf(id, sizeof id, "%04x:%02x:%02x.%x", domain, b, slot, fn);
         if (a->by_bus(id, dev) == NVML_SUCCESS)
             return 1;
-        return 0;  /* an address that NVML does not know is not guessed at */
+        return 0; /* an address that NVML does not know is not guessed at */
     }
     if (bus || !a->count || !a->by_index || a->count(&count) != NVML_SUCCESS || count != 1)
         return 0;
@@ -149,7 +149,7 @@ int tel_open_nvml(const char *lib, const device_info *d, tel_source **out, err *
         goto none;
     load_api(s->lib, &s->api);
     if (!s->api.init || !s->api.shutdown || s->api.init() != NVML_SUCCESS) {
-        s->api.shutdown = NULL;  /* not initialized: nothing to shut down */
+        s->api.shutdown = NULL; /* not initialized: nothing to shut down */
         goto none;
     }
     if (!find_device(&s->api, d, &s->dev))
@@ -277,7 +277,7 @@ static void read_nvml(tel_source *s, tel_reading *r)
         r->ncounters = 1;
         r->counter[0] = u;
         r->range[0] = 0;
-        r->joule_per_count = 1e-3;  /* millijoules since the driver loaded */
+        r->joule_per_count = 1e-3; /* millijoules since the driver loaded */
     }
 }
 
@@ -291,7 +291,7 @@ static void read_rapl(const tel_source *s, tel_reading *r)
     }
     r->has_energy = 1;
     r->ncounters = s->ndomains;
-    r->joule_per_count = 1e-6;  /* microjoules */
+    r->joule_per_count = 1e-6; /* microjoules */
 }
 
 void tel_read(tel_source *s, tel_reading *r)
@@ -307,8 +307,8 @@ void tel_read(tel_source *s, tel_reading *r)
     r->at = host_seconds();
 }
 
-int tel_counter_delta(unsigned long long before, unsigned long long after,
-                      unsigned long long range, unsigned long long *delta)
+int tel_counter_delta(unsigned long long before, unsigned long long after, unsigned long long range,
+                      unsigned long long *delta)
 {
     *delta = 0;
     if (range > 0 && (before > range || after > range))

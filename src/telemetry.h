@@ -60,15 +60,15 @@ typedef enum { TEL_NONE = 0, TEL_NVML = 1, TEL_RAPL = 2 } tel_kind;
 #define TEL_THR_DISPLAY_CLOCKS 0x100ull
 /* The reasons that mean the clocks were held down by power, heat or the
  * hardware (not idle, application clocks, sync boost or display). */
-#define TEL_THROTTLING_MASK                                                                  \
-    (TEL_THR_SW_POWER_CAP | TEL_THR_HW_SLOWDOWN | TEL_THR_SW_THERMAL | TEL_THR_HW_THERMAL |   \
+#define TEL_THROTTLING_MASK                                                                 \
+    (TEL_THR_SW_POWER_CAP | TEL_THR_HW_SLOWDOWN | TEL_THR_SW_THERMAL | TEL_THR_HW_THERMAL | \
      TEL_THR_HW_POWER_BRAKE)
 
 /* One reading of a source.  An energy counter is counter[i] in units of
  * joule_per_count, wrapping past range[i] (0: it does not wrap). */
 typedef struct tel_reading {
     tel_kind kind;
-    double at;                   /* host_seconds() when read               */
+    double at; /* host_seconds() when read               */
     int has_sm, has_mem, has_power, has_temp, has_throttle, has_energy;
     double sm_mhz, mem_mhz;
     double power_w, temp_c;
@@ -81,10 +81,10 @@ typedef struct tel_reading {
 
 /* The span (seconds) that visits visits of a source of kind k must add up
  * to for their energy to be kept. */
-#define TEL_ENERGY_SPAN_MIN(k, visits)                                                       \
-    (TEL_SPAN_PER_STEP * (visits) * ((k) == TEL_NVML ? TEL_NVML_STEP : TEL_RAPL_STEP) >      \
-             TEL_MIN_ENERGY_SPAN                                                             \
-         ? TEL_SPAN_PER_STEP * (visits) * ((k) == TEL_NVML ? TEL_NVML_STEP : TEL_RAPL_STEP)  \
+#define TEL_ENERGY_SPAN_MIN(k, visits)                                                      \
+    (TEL_SPAN_PER_STEP * (visits) * ((k) == TEL_NVML ? TEL_NVML_STEP : TEL_RAPL_STEP) >     \
+             TEL_MIN_ENERGY_SPAN                                                            \
+         ? TEL_SPAN_PER_STEP * (visits) * ((k) == TEL_NVML ? TEL_NVML_STEP : TEL_RAPL_STEP) \
          : TEL_MIN_ENERGY_SPAN)
 
 /* What a point's visits recorded.  [0] is the reading before the first
@@ -94,18 +94,18 @@ typedef struct tel_reading {
  * every visit whose two readings had energy; has_energy is set while their
  * span reaches TEL_ENERGY_SPAN_MIN (the file holds the energy only then). */
 typedef struct tel_point {
-    tel_kind kind;               /* TEL_NONE: nothing recorded             */
+    tel_kind kind; /* TEL_NONE: nothing recorded             */
     int visits;
     int has_sm[2], has_mem[2], has_power[2], has_temp[2], has_throttle[2];
     double sm_mhz[2], mem_mhz[2], power_w[2], temp_c[2];
     unsigned long long throttle[2];
-    int throttled;               /* a throttling reason was seen (tel_throttling) */
+    int throttled; /* a throttling reason was seen (tel_throttling) */
     int has_energy;
-    double energy_j;             /* over energy_span_s seconds            */
+    double energy_j; /* over energy_span_s seconds            */
     double energy_span_s;
-    int energy_samples;          /* the steps that span covers: timed
+    int energy_samples; /* the steps that span covers: timed
                                     samples, or an energy run's steps      */
-    int energy_visits;           /* the visits it adds up                  */
+    int energy_visits;  /* the visits it adds up                  */
 } tel_point;
 
 typedef struct tel_source tel_source;
@@ -134,8 +134,8 @@ void tel_read(tel_source *s, tel_reading *r);
 /* The advance of a counter from before to after, wrapping past range (0:
  * no wrap).  BE_EFAIL when it cannot be one (after below before without a
  * range, or either past range). */
-int tel_counter_delta(unsigned long long before, unsigned long long after,
-                      unsigned long long range, unsigned long long *delta);
+int tel_counter_delta(unsigned long long before, unsigned long long after, unsigned long long range,
+                      unsigned long long *delta);
 /* Joules between two readings of one source; BE_EFAIL when either lacks
  * energy or the counters do not match. */
 int tel_energy_between(const tel_reading *before, const tel_reading *after, double *joules);

@@ -31,10 +31,14 @@
 const char *tune_status_name(tune_status s)
 {
     switch (s) {
-    case TUNE_OK: return "ok";
-    case TUNE_WRONG: return "wrong";
-    case TUNE_FAILED: return "failed";
-    case TUNE_SKIPPED: return "skipped";
+    case TUNE_OK:
+        return "ok";
+    case TUNE_WRONG:
+        return "wrong";
+    case TUNE_FAILED:
+        return "failed";
+    case TUNE_SKIPPED:
+        return "skipped";
     }
     return "?";
 }
@@ -78,7 +82,9 @@ static void add(clgemm_config *list, int *n, const clgemm_config *c)
  * and with vector loads. */
 static int candidates(const clgemm_config *def, clgemm_config *list)
 {
-    static const struct { int vw, tm, tn, lx, ly, kb, dtm, dtn; } v[] = {
+    static const struct {
+        int vw, tm, tn, lx, ly, kb, dtm, dtn;
+    } v[] = {
         {16, 6, 16, 2, 16, 0, 4, 4},   {16, 6, 16, 2, 16, 256, 4, 4}, {16, 6, 16, 2, 16, 64, 4, 4},
         {16, 6, 16, 1, 32, 128, 4, 4}, {16, 6, 16, 4, 8, 64, 4, 4},   {16, 4, 16, 2, 16, 128, 4, 4},
         {16, 5, 16, 2, 16, 128, 4, 4}, {8, 6, 16, 2, 16, 128, 4, 4},  {8, 8, 8, 2, 16, 256, 4, 4},
@@ -92,16 +98,16 @@ static int candidates(const clgemm_config *def, clgemm_config *list)
      * blocks per item that the scalar kernel favoured on an H100 (128×64
      * of 8×4 and 64×128 of 4×8). */
     static const int gpu_loc[][7] = {
-        {64, 64, 16, 4, 4, 0, 0},   {64, 64, 8, 4, 4, 0, 0},    {64, 64, 32, 4, 4, 0, 0},
-        {32, 64, 16, 4, 4, 0, 0},   {64, 32, 16, 4, 4, 0, 0},   {32, 32, 16, 4, 4, 0, 0},
-        {32, 32, 16, 2, 2, 0, 0},   {64, 64, 16, 8, 8, 0, 0},   {128, 128, 16, 8, 8, 0, 0},
-        {128, 128, 8, 8, 8, 0, 0},  {128, 64, 16, 8, 4, 0, 0},  {64, 128, 16, 4, 8, 0, 0},
-        {64, 64, 16, 2, 4, 0, 0},   {64, 64, 16, 4, 2, 0, 0},   {32, 64, 8, 2, 4, 0, 0},
-        {16, 16, 16, 2, 2, 0, 0},
-        {128, 64, 16, 8, 4, 4, 0},  {128, 64, 16, 8, 4, 4, 1},  {64, 128, 16, 4, 8, 4, 0},
-        {64, 128, 16, 4, 8, 4, 1},  {128, 128, 16, 8, 8, 4, 0}, {128, 128, 16, 8, 8, 4, 1},
-        {128, 128, 8, 8, 8, 4, 1},  {128, 128, 32, 8, 8, 4, 0}, {128, 64, 32, 8, 4, 4, 0},
-        {128, 64, 8, 8, 4, 4, 1},   {64, 64, 16, 4, 4, 4, 1},   {64, 64, 32, 4, 4, 4, 1}};
+        {64, 64, 16, 4, 4, 0, 0},   {64, 64, 8, 4, 4, 0, 0},   {64, 64, 32, 4, 4, 0, 0},
+        {32, 64, 16, 4, 4, 0, 0},   {64, 32, 16, 4, 4, 0, 0},  {32, 32, 16, 4, 4, 0, 0},
+        {32, 32, 16, 2, 2, 0, 0},   {64, 64, 16, 8, 8, 0, 0},  {128, 128, 16, 8, 8, 0, 0},
+        {128, 128, 8, 8, 8, 0, 0},  {128, 64, 16, 8, 4, 0, 0}, {64, 128, 16, 4, 8, 0, 0},
+        {64, 64, 16, 2, 4, 0, 0},   {64, 64, 16, 4, 2, 0, 0},  {32, 64, 8, 2, 4, 0, 0},
+        {16, 16, 16, 2, 2, 0, 0},   {128, 64, 16, 8, 4, 4, 0}, {128, 64, 16, 8, 4, 4, 1},
+        {64, 128, 16, 4, 8, 4, 0},  {64, 128, 16, 4, 8, 4, 1}, {128, 128, 16, 8, 8, 4, 0},
+        {128, 128, 16, 8, 8, 4, 1}, {128, 128, 8, 8, 8, 4, 1}, {128, 128, 32, 8, 8, 4, 0},
+        {128, 64, 32, 8, 4, 4, 0},  {128, 64, 8, 8, 4, 4, 1},  {64, 64, 16, 4, 4, 4, 1},
+        {64, 64, 32, 4, 4, 4, 1}};
     int n = 0;
     size_t i;
     clgemm_config c;
@@ -120,9 +126,13 @@ static int candidates(const clgemm_config *def, clgemm_config *list)
             add(list, &n, &c);
         }
         for (i = 0; i < sizeof cpu_loc / sizeof cpu_loc[0]; i++) {
-            c = (clgemm_config){.variant = CLGEMM_LOCAL, .vw = 1, .tsm = cpu_loc[i][0],
-                                .tsn = cpu_loc[i][1], .tsk = cpu_loc[i][2],
-                                .wptm = cpu_loc[i][3], .wptn = cpu_loc[i][4]};
+            c = (clgemm_config){.variant = CLGEMM_LOCAL,
+                                .vw = 1,
+                                .tsm = cpu_loc[i][0],
+                                .tsn = cpu_loc[i][1],
+                                .tsk = cpu_loc[i][2],
+                                .wptm = cpu_loc[i][3],
+                                .wptn = cpu_loc[i][4]};
             add(list, &n, &c);
         }
     } else {
@@ -169,8 +179,7 @@ static int measure(device *d, const workload *w, const tune_options *o, double *
     const char *mode = workload_mode_name(w->mode);
 
     *status = TUNE_FAILED;
-    if ((rc = d->ops->prepare(d->handle, w, &run, &e)) ||
-        (rc = verify_state_alloc(w, &s, &e)))
+    if ((rc = d->ops->prepare(d->handle, w, &run, &e)) || (rc = verify_state_alloc(w, &s, &e)))
         goto fail;
     have_state = 1;
     if ((rc = d->ops->reset(run, &e)) || (rc = d->ops->step(run, &st, &e)) ||
@@ -197,9 +206,9 @@ static int measure(device *d, const workload *w, const tune_options *o, double *
     }
     qsort(t, (size_t)reps, sizeof t[0], cmp_double);
     med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
-    *gflops = med > 0 ? workload_flops_per_layer(w->mode, w->hidden, w->batch) * w->layers /
-                            med / 1e9
-                      : 0.0;
+    *gflops = med > 0
+                  ? workload_flops_per_layer(w->mode, w->hidden, w->batch) * w->layers / med / 1e9
+                  : 0.0;
     *status = TUNE_OK;
     rc = BE_OK;
     goto done;
@@ -254,10 +263,9 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
         return err_set(e, BE_EUSAGE, "tune: %s is not an OpenCL device", d->info.id);
     if (o->budget < 0 || o->reps < 1 || o->reps > 64 || o->fwd_hidden < 1 || o->fwd_batch < 1 ||
         o->train_hidden < 1 || o->train_batch < 1 || o->max_candidates < 0)
-        return err_set(e, BE_EUSAGE,
-                       "tune: bad options (budget %g s, %d reps, shapes %d×%d and %d×%d)",
-                       o->budget, o->reps, o->fwd_hidden, o->fwd_batch, o->train_hidden,
-                       o->train_batch);
+        return err_set(
+            e, BE_EUSAGE, "tune: bad options (budget %g s, %d reps, shapes %d×%d and %d×%d)",
+            o->budget, o->reps, o->fwd_hidden, o->fwd_batch, o->train_hidden, o->train_batch);
     clgemm_get_config(d->handle, &before);
     clgemm_config_default(&d->info, &def);
     r->n = candidates(&def, list);
@@ -272,8 +280,7 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
     if ((rc = workload_make(&fwd, WL_INFERENCE, 1, o->fwd_hidden, o->fwd_batch, o->seed, e)))
         goto fail;
     have_fwd = 1;
-    if ((rc = workload_make(&train, WL_TRAINING, 1, o->train_hidden, o->train_batch, o->seed,
-                            e)))
+    if ((rc = workload_make(&train, WL_TRAINING, 1, o->train_hidden, o->train_batch, o->seed, e)))
         goto fail;
     have_train = 1;
 
@@ -296,8 +303,8 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
             o->progress(o->ctx, r, i);
     }
     if (r->best < 0) {
-        rc = err_set(e, BE_EFAIL, "tune: %s: no configuration passed (default: %s)",
-                     d->info.id, r->c[0].note);
+        rc = err_set(e, BE_EFAIL, "tune: %s: no configuration passed (default: %s)", d->info.id,
+                     r->c[0].note);
         goto fail;
     }
     /* A lead within the noise of a shared machine is no reason to leave
@@ -305,8 +312,7 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
     if (r->c[0].status == TUNE_OK && r->c[r->best].score < TUNE_MARGIN * r->c[0].score)
         r->best = 0;
     if ((rc = clgemm_set_config(d->handle, &r->c[r->best].cfg, e)) ||
-        (rc = clgemm_cache_store_tuned(&d->info, &r->c[r->best].cfg, r->path, sizeof r->path,
-                                        e)))
+        (rc = clgemm_cache_store_tuned(&d->info, &r->c[r->best].cfg, r->path, sizeof r->path, e)))
         goto fail;
     r->seconds = host_seconds() - t0;
     workload_free(&train);

@@ -28,29 +28,29 @@
 #define TUNE_MARGIN 1.03
 
 typedef enum {
-    TUNE_OK = 0,     /* measured and verified                                 */
-    TUNE_WRONG,      /* ran, but failed verification: never chosen           */
-    TUNE_FAILED,     /* the device refused it (build, group size, memory)    */
-    TUNE_SKIPPED     /* not tried: the budget ran out first                  */
+    TUNE_OK = 0, /* measured and verified                                 */
+    TUNE_WRONG,  /* ran, but failed verification: never chosen           */
+    TUNE_FAILED, /* the device refused it (build, group size, memory)    */
+    TUNE_SKIPPED /* not tried: the budget ran out first                  */
 } tune_status;
 
 typedef struct tune_candidate {
     clgemm_config cfg;
-    char options[256];     /* cfg as -D options (clgemm_config_options)      */
+    char options[256]; /* cfg as -D options (clgemm_config_options)      */
     tune_status status;
-    double fwd_gflops;     /* forward shape, from the median kernel time     */
-    double train_gflops;   /* training shape, likewise                       */
-    double score;          /* geometric mean of the two rates; 0 unless OK   */
-    double seconds;        /* spent on this candidate, build included        */
-    char note[256];        /* why WRONG or FAILED, "" otherwise              */
+    double fwd_gflops;   /* forward shape, from the median kernel time     */
+    double train_gflops; /* training shape, likewise                       */
+    double score;        /* geometric mean of the two rates; 0 unless OK   */
+    double seconds;      /* spent on this candidate, build included        */
+    char note[256];      /* why WRONG or FAILED, "" otherwise              */
 } tune_candidate;
 
 typedef struct tune_report {
-    int n;                     /* candidates in c (tried or skipped)         */
+    int n; /* candidates in c (tried or skipped)         */
     tune_candidate c[TUNE_MAX];
-    int best;                  /* index of the winner in c; c[0] is the default */
-    double seconds;            /* the whole search                           */
-    char path[4352];           /* the tuning file written                    */
+    int best;        /* index of the winner in c; c[0] is the default */
+    double seconds;  /* the whole search                           */
+    char path[4352]; /* the tuning file written                    */
 } tune_report;
 
 /* Called after each candidate (i indexes r->c), so a caller can show rows

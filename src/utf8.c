@@ -27,18 +27,18 @@ long utf8_decode(const char *s, size_t n, size_t *len)
         need = 2;
         cp = (long)(u[0] & 0x0F);
         if (u[0] == 0xE0)
-            lo = 0xA0;          /* overlong below U+0800 */
+            lo = 0xA0; /* overlong below U+0800 */
         else if (u[0] == 0xED)
-            hi = 0x9F;          /* surrogates U+D800..U+DFFF */
+            hi = 0x9F; /* surrogates U+D800..U+DFFF */
     } else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
         need = 3;
         cp = (long)(u[0] & 0x07);
         if (u[0] == 0xF0)
-            lo = 0x90;          /* overlong below U+10000 */
+            lo = 0x90; /* overlong below U+10000 */
         else if (u[0] == 0xF4)
-            hi = 0x8F;          /* beyond U+10FFFF */
+            hi = 0x8F; /* beyond U+10FFFF */
     } else {
-        return -1;              /* a continuation byte, C0, C1, F5..FF */
+        return -1; /* a continuation byte, C0, C1, F5..FF */
     }
     if (n < need + 1)
         return -1;
@@ -159,10 +159,14 @@ static size_t escape_char(const char *s, size_t *len, char buf[16])
     if (cp < 0x20 || cp == 0x7F) {
         unsigned char c = (unsigned char)s[0];
         switch (c) {
-        case '\t': return (size_t)snprintf(buf, 16, "\\t");
-        case '\n': return (size_t)snprintf(buf, 16, "\\n");
-        case '\r': return (size_t)snprintf(buf, 16, "\\r");
-        default: return (size_t)snprintf(buf, 16, "\\x%02X", (unsigned)c);
+        case '\t':
+            return (size_t)snprintf(buf, 16, "\\t");
+        case '\n':
+            return (size_t)snprintf(buf, 16, "\\n");
+        case '\r':
+            return (size_t)snprintf(buf, 16, "\\r");
+        default:
+            return (size_t)snprintf(buf, 16, "\\x%02X", (unsigned)c);
         }
     }
     if (cp == '\\')

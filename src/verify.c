@@ -69,8 +69,7 @@ int verify_state_alloc(const workload *w, net_state *s, err *e)
         s->dx = alloc_arrays(w->layers, act);
         s->w = alloc_arrays(w->layers, par);
         s->b = alloc_arrays(w->layers, (size_t)w->hidden);
-        if (!complete(s->dx, w->layers) || !complete(s->w, w->layers) ||
-            !complete(s->b, w->layers))
+        if (!complete(s->dx, w->layers) || !complete(s->w, w->layers) || !complete(s->b, w->layers))
             goto fail;
     }
     return BE_OK;
@@ -87,13 +86,13 @@ static uint64_t next(uint64_t *s)
 }
 
 /* Records one comparison in r. */
-static void judge(verify_result *r, double got, double ref, double scale, long k,
-                  const char *what, int layer, long i, long j)
+static void judge(verify_result *r, double got, double ref, double scale, long k, const char *what,
+                  int layer, long i, long j)
 {
     double tol = 2.0 * (double)(k + 2) * ldexp(1.0, -24);
     double error = fabs(got - ref) / (scale > 0.0 ? scale : 1e-30);
     r->checked++;
-    if (!(error <= tol))  /* also catches NaN */
+    if (!(error <= tol)) /* also catches NaN */
         r->ok = 0;
     if (r->checked == 1 || !(error / tol <= r->max_error / r->tolerance)) {
         r->max_error = error;
@@ -114,8 +113,8 @@ static double dz_at(const workload *w, const net_state *s, int l, long m, long j
  * over k outside, so that W is read along its rows (a column walk per
  * entry costs ten times as much at hidden 2048).  acc and scale: n doubles
  * each. */
-static void check_y_many(const workload *w, const net_state *s, verify_result *r, int l,
-                         long n, const long *m, const long *j, double *acc, double *scale)
+static void check_y_many(const workload *w, const net_state *s, verify_result *r, int l, long n,
+                         const long *m, const long *j, double *acc, double *scale)
 {
     long H = w->hidden, k, t;
     const float *x = s->act[l], *W = w->w0[l], *b = w->b0[l];
@@ -132,12 +131,11 @@ static void check_y_many(const workload *w, const net_state *s, verify_result *r
         }
     }
     for (t = 0; t < n; t++)
-        judge(r, s->act[l + 1][m[t] * H + j[t]], acc[t] > 0.0 ? acc[t] : 0.0, scale[t], H, "y",
-              l, m[t], j[t]);
+        judge(r, s->act[l + 1][m[t] * H + j[t]], acc[t] > 0.0 ? acc[t] : 0.0, scale[t], H, "y", l,
+              m[t], j[t]);
 }
 
-static void check_dx(const workload *w, const net_state *s, verify_result *r, int l, long m,
-                     long i)
+static void check_dx(const workload *w, const net_state *s, verify_result *r, int l, long m, long i)
 {
     long H = w->hidden, k;
     const float *W = w->w0[l];
@@ -150,8 +148,7 @@ static void check_dx(const workload *w, const net_state *s, verify_result *r, in
     judge(r, s->dx[l][m * H + i], acc, scale, H, "dx", l, m, i);
 }
 
-static void check_w(const workload *w, const net_state *s, verify_result *r, int l, long i,
-                    long j)
+static void check_w(const workload *w, const net_state *s, verify_result *r, int l, long i, long j)
 {
     long H = w->hidden, B = w->batch, k;
     const float *x = s->act[l], *W = w->w0[l];
@@ -189,8 +186,10 @@ int verify_check(const workload *w, const net_state *s, verify_result *r, err *e
     if (!acc || !idx) {
         free(acc);
         free(idx);
-        return err_set(e, BE_EOOM, "out of host memory for the verification of hidden=%d "
-                       "batch=%d", w->hidden, w->batch);
+        return err_set(e, BE_EOOM,
+                       "out of host memory for the verification of hidden=%d "
+                       "batch=%d",
+                       w->hidden, w->batch);
     }
     ym = idx;
     yj = idx + ny;

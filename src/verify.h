@@ -23,11 +23,11 @@
 #include "backend.h"
 
 typedef struct verify_result {
-    int ok;            /* 1 when every checked entry is within tolerance   */
-    long checked;      /* entries checked                                  */
-    double max_error;  /* the error of the worst entry (largest error/tol) */
-    double tolerance;  /* the tolerance of that entry                       */
-    char where[128];   /* names the worst entry, e.g. "layer 2 y[5][17]"    */
+    int ok;           /* 1 when every checked entry is within tolerance   */
+    long checked;     /* entries checked                                  */
+    double max_error; /* the error of the worst entry (largest error/tol) */
+    double tolerance; /* the tolerance of that entry                       */
+    char where[128];  /* names the worst entry, e.g. "layer 2 y[5][17]"    */
 } verify_result;
 
 /* Allocates a net_state for w's shapes (free with verify_state_free). */

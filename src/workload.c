@@ -33,8 +33,7 @@ double workload_host_bytes(wl_mode mode, int layers, int hidden, int batch)
     /* inputs (x0, W, b), the CPU buffers (activations, a working copy of the
      * parameters) and the verification state (activations, and in training
      * dx and the updated parameters) */
-    double bytes = act + layers * par + (layers + 1) * act + layers * par
-                 + (layers + 1) * act;
+    double bytes = act + layers * par + (layers + 1) * act + layers * par + (layers + 1) * act;
     if (mode == WL_TRAINING)
         bytes += 2 * act + layers * act + layers * par;
     return bytes;
@@ -77,8 +76,8 @@ void workload_free(workload_data *d)
     memset(d, 0, sizeof *d);
 }
 
-int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int batch,
-                  uint64_t seed, err *e)
+int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int batch, uint64_t seed,
+                  err *e)
 {
     size_t hh = (size_t)hidden * (size_t)hidden;
     uint64_t s = seed;
@@ -110,6 +109,6 @@ int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int ba
     return BE_OK;
 fail:
     workload_free(d);
-    return err_set(e, BE_EFAIL, "out of host memory for the inputs of hidden=%d batch=%d",
-                   hidden, batch);
+    return err_set(e, BE_EFAIL, "out of host memory for the inputs of hidden=%d batch=%d", hidden,
+                   batch);
 }

@@ -42,8 +42,8 @@ typedef struct workload_data {
  * (±√(6/H), so activations keep their size through ReLU layers), b uniform
  * in [-0.1, 0.1].  The same seed and shape give the same bits on every
  * machine.  Free with workload_free.  BE_EFAIL on allocation failure. */
-int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int batch,
-                  uint64_t seed, err *e);
+int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int batch, uint64_t seed,
+                  err *e);
 void workload_free(workload_data *d);
 
 #endif

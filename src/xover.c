@@ -98,8 +98,8 @@ double xover_log_sd(double lo, double hi, double level)
  * least 3) at times tb, to, meets zero by a weighted least-squares line in
  * the batch (weights 1/var(d), equal when a variance is 0), clamped to
  * [b_last, b_last+1]; NAN when the line does not fall. */
-static double local_root(const cell_order *c, const double *tb, const double *to, int i0,
-                         int i1, int last)
+static double local_root(const cell_order *c, const double *tb, const double *to, int i0, int i1,
+                         int last)
 {
     double sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, den, beta, alpha, x;
     int i, equal = 0;
@@ -152,8 +152,7 @@ static double crossing(const cell_order *c, const double *tb, const double *to, 
     return c[last].batch + dl / (dl - dr) * (c[last + 1].batch - c[last].batch);
 }
 
-int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xover_est *out,
-                   err *e)
+int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xover_est *out, err *e)
 {
     cell_order *c = NULL;
     double *tb = NULL, *to = NULL, *val = NULL, point, vlo, vhi;
@@ -165,8 +164,7 @@ int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xove
     if (n <= 0)
         return BE_OK;
     if (reps < 100)
-        return err_set(e, BE_EFAIL, "crossover: %d bootstrap replicates, need at least 100",
-                       reps);
+        return err_set(e, BE_EFAIL, "crossover: %d bootstrap replicates, need at least 100", reps);
     c = malloc((size_t)n * sizeof *c);
     tb = malloc((size_t)n * sizeof *tb);
     to = malloc((size_t)n * sizeof *to);
@@ -177,12 +175,10 @@ int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xove
     }
     for (i = 0; i < n; i++) {
         const xover_cell *x = &cells[i];
-        if (!(x->batch > 0.0) || !isfinite(x->batch) || !(x->base > 0.0) ||
-            !isfinite(x->base) || !(x->other > 0.0) || !isfinite(x->other) ||
-            !(x->base_sd >= 0.0) || !isfinite(x->base_sd) || !(x->other_sd >= 0.0) ||
-            !isfinite(x->other_sd)) {
-            rc = err_set(e, BE_EFAIL, "crossover: batch %g has an invalid time or error",
-                         x->batch);
+        if (!(x->batch > 0.0) || !isfinite(x->batch) || !(x->base > 0.0) || !isfinite(x->base) ||
+            !(x->other > 0.0) || !isfinite(x->other) || !(x->base_sd >= 0.0) ||
+            !isfinite(x->base_sd) || !(x->other_sd >= 0.0) || !isfinite(x->other_sd)) {
+            rc = err_set(e, BE_EFAIL, "crossover: batch %g has an invalid time or error", x->batch);
             goto fail;
         }
         c[i].batch = x->batch;
@@ -202,8 +198,9 @@ int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xove
         to[i] = c[i].other;
     }
     point = crossing(c, tb, to, n);
-    out->kind = point == INFINITY ? CROSS_NEVER : point == -INFINITY ? CROSS_ALWAYS
-                                                                     : CROSS_IN_RANGE;
+    out->kind = point == INFINITY    ? CROSS_NEVER
+                : point == -INFINITY ? CROSS_ALWAYS
+                                     : CROSS_IN_RANGE;
     out->batch = isfinite(point) ? point : 0.0;
     for (k = 0; k < reps; k++) {
         for (i = 0; i < n; i++) {

@@ -22,23 +22,23 @@
 
 /* One batch size at one hidden width. */
 typedef struct xover_cell {
-    double batch;              /* > 0                                            */
-    double base, other;        /* median times (a cost factor applied by caller) */
-    double base_sd, other_sd;  /* standard error of the log of each median       */
+    double batch;             /* > 0                                            */
+    double base, other;       /* median times (a cost factor applied by caller) */
+    double base_sd, other_sd; /* standard error of the log of each median       */
 } xover_cell;
 
 typedef struct xover_est {
-    cross_kind kind;   /* CROSS_IN_RANGE, CROSS_NEVER, CROSS_ALWAYS, or
+    cross_kind kind; /* CROSS_IN_RANGE, CROSS_NEVER, CROSS_ALWAYS, or
                         * CROSS_UNKNOWN when there is no cell                */
-    double batch;      /* in range: the batch from which the other device
+    double batch;    /* in range: the batch from which the other device
                         * stays ahead (where other − base meets zero)        */
-    double lo, hi;     /* the 95% interval of that batch, within the measured
+    double lo, hi;   /* the 95% interval of that batch, within the measured
                         * batches; for never/always the interval of where the
                         * crossing could still be                            */
-    int lo_open;       /* the interval reaches below the smallest batch      */
-    int hi_open;       /* … beyond the largest batch                         */
-    double p_never;    /* share of replicates in which it never wins         */
-    double p_always;   /* … in which it wins at every measured batch         */
+    int lo_open;     /* the interval reaches below the smallest batch      */
+    int hi_open;     /* … beyond the largest batch                         */
+    double p_never;  /* share of replicates in which it never wins         */
+    double p_always; /* … in which it wins at every measured batch         */
 } xover_est;
 
 /* The standard error of log(median) from its interval [lo, hi] at coverage
@@ -50,7 +50,6 @@ double xover_log_sd(double lo, double hi, double level);
  * with reps bootstrap replicates (≥ 100) from seed.  BE_EFAIL on bad input
  * (non-positive or non-finite times or batches, duplicate batches) or out
  * of memory. */
-int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xover_est *out,
-                   err *e);
+int xover_estimate(const xover_cell *cells, int n, uint64_t seed, int reps, xover_est *out, err *e);
 
 #endif

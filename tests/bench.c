@@ -66,8 +66,8 @@ static int forward_vs_sgemm(const device *cpu, int hidden, int batch)
         goto out;
     for (i = -2; i < ROUNDS; i++) { /* two warm-up rounds */
         double t0 = host_seconds();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, batch, hidden, hidden, 1.0f,
-                    d.x0, hidden, d.w0[0], hidden, 0.0f, y, hidden);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, batch, hidden, hidden, 1.0f, d.x0,
+                    hidden, d.w0[0], hidden, 0.0f, y, hidden);
         t0 = host_seconds() - t0;
         if (cpu->ops->step(run, &t, &e) < 0)
             goto out;
@@ -109,14 +109,22 @@ typedef struct clblast_side {
 
 static void clblast_close(clblast_side *s)
 {
-    if (s->x) clReleaseMemObject(s->x);
-    if (s->w) clReleaseMemObject(s->w);
-    if (s->b) clReleaseMemObject(s->b);
-    if (s->y) clReleaseMemObject(s->y);
-    if (s->k) clReleaseKernel(s->k);
-    if (s->prog) clReleaseProgram(s->prog);
-    if (s->q) clReleaseCommandQueue(s->q);
-    if (s->ctx) clReleaseContext(s->ctx);
+    if (s->x)
+        clReleaseMemObject(s->x);
+    if (s->w)
+        clReleaseMemObject(s->w);
+    if (s->b)
+        clReleaseMemObject(s->b);
+    if (s->y)
+        clReleaseMemObject(s->y);
+    if (s->k)
+        clReleaseKernel(s->k);
+    if (s->prog)
+        clReleaseProgram(s->prog);
+    if (s->q)
+        clReleaseCommandQueue(s->q);
+    if (s->ctx)
+        clReleaseContext(s->ctx);
     memset(s, 0, sizeof *s);
 }
 
@@ -157,7 +165,8 @@ static int clblast_open(clblast_side *s, cl_device_id dev, const workload *w)
     s->x = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, act, (void *)w->x0, &rc);
     if (rc != CL_SUCCESS)
         return rc;
-    s->w = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, par, (void *)w->w0[0], &rc);
+    s->w =
+        clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, par, (void *)w->w0[0], &rc);
     if (rc != CL_SUCCESS)
         return rc;
     s->b = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -200,8 +209,8 @@ static double clblast_error(clblast_side *s, const workload *w)
     if (got && ref &&
         clEnqueueReadBuffer(s->q, s->y, CL_TRUE, 0, n * sizeof *got, got, 0, NULL, NULL) ==
             CL_SUCCESS) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, w->batch, w->hidden, w->hidden,
-                    1.0f, w->x0, w->hidden, w->w0[0], w->hidden, 0.0f, ref, w->hidden);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, w->batch, w->hidden, w->hidden, 1.0f,
+                    w->x0, w->hidden, w->w0[0], w->hidden, 0.0f, ref, w->hidden);
         worst = 0.0;
         for (i = 0; i < n; i++) {
             double r = ref[i] + w->b0[0][i % (size_t)w->hidden];
@@ -217,8 +226,8 @@ static double clblast_error(clblast_side *s, const workload *w)
 
 static int cl_vs_clblast(const device *cpu, const device *gpu, int hidden, int batch)
 {
-    double t_ours[CL_ROUNDS], t_blast[CL_ROUNDS], t_cpu[CL_ROUNDS], t_kern[CL_ROUNDS], ours,
-        blast, host, kern, f, error;
+    double t_ours[CL_ROUNDS], t_blast[CL_ROUNDS], t_cpu[CL_ROUNDS], t_kern[CL_ROUNDS], ours, blast,
+        host, kern, f, error;
     cl_device_id id = find_device(gpu->info.id);
     workload_data d;
     clblast_side s;
@@ -275,8 +284,7 @@ static int cl_vs_clblast(const device *cpu, const device *gpu, int hidden, int b
     f = workload_flops_per_layer(WL_INFERENCE, hidden, batch);
     printf("%-8s %6d %6d %10.1f %10.1f %10.1f %12.2f %12.2f %10.1f%s\n", gpu->info.id, hidden,
            batch, f / ours / 1e9, f / blast / 1e9, f / host / 1e9, blast / ours, host / ours,
-           f / kern / 1e9,
-           error < 1e-3 ? "" : "  (CLBlast output WRONG: not comparable)");
+           f / kern / 1e9, error < 1e-3 ? "" : "  (CLBlast output WRONG: not comparable)");
     rc = 0;
 out:
     if (rc)
@@ -316,7 +324,8 @@ static double wait_cost(cl_command_queue q, cl_kernel k, int how, int reps)
         else {
             clFlush(q);
             while (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
-                       CL_SUCCESS && st > CL_COMPLETE)
+                       CL_SUCCESS &&
+                   st > CL_COMPLETE)
                 ;
         }
         if (i >= 0)
@@ -347,7 +356,8 @@ static int sync_floor(const device *g)
         (q[0] = clCreateCommandQueue(ctx, id, 0, &rc)) &&
         (q[1] = clCreateCommandQueue(ctx, id, CL_QUEUE_PROFILING_ENABLE, &rc))) {
         printf("3. %s: one launch of a one-item kernel and the wait for it, medians of 64 "
-               "(microseconds)\n%-16s %12s %12s\n", g->info.id, "wait", "queue", "profiling");
+               "(microseconds)\n%-16s %12s %12s\n",
+               g->info.id, "wait", "queue", "profiling");
         for (i = 0; i < 3; i++) {
             printf("%-16s", how[i]);
             for (j = 0; j < 2; j++)
@@ -368,16 +378,16 @@ static int sync_floor(const device *g)
     if (ctx)
         clReleaseContext(ctx);
     if (rc != CL_SUCCESS)
-        fprintf(stderr, "bench: %s: the wait measurement failed (OpenCL error %d)\n",
-                g->info.id, (int)rc);
+        fprintf(stderr, "bench: %s: the wait measurement failed (OpenCL error %d)\n", g->info.id,
+                (int)rc);
     return rc != CL_SUCCESS;
 }
 
 int main(void)
 {
     static const int cpu_shapes[][2] = {{128, 16}, {512, 128}, {2048, 256}, {2048, 1024}};
-    static const int cl_shapes[][2] = {{128, 16}, {512, 128}, {1024, 1024}, {2048, 256},
-                                       {2048, 1024}};
+    static const int cl_shapes[][2] = {
+        {128, 16}, {512, 128}, {1024, 1024}, {2048, 256}, {2048, 1024}};
     device_set set;
     int idx[64], n = 0, i, j, rc = 0;
     err e;
@@ -399,8 +409,8 @@ int main(void)
         printf("2. %s (%s, %s): our fused forward kernel vs CLBlast sgemm + bias/ReLU kernel,\n"
                "   and vs OpenBLAS on the CPU (wall times, data resident; medians of %d)\n",
                g->info.id, g->info.type, g->info.name, CL_ROUNDS);
-        printf("%-8s %6s %6s %10s %10s %10s %12s %12s %10s\n", "device", "hidden", "batch",
-               "ours", "CLBlast", "OpenBLAS", "vs CLBlast", "vs OpenBLAS", "ours kern");
+        printf("%-8s %6s %6s %10s %10s %10s %12s %12s %10s\n", "device", "hidden", "batch", "ours",
+               "CLBlast", "OpenBLAS", "vs CLBlast", "vs OpenBLAS", "ours kern");
         for (i = 0; i < (int)(sizeof cl_shapes / sizeof *cl_shapes); i++)
             rc |= cl_vs_clblast(&set.devs[0], g, cl_shapes[i][0], cl_shapes[i][1]);
         printf("GFLOP/s per layer; ratios = their time / our time (above 1 = ours faster);\n"

@@ -24,8 +24,14 @@ int nvmlDeviceGetTotalEnergyConsumption(void *dev, unsigned long long *mj);
 
 static int the_device;
 
-int nvmlInit_v2(void) { return 0; }
-int nvmlShutdown(void) { return 0; }
+int nvmlInit_v2(void)
+{
+    return 0;
+}
+int nvmlShutdown(void)
+{
+    return 0;
+}
 
 int nvmlDeviceGetCount_v2(unsigned int *count)
 {
@@ -69,13 +75,13 @@ int nvmlDeviceGetTemperature(void *dev, int sensor, unsigned int *c)
     (void)dev;
     (void)sensor;
     (void)c;
-    return 3;  /* NVML_ERROR_NOT_SUPPORTED */
+    return 3; /* NVML_ERROR_NOT_SUPPORTED */
 }
 
 /* only the pre-12.2 name: telemetry.c must fall back to it */
 int nvmlDeviceGetCurrentClocksThrottleReasons(void *dev, unsigned long long *reasons)
 {
-    *reasons = 0x4;  /* SwPowerCap */
+    *reasons = 0x4; /* SwPowerCap */
     return dev == &the_device ? 0 : INVALID;
 }
 

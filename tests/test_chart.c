@@ -129,9 +129,10 @@ static void test_si(void **state)
         double v;
         const char *s;
     } cases[] = {
-        {1e8, "100M"},  {2.5e9, "2.5G"}, {1500, "1.5k"},   {1e4, "10k"},    {1e9, "1G"},
-        {999999, "1M"}, {0, "0"},        {0.002, "2m"},    {-3e6, "-3M"},   {12, "12"},
-        {1.234e6, "1.23M"}, {3e-6, "3\xc2\xb5"}, {1.2e12, "1.2T"}, {999.4, "999"},
+        {1e8, "100M"},    {2.5e9, "2.5G"}, {1500, "1.5k"},     {1e4, "10k"},
+        {1e9, "1G"},      {999999, "1M"},  {0, "0"},           {0.002, "2m"},
+        {-3e6, "-3M"},    {12, "12"},      {1.234e6, "1.23M"}, {3e-6, "3\xc2\xb5"},
+        {1.2e12, "1.2T"}, {999.4, "999"},
     };
     char buf[32];
     size_t i;
@@ -382,8 +383,8 @@ static int is_bars(const char *name)
  * pixels when positive, else between 100 and 4000 pixels; how many pixels
  * have each colour in want[0..nwant): at least 20 each) and parses
  * <file>.svg, of the same size in points.  Returns the PNG's height. */
-static int check_render(const char *file, double width, int height, const chart_oi *want,
-                        int nwant, const chart_oi *absent, int nabsent)
+static int check_render(const char *file, double width, int height, const chart_oi *want, int nwant,
+                        const chart_oi *absent, int nabsent)
 {
     char path[768], size[32];
     cairo_surface_t *s;
@@ -444,9 +445,9 @@ static int check_chart(const char *name, const chart_oi *want, int nwant, const 
                        int nabsent)
 {
     char narrow[256];
-    int h = check_render(name, FIGURE_WIDTH,
-                         is_bars(name) ? 0 : (int)(FIGURE_HEIGHT * FIGURE_SCALE), want, nwant,
-                         absent, nabsent);
+    int h =
+        check_render(name, FIGURE_WIDTH, is_bars(name) ? 0 : (int)(FIGURE_HEIGHT * FIGURE_SCALE),
+                     want, nwant, absent, nabsent);
     snprintf(narrow, sizeof narrow, "%s" FIGURE_NARROW_SUFFIX, name);
     check_render(narrow, FIGURE_NARROW_WIDTH, 0, want, nwant, absent, nabsent);
     return h;
@@ -629,8 +630,7 @@ static void test_figure_errors(void **state)
     err e;
     (void)state;
     e.msg[0] = '\0';
-    assert_int_equal(figure_throughput(r, NULL, WL_INFERENCE, "/nonexistent-dir/x", &e),
-                     BE_EFAIL);
+    assert_int_equal(figure_throughput(r, NULL, WL_INFERENCE, "/nonexistent-dir/x", &e), BE_EFAIL);
     assert_non_null(strstr(e.msg, "/nonexistent-dir/x.png"));
     assert_int_equal(access("/nonexistent-dir", F_OK), -1);
     /* The cost chart needs the base device's price. */
@@ -760,15 +760,15 @@ static void test_winner_cells(void **state)
     for (i = 0; i < 3; i++)
         for (j = 0; j < 4; j++) {
             double t = fmin(fabs(log10(q[i][j])) / cap, 1.0);
-            chart_rgb want = chart_mix((chart_rgb){1, 1, 1},
-                                       chart_oi_rgb(q[i][j] >= 1 ? CHART_BLUE : CHART_VERMILLION),
-                                       t);
-            chart_rgb got = pixel_at(s, (int)(px + (j + 0.2) * cw),
-                                     (int)(ytop + (2 - i + 0.2) * ch));
+            chart_rgb want =
+                chart_mix((chart_rgb){1, 1, 1},
+                          chart_oi_rgb(q[i][j] >= 1 ? CHART_BLUE : CHART_VERMILLION), t);
+            chart_rgb got =
+                pixel_at(s, (int)(px + (j + 0.2) * cw), (int)(ytop + (2 - i + 0.2) * ch));
             if (!same_color(got, want, 3))
                 fail_msg("cell hidden %d batch %d (ratio %.3f): %.3f,%.3f,%.3f, want "
-                         "%.3f,%.3f,%.3f", hid[i], bat[j], q[i][j], got.r, got.g, got.b,
-                         want.r, want.g, want.b);
+                         "%.3f,%.3f,%.3f",
+                         hid[i], bat[j], q[i][j], got.r, got.g, got.b, want.r, want.g, want.b);
         }
     cairo_surface_destroy(s);
     results_free(r);
@@ -851,8 +851,10 @@ static void test_cost_paragraph_matches_bars(void **state)
         assert_non_null(p);
         fmt_usd(step, sizeof step, p->resident.median * 1.5 / 3600, 2);
         fmt_usd(per, sizeof per, p->resident.median * 1.5 / 3600 / 512 * 1e6, 2);
-        snprintf(expect, sizeof expect, "cl:0.0 at $1.5 per hour costs %s per step, %s per "
-                 "million samples", step, per);
+        snprintf(expect, sizeof expect,
+                 "cl:0.0 at $1.5 per hour costs %s per step, %s per "
+                 "million samples",
+                 step, per);
         if (!strstr(text, expect) || !strstr(text, "at hidden 2048 \xc3\x97 batch 512"))
             fail_msg("\"%s\" lacks \"%s\"", text, expect);
     }

@@ -73,8 +73,13 @@ static void wl_make(test_wl *t, wl_mode mode, int layers, int hidden, int batch)
         for (size_t i = 0; i < H; i++)
             t->bs[l][i] = 0.1f * rnd(&s);
     }
-    t->w = (workload){.mode = mode, .layers = layers, .hidden = hidden, .batch = batch,
-                      .lr = 0.05f, .x0 = t->x, .w0 = (const float *const *)t->ws,
+    t->w = (workload){.mode = mode,
+                      .layers = layers,
+                      .hidden = hidden,
+                      .batch = batch,
+                      .lr = 0.05f,
+                      .x0 = t->x,
+                      .w0 = (const float *const *)t->ws,
                       .b0 = (const float *const *)t->bs};
 }
 
@@ -123,14 +128,17 @@ static void st_free(net_state *s, const workload *w)
 }
 
 /* fp32 summation error bound for a sum whose |terms| add up to scale. */
-static double tol(double scale, int n) { return 4e-7 * (n + 8) * scale + 1e-6; }
+static double tol(double scale, int n)
+{
+    return 4e-7 * (n + 8) * scale + 1e-6;
+}
 
-#define CHECK_NEAR(got, want, t, what, l, i)                                                 \
-    do {                                                                                     \
-        if (fabs((double)(got) - (want)) > (t)) {                                            \
-            fail_msg("%s layer %d index %zu: got %.9g want %.9g (tol %.3g) H=%d B=%d", what, \
-                     l, (size_t)(i), (double)(got), (double)(want), (double)(t), H, B);      \
-        }                                                                                    \
+#define CHECK_NEAR(got, want, t, what, l, i)                                                    \
+    do {                                                                                        \
+        if (fabs((double)(got) - (want)) > (t)) {                                               \
+            fail_msg("%s layer %d index %zu: got %.9g want %.9g (tol %.3g) H=%d B=%d", what, l, \
+                     (size_t)(i), (double)(got), (double)(want), (double)(t), H, B);            \
+        }                                                                                       \
     } while (0)
 
 /* Checks the state after one step against the double reference. */
@@ -188,8 +196,8 @@ static void verify(const workload *w, const net_state *s)
                 sc += fabs(dz[m * H + n]);
             }
             const double want = w->b0[l][n] - (double)w->lr * acc;
-            CHECK_NEAR(s->b[l][n], want,
-                       w->lr * tol(sc, B) + 2.4e-7 * fabs((double)w->b0[l][n]), "b", l, n);
+            CHECK_NEAR(s->b[l][n], want, w->lr * tol(sc, B) + 2.4e-7 * fabs((double)w->b0[l][n]),
+                       "b", l, n);
         }
         free(dz);
     }
@@ -290,24 +298,41 @@ static void use_config(fixture *f, const clgemm_config *c)
 
 /* The default register-blocked layout, and small variants of both kernel
  * styles whose tiles do not divide the test sizes. */
-static const clgemm_config reg_small = {.variant = CLGEMM_REG, .vw = 4, .tm = 3, .tn = 8,
-                                        .dtm = 2, .dtn = 3, .lx = 4, .ly = 2};
+static const clgemm_config reg_small = {
+    .variant = CLGEMM_REG, .vw = 4, .tm = 3, .tn = 8, .dtm = 2, .dtn = 3, .lx = 4, .ly = 2};
 /* K-blocked forward with a block depth (7) and group (3×2) that divide
  * nothing, so partial blocks and padding items are exercised. */
-static const clgemm_config reg_kb = {.variant = CLGEMM_REG, .vw = 4, .tm = 3, .tn = 8,
-                                     .dtm = 2, .dtn = 3, .lx = 3, .ly = 2, .kb = 7};
-static const clgemm_config local_small = {.variant = CLGEMM_LOCAL, .tsm = 16, .tsn = 32,
-                                          .tsk = 8, .wptm = 2, .wptn = 4};
+static const clgemm_config reg_kb = {.variant = CLGEMM_REG,
+                                     .vw = 4,
+                                     .tm = 3,
+                                     .tn = 8,
+                                     .dtm = 2,
+                                     .dtn = 3,
+                                     .lx = 3,
+                                     .ly = 2,
+                                     .kb = 7};
+static const clgemm_config local_small = {
+    .variant = CLGEMM_LOCAL, .tsm = 16, .tsn = 32, .tsk = 8, .wptm = 2, .wptn = 4};
 /* The vector path (lvw): float4 with one slice; float2 double-buffered
  * with a slice of A (24×6 in 48 items) that the items do not share evenly;
  * and the largest GPU candidate's shape, double-buffered. */
-static const clgemm_config local_vec4 = {.variant = CLGEMM_LOCAL, .tsm = 16, .tsn = 32,
-                                         .tsk = 8, .wptm = 4, .wptn = 4, .lvw = 4};
-static const clgemm_config local_vec2 = {.variant = CLGEMM_LOCAL, .tsm = 24, .tsn = 16,
-                                         .tsk = 6, .wptm = 4, .wptn = 2, .lvw = 2,
+static const clgemm_config local_vec4 = {
+    .variant = CLGEMM_LOCAL, .tsm = 16, .tsn = 32, .tsk = 8, .wptm = 4, .wptn = 4, .lvw = 4};
+static const clgemm_config local_vec2 = {.variant = CLGEMM_LOCAL,
+                                         .tsm = 24,
+                                         .tsn = 16,
+                                         .tsk = 6,
+                                         .wptm = 4,
+                                         .wptn = 2,
+                                         .lvw = 2,
                                          .dbuf = 1};
-static const clgemm_config local_vec4_big = {.variant = CLGEMM_LOCAL, .tsm = 128, .tsn = 128,
-                                             .tsk = 16, .wptm = 8, .wptn = 8, .lvw = 4,
+static const clgemm_config local_vec4_big = {.variant = CLGEMM_LOCAL,
+                                             .tsm = 128,
+                                             .tsn = 128,
+                                             .tsk = 16,
+                                             .wptm = 8,
+                                             .wptn = 8,
+                                             .lvw = 4,
                                              .dbuf = 1};
 
 /* ---------------------------------------------------------------------- */
@@ -360,8 +385,14 @@ static void check_sizes_vec(fixture *f, wl_mode mode)
         run_point(dv, mode, 2, hb[i][0], hb[i][1]);
 }
 
-static void test_forward_default(void **state) { check_sizes(*state, WL_INFERENCE); }
-static void test_training_default(void **state) { check_sizes(*state, WL_TRAINING); }
+static void test_forward_default(void **state)
+{
+    check_sizes(*state, WL_INFERENCE);
+}
+static void test_training_default(void **state)
+{
+    check_sizes(*state, WL_TRAINING);
+}
 
 static void test_forward_variants(void **state)
 {
@@ -423,8 +454,14 @@ static void test_oom(void **state)
 
     /* One weight matrix larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE. */
     int H = (int)sqrt((double)max_alloc / sizeof(float)) + 1;
-    workload w = {.mode = WL_INFERENCE, .layers = 1, .hidden = H, .batch = 1,
-                  .lr = 0.01f, .x0 = dummy, .w0 = ptrs, .b0 = ptrs};
+    workload w = {.mode = WL_INFERENCE,
+                  .layers = 1,
+                  .hidden = H,
+                  .batch = 1,
+                  .lr = 0.01f,
+                  .x0 = dummy,
+                  .w0 = ptrs,
+                  .b0 = ptrs};
     assert_int_equal(dv->ops->prepare(dv->handle, &w, &run, &e), BE_EOOM);
     assert_null(run);
     assert_true(strlen(e.msg) > 0);
@@ -569,9 +606,8 @@ static void test_config_parse(void **state)
     assert_int_equal(clgemm_config_options(&local_small, opts, sizeof opts, &e), 0);
     assert_string_equal(opts, "-DGEMM_LOCAL=1 -DTSM=16 -DTSN=32 -DTSK=8 -DWPTM=2 -DWPTN=4");
     assert_int_equal(clgemm_config_options(&local_vec2, opts, sizeof opts, &e), 0);
-    assert_string_equal(opts,
-                        "-DGEMM_LOCAL=1 -DTSM=24 -DTSN=16 -DTSK=6 -DWPTM=4 -DWPTN=2 -DLVW=2 "
-                        "-DDBUF=1");
+    assert_string_equal(opts, "-DGEMM_LOCAL=1 -DTSM=24 -DTSN=16 -DTSK=6 -DWPTM=4 -DWPTN=2 -DLVW=2 "
+                              "-DDBUF=1");
     /* LVW=0 and DBUF=0 spelled out mean what their absence does. */
     assert_int_equal(clgemm_config_parse("-DGEMM_LOCAL=1 -DTSM=16 -DTSN=32 -DTSK=8 -DWPTM=2 "
                                          "-DWPTN=4 -DLVW=0 -DDBUF=0",
@@ -579,7 +615,8 @@ static void test_config_parse(void **state)
                      0);
     assert_config_equal(&got, &local_small);
     static const char *bad[] = {
-        "", "-DGEMM_LOCAL=0",
+        "",
+        "-DGEMM_LOCAL=0",
         "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16",
         "-DGEMM_LOCAL=0 -DVW=8 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256 -DKB=1",
         "-DGEMM_LOCAL=0 -DVW=3 -DTM=8 -DTN=8 -DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256",
@@ -718,7 +755,8 @@ static void test_tune_corrupt(void **state)
     clgemm_config def, got;
     err e = {{0}};
     clgemm_config_default(&f->devs[0].info, &def);
-    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_small, path, sizeof path, &e), 0);
+    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_small, path, sizeof path, &e),
+                     0);
     FILE *fp = fopen(path, "rb");
     assert_non_null(fp);
     const size_t n = fread(text, 1, sizeof text - 1, fp);
@@ -735,8 +773,10 @@ static void test_tune_corrupt(void **state)
 
     char bad[4][1024];
     snprintf(bad[0], sizeof bad[0], "%.*s", (int)(opts - text + 12), text); /* truncated */
-    snprintf(bad[1], sizeof bad[1], "%.*s\noptions -DGEMM_LOCAL=0 -DVW=3 -DTM=8 -DTN=8 "
-             "-DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256\n", (int)(opts - text), text);
+    snprintf(bad[1], sizeof bad[1],
+             "%.*s\noptions -DGEMM_LOCAL=0 -DVW=3 -DTM=8 -DTN=8 "
+             "-DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256\n",
+             (int)(opts - text), text);
     snprintf(bad[2], sizeof bad[2], "%s", text);
     bad[2][key - text + 5] ^= 1; /* another device's key */
     snprintf(bad[3], sizeof bad[3], "\x01\xff garbage");

@@ -176,8 +176,8 @@ static void test_quick_run(void **state)
         assert_true(strlen(r->passes[i].started) == 20);
         assert_true(r->passes[i].state.has_loadavg); /* Linux */
     }
-    assert_string_equal(r->prov.blas_threads_from, getenv("OPENBLAS_NUM_THREADS") ?
-                        "OPENBLAS_NUM_THREADS" : "cores");
+    assert_string_equal(r->prov.blas_threads_from,
+                        getenv("OPENBLAS_NUM_THREADS") ? "OPENBLAS_NUM_THREADS" : "cores");
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         int q, seen[64] = {0}, distinct = 0;
@@ -198,7 +198,8 @@ static void test_quick_run(void **state)
         assert_true(p->nsamples >= 9);
         assert_int_equal(p->resident.n, p->nsamples);
         assert_true(p->resident.min <= p->resident.median && p->resident.median <= p->resident.max);
-        assert_true(p->resident.ci_lo <= p->resident.median && p->resident.median <= p->resident.ci_hi);
+        assert_true(p->resident.ci_lo <= p->resident.median &&
+                    p->resident.median <= p->resident.ci_hi);
         /* OpenCL points carry both views; with transfers is never faster */
         assert_int_equal(p->has_transfer, strcmp(p->device, "cpu") != 0);
         if (p->has_transfer) {
@@ -256,8 +257,8 @@ static void test_too_big_for_memory(void **state)
     run(&o, "run", "--hidden", "65536", "--batch", "1048576", "--out", out, NULL);
     assert_int_equal(o.status, 2);
     assert_non_null(strstr(o.err, "GiB"));
-    assert_int_equal(count_lines(o.err), 1);  /* one line, the --help hint in it */
-    assert_true(stat(out, &st) != 0);         /* nothing written */
+    assert_int_equal(count_lines(o.err), 1); /* one line, the --help hint in it */
+    assert_true(stat(out, &st) != 0);        /* nothing written */
     outcome_free(&o);
 }
 
@@ -280,8 +281,8 @@ static void test_unwritable_out(void **state)
 static void test_interrupt_keeps_partial(void **state)
 {
     char out[300], so[300], se[300], path[600];
-    const char *args[] = {"run", "--hidden", "64..512", "--batch", "16..1024", "--budget", "60",
-                          "--out", out, NULL};
+    const char *args[] = {"run",      "--hidden", "64..512", "--batch", "16..1024",
+                          "--budget", "60",       "--out",   out,       NULL};
     struct timespec ts = {1, 500000000};
     DIR *d;
     struct dirent *de;
@@ -597,8 +598,8 @@ static void test_threads_from_environment(void **state)
     assert_int_equal(o.status, 2);
     assert_non_null(strstr(o.err, "OPENBLAS_NUM_THREADS"));
     outcome_free(&o);
-    assert_int_equal(saved[0] ? setenv("OPENBLAS_NUM_THREADS", saved, 1)
-                              : unsetenv("OPENBLAS_NUM_THREADS"), 0);
+    assert_int_equal(
+        saved[0] ? setenv("OPENBLAS_NUM_THREADS", saved, 1) : unsetenv("OPENBLAS_NUM_THREADS"), 0);
 }
 
 /* The lines of text that start (after spaces) with prefix, joined: the
@@ -635,8 +636,8 @@ static char *lines_with(const char *text, const char *prefix)
  * point set to its median times scale (times 1 + 0.004·(k mod 5 − 2), over
  * three passes) and no other load recorded, so that the intervals are
  * narrow and known. */
-static void steady_copy(const char *src, const char *out, const char *id, double scale,
-                        char *path, size_t size)
+static void steady_copy(const char *src, const char *out, const char *id, double scale, char *path,
+                        size_t size)
 {
     results *r = NULL;
     char dir[700];
@@ -703,8 +704,10 @@ static void test_compare_gate(void **state)
     assert_non_null(strstr(o.out, "| device | mode | hidden | batch | A | B | B/A | test | "
                                   "verdict |\n|---|"));
     outcome_free(&o);
-    snprintf(cmd, sizeof cmd, "%s compare '%s' '%s' --out '%s' --format json --quiet | "
-             "python3 -m json.tool > /dev/null", getenv("BREAKEVEN"), a, b, out);
+    snprintf(cmd, sizeof cmd,
+             "%s compare '%s' '%s' --out '%s' --format json --quiet | "
+             "python3 -m json.tool > /dev/null",
+             getenv("BREAKEVEN"), a, b, out);
     assert_int_equal(system(cmd), 0);
     run(&o, "compare", a, b, "--out", out, "--format", "yaml", NULL);
     assert_int_equal(o.status, 2);
@@ -723,8 +726,8 @@ static void test_refit_0_1_0(void **state)
     int i, intervals = 0;
     (void)state;
 
-    snprintf(src, sizeof src, "%.*s/data/results-0.1.0.xml",
-             slash ? (int)(slash - here) : 1, slash ? here : ".");
+    snprintf(src, sizeof src, "%.*s/data/results-0.1.0.xml", slash ? (int)(slash - here) : 1,
+             slash ? here : ".");
     assert_int_equal(fsx_read_all(src, &before, &len, &e), BE_OK);
     assert_non_null(strstr(before, "<breakeven version=\"0.1.0\""));
     assert_null(strstr(before, "analysis="));
@@ -761,7 +764,8 @@ static void test_refit_0_1_0(void **state)
     assert_int_equal(fsx_read_all(path, &after, &len, &e), BE_OK);
     assert_non_null(strstr(after, "<fit seed=\"1\" analysis=\"2\""));
     assert_non_null(strstr(after, "<price device=\"cpu\" usd-per-hour=\"0.10000000000000001\""));
-    assert_non_null(strstr(after, "<price device=\"cl:0.0\" usd-per-hour=\"0.070000000000000007\""));
+    assert_non_null(
+        strstr(after, "<price device=\"cl:0.0\" usd-per-hour=\"0.070000000000000007\""));
     assert_non_null(strstr(after, "<breakeven version=\"0.1.0\""));
     /* the samples untouched, to the last digit */
     a = lines_with(before, "<s ");

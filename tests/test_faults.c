@@ -59,16 +59,16 @@
 
 /* A kind of call that fails when the counter reaches at (0: never), once. */
 typedef struct injector {
-    int on;          /* counting                                         */
-    long n, at;      /* calls counted, and the one that fails            */
-    int hit;         /* the failure happened                             */
-    int err;         /* errno of a failing write, fsync or rename        */
+    int on;     /* counting                                         */
+    long n, at; /* calls counted, and the one that fails            */
+    int hit;    /* the failure happened                             */
+    int err;    /* errno of a failing write, fsync or rename        */
 } injector;
 
 /* File-scope by necessity: the wrapped functions take no context.  allocs
  * counts breakeven's own allocations, xml_allocs libxml2's and libxslt's. */
 static injector allocs, xml_allocs, writes, syncs, renames;
-static size_t write_cap;  /* >0: every write writes at most this much */
+static size_t write_cap; /* >0: every write writes at most this much */
 
 static int fails(injector *j)
 {
@@ -96,10 +96,22 @@ ssize_t __wrap_write(int fd, const void *buf, size_t n);
 int __wrap_fsync(int fd);
 int __wrap_rename(const char *from, const char *to);
 
-void *__wrap_malloc(size_t size) { return fails(&allocs) ? NULL : __real_malloc(size); }
-void *__wrap_calloc(size_t n, size_t size) { return fails(&allocs) ? NULL : __real_calloc(n, size); }
-void *__wrap_realloc(void *p, size_t size) { return fails(&allocs) ? NULL : __real_realloc(p, size); }
-char *__wrap_strdup(const char *s) { return fails(&allocs) ? NULL : __real_strdup(s); }
+void *__wrap_malloc(size_t size)
+{
+    return fails(&allocs) ? NULL : __real_malloc(size);
+}
+void *__wrap_calloc(size_t n, size_t size)
+{
+    return fails(&allocs) ? NULL : __real_calloc(n, size);
+}
+void *__wrap_realloc(void *p, size_t size)
+{
+    return fails(&allocs) ? NULL : __real_realloc(p, size);
+}
+char *__wrap_strdup(const char *s)
+{
+    return fails(&allocs) ? NULL : __real_strdup(s);
+}
 
 ssize_t __wrap_write(int fd, const void *buf, size_t n)
 {
@@ -134,13 +146,22 @@ int __wrap_rename(const char *from, const char *to)
 }
 
 /* libxml2's and libxslt's allocator, routed through xml_allocs. */
-static void *xml_malloc(size_t size) { return fails(&xml_allocs) ? NULL : __real_malloc(size); }
+static void *xml_malloc(size_t size)
+{
+    return fails(&xml_allocs) ? NULL : __real_malloc(size);
+}
 static void *xml_realloc(void *p, size_t size)
 {
     return fails(&xml_allocs) ? NULL : __real_realloc(p, size);
 }
-static char *xml_strdup(const char *s) { return fails(&xml_allocs) ? NULL : __real_strdup(s); }
-static void xml_free(void *p) { free(p); }
+static char *xml_strdup(const char *s)
+{
+    return fails(&xml_allocs) ? NULL : __real_strdup(s);
+}
+static void xml_free(void *p)
+{
+    free(p);
+}
 
 /* libxml2's complaints about memory, which it prints by default. */
 static void quiet(void *ctx, const char *fmt, ...)
@@ -160,8 +181,8 @@ static void arm(injector *j, long at, int code)
 /* ---- trees of files ---------------------------------------------------- */
 
 static char tmpdir[256];
-static char base_out[400];   /* the archive before: one run, a report of it */
-static char ref_out[400];    /* the same after a report without faults      */
+static char base_out[400]; /* the archive before: one run, a report of it */
+static char ref_out[400];  /* the same after a report without faults      */
 
 static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void sh(const char *fmt, ...)
@@ -199,7 +220,7 @@ typedef struct tree_check {
     char why[700];
 } tree_check;
 
-static tree_check *walk_state;  /* nftw takes no context */
+static tree_check *walk_state; /* nftw takes no context */
 
 static int check_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
@@ -223,8 +244,8 @@ static int check_entry(const char *path, const struct stat *st, int flag, struct
     /* cairo numbers the glyphs of an SVG from a counter of the process:
      * an SVG drawn again differs, and is whole when it parses */
     if (strlen(path) > 4 && strcmp(path + strlen(path) - 4, ".svg") == 0) {
-        xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                                    XML_PARSE_NOWARNING | XML_PARSE_HUGE);
+        xmlDocPtr doc = xmlReadFile(
+            path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_HUGE);
         xmlFreeDoc(doc);
         if (doc)
             return 0;
@@ -260,8 +281,8 @@ static void assert_clean_error(int rc, const err *e, long n, const char *what)
         fail_msg("%s, failure %ld: invalid UTF-8 in \"%s\"", what, n, e->msg);
 }
 
-static void report_opts_for(report_opts *o, const char *out, const char *const *runs,
-                            int nruns, const char *title)
+static void report_opts_for(report_opts *o, const char *out, const char *const *runs, int nruns,
+                            const char *title)
 {
     memset(o, 0, sizeof *o);
     o->out = out;
@@ -310,8 +331,8 @@ static void test_save(void **state)
     snprintf(path, sizeof path, "%s/save", tmpdir);
     snprintf(old, sizeof old, "%s/save-old", tmpdir);
     snprintf(news, sizeof news, "%s/save-new", tmpdir);
-    sh("mkdir -p %s %s %s && cp " FIXTURE " %s/results.xml && cp " FIXTURE " %s/results.xml",
-       path, old, news, path, old);
+    sh("mkdir -p %s %s %s && cp " FIXTURE " %s/results.xml && cp " FIXTURE " %s/results.xml", path,
+       old, news, path, old);
     strcat(news, "/results.xml");
     assert_int_equal(results_save(r, news, &e), BE_OK);
     news[strlen(news) - strlen("/results.xml")] = '\0';
@@ -485,8 +506,8 @@ static int xml_child(int report, long n)
         nftw(out, check_entry, 16, FTW_PHYS);
         if (c.bad) {
             snprintf(index, sizeof index, "cp -a %s /tmp/breakeven-fault-%ld", out, n);
-            fprintf(stderr, "libxml2 allocation %ld: %s (kept in /tmp/breakeven-fault-%ld)\n",
-                    n, c.why, system(index) == 0 ? n : 0L);
+            fprintf(stderr, "libxml2 allocation %ld: %s (kept in /tmp/breakeven-fault-%ld)\n", n,
+                    c.why, system(index) == 0 ? n : 0L);
             return XML_WRONG;
         }
         snprintf(index, sizeof index, "rm -rf %s", out);
@@ -628,12 +649,9 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_load),
-        cmocka_unit_test(test_save),
-        cmocka_unit_test(test_report_allocs),
-        cmocka_unit_test(test_import_allocs),
-        cmocka_unit_test(test_write_failures),
-        cmocka_unit_test(test_short_writes),
+        cmocka_unit_test(test_load),           cmocka_unit_test(test_save),
+        cmocka_unit_test(test_report_allocs),  cmocka_unit_test(test_import_allocs),
+        cmocka_unit_test(test_write_failures), cmocka_unit_test(test_short_writes),
         cmocka_unit_test(test_xml_allocs),
     };
     return cmocka_run_group_tests_name("faults", tests, setup, teardown);

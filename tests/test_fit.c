@@ -105,8 +105,8 @@ static void add_law(results *r, const char *id, wl_mode mode, double t0, double 
     for (h = 0; h < NH; h++)
         for (b = 0; b < NB; b++) {
             double f = workload_flops_per_layer(mode, grid_hidden[h], grid_batch[b]);
-            add_point(r, id, mode, grid_hidden[h], grid_batch[b], t0 + f / P, noise, xfer,
-                      PT_OK, rng);
+            add_point(r, id, mode, grid_hidden[h], grid_batch[b], t0 + f / P, noise, xfer, PT_OK,
+                      rng);
         }
 }
 
@@ -299,8 +299,8 @@ static void test_outlier_flagged(void **state)
     for (b = 0; b < NB; b++) {
         double f = workload_flops_per_layer(WL_INFERENCE, 512, grid_batch[b]);
         double t = 1e-5 + f / 5e11;
-        int i = add_point(r, "cpu", WL_INFERENCE, 512, grid_batch[b], b == 3 ? 1.4 * t : t,
-                          0.01, 0.0, PT_OK, &rng);
+        int i = add_point(r, "cpu", WL_INFERENCE, 512, grid_batch[b], b == 3 ? 1.4 * t : t, 0.01,
+                          0.0, PT_OK, &rng);
         if (b == 3)
             bad = i;
     }
@@ -396,10 +396,12 @@ static void test_crossover_synthetic(void **state)
     assert_true(c->ci_lo <= c->flops_min && c->flops_max <= c->ci_hi);
     assert_true(c->ci_lo <= truth && truth <= c->ci_hi);
     for (i = 1; i <= 3; i++) {
-        assert_true(c->ci_lo <= q_flops_at(WL_INFERENCE, c->per_hidden[i].hidden,
-                                           c->per_hidden[i].batch_lo) * (1 + 1e-12));
-        assert_true(c->ci_hi >= q_flops_at(WL_INFERENCE, c->per_hidden[i].hidden,
-                                           c->per_hidden[i].batch_hi) * (1 - 1e-12));
+        assert_true(c->ci_lo <=
+                    q_flops_at(WL_INFERENCE, c->per_hidden[i].hidden, c->per_hidden[i].batch_lo) *
+                        (1 + 1e-12));
+        assert_true(c->ci_hi >=
+                    q_flops_at(WL_INFERENCE, c->per_hidden[i].hidden, c->per_hidden[i].batch_hi) *
+                        (1 - 1e-12));
     }
     /* informative, not the whole axis */
     assert_true(c->ci_hi < 2.0 * truth && c->ci_lo > 0.5 * truth);
@@ -601,7 +603,8 @@ static void test_words_cpu_opencl_device(void **state)
     add_law(r, "cpu", WL_INFERENCE, 1e-5, 2e11, 0.02, 0.0, &rng);
     add_law(r, "cl:0.0", WL_INFERENCE, 5e-5, 5e10, 0.02, 0.0, &rng);
     c = run_one(r, &s, 1);
-    assert_non_null(strstr(c->sentence, "the OpenCL device cl:0.0 (CPU: pthread-haswell-AMD EPYC)"));
+    assert_non_null(
+        strstr(c->sentence, "the OpenCL device cl:0.0 (CPU: pthread-haswell-AMD EPYC)"));
     assert_null(strstr(c->sentence, "GPU"));
     fit_set_free(&s);
     results_free(r);
@@ -759,8 +762,8 @@ static void test_per_hidden_interpolation(void **state)
     for (i = 0; i < 4; i++) {
         int B = batches[i];
         add_point(r, "cpu", WL_INFERENCE, 512, B, 1e-3 * B / 32.0, 0.0, 0.0, PT_OK, &rng);
-        add_point(r, "cl:0.0", WL_INFERENCE, 512, B, 1.9e-3 + 0.1e-3 * B / 32.0, 0.0, 0.0,
-                  PT_OK, &rng);
+        add_point(r, "cl:0.0", WL_INFERENCE, 512, B, 1.9e-3 + 0.1e-3 * B / 32.0, 0.0, 0.0, PT_OK,
+                  &rng);
     }
     assert_int_equal(fit_run(r, NULL, 1, 100, &s, &e), BE_OK);
     c = find_cross(&s, "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 0);
@@ -771,8 +774,7 @@ static void test_per_hidden_interpolation(void **state)
     assert_true(fabs(c->per_hidden[0].batch - want) < 1e-9 * want);
     assert_true(fabs(c->per_hidden[0].batch_lo - want) < 1e-9 * want);
     assert_true(fabs(c->per_hidden[0].batch_hi - want) < 1e-9 * want);
-    assert_true(rel_diff(c->per_hidden[0].flops,
-                         (2.0 * 512 * 512 + 512) * want) < 1e-12);
+    assert_true(rel_diff(c->per_hidden[0].flops, (2.0 * 512 * 512 + 512) * want) < 1e-12);
     assert_non_null(strstr(c->sentence, "from batch 68 at hidden 512 (95% CI 67\u201368)"));
     fit_set_free(&s);
     results_free(r);

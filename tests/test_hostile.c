@@ -55,7 +55,7 @@
 #define HOSTILE "tests/hostile"
 
 static char tmpdir[256];
-static char *base;      /* tests/hostile/base.xml */
+static char *base; /* tests/hostile/base.xml */
 
 /* One case: an edit of base.xml (from -> to, first occurrence), or make
  * writes the input at path; expect is what follows the path in the error
@@ -117,8 +117,8 @@ static char *repeat(const char *unit, long n)
 }
 
 /* The edit from -> prefix + n × unit + suffix. */
-static void write_repeat(const char *path, const char *from, const char *prefix,
-                         const char *unit, long n, const char *suffix)
+static void write_repeat(const char *path, const char *from, const char *prefix, const char *unit,
+                         long n, const char *suffix)
 {
     char *r = repeat(unit, n), *to = malloc(strlen(prefix) + strlen(r) + strlen(suffix) + 1);
     assert_non_null(to);
@@ -149,7 +149,7 @@ static void run_case(void **state)
     int rc;
 
     snprintf(path, sizeof path, "%s/%s.xml", tmpdir, c->name);
-    alarm(120);  /* a FIFO must be refused, not waited on: a hang is a failure */
+    alarm(120); /* a FIFO must be refused, not waited on: a hang is a failure */
     if (c->make)
         c->make(path);
     else
@@ -177,7 +177,10 @@ static void run_case(void **state)
 
 /* ---- the file itself ---- */
 
-static void make_missing(const char *path) { unlink(path); }
+static void make_missing(const char *path)
+{
+    unlink(path);
+}
 
 static void make_dir(const char *path)
 {
@@ -220,11 +223,20 @@ static void make_socket(const char *path)
     close(fd);
 }
 
-static void make_empty(const char *path) { write_text(path, "", 0); }
+static void make_empty(const char *path)
+{
+    write_text(path, "", 0);
+}
 
-static void make_blank(const char *path) { write_text(path, "  \n\n", 4); }
+static void make_blank(const char *path)
+{
+    write_text(path, "  \n\n", 4);
+}
 
-static void make_not_xml(const char *path) { write_text(path, "hello\n", 6); }
+static void make_not_xml(const char *path)
+{
+    write_text(path, "hello\n", 6);
+}
 
 /* A sparse file one byte over the limit: refused on its size, unread. */
 static void make_huge(const char *path)
@@ -240,7 +252,10 @@ static void make_rss(const char *path)
     write_text(path, "<rss version=\"2.0\"/>\n", 21);
 }
 
-static void make_truncated(const char *path) { write_text(path, base, 4000); }
+static void make_truncated(const char *path)
+{
+    write_text(path, base, 4000);
+}
 
 static void make_utf16(const char *path)
 {
@@ -285,9 +300,18 @@ static void copy_file(const char *name, const char *path)
 
 /* ---- entities, DTDs, XInclude ---- */
 
-static void make_billion_laughs(const char *path) { copy_file("billion-laughs.xml", path); }
-static void make_xxe(const char *path) { copy_file("xxe.xml", path); }
-static void make_xinclude(const char *path) { copy_file("xinclude.xml", path); }
+static void make_billion_laughs(const char *path)
+{
+    copy_file("billion-laughs.xml", path);
+}
+static void make_xxe(const char *path)
+{
+    copy_file("xxe.xml", path);
+}
+static void make_xinclude(const char *path)
+{
+    copy_file("xinclude.xml", path);
+}
 
 /* The 176 kB file of the report: one internal entity used thousands of
  * times, each use expanded on its own. */
@@ -296,8 +320,10 @@ static void make_entity_flood(const char *path)
     char *ent = repeat("x", 1000), *uses = repeat("&e;", 50000), *head, *t, *u;
     head = malloc(strlen(ent) + 200);
     assert_non_null(head);
-    sprintf(head, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE breakeven-results [\n"
-                  "<!ENTITY e \"%s\">\n]>\n", ent);
+    sprintf(head,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE breakeven-results [\n"
+            "<!ENTITY e \"%s\">\n]>\n",
+            ent);
     t = replace(base, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", head);
     free(head);
     head = malloc(strlen(uses) + 16);
@@ -351,8 +377,8 @@ static void make_many_nodes(const char *path)
 
 static void make_many_samples(const char *path)
 {
-    write_repeat(path, "<samples unit=\"s\">\n        <s wall=\"0.0001\"/>",
-                 "<samples unit=\"s\">", "<s wall=\"0.0001\"/>", RESULTS_MAX_SAMPLES + 1, "");
+    write_repeat(path, "<samples unit=\"s\">\n        <s wall=\"0.0001\"/>", "<samples unit=\"s\">",
+                 "<s wall=\"0.0001\"/>", RESULTS_MAX_SAMPLES + 1, "");
 }
 
 static void make_many_props(const char *path)
@@ -367,8 +393,10 @@ static void make_many_devices(const char *path)
     int i;
     assert_non_null(all);
     for (i = 0; i < RESULTS_MAX_DEVICES + 1; i++)
-        p += sprintf(p, "<device id=\"d%d\" kind=\"opencl\" type=\"GPU\" name=\"\" vendor=\"\" "
-                        "driver=\"\" library=\"\"/>", i);
+        p += sprintf(p,
+                     "<device id=\"d%d\" kind=\"opencl\" type=\"GPU\" name=\"\" vendor=\"\" "
+                     "driver=\"\" library=\"\"/>",
+                     i);
     p = malloc(strlen(all) + 16);
     assert_non_null(p);
     sprintf(p, "<devices>%s", all);
@@ -467,7 +495,7 @@ static void make_failed_no_max_error(const char *path)
 
 static void make_long_name(const char *path)
 {
-    char *name = repeat("\xC3\xA9", 300), *to = malloc(strlen(name) + 16);  /* é */
+    char *name = repeat("\xC3\xA9", 300), *to = malloc(strlen(name) + 16); /* é */
     assert_non_null(to);
     sprintf(to, "name=\"%s\"", name);
     write_edit(path, "name=\"GPU\"", to);
@@ -477,7 +505,7 @@ static void make_long_name(const char *path)
 
 static void make_long_cpu(const char *path)
 {
-    char *name = repeat("\xF0\x9D\x84\x9E", 100), *to = malloc(strlen(name) + 16);  /* U+1D11E */
+    char *name = repeat("\xF0\x9D\x84\x9E", 100), *to = malloc(strlen(name) + 16); /* U+1D11E */
     assert_non_null(to);
     sprintf(to, "cpu-model=\"%s\"", name);
     write_edit(path, "cpu-model=\"CPU\"", to);
@@ -558,13 +586,13 @@ static void check_controls(const results *r)
 static void check_long_name(const results *r)
 {
     const char *n = r->devices[1].name;
-    assert_int_equal(strlen(n), 254);  /* 127 whole "é" in 256 bytes */
+    assert_int_equal(strlen(n), 254); /* 127 whole "é" in 256 bytes */
     assert_true(utf8_clean(n));
 }
 
 static void check_long_cpu(const results *r)
 {
-    assert_int_equal(strlen(r->prov.cpu_model), 252);  /* 63 whole 4-byte characters */
+    assert_int_equal(strlen(r->prov.cpu_model), 252); /* 63 whole 4-byte characters */
     assert_true(utf8_clean(r->prov.cpu_model));
 }
 
@@ -594,14 +622,13 @@ static const hcase cases[] = {
     {"empty", NULL, NULL, make_empty, ": is empty", NULL},
     {"blank", NULL, NULL, make_blank, ":3: Start tag expected, '<' not found", NULL},
     {"not-xml", NULL, NULL, make_not_xml, ":1: Start tag expected, '<' not found", NULL},
-    {"huge", NULL, NULL, make_huge,
-     ": is 67108865 bytes; a results file may have at most 67108864", NULL},
+    {"huge", NULL, NULL, make_huge, ": is 67108865 bytes; a results file may have at most 67108864",
+     NULL},
     {"truncated", NULL, NULL, make_truncated, ":48: AttValue: ' expected", NULL},
     {"utf16", NULL, NULL, make_utf16, ":1: Start tag expected, '<' not found", NULL},
     {"crlf", NULL, NULL, make_crlf, NULL, check_base},
     {"xml-1.1", "<?xml version=\"1.0\"", "<?xml version=\"1.1\"", NULL, NULL, check_base},
-    {"latin-1-declared", "encoding=\"UTF-8\"", "encoding=\"ISO-8859-1\"", NULL, NULL,
-     check_base},
+    {"latin-1-declared", "encoding=\"UTF-8\"", "encoding=\"ISO-8859-1\"", NULL, NULL, check_base},
     {"rss", NULL, NULL, make_rss, ":1: not a breakeven results file (the root element is <rss>)",
      NULL},
     {"namespace", "<breakeven-results ", "<breakeven-results xmlns=\"urn:x\" ", NULL,
@@ -628,7 +655,8 @@ static const hcase cases[] = {
      ":28: <point> has two \"resident\" summaries", NULL},
     {"two-points", NULL, NULL, make_dup_point,
      ":65: <point> repeats the point of line 18 (device \"cpu\", inference, layers=2 hidden=64 "
-     "batch=16)", NULL},
+     "batch=16)",
+     NULL},
     {"stray-transfer-summary", NULL, NULL, make_stray_transfer,
      ":18: <point> summaries do not match its samples (need \"resident\" only)", NULL},
     {"no-summary", "<summary view=\"resident\" n=\"5\" median=\"0.000125\"",
@@ -642,10 +670,9 @@ static const hcase cases[] = {
      "<point xmlns:x=\"urn:x\" x:device=\"gpu9\" device=\"cpu\"", NULL,
      ":18: does not match the results schema: Invalid attribute device for element point", NULL},
     {"sentence-with-element", "<sentence>In inference,", "<sentence><b/>In inference,", NULL,
-     ":75: does not match the results schema: Datatype element sentence has child elements",
-     NULL},
-    {"kernel-without-total", "<s wall=\"0.0001\"/>", "<s wall=\"0.0001\" kernel=\"0.0001\"/>",
-     NULL, ":21: <s> has \"kernel\" but no \"total\"", NULL},
+     ":75: does not match the results schema: Datatype element sentence has child elements", NULL},
+    {"kernel-without-total", "<s wall=\"0.0001\"/>", "<s wall=\"0.0001\" kernel=\"0.0001\"/>", NULL,
+     ":21: <s> has \"kernel\" but no \"total\"", NULL},
     {"transfer-sample-without-total", " total=\"0.00022800000000000001\"", "", NULL,
      ":33: <s> lacks attribute \"total\"", NULL},
     {"ok-without-max-error", " max-error=\"0.125\"", "", NULL,
@@ -678,7 +705,8 @@ static const hcase cases[] = {
      ":27: <summary> attribute \"ci-lo\" is \"-1e-9\", not a number from 0 to 1e+300", NULL},
     {"huge-integer", "cores=\"2\"", "cores=\"99999999999999999999999\"", NULL,
      ":6: <host> attribute \"cores\" is \"99999999999999999999999\", not an integer from 1 to "
-     "1048576", NULL},
+     "1048576",
+     NULL},
     {"float-integer", "cores=\"2\"", "cores=\"1e400\"", NULL,
      ":6: <host> attribute \"cores\" is \"1e400\", not an integer from 1 to 1048576", NULL},
     {"hidden-beyond-int", "hidden=\"64\" batch=\"16\"", "hidden=\"2147483648\" batch=\"16\"", NULL,
@@ -698,8 +726,7 @@ static const hcase cases[] = {
     {"P-1e300", "P=\"5000000000\"", "P=\"1e300\"", NULL,
      ":69: <model> attribute \"P\" is \"1e300\", not a number from 2.22507e-308 to 1e+150", NULL},
     {"flops-1e31", "flops-per-layer=\"132096\"", "flops-per-layer=\"1e31\"", NULL,
-     ":18: <point> attribute \"flops-per-layer\" is \"1e31\", not a number from 1 to 1e+30",
-     NULL},
+     ":18: <point> attribute \"flops-per-layer\" is \"1e31\", not a number from 1 to 1e+30", NULL},
     {"ci-level-2", "ci-level=\"0.9375\"", "ci-level=\"2\"", NULL,
      ":27: <summary> attribute \"ci-level\" is \"2\", not a number from 0 to 1", NULL},
     {"unknown-status", "status=\"ok\"", "status=\"fast\"", NULL,
@@ -711,12 +738,13 @@ static const hcase cases[] = {
     {"summary-order", "p10=\"0.000105\"", "p10=\"0.00014\"", NULL,
      ":27: <summary> statistics are not in order", NULL},
 
-    /* telemetry (src/telemetry.h), on the CPU point of line 27 and the OpenCL
+/* telemetry (src/telemetry.h), on the CPU point of line 27 and the OpenCL
      * point of line 39 */
 #define CPU_SUMMARY_END "gflops=\"2.1135359999999999\"/>"
 #define TEL_CPU(attrs) CPU_SUMMARY_END "<telemetry " attrs "/>"
     {"telemetry-rapl", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"12.5\" energy-span-s=\"1.25\" energy-samples=\"5\" energy-visits=\"1\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"12.5\" energy-span-s=\"1.25\" energy-samples=\"5\" "
+             "energy-visits=\"1\""),
      NULL, NULL, check_telemetry_rapl},
     {"telemetry-nvml", "gflops=\"1.0442371541501976\"/>",
      "gflops=\"1.0442371541501976\"/><telemetry source=\"nvml\" sm-mhz-before=\"1980\" "
@@ -725,33 +753,43 @@ static const hcase cases[] = {
      "throttle-before=\"0x1\" throttle-after=\"0x44\" throttled=\"yes\"/>",
      NULL, NULL, check_telemetry_nvml},
     {"telemetry-energy-nan", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"NaN\" energy-span-s=\"1.25\" energy-samples=\"5\" energy-visits=\"1\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"NaN\" energy-span-s=\"1.25\" energy-samples=\"5\" "
+             "energy-visits=\"1\""),
      NULL, ":27: <telemetry> attribute \"energy-j\" is \"NaN\", not a number from 0 to 1e+12",
      NULL},
     {"telemetry-energy-inf", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"INF\" energy-span-s=\"1.25\" energy-samples=\"5\" energy-visits=\"1\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"INF\" energy-span-s=\"1.25\" energy-samples=\"5\" "
+             "energy-visits=\"1\""),
      NULL, ":27: <telemetry> attribute \"energy-j\" is \"INF\", not a number from 0 to 1e+12",
      NULL},
     {"telemetry-energy-negative", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"-1\" energy-span-s=\"1.25\" energy-samples=\"5\" energy-visits=\"1\""),
-     NULL, ":27: <telemetry> attribute \"energy-j\" is \"-1\", not a number from 0 to 1e+12",
-     NULL},
+     TEL_CPU("source=\"rapl\" energy-j=\"-1\" energy-span-s=\"1.25\" energy-samples=\"5\" "
+             "energy-visits=\"1\""),
+     NULL, ":27: <telemetry> attribute \"energy-j\" is \"-1\", not a number from 0 to 1e+12", NULL},
     {"telemetry-span-short", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"0.5\" energy-samples=\"5\" energy-visits=\"1\""),
-     NULL, ":27: <telemetry> attribute \"energy-span-s\" is \"0.5\", not a number from 1 to "
-     "1e+06", NULL},
-    {"telemetry-energy-partial", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" energy-j=\"1\""),
-     NULL, ":27: <telemetry> lacks attribute \"energy-span-s\"", NULL},
+     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"0.5\" energy-samples=\"5\" "
+             "energy-visits=\"1\""),
+     NULL,
+     ":27: <telemetry> attribute \"energy-span-s\" is \"0.5\", not a number from 1 to "
+     "1e+06",
+     NULL},
+    {"telemetry-energy-partial", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" energy-j=\"1\""), NULL,
+     ":27: <telemetry> lacks attribute \"energy-span-s\"", NULL},
     {"telemetry-megawatts", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"5e6\" energy-span-s=\"2\" energy-samples=\"5\" energy-visits=\"1\""),
+     TEL_CPU("source=\"rapl\" energy-j=\"5e6\" energy-span-s=\"2\" energy-samples=\"5\" "
+             "energy-visits=\"1\""),
      NULL, ":27: <telemetry> energy-j is more than 1e+06 W over energy-span-s", NULL},
     {"telemetry-energy-samples", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"1\" energy-samples=\"10000001\" energy-visits=\"1\""),
-     NULL, ":27: <telemetry> attribute \"energy-samples\" is \"10000001\", not an integer from 1 to 10000000", NULL},
+     TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"1\" energy-samples=\"10000001\" "
+             "energy-visits=\"1\""),
+     NULL,
+     ":27: <telemetry> attribute \"energy-samples\" is \"10000001\", not an integer from 1 to "
+     "10000000",
+     NULL},
     {"telemetry-span-for-visits", "gflops=\"1.0442371541501976\"/>",
      "gflops=\"1.0442371541501976\"/><telemetry source=\"nvml\" energy-j=\"900\" "
-     "energy-span-s=\"2.5\" energy-samples=\"5\" energy-visits=\"3\"/>", NULL,
-     ":39: <telemetry> energy-span-s=2.5 is too short for 3 visits of nvml (at least 3 s)",
+     "energy-span-s=\"2.5\" energy-samples=\"5\" energy-visits=\"3\"/>",
+     NULL, ":39: <telemetry> energy-span-s=2.5 is too short for 3 visits of nvml (at least 3 s)",
      NULL},
     {"telemetry-visits-over-samples", CPU_SUMMARY_END,
      TEL_CPU("source=\"rapl\" energy-j=\"1\" energy-span-s=\"2\" energy-samples=\"2\" "
@@ -766,15 +804,19 @@ static const hcase cases[] = {
      ":27: <telemetry> attribute \"source\" is \"cuda\", which is not known", NULL},
     {"telemetry-source-of-other-device", CPU_SUMMARY_END, TEL_CPU("source=\"nvml\""), NULL,
      ":27: <telemetry> source \"nvml\" cannot read device \"cpu\" (openblas)", NULL},
-    {"telemetry-power", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" power-w-before=\"1e7\""),
-     NULL, ":27: <telemetry> attribute \"power-w-before\" is \"1e7\", not a number from 0 to "
-     "1e+06", NULL},
+    {"telemetry-power", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" power-w-before=\"1e7\""), NULL,
+     ":27: <telemetry> attribute \"power-w-before\" is \"1e7\", not a number from 0 to "
+     "1e+06",
+     NULL},
     {"telemetry-temperature", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" temp-c-after=\"-300\""),
-     NULL, ":27: <telemetry> attribute \"temp-c-after\" is \"-300\", not a number from -273.15 "
-     "to 1000", NULL},
-    {"telemetry-clock-nan", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" sm-mhz-before=\"NaN\""),
-     NULL, ":27: <telemetry> attribute \"sm-mhz-before\" is \"NaN\", not a number from 0 to "
-     "1e+06", NULL},
+     NULL,
+     ":27: <telemetry> attribute \"temp-c-after\" is \"-300\", not a number from -273.15 "
+     "to 1000",
+     NULL},
+    {"telemetry-clock-nan", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\" sm-mhz-before=\"NaN\""), NULL,
+     ":27: <telemetry> attribute \"sm-mhz-before\" is \"NaN\", not a number from 0 to "
+     "1e+06",
+     NULL},
     {"telemetry-reasons-decimal", CPU_SUMMARY_END,
      TEL_CPU("source=\"rapl\" throttle-before=\"4\" throttled=\"yes\""), NULL,
      ":27: <telemetry> attribute \"throttle-before\" is \"4\", not 0x and 1 to 16 hex digits",
@@ -782,7 +824,8 @@ static const hcase cases[] = {
     {"telemetry-reasons-long", CPU_SUMMARY_END,
      TEL_CPU("source=\"rapl\" throttle-after=\"0x11111111111111111\" throttled=\"yes\""), NULL,
      ":27: <telemetry> attribute \"throttle-after\" is \"0x11111111111111111\", not 0x and 1 "
-     "to 16 hex digits", NULL},
+     "to 16 hex digits",
+     NULL},
     {"telemetry-throttled-mismatch", CPU_SUMMARY_END,
      TEL_CPU("source=\"rapl\" throttle-after=\"0x4\" throttled=\"no\""), NULL,
      ":27: <telemetry> throttled=\"no\" does not match its throttle reasons", NULL},
@@ -791,9 +834,8 @@ static const hcase cases[] = {
     {"telemetry-throttled-maybe", CPU_SUMMARY_END,
      TEL_CPU("source=\"rapl\" throttle-after=\"0x4\" throttled=\"maybe\""), NULL,
      ":27: <telemetry> attribute \"throttled\" is \"maybe\", which is not known", NULL},
-    {"telemetry-twice", CPU_SUMMARY_END,
-     TEL_CPU("source=\"rapl\"") "<telemetry source=\"rapl\"/>", NULL,
-     ":27: does not match the results schema: Did not expect element telemetry there", NULL},
+    {"telemetry-twice", CPU_SUMMARY_END, TEL_CPU("source=\"rapl\"") "<telemetry source=\"rapl\"/>",
+     NULL, ":27: does not match the results schema: Did not expect element telemetry there", NULL},
     {"telemetry-without-samples", "ALLOCATION_FAILURE\"/>",
      "ALLOCATION_FAILURE\"><telemetry source=\"nvml\"/></point>", NULL,
      ":64: <telemetry> of a point without samples", NULL},
@@ -812,9 +854,10 @@ static const hcase cases[] = {
      NULL, ":2: a DOCTYPE is not allowed in a results file", NULL},
     {"parameter-entity", "<breakeven-results ",
      "<!DOCTYPE breakeven-results [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]>\n"
-     "<breakeven-results ", NULL, ":2: a DOCTYPE is not allowed in a results file", NULL},
-    {"undeclared-entity", "name=\"CPU\"", "name=\"&foo;\"", NULL,
-     ":10: Entity 'foo' not defined", NULL},
+     "<breakeven-results ",
+     NULL, ":2: a DOCTYPE is not allowed in a results file", NULL},
+    {"undeclared-entity", "name=\"CPU\"", "name=\"&foo;\"", NULL, ":10: Entity 'foo' not defined",
+     NULL},
     {"xinclude", NULL, NULL, make_xinclude,
      ":4: does not match the results schema: Did not expect element include there", NULL},
     {"deep-nesting", NULL, NULL, make_deep,
@@ -838,17 +881,20 @@ static const hcase cases[] = {
     {"controls", "name=\"host\"", "name=\"h&#x9B;o\x7Fst&#10;\"", NULL, NULL, check_controls},
     {"id-newline", "<device id=\"cl:0.0\"", "<device id=\"cl:0.0&#10;&#13;x\"", NULL,
      ":13: <device> attribute \"id\" is \"cl:0.0\\n\\rx\", which holds control characters, "
-     "non-characters or invalid UTF-8", NULL},
+     "non-characters or invalid UTF-8",
+     NULL},
     {"id-noncharacter", "<device id=\"cl:0.0\"", "<device id=\"cl:0.0&#x1FFFE;\"", NULL,
      ":13: <device> attribute \"id\" is \"cl:0.0\\U0001FFFE\", which holds control characters, "
-     "non-characters or invalid UTF-8", NULL},
-    {"id-32-bytes", "<device id=\"cl:0.0\"",
-     "<device id=\"abcdefghijklmnopqrstuvwxyz012345\"", NULL,
+     "non-characters or invalid UTF-8",
+     NULL},
+    {"id-32-bytes", "<device id=\"cl:0.0\"", "<device id=\"abcdefghijklmnopqrstuvwxyz012345\"",
+     NULL,
      ":13: <device> attribute \"id\" is \"abcdefghijklmnopqrstuvwxyz012345\", not 1 to 31 bytes",
      NULL},
     {"id-16-wide-characters", "<device id=\"cl:0.0\"",
      "<device id=\"\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3"
-     "\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\"", NULL,
+     "\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\"",
+     NULL,
      ":13: <device> attribute \"id\" is \"\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
      "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\", "
      "not 1 to 31 bytes",
@@ -866,8 +912,8 @@ static const hcase cases[] = {
      "other=\"cl:0.0\" mode=\"inference\" view=\"resident\" measure=\"time\"",
      "other=\"gpu9\" mode=\"inference\" view=\"resident\" measure=\"time\"", NULL,
      ":74: <crossover> of \"cpu\" and \"gpu9\": two different devices that <devices> lists", NULL},
-    {"crossover-same-device", "base=\"cpu\" other=\"cl:0.0\"",
-     "base=\"cl:0.0\" other=\"cl:0.0\"", NULL,
+    {"crossover-same-device", "base=\"cpu\" other=\"cl:0.0\"", "base=\"cl:0.0\" other=\"cl:0.0\"",
+     NULL,
      ":74: <crossover> of \"cl:0.0\" and \"cl:0.0\": two different devices that <devices> lists",
      NULL},
     {"price-unknown-device", "<price device=\"cpu\"", "<price device=\"gpu9\"", NULL,
@@ -877,7 +923,8 @@ static const hcase cases[] = {
     {"point-twice-added", "batch=\"32\" flops-per-layer=\"264192\"",
      "batch=\"16\" flops-per-layer=\"264192\"", NULL,
      ":41: <point> repeats the point of line 18 (device \"cpu\", inference, layers=2 hidden=64 "
-     "batch=16)", NULL},
+     "batch=16)",
+     NULL},
     {"model-twice", "<model device=\"cl:0.0\" mode=\"inference\" view=\"resident\"",
      "<model device=\"cpu\" mode=\"inference\" view=\"resident\"", NULL,
      ":72: a second <model> of device \"cpu\", inference, resident", NULL},
@@ -932,7 +979,7 @@ static void expect_refused(results *r, const char *what)
     assert_int_equal(results_save(r, path, &e), BE_EFAIL);
     snprintf(expect, sizeof expect, "%s: not saved: %s, which is not a finite number", path, what);
     assert_string_equal(e.msg, expect);
-    assert_int_equal(access(path, F_OK), -1);  /* nothing written */
+    assert_int_equal(access(path, F_OK), -1); /* nothing written */
 }
 
 static void test_save_refuses_nonfinite(void **state)
@@ -944,7 +991,7 @@ static void test_save_refuses_nonfinite(void **state)
     r->fit.models[0].P = 5e9;
     r->points[0].resident.median = NAN;
     expect_refused(r, "<summary> attribute \"median\" would be nan");
-    r->points[0].resident.median = 1e-310;  /* gflops = FLOPs / median overflows */
+    r->points[0].resident.median = 1e-310; /* gflops = FLOPs / median overflows */
     expect_refused(r, "<summary> attribute \"gflops\" would be inf");
     r->points[0].resident.median = 0.000125;
     r->prov.memory = -INFINITY;
@@ -969,7 +1016,7 @@ static void test_save_nan_max_error(void **state)
     assert_int_equal(fsx_read_all(path, &text, NULL, &e), BE_OK);
     for (p = text; (p = strstr(p, "max-error=")); p++)
         n++;
-    assert_int_equal(n, 3);  /* of the 4 verifications, not the one with NaN */
+    assert_int_equal(n, 3); /* of the 4 verifications, not the one with NaN */
     assert_null(strstr(text, "\"nan\""));
     free(text);
     if (results_load(path, &back, &e) != BE_OK)
@@ -1005,9 +1052,9 @@ static void test_utf8(void **state)
     (void)state;
     assert_int_equal(utf8_decode("\xF4\x8F\xBF\xBF", 4, &len), 0x10FFFF);
     assert_int_equal(len, 4);
-    assert_int_equal(utf8_decode("\xF4\x90\x80\x80", 4, &len), -1);  /* beyond U+10FFFF */
-    assert_int_equal(utf8_decode("\xE0\x80\xAF", 3, &len), -1);      /* overlong */
-    assert_int_equal(utf8_decode("\xE2\x82", 2, &len), -1);          /* truncated */
+    assert_int_equal(utf8_decode("\xF4\x90\x80\x80", 4, &len), -1); /* beyond U+10FFFF */
+    assert_int_equal(utf8_decode("\xE0\x80\xAF", 3, &len), -1);     /* overlong */
+    assert_int_equal(utf8_decode("\xE2\x82", 2, &len), -1);         /* truncated */
     assert_int_equal(len, 1);
     assert_true(utf8_noncharacter(0xFDD0) && utf8_noncharacter(0xFDEF));
     assert_true(utf8_noncharacter(0xFFFE) && utf8_noncharacter(0x10FFFF));
@@ -1015,7 +1062,10 @@ static void test_utf8(void **state)
     /* a cut never splits a character: "aé" does not fit in 3 bytes */
     assert_int_equal(utf8_copy(buf, 3, "a\xC3\xA9"), 1);
     assert_string_equal(buf, "a");
-    assert_int_equal(utf8_copy(buf, sizeof buf, "a\xFF" "b"), 1);
+    assert_int_equal(utf8_copy(buf, sizeof buf,
+                               "a\xFF"
+                               "b"),
+                     1);
     assert_string_equal(buf, "a" UTF8_REPLACEMENT "b");
     assert_int_equal(utf8_copy(buf, sizeof buf, "tab\there"), 0);
     assert_int_equal(utf8_escape(buf, sizeof buf, "a\nb\x1B\\"), 0);
@@ -1194,7 +1244,8 @@ static void test_archive_links(void **state)
     snprintf(out, sizeof out, "%s/links", tmpdir);
     snprintf(outside, sizeof outside, "%s/outside", tmpdir);
     sh("mkdir -p '%s/runs/" BASE_ID "' '%s/r1' '%s/runs/20261123T000000Z-other' "
-       "'%s/runs/20261124T000000Z-linkfile'", out, outside, out, out);
+       "'%s/runs/20261124T000000Z-linkfile'",
+       out, outside, out, out);
     snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
     write_text(p, base, strlen(base));
     snprintf(p, sizeof p, "%s/r1/results.xml", outside);
@@ -1202,8 +1253,7 @@ static void test_archive_links(void **state)
     sh("ln -s '%s/r1' '%s/runs/20261125T000000Z-evil'", outside, out);
     snprintf(p, sizeof p, "%s/runs/20261123T000000Z-other/results.xml", out);
     write_run(p, "20261126T000000Z-victim", "2026-11-26T00:00:00Z");
-    sh("ln -s '%s/r1/results.xml' '%s/runs/20261124T000000Z-linkfile/results.xml'", outside,
-       out);
+    sh("ln -s '%s/r1/results.xml' '%s/runs/20261124T000000Z-linkfile/results.xml'", outside, out);
     if (report(out, NULL, NULL, &w, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(w.n, 3);
@@ -1293,9 +1343,11 @@ static void test_merge_hosts_utf8(void **state)
     v[1].r = load_base();
     /* 2-byte characters from the first byte: a cut at 14 bytes of
      * "a" + "é"... would split one */
-    snprintf(v[0].r->prov.host, sizeof v[0].r->prov.host, "a%s", "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+    snprintf(v[0].r->prov.host, sizeof v[0].r->prov.host, "a%s",
+             "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
              "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9");
-    snprintf(v[1].r->prov.host, sizeof v[1].r->prov.host, "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC"
+    snprintf(v[1].r->prov.host, sizeof v[1].r->prov.host,
+             "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC"
              "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC");
     a.n = 2;
     a.v = v;
@@ -1414,8 +1466,8 @@ static void test_feed_escaping(void **state)
  * numbers stay numbers. */
 static void test_csv_formulas(void **state)
 {
-    static const char *const names[] = {"=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)",
-                                        "\tx", "\ry", "plain", "-"};
+    static const char *const names[] = {
+        "=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tx", "\ry", "plain", "-"};
     results *r = load_base();
     char *csv = NULL, cell[64];
     size_t len, i;
@@ -1564,7 +1616,7 @@ static void test_cli_text(void **state)
     snprintf(out, sizeof out, "%s/cli", tmpdir);
     assert_int_equal(run_cli(errbuf, sizeof errbuf, t1), 2);
     assert_non_null(strstr(errbuf, "breakeven: --title: \"a\\x1B]0;pwned\\x07\" holds control"));
-    assert_int_equal(count_lines(errbuf), 1);  /* the --help hint on the same line */
+    assert_int_equal(count_lines(errbuf), 1); /* the --help hint on the same line */
     assert_int_equal(run_cli(errbuf, sizeof errbuf, t2), 2);
     assert_non_null(strstr(errbuf, "--author: \"me\\r\\nX-Injected: 1\" holds control"));
     assert_int_equal(count_lines(errbuf), 1);

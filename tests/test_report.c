@@ -39,8 +39,8 @@ static const char *hostile = "<script>alert(1)</script> ]]> & \"q\", co";
 
 /* A run with a CPU and a second device; every time of dev "gpu" is scaled
  * by slow, and the samples jitter deterministically. */
-static results *make_run(const char *id, const char *started, const char *cpu_name,
-                         double slow, int hidden0)
+static results *make_run(const char *id, const char *started, const char *cpu_name, double slow,
+                         int hidden0)
 {
     results *r = results_new();
     device_info d;
@@ -244,9 +244,10 @@ static void test_report_escapes_and_keeps_old(void **state)
     assert_non_null(strstr(html, "runs/20260102T000000Z-t/relative-time-inference.png"));
     assert_non_null(strstr(html, "compare/20260101T000000Z-t..20260102T000000Z-t.html"));
     /* each chart's narrow rendering for phones, as HTML5 wants <source> */
-    assert_non_null(strstr(html, "<source media=\"(max-width: 600px)\" "
-                                 "srcset=\"runs/20260102T000000Z-t/relative-time-inference-narrow.png\" "
-                                 "width=\"330\""));
+    assert_non_null(strstr(html,
+                           "<source media=\"(max-width: 600px)\" "
+                           "srcset=\"runs/20260102T000000Z-t/relative-time-inference-narrow.png\" "
+                           "width=\"330\""));
     assert_null(strstr(html, "</source>"));
     /* the setup as tables: the machine, then the devices */
     assert_non_null(strstr(html, "<caption>The machine</caption>"));
@@ -296,7 +297,7 @@ static void test_report_escapes_and_keeps_old(void **state)
             fail_msg("%s", e.msg);
         assert_non_null(strstr(warnings, "20260103T000000Z-bad/results.xml"));
         assert_non_null(strchr(warnings, '\n'));
-        assert_null(strchr(strchr(warnings, '\n') + 1, '\n'));  /* one line */
+        assert_null(strchr(strchr(warnings, '\n') + 1, '\n')); /* one line */
     }
     after = slurp(strcat(strcpy(path, out), "/index.html"));
     assert_string_equal(after, before_index);
@@ -362,9 +363,8 @@ static void test_gpu_run(void **state)
                         int faster = so->median < sb->median;
                         if (getenv("DEBUG_GPU"))
                             fprintf(stderr, "%s %s view %d h %d kind %d x %.1f b %d: %g %g\n",
-                                    c->other, workload_mode_name(c->mode), (int)c->view,
-                                    h->hidden, (int)h->kind, h->batch, b, sb->median,
-                                    so->median);
+                                    c->other, workload_mode_name(c->mode), (int)c->view, h->hidden,
+                                    (int)h->kind, h->batch, b, sb->median, so->median);
                         if (h->kind == CROSS_ALWAYS || (h->kind == CROSS_IN_RANGE && b > h->batch))
                             assert_true(faster);
                         if (h->kind == CROSS_IN_RANGE && b <= h->batch)
@@ -436,7 +436,8 @@ static void test_report_telemetry(void **state)
     assert_non_null(strstr(html, "Telemetry: cpu (RAPL, read before and after the timed "
                                  "samples of 6 points); energy at 5 of them."));
     assert_non_null(strstr(html, "cl:1.0 (NVML, read before and after the timed samples of 6 "
-                                 "points): SM clock 1365–1590 MHz, memory clock 5000 MHz, power 36.5–70.1 W, temperature 47–71 °C; energy at 3 of them"));
+                                 "points): SM clock 1365–1590 MHz, memory clock 5000 MHz, power "
+                                 "36.5–70.1 W, temperature 47–71 °C; energy at 3 of them"));
     assert_non_null(strstr(html, "1 measured while throttled (sw-power-cap)"));
     assert_non_null(strstr(html, "At hidden 4096 batch 4096, cl:1.0 uses 9.66 J per step"));
     assert_non_null(strstr(html, "cl:1.0 uses less than cpu at every batch measured at hidden "

@@ -223,8 +223,9 @@ static void test_run_signals(void **state)
 {
     static const double delays[] = {0.05, 1.5, 2.5, 4.0};
     char out[400], errf[400], p[700];
-    const char *args[] = {"run", "--quiet", "--devices", "cpu", "--hidden", "64..256", "--batch",
-                          "16..256", "--budget", "8", "--out", out, NULL};
+    const char *args[] = {"run",     "--quiet", "--devices", "cpu",      "--hidden",
+                          "64..256", "--batch", "16..256",   "--budget", "8",
+                          "--out",   out,       NULL};
     size_t k;
     int hits = 0;
     (void)state;
@@ -239,7 +240,7 @@ static void test_run_signals(void **state)
         hits += check_status(status, sig, errf, "run");
         snprintf(p, sizeof p, "%s/runs", out);
         if (!(d = opendir(p)))
-            continue;  /* stopped before the first write */
+            continue; /* stopped before the first write */
         assert_no_leftovers(out);
         while ((de = readdir(d))) {
             results *r = NULL;

@@ -212,10 +212,10 @@ static void test_truth_recovered(void **state)
     }
 
     printf("synthetic runs: %d seeds, %d passes of %d samples, noise %.0f%% per sample and "
-           "%.0f%% per pass (log-normal)\n", SEEDS, PASSES, PER_PASS, 100 * SIGMA_SAMPLE,
-           100 * SIGMA_PASS);
-    printf("%6s %9s %9s %11s %14s %9s %9s %8s\n", "hidden", "truth", "kind", "median", "median 95% CI",
-           "kind ok", "in 10%", "covered");
+           "%.0f%% per pass (log-normal)\n",
+           SEEDS, PASSES, PER_PASS, 100 * SIGMA_SAMPLE, 100 * SIGMA_PASS);
+    printf("%6s %9s %9s %11s %14s %9s %9s %8s\n", "hidden", "truth", "kind", "median",
+           "median 95% CI", "kind ok", "in 10%", "covered");
     for (w = 0; w < NW; w++) {
         double f[SEEDS], l[SEEDS], u[SEEDS];
         int n = 0, i;
@@ -285,7 +285,8 @@ static void test_through_a_file(void **state)
     assert_int_equal(fit_run(r, NULL, 7, 1000, &a, &e), BE_OK);
     assert_int_equal(fit_run(back, NULL, 7, 1000, &b, &e), BE_OK);
     for (w = 0; w < NW; w++) {
-        const fit_hidden_cross *x = &the_cross(&a)->per_hidden[w], *y = &the_cross(&b)->per_hidden[w];
+        const fit_hidden_cross *x = &the_cross(&a)->per_hidden[w],
+                               *y = &the_cross(&b)->per_hidden[w];
         assert_int_equal(x->kind, y->kind);
         assert_true(x->batch == y->batch && x->batch_lo == y->batch_lo &&
                     x->batch_hi == y->batch_hi);

@@ -80,8 +80,8 @@ static void test_list_forms(void **state)
 
 static void test_list_errors(void **state)
 {
-    static const char *bad[] = {"", ",", "1,,2", "12a", "0", "-5", "3..8", "64..16",
-                                "16..", "..16", "99999999", "1.5", " 16", "16 "};
+    static const char *bad[] = {"",       ",",    "1,,2", "12a",      "0",   "-5",  "3..8",
+                                "64..16", "16..", "..16", "99999999", "1.5", " 16", "16 "};
     size_list l;
     err e;
     size_t i;
@@ -107,7 +107,8 @@ static void test_flops(void **state)
     assert_true(workload_flops_per_layer(WL_TRAINING, 2, 3) == 102.0);
     /* training costs about three times the forward pass */
     assert_true(fabs(workload_flops_per_layer(WL_TRAINING, 1024, 256) /
-                     workload_flops_per_layer(WL_INFERENCE, 1024, 256) - 3.0) < 0.01);
+                         workload_flops_per_layer(WL_INFERENCE, 1024, 256) -
+                     3.0) < 0.01);
 }
 
 /* ---- statistics ---- */
@@ -545,7 +546,8 @@ static void test_results_rejects(void **state)
     expect_rejected("format=\"1\"", "format=\"2\"", "format");
     expect_rejected("<breakeven-results", "<html><breakeven-results", "");
     expect_rejected("</points>", "</points><extra/>", "extra");
-    expect_rejected("<summary view=\"resident\" n=\"6\"", "<summary view=\"resident\" n=\"7\"", "samples");
+    expect_rejected("<summary view=\"resident\" n=\"6\"", "<summary view=\"resident\" n=\"7\"",
+                    "samples");
     expect_rejected("<outlier point=\"0\"", "<outlier point=\"9\"", "outlier");
     expect_rejected("kind=\"extrapolated\"", "kind=\"sometimes\"", "sometimes");
     /* the analysis version and the per-width parts are bounded */
@@ -690,10 +692,12 @@ static void test_cli_tokens(void **state)
 static void test_cli(void **state)
 {
     static const char *bad[] = {
-        "breakeven --frobnicate", "breakeven fly", "breakeven run --layers 0",
-        "breakeven run --layers 65", "breakeven run --budget -1", "breakeven run --budget x",
-        "breakeven run --mode sideways", "breakeven run --hidden", "breakeven run extra",
-        "breakeven run --threads 0", "breakeven run --seed -3", "breakeven run --batch 0",
+        "breakeven --frobnicate",        "breakeven fly",
+        "breakeven run --layers 0",      "breakeven run --layers 65",
+        "breakeven run --budget -1",     "breakeven run --budget x",
+        "breakeven run --mode sideways", "breakeven run --hidden",
+        "breakeven run extra",           "breakeven run --threads 0",
+        "breakeven run --seed -3",       "breakeven run --batch 0",
     };
     cli c;
     err e;
@@ -703,7 +707,8 @@ static void test_cli(void **state)
     assert_int_equal(c.cmd, CLI_ALL);
     assert_int_equal(plan_cells(&c.plan), 35);
     assert_string_equal(c.out, "out");
-    assert_int_equal(parse("breakeven run --quick --hidden 64 --mode both --seed 7", &c, &e), BE_OK);
+    assert_int_equal(parse("breakeven run --quick --hidden 64 --mode both --seed 7", &c, &e),
+                     BE_OK);
     assert_int_equal(c.cmd, CLI_RUN);
     assert_int_equal(c.plan.hidden.n, 1);
     assert_int_equal(c.plan.batch.n, 2);
@@ -744,8 +749,8 @@ static void run_and_verify(wl_mode mode, int layers, int hidden, int batch,
         corrupt(&d.w, &s);
     assert_int_equal(verify_check(&d.w, &s, &vr, &e), BE_OK);
     if (vr.ok != expect_ok)
-        fail_msg("mode %d %dx%d: ok=%d worst %s error %g tolerance %g", mode, hidden, batch,
-                 vr.ok, vr.where, vr.max_error, vr.tolerance);
+        fail_msg("mode %d %dx%d: ok=%d worst %s error %g tolerance %g", mode, hidden, batch, vr.ok,
+                 vr.where, vr.max_error, vr.tolerance);
     assert_true(vr.checked > 0);
     verify_state_free(&d.w, &s);
     dev.ops->release(run);
@@ -812,8 +817,8 @@ static void test_seeded_inputs(void **state)
 
 /* A run with one CPU device and points (hidden, batch) whose n samples
  * are scale × (1 + a little deterministic noise). */
-static results *cmp_run(const char *blas, const int (*shape)[2], const double *scale,
-                        const int *n, int npts)
+static results *cmp_run(const char *blas, const int (*shape)[2], const double *scale, const int *n,
+                        int npts)
 {
     results *r = results_new();
     device_info d;
@@ -929,13 +934,19 @@ static void test_fmt_numbers(void **state)
         int digits;
         const char *unit, *s;
     } si[] = {
-        {9.6e7, 2, "FLOP", "96 MFLOP"},   {1.25e8, 2, "FLOP", "125 MFLOP"},
-        {2.105344e6, 3, "", "2.11 M"},    {5e-6, 3, "s", "5 \xc2\xb5s"},
-        {999.6e6, 3, "FLOP", "1 GFLOP"},  {999.4, 3, "FLOP", "999 FLOP"},
-        {0, 3, "FLOP", "0 FLOP"},         {-3.2e3, 2, "FLOP", "-3.2 kFLOP"},
+        {9.6e7, 2, "FLOP", "96 MFLOP"},
+        {1.25e8, 2, "FLOP", "125 MFLOP"},
+        {2.105344e6, 3, "", "2.11 M"},
+        {5e-6, 3, "s", "5 \xc2\xb5s"},
+        {999.6e6, 3, "FLOP", "1 GFLOP"},
+        {999.4, 3, "FLOP", "999 FLOP"},
+        {0, 3, "FLOP", "0 FLOP"},
+        {-3.2e3, 2, "FLOP", "-3.2 kFLOP"},
         {1.5e11, 3, "FLOP/s", "150 GFLOP/s"},
-        {1e8, 3, NULL, "100M"},           {2.5e9, 3, NULL, "2.5G"},
-        {0.002, 3, NULL, "2m"},           {NAN, 3, NULL, "NaN"},
+        {1e8, 3, NULL, "100M"},
+        {2.5e9, 3, NULL, "2.5G"},
+        {0.002, 3, NULL, "2m"},
+        {NAN, 3, NULL, "NaN"},
     };
     char buf[64];
     size_t i;
@@ -952,9 +963,11 @@ static void test_fmt_numbers(void **state)
     assert_string_equal(buf, "125");
     /* a range in the prefix of its upper end, digits until the ends differ */
     fmt_si_range(buf, sizeof buf, 8e7, 1.2e8);
-    assert_string_equal(buf, "80\xe2\x80\x93" "120 M");
+    assert_string_equal(buf, "80\xe2\x80\x93"
+                             "120 M");
     fmt_si_range(buf, sizeof buf, 4.2e7, 4.24e7);
-    assert_string_equal(buf, "42\xe2\x80\x93" "42.4 M");
+    assert_string_equal(buf, "42\xe2\x80\x93"
+                             "42.4 M");
     fmt_num(buf, sizeof buf, 0.25);
     assert_string_equal(buf, "0.25");
     fmt_num(buf, sizeof buf, 1234);
@@ -973,11 +986,14 @@ static void test_fmt_numbers(void **state)
     fmt_usd(buf, sizeof buf, 0.0041, 2);
     assert_string_equal(buf, "$0.0041");
     fmt_usd(buf, sizeof buf, 3.31e-5, 2);
-    assert_string_equal(buf, "$3.3\xc3\x97" "10\xe2\x81\xbb\xe2\x81\xb5");
+    assert_string_equal(buf, "$3.3\xc3\x97"
+                             "10\xe2\x81\xbb\xe2\x81\xb5");
     fmt_usd(buf, sizeof buf, 2.1e-12, 2);
-    assert_string_equal(buf, "$2.1\xc3\x97" "10\xe2\x81\xbb\xc2\xb9\xc2\xb2");
+    assert_string_equal(buf, "$2.1\xc3\x97"
+                             "10\xe2\x81\xbb\xc2\xb9\xc2\xb2");
     fmt_usd(buf, sizeof buf, 9.996e-6, 3);
-    assert_string_equal(buf, "$1\xc3\x97" "10\xe2\x81\xbb\xe2\x81\xb5");
+    assert_string_equal(buf, "$1\xc3\x97"
+                             "10\xe2\x81\xbb\xe2\x81\xb5");
     /* appending stops at the end of the buffer */
     snprintf(buf, 8, "abc");
     fmt_append(buf, 8, "%s", "defghij");
@@ -1031,10 +1047,13 @@ static void test_fmt_times_and_dates(void **state)
         double s;
         const char *time, *duration;
     } t[] = {
-        {1.724e-6, "1.72 \xc2\xb5s", "1.7 \xc2\xb5s"}, {0.35, "350 ms", "350 ms"},
-        {4.21, "4.21 s", "4.2s"},                   {83.5, "83.5 s", "1m23s"},
+        {1.724e-6, "1.72 \xc2\xb5s", "1.7 \xc2\xb5s"},
+        {0.35, "350 ms", "350 ms"},
+        {4.21, "4.21 s", "4.2s"},
+        {83.5, "83.5 s", "1m23s"},
         /* durations only: an hour, and a negative one read as 0 */
-        {3725, NULL, "1h02m"},                      {-1, NULL, "0.0 \xc2\xb5s"},
+        {3725, NULL, "1h02m"},
+        {-1, NULL, "0.0 \xc2\xb5s"},
     };
     static const struct {
         const char *iso, *human, *rfc822;
@@ -1077,8 +1096,8 @@ static void qt_device(results *r, const char *id, const char *kind)
 }
 
 /* A point with a median (and a transfer median when transfer > 0). */
-static void qt_point(results *r, const char *dev, int layers, int hidden, int batch,
-                     rs_status st, double median, double transfer)
+static void qt_point(results *r, const char *dev, int layers, int hidden, int batch, rs_status st,
+                     double median, double transfer)
 {
     rs_point p;
     err e;
@@ -1141,8 +1160,7 @@ static void test_query_points(void **state)
     /* the shapes, sorted by hidden then batch, each once */
     n = q_shapes(r, WL_INFERENCE, sh, 16);
     assert_int_equal(n, 3);
-    assert_true(sh[0].hidden == 32 && sh[0].batch == 16 && sh[1].batch == 64 &&
-                sh[2].hidden == 64);
+    assert_true(sh[0].hidden == 32 && sh[0].batch == 16 && sh[1].batch == 64 && sh[2].hidden == 64);
     /* every device: cl:0.1 completed 32×16 only (64×16 out of memory) */
     assert_int_equal(q_completed(r, WL_INFERENCE, NULL, sh, 16), 1);
     assert_true(sh[0].hidden == 32 && sh[0].batch == 16);
@@ -1152,8 +1170,8 @@ static void test_query_points(void **state)
     assert_int_equal(q_completed(r, WL_INFERENCE, use, sh, 16), 3);
     assert_true(fabs(q_total(r, "cpu", WL_INFERENCE, sh, 3, FIT_RESIDENT, NULL) - 6e-3) < 1e-15);
     /* with transfers where there are any, flagged as partial */
-    assert_true(fabs(q_total(r, "cl:0.0", WL_INFERENCE, sh, 3, FIT_TRANSFER, &partial) -
-                     8.5e-3) < 1e-15);
+    assert_true(fabs(q_total(r, "cl:0.0", WL_INFERENCE, sh, 3, FIT_TRANSFER, &partial) - 8.5e-3) <
+                1e-15);
     assert_int_equal(partial, 1);
     results_free(r);
 }
@@ -1467,7 +1485,9 @@ static void test_machstate_parse(void **state)
     assert_int_equal(machstate_parse_stat("intr 1 2\n", &a), 0);
     /* a command name with spaces and parentheses; utime 70, stime 30 */
     assert_int_equal(machstate_parse_self("42 (a) b (c) R 1 2 3 4 5 6 7 8 9 10 70 30 0 0 20 0 "
-                                          "3 0 1 2 3\n", &self), 1);
+                                          "3 0 1 2 3\n",
+                                          &self),
+                     1);
     assert_true(self == 100);
     assert_int_equal(machstate_parse_self("42 (x) R 1 2\n", &self), 0);
     assert_int_equal(machstate_parse_self("no parenthesis", &self), 0);
@@ -1585,8 +1605,7 @@ static void test_results_passes_round_trip(void **state)
         assert_true(x->seconds == y->seconds && x->visits == y->visits);
         assert_int_equal(x->state.has_cpu, y->state.has_cpu);
         assert_true(x->state.self_cpu == y->state.self_cpu &&
-                    x->state.others_cpu == y->state.others_cpu &&
-                    x->state.steal == y->state.steal);
+                    x->state.others_cpu == y->state.others_cpu && x->state.steal == y->state.steal);
         assert_int_equal(x->state.has_loadavg, y->state.has_loadavg);
         assert_true(x->state.loadavg == y->state.loadavg);
         assert_int_equal(x->state.has_freq, y->state.has_freq);

@@ -152,8 +152,7 @@ static void test_covers_known_truth(void **state)
             u2 = ((double)(noise >> 11) + 0.5) * 0x1.0p-53;
             z1 = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
             z2 = sqrt(-2.0 * log(u1)) * sin(6.283185307179586 * u2);
-            c[i] = cell(b, (1.0 + 0.02 * b) * exp(sd * z1), (4.0 + 0.005 * b) * exp(sd * z2),
-                        sd);
+            c[i] = cell(b, (1.0 + 0.02 * b) * exp(sd * z1), (4.0 + 0.005 * b) * exp(sd * z2), sd);
         }
         assert_int_equal(xover_estimate(c, nb, (uint64_t)s + 1, 1000, &x, &e), BE_OK);
         covered += x.lo <= truth && truth <= x.hi;
