@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "host.h"
+#include "workload.h"
 
 typedef struct cpu_run {
     workload w;
@@ -30,24 +31,14 @@ static size_t w_len(const workload *w)
     return (size_t)w->hidden * (size_t)w->hidden;
 }
 
-static void free_arrays(float **a, int n)
-{
-    int i;
-    if (!a)
-        return;
-    for (i = 0; i < n; i++)
-        free(a[i]);
-    free(a);
-}
-
 static void cpu_release(void *p)
 {
     cpu_run *r = p;
     if (!r)
         return;
-    free_arrays(r->act, r->w.layers + 1);
-    free_arrays(r->par, 2 * r->w.layers);
-    free_arrays(r->dx, r->w.layers);
+    workload_free_arrays(r->act, r->w.layers + 1);
+    workload_free_arrays(r->par, 2 * r->w.layers);
+    workload_free_arrays(r->dx, r->w.layers);
     free(r->dz);
     free(r->db);
     free(r);
@@ -61,7 +52,7 @@ static float **alloc_arrays(int n, size_t len)
         return NULL;
     for (i = 0; i < n; i++)
         if (!(a[i] = malloc(len * sizeof(float)))) {
-            free_arrays(a, n);
+            workload_free_arrays(a, n);
             return NULL;
         }
     return a;

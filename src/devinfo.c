@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void devinfo_prop_add(device_info *info, const char *name, const char *fmt, ...)
 {
@@ -17,4 +18,13 @@ void devinfo_prop_add(device_info *info, const char *name, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(p->value, sizeof p->value, fmt, ap);
     va_end(ap);
+}
+
+const char *devinfo_prop(const device_info *info, const char *name)
+{
+    int i;
+    for (i = 0; i < info->nprops; i++)
+        if (strcmp(info->props[i].name, name) == 0)
+            return info->props[i].value;
+    return NULL;
 }

@@ -37,4 +37,7 @@ typedef struct device_info {
 void devinfo_prop_add(device_info *info, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The value of info's property name, or NULL when it has none. */
+const char *devinfo_prop(const device_info *info, const char *name);
+
 #endif

@@ -153,15 +153,6 @@ static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_
     return err_set(e, BE_EFAIL, "%s: too many runs in the same second", runs);
 }
 
-static const char *prop(const device_info *d, const char *name)
-{
-    int i;
-    for (i = 0; i < d->nprops; i++)
-        if (strcmp(d->props[i].name, name) == 0)
-            return d->props[i].value;
-    return NULL;
-}
-
 static void modes_name(int modes, char *buf, size_t size)
 {
     int inf = (modes >> WL_INFERENCE) & 1, tr = (modes >> WL_TRAINING) & 1;
@@ -606,14 +597,14 @@ static int cmd_run(const cli *c, int then_report)
         const device_info *d = &r->devices[i];
         const char *secs, *cache;
         device_note_build(sel[i], &r->devices[i]);
-        secs = prop(d, "kernel-build-seconds");
-        cache = prop(d, "kernel-binary-cache");
+        secs = devinfo_prop(d, "kernel-build-seconds");
+        cache = devinfo_prop(d, "kernel-binary-cache");
         if (secs && cache && !c->quiet)
             fprintf(stderr, "%s: kernels built in %s s (binary cache %s), not part of any sample\n",
                     d->id, secs, cache);
     }
     for (i = 0; i < r->ndevices; i++) {
-        const char *why = prop(&r->devices[i], "openblas-underuses");
+        const char *why = devinfo_prop(&r->devices[i], "openblas-underuses");
         if (why)
             printf("warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
     }

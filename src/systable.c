@@ -25,11 +25,8 @@ static void row(xmlNodePtr sys, const char *name, const char *value)
 /* A device property's value, or "". */
 static const char *prop(const device_info *d, const char *name)
 {
-    int i;
-    for (i = 0; i < d->nprops; i++)
-        if (strcmp(d->props[i].name, name) == 0)
-            return d->props[i].value;
-    return "";
+    const char *v = devinfo_prop(d, name);
+    return v ? v : "";
 }
 
 /* What decided OpenBLAS's thread count, in words. */

@@ -105,20 +105,11 @@ static int names_nvidia(const char *text)
     return 0;
 }
 
-static const char *prop(const device_info *d, const char *name)
-{
-    int i;
-    for (i = 0; i < d->nprops; i++)
-        if (strcmp(d->props[i].name, name) == 0)
-            return d->props[i].value;
-    return NULL;
-}
-
 /* The NVML handle of d into *dev: by its PCI address in both of NVML's
  * spellings, or the only device.  0 when none is certain. */
 static int find_device(const nvml_api *a, const device_info *d, nvml_device *dev)
 {
-    const char *bus = prop(d, "pci_bus_id");
+    const char *bus = devinfo_prop(d, "pci_bus_id");
     unsigned int domain, b, slot, fn, count = 0;
     char id[64];
 

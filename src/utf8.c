@@ -91,7 +91,9 @@ int utf8_clean(const char *s)
     return 1;
 }
 
-int utf8_copy(char *dst, size_t size, const char *s)
+/* utf8_copy, and with line set utf8_line's handling of white space and
+ * control characters. */
+static int copy(char *dst, size_t size, const char *s, int line)
 {
     size_t used = 0, len, out;
     int changed = 0;
@@ -101,38 +103,11 @@ int utf8_copy(char *dst, size_t size, const char *s)
         long cp = next_char(s, &len);
         bytes = s;
         out = len;
-        if (replaced(cp)) {
-            bytes = UTF8_REPLACEMENT;
-            out = sizeof UTF8_REPLACEMENT - 1;
-            changed = 1;
-        }
-        if (used + out >= size) {
-            changed = 1;
-            break;
-        }
-        memcpy(dst + used, bytes, out);
-        used += out;
-        s += len;
-    }
-    dst[used] = '\0';
-    return changed;
-}
-
-int utf8_line(char *dst, size_t size, const char *s)
-{
-    size_t used = 0, len, out;
-    int changed = 0;
-    const char *bytes;
-
-    while (*s) {
-        long cp = next_char(s, &len);
-        bytes = s;
-        out = len;
-        if (cp == '\t' || cp == '\n' || cp == '\r') {
+        if (line && (cp == '\t' || cp == '\n' || cp == '\r')) {
             bytes = " ";
             out = 1;
             changed = 1;
-        } else if (utf8_control(cp)) {
+        } else if (line && utf8_control(cp)) {
             out = 0;
             changed = 1;
         } else if (replaced(cp)) {
@@ -150,6 +125,16 @@ int utf8_line(char *dst, size_t size, const char *s)
     }
     dst[used] = '\0';
     return changed;
+}
+
+int utf8_copy(char *dst, size_t size, const char *s)
+{
+    return copy(dst, size, s, 0);
+}
+
+int utf8_line(char *dst, size_t size, const char *s)
+{
+    return copy(dst, size, s, 1);
 }
 
 /* The printable form of the character at s into buf; its length. */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workload.h"
+
 /* entries sampled at random per layer and per checked quantity, on top of
  * the diagonal that covers every row and column */
 #define SAMPLES 96
@@ -37,22 +39,12 @@ static int complete(float **a, int n)
     return 1;
 }
 
-static void free_arrays(float **a, int n)
-{
-    int i;
-    if (!a)
-        return;
-    for (i = 0; i < n; i++)
-        free(a[i]);
-    free(a);
-}
-
 void verify_state_free(const workload *w, net_state *s)
 {
-    free_arrays(s->act, w->layers + 1);
-    free_arrays(s->dx, w->layers);
-    free_arrays(s->w, w->layers);
-    free_arrays(s->b, w->layers);
+    workload_free_arrays(s->act, w->layers + 1);
+    workload_free_arrays(s->dx, w->layers);
+    workload_free_arrays(s->w, w->layers);
+    workload_free_arrays(s->b, w->layers);
     memset(s, 0, sizeof *s);
 }
 

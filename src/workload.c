@@ -112,3 +112,13 @@ fail:
     return err_set(e, BE_EFAIL, "out of host memory for the inputs of hidden=%d batch=%d", hidden,
                    batch);
 }
+
+void workload_free_arrays(float **a, int n)
+{
+    int i;
+    if (!a)
+        return;
+    for (i = 0; i < n; i++)
+        free(a[i]);
+    free(a);
+}

@@ -46,4 +46,8 @@ int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int ba
                   err *e);
 void workload_free(workload_data *d);
 
+/* Frees a[0..n) and a itself (a may be NULL, and so may each a[i]); for the
+ * backends' per-layer arrays. */
+void workload_free_arrays(float **a, int n);
+
 #endif
