@@ -821,6 +821,9 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
             *e = why;
             return BE_EFAIL;
         }
+        /* its verdicts go with it: F follows the runs' order */
+        findings_free(&x->F[i]);
+        memmove(&x->F[i], &x->F[i + 1], (size_t)(x->a.n - i - 1) * sizeof *x->F);
         archive_skip(&x->a, i, why.msg);
     }
     for (i = 0; i < x->a.n; i++)
