@@ -651,13 +651,10 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
     site_attr(it, "title", html);
     free(html);
     site_attrf(it, "link", "%sruns/%s/index.html", base, r->prov.id);
-    if (base[0]) {
-        site_attrf(it, "guid", "%sruns/%s/index.html", base, r->prov.id);
-        site_attr(it, "permalink", "true");
-    } else {
-        site_attrf(it, "guid", "breakeven:run:%s", r->prov.id);
-        site_attr(it, "permalink", "false");
-    }
+    /* the run alone names its item, so that a feed reader never sees a
+     * published item again as new when the base URL is given or changes */
+    site_attrf(it, "guid", "breakeven:run:%s", r->prov.id);
+    site_attr(it, "permalink", "false");
     fmt_date_rfc822(buf, sizeof buf, r->prov.finished);
     site_attr(it, "pubdate", buf);
     prose_answer(r, &x->F[k], buf, sizeof buf);
