@@ -22,7 +22,9 @@
 #include "archive.h"
 #include "cli.h"
 #include "cpu.h"
+#include "csv.h"
 #include "device.h"
+#include "export.h"
 #include "findings.h"
 #include "fit.h"
 #include "fmt.h"
@@ -533,6 +535,27 @@ static int cmd_refit(const cli *c)
     return 0;
 }
 
+/* The run's results.csv, results.json and summary.md beside its
+ * results.xml, as `report` writes them. */
+static int write_exports(const results *r, const char *dir, err *e)
+{
+    static const char *const names[] = {"results.csv", "results.json", "summary.md"};
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    int i, rc = BE_OK;
+    for (i = 0; i < 3 && rc == BE_OK; i++) {
+        rc = i == 0   ? csv_results(r, &text, &len, e)
+             : i == 1 ? export_json(r, &text, &len, e)
+                      : export_summary(r, &text, &len, e);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (rc == BE_OK)
+            rc = fsx_write_atomic(path, text, len, e);
+        free(text);
+        text = NULL;
+    }
+    return rc;
+}
+
 static int cmd_run(const cli *c, int then_report)
 {
     device_set set;
@@ -651,7 +674,7 @@ static int cmd_run(const cli *c, int then_report)
                 path);
         goto fail;
     }
-    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0)
+    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0 || (rc = write_exports(r, dir, &e)) < 0)
         goto fail;
     table_points(stdout, r);
     print_machine_warnings(stdout, r);

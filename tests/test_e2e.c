@@ -766,6 +766,25 @@ static void test_site_settings(void **state)
     outcome_free(&o);
     assert_int_equal(fsx_read_all(path, &third, NULL, &e), BE_OK);
     assert_int_equal(count_items(third), 2);
+    /* the exports: one tidy table of every run, the fits, each run's JSON */
+    {
+        char cmd[1200], *csv = NULL;
+        int rows = 0;
+        const char *q;
+        snprintf(path, sizeof path, "%s/results.csv", out);
+        assert_int_equal(fsx_read_all(path, &csv, NULL, &e), BE_OK);
+        for (q = csv; (q = strchr(q, '\n')) != NULL; q++)
+            rows++;
+        assert_int_equal(rows, 1 + 2 * 4); /* the header, 4 points of each run */
+        assert_non_null(strstr(csv, ",usd_per_step\r\n"));
+        free(csv);
+        assert_true(file_exists(out, "fits.csv"));
+        snprintf(cmd, sizeof cmd,
+                 "for f in '%s'/runs/*/results.json; do python3 -m json.tool "
+                 "\"$f\" > /dev/null || exit 1; done; ls '%s'/runs/*/summary.md > /dev/null",
+                 out, out);
+        assert_int_equal(system(cmd), 0);
+    }
     /* the settings file is input like any other */
     snprintf(path, sizeof path, "%s/site.conf", out);
     assert_int_equal(fsx_write_atomic(path, "# x\ntitle ok\ncolour red\n", 22, &e), BE_OK);
