@@ -265,6 +265,16 @@ static int place_import(const char *out, archive *a, int i, err *e)
 /* Every run under OUT/runs/: a directory of its own holding a results.xml
  * of its own with that run id.  One that fails is skipped with a note;
  * *first receives the first failure, *nfailed counts them. */
+/* Whether s holds run id already. */
+static int loaded(const archive *s, const char *id)
+{
+    int i;
+    for (i = 0; i < s->n; i++)
+        if (strcmp(s->v[i].r->prov.id, id) == 0)
+            return 1;
+    return 0;
+}
+
 static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed, err *e)
 {
     char runs[ARCHIVE_PATH], dir[ARCHIVE_PATH + 300], path[ARCHIVE_PATH + 320];
@@ -301,6 +311,8 @@ static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed,
             s->v = v;
             *cap *= 2;
         }
+        if (loaded(s, de->d_name))
+            continue; /* given on the command line, loaded already */
         u = &s->v[s->n];
         if (load_archived(out, de->d_name, u, &why) == BE_OK) {
             s->n++;
@@ -337,6 +349,8 @@ static void link_hosts(archive *s)
 
 int archive_load(const char *out, const char *const *args, int nruns, archive *s, err *e)
 {
+    char runs[ARCHIVE_PATH];
+    struct stat st;
     int i, cap = 16, rc, nfailed = 0;
     err first;
 
@@ -353,9 +367,12 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
         for (i = 0; i < s->n; i++)
             if (s->v[i].imported && (rc = place_import(out, s, i, e)) < 0)
                 goto fail;
-    } else if ((rc = scan(out, s, &cap, &first, &nfailed, e)) < 0) {
-        goto fail;
     }
+    /* the whole archive, always: a report of some runs is still the site
+     * of every run, the given ones imported or refreshed */
+    snprintf(runs, sizeof runs, "%s/runs", out);
+    if ((nruns == 0 || lstat(runs, &st) == 0) && (rc = scan(out, s, &cap, &first, &nfailed, e)) < 0)
+        goto fail;
     if (s->n == 0 && nfailed > 0) {
         *e = first;
         if (nfailed > 1)

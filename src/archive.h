@@ -49,8 +49,10 @@ typedef struct archive {
     char notes[ARCHIVE_NOTES][ARCHIVE_NOTE]; /* the first of them, one line each */
 } archive;
 
-/* Loads the runs given (ids under out/runs/, directories or files; nruns
- * 0: every run under out/runs/) into *a.  Every run under out/runs/: one
+/* Loads the runs given (ids under out/runs/, directories or files), then
+ * every other run under out/runs/, into *a: a report of some runs is the
+ * site of all of them, the given ones imported or refreshed.  Every run
+ * under out/runs/ that was not given: one
  * that cannot be loaded is skipped with a note (when none can, the first
  * failure is the error).  Runs given: each must load; an imported one
  * whose id is archived already is that run (same samples) or gets a new

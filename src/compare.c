@@ -25,6 +25,7 @@
 #include "figure.h"
 #include "fit.h"
 #include "fmt.h"
+#include "json.h"
 #include "query.h"
 #include "workload.h"
 
@@ -482,84 +483,58 @@ static void write_markdown(FILE *out, const compare_set *s)
     }
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped,
- * other UTF-8 as it is. */
-static void js(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20 || ch == 0x7f)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
-/* A JSON number, or null when it is not finite. */
-static void jn(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
-        fputs("null", out);
-}
-
 static void write_json(FILE *out, const compare_set *s)
 {
     int i;
     fputs("{\"a\": ", out);
-    js(out, s->id_a);
+    json_string(out, s->id_a);
     fputs(", \"b\": ", out);
-    js(out, s->id_b);
+    json_string(out, s->id_b);
     fprintf(out,
             ", \"noise\": %g, \"p_threshold\": 0.01, \"faster\": %d, \"slower\": %d, "
             "\"unchanged\": %d, \"missing\": %d, \"geomean_ratio\": ",
             COMPARE_NOISE, s->nfaster, s->nslower, s->nunchanged, s->nmissing);
-    jn(out, s->geomean > 0 ? s->geomean : NAN);
+    json_number(out, s->geomean > 0 ? s->geomean : NAN);
     fputs(",\n \"points\": [", out);
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
         const int ok = c->verdict != CMP_MISSING;
         fputs(i ? ",\n  {\"device_a\": " : "\n  {\"device_a\": ", out);
-        js(out, c->dev_a);
+        json_string(out, c->dev_a);
         fputs(", \"device_b\": ", out);
-        js(out, c->dev_b);
+        json_string(out, c->dev_b);
         fputs(", \"model\": ", out);
-        js(out, c->model);
+        json_string(out, c->model);
         fprintf(out, ", \"mode\": \"%s\", \"hidden\": %d, \"batch\": %d, \"flops_per_layer\": ",
                 workload_mode_name(c->mode), c->hidden, c->batch);
-        jn(out, c->flops);
+        json_number(out, c->flops);
         fprintf(out, ", \"status_a\": \"%s\", \"status_b\": \"%s\", \"median_a_s\": ",
                 results_status_name(c->status_a), results_status_name(c->status_b));
-        jn(out, ok ? c->median_a : NAN);
+        json_number(out, ok ? c->median_a : NAN);
         fputs(", \"median_b_s\": ", out);
-        jn(out, ok ? c->median_b : NAN);
+        json_number(out, ok ? c->median_b : NAN);
         fputs(", \"ratio\": ", out);
-        jn(out, ok ? c->ratio : NAN);
+        json_number(out, ok ? c->ratio : NAN);
         fprintf(out, ", \"test\": %s, \"p\": ",
                 !ok             ? "null"
                 : c->by_overlap ? "\"ci-overlap\""
                                 : "\"mann-whitney\"");
-        jn(out, ok && !c->by_overlap ? c->p : NAN);
+        json_number(out, ok && !c->by_overlap ? c->p : NAN);
         fprintf(out, ", \"verdict\": \"%s\"}", compare_verdict_name(c->verdict));
     }
     fputs("\n ],\n \"crossovers\": [", out);
     for (i = 0; i < s->ncross; i++) {
         fputs(i ? ", " : "", out);
-        js(out, s->cross[i].text);
+        json_string(out, s->cross[i].text);
     }
     fputs("],\n \"differences\": [", out);
     for (i = 0; i < s->ndiffs; i++) {
         fputs(i ? ",\n  {\"what\": " : "\n  {\"what\": ", out);
-        js(out, s->diffs[i].what);
+        json_string(out, s->diffs[i].what);
         fputs(", \"a\": ", out);
-        js(out, s->diffs[i].a);
+        json_string(out, s->diffs[i].a);
         fputs(", \"b\": ", out);
-        js(out, s->diffs[i].b);
+        json_string(out, s->diffs[i].b);
         fputc('}', out);
     }
     fputs("]\n}\n", out);

@@ -18,5 +18,12 @@
 /* The points of r as CSV; *csv (NUL-terminated, *len bytes) is the
  * caller's to free.  BE_EFAIL when out of memory. */
 int csv_results(const results *r, char **csv, size_t *len, err *e);
+/* The points of every run of runs[0..n) in one tidy table (the columns of
+ * csv_results: OUT/results.csv); as csv_results. */
+int csv_runs(const results *const *runs, int n, char **csv, size_t *len, err *e);
+/* One row per crossover per hidden width per run (OUT/fits.csv): the
+ * devices, mode, view, time or cost, the width's verdict, its batch with
+ * the 95% interval and the FLOPs per layer there; as csv_results. */
+int csv_fits(const results *const *runs, int n, char **csv, size_t *len, err *e);
 
 #endif

@@ -22,7 +22,9 @@
 #include "archive.h"
 #include "cli.h"
 #include "cpu.h"
+#include "csv.h"
 #include "device.h"
+#include "export.h"
 #include "findings.h"
 #include "fit.h"
 #include "fmt.h"
@@ -34,6 +36,7 @@
 #include "report.h"
 #include "results.h"
 #include "runcharts.h"
+#include "site.h"
 #include "sweep.h"
 #include "table.h"
 #include "tune.h"
@@ -256,15 +259,36 @@ static int print_crossovers(FILE *out, const results *r, err *e)
     return BE_OK;
 }
 
-static void report_options(const cli *c, report_opts *o)
+/* The site's settings: those kept in OUT (site.h), each replaced by its
+ * option when given; *changed when one was (they are saved once the pages
+ * are written). */
+static int settings_of(const cli *c, site_settings *st, int *changed, err *e)
+{
+    site_settings old;
+    int rc = site_settings_load(c->out, st, e);
+    if (rc < 0)
+        return rc;
+    old = *st;
+    if (c->base_url[0])
+        snprintf(st->base_url, sizeof st->base_url, "%s", c->base_url);
+    if (c->title[0])
+        snprintf(st->title, sizeof st->title, "%s", c->title);
+    if (c->author[0])
+        snprintf(st->author, sizeof st->author, "%s", c->author);
+    *changed = strcmp(old.base_url, st->base_url) != 0 || strcmp(old.title, st->title) != 0 ||
+               strcmp(old.author, st->author) != 0;
+    return BE_OK;
+}
+
+static void report_options(const cli *c, const site_settings *st, report_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->out = c->out;
     o->runs = c->args;
     o->nruns = c->cmd == CLI_REPORT ? c->nargs : 0;
-    o->base_url = c->base_url;
-    o->title = c->title;
-    o->author = c->author;
+    o->base_url = st->base_url;
+    o->title = st->title;
+    o->author = st->author;
     o->data_dir = c->data_dir;
     o->stop = stop_flag();
     o->warn = print_warning;
@@ -275,16 +299,20 @@ static void report_options(const cli *c, report_opts *o)
 static int cmd_report(const cli *c)
 {
     report_opts o;
+    site_settings st;
     char index[4200];
     err e;
-    int rc;
+    int rc, changed;
     catch_signals();
-    report_options(c, &o);
-    if ((rc = report_write(&o, index, sizeof index, &e)) < 0)
+    if ((rc = settings_of(c, &st, &changed, &e)) < 0)
         return fail(status_of(rc), &e);
-    if (!c->base_url[0] && !c->quiet)
+    report_options(c, &st, &o);
+    if ((rc = report_write(&o, index, sizeof index, &e)) < 0 ||
+        (changed && (rc = site_settings_save(c->out, &st, &e)) < 0))
+        return fail(status_of(rc), &e);
+    if (!st.base_url[0] && !c->quiet)
         fprintf(stderr, "note: no --base-url, so the feed's links are relative; give the URL "
-                        "OUT/ is published at to make them absolute\n");
+                        "OUT/ is published at to make them absolute (it is kept for OUT)\n");
     printf("%s\n", index);
     return 0;
 }
@@ -384,11 +412,18 @@ static int cmd_compare(const cli *c)
     compare_set cmp;
     char page[4200];
     err e;
-    int rc, regressed;
+    site_settings st;
+    int rc, regressed, changed;
     catch_signals();
-    report_options(c, &o);
+    if ((rc = settings_of(c, &st, &changed, &e)) < 0)
+        return fail(status_of(rc), &e);
+    report_options(c, &st, &o);
     if ((rc = report_compare(&o, c->args[0], c->args[1], &cmp, page, sizeof page, &e)) < 0)
         return fail(status_of(rc), &e);
+    if (changed && (rc = site_settings_save(c->out, &st, &e)) < 0) {
+        compare_free(&cmp);
+        return fail(status_of(rc), &e);
+    }
     compare_write(stdout, &cmp,
                   c->format == CLI_JSON       ? COMPARE_JSON
                   : c->format == CLI_MARKDOWN ? COMPARE_MARKDOWN
@@ -498,6 +533,27 @@ static int cmd_refit(const cli *c)
         if ((rc = refit_one(c, c->args[i], &e)) < 0)
             return fail(status_of(rc), &e);
     return 0;
+}
+
+/* The run's results.csv, results.json and summary.md beside its
+ * results.xml, as `report` writes them. */
+static int write_exports(const results *r, const char *dir, err *e)
+{
+    static const char *const names[] = {"results.csv", "results.json", "summary.md"};
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    int i, rc = BE_OK;
+    for (i = 0; i < 3 && rc == BE_OK; i++) {
+        rc = i == 0   ? csv_results(r, &text, &len, e)
+             : i == 1 ? export_json(r, &text, &len, e)
+                      : export_summary(r, &text, &len, e);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (rc == BE_OK)
+            rc = fsx_write_atomic(path, text, len, e);
+        free(text);
+        text = NULL;
+    }
+    return rc;
 }
 
 static int cmd_run(const cli *c, int then_report)
@@ -618,7 +674,7 @@ static int cmd_run(const cli *c, int then_report)
                 path);
         goto fail;
     }
-    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0)
+    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0 || (rc = write_exports(r, dir, &e)) < 0)
         goto fail;
     table_points(stdout, r);
     print_machine_warnings(stdout, r);

@@ -31,6 +31,7 @@
 #include "archive.h"
 #include "chart.h"
 #include "csv.h"
+#include "export.h"
 #include "figure.h"
 #include "findings.h"
 #include "fmt.h"
@@ -651,13 +652,10 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
     site_attr(it, "title", html);
     free(html);
     site_attrf(it, "link", "%sruns/%s/index.html", base, r->prov.id);
-    if (base[0]) {
-        site_attrf(it, "guid", "%sruns/%s/index.html", base, r->prov.id);
-        site_attr(it, "permalink", "true");
-    } else {
-        site_attrf(it, "guid", "breakeven:run:%s", r->prov.id);
-        site_attr(it, "permalink", "false");
-    }
+    /* the run alone names its item, so that a feed reader never sees a
+     * published item again as new when the base URL is given or changes */
+    site_attrf(it, "guid", "breakeven:run:%s", r->prov.id);
+    site_attr(it, "permalink", "false");
     fmt_date_rfc822(buf, sizeof buf, r->prov.finished);
     site_attr(it, "pubdate", buf);
     prose_answer(r, &x->F[k], buf, sizeof buf);
@@ -782,6 +780,16 @@ static int render_run(report_ctx *x, int k, site_outbox *box, int trial, err *e)
     snprintf(p, sizeof p, "%s/results.csv", u->dir);
     if ((rc = site_put(box, p, csv, len, 0, e)) < 0)
         return rc;
+    if ((rc = export_json(u->r, &csv, &len, e)) < 0)
+        return rc;
+    snprintf(p, sizeof p, "%s/results.json", u->dir);
+    if ((rc = site_put(box, p, csv, len, 0, e)) < 0)
+        return rc;
+    if ((rc = export_summary(u->r, &csv, &len, e)) < 0)
+        return rc;
+    snprintf(p, sizeof p, "%s/summary.md", u->dir);
+    if ((rc = site_put(box, p, csv, len, 0, e)) < 0)
+        return rc;
     snprintf(p, sizeof p, "%s/style.css", u->dir);
     if ((rc = site_put(box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
@@ -804,6 +812,29 @@ static int check_run(report_ctx *x, int k, err *e)
 /* Every run checked first: a run of the archive that does not render is
  * skipped (noted), an imported one is refused; then the pages of the
  * runs that remain, which list one another. */
+/* OUT/results.csv, every point of every run, and OUT/fits.csv, every
+ * crossover per hidden width per run. */
+static int put_tables(report_ctx *x, err *e)
+{
+    const results **runs = malloc((size_t)x->a.n * sizeof *runs);
+    char p[PATHMAX], *csv = NULL;
+    size_t len;
+    int i, rc;
+    if (!runs)
+        return err_set(e, BE_EFAIL, "out of memory");
+    for (i = 0; i < x->a.n; i++)
+        runs[i] = x->a.v[i].r;
+    snprintf(p, sizeof p, "%s/results.csv", x->o->out);
+    if ((rc = csv_runs(runs, x->a.n, &csv, &len, e)) == BE_OK &&
+        (rc = site_put(&x->box, p, csv, len, 0, e)) == BE_OK &&
+        (rc = csv_fits(runs, x->a.n, &csv, &len, e)) == BE_OK) {
+        snprintf(p, sizeof p, "%s/fits.csv", x->o->out);
+        rc = site_put(&x->box, p, csv, len, 0, e);
+    }
+    free(runs);
+    return rc;
+}
+
 static int render_all(report_ctx *x, char *index, size_t size, err *e)
 {
     char p[PATHMAX];
@@ -830,7 +861,8 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
         if ((rc = stopped(x, e)) < 0 || (rc = render_run(x, i, &x->box, 0, e)) < 0)
             return rc;
     snprintf(p, sizeof p, "%s/style.css", x->o->out);
-    if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
+    if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0 ||
+        (rc = put_tables(x, e)) < 0)
         return rc;
     if ((rc = archive_merge_hosts(&x->a, &hosts, &nhosts, e)) < 0)
         return rc;

@@ -93,6 +93,81 @@ int site_check_base_url(const char *url, err *e)
     return BE_OK;
 }
 
+/* ---- the settings of a site ------------------------------------------- */
+
+int site_settings_load(const char *out, site_settings *st, err *e)
+{
+    static const char *const keys[] = {"base-url", "title", "author"};
+    char path[SITE_PATH], *text = NULL, *line, *next;
+    char *const dst[] = {st->base_url, st->title, st->author};
+    const size_t size[] = {sizeof st->base_url, sizeof st->title, sizeof st->author};
+    int rc, n = 0;
+    size_t k;
+
+    memset(st, 0, sizeof *st);
+    snprintf(path, sizeof path, "%s/%s", out, SITE_SETTINGS_FILE);
+    if (access(path, F_OK) != 0)
+        return BE_OK;
+    if ((rc = fsx_read_all(path, &text, NULL, e)) < 0)
+        return rc;
+    for (line = text; line && *line; line = next) {
+        char *value;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        n++;
+        if (!*line || *line == '#')
+            continue;
+        value = strchr(line, ' ');
+        if (value)
+            *value++ = '\0';
+        for (k = 0; k < sizeof keys / sizeof *keys && strcmp(line, keys[k]) != 0; k++)
+            ;
+        if (k == sizeof keys / sizeof *keys || !value) {
+            char q[80];
+            utf8_escape(q, sizeof q, line);
+            rc = err_set(e, BE_EFAIL,
+                         "%s:%d: \"%s\" is not a setting (base-url, title or "
+                         "author, then a space and its value)",
+                         path, n, q);
+            goto done;
+        }
+        if (strlen(value) >= size[k] || !utf8_clean(value) || strpbrk(value, "\t\r") ||
+            (k == 0 && site_check_base_url(value, e) < 0)) {
+            rc = err_set(e, BE_EFAIL,
+                         "%s:%d: the %s is not one line of valid UTF-8 of at most "
+                         "%zu bytes%s",
+                         path, n, keys[k], size[k] - 1,
+                         k == 0 ? " and an http:// or https:// URL" : "");
+            goto done;
+        }
+        snprintf(dst[k], size[k], "%s", value);
+    }
+    rc = BE_OK;
+done:
+    free(text);
+    if (rc < 0)
+        memset(st, 0, sizeof *st);
+    return rc;
+}
+
+int site_settings_save(const char *out, const site_settings *st, err *e)
+{
+    char path[SITE_PATH], text[2048];
+    int n;
+    snprintf(path, sizeof path, "%s/%s", out, SITE_SETTINGS_FILE);
+    n = snprintf(text, sizeof text,
+                 "# breakeven's settings of this report (--base-url, --title, --author):\n"
+                 "# given once, they hold for every later command on this directory\n"
+                 "%s%s%s%s%s%s%s%s%s",
+                 st->base_url[0] ? "base-url " : "", st->base_url, st->base_url[0] ? "\n" : "",
+                 st->title[0] ? "title " : "", st->title, st->title[0] ? "\n" : "",
+                 st->author[0] ? "author " : "", st->author, st->author[0] ? "\n" : "");
+    if (n < 0 || (size_t)n >= sizeof text)
+        return err_set(e, BE_EFAIL, "%s: the settings are too long", path);
+    return fsx_write_atomic(path, text, (size_t)n, e);
+}
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* Counts the errors of an open site (ctx) and keeps the first line of the

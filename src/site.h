@@ -37,6 +37,25 @@ int site_data_dir(const char *data_dir, char *buf, size_t size, err *e);
  * spaces, quotes or angle brackets, under 900 bytes; else BE_EUSAGE. */
 int site_check_base_url(const char *url, err *e);
 
+/* What a site is published as, kept in OUT/site.conf so that --base-url,
+ * --title and --author, once given for an OUT, hold for every later
+ * command on it until given again ("" where never given). */
+typedef struct site_settings {
+    char base_url[1024];
+    char title[512];
+    char author[256];
+} site_settings;
+
+#define SITE_SETTINGS_FILE "site.conf"
+
+/* Reads OUT/site.conf into *st (all "" when there is none).  The file is
+ * input like any other: "KEY VALUE" lines (base-url, title, author; #
+ * comments), one line of valid UTF-8 each value; BE_EFAIL with
+ * "OUT/site.conf:LINE: what is wrong" otherwise. */
+int site_settings_load(const char *out, site_settings *st, err *e);
+/* Writes *st to OUT/site.conf atomically (OUT must exist). */
+int site_settings_save(const char *out, const site_settings *st, err *e);
+
 /* An open site: the settings of every page, the stylesheets and the CSS. */
 typedef struct site {
     char base[1024];              /* base URL with a trailing "/", or ""  */

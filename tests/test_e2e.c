@@ -714,6 +714,90 @@ static void test_compare_gate(void **state)
     outcome_free(&o);
 }
 
+static int count_items(const char *feed)
+{
+    int n = 0;
+    for (; (feed = strstr(feed, "<item>")) != NULL; feed++)
+        n++;
+    return n;
+}
+
+/* The site's settings persist in OUT: two runs, `report --base-url URL
+ * --author A`, then `report` alone: the feed's links stay absolute, every
+ * guid is unchanged and names the run alone, the author stays; `report
+ * RUN` keeps every run in the feed. */
+static void test_site_settings(void **state)
+{
+    char out[300], path[400], *first = NULL, *second = NULL, *third = NULL, *a, *b, id[200];
+    outcome o;
+    err e;
+    int k;
+    (void)state;
+    snprintf(out, sizeof out, "%s/site", tmpdir);
+    for (k = 0; k < 2; k++) {
+        run(&o, "run", "--quick", "--quiet", "--no-refine", "--devices", "cpu", "--out", out, NULL);
+        if (o.status != 0)
+            fail_msg("exit %d: %s", o.status, o.err);
+        outcome_free(&o);
+        sleep(1); /* run ids are by the second */
+    }
+    run(&o, "report", "--quiet", "--out", out, "--base-url", "https://example.org/b", "--author",
+        "Ann Author", NULL);
+    assert_int_equal(o.status, 0);
+    outcome_free(&o);
+    snprintf(path, sizeof path, "%s/feed.xml", out);
+    assert_int_equal(fsx_read_all(path, &first, NULL, &e), BE_OK);
+    run(&o, "report", "--quiet", "--out", out, NULL);
+    assert_int_equal(o.status, 0);
+    outcome_free(&o);
+    assert_int_equal(fsx_read_all(path, &second, NULL, &e), BE_OK);
+    assert_non_null(strstr(second, "<link>https://example.org/b/runs/"));
+    assert_non_null(strstr(second, "<dc:creator>Ann Author</dc:creator>"));
+    /* the guids, in order, are the same in both */
+    for (a = first, b = second; (a = strstr(a, "<guid")) != NULL; a++, b++) {
+        b = strstr(b, "<guid");
+        assert_non_null(b);
+        assert_int_equal(strncmp(a, b, 70), 0);
+        assert_int_equal(strncmp(strchr(a, '>'), ">breakeven:run:", 15), 0);
+    }
+    only_run(out, id, sizeof id);
+    run(&o, "report", "--quiet", "--out", out, id, NULL);
+    assert_int_equal(o.status, 0);
+    outcome_free(&o);
+    assert_int_equal(fsx_read_all(path, &third, NULL, &e), BE_OK);
+    assert_int_equal(count_items(third), 2);
+    /* the exports: one tidy table of every run, the fits, each run's JSON */
+    {
+        char cmd[1200], *csv = NULL;
+        int rows = 0;
+        const char *q;
+        snprintf(path, sizeof path, "%s/results.csv", out);
+        assert_int_equal(fsx_read_all(path, &csv, NULL, &e), BE_OK);
+        for (q = csv; (q = strchr(q, '\n')) != NULL; q++)
+            rows++;
+        assert_int_equal(rows, 1 + 2 * 4); /* the header, 4 points of each run */
+        assert_non_null(strstr(csv, ",usd_per_step\r\n"));
+        free(csv);
+        assert_true(file_exists(out, "fits.csv"));
+        snprintf(cmd, sizeof cmd,
+                 "for f in '%s'/runs/*/results.json; do python3 -m json.tool "
+                 "\"$f\" > /dev/null || exit 1; done; ls '%s'/runs/*/summary.md > /dev/null",
+                 out, out);
+        assert_int_equal(system(cmd), 0);
+    }
+    /* the settings file is input like any other */
+    snprintf(path, sizeof path, "%s/site.conf", out);
+    assert_int_equal(fsx_write_atomic(path, "# x\ntitle ok\ncolour red\n", 22, &e), BE_OK);
+    run(&o, "report", "--quiet", "--out", out, NULL);
+    assert_int_equal(o.status, 1);
+    assert_non_null(strstr(o.err, "site.conf:3: \"colour\" is not a setting"));
+    assert_int_equal(count_lines(o.err), 1);
+    outcome_free(&o);
+    free(first);
+    free(second);
+    free(third);
+}
+
 static void test_refit_0_1_0(void **state)
 {
     char src[512], dir[300], runs[400], path[600], line[2048], *before, *after, *a, *b;
@@ -843,6 +927,7 @@ int main(void)
         cmocka_unit_test(test_threads_from_environment),
         cmocka_unit_test(test_refit_0_1_0),
         cmocka_unit_test(test_compare_gate),
+        cmocka_unit_test(test_site_settings),
     };
     return cmocka_run_group_tests_name("end-to-end", tests, setup, teardown);
 }

@@ -446,8 +446,8 @@ static void test_report_telemetry(void **state)
     snprintf(path, sizeof path, "%s/results.csv", dir);
     csv = slurp(path);
     assert_non_null(strstr(csv, ",drift,energy_j_per_step,energy_span_s,energy_samples,"
-                                "throttled\r\n"));
-    assert_non_null(strstr(csv, ",9.66129,1.38018,10,yes\r\n"));
+                                "throttled,usd_per_step\r\n"));
+    assert_non_null(strstr(csv, ",9.66129,1.38018,10,yes,"));
     free(csv);
 }
 

@@ -1,0 +1,291 @@
+/*
+ * export.c — results.json and summary.md (export.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "export.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "findings.h"
+#include "fit.h"
+#include "fmt.h"
+#include "json.h"
+#include "query.h"
+#include "workload.h"
+
+/* "key": string */
+static void kv_str(FILE *f, const char *sep, const char *key, const char *v)
+{
+    fprintf(f, "%s\"%s\": ", sep, key);
+    json_string(f, v);
+}
+
+/* "key": number (null when not finite) */
+static void kv_num(FILE *f, const char *sep, const char *key, double v)
+{
+    fprintf(f, "%s\"%s\": ", sep, key);
+    json_number(f, v);
+}
+
+static void provenance(FILE *f, const results *r)
+{
+    const rs_prov *p = &r->prov;
+    fputs("  \"run\": {", f);
+    kv_str(f, "", "id", p->id);
+    kv_str(f, ", ", "started", p->started);
+    kv_str(f, ", ", "finished", p->finished);
+    kv_str(f, ", ", "command", p->command);
+    fprintf(f, ", \"seed\": %llu", p->seed);
+    kv_num(f, ", ", "budget_s", p->budget);
+    fprintf(f, ", \"layers\": %d, \"passes\": %d, \"partial\": %s", p->layers, r->npasses,
+            r->partial ? "true" : "false");
+    kv_str(f, ", ", "breakeven", p->version);
+    kv_str(f, ", ", "commit", p->commit);
+    fputs("},\n  \"host\": {", f);
+    kv_str(f, "", "name", p->host);
+    kv_str(f, ", ", "os", p->os);
+    kv_str(f, ", ", "kernel", p->kernel);
+    kv_str(f, ", ", "cpu", p->cpu_model);
+    fprintf(f, ", \"cores\": %d", p->cores);
+    kv_num(f, ", ", "memory_bytes", p->memory);
+    kv_str(f, ", ", "compiler", p->compiler);
+    fputs("},\n  \"openblas\": {", f);
+    kv_str(f, "", "version", p->blas_version);
+    kv_str(f, ", ", "core", p->blas_core);
+    fprintf(f, ", \"threads\": %d", p->blas_threads);
+    kv_str(f, ", ", "threads_from", p->blas_threads_from);
+    fputs("},\n", f);
+}
+
+static void devices(FILE *f, const results *r)
+{
+    int i, k;
+    fputs("  \"devices\": [", f);
+    for (i = 0; i < r->ndevices; i++) {
+        const device_info *d = &r->devices[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        kv_str(f, "", "id", d->id);
+        kv_str(f, ", ", "kind", d->kind);
+        kv_str(f, ", ", "type", d->type);
+        kv_str(f, ", ", "name", d->name);
+        kv_str(f, ", ", "vendor", d->vendor);
+        kv_str(f, ", ", "driver", d->driver);
+        kv_str(f, ", ", "library", d->library);
+        kv_num(f, ", ", "usd_per_hour",
+               q_price(&r->prices, d->id) > 0 ? q_price(&r->prices, d->id) : NAN);
+        fputs(", \"properties\": {", f);
+        for (k = 0; k < d->nprops; k++)
+            kv_str(f, k ? ", " : "", d->props[k].name, d->props[k].value);
+        fputs("}}", f);
+    }
+    fputs("\n  ],\n", f);
+}
+
+/* One summary's statistics, as "<prefix>median_s" and the rest. */
+static void summary(FILE *f, const char *prefix, const stats_summary *s, const rs_point *p)
+{
+    fprintf(f, ", \"%smedian_s\": ", prefix);
+    json_number(f, s->median);
+    fprintf(f, ", \"%sci_lo_s\": ", prefix);
+    json_number(f, s->ci_lo);
+    fprintf(f, ", \"%sci_hi_s\": ", prefix);
+    json_number(f, s->ci_hi);
+    fprintf(f, ", \"%sgflops\": ", prefix);
+    json_number(f, results_gflops(p, s->median));
+}
+
+static void points(FILE *f, const results *r)
+{
+    int i;
+    fputs("  \"points\": [", f);
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        const int ok = q_ok(p);
+        fputs(i ? ",\n    {" : "\n    {", f);
+        kv_str(f, "", "device", p->device);
+        fprintf(f, ", \"mode\": \"%s\", \"layers\": %d, \"hidden\": %d, \"batch\": %d",
+                workload_mode_name(p->mode), p->layers, p->hidden, p->batch);
+        kv_num(f, ", ", "flops_per_layer", p->flops_per_layer);
+        kv_str(f, ", ", "status", results_status_name(p->status));
+        kv_str(f, ", ", "why", p->why);
+        fprintf(f, ", \"samples\": %d", p->nsamples);
+        if (ok) {
+            summary(f, "", &p->resident, p);
+            fprintf(f, ", \"n\": %d, \"passes\": %d, \"drift\": %s", p->resident.n,
+                    p->resident.passes, p->resident.drift ? "true" : "false");
+        } else {
+            fputs(", \"median_s\": null, \"ci_lo_s\": null, \"ci_hi_s\": null, \"gflops\": null, "
+                  "\"n\": 0, \"passes\": 0, \"drift\": null",
+                  f);
+        }
+        if (ok && p->has_transfer)
+            summary(f, "transfer_", &p->transfer, p);
+        else
+            fputs(", \"transfer_median_s\": null, \"transfer_ci_lo_s\": null, "
+                  "\"transfer_ci_hi_s\": null, \"transfer_gflops\": null",
+                  f);
+        kv_num(f, ", ", "energy_j_per_step", q_energy(p) >= 0.0 ? q_energy(p) : NAN);
+        fputs("}", f);
+    }
+    fputs("\n  ],\n", f);
+}
+
+static void fit(FILE *f, const results *r, const findings *F)
+{
+    int i, k;
+    char buf[1024];
+    if (!r->has_fit) {
+        fputs("  \"fit\": null,\n  \"answers\": []\n", f);
+        return;
+    }
+    fprintf(f, "  \"fit\": {\"analysis\": %d, \"models\": [", r->fit.analysis);
+    for (i = 0; i < r->fit.nmodels; i++) {
+        const fit_model *m = &r->fit.models[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        kv_str(f, "", "device", m->device);
+        fprintf(f,
+                ", \"mode\": \"%s\", \"view\": \"%s\", \"hidden\": ", workload_mode_name(m->mode),
+                fit_view_name(m->view));
+        if (m->hidden > 0)
+            fprintf(f, "%d", m->hidden);
+        else
+            fputs("null", f);
+        fprintf(f, ", \"ok\": %s, \"poor\": %s", m->ok ? "true" : "false",
+                m->poor ? "true" : "false");
+        kv_num(f, ", ", "t0_s", m->ok ? m->t0 : NAN);
+        kv_num(f, ", ", "flops_per_s", m->ok ? m->P : NAN);
+        kv_num(f, ", ", "rms_rel", m->ok ? m->rms_rel : NAN);
+        fputs("}", f);
+    }
+    fputs("\n  ], \"crossovers\": [", f);
+    for (i = 0; i < r->fit.ncross; i++) {
+        const fit_crossover *c = &r->fit.cross[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        kv_str(f, "", "base", c->base);
+        kv_str(f, ", ", "other", c->other);
+        fprintf(f, ", \"mode\": \"%s\", \"view\": \"%s\", \"measure\": \"%s\", \"kind\": \"%s\"",
+                workload_mode_name(c->mode), fit_view_name(c->view), c->cost ? "cost" : "time",
+                fit_cross_kind_name(c->kind));
+        kv_num(f, ", ", "flops", c->kind == CROSS_IN_RANGE ? c->flops : NAN);
+        kv_num(f, ", ", "flops_min", c->flops_min > 0 ? c->flops_min : NAN);
+        kv_num(f, ", ", "flops_max", c->flops_max > 0 ? c->flops_max : NAN);
+        fputs(", \"per_hidden\": [", f);
+        for (k = 0; k < c->nhidden; k++) {
+            const fit_hidden_cross *h = &c->per_hidden[k];
+            const int known = h->batch_lo > 0 || h->batch_hi > 0;
+            fprintf(f, "%s{\"hidden\": %d, \"kind\": \"%s\"", k ? ", " : "", h->hidden,
+                    fit_cross_kind_name(h->kind));
+            kv_num(f, ", ", "batch", h->kind == CROSS_IN_RANGE ? h->batch : NAN);
+            kv_num(f, ", ", "batch_lo", known ? h->batch_lo : NAN);
+            kv_num(f, ", ", "batch_hi", known ? h->batch_hi : NAN);
+            fprintf(f, ", \"lo_open\": %s, \"hi_open\": %s", h->lo_open ? "true" : "false",
+                    h->hi_open ? "true" : "false");
+            kv_num(f, ", ", "flops", h->kind == CROSS_IN_RANGE ? h->flops : NAN);
+            fputs("}", f);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n  ]},\n  \"answers\": [", f);
+    for (i = 0; i < F->n; i++) {
+        findings_sentence(&F->f[i], r, buf, sizeof buf);
+        fputs(i ? ",\n    " : "\n    ", f);
+        json_string(f, buf);
+    }
+    fputs("\n  ]\n", f);
+}
+
+/* A memory stream, and its end: BE_EFAIL when anything failed (*out and
+ * *len are set by fclose). */
+static int close_stream(FILE *f, char **out, const char *what, err *e)
+{
+    if (ferror(f)) {
+        fclose(f);
+        free(*out);
+        *out = NULL;
+        return err_set(e, BE_EFAIL, "%s: out of memory", what);
+    }
+    if (fclose(f) != 0) {
+        free(*out);
+        *out = NULL;
+        return err_set(e, BE_EFAIL, "%s: out of memory", what);
+    }
+    return BE_OK;
+}
+
+int export_json(const results *r, char **out, size_t *len, err *e)
+{
+    findings F;
+    FILE *f;
+    int rc;
+    *out = NULL;
+    if ((rc = findings_make(r, &F, e)) < 0)
+        return rc;
+    if (!(f = open_memstream(out, len))) {
+        findings_free(&F);
+        return err_set(e, BE_EFAIL, "results.json of %s: out of memory", r->prov.id);
+    }
+    fputs("{\n  \"format\": \"breakeven-results\", \"format_version\": 1,\n", f);
+    provenance(f, r);
+    devices(f, r);
+    points(f, r);
+    fit(f, r, &F);
+    fputs("}\n", f);
+    findings_free(&F);
+    return close_stream(f, out, "results.json", e);
+}
+
+/* s for a Markdown table cell: '|' escaped, line breaks as spaces. */
+static void md(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '|')
+            fputs("\\|", f);
+        else
+            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+int export_summary(const results *r, char **out, size_t *len, err *e)
+{
+    findings F;
+    char buf[1024], t[32], lo[32], hi[32];
+    FILE *f;
+    int i, rc;
+    *out = NULL;
+    if ((rc = findings_make(r, &F, e)) < 0)
+        return rc;
+    if (!(f = open_memstream(out, len))) {
+        findings_free(&F);
+        return err_set(e, BE_EFAIL, "summary.md of %s: out of memory", r->prov.id);
+    }
+    fputs("## breakeven run `", f);
+    md(f, r->prov.id);
+    fputs("`\n\n", f);
+    for (i = 0; i < F.n; i++) {
+        findings_sentence(&F.f[i], r, buf, sizeof buf);
+        md(f, buf);
+        fputs("\n\n", f);
+    }
+    if (F.n == 0)
+        fputs("No crossover was fitted for this run.\n\n", f);
+    fputs("| device | mode | hidden | batch | median | 95% interval | n |\n"
+          "|---|---|---:|---:|---:|---|---:|\n",
+          f);
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        fputs("| ", f);
+        md(f, p->device);
+        fprintf(f, " | %s | %d | %d | ", workload_mode_name(p->mode), p->hidden, p->batch);
+        if (!q_ok(p)) {
+            fprintf(f, "%s | | |\n", results_status_name(p->status));
+            continue;
+        }
+        fmt_time(t, sizeof t, p->resident.median);
+        fmt_time(lo, sizeof lo, p->resident.ci_lo);
+        fmt_time(hi, sizeof hi, p->resident.ci_hi);
+        fprintf(f, "%s | %s – %s | %d |\n", t, lo, hi, p->resident.n);
+    }
+    findings_free(&F);
+    return close_stream(f, out, "summary.md", e);
+}
