@@ -69,9 +69,30 @@ static int same_file(const char *a, const char *b)
     return same;
 }
 
-/* Starts bin with args, stderr into errf; sends sig after delay seconds;
+/* Whether a run directory under out/runs holds its results.xml: the run
+ * has made its first write, so its handler is in place. */
+static int first_save(const char *out)
+{
+    char p[900];
+    struct dirent *de;
+    int found = 0;
+    DIR *d;
+    snprintf(p, sizeof p, "%s/runs", out);
+    if (!(d = opendir(p)))
+        return 0;
+    while (!found && (de = readdir(d))) {
+        snprintf(p, sizeof p, "%s/runs/%s/results.xml", out, de->d_name);
+        found = de->d_name[0] != '.' && access(p, F_OK) == 0;
+    }
+    closedir(d);
+    return found;
+}
+
+/* Starts bin with args, stderr into errf; sends sig after delay seconds
+ * (counted from the run's first save when after_save names its OUT);
  * returns the exit status (128 + signal when killed). */
-static int interrupt(const char *const *args, double delay, int sig, const char *errf)
+static int interrupt(const char *const *args, double delay, int sig, const char *errf,
+                     const char *after_save)
 {
     const char *argv[24];
     struct timespec ts;
@@ -91,6 +112,13 @@ static int interrupt(const char *const *args, double delay, int sig, const char 
             _exit(127);
         execv(bin, (char *const *)argv);
         _exit(127);
+    }
+    if (after_save) {
+        struct timespec tick = {0, 10000000};
+        int i;
+        /* at most a minute: a run that never saves fails below anyway */
+        for (i = 0; i < 6000 && !first_save(after_save) && waitpid(pid, &ws, WNOHANG) == 0; i++)
+            nanosleep(&tick, NULL);
     }
     ts.tv_sec = (time_t)delay;
     ts.tv_nsec = (long)((delay - (double)ts.tv_sec) * 1e9);
@@ -192,7 +220,7 @@ static void test_report_signals(void **state)
         struct dirent *de;
         sh("rm -rf '%s' && cp -a '%s' '%s' && rm -f '%s'/runs/*/*.png '%s'/runs/*/*.svg", out,
            before, out, out, out);
-        status = interrupt(args, delays[k], sig, errf);
+        status = interrupt(args, delays[k], sig, errf, NULL);
         hits += check_status(status, sig, errf, "report");
         assert_no_leftovers(out);
         assert_page(out, before, "index.html");
@@ -217,11 +245,13 @@ static void test_report_signals(void **state)
     assert_true(hits >= 4);
 }
 
-/* `run` on the CPU: at each delay a signal; a run directory always holds
- * a results file that loads (partial or complete). */
+/* `run` on the CPU: a signal at once (before or after the handler: no
+ * run directory without its results file), then at some delays after the
+ * first save; a run directory always holds a results file that loads
+ * (partial or complete). */
 static void test_run_signals(void **state)
 {
-    static const double delays[] = {0.05, 1.5, 2.5, 4.0};
+    static const double delays[] = {0.05, 0.0, 0.5, 2.0};
     char out[400], errf[400], p[700];
     const char *args[] = {"run",     "--quiet", "--devices", "cpu",      "--hidden",
                           "64..256", "--batch", "16..256",   "--budget", "8",
@@ -236,7 +266,7 @@ static void test_run_signals(void **state)
         DIR *d;
         struct dirent *de;
         sh("rm -rf '%s'", out);
-        status = interrupt(args, delays[k], sig, errf);
+        status = interrupt(args, delays[k], sig, errf, k ? out : NULL);
         hits += check_status(status, sig, errf, "run");
         snprintf(p, sizeof p, "%s/runs", out);
         if (!(d = opendir(p)))
