@@ -1,0 +1,58 @@
+/*
+ * changes.h — real changes in a series of measurements over runs.
+ *
+ * The history (history.h) holds, per host, series of numbers over runs in
+ * time order, each number with the 95% interval its run gave it.  This
+ * module says where such a series stepped to a new level, and by how much,
+ * in a way that a single noisy run cannot trigger:
+ *
+ *   1. Candidates come from E-divisive means (Matteson and James 2014, as
+ *      Hunter uses it): on the logarithms of the values, the split that
+ *      maximises the energy statistic between the runs before and after
+ *      it, each side holding at least CHG_MIN_SIDE runs — so one run alone
+ *      can never be a level of its own — found again within each side
+ *      (binary segmentation) while splits are accepted.
+ *   2. A split is accepted when the step between the two sides' mean
+ *      logarithms is significant and large: its 95% interval (Student's t
+ *      with n − 2 degrees of freedom) excludes no change, and the ratio of
+ *      the two levels is beyond CHG_NOISE either way.  Each side's standard
+ *      error is the larger of what its values' spread gives and what its
+ *      runs' own intervals give (their RMS half-width in logarithms over
+ *      1.96, over √runs): the runs' intervals are a floor, so a step that
+ *      tight, lucky values suggest but the runs' own precision does not
+ *      support is not called a change.
+ *
+ * Pure computation on arrays: no model, no file, no output.
+ */
+#ifndef BE_CHANGES_H
+#define BE_CHANGES_H
+
+#include "err.h"
+
+/* Each side of a step holds at least this many runs. */
+#define CHG_MIN_SIDE 2
+/* A step smaller than this, relative, is noise even when significant (the
+ * same floor as compare.h's COMPARE_NOISE). */
+#define CHG_NOISE 0.05
+/* At most this many steps are reported per series. */
+#define CHG_MAX 16
+
+/* One run's value and its 95% interval: 0 < lo ≤ v ≤ hi, finite. */
+typedef struct chg_value {
+    double v, lo, hi;
+} chg_value;
+
+/* A step: the level moves from before to after at value `at`. */
+typedef struct chg_step {
+    int at;                           /* index of the first value of the new level */
+    int nbefore, nafter;              /* values in the two segments compared       */
+    double before, after;             /* their levels (geometric means)            */
+    double ratio, ratio_lo, ratio_hi; /* after / before, and its 95% interval      */
+} chg_step;
+
+/* The steps in x[0..n) (values outside the contract above are refused:
+ * BE_EUSAGE), at most max of them, in the order of `at`, into out;
+ * *nout receives how many.  BE_EFAIL only when out of memory. */
+int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, err *e);
+
+#endif
