@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "changes.h"
 #include "cli.h"
 #include "compare.h"
 #include "cpu.h"
@@ -178,6 +179,97 @@ static void test_stats_drift_and_convergence(void **state)
         flat[i] = 1.0 + uniform();
     assert_int_equal(stats_summarize(flat, 30, &s, NULL), BE_OK);
     assert_false(stats_converged(&s, 0.02));
+}
+
+/* A series of values with intervals of ±rel around each. */
+static void chg_series(chg_value *x, const double *v, int n, double rel)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        x[i].v = v[i];
+        x[i].lo = v[i] / (1.0 + rel);
+        x[i].hi = v[i] * (1.0 + rel);
+    }
+}
+
+/* One real step (100 → 80 from the 7th run on) and one lone outlier (140
+ * at the 5th): the step is found where it happened, with its size; the
+ * outlier, a level of one run, is not a change. */
+static void test_changes_step_not_outlier(void **state)
+{
+    static const double v[] = {100, 101, 99, 100, 140, 100, 80, 81, 79, 80, 81};
+    chg_value x[11];
+    chg_step st[CHG_MAX];
+    int n;
+    err e;
+    (void)state;
+    chg_series(x, v, 11, 0.03);
+    assert_int_equal(changes_find(x, 11, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 6);
+    assert_int_equal(st[0].nbefore, 6);
+    assert_int_equal(st[0].nafter, 5);
+    assert_true(fabs(st[0].after - 80.19) < 0.01);
+    assert_true(st[0].ratio_lo < st[0].ratio && st[0].ratio < st[0].ratio_hi);
+    assert_true(st[0].ratio_hi < 1.0 - CHG_NOISE);
+    /* the outlier alone, at the end or in the middle: nothing */
+    {
+        static const double tail[] = {100, 101, 99, 100, 100, 140};
+        static const double mid[] = {100, 101, 99, 60, 100, 100, 99};
+        chg_series(x, tail, 6, 0.03);
+        assert_int_equal(changes_find(x, 6, st, CHG_MAX, &n, &e), BE_OK);
+        assert_int_equal(n, 0);
+        chg_series(x, mid, 7, 0.03);
+        assert_int_equal(changes_find(x, 7, st, CHG_MAX, &n, &e), BE_OK);
+        assert_int_equal(n, 0);
+    }
+}
+
+/* Two steps, each found against its own neighbours. */
+static void test_changes_two_steps(void **state)
+{
+    static const double v[] = {10, 10.1, 9.9, 20, 20.2, 19.8, 20.1, 10, 10.1, 9.9};
+    chg_value x[10];
+    chg_step st[CHG_MAX];
+    int n;
+    err e;
+    (void)state;
+    chg_series(x, v, 10, 0.02);
+    assert_int_equal(changes_find(x, 10, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(st[0].at, 3);
+    assert_int_equal(st[1].at, 7);
+    assert_true(st[0].ratio > 1.9 && st[0].ratio < 2.1);
+    assert_true(st[1].ratio > 0.45 && st[1].ratio < 0.55);
+    assert_int_equal(st[1].nbefore, 4);
+}
+
+/* The floors: a step within the noise floor is no change however steady;
+ * one that tight values show but the runs' own ±40% intervals do not
+ * support is none either; too short a series has none. */
+static void test_changes_floors(void **state)
+{
+    static const double small[] = {100, 100, 100, 100, 104, 104, 104, 104};
+    static const double big[] = {100, 100, 100, 100, 130, 130, 130, 130};
+    chg_value x[8];
+    chg_step st[CHG_MAX];
+    int n;
+    err e;
+    (void)state;
+    chg_series(x, small, 8, 0.001);
+    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
+    chg_series(x, big, 8, 0.001);
+    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    chg_series(x, big, 8, 0.40);
+    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
+    chg_series(x, big + 2, 3, 0.001);
+    assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
+    x[1].lo = 0.0;
+    assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_EUSAGE);
 }
 
 /* z against values computed by hand: U counts the pairs where b is larger
@@ -1813,6 +1905,9 @@ int main(void)
         cmocka_unit_test(test_stats_ci_coverage),
         cmocka_unit_test(test_stats_drift_and_convergence),
         cmocka_unit_test(test_mann_whitney),
+        cmocka_unit_test(test_changes_step_not_outlier),
+        cmocka_unit_test(test_changes_two_steps),
+        cmocka_unit_test(test_changes_floors),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_results_rejects),
         cmocka_unit_test(test_results_not_ours),

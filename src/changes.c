@@ -1,0 +1,164 @@
+/*
+ * changes.c — steps in a series over runs (see changes.h).
+ *
+ * Binary segmentation proposes splits, each the E-divisive best of its
+ * segment and accepted by the step test; then, as Hunter prunes, every
+ * split is tested again between its neighbouring splits (the segments
+ * that remain), the weakest failing one is dropped, and this repeats until
+ * every split passes.  What is reported is each split's test against its
+ * final neighbours, so the sizes describe the levels the reader sees.
+ */
+#include "changes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* The series on the log scale: timing noise is multiplicative. */
+typedef struct chg_log {
+    const double *y; /* log v                                 */
+    const double *w; /* log half-width of the run's interval  */
+} chg_log;
+
+/* The E-divisive statistic (α = 1) of splitting y[s..e) at t. */
+static double energy(const double *y, int s, int t, int e)
+{
+    double across = 0.0, left = 0.0, right = 0.0, m = t - s, n = e - t;
+    int i, j;
+    for (i = s; i < t; i++)
+        for (j = t; j < e; j++)
+            across += fabs(y[i] - y[j]);
+    for (i = s; i < t; i++)
+        for (j = i + 1; j < t; j++)
+            left += fabs(y[i] - y[j]);
+    for (i = t; i < e; i++)
+        for (j = i + 1; j < e; j++)
+            right += fabs(y[i] - y[j]);
+    return m * n / (m + n) *
+           (2.0 * across / (m * n) - left / (m * (m - 1) / 2.0) - right / (n * (n - 1) / 2.0));
+}
+
+/* Mean and standard error of y[s..e) on the log scale, the error floored
+ * by the runs' own intervals. */
+static void level(const chg_log *L, int s, int e, double *mean, double *se)
+{
+    double k = e - s, sum = 0.0, ss = 0.0, ww = 0.0, sd;
+    int i;
+    for (i = s; i < e; i++)
+        sum += L->y[i];
+    *mean = sum / k;
+    for (i = s; i < e; i++) {
+        ss += (L->y[i] - *mean) * (L->y[i] - *mean);
+        ww += L->w[i] * L->w[i];
+    }
+    sd = k > 1 ? sqrt(ss / (k - 1)) : 0.0;
+    *se = fmax(sd, sqrt(ww / k) / 1.959964) / sqrt(k);
+}
+
+/* The step test of y[s..t) against y[t..e): fills st and returns |t| of
+ * the step when it is significant and beyond CHG_NOISE, else 0. */
+static double step_test(const chg_log *L, int s, int t, int e, chg_step *st)
+{
+    double ma, sa, mb, sb, d, se, q;
+    level(L, s, t, &ma, &sa);
+    level(L, t, e, &mb, &sb);
+    d = mb - ma;
+    se = sqrt(sa * sa + sb * sb);
+    q = stats_t975(e - s - 2);
+    st->at = t;
+    st->nbefore = t - s;
+    st->nafter = e - t;
+    st->before = exp(ma);
+    st->after = exp(mb);
+    st->ratio = exp(d);
+    st->ratio_lo = exp(d - q * se);
+    st->ratio_hi = exp(d + q * se);
+    if (fabs(st->ratio - 1.0) <= CHG_NOISE || (st->ratio_lo <= 1.0 && st->ratio_hi >= 1.0))
+        return 0.0;
+    return se > 0.0 ? fabs(d) / se : INFINITY;
+}
+
+/* Binary segmentation of [s, e): the accepted splits into at[], sorted
+ * later. */
+static void segment(const chg_log *L, int s, int e, int *at, int *n, int max)
+{
+    double best = -INFINITY;
+    int t, bt = -1;
+    chg_step st;
+    if (e - s < 2 * CHG_MIN_SIDE || *n >= max)
+        return;
+    for (t = s + CHG_MIN_SIDE; t <= e - CHG_MIN_SIDE; t++) {
+        double q = energy(L->y, s, t, e);
+        if (q > best) {
+            best = q;
+            bt = t;
+        }
+    }
+    if (bt < 0 || step_test(L, s, bt, e, &st) <= 0.0)
+        return;
+    at[(*n)++] = bt;
+    segment(L, s, bt, at, n, max);
+    segment(L, bt, e, at, n, max);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, err *e)
+{
+    double *y = NULL, *w = NULL;
+    int *at = NULL, na = 0, i, rc = BE_OK;
+    chg_log L;
+
+    *nout = 0;
+    for (i = 0; i < n; i++)
+        if (!(x[i].lo > 0.0 && x[i].lo <= x[i].v && x[i].v <= x[i].hi && isfinite(x[i].hi)))
+            return err_set(e, BE_EUSAGE, "changes: value %d is not 0 < lo <= v <= hi", i);
+    if (n < 2 * CHG_MIN_SIDE || max <= 0)
+        return BE_OK;
+    y = malloc((size_t)n * sizeof *y);
+    w = malloc((size_t)n * sizeof *w);
+    at = malloc((size_t)n * sizeof *at);
+    if (!y || !w || !at) {
+        rc = err_set(e, BE_EFAIL, "out of memory");
+        goto fail;
+    }
+    for (i = 0; i < n; i++) {
+        y[i] = log(x[i].v);
+        w[i] = (log(x[i].hi) - log(x[i].lo)) / 2.0;
+    }
+    L.y = y;
+    L.w = w;
+    segment(&L, 0, n, at, &na, n);
+    qsort(at, (size_t)na, sizeof *at, cmp_int);
+    /* prune: each split against its neighbours, the weakest failing one
+     * dropped, until all pass */
+    for (;;) {
+        double weakest = INFINITY;
+        int drop = -1;
+        for (i = 0; i < na; i++) {
+            chg_step st;
+            double q = step_test(&L, i ? at[i - 1] : 0, at[i], i + 1 < na ? at[i + 1] : n, &st);
+            if (q <= 0.0 && (drop < 0 || fabs(log(st.ratio)) < weakest)) {
+                weakest = fabs(log(st.ratio));
+                drop = i;
+            }
+        }
+        if (drop < 0)
+            break;
+        memmove(at + drop, at + drop + 1, (size_t)(na - drop - 1) * sizeof *at);
+        na--;
+    }
+    for (i = 0; i < na && *nout < max; i++)
+        step_test(&L, i ? at[i - 1] : 0, at[i], i + 1 < na ? at[i + 1] : n, &out[(*nout)++]);
+fail:
+    free(y);
+    free(w);
+    free(at);
+    return rc;
+}
