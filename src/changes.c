@@ -20,7 +20,23 @@
 typedef struct chg_log {
     const double *y; /* log v                                 */
     const double *w; /* log half-width of the run's interval  */
+    double *tmp;     /* scratch, as long as the series        */
 } chg_log;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of y[s..e). */
+static double median(const chg_log *L, int s, int e)
+{
+    int k = e - s;
+    memcpy(L->tmp, L->y + s, (size_t)k * sizeof *L->tmp);
+    qsort(L->tmp, (size_t)k, sizeof *L->tmp, cmp_double);
+    return k % 2 ? L->tmp[k / 2] : (L->tmp[k / 2 - 1] + L->tmp[k / 2]) / 2.0;
+}
 
 /* The E-divisive statistic (α = 1) of splitting y[s..e) at t. */
 static double energy(const double *y, int s, int t, int e)
@@ -58,12 +74,17 @@ static void level(const chg_log *L, int s, int e, double *mean, double *se)
 }
 
 /* The step test of y[s..t) against y[t..e): fills st and returns |t| of
- * the step when it is significant and beyond CHG_NOISE, else 0. */
+ * the step when it is significant and beyond CHG_NOISE, else 0.  The
+ * levels are the sides' medians, so that a lone outlier beside a step
+ * does not change its size; the width is Student's, from the means'
+ * standard errors (which the outlier widens). */
 static double step_test(const chg_log *L, int s, int t, int e, chg_step *st)
 {
     double ma, sa, mb, sb, d, se, q;
     level(L, s, t, &ma, &sa);
     level(L, t, e, &mb, &sb);
+    ma = median(L, s, t);
+    mb = median(L, t, e);
     d = mb - ma;
     se = sqrt(sa * sa + sb * sb);
     q = stats_t975(e - s - 2);
@@ -111,7 +132,7 @@ static int cmp_int(const void *a, const void *b)
 
 int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, err *e)
 {
-    double *y = NULL, *w = NULL;
+    double *y = NULL, *w = NULL, *tmp = NULL;
     int *at = NULL, na = 0, i, rc = BE_OK;
     chg_log L;
 
@@ -124,7 +145,8 @@ int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, e
     y = malloc((size_t)n * sizeof *y);
     w = malloc((size_t)n * sizeof *w);
     at = malloc((size_t)n * sizeof *at);
-    if (!y || !w || !at) {
+    tmp = malloc((size_t)n * sizeof *tmp);
+    if (!y || !w || !at || !tmp) {
         rc = err_set(e, BE_EFAIL, "out of memory");
         goto fail;
     }
@@ -134,6 +156,7 @@ int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, e
     }
     L.y = y;
     L.w = w;
+    L.tmp = tmp;
     segment(&L, 0, n, at, &na, n);
     qsort(at, (size_t)na, sizeof *at, cmp_int);
     /* prune: each split against its neighbours, the weakest failing one
@@ -160,5 +183,6 @@ fail:
     free(y);
     free(w);
     free(at);
+    free(tmp);
     return rc;
 }

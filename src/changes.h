@@ -12,10 +12,12 @@
  *      it, each side holding at least CHG_MIN_SIDE runs — so one run alone
  *      can never be a level of its own — found again within each side
  *      (binary segmentation) while splits are accepted.
- *   2. A split is accepted when the step between the two sides' mean
- *      logarithms is significant and large: its 95% interval (Student's t
- *      with n − 2 degrees of freedom) excludes no change, and the ratio of
- *      the two levels is beyond CHG_NOISE either way.  Each side's standard
+ *   2. A split is accepted when the step between the two sides' levels
+ *      (their median logarithms, so that an outlier beside a step leaves
+ *      its size alone) is significant and large: its 95% interval — the
+ *      step ± Student's t with n − 2 degrees of freedom times the standard
+ *      error of the difference of the sides' means — excludes no change,
+ *      and the ratio of the two levels is beyond CHG_NOISE either way.  Each side's standard
  *      error is the larger of what its values' spread gives and what its
  *      runs' own intervals give (their RMS half-width in logarithms over
  *      1.96, over √runs): the runs' intervals are a floor, so a step that
@@ -46,7 +48,7 @@ typedef struct chg_value {
 typedef struct chg_step {
     int at;                           /* index of the first value of the new level */
     int nbefore, nafter;              /* values in the two segments compared       */
-    double before, after;             /* their levels (geometric means)            */
+    double before, after;             /* their levels (medians)                    */
     double ratio, ratio_lo, ratio_hi; /* after / before, and its 95% interval      */
 } chg_step;
 

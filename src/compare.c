@@ -247,23 +247,29 @@ static void match_crossovers(const results *a, const results *b, compare_set *s)
         describe_move(&s->cross[j]);
 }
 
-static void diff(compare_set *s, const char *what, const char *a, const char *b)
+/* The list provenance differences are collected into. */
+typedef struct diff_list {
+    compare_diff *d;
+    int n, max;
+} diff_list;
+
+static void diff(diff_list *l, const char *what, const char *a, const char *b)
 {
     compare_diff *d;
-    if (strcmp(a, b) == 0 || s->ndiffs == COMPARE_MAX_DIFFS)
+    if (strcmp(a, b) == 0 || l->n == l->max)
         return;
-    d = &s->diffs[s->ndiffs++];
+    d = &l->d[l->n++];
     snprintf(d->what, sizeof d->what, "%s", what);
     snprintf(d->a, sizeof d->a, "%s", a);
     snprintf(d->b, sizeof d->b, "%s", b);
 }
 
-static void diff_num(compare_set *s, const char *what, double a, double b, const char *unit)
+static void diff_num(diff_list *l, const char *what, double a, double b, const char *unit)
 {
     char x[64], y[64];
     snprintf(x, sizeof x, "%.4g%s", a, unit);
     snprintf(y, sizeof y, "%.4g%s", b, unit);
-    diff(s, what, x, y);
+    diff(l, what, x, y);
 }
 
 static void device_set_text(const results *r, char *buf, size_t size)
@@ -279,38 +285,47 @@ static void device_set_text(const results *r, char *buf, size_t size)
     }
 }
 
-static void match_provenance(const results *a, const results *b, compare_set *s)
+int compare_provenance(const results *a, const results *b, compare_diff *out, int max)
 {
     char da[300], db[300], what[96];
+    diff_list l = {out, 0, max};
     int i;
     const rs_prov *pa = &a->prov, *pb = &b->prov;
-    diff(s, "host", pa->host, pb->host);
-    diff(s, "CPU model", pa->cpu_model, pb->cpu_model);
-    diff_num(s, "CPU cores", pa->cores, pb->cores, "");
-    diff_num(s, "memory", pa->memory / 1073741824.0, pb->memory / 1073741824.0, " GiB");
+    diff(&l, "host", pa->host, pb->host);
+    diff(&l, "CPU model", pa->cpu_model, pb->cpu_model);
+    diff_num(&l, "CPU cores", pa->cores, pb->cores, "");
+    diff_num(&l, "memory", pa->memory / 1073741824.0, pb->memory / 1073741824.0, " GiB");
     device_set_text(a, da, sizeof da);
     device_set_text(b, db, sizeof db);
-    diff(s, "devices", da, db);
-    diff(s, "OS", pa->os, pb->os);
-    diff(s, "kernel", pa->kernel, pb->kernel);
-    diff(s, "compiler", pa->compiler, pb->compiler);
-    diff(s, "OpenBLAS version", pa->blas_version, pb->blas_version);
-    diff(s, "OpenBLAS core", pa->blas_core, pb->blas_core);
-    diff_num(s, "OpenBLAS threads", pa->blas_threads, pb->blas_threads, "");
-    diff(s, "breakeven version", pa->version, pb->version);
-    diff(s, "breakeven commit", pa->commit, pb->commit);
-    diff_num(s, "layers", pa->layers, pb->layers, "");
+    diff(&l, "devices", da, db);
+    diff(&l, "OS", pa->os, pb->os);
+    diff(&l, "kernel", pa->kernel, pb->kernel);
+    diff(&l, "compiler", pa->compiler, pb->compiler);
+    diff(&l, "OpenBLAS version", pa->blas_version, pb->blas_version);
+    diff(&l, "OpenBLAS core", pa->blas_core, pb->blas_core);
+    diff_num(&l, "OpenBLAS threads", pa->blas_threads, pb->blas_threads, "");
+    diff(&l, "breakeven version", pa->version, pb->version);
+    diff(&l, "breakeven commit", pa->commit, pb->commit);
+    diff_num(&l, "layers", pa->layers, pb->layers, "");
+    diff(&l, "hidden widths", pa->hidden, pb->hidden);
+    diff(&l, "batch sizes", pa->batch, pb->batch);
     for (i = 0; i < a->ndevices; i++) {
         const device_info *x = &a->devices[i], *y = match_device(a, i, b);
+        const char *ka, *kb;
         if (!y)
             continue;
         snprintf(what, sizeof what, "%.31s model", x->id);
-        diff(s, what, x->name, y->name);
+        diff(&l, what, x->name, y->name);
         snprintf(what, sizeof what, "%.31s driver", x->id);
-        diff(s, what, x->driver, y->driver);
+        diff(&l, what, x->driver, y->driver);
         snprintf(what, sizeof what, "%.31s library", x->id);
-        diff(s, what, x->library, y->library);
+        diff(&l, what, x->library, y->library);
+        ka = devinfo_prop(x, "kernel_options");
+        kb = devinfo_prop(y, "kernel_options");
+        snprintf(what, sizeof what, "%.31s kernel config", x->id);
+        diff(&l, what, ka ? ka : "", kb ? kb : "");
     }
+    return l.n;
 }
 
 int compare_runs(const results *a, const results *b, compare_set *out, err *e)
@@ -345,7 +360,7 @@ int compare_runs(const results *a, const results *b, compare_set *out, err *e)
     }
     out->geomean = nok ? exp(logsum / nok) : 0.0;
     match_crossovers(a, b, out);
-    match_provenance(a, b, out);
+    out->ndiffs = compare_provenance(a, b, out->diffs, COMPARE_MAX_DIFFS);
     return BE_OK;
 }
 

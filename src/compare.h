@@ -87,6 +87,12 @@ typedef struct compare_set {
     compare_diff diffs[COMPARE_MAX_DIFFS];
 } compare_set;
 
+/* The provenance fields in which b differs from a (host, hardware, OS,
+ * OpenBLAS version, core and threads, breakeven version, the grid, and per
+ * device its model, driver, library and kernel configuration), in that
+ * order, at most max of them, into out; returns how many. */
+int compare_provenance(const results *a, const results *b, compare_diff *out, int max);
+
 /* Compares a (the older run) with b.  BE_EFAIL ("runs X and Y have no
  * point in common ...") when no point matches.  Free with compare_free. */
 int compare_runs(const results *a, const results *b, compare_set *out, err *e);

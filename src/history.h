@@ -48,35 +48,37 @@ typedef enum {
 /* A change found in a sub-series. */
 typedef struct hist_change {
     hist_what what;
-    int hidden;    /* HIST_CROSS: the width                        */
-    int device;    /* HIST_PEAK: 0 the base, 1 the other device     */
-    int at;        /* the series' run where the new level starts    */
-    chg_step step; /* the step itself (changes.h)                   */
-    char key[96];  /* names the sub-series within its series:
+    int hidden;           /* HIST_CROSS: the width                        */
+    int device;           /* HIST_PEAK: 0 the base, 1 the other device     */
+    int at;               /* the series' run where the new level starts    */
+    chg_step step;        /* the step itself (changes.h)                   */
+    char key[96];         /* names the sub-series within its series:
                       "crossover-512", "peak-cpu"                    */
+    char title[300];      /* a headline: "host: cl:0.0 inference peak
+                             throughput +18%"                             */
     char text[HIST_TEXT]; /* the change in one sentence                */
 } hist_change;
 
 typedef struct hist_series {
     char host[256];
     wl_mode mode;
-    char base[32], other[32];              /* device ids, in the newest run */
-    char base_name[256], other_name[256];  /* their model names (the key)   */
-    char anchor[32];                       /* "s1", "s2"… in page order     */
+    char base[32], other[32];             /* device ids, in the newest run */
+    char base_name[256], other_name[256]; /* their model names (the key)   */
+    char anchor[32];                      /* "s1", "s2"… in page order     */
     int nruns;
-    const results **runs;                  /* owned array, oldest first; the
+    const results **runs;      /* owned array, oldest first; the
                                               models are the archive's     */
-    int *arch;                             /* owned: each run's archive index */
-    char (*label)[HIST_LABEL];             /* owned: what changed since the
+    int *arch;                 /* owned: each run's archive index */
+    char (*label)[HIST_LABEL]; /* owned: what changed since the
                                               series' previous run ("" for
                                               the first, "nothing" when
                                               nothing did)                  */
     int nwidths;
-    int hidden[LIST_MAX];                  /* the widths of any run, ascending */
-    hist_value *cross;                     /* owned: [run * nwidths + width] */
-    hist_value *peak[2];                   /* owned: base, other; per run    */
+    int hidden[LIST_MAX]; /* the widths of any run, ascending */
+    hist_value *cross;    /* owned: [run * nwidths + width] */
+    hist_value *peak[2];  /* owned: base, other; per run    */
     int nchanges;
-    hist_change *changes;                  /* owned, by run then sub-series */
+    hist_change *changes; /* owned, by run then sub-series */
 } hist_series;
 
 typedef struct history {

@@ -36,6 +36,7 @@
 #include "findings.h"
 #include "fmt.h"
 #include "fsx.h"
+#include "history.h"
 #include "prose.h"
 #include "query.h"
 #include "reproduce.h"
@@ -65,6 +66,8 @@ typedef struct report_ctx {
     cmp_slot *cmp; /* a.n entries, owned                        */
     findings *F;   /* a.n entries, owned: each run's verdicts,
                                   computed once for all its pages          */
+    history h;     /* the archive as series, once every run rendered
+                      (empty before: a run's trial render lists no change) */
     site_outbox box;
 } report_ctx;
 
@@ -348,6 +351,26 @@ static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode 
     site_add(mn, "conclusion", buf);
 }
 
+/* The changes the history found at run k (history.h), linked to their
+ * series on the history page. */
+static void add_run_changes(const report_ctx *x, xmlNodePtr a, int k, const char *prefix)
+{
+    xmlNodePtr list = NULL;
+    int i, j;
+    for (i = 0; i < x->h.n; i++) {
+        const hist_series *s = &x->h.s[i];
+        for (j = 0; j < s->nchanges; j++) {
+            xmlNodePtr c;
+            if (s->arch[s->changes[j].at] != k)
+                continue;
+            if (!list)
+                list = site_add(a, "changes", NULL);
+            c = site_add(list, "change", s->changes[j].text);
+            site_attrf(c, "href", "%shistory.html#%s", prefix, s->anchor);
+        }
+    }
+}
+
 /* The annotation of run k.  prefix: from the page to OUT/; chart links
  * get chart_prefix (prefix + "runs/<id>/" unless the page is beside
  * them). */
@@ -405,6 +428,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
         cc = site_add(a, "compare", NULL);
         site_attr(cc, "note", cs->note);
     }
+    add_run_changes(x, a, k, prefix);
     reproduce_command(r, buf, sizeof buf);
     cc = site_add(a, "reproduce", buf);
     site_attr(cc, "version", r->prov.version);
@@ -572,6 +596,192 @@ static int render_compare(const site *s, const char *out, const compare_set *c, 
     return BE_OK;
 }
 
+/* ---- the history page ---------------------------------------------- */
+
+/* "38 (32–44)", "38 (below 16 to 44)", "always", "never" or "—". */
+static void cross_cell(const hist_value *v, char *buf, size_t size)
+{
+    char a[32], lo[32], hi[32];
+    if (v->kind == CROSS_ALWAYS || v->kind == CROSS_NEVER) {
+        snprintf(buf, size, "%s", v->kind == CROSS_ALWAYS ? "always" : "never");
+        return;
+    }
+    if (v->kind != CROSS_IN_RANGE) {
+        snprintf(buf, size, "\xe2\x80\x94");
+        return;
+    }
+    fmt_sig(a, sizeof a, v->v, 3);
+    if (!v->has) {
+        snprintf(buf, size, "%s (no interval)", a);
+        return;
+    }
+    fmt_sig(lo, sizeof lo, v->lo, 3);
+    fmt_sig(hi, sizeof hi, v->hi, 3);
+    snprintf(buf, size, "%s (%s%s to %s%s)", a, v->lo_open ? "below " : "", lo,
+             v->hi_open ? "beyond " : "", hi);
+}
+
+static void peak_cell(const hist_value *v, char *buf, size_t size)
+{
+    char a[48], range[48];
+    if (!v->has) {
+        snprintf(buf, size, "\xe2\x80\x94");
+        return;
+    }
+    fmt_si(a, sizeof a, v->v * 1e9, 3, "FLOP/s");
+    fmt_si_range(range, sizeof range, v->lo * 1e9, v->hi * 1e9);
+    snprintf(buf, size, "%s (%s) at %d\xc3\x97%d", a, range, v->hidden, v->batch);
+}
+
+/* The table under a series' charts: one row per run. */
+static void history_table(xmlNodePtr parent, const hist_series *s)
+{
+    xmlNodePtr t = site_add(parent, "table", NULL), head, row, c;
+    char buf[256];
+    int i, w;
+    site_attr(t, "caption",
+              "Each run of the pair, oldest first: the crossover batch of the resident time "
+              "at each hidden width with its 95% interval (always: the other device won at every "
+              "batch measured; never: at none), each device's peak throughput with the interval "
+              "of that point's median, and what changed since the previous run.");
+    head = site_add(t, "head", NULL);
+    site_add(head, "th", "#");
+    site_add(head, "th", "Run");
+    for (w = 0; w < s->nwidths; w++) {
+        snprintf(buf, sizeof buf, "hidden %d", s->hidden[w]);
+        site_add(head, "th", buf);
+    }
+    snprintf(buf, sizeof buf, "%s peak", s->base);
+    site_add(head, "th", buf);
+    snprintf(buf, sizeof buf, "%s peak", s->other);
+    site_add(head, "th", buf);
+    site_add(head, "th", "What changed");
+    for (i = 0; i < s->nruns; i++) {
+        const results *r = s->runs[i];
+        row = site_add(t, "row", NULL);
+        snprintf(buf, sizeof buf, "%d", i + 1);
+        site_add(row, "td", buf);
+        c = site_add(row, "td", r->prov.id);
+        site_attrf(c, "href", "runs/%s/index.html", r->prov.id);
+        fmt_date(buf, sizeof buf, r->prov.started);
+        site_attr(c, "date", buf);
+        for (w = 0; w < s->nwidths; w++) {
+            cross_cell(&s->cross[(size_t)i * (size_t)s->nwidths + (size_t)w], buf, sizeof buf);
+            site_add(row, "td", buf);
+        }
+        peak_cell(&s->peak[0][i], buf, sizeof buf);
+        site_add(row, "td", buf);
+        peak_cell(&s->peak[1][i], buf, sizeof buf);
+        site_add(row, "td", buf);
+        c = site_add(row, "td", i ? s->label[i] : "first run");
+        site_attr(c, "class", "text");
+    }
+}
+
+/* Draws series s's two charts into OUT/history/ and adds them. */
+static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series *s,
+                          const char *title, err *e)
+{
+    char dir[PATHMAX], base[PATHMAX], href[300], alt[600], text[1200];
+    int rc;
+    xmlNodePtr c;
+    snprintf(dir, sizeof dir, "%s/history", x->o->out);
+    if ((rc = fsx_mkdirs(dir, e)) < 0)
+        return rc;
+    snprintf(base, sizeof base, "%s/%s-crossover", dir, s->anchor);
+    if ((rc = figure_history_cross(s, title, base, e)) < 0)
+        return rc;
+    c = site_add(sn, "chart", NULL);
+    snprintf(href, sizeof href, "history/%s-crossover", s->anchor);
+    chart_links(c, base, href);
+    snprintf(alt, sizeof alt,
+             "Chart: the crossover batch per hidden width over the runs of %s, with 95%% "
+             "interval bands and the detected changes.",
+             title);
+    site_attr(c, "alt", alt);
+    snprintf(text, sizeof text,
+             "From what batch %s beats %s (%s, resident data), run by run, oldest first; a band "
+             "is the 95%% interval, a dashed line a detected change.",
+             s->other, s->base, workload_mode_name(s->mode));
+    site_add(c, "p", text);
+    snprintf(base, sizeof base, "%s/%s-peak", dir, s->anchor);
+    if ((rc = figure_history_peak(s, title, base, e)) < 0)
+        return rc;
+    c = site_add(sn, "chart", NULL);
+    snprintf(href, sizeof href, "history/%s-peak", s->anchor);
+    chart_links(c, base, href);
+    snprintf(alt, sizeof alt, "Chart: the peak throughput of both devices over the runs of %s.",
+             title);
+    site_attr(c, "alt", alt);
+    snprintf(text, sizeof text,
+             "The fastest point of each device, run by run (FLOP/s of the whole stack), with the "
+             "95%% interval of its median step time.");
+    site_add(c, "p", text);
+    return BE_OK;
+}
+
+static int annotate_history(const report_ctx *x, xmlNodePtr *out, err *e)
+{
+    xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), hn = NULL, sn;
+    const char *host = NULL;
+    char title[1200], buf[800];
+    int i, j, rc;
+    *out = a;
+    site_add(a, "title", "History: how each answer moved over the runs");
+    snprintf(buf, sizeof buf,
+             "%d run%s, %d series (one per host, mode and pair of devices). A change is a step "
+             "in a series that at least %d runs on each side show: found by E-divisive means on "
+             "the logarithms, kept when the step's 95%% interval excludes no change and its size "
+             "exceeds %.0f%%, with each side's uncertainty never below what its runs' own "
+             "intervals give, so that one noisy run is never a change.",
+             x->a.n, x->a.n == 1 ? "" : "s", x->h.n, CHG_MIN_SIDE, 100.0 * CHG_NOISE);
+    site_add(a, "intro", buf);
+    for (i = 0; i < x->h.n; i++) {
+        const hist_series *s = &x->h.s[i];
+        if (!host || strcmp(host, s->host) != 0) {
+            host = s->host;
+            hn = site_add(a, "host", NULL);
+            site_attr(hn, "name", host);
+        }
+        sn = site_add(hn, "series", NULL);
+        history_series_title(s, title, sizeof title);
+        site_attr(sn, "anchor", s->anchor);
+        site_attr(sn, "title", title);
+        site_attrf(sn, "runs", "%d", s->nruns);
+        for (j = 0; j < s->nchanges; j++) {
+            xmlNodePtr c = site_add(sn, "change", s->changes[j].text);
+            site_attrf(c, "href", "runs/%s/index.html", s->runs[s->changes[j].at]->prov.id);
+        }
+        if ((rc = history_charts(x, sn, s, title, e)) < 0)
+            return rc;
+        history_table(sn, s);
+    }
+    return BE_OK;
+}
+
+/* OUT/history.html and its charts. */
+static int render_history(report_ctx *x, err *e)
+{
+    char p[PATHMAX];
+    xmlNodePtr a;
+    xmlDocPtr doc;
+    xmlChar *html = NULL;
+    int len, rc;
+    if ((rc = annotate_history(x, &a, e)) < 0) {
+        xmlFreeNode(a);
+        return rc;
+    }
+    doc = site_page(&x->s, "history", a, "style.css", "index.html", "feed.xml", e);
+    if (!doc)
+        return BE_EFAIL;
+    snprintf(p, sizeof p, "%s/history.html", x->o->out);
+    rc = site_transform(&x->s, x->s.history_xsl, doc, p, &html, &len, NULL, e);
+    xmlFreeDoc(doc);
+    if (rc < 0)
+        return rc;
+    return site_put_xml(&x->box, p, html, len, e);
+}
+
 /* ---- the feed ---------------------------------------------------------- */
 
 /* The first <article> element under n, depth first, or NULL. */
@@ -674,6 +884,39 @@ done:
     return rc;
 }
 
+/* One <item> per change the history found, dated by the run it starts at:
+ * its guid names that run, the series and the sub-series, so it stays the
+ * same item for as long as the change is found. */
+static int add_change_items(const report_ctx *x, xmlNodePtr feed, err *e)
+{
+    char buf[HIST_TEXT + 64], *html = NULL;
+    int i, j, rc;
+    for (i = 0; i < x->h.n; i++) {
+        const hist_series *s = &x->h.s[i];
+        for (j = 0; j < s->nchanges; j++) {
+            const hist_change *c = &s->changes[j];
+            const results *r = s->runs[c->at];
+            xmlNodePtr it = site_add(feed, "item", NULL);
+            if ((rc = site_html_text(c->title, 0, &html, e)) < 0)
+                return rc;
+            site_attr(it, "title", html);
+            free(html);
+            site_attrf(it, "link", "%shistory.html#%s", x->s.base, s->anchor);
+            site_attrf(it, "guid", "breakeven:change:%s:%s:%s:%s:%s", r->prov.id,
+                       workload_mode_name(s->mode), s->base, s->other, c->key);
+            site_attr(it, "permalink", "false");
+            fmt_date_rfc822(buf, sizeof buf, r->prov.finished);
+            site_attr(it, "pubdate", buf);
+            snprintf(buf, sizeof buf, "Change detected: %s", c->text);
+            if ((rc = site_html_text(buf, 1, &html, e)) < 0)
+                return rc;
+            site_add(it, "description", html);
+            free(html);
+        }
+    }
+    return BE_OK;
+}
+
 static int render_feed(report_ctx *x, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
@@ -710,6 +953,10 @@ static int render_feed(report_ctx *x, err *e)
             xmlFreeDoc(doc);
             return rc;
         }
+    if ((rc = add_change_items(x, feed, e)) < 0) {
+        xmlFreeDoc(doc);
+        return rc;
+    }
     snprintf(p, sizeof p, "%s/feed.xml", x->o->out);
     rc = site_transform(&x->s, x->s.feed_xsl, doc, p, &xml, &len, NULL, e);
     xmlFreeDoc(doc);
@@ -857,6 +1104,8 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
         memmove(&x->F[i], &x->F[i + 1], (size_t)(x->a.n - i - 1) * sizeof *x->F);
         archive_skip(&x->a, i, why.msg);
     }
+    if ((rc = history_make(&x->a, &x->h, e)) < 0)
+        return rc;
     for (i = 0; i < x->a.n; i++)
         if ((rc = stopped(x, e)) < 0 || (rc = render_run(x, i, &x->box, 0, e)) < 0)
             return rc;
@@ -873,7 +1122,8 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
     /* the index page and the feed last */
     rc = render_run_page(x, x->a.n - 1, 1, hosts, nhosts, &x->box, e);
     results_free(hosts);
-    if (rc < 0 || (rc = render_feed(x, e)) < 0 || (rc = stopped(x, e)) < 0)
+    if (rc < 0 || (rc = render_history(x, e)) < 0 || (rc = render_feed(x, e)) < 0 ||
+        (rc = stopped(x, e)) < 0)
         return rc;
     /* everything rendered: the imported runs may enter OUT/runs/ */
     for (i = 0; i < x->a.n; i++)
@@ -923,6 +1173,7 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
             compare_free(&x->cmp[i].cmp);
         for (i = 0; x->F && i < x->a.n; i++)
             findings_free(&x->F[i]);
+        history_free(&x->h);
         free(x->cmp);
         free(x->F);
         warn_notes(o, &x->a);

@@ -251,6 +251,7 @@ int site_open(site *s, const char *data_dir, const char *base_url, const char *t
     rc = BE_EFAIL;
     if (!(s->run_xsl = load_xsl(s, "run.xsl", e)) ||
         !(s->compare_xsl = load_xsl(s, "compare.xsl", e)) ||
+        !(s->history_xsl = load_xsl(s, "history.xsl", e)) ||
         !(s->feed_xsl = load_xsl(s, "feed.xsl", e)))
         goto fail;
     return BE_OK;
@@ -268,6 +269,8 @@ void site_close(site *s)
         xsltFreeStylesheet(s->run_xsl);
     if (s->compare_xsl)
         xsltFreeStylesheet(s->compare_xsl);
+    if (s->history_xsl)
+        xsltFreeStylesheet(s->history_xsl);
     if (s->feed_xsl)
         xsltFreeStylesheet(s->feed_xsl);
     free(s->css);

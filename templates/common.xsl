@@ -31,6 +31,7 @@
               <xsl:otherwise>breakeven</xsl:otherwise>
             </xsl:choose>
           </a>
+          <a class="history" href="{concat(substring-before(/page/links/@home, 'index.html'), 'history.html')}">History</a>
           <a class="feed" href="{/page/links/@feed}">RSS feed</a>
         </header>
         <main>

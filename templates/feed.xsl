@@ -1,6 +1,7 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  feed.xsl: OUT/feed.xml, RSS 2.0 with one item per run.  The input is a
+  feed.xsl: OUT/feed.xml, RSS 2.0 with one item per run and one per
+  change the history found (src/history.h).  The input is a
   <feed> document built by src/report.c; the author (given with
   author, kept in OUT/site.conf) is each item's dc:creator, RSS's own
   author element wanting an e-mail address; each item's <content> is the HTML
@@ -33,7 +34,9 @@
               <dc:creator><xsl:value-of select="../channel/@author"/></dc:creator>
             </xsl:if>
             <description><xsl:value-of select="description"/></description>
-            <content:encoded><xsl:value-of select="content"/></content:encoded>
+            <xsl:if test="content">
+              <content:encoded><xsl:value-of select="content"/></content:encoded>
+            </xsl:if>
           </item>
         </xsl:for-each>
       </channel>

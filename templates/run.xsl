@@ -103,6 +103,14 @@
         <p><xsl:value-of select="$a/compare/@note"/></p>
       </xsl:if>
 
+      <xsl:if test="$a/changes">
+        <h2>Changes that start at this run</h2>
+        <p>Over this host's runs, the history finds a step at this run in:</p>
+        <ul class="changes">
+          <xsl:for-each select="$a/changes/change"><li><a href="{@href}"><xsl:value-of select="."/></a></li></xsl:for-each>
+        </ul>
+      </xsl:if>
+
       <h2>How to reproduce</h2>
       <p>This run was measured by breakeven <xsl:value-of select="$a/reproduce/@version"/>
         <xsl:if test="$a/reproduce/@commit != ''">, commit

@@ -632,12 +632,17 @@ static char *lines_with(const char *text, const char *prefix)
  * in place with this version's analysis and new prices, atomically, the
  * samples as they were; it still loads, and the report leads with the same
  * sentence refit printed. */
-/* A copy of the results file src under run id, every sample of every
- * point set to its median times scale (times 1 + 0.004·(k mod 5 − 2), over
- * three passes) and no other load recorded, so that the intervals are
- * narrow and known. */
-static void steady_copy(const char *src, const char *out, const char *id, double scale, char *path,
-                        size_t size)
+/* A copy of the results file src under run id (started at `started`,
+ * on host when not NULL), every sample of every point set to its median
+ * times scale — on device dev only, when dev is not NULL — (times
+ * 1 + 0.004·(k mod 5 − 2), over three passes) and no other load recorded,
+ * so that the intervals are narrow and known. */
+typedef struct copy_spec {
+    const char *id, *started, *host, *dev;
+    double scale;
+} copy_spec;
+
+static void run_copy(const char *src, const char *out, const copy_spec *c, char *path, size_t size)
 {
     results *r = NULL;
     char dir[700];
@@ -645,27 +650,45 @@ static void steady_copy(const char *src, const char *out, const char *id, double
     err e;
     if (results_load(src, &r, &e) != BE_OK)
         fail_msg("%s", e.msg);
-    snprintf(r->prov.id, sizeof r->prov.id, "%s", id);
+    snprintf(r->prov.id, sizeof r->prov.id, "%s", c->id);
+    if (c->started) {
+        snprintf(r->prov.started, sizeof r->prov.started, "%s", c->started);
+        snprintf(r->prov.finished, sizeof r->prov.finished, "%s", c->started);
+    }
+    if (c->host)
+        snprintf(r->prov.host, sizeof r->prov.host, "%s", c->host);
     for (i = 0; i < r->npasses; i++) /* as on a quiet machine: no widening */
         r->passes[i].state.has_cpu = 0;
     for (i = 0; i < r->npoints; i++) {
         rs_point *p = &r->points[i];
-        double m = p->resident.median;
+        double m = p->resident.median, f = !c->dev || strcmp(p->device, c->dev) == 0 ? c->scale : 1;
         if (p->nsamples == 0)
             continue;
         for (k = 0; k < p->nsamples; k++) {
-            p->samples[k].wall = m * scale * (1.0 + 0.004 * (k % 5 - 2));
+            double j = 1.0 + 0.004 * (k % 5 - 2);
+            if (p->has_transfer) {
+                double t = p->samples[k].total / p->samples[k].wall;
+                p->samples[k].total = m * f * j * t;
+            }
+            p->samples[k].wall = m * f * j;
             if (p->pass)
                 p->pass[k] = 1 + k % 3;
         }
         assert_int_equal(results_summarize_in(r, p, &e), BE_OK);
     }
-    snprintf(dir, sizeof dir, "%s/runs/%s", out, id);
+    snprintf(dir, sizeof dir, "%s/runs/%s", out, c->id);
     assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
     snprintf(path, size, "%s/results.xml", dir);
     if (results_save(r, path, &e) != BE_OK)
         fail_msg("%s", e.msg);
     results_free(r);
+}
+
+static void steady_copy(const char *src, const char *out, const char *id, double scale, char *path,
+                        size_t size)
+{
+    copy_spec c = {id, NULL, NULL, NULL, scale};
+    run_copy(src, out, &c, path, size);
 }
 
 /* compare's gate and formats: a run against itself passes (exit 0); a copy
@@ -714,12 +737,17 @@ static void test_compare_gate(void **state)
     outcome_free(&o);
 }
 
-static int count_items(const char *feed)
+static int count_of(const char *text, const char *what)
 {
     int n = 0;
-    for (; (feed = strstr(feed, "<item>")) != NULL; feed++)
+    for (; (text = strstr(text, what)) != NULL; text++)
         n++;
     return n;
+}
+
+static int count_items(const char *feed)
+{
+    return count_of(feed, "<item>");
 }
 
 /* The site's settings persist in OUT: two runs, `report --base-url URL
@@ -892,6 +920,98 @@ static void test_refit_0_1_0(void **state)
     free(after);
 }
 
+/* The history of two hosts.  From one results file with two devices:
+ * host alpha, eight runs in which cl:0.0's times are 1, 1, 1.6 (a lone
+ * outlier), 1, 1, then 0.7 three times (a real step); host beta, two
+ * steady runs.  Each copy is refitted.  The report's history page has a
+ * section per host; the step is found at the sixth run of alpha, and
+ * named on that run's page and as its own feed item; the outlier's run is
+ * named by no change; the index shows both hosts side by side. */
+static void test_history_hosts(void **state)
+{
+    static const double scale[8] = {1, 1, 1.6, 1, 1, 0.7, 0.7, 0.7};
+    char src[512], out[300], ids[10][64], when[10][32], path[800], *html = NULL, *feed = NULL;
+    const char *here = __FILE__, *slash = strrchr(here, '/');
+    outcome o;
+    err e;
+    int i;
+    (void)state;
+    snprintf(src, sizeof src, "%.*s/data/results-0.1.0.xml", slash ? (int)(slash - here) : 1,
+             slash ? here : ".");
+    snprintf(out, sizeof out, "%s/history", tmpdir);
+    for (i = 0; i < 10; i++) {
+        copy_spec c;
+        snprintf(ids[i], sizeof ids[i], "2099010%dT0%d0000Z-%s", i < 8 ? 1 : 2, i,
+                 i < 8 ? "alpha" : "beta");
+        snprintf(when[i], sizeof when[i], "2099-01-0%dT0%d:00:00Z", i < 8 ? 1 : 2, i);
+        c.id = ids[i];
+        c.started = when[i];
+        c.host = i < 8 ? "alpha" : "beta";
+        c.dev = "cl:0.0";
+        c.scale = i < 8 ? scale[i] : 1.0;
+        run_copy(src, out, &c, path, sizeof path);
+        run(&o, "refit", "--quiet", path, NULL);
+        if (o.status != 0)
+            fail_msg("refit %s: exit %d: %s", ids[i], o.status, o.err);
+        outcome_free(&o);
+    }
+    run(&o, "report", "--quiet", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("report: exit %d: %s", o.status, o.err);
+    outcome_free(&o);
+    snprintf(path, sizeof path, "%s/history.html", out);
+    assert_int_equal(fsx_read_all(path, &html, NULL, &e), BE_OK);
+    assert_non_null(strstr(html, "<h2>Host alpha</h2>"));
+    assert_non_null(strstr(html, "<h2>Host beta</h2>"));
+    assert_non_null(strstr(html, "history/s1-crossover.png"));
+    assert_non_null(strstr(html, "cl:0.0 (pthread"));
+    {
+        /* the step: cl:0.0's peak rose by 1/0.7 − 1 ≈ 43% from run 6 */
+        char want[300];
+        snprintf(want, sizeof want, "peak throughput rose 43%%");
+        assert_non_null(strstr(html, want));
+        snprintf(want, sizeof want, "from run %s", ids[5]);
+        assert_non_null(strstr(html, want));
+        /* no change at the outlier, nor at beta's runs, nor on cpu */
+        snprintf(want, sizeof want, "from run %s", ids[2]);
+        assert_null(strstr(html, want));
+        snprintf(want, sizeof want, "from run %s", ids[3]);
+        assert_null(strstr(html, want));
+        assert_null(strstr(html, "from run 20990102"));
+        /* one peak moved: cl:0.0's, not cpu's */
+        assert_int_equal(
+            count_of(html, ": peak throughput rose") + count_of(html, ": peak throughput fell"), 1);
+    }
+    free(html);
+    snprintf(path, sizeof path, "%s/runs/%s/index.html", out, ids[5]);
+    assert_int_equal(fsx_read_all(path, &html, NULL, &e), BE_OK);
+    assert_non_null(strstr(html, "Changes that start at this run"));
+    assert_non_null(strstr(html, "../../history.html#s1"));
+    free(html);
+    snprintf(path, sizeof path, "%s/runs/%s/index.html", out, ids[2]);
+    assert_int_equal(fsx_read_all(path, &html, NULL, &e), BE_OK);
+    assert_null(strstr(html, "Changes that start at this run"));
+    assert_non_null(strstr(html, "href=\"../../history.html\">History</a>"));
+    free(html);
+    snprintf(path, sizeof path, "%s/feed.xml", out);
+    assert_int_equal(fsx_read_all(path, &feed, NULL, &e), BE_OK);
+    {
+        char want[300];
+        snprintf(want, sizeof want, ">breakeven:change:%s:inference:cpu:cl:0.0:peak-cl:0.0</guid>",
+                 ids[5]);
+        assert_non_null(strstr(feed, want));
+    }
+    assert_int_equal(count_items(feed) > 10, 1);
+    free(feed);
+    /* both hosts side by side on the index */
+    assert_true(file_exists(out, "hosts-throughput-inference.png"));
+    snprintf(path, sizeof path, "%s/index.html", out);
+    assert_int_equal(fsx_read_all(path, &html, NULL, &e), BE_OK);
+    assert_non_null(strstr(html, "All machines"));
+    assert_non_null(strstr(html, "beta/cl:0.0"));
+    free(html);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -928,6 +1048,7 @@ int main(void)
         cmocka_unit_test(test_refit_0_1_0),
         cmocka_unit_test(test_compare_gate),
         cmocka_unit_test(test_site_settings),
+        cmocka_unit_test(test_history_hosts),
     };
     return cmocka_run_group_tests_name("end-to-end", tests, setup, teardown);
 }

@@ -1,0 +1,389 @@
+/*
+ * history.c — the archive read as series over runs (see history.h).
+ *
+ * Built in three steps: every run is filed into the series of each of its
+ * (base, other device, mode) pairs; each series' values are read from its
+ * runs (the stored fit's per-width crossovers, the fastest points); then
+ * every sub-series goes through changes_find, and each step found is
+ * written as one sentence naming the run, the size and what changed in the
+ * provenance there.  The sentences are the only words about changes:
+ * the history page, the run's report and the feed all print these.
+ */
+#include "history.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "fmt.h"
+#include "query.h"
+#include "workload.h"
+
+void history_series_title(const hist_series *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s (%s) against %s (%s), %s", s->other, s->other_name, s->base,
+             s->base_name, workload_mode_name(s->mode));
+}
+
+static void series_free(hist_series *s)
+{
+    free(s->runs);
+    free(s->arch);
+    free(s->label);
+    free(s->cross);
+    free(s->peak[0]);
+    free(s->peak[1]);
+    free(s->changes);
+}
+
+void history_free(history *h)
+{
+    int i;
+    for (i = 0; i < h->n; i++)
+        series_free(&h->s[i]);
+    free(h->s);
+    h->s = NULL;
+    h->n = 0;
+}
+
+/* ---- filing the runs ------------------------------------------------- */
+
+/* The series of (host, mode, base, other) in h, made when missing; NULL
+ * when out of memory. */
+static hist_series *series_of(history *h, int *cap, const results *r, wl_mode m,
+                              const device_info *b, const device_info *o)
+{
+    hist_series *s;
+    int i;
+    for (i = 0; i < h->n; i++) {
+        s = &h->s[i];
+        if (s->mode == m && strcmp(s->host, r->prov.host) == 0 && strcmp(s->base, b->id) == 0 &&
+            strcmp(s->other, o->id) == 0 && strcmp(s->base_name, b->name) == 0 &&
+            strcmp(s->other_name, o->name) == 0)
+            return s;
+    }
+    if (h->n == *cap) {
+        int nc = *cap ? 2 * *cap : 8;
+        hist_series *v = realloc(h->s, (size_t)nc * sizeof *v);
+        if (!v)
+            return NULL;
+        h->s = v;
+        *cap = nc;
+    }
+    s = &h->s[h->n++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->host, sizeof s->host, "%s", r->prov.host);
+    s->mode = m;
+    snprintf(s->base, sizeof s->base, "%s", b->id);
+    snprintf(s->other, sizeof s->other, "%s", o->id);
+    snprintf(s->base_name, sizeof s->base_name, "%s", b->name);
+    snprintf(s->other_name, sizeof s->other_name, "%s", o->name);
+    return s;
+}
+
+/* Appends archive run k to s (runs come oldest first). */
+static int series_add(hist_series *s, const results *r, int k)
+{
+    const results **rv = realloc(s->runs, (size_t)(s->nruns + 1) * sizeof *rv);
+    int *av;
+    if (!rv)
+        return BE_EFAIL;
+    s->runs = rv;
+    if (!(av = realloc(s->arch, (size_t)(s->nruns + 1) * sizeof *av)))
+        return BE_EFAIL;
+    s->arch = av;
+    s->runs[s->nruns] = r;
+    s->arch[s->nruns++] = k;
+    return BE_OK;
+}
+
+static int file_runs(const archive *a, history *h, err *e)
+{
+    int k, d, m, cap = 0;
+    for (k = 0; k < a->n; k++) {
+        const results *r = a->v[k].r;
+        const device_info *b;
+        if (r->ndevices < 2)
+            continue;
+        b = &r->devices[q_base(r)];
+        for (d = 0; d < r->ndevices; d++) {
+            const device_info *o = &r->devices[d];
+            if (o == b)
+                continue;
+            for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+                hist_series *s;
+                if (!q_has_mode(r, b->id, (wl_mode)m) || !q_has_mode(r, o->id, (wl_mode)m))
+                    continue;
+                if (!(s = series_of(h, &cap, r, (wl_mode)m, b, o)) || series_add(s, r, k) < 0)
+                    return err_set(e, BE_EFAIL, "out of memory");
+            }
+        }
+    }
+    return BE_OK;
+}
+
+static int cmp_series(const void *pa, const void *pb)
+{
+    const hist_series *a = pa, *b = pb;
+    int c = strcmp(a->host, b->host);
+    if (c)
+        return c;
+    if (a->mode != b->mode)
+        return a->mode < b->mode ? -1 : 1;
+    if ((c = strcmp(a->base, b->base)) || (c = strcmp(a->other, b->other)) ||
+        (c = strcmp(a->base_name, b->base_name)))
+        return c;
+    return strcmp(a->other_name, b->other_name);
+}
+
+/* ---- the values ------------------------------------------------------ */
+
+static void add_width(hist_series *s, int hidden)
+{
+    int i;
+    for (i = 0; i < s->nwidths; i++)
+        if (s->hidden[i] == hidden)
+            return;
+    if (s->nwidths == LIST_MAX)
+        return;
+    for (i = s->nwidths; i > 0 && s->hidden[i - 1] > hidden; i--)
+        s->hidden[i] = s->hidden[i - 1];
+    s->hidden[i] = hidden;
+    s->nwidths++;
+}
+
+/* The resident time crossover of the series' pair in run i, or NULL. */
+static const fit_crossover *cross_of(const hist_series *s, int i)
+{
+    return q_cross(q_fit(s->runs[i]), s->base, s->other, s->mode, FIT_RESIDENT, 0);
+}
+
+/* A crossover's value: only in range and with its interval (fits of
+ * analysis 1 have none: `breakeven refit` gives them one). */
+static void cross_value(const fit_hidden_cross *c, hist_value *v)
+{
+    v->kind = c->kind;
+    v->has = c->kind == CROSS_IN_RANGE && c->batch > 0.0 && c->batch_lo > 0.0 &&
+             c->batch_lo <= c->batch && c->batch <= c->batch_hi && isfinite(c->batch_hi);
+    v->v = c->batch;
+    v->lo = c->batch_lo;
+    v->hi = c->batch_hi;
+    v->lo_open = c->lo_open;
+    v->hi_open = c->hi_open;
+}
+
+/* The fastest usable point of dev in mode m: its GFLOP/s, and the
+ * interval of its median step time read as GFLOP/s. */
+static void peak_value(const results *r, const char *dev, wl_mode m, hist_value *v)
+{
+    int i;
+    memset(v, 0, sizeof *v);
+    v->kind = CROSS_UNKNOWN;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        double g;
+        if (p->mode != m || strcmp(p->device, dev) != 0 || !q_ok(p) || p->resident.ci_lo <= 0.0)
+            continue;
+        g = results_gflops(p, p->resident.median);
+        if (!v->has || g > v->v) {
+            v->has = 1;
+            v->v = g;
+            v->lo = results_gflops(p, p->resident.ci_hi);
+            v->hi = results_gflops(p, p->resident.ci_lo);
+            v->hidden = p->hidden;
+            v->batch = p->batch;
+        }
+    }
+    v->has = v->has && v->lo > 0.0 && v->lo <= v->v && v->v <= v->hi && isfinite(v->hi);
+}
+
+/* "breakeven version 0.1.0 → 0.2.0; cl:0.0 driver 535 → 550" */
+static void label_of(const results *a, const results *b, char *buf, size_t size)
+{
+    compare_diff d[COMPARE_MAX_DIFFS];
+    int n = compare_provenance(a, b, d, COMPARE_MAX_DIFFS), i;
+    buf[0] = '\0';
+    for (i = 0; i < n; i++)
+        fmt_append(buf, size, "%s%s %s \xe2\x86\x92 %s", i ? "; " : "", d[i].what,
+                   d[i].a[0] ? d[i].a : "(none)", d[i].b[0] ? d[i].b : "(none)");
+    if (!n)
+        snprintf(buf, size, "nothing");
+}
+
+static int fill_values(hist_series *s, err *e)
+{
+    int i, w;
+    size_t n = (size_t)s->nruns;
+    for (i = 0; i < s->nruns; i++) {
+        const fit_crossover *c = cross_of(s, i);
+        for (w = 0; c && w < c->nhidden; w++)
+            add_width(s, c->per_hidden[w].hidden);
+    }
+    s->label = calloc(n, sizeof *s->label);
+    s->peak[0] = calloc(n, sizeof *s->peak[0]);
+    s->peak[1] = calloc(n, sizeof *s->peak[1]);
+    s->cross = calloc(n * (size_t)(s->nwidths ? s->nwidths : 1), sizeof *s->cross);
+    if (!s->label || !s->peak[0] || !s->peak[1] || !s->cross)
+        return err_set(e, BE_EFAIL, "out of memory");
+    for (i = 0; i < s->nruns; i++) {
+        const fit_crossover *c = cross_of(s, i);
+        hist_value *row = &s->cross[(size_t)i * (size_t)s->nwidths];
+        for (w = 0; w < s->nwidths; w++)
+            row[w].kind = CROSS_UNKNOWN;
+        for (w = 0; c && w < c->nhidden; w++) {
+            int k;
+            for (k = 0; k < s->nwidths && s->hidden[k] != c->per_hidden[w].hidden; k++)
+                ;
+            if (k < s->nwidths)
+                cross_value(&c->per_hidden[w], &row[k]);
+        }
+        peak_value(s->runs[i], s->base, s->mode, &s->peak[0][i]);
+        peak_value(s->runs[i], s->other, s->mode, &s->peak[1][i]);
+        if (i > 0)
+            label_of(s->runs[i - 1], s->runs[i], s->label[i], HIST_LABEL);
+    }
+    return BE_OK;
+}
+
+/* ---- the changes ----------------------------------------------------- */
+
+/* The change's sentence. */
+static void change_text(const hist_series *s, hist_change *c)
+{
+    const results *r = s->runs[c->at];
+    const chg_step *st = &c->step;
+    char date[64], before[48], after[48], *t = c->text;
+    size_t size = sizeof c->text;
+    double pct = 100.0 * (st->ratio - 1.0), lo = 100.0 * (st->ratio_lo - 1.0),
+           hi = 100.0 * (st->ratio_hi - 1.0);
+    fmt_date(date, sizeof date, r->prov.started);
+    if (c->what == HIST_CROSS)
+        snprintf(c->title, sizeof c->title,
+                 "%s: %s %s, hidden %d, now beats %s from batch %.3g (was %.3g)", s->host, s->other,
+                 workload_mode_name(s->mode), c->hidden, s->base, st->after, st->before);
+    else
+        snprintf(c->title, sizeof c->title, "%s: %s %s peak throughput %+.0f%%", s->host,
+                 c->device ? s->other : s->base, workload_mode_name(s->mode), pct);
+    if (c->what == HIST_CROSS) {
+        fmt_sig(before, sizeof before, st->before, 3);
+        fmt_sig(after, sizeof after, st->after, 3);
+        snprintf(t, size,
+                 "%s (%s), %s, hidden %d: the crossover with %s moved from batch %s to %s "
+                 "(%s%.0f%%, 95%% interval %+.0f%% to %+.0f%%; %d runs before, %d after)",
+                 s->other, s->other_name, workload_mode_name(s->mode), c->hidden, s->base, before,
+                 after, pct >= 0 ? "+" : "", pct, lo, hi, st->nbefore, st->nafter);
+    } else {
+        const char *dev = c->device ? s->other : s->base;
+        const char *name = c->device ? s->other_name : s->base_name;
+        fmt_si(before, sizeof before, st->before * 1e9, 3, "FLOP/s");
+        fmt_si(after, sizeof after, st->after * 1e9, 3, "FLOP/s");
+        snprintf(t, size,
+                 "%s (%s), %s: peak throughput %s %.0f%% (95%% interval %+.0f%% to %+.0f%%), "
+                 "%s \xe2\x86\x92 %s (%d runs before, %d after)",
+                 dev, name, workload_mode_name(s->mode), pct >= 0 ? "rose" : "fell", fabs(pct), lo,
+                 hi, before, after, st->nbefore, st->nafter);
+    }
+    fmt_append(t, size, ", from run %s (%s) on %s", r->prov.id, date, s->host);
+    if (strcmp(s->label[c->at], "nothing") == 0)
+        fmt_append(t, size,
+                   "; nothing in its provenance changed there (the machine, or something "
+                   "breakeven does not record).");
+    else
+        fmt_append(t, size, ", after %s.", s->label[c->at]);
+}
+
+/* Finds the changes of one sub-series: values vals[0..nruns) (has set
+ * where there is one); appended to s->changes. */
+static int find_in(hist_series *s, const hist_value *vals, size_t stride, hist_what what,
+                   int hidden, int dev, int *cap, err *e)
+{
+    chg_value *x = malloc((size_t)s->nruns * sizeof *x);
+    int *run = malloc((size_t)s->nruns * sizeof *run);
+    chg_step st[CHG_MAX];
+    int i, n = 0, ns = 0, rc;
+    if (!x || !run) {
+        rc = err_set(e, BE_EFAIL, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < s->nruns; i++) {
+        const hist_value *v = &vals[(size_t)i * stride];
+        if (!v->has)
+            continue;
+        x[n].v = v->v;
+        x[n].lo = v->lo;
+        x[n].hi = v->hi;
+        run[n++] = i;
+    }
+    if ((rc = changes_find(x, n, st, CHG_MAX, &ns, e)) < 0)
+        goto done;
+    for (i = 0; i < ns; i++) {
+        hist_change *c;
+        if (s->nchanges == *cap) {
+            int nc = *cap ? 2 * *cap : 4;
+            hist_change *v = realloc(s->changes, (size_t)nc * sizeof *v);
+            if (!v) {
+                rc = err_set(e, BE_EFAIL, "out of memory");
+                goto done;
+            }
+            s->changes = v;
+            *cap = nc;
+        }
+        c = &s->changes[s->nchanges++];
+        memset(c, 0, sizeof *c);
+        c->what = what;
+        c->hidden = hidden;
+        c->device = dev;
+        c->at = run[st[i].at];
+        c->step = st[i];
+        if (what == HIST_CROSS)
+            snprintf(c->key, sizeof c->key, "crossover-%d", hidden);
+        else
+            snprintf(c->key, sizeof c->key, "peak-%s", dev ? s->other : s->base);
+        change_text(s, c);
+    }
+done:
+    free(x);
+    free(run);
+    return rc;
+}
+
+static int cmp_change(const void *pa, const void *pb)
+{
+    const hist_change *a = pa, *b = pb;
+    if (a->at != b->at)
+        return a->at < b->at ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
+static int find_changes(hist_series *s, err *e)
+{
+    int w, d, cap = 0, rc;
+    for (w = 0; w < s->nwidths; w++)
+        if ((rc = find_in(s, &s->cross[w], (size_t)s->nwidths, HIST_CROSS, s->hidden[w], 0, &cap,
+                          e)) < 0)
+            return rc;
+    for (d = 0; d < 2; d++)
+        if ((rc = find_in(s, s->peak[d], 1, HIST_PEAK, 0, d, &cap, e)) < 0)
+            return rc;
+    if (s->nchanges > 1)
+        qsort(s->changes, (size_t)s->nchanges, sizeof *s->changes, cmp_change);
+    return BE_OK;
+}
+
+int history_make(const archive *a, history *h, err *e)
+{
+    int i, rc;
+    memset(h, 0, sizeof *h);
+    if ((rc = file_runs(a, h, e)) < 0)
+        return rc;
+    if (h->n > 1)
+        qsort(h->s, (size_t)h->n, sizeof *h->s, cmp_series);
+    for (i = 0; i < h->n; i++) {
+        snprintf(h->s[i].anchor, sizeof h->s[i].anchor, "s%d", i + 1);
+        if ((rc = fill_values(&h->s[i], e)) < 0 || (rc = find_changes(&h->s[i], e)) < 0)
+            return rc;
+    }
+    return BE_OK;
+}
