@@ -2,7 +2,8 @@
  * figure.h — breakeven's charts, one function per chart.
  *
  * Each function reads a results model (results.h) and, where it draws
- * fitted curves or crossovers, a fit_set (fit.h), and writes "<base>.png"
+ * fitted curves or crossovers, a fit_set (fit.h) — the history charts
+ * (6 and 7) read a history series (history.h) instead — and writes "<base>.png"
  * (FIGURE_WIDTH × FIGURE_HEIGHT user units at FIGURE_SCALE, i.e. 2200 × 1280
  * pixels; the bar charts as high as their bars need) and "<base>.svg" (the
  * same drawing, in points), each atomically; and the same chart laid out
@@ -34,6 +35,7 @@
 #include <stddef.h>
 
 #include "fit.h"
+#include "history.h"
 #include "results.h"
 
 #define FIGURE_WIDTH 1100.0
@@ -92,5 +94,26 @@ int figure_relative_time(const results *r, wl_mode mode, const figure_shape *sha
  * completed too) and named in the subtitle. */
 int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
                 const figure_shape *shapes, int nshapes, const char *base, err *e);
+
+/* 6. History of the crossover: over the runs of one history series
+ * (history.h), oldest first and numbered from 1 as the history page's
+ * table numbers them, the batch size of the resident time crossover at
+ * each hidden width, log scale, one colour (and marker shape) per width,
+ * its 95% interval as a band (a bar for a run without a neighbour with a
+ * value); a run where the other device won at every batch measured is a
+ * hollow marker on the bottom edge, one where it never won on the top
+ * edge; each change the history found in a width's crossover is a dashed
+ * vertical line, in the width's colour, between the last run before it
+ * and the first run of the new level.  title is the caller's; the footer
+ * names the host and the span of the runs.  A series with nothing to draw
+ * still gets its chart, saying so. */
+int figure_history_cross(const hist_series *s, const char *title, const char *base, err *e);
+
+/* 7. History of peak throughput: over the same runs, each device's peak
+ * throughput (its fastest point's FLOP/s, log scale) with the 95%
+ * interval of its median step time, a run without a value left as a gap,
+ * and each change found in a device's peak as a dashed vertical line in
+ * that device's colour. */
+int figure_history_peak(const hist_series *s, const char *title, const char *base, err *e);
 
 #endif

@@ -4,8 +4,9 @@
  * follows (labels, the footer, the layout of plot and legend, empty
  * charts, crossover marks); each chart family has its file:
  * figure_curves.c (throughput, speed ratio), figure_map.c (winner map),
- * figure_bars.c (relative time, cost).  The public interface is figure.h;
- * the model is read through query.h.
+ * figure_bars.c (relative time, cost), figure_history.c (a history
+ * series' crossovers and peaks, over runs).  The public interface is
+ * figure.h; the model is read through query.h.
  */
 #ifndef BE_FIGURE_IMPL_H
 #define BE_FIGURE_IMPL_H

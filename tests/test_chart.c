@@ -8,7 +8,8 @@
  * directory.  Some charts are read back pixel by pixel against numbers
  * computed here from the points: the winner map's cell colours, the
  * lengths of the relative time and cost bars, and the cost paragraph
- * (prose.h) against its bars.
+ * (prose.h) against its bars.  The history charts are drawn from a
+ * series built by hand, and from series with nothing to draw.
  * Set CHART_KEEP_DIR to a directory to keep the charts for a look.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -32,6 +33,7 @@
 #include "figure.h"
 #include "fit.h"
 #include "fmt.h"
+#include "history.h"
 #include "prose.h"
 #include "query.h"
 #include "results.h"
@@ -875,6 +877,157 @@ static void test_cost_paragraph_matches_bars(void **state)
     results_free(r);
 }
 
+/* ---- history charts ------------------------------------------------------ */
+
+#define H_RUNS 6
+
+/* One interval around v, ±10% below and +20% above (a skewed one, as a
+ * crossover's is). */
+static void set_value(hist_value *h, double v)
+{
+    h->has = 1;
+    h->kind = CROSS_IN_RANGE;
+    h->v = v;
+    h->lo = v * 0.9;
+    h->hi = v * 1.2;
+}
+
+/* A series of H_RUNS runs as history.c would build it, by hand.  With
+ * values: widths 512 and 2048, the crossover at 512 halving from run 3
+ * (0-based, a change), at 2048 CROSS_ALWAYS in run 1 and no value in run 4
+ * (so that run 5 stands alone); peaks of cpu steady, of cl:0.0 up by half
+ * from run 2 (a change), no value for it in run 0.  Without: every value
+ * unknown, no change. */
+static void make_series(hist_series *s, int with_values)
+{
+    int i;
+    memset(s, 0, sizeof *s);
+    snprintf(s->host, sizeof s->host, "testhost");
+    s->mode = WL_INFERENCE;
+    snprintf(s->base, sizeof s->base, "cpu");
+    snprintf(s->other, sizeof s->other, "cl:0.0");
+    snprintf(s->base_name, sizeof s->base_name, "AMD EPYC 7B13 64-Core Processor");
+    snprintf(s->other_name, sizeof s->other_name, "NVIDIA H100 80GB HBM3");
+    snprintf(s->anchor, sizeof s->anchor, "s1");
+    s->nruns = H_RUNS;
+    s->nwidths = 2;
+    s->hidden[0] = 512;
+    s->hidden[1] = 2048;
+    s->runs = calloc(H_RUNS, sizeof *s->runs);
+    s->cross = calloc(H_RUNS * 2, sizeof *s->cross);
+    s->peak[0] = calloc(H_RUNS, sizeof *s->peak[0]);
+    s->peak[1] = calloc(H_RUNS, sizeof *s->peak[1]);
+    assert_true(s->runs && s->cross && s->peak[0] && s->peak[1]);
+    for (i = 0; i < H_RUNS; i++) {
+        results *r = results_new();
+        assert_non_null(r);
+        snprintf(r->prov.id, sizeof r->prov.id, "2026-05-%02d-run", i + 1);
+        snprintf(r->prov.started, sizeof r->prov.started, "2026-05-%02dT10:00:00Z", i + 1);
+        snprintf(r->prov.host, sizeof r->prov.host, "testhost");
+        snprintf(r->prov.version, sizeof r->prov.version, "0.2.0");
+        s->runs[i] = r;
+        s->cross[i * 2].kind = s->cross[i * 2 + 1].kind = CROSS_UNKNOWN;
+        if (!with_values)
+            continue;
+        set_value(&s->cross[i * 2], i < 3 ? 64 * (1 + 0.03 * i) : 32 * (1 - 0.02 * i));
+        if (i != 1 && i != 4)
+            set_value(&s->cross[i * 2 + 1], 300 * (1 + 0.02 * i));
+        set_value(&s->peak[0][i], 50 * (1 + 0.01 * i));
+        if (i > 0)
+            set_value(&s->peak[1][i], i < 2 ? 400 : 600);
+    }
+    if (!with_values)
+        return;
+    s->cross[1 * 2 + 1].kind = CROSS_ALWAYS;
+    s->nchanges = 2;
+    s->changes = calloc(2, sizeof *s->changes);
+    assert_non_null(s->changes);
+    s->changes[0].what = HIST_CROSS;
+    s->changes[0].hidden = 512;
+    s->changes[0].at = 3;
+    snprintf(s->changes[0].key, sizeof s->changes[0].key, "crossover-512");
+    s->changes[1].what = HIST_PEAK;
+    s->changes[1].device = 1;
+    s->changes[1].at = 2;
+    snprintf(s->changes[1].key, sizeof s->changes[1].key, "peak-cl:0.0");
+}
+
+static void free_series(hist_series *s)
+{
+    int i;
+    for (i = 0; i < s->nruns; i++)
+        results_free((results *)s->runs[i]);
+    free(s->runs);
+    free(s->cross);
+    free(s->peak[0]);
+    free(s->peak[1]);
+    free(s->changes);
+}
+
+/* The sizes of <name>.png and <name>-narrow.png, in pixels. */
+static void check_sizes(const char *name, int want_h)
+{
+    char path[768];
+    int w, h;
+    err e;
+    snprintf(path, sizeof path, "%s/%s.png", outdir, name);
+    if (chart_png_size(path, &w, &h, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w, 2200);
+    assert_int_equal(h, want_h);
+    snprintf(path, sizeof path, "%s/%s" FIGURE_NARROW_SUFFIX ".png", outdir, name);
+    if (chart_png_size(path, &w, &h, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(w, 660);
+    assert_true(h >= 200 && h <= 4000);
+}
+
+static void test_history_charts(void **state)
+{
+    hist_series s;
+    chart_oi both[] = {CHART_BLUE, CHART_VERMILLION};
+    char b[640];
+    err e;
+    (void)state;
+    make_series(&s, 1);
+    base_of(b, sizeof b, "hist-cross");
+    assert_int_equal(figure_history_cross(&s, "Crossover over the runs", b, &e), BE_OK);
+    check_sizes("hist-cross", 1280);
+    check_chart("hist-cross", both, 2, NULL, 0);
+    base_of(b, sizeof b, "hist-peak");
+    assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", b, &e), BE_OK);
+    check_sizes("hist-peak", 1280);
+    check_chart("hist-peak", both, 2, NULL, 0);
+    free_series(&s);
+}
+
+static void test_history_empty(void **state)
+{
+    hist_series s;
+    chart_oi both[] = {CHART_BLUE, CHART_VERMILLION};
+    char b[640];
+    err e;
+    (void)state;
+    /* runs, but no value in any of them */
+    make_series(&s, 0);
+    base_of(b, sizeof b, "hist-cross-empty");
+    assert_int_equal(figure_history_cross(&s, "Crossover over the runs", b, &e), BE_OK);
+    check_sizes("hist-cross-empty", 1280);
+    check_chart("hist-cross-empty", NULL, 0, both, 2);
+    base_of(b, sizeof b, "hist-peak-empty");
+    assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", b, &e), BE_OK);
+    check_sizes("hist-peak-empty", 1280);
+    check_chart("hist-peak-empty", NULL, 0, both, 2);
+    free_series(&s);
+    /* no run at all: nothing of a run is read */
+    memset(&s, 0, sizeof s);
+    base_of(b, sizeof b, "hist-none");
+    assert_int_equal(figure_history_cross(&s, "Crossover over the runs", b, &e), BE_OK);
+    check_sizes("hist-none", 1280);
+    assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", b, &e), BE_OK);
+    check_sizes("hist-none", 1280);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -892,6 +1045,8 @@ int main(void)
         cmocka_unit_test(test_winner_cells),
         cmocka_unit_test(test_relative_bars),
         cmocka_unit_test(test_cost_paragraph_matches_bars),
+        cmocka_unit_test(test_history_charts),
+        cmocka_unit_test(test_history_empty),
     };
     return cmocka_run_group_tests_name("chart", tests, setup_dir, remove_dir);
 }

@@ -1,0 +1,438 @@
+/*
+ * figure_history.c — the charts of one history series (figure.h, charts 6
+ * and 7): the crossover batch at each hidden width, and each device's peak
+ * throughput, over the runs of one host, oldest first, with the changes
+ * the history found in them.
+ *
+ * These charts are not driven by one run's results model but by a
+ * hist_series (history.h), read through its fields only: the series is
+ * built and its changes found by history.c, so what is drawn is what the
+ * history page states.  The x axis is the run's ordinal, so that a point
+ * can be looked up in the page's table of runs; the footer names the host
+ * and the span of the runs instead of one run's provenance.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figure_impl.h"
+#include "fmt.h"
+#include "workload.h"
+
+/* figure_render's context with the series: figure_render hands draw a
+ * pointer to fig, its first member, so draw gets the whole of it back. */
+typedef struct hist_ctx {
+    fig_ctx fig; /* fig.r is NULL: no chart here reads one run's model */
+    const hist_series *s;
+    const char *title;
+} hist_ctx;
+
+#define MARK_R 4.6 /* the radius of a value's marker */
+
+/* ---- shared by both charts ------------------------------------------- */
+
+/* 1 when v is a value a log axis can show. */
+static int drawn(const hist_value *v)
+{
+    return v->has && v->v > 0 && isfinite(v->v);
+}
+
+/* The ends of v's interval, v itself where an end is unusable (a band
+ * cannot pass through NaN or a non-positive number on a log axis). */
+static double lo_of(const hist_value *v)
+{
+    return v->lo > 0 && v->lo <= v->v ? v->lo : v->v;
+}
+
+static double hi_of(const hist_value *v)
+{
+    return isfinite(v->hi) && v->hi >= v->v ? v->hi : v->v;
+}
+
+/* "breakeven · host · 6 runs, 3 May 2026, 10:00 UTC to 9 June 2026,
+ * 11:30 UTC": where and over what span, one line (two on a phone). */
+static void hist_footer(cairo_t *cr, const hist_series *s, double W, double H)
+{
+    char buf[768], a[96], b[96], lines[2][CHART_LINE];
+    double m = chart_margin(W);
+    int i, n;
+    snprintf(buf, sizeof buf, "breakeven");
+    if (s->host[0])
+        fmt_append(buf, sizeof buf, " \xc2\xb7 %s", s->host);
+    fmt_append(buf, sizeof buf, " \xc2\xb7 %d run%s", s->nruns, s->nruns == 1 ? "" : "s");
+    if (s->nruns > 0 && s->runs[0]->prov.started[0]) {
+        fmt_date(a, sizeof a, s->runs[0]->prov.started);
+        fmt_date(b, sizeof b, s->runs[s->nruns - 1]->prov.started);
+        if (s->nruns > 1 && b[0] && strcmp(a, b) != 0)
+            fmt_append(buf, sizeof buf, ", %s to %s", a, b);
+        else
+            fmt_append(buf, sizeof buf, ", %s", a);
+    }
+    chart_font(cr, 10, 0);
+    n = chart_wrap(cr, buf, W - 2 * m, lines, FIG_NARROW(W) ? 2 : 1);
+    for (i = 0; i < n; i++)
+        chart_text(cr, m, H - 10 - 14 * (n - 1 - i), CHART_LEFT, CHART_BASELINE, figure_muted,
+                   lines[i]);
+}
+
+/* figure_empty's layout with the series' footer (figure_empty's reads a
+ * run's model, which a series with no run does not have). */
+static void hist_empty(cairo_t *cr, hist_ctx *x, double W, double H, const char *why)
+{
+    char lines[6][CHART_LINE];
+    double top = chart_title(cr, W, x->title, "");
+    int i, n;
+    chart_font(cr, 15, 0);
+    n = chart_wrap(cr, why, W - (FIG_NARROW(W) ? 2 * chart_margin(W) : 160), lines, 6);
+    if (H <= 0) {
+        x->fig.need_h = FIG_NARROW(W) ? top + 40 + 22 * n + FIG_FOOTER_H(W) : FIGURE_HEIGHT;
+        return;
+    }
+    for (i = 0; i < n; i++)
+        chart_text(cr, W / 2, (top + H) / 2 + (i - (n - 1) / 2.0) * 22, CHART_CENTER, CHART_MIDDLE,
+                   figure_muted, lines[i]);
+    hist_footer(cr, x->s, W, H);
+}
+
+/* The x axis: run 1 to n, half a run of room at either end so that the
+ * first and last markers are whole.  chart_axes would label it in 1-2-5
+ * steps, halves included; run_ticks labels whole runs instead. */
+static void run_axis(chart_axis *a, int nruns)
+{
+    a->scale = CHART_LINEAR;
+    a->lo = 0.5;
+    a->hi = nruns + 0.5;
+    a->bare = 1;
+    a->label = "run (oldest first)";
+}
+
+/* Ticks under every run with room for them, labelled at a 1-2-5 step wide
+ * enough that the labels do not touch: every run, every other one, or the
+ * first and every fifth, tenth… (the ordinals of the page's table). */
+static void run_ticks(cairo_t *cr, const chart_frame *f, int nruns)
+{
+    static const chart_rgb grid = {0.85, 0.85, 0.85}, tick = {0.55, 0.55, 0.55};
+    static const int m125[] = {1, 2, 5};
+    char buf[16];
+    double room = f->w / (f->xa.hi - f->xa.lo), need;
+    int step = 1, k = 0, dec = 1, i;
+
+    chart_font(cr, 11.5, 0);
+    snprintf(buf, sizeof buf, "%d", nruns);
+    need = chart_text_width(cr, buf) + 12;
+    while (step * room < need && step < nruns) {
+        if (++k == 3) {
+            k = 0;
+            dec *= 10;
+        }
+        step = m125[k] * dec;
+    }
+    cairo_save(cr);
+    cairo_set_line_width(cr, 1.0);
+    for (i = 1; i <= nruns; i++) {
+        double x = chart_px(f, i);
+        int label = step < 5 ? (i - 1) % step == 0 : i == 1 || i % step == 0;
+        if (!label && room < 5)
+            continue;
+        if (label) {
+            cairo_set_source_rgb(cr, grid.r, grid.g, grid.b);
+            cairo_move_to(cr, x, f->y + 1);
+            cairo_line_to(cr, x, f->y + f->h - 1);
+            cairo_stroke(cr);
+            snprintf(buf, sizeof buf, "%d", i);
+            chart_text(cr, x, f->y + f->h + 19, CHART_CENTER, CHART_BASELINE, figure_ink, buf);
+        }
+        cairo_set_source_rgb(cr, tick.r, tick.g, tick.b);
+        cairo_move_to(cr, x, f->y + f->h);
+        cairo_line_to(cr, x, f->y + f->h + (label ? 5 : 3));
+        cairo_stroke(cr);
+    }
+    cairo_restore(cr);
+}
+
+/* A run's interval with no neighbour to make a band with: a bar with caps. */
+static void error_bar(cairo_t *cr, const chart_frame *f, double x, double lo, double hi,
+                      chart_rgb c)
+{
+    double px = chart_px(f, x), y0 = chart_py(f, lo), y1 = chart_py(f, hi);
+    cairo_save(cr);
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+    cairo_set_line_width(cr, 1.4);
+    cairo_move_to(cr, px, y0);
+    cairo_line_to(cr, px, y1);
+    cairo_move_to(cr, px - 4, y0);
+    cairo_line_to(cr, px + 4, y0);
+    cairo_move_to(cr, px - 4, y1);
+    cairo_line_to(cr, px + 4, y1);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* One sub-series, vals[i · stride] for run i, times scale: its intervals
+ * (a band over each stretch of consecutive runs with values, a bar for a
+ * run alone), a line broken where a run has no value, and a marker per
+ * value.  buf holds 4 · nruns doubles. */
+static void draw_values(cairo_t *cr, const chart_frame *f, const hist_value *vals, int stride,
+                        int nruns, double scale, chart_rgb c, chart_shape shape, double *buf)
+{
+    double *xs = buf, *ys = buf + nruns, *lo = buf + 2 * nruns, *hi = buf + 3 * nruns;
+    int i, j;
+    for (i = 0; i < nruns; i++) {
+        const hist_value *v = &vals[i * stride];
+        xs[i] = i + 1;
+        ys[i] = drawn(v) ? v->v * scale : NAN;
+        lo[i] = drawn(v) ? lo_of(v) * scale : NAN;
+        hi[i] = drawn(v) ? hi_of(v) * scale : NAN;
+    }
+    /* j stops at the gap (or the end) after each stretch i..j−1. */
+    for (i = 0; i < nruns; i = j + 1) {
+        for (j = i; j < nruns && !isnan(ys[j]); j++)
+            ;
+        if (j - i > 1)
+            chart_band(cr, f, xs + i, lo + i, hi + i, j - i, c, 0.16);
+        else if (j - i == 1)
+            error_bar(cr, f, xs[i], lo[i], hi[i], c);
+    }
+    chart_polyline(cr, f, xs, ys, nruns, c, 1.6, CHART_SOLID);
+    for (i = 0; i < nruns; i++)
+        if (!isnan(ys[i]))
+            chart_marker(cr, shape, chart_px(f, xs[i]), chart_py(f, ys[i]), MARK_R, c, 0);
+}
+
+/* Lays out a chart with its frame's axes set: title, plot, legend.
+ * Returns 1 when only measuring (H ≤ 0: x->fig.need_h is set). */
+static int hist_layout(cairo_t *cr, hist_ctx *x, double W, double H, const char *sub,
+                       const chart_key *keys, int nkeys, chart_frame *f, fig_legend *lg)
+{
+    double top = chart_title(cr, W, x->title, sub);
+    double need = figure_layout(cr, W, H, top + 8, keys, nkeys, f, lg);
+    if (H <= 0) {
+        x->fig.need_h = need;
+        return 1;
+    }
+    chart_axes(cr, f);
+    run_ticks(cr, f, x->s->nruns);
+    return 0;
+}
+
+static double *values_buffer(int nruns, err *e)
+{
+    double *buf = malloc(4 * (size_t)nruns * sizeof *buf);
+    if (!buf)
+        err_set(e, BE_EFAIL, "out of memory drawing a history chart");
+    return buf;
+}
+
+/* ---- 6. crossover ----------------------------------------------------- */
+
+/* The width index of a change to the crossover at `hidden`, or −1. */
+static int width_index(const hist_series *s, int hidden)
+{
+    int w;
+    for (w = 0; w < s->nwidths; w++)
+        if (s->hidden[w] == hidden)
+            return w;
+    return -1;
+}
+
+/* A run where the other device won at every batch measured, or at none,
+ * has no crossover to place, but it is an answer: it is drawn on the edge
+ * of the plot rather than left out. */
+static int at_edge(const hist_value *v)
+{
+    return !drawn(v) && (v->kind == CROSS_ALWAYS || v->kind == CROSS_NEVER);
+}
+
+static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
+{
+    hist_ctx *x = vctx;
+    const hist_series *s = x->s;
+    chart_key keys[FIG_MAX_KEYS];
+    chart_frame f;
+    fig_legend lg;
+    char sub[1024], buf[512];
+    double ylo = INFINITY, yhi = 0, *vb;
+    int i, w, nkeys = 0, nvalues = 0, nedge = 0, nchanges = 0;
+
+    for (i = 0; i < s->nruns; i++)
+        for (w = 0; w < s->nwidths; w++) {
+            const hist_value *v = &s->cross[i * s->nwidths + w];
+            if (drawn(v)) {
+                nvalues++;
+                ylo = fmin(ylo, lo_of(v));
+                yhi = fmax(yhi, hi_of(v));
+            }
+            nedge += at_edge(v);
+        }
+    if (nvalues + nedge == 0) {
+        hist_empty(cr, x, W, H, "No run of this pair has a crossover to draw.");
+        return BE_OK;
+    }
+    for (i = 0; i < s->nchanges; i++)
+        nchanges += s->changes[i].what == HIST_CROSS;
+
+    snprintf(sub, sizeof sub,
+             "The batch size from which %s is faster than %s (%s, data resident) at each "
+             "hidden width, in each run of this host, with its 95%% interval; runs are "
+             "numbered oldest first, as in the table below.",
+             s->other, s->base, workload_mode_name(s->mode));
+    for (w = 0; w < s->nwidths; w++) {
+        snprintf(buf, sizeof buf, "hidden %d", s->hidden[w]);
+        figure_key(keys, &nkeys, CHART_KEY_LINE, buf, chart_series(w), w % CHART_NSHAPES, 0,
+                   CHART_SOLID);
+    }
+    if (nvalues > 0)
+        figure_key(keys, &nkeys, CHART_KEY_BAND, "95% interval (a bar for a run alone)",
+                   figure_neutral, -1, 0, CHART_SOLID);
+    if (nedge > 0) {
+        snprintf(buf, sizeof buf, "hollow at the bottom: %s won at every batch; at the top: never",
+                 s->other);
+        figure_key(keys, &nkeys, CHART_KEY_MARKER, buf, figure_neutral, CHART_CIRCLE, 1,
+                   CHART_SOLID);
+    }
+    if (nchanges > 0)
+        figure_key(keys, &nkeys, CHART_KEY_LINE, "detected change", figure_neutral, -1, 0,
+                   CHART_DASHED);
+
+    memset(&f, 0, sizeof f);
+    run_axis(&f.xa, s->nruns);
+    f.ya.scale = CHART_LOG;
+    f.ya.label = "crossover batch (resident)";
+    if (nvalues > 0) {
+        chart_axis_fit(&f.ya, ylo, yhi);
+    } else {
+        /* Edge markers only: a range of batch sizes that reads as one. */
+        f.ya.lo = 1;
+        f.ya.hi = 1000;
+    }
+    if (hist_layout(cr, x, W, H, sub, keys, nkeys, &f, &lg))
+        return BE_OK;
+    if (!(vb = values_buffer(s->nruns, e)))
+        return BE_EFAIL;
+
+    chart_clip(cr, &f);
+    /* A change sits between the last run of the old level and the first
+     * of the new one (at is 0-based, the runs' positions 1-based). */
+    for (i = 0; i < s->nchanges; i++) {
+        const hist_change *c = &s->changes[i];
+        int cw;
+        if (c->what != HIST_CROSS)
+            continue;
+        cw = width_index(s, c->hidden);
+        chart_vline(cr, &f, c->at + 0.5, cw >= 0 ? chart_series(cw) : figure_neutral, 1.6,
+                    CHART_DASHED);
+    }
+    for (w = 0; w < s->nwidths; w++)
+        draw_values(cr, &f, &s->cross[w], s->nwidths, s->nruns, 1.0, chart_series(w),
+                    (chart_shape)(w % CHART_NSHAPES), vb);
+    cairo_restore(cr);
+    free(vb);
+    /* Unclipped, so that the markers on the edges show whole. */
+    for (i = 0; i < s->nruns; i++)
+        for (w = 0; w < s->nwidths; w++) {
+            const hist_value *v = &s->cross[i * s->nwidths + w];
+            if (at_edge(v))
+                chart_marker(cr, (chart_shape)(w % CHART_NSHAPES), chart_px(&f, i + 1),
+                             v->kind == CROSS_ALWAYS ? f.y + f.h : f.y, MARK_R + 0.4,
+                             chart_series(w), 1);
+        }
+    chart_legend(cr, lg.x, lg.y, keys, nkeys, lg.w);
+    hist_footer(cr, s, W, H);
+    return BE_OK;
+}
+
+int figure_history_cross(const hist_series *s, const char *title, const char *base, err *e)
+{
+    hist_ctx x;
+    memset(&x, 0, sizeof x);
+    x.s = s;
+    x.title = title;
+    return figure_render(&x.fig, base, draw_cross, 0, e);
+}
+
+/* ---- 7. peak throughput ----------------------------------------------- */
+
+static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
+{
+    hist_ctx *x = vctx;
+    const hist_series *s = x->s;
+    const char *ids[2] = {s->base, s->other}, *names[2] = {s->base_name, s->other_name};
+    chart_key keys[FIG_MAX_KEYS];
+    chart_frame f;
+    fig_legend lg;
+    char sub[1024], buf[512];
+    double ylo = INFINITY, yhi = 0, *vb;
+    int i, d, nkeys = 0, nvalues = 0, nchanges = 0;
+
+    for (d = 0; d < 2; d++)
+        for (i = 0; i < s->nruns; i++) {
+            const hist_value *v = &s->peak[d][i];
+            if (drawn(v)) {
+                nvalues++;
+                ylo = fmin(ylo, lo_of(v) * 1e9);
+                yhi = fmax(yhi, hi_of(v) * 1e9);
+            }
+        }
+    if (nvalues == 0) {
+        hist_empty(cr, x, W, H, "No run of this pair has a peak throughput to draw.");
+        return BE_OK;
+    }
+    for (i = 0; i < s->nchanges; i++)
+        nchanges += s->changes[i].what == HIST_PEAK;
+
+    snprintf(sub, sizeof sub,
+             "FLOP/s of each device's fastest point (%s) in each run of this host, with the "
+             "95%% interval of its median step time; runs are numbered oldest first, as in "
+             "the table below.",
+             workload_mode_name(s->mode));
+    for (d = 0; d < 2; d++) {
+        if (names[d][0])
+            snprintf(buf, sizeof buf, "%s (%s)", ids[d], names[d]);
+        else
+            snprintf(buf, sizeof buf, "%s", ids[d]);
+        figure_key(keys, &nkeys, CHART_KEY_LINE, buf, chart_series(d), d, 0, CHART_SOLID);
+    }
+    figure_key(keys, &nkeys, CHART_KEY_BAND, "95% interval (a bar for a run alone)", figure_neutral,
+               -1, 0, CHART_SOLID);
+    if (nchanges > 0)
+        figure_key(keys, &nkeys, CHART_KEY_LINE, "detected change", figure_neutral, -1, 0,
+                   CHART_DASHED);
+
+    memset(&f, 0, sizeof f);
+    run_axis(&f.xa, s->nruns);
+    f.ya.scale = CHART_LOG;
+    f.ya.si = 1;
+    f.ya.label = "peak throughput (FLOP/s)";
+    chart_axis_fit(&f.ya, ylo, yhi);
+    if (hist_layout(cr, x, W, H, sub, keys, nkeys, &f, &lg))
+        return BE_OK;
+    if (!(vb = values_buffer(s->nruns, e)))
+        return BE_EFAIL;
+
+    chart_clip(cr, &f);
+    for (i = 0; i < s->nchanges; i++) {
+        const hist_change *c = &s->changes[i];
+        if (c->what == HIST_PEAK)
+            chart_vline(cr, &f, c->at + 0.5,
+                        c->device == 0 || c->device == 1 ? chart_series(c->device) : figure_neutral,
+                        1.6, CHART_DASHED);
+    }
+    for (d = 0; d < 2; d++)
+        draw_values(cr, &f, s->peak[d], 1, s->nruns, 1e9, chart_series(d), (chart_shape)d, vb);
+    cairo_restore(cr);
+    free(vb);
+    chart_legend(cr, lg.x, lg.y, keys, nkeys, lg.w);
+    hist_footer(cr, s, W, H);
+    return BE_OK;
+}
+
+int figure_history_peak(const hist_series *s, const char *title, const char *base, err *e)
+{
+    hist_ctx x;
+    memset(&x, 0, sizeof x);
+    x.s = s;
+    x.title = title;
+    return figure_render(&x.fig, base, draw_peak, 0, e);
+}
