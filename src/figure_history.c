@@ -225,8 +225,6 @@ static double *values_buffer(int nruns, err *e)
     return buf;
 }
 
-/* ---- 6. crossover ----------------------------------------------------- */
-
 /* The width index of a change to the crossover at `hidden`, or −1. */
 static int width_index(const hist_series *s, int hidden)
 {
@@ -236,6 +234,45 @@ static int width_index(const hist_series *s, int hidden)
             return w;
     return -1;
 }
+
+static int count_changes(const hist_series *s, hist_what what)
+{
+    int i, n = 0;
+    for (i = 0; i < s->nchanges; i++)
+        n += s->changes[i].what == what;
+    return n;
+}
+
+/* A dashed line for each change of kind `what`, between the last run of
+ * the old level and the first of the new one (at is 0-based, the runs'
+ * positions 1-based), in the colour of its width or device. */
+static void draw_changes(cairo_t *cr, const chart_frame *f, const hist_series *s, hist_what what)
+{
+    int i;
+    for (i = 0; i < s->nchanges; i++) {
+        const hist_change *c = &s->changes[i];
+        int k;
+        if (c->what != what)
+            continue;
+        k = what == HIST_CROSS ? width_index(s, c->hidden) : c->device;
+        chart_vline(cr, f, c->at + 0.5,
+                    k >= 0 && k < CHART_NSERIES ? chart_series(k) : figure_neutral, 1.6,
+                    CHART_DASHED);
+    }
+}
+
+/* Draws one of the two charts of s, wide and narrow (figure_render). */
+static int render(const hist_series *s, const char *title, const char *base, chart_draw_fn draw,
+                  err *e)
+{
+    hist_ctx x;
+    memset(&x, 0, sizeof x);
+    x.s = s;
+    x.title = title;
+    return figure_render(&x.fig, base, draw, 0, e);
+}
+
+/* ---- 6. crossover ----------------------------------------------------- */
 
 /* A run where the other device won at every batch measured, or at none,
  * has no crossover to place, but it is an answer: it is drawn on the edge
@@ -270,8 +307,7 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
         hist_empty(cr, x, W, H, "No run of this pair has a crossover to draw.");
         return BE_OK;
     }
-    for (i = 0; i < s->nchanges; i++)
-        nchanges += s->changes[i].what == HIST_CROSS;
+    nchanges = count_changes(s, HIST_CROSS);
 
     snprintf(sub, sizeof sub,
              "The batch size from which %s is faster than %s (%s, data resident) at each "
@@ -313,17 +349,7 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
         return BE_EFAIL;
 
     chart_clip(cr, &f);
-    /* A change sits between the last run of the old level and the first
-     * of the new one (at is 0-based, the runs' positions 1-based). */
-    for (i = 0; i < s->nchanges; i++) {
-        const hist_change *c = &s->changes[i];
-        int cw;
-        if (c->what != HIST_CROSS)
-            continue;
-        cw = width_index(s, c->hidden);
-        chart_vline(cr, &f, c->at + 0.5, cw >= 0 ? chart_series(cw) : figure_neutral, 1.6,
-                    CHART_DASHED);
-    }
+    draw_changes(cr, &f, s, HIST_CROSS);
     for (w = 0; w < s->nwidths; w++)
         draw_values(cr, &f, &s->cross[w], s->nwidths, s->nruns, 1.0, chart_series(w),
                     (chart_shape)(w % CHART_NSHAPES), vb);
@@ -345,11 +371,7 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
 
 int figure_history_cross(const hist_series *s, const char *title, const char *base, err *e)
 {
-    hist_ctx x;
-    memset(&x, 0, sizeof x);
-    x.s = s;
-    x.title = title;
-    return figure_render(&x.fig, base, draw_cross, 0, e);
+    return render(s, title, base, draw_cross, e);
 }
 
 /* ---- 7. peak throughput ----------------------------------------------- */
@@ -379,8 +401,7 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
         hist_empty(cr, x, W, H, "No run of this pair has a peak throughput to draw.");
         return BE_OK;
     }
-    for (i = 0; i < s->nchanges; i++)
-        nchanges += s->changes[i].what == HIST_PEAK;
+    nchanges = count_changes(s, HIST_PEAK);
 
     snprintf(sub, sizeof sub,
              "FLOP/s of each device's fastest point (%s) in each run of this host, with the "
@@ -412,13 +433,7 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
         return BE_EFAIL;
 
     chart_clip(cr, &f);
-    for (i = 0; i < s->nchanges; i++) {
-        const hist_change *c = &s->changes[i];
-        if (c->what == HIST_PEAK)
-            chart_vline(cr, &f, c->at + 0.5,
-                        c->device == 0 || c->device == 1 ? chart_series(c->device) : figure_neutral,
-                        1.6, CHART_DASHED);
-    }
+    draw_changes(cr, &f, s, HIST_PEAK);
     for (d = 0; d < 2; d++)
         draw_values(cr, &f, s->peak[d], 1, s->nruns, 1e9, chart_series(d), (chart_shape)d, vb);
     cairo_restore(cr);
@@ -430,9 +445,5 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
 
 int figure_history_peak(const hist_series *s, const char *title, const char *base, err *e)
 {
-    hist_ctx x;
-    memset(&x, 0, sizeof x);
-    x.s = s;
-    x.title = title;
-    return figure_render(&x.fig, base, draw_peak, 0, e);
+    return render(s, title, base, draw_peak, e);
 }

@@ -90,6 +90,16 @@ static void page_title(const report_ctx *x, const results *r, char *buf, size_t 
     utf8_line(buf, size, raw);
 }
 
+/* Applies xsl to doc (freed here) and stages the page at path in box. */
+static int put_page(const site *s, site_outbox *box, xsltStylesheetPtr xsl, xmlDocPtr doc,
+                    const char *path, err *e)
+{
+    xmlChar *html = NULL;
+    int len, rc = site_transform(s, xsl, doc, path, &html, &len, NULL, e);
+    xmlFreeDoc(doc);
+    return rc < 0 ? rc : site_put_xml(box, path, html, len, e);
+}
+
 /* ---- charts and tables ------------------------------------------------- */
 
 /* The link attributes of a chart element: href_base + ".png" and ".svg"
@@ -570,8 +580,7 @@ static int render_compare(const site *s, const char *out, const compare_set *c, 
 {
     char dir[PATHMAX], base[PATHMAX], name[300], p[PATHMAX];
     xmlDocPtr doc;
-    xmlChar *html = NULL;
-    int len, rc;
+    int rc;
     snprintf(dir, sizeof dir, "%s/compare", out);
     if ((rc = fsx_mkdirs(dir, e)) < 0)
         return rc;
@@ -584,9 +593,7 @@ static int render_compare(const site *s, const char *out, const compare_set *c, 
     if (!doc)
         return BE_EFAIL;
     snprintf(p, sizeof p, "%s.html", base);
-    rc = site_transform(s, s->compare_xsl, doc, p, &html, &len, NULL, e);
-    xmlFreeDoc(doc);
-    if (rc < 0 || (rc = site_put_xml(box, p, html, len, e)) < 0)
+    if ((rc = put_page(s, box, s->compare_xsl, doc, p, e)) < 0)
         return rc;
     snprintf(p, sizeof p, "%s/style.css", dir);
     if ((rc = site_put(box, p, s->css, s->css_len, 1, e)) < 0)
@@ -765,8 +772,7 @@ static int render_history(report_ctx *x, err *e)
     char p[PATHMAX];
     xmlNodePtr a;
     xmlDocPtr doc;
-    xmlChar *html = NULL;
-    int len, rc;
+    int rc;
     if ((rc = annotate_history(x, &a, e)) < 0) {
         xmlFreeNode(a);
         return rc;
@@ -775,11 +781,7 @@ static int render_history(report_ctx *x, err *e)
     if (!doc)
         return BE_EFAIL;
     snprintf(p, sizeof p, "%s/history.html", x->o->out);
-    rc = site_transform(&x->s, x->s.history_xsl, doc, p, &html, &len, NULL, e);
-    xmlFreeDoc(doc);
-    if (rc < 0)
-        return rc;
-    return site_put_xml(&x->box, p, html, len, e);
+    return put_page(&x->s, &x->box, x->s.history_xsl, doc, p, e);
 }
 
 /* ---- the feed ---------------------------------------------------------- */
@@ -923,8 +925,7 @@ static int render_feed(report_ctx *x, err *e)
     xmlNodePtr feed, ch;
     const results *newest = x->a.v[x->a.n - 1].r;
     char buf[2048], p[PATHMAX], *title = NULL;
-    xmlChar *xml = NULL;
-    int i, len, rc;
+    int i, rc;
 
     if (!doc || !(feed = xmlNewNode(NULL, BAD_CAST "feed"))) {
         xmlFreeDoc(doc);
@@ -958,11 +959,7 @@ static int render_feed(report_ctx *x, err *e)
         return rc;
     }
     snprintf(p, sizeof p, "%s/feed.xml", x->o->out);
-    rc = site_transform(&x->s, x->s.feed_xsl, doc, p, &xml, &len, NULL, e);
-    xmlFreeDoc(doc);
-    if (rc < 0)
-        return rc;
-    return site_put_xml(&x->box, p, xml, len, e);
+    return put_page(&x->s, &x->box, x->s.feed_xsl, doc, p, e);
 }
 
 /* ---- orchestration -------------------------------------------------- */
@@ -976,8 +973,6 @@ static int render_run_page(report_ctx *x, int k, int index, const results *hosts
     char p[PATHMAX], chart_prefix[300];
     xmlDocPtr doc;
     xmlNodePtr a;
-    xmlChar *html = NULL;
-    int len, rc;
     if (index)
         snprintf(chart_prefix, sizeof chart_prefix, "runs/%s/", u->r->prov.id);
     else
@@ -991,11 +986,7 @@ static int render_run_page(report_ctx *x, int k, int index, const results *hosts
     if (!doc)
         return BE_EFAIL;
     snprintf(p, sizeof p, "%s/index.html", index ? x->o->out : u->dir);
-    rc = site_transform(&x->s, x->s.run_xsl, doc, p, &html, &len, NULL, e);
-    xmlFreeDoc(doc);
-    if (rc < 0)
-        return rc;
-    return site_put_xml(box, p, html, len, e);
+    return put_page(&x->s, box, x->s.run_xsl, doc, p, e);
 }
 
 /* Run k's own files into box: the comparison with the previous run of its
