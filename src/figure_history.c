@@ -339,9 +339,12 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
     if (nvalues > 0) {
         chart_axis_fit(&f.ya, ylo, yhi);
     } else {
-        /* Edge markers only: a range of batch sizes that reads as one. */
+        /* Edge markers only: no batch to scale, so no ticks that would
+         * read as one (a "never" marker beside "1000" looks like 1000). */
         f.ya.lo = 1;
         f.ya.hi = 1000;
+        f.ya.bare = 1;
+        f.ya.label = "no crossover inside the batches measured";
     }
     if (hist_layout(cr, x, W, H, sub, keys, nkeys, &f, &lg))
         return BE_OK;
