@@ -35,25 +35,40 @@ static double median(const chg_log *L, int s, int e)
     int k = e - s;
     memcpy(L->tmp, L->y + s, (size_t)k * sizeof *L->tmp);
     qsort(L->tmp, (size_t)k, sizeof *L->tmp, cmp_double);
-    return k % 2 ? L->tmp[k / 2] : (L->tmp[k / 2 - 1] + L->tmp[k / 2]) / 2.0;
+    return stats_quantile(L->tmp, k, 0.5);
 }
 
-/* The E-divisive statistic (α = 1) of splitting y[s..e) at t. */
-static double energy(const double *y, int s, int t, int e)
+/* The split of y[s..e) (each side at least CHG_MIN_SIDE long) with the
+ * largest E-divisive statistic (α = 1), or −1.  The sums of distances
+ * within each side and across them are carried along as the split moves
+ * right one value at a time, so a segment costs O(n²), not O(n³). */
+static int best_split(const double *y, int s, int e)
 {
-    double across = 0.0, left = 0.0, right = 0.0, m = t - s, n = e - t;
-    int i, j;
-    for (i = s; i < t; i++)
-        for (j = t; j < e; j++)
-            across += fabs(y[i] - y[j]);
-    for (i = s; i < t; i++)
-        for (j = i + 1; j < t; j++)
-            left += fabs(y[i] - y[j]);
-    for (i = t; i < e; i++)
-        for (j = i + 1; j < e; j++)
-            right += fabs(y[i] - y[j]);
-    return m * n / (m + n) *
-           (2.0 * across / (m * n) - left / (m * (m - 1) / 2.0) - right / (n * (n - 1) / 2.0));
+    double left = 0.0, right = 0.0, across = 0.0, best = -INFINITY;
+    int t, i, bt = -1;
+    for (i = s; i < e; i++)
+        for (t = i + 1; t < e; t++)
+            right += fabs(y[i] - y[t]);
+    for (t = s + 1; t <= e - CHG_MIN_SIDE; t++) {
+        /* y[t − 1] moves from the right side to the left */
+        double to_left = 0.0, to_right = 0.0, m = t - s, n = e - t, q;
+        for (i = s; i < t - 1; i++)
+            to_left += fabs(y[i] - y[t - 1]);
+        for (i = t; i < e; i++)
+            to_right += fabs(y[t - 1] - y[i]);
+        left += to_left;
+        right -= to_right;
+        across += to_right - to_left;
+        if (t - s < CHG_MIN_SIDE)
+            continue;
+        q = m * n / (m + n) *
+            (2.0 * across / (m * n) - left / (m * (m - 1) / 2.0) - right / (n * (n - 1) / 2.0));
+        if (q > best) {
+            best = q;
+            bt = t;
+        }
+    }
+    return bt;
 }
 
 /* Mean and standard error of y[s..e) on the log scale, the error floored
@@ -105,18 +120,11 @@ static double step_test(const chg_log *L, int s, int t, int e, chg_step *st)
  * later. */
 static void segment(const chg_log *L, int s, int e, int *at, int *n, int max)
 {
-    double best = -INFINITY;
-    int t, bt = -1;
+    int bt;
     chg_step st;
     if (e - s < 2 * CHG_MIN_SIDE || *n >= max)
         return;
-    for (t = s + CHG_MIN_SIDE; t <= e - CHG_MIN_SIDE; t++) {
-        double q = energy(L->y, s, t, e);
-        if (q > best) {
-            best = q;
-            bt = t;
-        }
-    }
+    bt = best_split(L->y, s, e);
     if (bt < 0 || step_test(L, s, bt, e, &st) <= 0.0)
         return;
     at[(*n)++] = bt;

@@ -161,10 +161,7 @@ void findings_shapes_text(const finding *f, char *buf, size_t size)
     }
 }
 
-/* "(95% CI 38–52)", "(95% CI 38 to over 1024)", "(95% CI under 16 to
- * 52)"; "(no interval: refit)" for a fit of analysis 1.  The ends are
- * rounded outwards. */
-static void batch_ci(const fit_hidden_cross *h, char *buf, size_t size)
+void findings_batch_ci(const fit_hidden_cross *h, char *buf, size_t size)
 {
     char lo[32], hi[32];
     if (!(h->batch_hi > 0.0)) {
@@ -225,7 +222,7 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
                      h->hidden);
         switch (h->kind) {
         case CROSS_IN_RANGE:
-            batch_ci(h, ci, sizeof ci);
+            findings_batch_ci(h, ci, sizeof ci);
             fmt_append(buf, size, "%sfrom batch %.0f at %s %s", sep, ceil(h->batch - 1e-9), at, ci);
             break;
         case CROSS_ALWAYS:

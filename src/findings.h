@@ -79,6 +79,11 @@ const finding *findings_get(const findings *fs, const char *other, wl_mode m, fi
  * every one of the 15 shapes measured": the count every output gives. */
 void findings_shapes_text(const finding *f, char *buf, size_t size);
 
+/* The interval of a width's crossover batch: "(95% CI 38–52)", "(95% CI
+ * 38 to over 1024)", "(95% CI under 16 to 52)"; "(no interval: ...)" for a
+ * fit of analysis 1.  The ends are rounded outwards. */
+void findings_batch_ci(const fit_hidden_cross *h, char *buf, size_t size);
+
 /* The per-width answer, widest first, e.g. "from batch 24 at hidden 2048
  * (95% CI 20–30), at every batch at hidden 4096 and at no batch at hidden
  * 128"; "" when no width has one. */

@@ -21,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,10 +606,12 @@ static int render_compare(const site *s, const char *out, const compare_set *c, 
 
 /* ---- the history page ---------------------------------------------- */
 
-/* "38 (32–44)", "38 (below 16 to 44)", "always", "never" or "—". */
+/* "38 (95% CI 32–44)" as the findings write a width's crossover, or
+ * "always", "never" or "—". */
 static void cross_cell(const hist_value *v, char *buf, size_t size)
 {
-    char a[32], lo[32], hi[32];
+    fit_hidden_cross h;
+    char ci[128];
     if (v->kind == CROSS_ALWAYS || v->kind == CROSS_NEVER) {
         snprintf(buf, size, "%s", v->kind == CROSS_ALWAYS ? "always" : "never");
         return;
@@ -617,15 +620,15 @@ static void cross_cell(const hist_value *v, char *buf, size_t size)
         snprintf(buf, size, "\xe2\x80\x94");
         return;
     }
-    fmt_sig(a, sizeof a, v->v, 3);
-    if (!v->has) {
-        snprintf(buf, size, "%s (no interval)", a);
-        return;
-    }
-    fmt_sig(lo, sizeof lo, v->lo, 3);
-    fmt_sig(hi, sizeof hi, v->hi, 3);
-    snprintf(buf, size, "%s (%s%s to %s%s)", a, v->lo_open ? "below " : "", lo,
-             v->hi_open ? "beyond " : "", hi);
+    memset(&h, 0, sizeof h);
+    h.kind = v->kind;
+    h.batch = v->v;
+    h.batch_lo = v->has ? v->lo : 0.0;
+    h.batch_hi = v->has ? v->hi : 0.0;
+    h.lo_open = v->lo_open;
+    h.hi_open = v->hi_open;
+    findings_batch_ci(&h, ci, sizeof ci);
+    snprintf(buf, size, "%.0f %s", ceil(v->v - 1e-9), ci);
 }
 
 static void peak_cell(const hist_value *v, char *buf, size_t size)
