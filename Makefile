@@ -54,7 +54,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
-FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/stats.c
+FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/infile.c src/stats.c
 
 .PHONY: all check test report bench fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
@@ -112,7 +112,7 @@ $(BUILD)/test_hostile: $(BUILD)/test_hostile.o $(BUILD)/libbreakeven.a
 # Fault injection: breakeven's own calls of these functions go through the
 # test's injectors (tests/test_faults.c).
 FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=write \
-              -Wl,--wrap=fsync,--wrap=rename
+              -Wl,--wrap=fsync,--wrap=rename,--wrap=renameat
 $(BUILD)/test_faults: $(BUILD)/test_faults.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) $(FAULT_WRAP) -o $@ $^ $(LIBS) $(TESTLIBS)
 

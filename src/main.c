@@ -140,7 +140,7 @@ static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_
               (host[i] >= '0' && host[i] <= '9') || host[i] == '-'))
             host[i] = '-';
     snprintf(runs, sizeof runs, "%s/runs", out);
-    if ((rc = fsx_mkdirs(runs, e)) < 0 || (rc = fsx_real_dir(runs, e)) < 0)
+    if ((rc = fsx_mkdirs_in(out, runs, e)) < 0)
         return err_prefix(e, rc, "--out %s", out);
     for (k = 1; k < 1000; k++) {
         if (k == 1)
@@ -484,7 +484,9 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = archive_load_run(c->out, arg, &u, e)) < 0)
         return rc;
     r = u.r;
-    if ((rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
+    /* a run of OUT is rewritten inside OUT, through no link planted there */
+    if ((fsx_inside(c->out, u.src) && (rc = fsx_check_in(c->out, u.src, e)) < 0) ||
+        (rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
         goto done;
     for (i = 0; i < r->npoints; i++) {
         rs_point *p = &r->points[i];
@@ -499,8 +501,19 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = fit_run(r, &prices, r->prov.seed, 0, &fs, e)) < 0)
         goto done;
     results_set_fit(r, &fs, r->prov.seed, &prices);
+    if (interrupted) {
+        rc = err_set(e, BE_EINTR, "interrupted: %s is as it was", u.src);
+        goto done;
+    }
     if ((rc = results_save(r, u.src, e)) < 0)
         goto done;
+    if (interrupted) {
+        rc = err_set(e, BE_EINTR,
+                     "interrupted: %s is refitted, its charts not redrawn (`breakeven refit` "
+                     "again draws them)",
+                     u.src);
+        goto done;
+    }
     snprintf(dir, sizeof dir, "%s", u.src);
     slash = strrchr(dir, '/');
     if (slash)
@@ -529,6 +542,7 @@ static int cmd_refit(const cli *c)
 {
     err e;
     int i, rc;
+    catch_signals();
     for (i = 0; i < c->nargs; i++)
         if ((rc = refit_one(c, c->args[i], &e)) < 0)
             return fail(status_of(rc), &e);
@@ -537,7 +551,7 @@ static int cmd_refit(const cli *c)
 
 /* The run's results.csv, results.json and summary.md beside its
  * results.xml, as `report` writes them. */
-static int write_exports(const results *r, const char *dir, err *e)
+static int write_exports(const results *r, const char *out, const char *dir, err *e)
 {
     static const char *const names[] = {"results.csv", "results.json", "summary.md"};
     char path[4200], *text = NULL;
@@ -549,7 +563,7 @@ static int write_exports(const results *r, const char *dir, err *e)
                       : export_summary(r, &text, &len, e);
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         if (rc == BE_OK)
-            rc = fsx_write_atomic(path, text, len, e);
+            rc = fsx_write_in(out, path, text, len, e);
         free(text);
         text = NULL;
     }
@@ -674,7 +688,8 @@ static int cmd_run(const cli *c, int then_report)
                 path);
         goto fail;
     }
-    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0 || (rc = write_exports(r, dir, &e)) < 0)
+    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0 ||
+        (rc = write_exports(r, c->out, dir, &e)) < 0)
         goto fail;
     table_points(stdout, r);
     print_machine_warnings(stdout, r);

@@ -1755,6 +1755,168 @@ static void test_infile_fragment(void **state)
     assert_string_equal(buf, "\\xE2\\x82");
 }
 
+/* ---- writing under OUT: no link planted there is followed ---- */
+
+/* A listing of dir (type, size, time, link target of everything under
+ * it), to see that a refused command left it as it was. */
+static char *listing(const char *dir)
+{
+    char cmd[600], *buf = calloc(1, 65536);
+    size_t n;
+    FILE *f;
+    assert_non_null(buf);
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -printf '%%p %%y %%s %%T@ %%l\\n' | sort", dir);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    n = fread(buf, 1, 65535, f);
+    buf[n] = '\0';
+    pclose(f);
+    return buf;
+}
+
+static void test_fsx_write_in(void **state)
+{
+    char out[400], outside[400], p[800], *t = NULL;
+    int fd;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/wout", tmpdir);
+    snprintf(outside, sizeof outside, "%s/woutside", tmpdir);
+    sh("mkdir -p '%s' '%s'", out, outside);
+    /* directories made on the way, each a directory of its own */
+    snprintf(p, sizeof p, "%s/a/b/c.txt", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_OK);
+    assert_int_equal(fsx_read_all(p, &t, NULL, &e), BE_OK);
+    assert_string_equal(t, "x");
+    free(t);
+    /* a link anywhere on the way, or as the file: refused, named */
+    sh("ln -s '%s' '%s/a/link'", outside, out);
+    snprintf(p, sizeof p, "%s/a/link/d/e.txt", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "wout/a/link: is a symbolic link (breakeven follows no link"));
+    assert_int_equal(fsx_check_in(out, p, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "wout/a/link: is a symbolic link"));
+    assert_int_equal(fsx_mkdirs_in(out, p, &e), BE_EFAIL);
+    assert_int_equal(fsx_dir_open(out, p, 0, &fd, &e), BE_EFAIL);
+    sh("ln -s '%s/secret' '%s/a/f.txt'", outside, out);
+    snprintf(p, sizeof p, "%s/a/f.txt", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "wout/a/f.txt: is a symbolic link (breakeven replaces no link"));
+    assert_false(exists("%s/secret", outside));
+    assert_false(exists("%s/d", outside));
+    /* ".." and paths elsewhere */
+    snprintf(p, sizeof p, "%s/a/../../woutside/x", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "\"..\" leads out of"));
+    snprintf(p, sizeof p, "%s/x", outside);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "not inside"));
+    /* a file in the place of a directory, a FIFO in the place of a file */
+    snprintf(p, sizeof p, "%s/a/b/c.txt/x", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "c.txt: is not a directory"));
+    snprintf(p, sizeof p, "%s/a/fifo", out);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "a/fifo: is not a regular file"));
+    /* OUT itself a link: the user named it, it is followed */
+    snprintf(p, sizeof p, "%s/wlink", tmpdir);
+    sh("ln -s '%s' '%s'", out, p);
+    snprintf(p, sizeof p, "%s/wlink/a/g.txt", tmpdir);
+    snprintf(outside, sizeof outside, "%s/wlink", tmpdir);
+    assert_int_equal(fsx_write_in(outside, p, "y", 1, &e), BE_OK);
+    assert_true(exists("%s/a/g.txt", out));
+    assert_no_leftovers(out);
+}
+
+/* report with a link planted at a place it writes: refused with one line
+ * naming the link, nothing written through it, OUT as it was. */
+static void test_report_planted_links(void **state)
+{
+    static const char *const plant[] = {
+        "history",          "compare", "style.css", "index.html", "runs/" BASE_ID "/index.html",
+        "history/style.css"};
+    char out[400], outside[400], p[700], *before, *after, *gone;
+    warnings w;
+    size_t i;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/plant", tmpdir);
+    snprintf(outside, sizeof outside, "%s/plant-outside", tmpdir);
+    sh("mkdir -p '%s/runs/" BASE_ID "' '%s'", out, outside);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (i = 0; i < sizeof plant / sizeof *plant; i++) {
+        sh("mkdir -p '%s/history' '%s/compare'", out, out);
+        snprintf(p, sizeof p, "%s/%s", out, plant[i]);
+        gone = listing(out);
+        sh("rm -rf '%s' && ln -s '%s' '%s'", p, outside, p);
+        before = listing(out);
+        assert_int_equal(report(out, NULL, NULL, &w, &e), BE_EFAIL);
+        assert_one_line(e.msg);
+        assert_non_null(strstr(e.msg, plant[i]));
+        assert_non_null(strstr(e.msg, ": is a symbolic link"));
+        after = listing(out);
+        assert_string_equal(before, after);
+        sh("rm '%s'", p);
+        free(before);
+        free(after);
+        free(gone);
+        /* nothing at all written outside */
+        snprintf(p, sizeof p, "test -z \"$(ls -A '%s')\"", outside);
+        assert_int_equal(system(p), 0);
+    }
+    assert_no_leftovers(out);
+}
+
+/* OUT/site.conf as an attacker would make it: each refused at once with
+ * one line that quotes nothing of the file but a short escaped fragment
+ * (a FIFO or /dev/zero hung `report`, a NUL dropped what followed it, a
+ * link to /etc/passwd was quoted, 200 MB were read whole). */
+static void test_site_conf_hostile(void **state)
+{
+    char errbuf[4096], out[400], p[600];
+    const char *args[] = {"report", "--out", out, NULL};
+    int fd;
+    (void)state;
+    snprintf(out, sizeof out, "%s/siteconf", tmpdir);
+    sh("mkdir -p '%s'", out);
+    snprintf(p, sizeof p, "%s/site.conf", out);
+    write_text(p, "title a\n\x00title b\n", 17);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "site.conf:2: a NUL byte"));
+    sh("rm -f '%s' && mkfifo '%s'", p, p);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "site.conf: is a FIFO, not a regular file"));
+    sh("rm -f '%s' && ln -s /dev/zero '%s'", p, p);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "site.conf: is a symbolic link"));
+    sh("rm -f '%s' && ln -s /etc/passwd '%s'", p, p);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_null(strstr(errbuf, "root"));
+    sh("rm -f '%s'", p);
+    fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, 200L * 1024 * 1024), 0);
+    close(fd);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "site.conf: is 209715200 bytes; at most 65536 are read"));
+    /* a line of another file's secrets: a fragment of it at most */
+    write_text(p, "root:x:0:0:root:/root:/bin/bash-and-a-long-secret-tail-here\n", 60);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_null(strstr(errbuf, "secret-tail"));
+    assert_non_null(
+        strstr(errbuf, "site.conf:1: \"root:x:0:0:root:/root:/bin/bash-and-a-lo...\" is not"));
+}
+
 static int setup(void **state)
 {
     err e;
@@ -1799,6 +1961,9 @@ int main(void)
         cmocka_unit_test(test_infile_size),
         cmocka_unit_test(test_infile_text),
         cmocka_unit_test(test_infile_fragment),
+        cmocka_unit_test(test_fsx_write_in),
+        cmocka_unit_test(test_report_planted_links),
+        cmocka_unit_test(test_site_conf_hostile),
     };
     enum { N = sizeof cases / sizeof *cases, M = sizeof more / sizeof *more };
     struct CMUnitTest tests[N + M];
