@@ -52,6 +52,13 @@ enum {
 int infile_readat(int dirfd, const char *name, const char *shown, size_t max, unsigned flags,
                   char **data, size_t *len, err *e);
 
+/* The checks of infile_readat but the reading: *fd open on a regular
+ * file (INFILE_NOFOLLOW, INFILE_OPTIONAL as there: *fd is -1 for a
+ * missing optional file), *size its size; the caller reads and closes.
+ * For a reader of a part of a file (a PNG's header). */
+int infile_openat(int dirfd, const char *name, const char *shown, unsigned flags, int *fd,
+                  long long *size, err *e);
+
 /* infile_readat relative to the current directory, errors naming path. */
 int infile_read(const char *path, size_t max, unsigned flags, char **data, size_t *len, err *e);
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "infile.h"
+
 static const char *skip_space(const char *s)
 {
     while (*s && isspace((unsigned char)*s))
@@ -66,20 +68,28 @@ int price_parse(fit_prices *p, const char *text, err *e)
 int price_load(fit_prices *p, const char *path, err *e)
 {
     fit_prices tmp = *p;
-    char line[512], item[512];
-    FILE *fp = fopen(path, "r");
-    int lineno = 0, rc = BE_OK;
+    char line[512], item[512], *text = NULL;
+    const char *at, *end;
+    int lineno = 0, rc;
 
-    if (!fp)
-        return err_set(e, BE_EFAIL, "%s: %s", path, strerror(errno));
-    while (fgets(line, sizeof line, fp)) {
+    /* an input file like any other: regular, bounded, text (infile.h) */
+    if ((rc = infile_read(path, PRICE_FILE_MAX, INFILE_TEXT, &text, NULL, e)) < 0)
+        return rc;
+    for (at = text; *at; at = *end ? end + 1 : end) {
         char *hash, *s, *last;
+        size_t n;
         lineno++;
-        if (!strchr(line, '\n') && !feof(fp)) {
+        end = strchr(at, '\n');
+        if (!end)
+            end = at + strlen(at);
+        n = (size_t)(end - at);
+        if (n >= sizeof line - 1) {
             rc = err_set(e, BE_EUSAGE, "%s:%d: line longer than %zu characters", path, lineno,
                          sizeof line - 2);
             goto fail;
         }
+        memcpy(line, at, n);
+        line[n] = '\0';
         if ((hash = strchr(line, '#')))
             *hash = '\0';
         s = (char *)skip_space(line);
@@ -112,12 +122,8 @@ int price_load(fit_prices *p, const char *path, err *e)
             goto fail;
         }
     }
-    if (ferror(fp)) {
-        rc = err_set(e, BE_EFAIL, "%s: read error", path);
-        goto fail;
-    }
     *p = tmp;
 fail:
-    fclose(fp);
+    free(text);
     return rc;
 }
