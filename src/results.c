@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlversion.h>
 
+#include "fmt.h"
 #include "fsx.h"
 #include "infile.h"
 #include "plan.h"
@@ -911,6 +913,20 @@ static void get_exact(loader *ld, xmlNodePtr n, const char *name, char *buf, siz
     xmlFree(v);
 }
 
+/* A time stamp: exact, and a UTC time that fmt_parse_time reads (a year
+ * from 1970 to 9999), so that every page shows it as a date. */
+static void get_time(loader *ld, xmlNodePtr n, const char *name, char *buf, size_t size)
+{
+    struct tm tm;
+    char q[64];
+    get_exact(ld, n, name, buf, size);
+    if (buf[0] && !fmt_parse_time(buf, &tm))
+        bad(ld, n,
+            "<%s> attribute \"%s\" is \"%s\", not a UTC time YYYY-MM-DDTHH:MM:SSZ of a year "
+            "from %d to %d",
+            (const char *)n->name, name, clip(q, BAD_CAST buf), FMT_YEAR_MIN, FMT_YEAR_MAX);
+}
+
 /* The value into buf, without the XML spaces around it (as the schema's
  * types read it); 0 when empty or longer than a number breakeven writes. */
 static int number_text(const xmlChar *v, char buf[64])
@@ -1040,8 +1056,8 @@ static void read_breakeven(loader *ld, xmlNodePtr n, rs_prov *p)
 static void read_run(loader *ld, xmlNodePtr n, rs_prov *p)
 {
     get_exact(ld, n, "id", p->id, sizeof p->id);
-    get_exact(ld, n, "started", p->started, sizeof p->started);
-    get_exact(ld, n, "finished", p->finished, sizeof p->finished);
+    get_time(ld, n, "started", p->started, sizeof p->started);
+    get_time(ld, n, "finished", p->finished, sizeof p->finished);
     get_text(ld, n, "command", p->command, sizeof p->command, 0);
     p->seed = get_seed(ld, n, "seed");
     p->budget = get_real(ld, n, "budget", DBL_MIN, TIME_MAX);
@@ -1081,7 +1097,7 @@ static void read_pass(loader *ld, xmlNodePtr n, rs_pass *p)
     machstate *m = &p->state;
     memset(p, 0, sizeof *p);
     p->index = (int)get_int(ld, n, "index", 1, RESULTS_MAX_PASSES);
-    get_exact(ld, n, "started", p->started, sizeof p->started);
+    get_time(ld, n, "started", p->started, sizeof p->started);
     p->seconds = get_real(ld, n, "seconds", 0.0, TIME_MAX);
     p->visits = (int)get_int(ld, n, "visits", 0, RESULTS_MAX_POINTS);
     if ((m->has_loadavg = has(n, "loadavg")))

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include <sys/wait.h>
+#include <time.h>
 
 #include <cairo.h>
 #include <libxml/parser.h>
@@ -47,6 +48,7 @@
 #include "archive.h"
 #include "chart.h"
 #include "csv.h"
+#include "fmt.h"
 #include "fsx.h"
 #include "infile.h"
 #include "report.h"
@@ -634,6 +636,26 @@ static const hcase cases[] = {
     {"namespace", "<breakeven-results ", "<breakeven-results xmlns=\"urn:x\" ", NULL,
      ":2: not a breakeven results file (the root element is <breakeven-results>, in a namespace)",
      NULL},
+    /* time stamps: a year a page can show (1970 to 9999), UTC, every field in range */
+    {"year-int-min", "started=\"2026-11-22T00:00:00Z\"", "started=\"-2147483648-01-01T00:00:00Z\"",
+     NULL, ":5: <run> attribute \"started\" is \"-2147483648-01-01T00:00:00Z\", not a UTC time",
+     NULL},
+    {"year-11-digits", "started=\"2026-11-22T00:00:00Z\"",
+     "started=\"99999999999-01-01T00:00:00Z\"", NULL,
+     ":5: <run> attribute \"started\" is \"99999999999-01-01T00:00:00Z\", not a UTC time", NULL},
+    {"year-10000", "started=\"2026-11-22T00:00:00Z\"", "started=\"10000-01-01T00:00:00Z\"", NULL,
+     ":5: <run> attribute \"started\" is \"10000-01-01T00:00:00Z\", not a UTC time", NULL},
+    {"year-1969", "started=\"2026-11-22T00:00:00Z\"", "started=\"1969-12-31T23:59:59Z\"", NULL,
+     ":5: <run> attribute \"started\" is \"1969-12-31T23:59:59Z\", not a UTC time", NULL},
+    {"february-30", "started=\"2026-11-22T00:00:00Z\"", "started=\"2026-02-30T00:00:00Z\"", NULL,
+     ":5: <run> attribute \"started\" is \"2026-02-30T00:00:00Z\", not a UTC time", NULL},
+    {"time-offset", "started=\"2026-11-22T00:00:00Z\"", "started=\"2026-11-22T00:00:00+05:00\"",
+     NULL, ":5: <run> attribute \"started\" is \"2026-11-22T00:00:00+05:00\", not a UTC time",
+     NULL},
+    {"time-no-zone", "started=\"2026-11-22T00:00:00Z\"", "started=\"2026-11-22T00:00:00\"", NULL,
+     ":5: <run> attribute \"started\" is \"2026-11-22T00:00:00\", not a UTC time", NULL},
+    {"year-9999", "started=\"2026-11-22T00:00:00Z\"", "started=\"9999-12-31T23:59:59.5Z\"", NULL,
+     NULL, NULL},
     {"format-2", "format=\"1\"", "format=\"2\"", NULL,
      ":2: results format \"2\" is not supported (this breakeven reads format 1)", NULL},
     {"format-missing", " format=\"1\"", "", NULL,
@@ -1739,6 +1761,36 @@ static void test_infile_text(void **state)
     free(t);
 }
 
+/* Dates: parsed digit by digit (an 11-digit or negative year overflowed
+ * the year's arithmetic, which UBSan reported), shown as written when
+ * they are not a time a page can show. */
+static void test_dates(void **state)
+{
+    char buf[128];
+    struct tm tm;
+    (void)state;
+    fmt_date(buf, sizeof buf, "-2147483648-01-01T00:00:00Z");
+    assert_string_equal(buf, "-2147483648-01-01T00:00:00Z");
+    fmt_date(buf, sizeof buf, "99999999999-12-31T00:00:00Z");
+    assert_string_equal(buf, "99999999999-12-31T00:00:00Z");
+    fmt_date(buf, sizeof buf, "9999-12-31T23:59:59Z");
+    assert_string_equal(buf, "31 December 9999, 23:59 UTC");
+    fmt_date(buf, sizeof buf, "1970-01-01T00:00:00.5Z");
+    assert_string_equal(buf, "1 January 1970, 00:00 UTC");
+    fmt_date_rfc822(buf, sizeof buf, "9999-12-31T23:59:59Z");
+    assert_string_equal(buf, "Fri, 31 Dec 9999 23:59:59 +0000");
+    fmt_date_rfc822(buf, sizeof buf, "2147483647-01-01T00:00:00Z");
+    assert_string_equal(buf, "Thu, 01 Jan 1970 00:00:00 +0000");
+    assert_int_equal(fmt_parse_time("2024-02-29T00:00:00Z", &tm), 1);
+    assert_int_equal(tm.tm_wday, 4);
+    assert_int_equal(fmt_parse_time("2100-02-29T00:00:00Z", &tm), 0);
+    assert_int_equal(fmt_parse_time("2026-11-22T24:00:00Z", &tm), 0);
+    assert_int_equal(fmt_parse_time("2026-11-22T00:00:00.Z", &tm), 0);
+    assert_int_equal(fmt_parse_time("2026-11-22T00:00:00Zjunk", &tm), 0);
+    assert_int_equal(fmt_parse_time("+026-11-22T00:00:00Z", &tm), 0);
+    assert_int_equal(fmt_parse_time("", &tm), 0);
+}
+
 /* infile_fragment: one line, at most INFILE_FRAGMENT bytes, escaped. */
 static void test_infile_fragment(void **state)
 {
@@ -1961,6 +2013,7 @@ int main(void)
         cmocka_unit_test(test_infile_text),
         cmocka_unit_test(test_infile_fragment),
         cmocka_unit_test(test_fsx_write_in),
+        cmocka_unit_test(test_dates),
         cmocka_unit_test(test_report_planted_links),
         cmocka_unit_test(test_site_conf_hostile),
     };
