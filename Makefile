@@ -43,10 +43,11 @@ TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/t
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
-# for the format check of `make check`.
+# for the format check of `make check`, cmark-gfm for the hostile tests
+# (summary.md rendered as GitHub renders it).
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
         libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind \
-        clang libclang-rt-14-dev clang-format
+        clang libclang-rt-14-dev clang-format cmark-gfm
 
 # The fuzzer: the loader and what it links, built by clang with libFuzzer,
 # ASan and UBSan; `make check` runs it for FUZZ_CHECK_SECONDS.
@@ -206,6 +207,7 @@ deps:
 	 command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) $(TESTPKGS) \
 	   && [ -n "$$(ls /etc/OpenCL/vendors/ 2>/dev/null)" ] \
 	   && command -v valgrind >/dev/null 2>&1 \
+	   && command -v cmark-gfm >/dev/null 2>&1 \
 	   && command -v $(CLANG_FORMAT) >/dev/null 2>&1 \
 	   && ls "$$($(FUZZ_CC) --print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
 	   || missing=1; \

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "utf8.h"
+
 static const char *const prefixes[] = {"p", "n", "\xc2\xb5", "m", "", "k", "M", "G", "T", "P", "E"};
 #define POWER_MIN (-4) /* p */
 #define POWER_MAX 6    /* E */
@@ -193,6 +195,54 @@ void fmt_duration(char *buf, size_t size, double s)
         snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
     else
         snprintf(buf, size, "%dh%02dm", (int)(s / 3600), ((int)s % 3600) / 60);
+}
+
+#define ZWSP "\xE2\x80\x8B" /* U+200B ZERO WIDTH SPACE */
+
+/* The Markdown form of the byte at s[i] (i its offset in the whole text)
+ * into out: the byte itself, escaped, or replaced. */
+static void md_byte(const char *s, size_t i, char out[8])
+{
+    const char c = s[i];
+    out[0] = c;
+    out[1] = '\0';
+    if (c == '<' || c == '>' || c == '&')
+        snprintf(out, 8, "%s", c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&amp;");
+    else if (strchr("\\`*_[]!|~", c) || (i == 0 && strchr("#+-=", c)) ||
+             ((c == '.' || c == ')') && i > 0 && strspn(s, "0123456789") == i))
+        snprintf(out, 8, "\\%c", c);
+    /* autolinks are found in the text after escapes are undone, by some
+     * renderers: an invisible space breaks "x@y.z", "http://" and "www." */
+    else if (c == '@')
+        snprintf(out, 8, ZWSP "@");
+    else if (c == ':' && s[i + 1] == '/' && s[i + 2] == '/')
+        snprintf(out, 8, ":" ZWSP);
+    else if (c == '.' && i >= 3 && (s[i - 3] | 0x20) == 'w' && (s[i - 2] | 0x20) == 'w' &&
+             (s[i - 1] | 0x20) == 'w')
+        snprintf(out, 8, ZWSP ".");
+}
+
+void fmt_markdown(char *buf, size_t size, const char *s)
+{
+    char line[2048], out[8];
+    size_t i, n, used = 0;
+    if (size == 0)
+        return;
+    utf8_line(line, sizeof line, s);
+    for (i = 0; line[i]; i += n) {
+        /* a character whole: a lead byte with its continuation bytes */
+        for (n = 1; ((unsigned char)line[i + n] & 0xC0) == 0x80; n++)
+            ;
+        if (n == 1)
+            md_byte(line, i, out);
+        else
+            snprintf(out, sizeof out, "%.*s", (int)n, line + i);
+        if (used + strlen(out) >= size)
+            break;
+        memcpy(buf + used, out, strlen(out));
+        used += strlen(out);
+    }
+    buf[used] = '\0';
 }
 
 /* n decimal digits at s as a number in [lo, hi]; -1 otherwise.  Digits

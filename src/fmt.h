@@ -56,6 +56,19 @@ void fmt_time(char *buf, size_t size, double seconds);
  * decimal), "350 ms", "4.2s", "1m23s", "1h02m"; negative reads as 0. */
 void fmt_duration(char *buf, size_t size, double seconds);
 
+/* s as inline Markdown text that renders as s and as nothing else, for
+ * summary.md and `compare --format markdown`: one line (utf8_line: control
+ * characters removed, line breaks as spaces, invalid UTF-8 replaced);
+ * "<", ">" and "&" as entities, so no raw HTML; the characters of links,
+ * images, emphasis, code and tables backslash-escaped (\\ ` * _ [ ] ! |
+ * ~), and a "#", "+", "-", "=", or digits and "." or ")", that would open
+ * a heading or a list at the start; an invisible U+200B before "@", after
+ * the ":" of "://" and before the "." of "www.", so that no renderer's
+ * autolinking makes a live link of an address in the data.  Cut on a
+ * character boundary when buf is too small (five bytes of room per byte of
+ * s always suffice). */
+void fmt_markdown(char *buf, size_t size, const char *s);
+
 /* The years a time stamp may have: what a page can show as a date. */
 #define FMT_YEAR_MIN 1970
 #define FMT_YEAR_MAX 9999

@@ -47,7 +47,9 @@
 
 #include "archive.h"
 #include "chart.h"
+#include "compare.h"
 #include "csv.h"
+#include "export.h"
 #include "fmt.h"
 #include "fsx.h"
 #include "infile.h"
@@ -1806,6 +1808,105 @@ static void test_infile_fragment(void **state)
     assert_string_equal(buf, "\\xE2\\x82");
 }
 
+/* ---- Markdown: summary.md and compare --format markdown ---- */
+
+/* text with every occurrence of from replaced by to (malloc'd). */
+static char *replace_all(const char *text, const char *from, const char *to)
+{
+    char *t = strdup(text), *u;
+    assert_non_null(t);
+    while (strstr(t, from)) {
+        u = replace(t, from, to);
+        free(t);
+        t = u;
+    }
+    return t;
+}
+
+/* md rendered by a real renderer (cmark-gfm with GitHub's extensions, raw
+ * HTML let through so that any would show): no element that data made. */
+static void assert_inert_markdown(const char *md, int rows)
+{
+    char p[400], cmd[900], *html = NULL;
+    const char *q;
+    int tr = 0;
+    err e;
+    snprintf(p, sizeof p, "%s/md.md", tmpdir);
+    write_text(p, md, strlen(md));
+    snprintf(cmd, sizeof cmd,
+             "cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tagfilter '%s' > "
+             "'%s.html'",
+             p, p);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s.html", p);
+    assert_int_equal(fsx_read_all(cmd, &html, NULL, &e), BE_OK);
+    if (strstr(html, "<img") || strstr(html, "<a ") || strstr(html, "<b>") ||
+        strstr(html, "<script") || strstr(html, "<del>") || strstr(html, "<em>"))
+        fail_msg("data became markup:\n%s\n%s", md, html);
+    for (q = html; (q = strstr(q, "<tr>")); q++)
+        tr++;
+    if (rows >= 0 && tr != rows)
+        fail_msg("%d table rows, not %d:\n%s", tr, rows, html);
+    assert_non_null(strstr(html, "&lt;img src=x onerror=alert(1)&gt;"));
+    free(html);
+}
+
+static void test_markdown_inert(void **state)
+{
+    char p[400], *t, *u, *md = NULL;
+    results *r = NULL;
+    compare_set c;
+    size_t len;
+    FILE *f;
+    err e;
+    (void)state;
+    t = replace_all(base, "\"cl:0.0\"", "\"&lt;b&gt;|~~x~~|*e*\"");
+    u = replace(t, "id=\"" BASE_ID "\"",
+                "id=\"[a](javascript:alert(1))&lt;img src=x onerror=alert(1)&gt;`x\"");
+    free(t);
+    t = replace(u, "name=\"GPU\"",
+                "name=\"![i](http://evil.example/i.png) https://evil.example www.evil.example "
+                "me@evil.example &lt;img src=x onerror=alert(1)&gt;\"");
+    free(u);
+    snprintf(p, sizeof p, "%s/md.xml", tmpdir);
+    write_text(p, t, strlen(t));
+    free(t);
+    if (results_load(p, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(export_summary(r, &md, &len, &e), BE_OK);
+    assert_inert_markdown(md, r->npoints + 1);
+    free(md);
+    assert_int_equal(compare_runs(r, r, &c, &e), BE_OK);
+    f = open_memstream(&md, &len);
+    assert_non_null(f);
+    compare_write(f, &c, COMPARE_MARKDOWN);
+    fclose(f);
+    assert_inert_markdown(md, c.npoints + 1);
+    free(md);
+    compare_free(&c);
+    results_free(r);
+}
+
+static void test_markdown_escape(void **state)
+{
+    char buf[512];
+    (void)state;
+    fmt_markdown(buf, sizeof buf, "a|b <i> & [x](y) `c` *d* _e_ ~f~ !g \\h");
+    assert_string_equal(buf,
+                        "a\\|b &lt;i&gt; &amp; \\[x\\](y) \\`c\\` \\*d\\* \\_e\\_ \\~f\\~ \\!g "
+                        "\\\\h");
+    fmt_markdown(buf, sizeof buf, "# title");
+    assert_string_equal(buf, "\\# title");
+    fmt_markdown(buf, sizeof buf, "12. item");
+    assert_string_equal(buf, "12\\. item");
+    fmt_markdown(buf, sizeof buf, "line\nbreak\x1B[31m");
+    assert_string_equal(buf, "line break\\[31m");
+    fmt_markdown(buf, sizeof buf, "x@y.z http://h www.w");
+    assert_string_equal(buf, "x\xE2\x80\x8B@y.z http:\xE2\x80\x8B//h www\xE2\x80\x8B.w");
+    fmt_markdown(buf, 6, "caf\xC3\xA9!"); /* cut on a character boundary */
+    assert_string_equal(buf, "caf\xC3\xA9");
+}
+
 /* ---- writing under OUT: no link planted there is followed ---- */
 
 /* A listing of dir (type, size, time, link target of everything under
@@ -2014,6 +2115,8 @@ int main(void)
         cmocka_unit_test(test_infile_fragment),
         cmocka_unit_test(test_fsx_write_in),
         cmocka_unit_test(test_dates),
+        cmocka_unit_test(test_markdown_escape),
+        cmocka_unit_test(test_markdown_inert),
         cmocka_unit_test(test_report_planted_links),
         cmocka_unit_test(test_site_conf_hostile),
     };
