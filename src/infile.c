@@ -117,8 +117,7 @@ static int read_capped(int fd, size_t size, size_t max, const char *shown, char 
     return BE_OK;
 }
 
-/* The checks of INFILE_TEXT on what was read. */
-static int check_text(const char *shown, const char *text, size_t len, err *e)
+int infile_text_ok(const char *shown, const char *text, size_t len, err *e)
 {
     char frag[4 * INFILE_FRAGMENT + 8];
     long line;
@@ -202,7 +201,7 @@ int infile_readat(int dirfd, const char *name, const char *shown, size_t max, un
         rc = err_set(e, BE_EFAIL, "%s: is empty", esc);
         goto done;
     }
-    if ((flags & INFILE_TEXT) && (rc = check_text(esc, buf, got, e)) < 0)
+    if ((flags & INFILE_TEXT) && (rc = infile_text_ok(esc, buf, got, e)) < 0)
         goto done;
     *data = buf;
     buf = NULL;

@@ -67,6 +67,12 @@ int infile_read(const char *path, size_t max, unsigned flags, char **data, size_
  * (from 1) and *nul 1 for a NUL, 0 for invalid UTF-8. */
 size_t infile_check_text(const char *text, size_t len, long *line, int *nul);
 
+/* The check of INFILE_TEXT on text[0..len), for bytes that came another
+ * way (a fuzzer, a decompressor): BE_OK, or BE_EFAIL with "shown:LINE:
+ * a NUL byte ..." or "shown:LINE: invalid UTF-8 ..." as infile_readat
+ * says it (shown is used as it is: escape it first). */
+int infile_text_ok(const char *shown, const char *text, size_t len, err *e);
+
 /* Up to INFILE_FRAGMENT bytes of s[0..n) (cut on a character boundary,
  * at most one line, "..." when cut) escaped into dst[0..size) as one
  * printable line (utf8_escape): what an error may quote of a file. */

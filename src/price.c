@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "infile.h"
+#include "utf8.h"
 
 static const char *skip_space(const char *s)
 {
@@ -64,17 +65,37 @@ int price_parse(fit_prices *p, const char *text, err *e)
     return BE_OK;
 }
 
+/* The message of a line that quotes the line: one printable line
+ * (utf8_escape), whatever the line held. */
+static void escape_message(err *e)
+{
+    char m[sizeof e->msg];
+    if (!e)
+        return;
+    utf8_escape(m, sizeof m, e->msg);
+    memcpy(e->msg, m, sizeof m);
+}
+
 /* Reads into a copy so that a file with a bad line leaves p untouched. */
 int price_load(fit_prices *p, const char *path, err *e)
 {
-    fit_prices tmp = *p;
-    char line[512], item[512], *text = NULL;
-    const char *at, *end;
-    int lineno = 0, rc;
-
+    char *text = NULL;
+    int rc;
     /* an input file like any other: regular, bounded, text (infile.h) */
     if ((rc = infile_read(path, PRICE_FILE_MAX, INFILE_TEXT, &text, NULL, e)) < 0)
         return rc;
+    rc = price_parse_text(p, path, text, e);
+    free(text);
+    return rc;
+}
+
+int price_parse_text(fit_prices *p, const char *path, const char *text, err *e)
+{
+    fit_prices tmp = *p;
+    char line[512], item[512];
+    const char *at, *end;
+    int lineno = 0, rc = BE_OK;
+
     for (at = text; *at; at = *end ? end + 1 : end) {
         char *hash, *s, *last;
         size_t n;
@@ -119,11 +140,11 @@ int price_load(fit_prices *p, const char *path, err *e)
         }
         if ((rc = price_parse(&tmp, item, e)) < 0) {
             err_prefix(e, rc, "%s:%d", path, lineno);
+            escape_message(e);
             goto fail;
         }
     }
     *p = tmp;
 fail:
-    free(text);
     return rc;
 }

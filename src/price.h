@@ -26,4 +26,8 @@ int price_parse(fit_prices *p, const char *text, err *e);
 #define PRICE_FILE_MAX (1024 * 1024)
 int price_load(fit_prices *p, const char *path, err *e);
 
+/* The lines of a prices file (text NUL-terminated, checked as text
+ * already), as price_load reads them; path names them in errors. */
+int price_parse_text(fit_prices *p, const char *path, const char *text, err *e);
+
 #endif

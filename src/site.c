@@ -98,12 +98,8 @@ int site_check_base_url(const char *url, err *e)
 
 int site_settings_load(const char *out, site_settings *st, err *e)
 {
-    static const char *const keys[] = {"base-url", "title", "author"};
-    char path[SITE_PATH], *text = NULL, *line, *next;
-    char *const dst[] = {st->base_url, st->title, st->author};
-    const size_t size[] = {sizeof st->base_url, sizeof st->title, sizeof st->author};
-    int rc, n = 0;
-    size_t k;
+    char path[SITE_PATH], *text = NULL;
+    int rc;
 
     memset(st, 0, sizeof *st);
     snprintf(path, sizeof path, "%s/%s", out, SITE_SETTINGS_FILE);
@@ -112,6 +108,21 @@ int site_settings_load(const char *out, site_settings *st, err *e)
                           &text, NULL, e)) < 0 ||
         !text)
         return rc;
+    rc = site_settings_parse(path, text, st, e);
+    free(text);
+    return rc;
+}
+
+int site_settings_parse(const char *path, char *text, site_settings *st, err *e)
+{
+    static const char *const keys[] = {"base-url", "title", "author"};
+    char *line, *next;
+    char *const dst[] = {st->base_url, st->title, st->author};
+    const size_t size[] = {sizeof st->base_url, sizeof st->title, sizeof st->author};
+    int rc, n = 0;
+    size_t k;
+
+    memset(st, 0, sizeof *st);
     for (line = text; line && *line; line = next) {
         char *value;
         next = strchr(line, '\n');
@@ -147,7 +158,6 @@ int site_settings_load(const char *out, site_settings *st, err *e)
     }
     rc = BE_OK;
 done:
-    free(text);
     if (rc < 0)
         memset(st, 0, sizeof *st);
     return rc;

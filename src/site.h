@@ -57,7 +57,12 @@ typedef struct site_settings {
  * value; BE_EFAIL with "OUT/site.conf:LINE: what is wrong" otherwise,
  * quoting at most a short escaped fragment of the file. */
 int site_settings_load(const char *out, site_settings *st, err *e);
-/* Writes *st to OUT/site.conf atomically (OUT must exist). */
+/* The lines of site.conf: text (NUL-terminated, valid UTF-8: checked
+ * already, and cut into lines in place) into *st; path names it in
+ * errors.  What site_settings_load does after reading, and what the fuzzer
+ * (tests/fuzz/fuzz_siteconf.c) drives. */
+int site_settings_parse(const char *path, char *text, site_settings *st, err *e);
+/* Writes *st to OUT/site.conf atomically inside OUT (fsx_write_in). */
 int site_settings_save(const char *out, const site_settings *st, err *e);
 
 /* An open site: the settings of every page, the stylesheets and the CSS. */
