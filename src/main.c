@@ -89,6 +89,19 @@ static void print_line(const char *prefix, const char *msg)
     }
 }
 
+/* A path on a line of its own (f: stdout or stderr) as print_line writes
+ * a message: a file name from a directory listing can hold escape
+ * sequences, and the terminal is no place for them. */
+static void print_path(FILE *f, const char *fmt, const char *path)
+{
+    char safe[4 * 4200];
+    if (!utf8_clean(path) || strpbrk(path, "\t\r\n"))
+        utf8_escape(safe, sizeof safe, path);
+    else
+        snprintf(safe, sizeof safe, "%s", path);
+    fprintf(f, fmt, safe);
+}
+
 static void print_warning(void *ctx, const char *line)
 {
     (void)ctx;
@@ -313,7 +326,7 @@ static int cmd_report(const cli *c)
     if (!st.base_url[0] && !c->quiet)
         fprintf(stderr, "note: no --base-url, so the feed's links are relative; give the URL "
                         "OUT/ is published at to make them absolute (it is kept for OUT)\n");
-    printf("%s\n", index);
+    print_path(stdout, "%s\n", index);
     return 0;
 }
 
@@ -433,9 +446,9 @@ static int cmd_compare(const cli *c)
     /* the page's path on stdout would break a table or JSON meant for a
      * program or a paste */
     if (c->format == CLI_TEXT)
-        printf("%s\n", page);
+        print_path(stdout, "%s\n", page);
     else if (!c->quiet)
-        fprintf(stderr, "%s\n", page);
+        print_path(stderr, "%s\n", page);
     return c->fail_on_regression && regressed ? 3 : 0;
 }
 
@@ -523,14 +536,15 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0)
         goto done;
     if (onepass && !c->quiet)
-        fprintf(stderr,
-                "note: %s: its samples carry no passes (breakeven 0.1.0), so their "
-                "intervals cover the spread within that run only\n",
-                u.src);
+        print_path(stderr,
+                   "note: %s: its samples carry no passes (breakeven 0.1.0), so their "
+                   "intervals cover the spread within that run only\n",
+                   u.src);
     if ((rc = print_crossovers(stdout, r, e)) < 0)
         goto done;
-    printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
-    printf("%s\n", u.src);
+    printf("charts: %d PNG (and SVG) in ", ncharts);
+    print_path(stdout, "%s/\n", dir);
+    print_path(stdout, "%s\n", u.src);
 done:
     fit_set_free(&fs);
     archive_run_free(&u);

@@ -1585,7 +1585,8 @@ static void test_page_text(void **state)
     free(html);
 }
 
-/* Runs $BREAKEVEN with args; its exit status, its stderr in err. */
+/* Runs $BREAKEVEN with args; its exit status, its stderr in err, its
+ * stdout in tmpdir/cli.out (cli_stdout). */
 static int run_cli(char *errbuf, size_t size, const char *const *args)
 {
     const char *bin = getenv("BREAKEVEN");
@@ -1607,7 +1608,8 @@ static int run_cli(char *errbuf, size_t size, const char *const *args)
     assert_true(pid >= 0);
     if (pid == 0) {
         fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || dup2(fd, 2) < 0 || !freopen("/dev/null", "w", stdout))
+        snprintf(errf, sizeof errf, "%s/cli.out", tmpdir);
+        if (fd < 0 || dup2(fd, 2) < 0 || !freopen(errf, "w", stdout))
             _exit(127);
         execv(bin, (char *const *)argv);
         _exit(127);
@@ -1617,6 +1619,43 @@ static int run_cli(char *errbuf, size_t size, const char *const *args)
     snprintf(errbuf, size, "%s", text);
     free(text);
     return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+/* The stdout of the last run_cli (malloc'd). */
+static char *cli_stdout(void)
+{
+    char p[400], *text = NULL;
+    err e;
+    snprintf(p, sizeof p, "%s/cli.out", tmpdir);
+    assert_int_equal(fsx_read_all(p, &text, NULL, &e), BE_OK);
+    return text;
+}
+
+/* No byte of a terminal escape (ESC, BEL, C1's CSI) in what breakeven
+ * prints, whatever a file name or a results file holds: a path it prints
+ * is escaped as its messages are (a file name went to stdout raw). */
+static void test_terminal_text(void **state)
+{
+    char errbuf[4096], out[400], evil[500], *t, *o;
+    const char *refit[] = {"refit", "--quiet", "--out", out, evil, NULL};
+    const char *cmp[] = {"compare", "--quiet", "--out", out, evil, evil, NULL};
+    (void)state;
+    snprintf(out, sizeof out, "%s/term", tmpdir);
+    snprintf(evil, sizeof evil, "%s/evil\x1B]0;pwned\x07\x1B[2J.xml", tmpdir);
+    t = replace(base, "name=\"GPU\"", "name=\"GPU&#x9B;2J\"");
+    write_text(evil, t, strlen(t));
+    free(t);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, refit), 0);
+    o = cli_stdout();
+    assert_null(strchr(o, '\x1B'));
+    assert_null(strchr(o, '\x07'));
+    assert_non_null(strstr(o, "evil\\x1B]0;pwned\\x07\\x1B[2J.xml"));
+    free(o);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, cmp), 0);
+    o = cli_stdout();
+    assert_null(strchr(o, '\x1B'));
+    assert_null(strstr(o, "\xC2\x9B"));
+    free(o);
 }
 
 static int count_lines(const char *s)
@@ -2115,6 +2154,7 @@ int main(void)
         cmocka_unit_test(test_infile_fragment),
         cmocka_unit_test(test_fsx_write_in),
         cmocka_unit_test(test_dates),
+        cmocka_unit_test(test_terminal_text),
         cmocka_unit_test(test_markdown_escape),
         cmocka_unit_test(test_markdown_inert),
         cmocka_unit_test(test_report_planted_links),
