@@ -2062,6 +2062,30 @@ static void test_report_planted_links(void **state)
     assert_no_leftovers(out);
 }
 
+/* A chart of OUT that is a FIFO (its PNG header is read for the page's
+ * image size): the report goes on (it blocked forever on the FIFO), the
+ * page falls back to the chart's nominal size. */
+static void test_report_fifo_chart(void **state)
+{
+    char out[400], p[700];
+    warnings w;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/fifochart", tmpdir);
+    sh("mkdir -p '%s/runs/" BASE_ID "'", out);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/throughput-inference.png", out);
+    sh("rm -f '%s' && mkfifo '%s'", p, p);
+    alarm(120); /* a hang is a failure, not a stuck suite */
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    alarm(0);
+    assert_no_leftovers(out);
+}
+
 /* OUT/site.conf as an attacker would make it: each refused at once with
  * one line that quotes nothing of the file but a short escaped fragment
  * (a FIFO or /dev/zero hung `report`, a NUL dropped what followed it, a
@@ -2158,6 +2182,7 @@ int main(void)
         cmocka_unit_test(test_markdown_escape),
         cmocka_unit_test(test_markdown_inert),
         cmocka_unit_test(test_report_planted_links),
+        cmocka_unit_test(test_report_fifo_chart),
         cmocka_unit_test(test_site_conf_hostile),
     };
     enum { N = sizeof cases / sizeof *cases, M = sizeof more / sizeof *more };
