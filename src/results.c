@@ -11,7 +11,6 @@
 #include "results.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -19,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
