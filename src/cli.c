@@ -40,7 +40,9 @@ enum {
     OPT_DATA,
     OPT_PASSES,
     OPT_FORMAT,
-    OPT_FAIL_ON_REGRESSION
+    OPT_FAIL_ON_REGRESSION,
+    OPT_NET,
+    OPT_NET_FILE
 };
 
 /* --title and --author end up in page titles and the feed: one line of
@@ -96,6 +98,8 @@ static const option_spec options[] = {
     {"data", 0, 1, OPT_DATA, C_PAGES},
     {"format", 0, 1, OPT_FORMAT, CMD(CLI_COMPARE)},
     {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
+    {"net", 0, 1, OPT_NET, C_SWEEP},
+    {"net-file", 0, 1, OPT_NET_FILE, C_SWEEP},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof *options))
 
@@ -128,6 +132,10 @@ void cli_usage(FILE *out)
           "options:\n"
           "  -o, --out DIR      where runs and reports go (default: out)\n"
           "  --hidden LIST      hidden widths (default: 128..2048)\n"
+          "  --net SIZES        measure a network instead: layer sizes from input to\n"
+          "                     output (784-512-256-10) or a preset (mnist-mlp, see\n"
+          "                     docs/networks.md); repeatable\n"
+          "  --net-file FILE    networks from a file: \"[NAME] SIZES\" per line, # comments\n"
           "  --batch LIST       batch sizes (default: 16..1024)\n"
           "  --layers N         dense layers in the stack (default: 4)\n"
           "  --mode M           inference, training or both (default: inference)\n"
@@ -215,6 +223,8 @@ static void join_args(int argc, char **argv, char *buf, size_t size)
 typedef struct given {
     const char *hidden, *batch, *mode;
     long layers, passes;
+    int nnets;
+    net_spec nets[NET_MAX_NETS];
     double budget;
     unsigned long long seed;
     int have_seed;
@@ -290,6 +300,15 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         break;
     case OPT_LAYERS:
         return parse_long("--layers", val, 1, PLAN_MAX_LAYERS, &g->layers, e);
+    case OPT_NET:
+        if (g->nnets == NET_MAX_NETS)
+            return err_set(e, BE_EUSAGE, "--net: more than %d networks in one run", NET_MAX_NETS);
+        if ((rc = net_parse(val, "--net", &g->nets[g->nnets], e)) < 0)
+            return rc;
+        g->nnets++;
+        break;
+    case OPT_NET_FILE:
+        return net_load_file(val, g->nets, &g->nnets, e);
     case OPT_THREADS:
         if ((rc = parse_long("--threads", val, 1, 1024, &v, e)) < 0)
             return rc;
@@ -424,6 +443,28 @@ static int check_applies(const cli *c, const given *g, err *e)
     return BE_OK;
 }
 
+/* The networks given become the plan's, each name once; the square
+ * stack's options then have nothing to say. */
+static int take_nets(cli *c, const given *g, err *e)
+{
+    int i, j;
+    if (g->nnets == 0)
+        return BE_OK;
+    if (g->hidden || g->layers)
+        return err_set(e, BE_EUSAGE,
+                       "%s: does not apply with --net or --net-file (a network gives its own "
+                       "sizes and layers)",
+                       g->hidden ? "--hidden" : "--layers");
+    for (i = 0; i < g->nnets; i++)
+        for (j = 0; j < i; j++)
+            if (strcmp(g->nets[i].name, g->nets[j].name) == 0)
+                return err_set(e, BE_EUSAGE, "--net: the network \"%s\" is given twice",
+                               g->nets[i].name);
+    c->plan.nnets = g->nnets;
+    memcpy(c->plan.nets, g->nets, (size_t)g->nnets * sizeof *g->nets);
+    return BE_OK;
+}
+
 int cli_parse(int argc, char **argv, cli *c, err *e)
 {
     given g;
@@ -498,6 +539,8 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     plan_default(&c->plan);
     if (c->quick)
         plan_quick(&c->plan);
+    if ((rc = take_nets(c, &g, e)) < 0)
+        return rc;
     if (g.hidden &&
         (rc = list_parse(g.hidden, "--hidden", PLAN_MAX_HIDDEN, &c->plan.hidden, e)) < 0)
         return rc;

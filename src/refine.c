@@ -106,6 +106,7 @@ static int round_points(const refine_opts *o, int round, const int *hidden, cons
             pp->mode = (wl_mode)m;
             pp->hidden = hidden[k];
             pp->batch = batch[k];
+            pp->net = -1;
             snprintf(pp->why, sizeof pp->why,
                      "refinement round %d: the crossover batch's 95%% CI was wider than "
                      "±%.0f%%; batch %d lies between the measured batches that bracket "

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
@@ -438,6 +439,10 @@ static void write_point(xmlNodePtr points, const rs_point *p)
     putf(pt, "layers", "%d", p->layers);
     putf(pt, "hidden", "%d", p->hidden);
     putf(pt, "batch", "%d", p->batch);
+    if (p->net[0]) {
+        put(pt, "net", p->net);
+        put(pt, "sizes", p->sizes);
+    }
     putd(pt, "flops-per-layer", p->flops_per_layer);
     put(pt, "status", results_status_name(p->status));
     if (p->message[0])
@@ -1181,6 +1186,35 @@ static void read_prop(loader *ld, xmlNodePtr n, device_prop *pr)
     get_text(ld, n, "value", pr->value, sizeof pr->value, 0);
 }
 
+/* A network's name and sizes (format 2): both, a valid name, sizes that
+ * parse and agree with the point's layers and hidden (its widest size). */
+static void read_point_net(loader *ld, xmlNodePtr n, rs_point *p)
+{
+    net_spec spec;
+    err e;
+    size_t i;
+    get_text(ld, n, "net", p->net, sizeof p->net, 0);
+    get_text(ld, n, "sizes", p->sizes, sizeof p->sizes, 0);
+    if (ld->failed)
+        return;
+    for (i = 0; p->net[i]; i++)
+        if (!isalnum((unsigned char)p->net[i]) && !strchr("._-", p->net[i])) {
+            bad(ld, n,
+                "<point> has a network name with characters other than letters, "
+                "digits, '.', '_' and '-'");
+            return;
+        }
+    if (!p->net[0] || net_parse_sizes(p->sizes, "sizes", &spec, &e) < 0) {
+        bad(ld, n, "<point> has %s", p->net[0] ? e.msg : "an empty network name");
+        return;
+    }
+    if (spec.layers != p->layers || net_widest(&spec) != p->hidden)
+        bad(ld, n,
+            "<point> has sizes \"%s\" but layers=%d hidden=%d (its layers and widest "
+            "size)",
+            p->sizes, p->layers, p->hidden);
+}
+
 static void read_point(loader *ld, xmlNodePtr n, rs_point *p)
 {
     memset(p, 0, sizeof *p);
@@ -1189,6 +1223,8 @@ static void read_point(loader *ld, xmlNodePtr n, rs_point *p)
     p->layers = (int)get_int(ld, n, "layers", 1, PLAN_MAX_LAYERS);
     p->hidden = (int)get_int(ld, n, "hidden", 1, PLAN_MAX_HIDDEN);
     p->batch = (int)get_int(ld, n, "batch", 1, PLAN_MAX_BATCH);
+    if (has(n, "net") || has(n, "sizes"))
+        read_point_net(ld, n, p);
     p->flops_per_layer = get_real(ld, n, "flops-per-layer", 1.0, FLOPS_MAX);
     p->status = (rs_status)get_enum(ld, n, "status", status_names, COUNT(status_names));
     get_text(ld, n, "message", p->message, sizeof p->message, 1);
@@ -1733,6 +1769,8 @@ static int point_order(const void *x, const void *y)
         return a->hidden < b->hidden ? -1 : 1;
     if (a->batch != b->batch)
         return a->batch < b->batch ? -1 : 1;
+    if ((c = strcmp(a->sizes, b->sizes)) != 0 || (c = strcmp(a->net, b->net)) != 0)
+        return c;
     return a < b ? -1 : a > b; /* stable: the first in the file comes first */
 }
 
@@ -1769,7 +1807,8 @@ static void load_points(loader *ld, xmlNodePtr pts, results *r)
     for (i = 1; i < r->npoints; i++)
         if (strcmp(v[i]->device, v[i - 1]->device) == 0 && v[i]->mode == v[i - 1]->mode &&
             v[i]->layers == v[i - 1]->layers && v[i]->hidden == v[i - 1]->hidden &&
-            v[i]->batch == v[i - 1]->batch) {
+            v[i]->batch == v[i - 1]->batch && strcmp(v[i]->sizes, v[i - 1]->sizes) == 0 &&
+            strcmp(v[i]->net, v[i - 1]->net) == 0) {
             fail_line(ld, lines[v[i] - r->points],
                       "<point> repeats the point of line %ld "
                       "(device \"%s\", %s, layers=%d hidden=%d batch=%d)",
@@ -2037,8 +2076,9 @@ static int check_root(loader *ld, xmlNodePtr root)
                    root && root->ns ? ", in a namespace" : "");
     if (!(v = attr(ld, root, "format", 0)))
         return BE_EFAIL;
-    if (!parse_int(v, &format) || format != RESULTS_FORMAT)
-        bad(ld, root, "results format \"%s\" is not supported (this breakeven reads format %d)",
+    if (!parse_int(v, &format) || format < 1 || format > RESULTS_FORMAT)
+        bad(ld, root,
+            "results format \"%s\" is not supported (this breakeven reads formats 1 to %d)",
             clip(q, v), RESULTS_FORMAT);
     xmlFree(v);
     return ld->failed ? BE_EFAIL : BE_OK;

@@ -13,10 +13,13 @@
 #include "backend.h"
 #include "list.h"
 #include "machstate.h"
+#include "net.h"
 #include "stats.h"
 #include "telemetry.h"
 
-#define RESULTS_FORMAT 1
+/* The format written; results_load reads format 1 (0.1.0 and 0.2.0: the
+ * square stack only) and 2 (points may name a network). */
+#define RESULTS_FORMAT 2
 
 typedef enum { PT_OK = 0, PT_OUT_OF_MEMORY, PT_FAILED_VERIFICATION, PT_SKIPPED } rs_status;
 
@@ -53,8 +56,10 @@ typedef struct rs_pass {
 typedef struct rs_point {
     char device[32];
     wl_mode mode;
-    int layers, hidden, batch;
-    double flops_per_layer;
+    int layers, hidden, batch; /* a network's: its layers, its widest size */
+    char net[NET_NAME_MAX];    /* the network's name, "" for the square stack */
+    char sizes[NET_SIZES_MAX]; /* its sizes "784-512-256-10", "" likewise */
+    double flops_per_layer;    /* a network's: its FLOPs over its layers */
     rs_status status;
     char message[512];
     char why[160]; /* why the point was added ("" for grid points) */

@@ -328,6 +328,13 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
             pt.hidden = pts[c].hidden;
             pt.batch = pts[c].batch;
             pt.flops_per_layer = workload_flops_per_layer(pt.mode, pt.hidden, pt.batch);
+            if (pts[c].net >= 0) {
+                const net_spec *n = &p->nets[pts[c].net];
+                pt.layers = n->layers;
+                snprintf(pt.net, sizeof pt.net, "%s", n->name);
+                net_format(n, pt.sizes, sizeof pt.sizes);
+                pt.flops_per_layer = net_flops(n, pt.mode, pt.batch) / n->layers;
+            }
             snprintf(pt.why, sizeof pt.why, "%s", pts[c].why);
             rc = results_add_point(r, &pt, e);
         }
@@ -374,6 +381,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
                 ev.mode = cell->mode;
                 ev.hidden = cell->hidden;
                 ev.batch = cell->batch;
+                ev.net = cell->net >= 0 ? p->nets[cell->net].name : NULL;
                 if (progress)
                     progress(ctx, &ev);
                 if (pt->status == PT_OK) {
@@ -384,8 +392,12 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
                     m.share = (budget - elapsed) / left - (timed > 0 ? overhead / timed : 0.0);
                     if (m.share < 0.0)
                         m.share = 0.0;
-                    if (!made && (rc = workload_make(&data, cell->mode, p->layers, cell->hidden,
-                                                     cell->batch, p->seed, e)) < 0)
+                    if (!made &&
+                        (rc = cell->net >= 0
+                                  ? workload_make_net(&data, cell->mode, &p->nets[cell->net],
+                                                      cell->batch, p->seed, e)
+                                  : workload_make(&data, cell->mode, p->layers, cell->hidden,
+                                                  cell->batch, p->seed, e)) < 0)
                         break;
                     made = 1;
                     m.tel = tel[dorder[d]];

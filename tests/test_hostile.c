@@ -634,8 +634,8 @@ static const hcase cases[] = {
     {"namespace", "<breakeven-results ", "<breakeven-results xmlns=\"urn:x\" ", NULL,
      ":2: not a breakeven results file (the root element is <breakeven-results>, in a namespace)",
      NULL},
-    {"format-2", "format=\"1\"", "format=\"2\"", NULL,
-     ":2: results format \"2\" is not supported (this breakeven reads format 1)", NULL},
+    {"format-3", "format=\"1\"", "format=\"3\"", NULL,
+     ":2: results format \"3\" is not supported (this breakeven reads formats 1 to 2)", NULL},
     {"format-missing", " format=\"1\"", "", NULL,
      ":2: <breakeven-results> lacks attribute \"format\"", NULL},
 
