@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "cpu.h"
 #include "csv.h"
+#include "decide.h"
 #include "device.h"
 #include "export.h"
 #include "findings.h"
@@ -535,6 +536,89 @@ static int cmd_refit(const cli *c)
     return 0;
 }
 
+/* `decide RUN`: decision.json and breakeven_decision.h beside the run's
+ * results file, the environment lines, then the two paths. */
+static int cmd_decide(const cli *c)
+{
+    archive_run u;
+    netfit_set s;
+    char dir[ARCHIVE_PATH], *slash;
+    err e;
+    int rc;
+    memset(&s, 0, sizeof s);
+    catch_signals();
+    if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
+        return fail(status_of(rc), &e);
+    snprintf(dir, sizeof dir, "%s", u.src);
+    if ((slash = strrchr(dir, '/')))
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if ((rc = netfit_run(u.r, u.r->prov.seed, 0, &s, &e)) == BE_OK && s.n == 0)
+        rc = err_set(&e, BE_EUSAGE,
+                     "%s measured no network (measure one with breakeven run --net SIZES)", u.src);
+    if (rc == BE_OK && (rc = decide_write(u.r, &s, dir, stdout, &e)) == BE_OK)
+        printf("%s/decision.json\n%s/breakeven_decision.h\n", dir, dir);
+    netfit_free(&s);
+    archive_run_free(&u);
+    return rc < 0 ? fail(status_of(rc), &e) : 0;
+}
+
+/* `which --net NET --batch N RUN`: the device on stdout, why on stderr. */
+static int cmd_which(const cli *c)
+{
+    archive_run u;
+    netfit_set s;
+    decide_answer a;
+    err e;
+    int rc;
+    wl_mode mode = (c->plan.modes >> WL_TRAINING) & 1 ? WL_TRAINING : WL_INFERENCE;
+    memset(&s, 0, sizeof s);
+    if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
+        return fail(status_of(rc), &e);
+    if ((rc = netfit_run(u.r, u.r->prov.seed, 0, &s, &e)) == BE_OK &&
+        (rc = decide_which(u.r, &s, c->which_net, mode, c->which_view ? FIT_TRANSFER : FIT_RESIDENT,
+                           c->which_batch, &a, &e)) == BE_OK) {
+        printf("%s\n", a.device);
+        if (!c->quiet)
+            fprintf(stderr, "%s\n", a.why);
+    }
+    netfit_free(&s);
+    archive_run_free(&u);
+    return rc < 0 ? fail(status_of(rc), &e) : 0;
+}
+
+/* The answer per network of a run, one line each (inference and training,
+ * both views): what `decide` writes for programs, in words. */
+static int print_networks(FILE *out, const results *r, err *e)
+{
+    netfit_set s;
+    int i, rc;
+    if ((rc = netfit_run(r, r->prov.seed, 0, &s, e)) < 0)
+        return rc;
+    for (i = 0; i < s.n; i++) {
+        const netfit_cross *x = &s.c[i];
+        fprintf(out, "%s%s%s%s%s, %s, %s: ", i ? "" : "\n", x->net,
+                strcmp(x->net, x->sizes) ? " (" : "", strcmp(x->net, x->sizes) ? x->sizes : "",
+                strcmp(x->net, x->sizes) ? ")" : "", workload_mode_name(x->mode),
+                x->view == FIT_TRANSFER ? "transfers counted" : "data resident");
+        if (x->x.kind == CROSS_IN_RANGE)
+            fprintf(out, "%s is faster than %s from batch %.1f on (95%% CI %s%.1f to %.1f%s)",
+                    x->other, x->base, x->x.batch, x->x.lo_open ? "below " : "", x->x.lo, x->x.hi,
+                    x->x.hi_open ? " or beyond" : "");
+        else if (x->x.kind == CROSS_ALWAYS)
+            fprintf(out, "%s is faster than %s at every batch measured", x->other, x->base);
+        else if (x->x.kind == CROSS_NEVER)
+            fprintf(out, "%s is faster than %s at every batch measured", x->base, x->other);
+        else
+            fprintf(out, "no answer (no batch where both %s and %s measured ok)", x->base,
+                    x->other);
+        fprintf(out, "; batches %d..%d\n", x->bmin, x->bmax);
+    }
+    netfit_free(&s);
+    return BE_OK;
+}
+
 /* The run's results.csv, results.json and summary.md beside its
  * results.xml, as `report` writes them. */
 static int write_exports(const results *r, const char *dir, err *e)
@@ -678,7 +762,7 @@ static int cmd_run(const cli *c, int then_report)
         goto fail;
     table_points(stdout, r);
     print_machine_warnings(stdout, r);
-    if ((rc = print_crossovers(stdout, r, &e)) < 0)
+    if ((rc = print_crossovers(stdout, r, &e)) < 0 || (rc = print_networks(stdout, r, &e)) < 0)
         goto fail;
     printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
     printf("%s\n", path);
@@ -726,6 +810,10 @@ int main(int argc, char **argv)
         return cmd_compare(&c);
     case CLI_REFIT:
         return cmd_refit(&c);
+    case CLI_DECIDE:
+        return cmd_decide(&c);
+    case CLI_WHICH:
+        return cmd_which(&c);
     }
     return 1;
 }

@@ -121,7 +121,7 @@ int q_shapes(const results *r, wl_mode m, q_shape *out, int max)
     int i, j, n = 0;
     for (i = 0; i < r->npoints && n < max; i++) {
         const rs_point *p = &r->points[i];
-        if (p->mode != m)
+        if (p->mode != m || p->net[0]) /* a network is no shape of the square stack */
             continue;
         for (j = 0; j < n && !(out[j].hidden == p->hidden && out[j].batch == p->batch); j++)
             ;

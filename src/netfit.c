@@ -1,0 +1,200 @@
+/*
+ * netfit.c — crossovers per network, and the placement of layers (see
+ * netfit.h).
+ */
+#include "netfit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+
+#define NETFIT_MAX_CELLS 256
+
+static const rs_point *find(const results *r, const char *dev, const rs_point *like, int batch)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode == like->mode && p->batch == batch && strcmp(p->device, dev) == 0 &&
+            strcmp(p->net, like->net) == 0 && strcmp(p->sizes, like->sizes) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+static double log_sd(const rs_point *p, fit_view v)
+{
+    const stats_summary *s = v == FIT_TRANSFER ? &p->transfer : &p->resident;
+    return xover_log_sd(s->ci_lo, s->ci_hi, s->ci_level);
+}
+
+/* The crossover of one network (the points like `like`), other device and
+ * view. */
+static int one(const results *r, const rs_point *like, const char *base, const char *other,
+               fit_view v, uint64_t seed, int boot, netfit_cross *c, err *e)
+{
+    xover_cell cells[NETFIT_MAX_CELLS];
+    int i, m = 0, rc;
+    memset(c, 0, sizeof *c);
+    snprintf(c->net, sizeof c->net, "%s", like->net);
+    snprintf(c->sizes, sizeof c->sizes, "%s", like->sizes);
+    snprintf(c->base, sizeof c->base, "%s", base);
+    snprintf(c->other, sizeof c->other, "%s", other);
+    c->mode = like->mode;
+    c->view = v;
+    c->x.kind = CROSS_UNKNOWN;
+    for (i = 0; i < r->npoints && m < NETFIT_MAX_CELLS; i++) {
+        const rs_point *pb = &r->points[i], *po;
+        if (pb->mode != like->mode || strcmp(pb->device, base) != 0 ||
+            strcmp(pb->net, like->net) != 0 || strcmp(pb->sizes, like->sizes) != 0 || !q_ok(pb) ||
+            !(po = find(r, other, pb, pb->batch)) || !q_ok_view(po, v))
+            continue;
+        cells[m].batch = pb->batch;
+        cells[m].base = q_median(pb, FIT_RESIDENT);
+        cells[m].other = q_median(po, v);
+        cells[m].base_sd = log_sd(pb, FIT_RESIDENT);
+        cells[m].other_sd = log_sd(po, v);
+        if (c->bmin == 0 || pb->batch < c->bmin)
+            c->bmin = pb->batch;
+        if (pb->batch > c->bmax)
+            c->bmax = pb->batch;
+        m++;
+    }
+    c->ncells = m;
+    if (m == 0)
+        return BE_OK;
+    if ((rc = xover_estimate(cells, m, seed, boot > 0 ? boot : 1000, &c->x, e)) < 0)
+        return err_prefix(e, rc, "network %s", like->net);
+    return BE_OK;
+}
+
+int netfit_networks(const results *r, const char **names, int max)
+{
+    int i, j, n = 0;
+    for (i = 0; i < r->npoints && n < max; i++) {
+        const char *name = r->points[i].net;
+        if (!name[0])
+            continue;
+        for (j = 0; j < n && strcmp(names[j], name) != 0; j++)
+            ;
+        if (j == n)
+            names[n++] = name;
+    }
+    return n;
+}
+
+/* The first point of network name in mode, or NULL. */
+static const rs_point *first_point(const results *r, const char *name, wl_mode mode)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].mode == mode && strcmp(r->points[i].net, name) == 0)
+            return &r->points[i];
+    return NULL;
+}
+
+/* Whether dev measured transfers on any point of the network like. */
+static int has_transfer(const results *r, const char *dev, const rs_point *like)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->has_transfer && strcmp(p->device, dev) == 0 && strcmp(p->net, like->net) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *e)
+{
+    const char *names[RESULTS_MAX_DEVICES * 4];
+    const char *base = q_base_id(r);
+    int nn = netfit_networks(r, names, (int)(sizeof names / sizeof *names)), k, m, d, v, rc,
+        cap = 0;
+    memset(out, 0, sizeof *out);
+    if (nn == 0 || !base)
+        return BE_OK;
+    cap = nn * 2 * r->ndevices * 2;
+    if (!(out->c = calloc((size_t)cap, sizeof *out->c)))
+        return err_set(e, BE_EFAIL, "out of memory for the networks' crossovers");
+    for (k = 0; k < nn; k++)
+        for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+            const rs_point *like = first_point(r, names[k], (wl_mode)m);
+            if (!like)
+                continue;
+            for (d = 0; d < r->ndevices; d++) {
+                const char *other = r->devices[d].id;
+                if (strcmp(other, base) == 0)
+                    continue;
+                for (v = FIT_RESIDENT; v <= FIT_TRANSFER; v++) {
+                    uint64_t s = seed ^ (UINT64_C(0x9E3779B97F4A7C15) *
+                                         (uint64_t)(1 + k + 64 * (m + 2 * (d + 64 * v))));
+                    if (v == FIT_TRANSFER && !has_transfer(r, other, like))
+                        continue;
+                    if ((rc = one(r, like, base, other, (fit_view)v, s, boot, &out->c[out->n], e)) <
+                        0) {
+                        netfit_free(out);
+                        return rc;
+                    }
+                    out->n++;
+                }
+            }
+        }
+    return BE_OK;
+}
+
+void netfit_free(netfit_set *s)
+{
+    free(s->c);
+    memset(s, 0, sizeof *s);
+}
+
+const netfit_cross *netfit_find(const netfit_set *s, const char *net, wl_mode mode, fit_view view,
+                                const char *other)
+{
+    int i;
+    for (i = 0; i < s->n; i++) {
+        const netfit_cross *c = &s->c[i];
+        if (c->mode == mode && c->view == view &&
+            (strcmp(c->net, net) == 0 || strcmp(c->sizes, net) == 0) &&
+            (!other || strcmp(c->other, other) == 0))
+            return c;
+    }
+    return NULL;
+}
+
+double netfit_place(int L, const double *const t[2], const double *move, int *on)
+{
+    /* best[l][d]: the least time to run layers 0..l-1 with the activations
+     * entering layer l on device d; from[l][d] the device of layer l-1 */
+    double best[WL_MAX_LAYERS + 1][2];
+    int from[WL_MAX_LAYERS + 1][2], l, d, p, end;
+    if (L < 1 || L > WL_MAX_LAYERS)
+        return -1.0;
+    best[0][0] = 0.0;
+    best[0][1] = move[0];
+    from[0][0] = from[0][1] = 0;
+    for (l = 0; l < L; l++)
+        for (d = 0; d < 2; d++) {
+            /* layer l runs on d; its input came to d from p's side */
+            best[l + 1][d] = -1.0;
+            for (p = 0; p < 2; p++) {
+                double c = best[l][p] + (p != d ? move[l] : 0.0) + t[d][l];
+                if (l == 0)
+                    c = best[0][d] + t[d][l];
+                if (best[l + 1][d] < 0.0 || c < best[l + 1][d]) {
+                    best[l + 1][d] = c;
+                    from[l + 1][d] = l == 0 ? d : p;
+                }
+            }
+        }
+    /* the output goes back to device 0 */
+    end = best[L][1] + move[L] < best[L][0] ? 1 : 0;
+    for (l = L, d = end; l > 0; l--) {
+        on[l - 1] = d;
+        d = from[l][d];
+    }
+    return end ? best[L][1] + move[L] : best[L][0];
+}
