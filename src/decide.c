@@ -370,7 +370,8 @@ static void env_line(FILE *env, const netfit_set *s, const char *net)
         var[k++] =
             isalnum((unsigned char)c->net[i]) ? (char)toupper((unsigned char)c->net[i]) : '_';
     var[k] = '\0';
-    fprintf(env, "# %s (%s), inference, %s: ", c->net, c->sizes,
+    fprintf(env, "# %s%s%s%s, inference, %s: ", c->net, strcmp(c->net, c->sizes) ? " (" : "",
+            strcmp(c->net, c->sizes) ? c->sizes : "", strcmp(c->net, c->sizes) ? ")" : "",
             c->view == FIT_TRANSFER ? "inputs and outputs copied every call" : "data resident");
     if (c->x.kind == CROSS_IN_RANGE)
         fprintf(env, "%s from batch %.1f on (95%% CI %.1f to %.1f%s), measured %d..%d\n%s=%.0f\n",
