@@ -47,7 +47,7 @@ TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/t
 # for the format check of `make check`.
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
         libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind \
-        clang libclang-rt-14-dev clang-format
+        clang libclang-rt-14-dev clang-format python3-onnx
 
 # The fuzzer: the loader and what it links, built by clang with libFuzzer,
 # ASan and UBSan; `make check` runs it for FUZZ_CHECK_SECONDS.
@@ -176,7 +176,7 @@ format:
 	$(CLANG_FORMAT) -i --style=file $(FORMATTED)
 
 test: $(BIN) $(TESTS)
-	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS)
+	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net
 
 report: deps
 	$(MAKE) --no-print-directory breakeven
@@ -212,6 +212,7 @@ deps:
 	   && [ -n "$$(ls /etc/OpenCL/vendors/ 2>/dev/null)" ] \
 	   && command -v valgrind >/dev/null 2>&1 \
 	   && command -v $(CLANG_FORMAT) >/dev/null 2>&1 \
+	   && /usr/bin/python3 -c 'import onnx' >/dev/null 2>&1 \
 	   && ls "$$($(FUZZ_CC) --print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
 	   || missing=1; \
 	 if [ -z "$$missing" ]; then exit 0; fi; \
