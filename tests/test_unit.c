@@ -761,7 +761,7 @@ static void test_cli_tokens(void **state)
         {"breakeven run -o", "-o (--out) needs a value"},
         {"breakeven run --out", "--out needs a value"},
         {"breakeven fly", "unknown command \"fly\" (commands: all, run, report, compare, refit, "
-                          "devices, tune)"},
+                          "devices, tune, decide, which)"},
         {"breakeven run extra", "unexpected argument \"extra\" (run takes none)"},
     };
     cli c;
