@@ -47,6 +47,7 @@ typedef struct workload {
     int dims[WL_MAX_LAYERS + 1]; /* a network's sizes; all 0: the square
                                     stack, every size `hidden`          */
     int linear_last;             /* no ReLU after the last layer (networks) */
+    int weights_on_host;         /* time step_times.whost too (networks)     */
 } workload;
 
 /* Size i of w (0: its input, layers: its output). */
@@ -69,6 +70,8 @@ typedef struct step_times {
     double h2d;    /* upload of the step's input batch                   */
     double d2h;    /* read-back of the step's output                     */
     double total;  /* host wall time of upload + step + read-back        */
+    double whost;  /* weights on the host: the upload of every W and b,
+                      then as total; negative when not measured          */
 } step_times;
 
 /* The network after exactly one step from the initial parameters, copied to

@@ -135,7 +135,8 @@ void cli_usage(FILE *out)
           "  decide RUN  for programs: decision.json, breakeven_decision.h (beside the\n"
           "             run's results) and a BREAKEVEN_MIN_BATCH_<NET>=N line per network\n"
           "  which --net NET --batch N RUN  the device to run NET on at batch N\n"
-          "             (--mode inference or training, --view transfer or resident)\n"
+          "             (--mode inference or training; --view transfer, resident or\n"
+          "             weights-on-host)\n"
           "\n"
           "options:\n"
           "  -o, --out DIR      where runs and reports go (default: out)\n"
@@ -315,9 +316,11 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         g->net_text[g->nnet_texts++] = val;
         break;
     case OPT_VIEW:
-        if (strcmp(val, "resident") != 0 && strcmp(val, "transfer") != 0)
-            return err_set(e, BE_EUSAGE, "--view: \"%s\" is not transfer or resident", val);
-        c->which_view = strcmp(val, "transfer") == 0;
+        if (strcmp(val, "resident") != 0 && strcmp(val, "transfer") != 0 &&
+            strcmp(val, "weights-on-host") != 0)
+            return err_set(e, BE_EUSAGE,
+                           "--view: \"%s\" is not transfer, resident or weights-on-host", val);
+        c->which_view = strcmp(val, "transfer") == 0 ? 1 : strcmp(val, "resident") == 0 ? 0 : 2;
         break;
     case OPT_NET_FILE:
         return net_load_file(val, g->nets, &g->nnets, e);

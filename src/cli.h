@@ -51,7 +51,8 @@ typedef struct cli {
     int fail_on_regression;         /* --fail-on-regression (compare): exit 3 */
     char which_net[NET_SIZES_MAX];  /* which's --net: a name or sizes, as given */
     int which_batch;                /* which's --batch */
-    int which_view;                 /* which's --view: 0 resident, 1 transfer (default) */
+    int which_view;                 /* which's --view, a fit_view (results.h): transfer
+                                       by default */
     int nargs;                      /* the runs of `report` (any), `compare` (2), `refit` (1+),
                                        `decide` and `which` (1) */
     const char *args[CLI_MAX_ARGS]; /* point into argv */

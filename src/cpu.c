@@ -205,7 +205,7 @@ static int cpu_step(void *p, step_times *t, err *e)
     if (r->w.mode == WL_TRAINING)
         backward(r);
     t->wall = t->total = host_seconds() - t0;
-    t->kernel = t->h2d = t->d2h = -1.0;
+    t->kernel = t->h2d = t->d2h = t->whost = -1.0;
     return BE_OK;
 }
 

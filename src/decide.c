@@ -244,7 +244,8 @@ static void header_text(FILE *f, const results *r, const netfit_set *s)
     }
     fputs(".\n * Answers hold for that machine, its drivers and these networks: measure\n"
           " * again when they change.  Views: \"resident\" keeps the data on the device,\n"
-          " * \"transfer\" copies inputs and outputs every call.  C99, no other code.\n */\n"
+          " * \"transfer\" copies inputs and outputs every call, \"weights-on-host\" the\n"
+          " * weights too.  C99, no other code.\n */\n"
           "#ifndef BREAKEVEN_DECISION_H\n#define BREAKEVEN_DECISION_H\n\n#include <stddef.h>\n"
           "#include <string.h>\n\n"
           "/* The device id to run net (its name or its sizes, \"784-512-256-10\") on in\n"
@@ -355,12 +356,16 @@ static void json_text(FILE *f, const results *r, const netfit_set *s)
     fputs("  ]\n}\n", f);
 }
 
-/* The environment line of one network: inference, transfers counted. */
+/* The environment line of one network: inference with the weights on the
+ * host (what llama.cpp's GGML_OP_OFFLOAD_MIN_BATCH decides), else with
+ * transfers counted, else resident. */
 static void env_line(FILE *env, const netfit_set *s, const char *net)
 {
-    const netfit_cross *c = best_pair(s, net, WL_INFERENCE, FIT_TRANSFER);
+    const netfit_cross *c = best_pair(s, net, WL_INFERENCE, FIT_WHOST);
     char var[80];
     size_t i, k;
+    if (!c || c->ncells == 0)
+        c = best_pair(s, net, WL_INFERENCE, FIT_TRANSFER);
     if (!c)
         c = best_pair(s, net, WL_INFERENCE, FIT_RESIDENT);
     if (!c || c->ncells == 0)
@@ -372,7 +377,9 @@ static void env_line(FILE *env, const netfit_set *s, const char *net)
     var[k] = '\0';
     fprintf(env, "# %s%s%s%s, inference, %s: ", c->net, strcmp(c->net, c->sizes) ? " (" : "",
             strcmp(c->net, c->sizes) ? c->sizes : "", strcmp(c->net, c->sizes) ? ")" : "",
-            c->view == FIT_TRANSFER ? "inputs and outputs copied every call" : "data resident");
+            c->view == FIT_WHOST      ? "weights, inputs and outputs copied every call"
+            : c->view == FIT_TRANSFER ? "inputs and outputs copied every call"
+                                      : "data resident");
     if (c->x.kind == CROSS_IN_RANGE)
         fprintf(env, "%s from batch %.1f on (95%% CI %.1f to %.1f%s), measured %d..%d\n%s=%.0f\n",
                 c->other, c->x.batch, c->x.lo, c->x.hi, c->x.hi_open ? "+" : "", c->bmin, c->bmax,

@@ -37,7 +37,8 @@ int decide_which(const results *r, const netfit_set *s, const char *net, wl_mode
 
 /* Writes decision.json and breakeven_decision.h into dir, atomically, and
  * the environment lines to env (one comment line and one VAR=VALUE line
- * per network with a crossover, inference with transfers counted). */
+ * per network with a crossover: inference with the weights on the host,
+ * else with transfers counted). */
 int decide_write(const results *r, const netfit_set *s, const char *dir, FILE *env, err *e);
 
 /* The header alone, into a malloc'ed text (*text, *len): for tests. */

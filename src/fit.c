@@ -49,7 +49,7 @@
 
 const char *fit_view_name(fit_view v)
 {
-    return v == FIT_TRANSFER ? "transfer" : "resident";
+    return v == FIT_WHOST ? "weights-on-host" : v == FIT_TRANSFER ? "transfer" : "resident";
 }
 
 const char *fit_cross_kind_name(cross_kind k)

@@ -577,8 +577,8 @@ static int cmd_which(const cli *c)
     if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
         return fail(status_of(rc), &e);
     if ((rc = netfit_run(u.r, u.r->prov.seed, 0, &s, &e)) == BE_OK &&
-        (rc = decide_which(u.r, &s, c->which_net, mode, c->which_view ? FIT_TRANSFER : FIT_RESIDENT,
-                           c->which_batch, &a, &e)) == BE_OK) {
+        (rc = decide_which(u.r, &s, c->which_net, mode, (fit_view)c->which_view, c->which_batch, &a,
+                           &e)) == BE_OK) {
         printf("%s\n", a.device);
         if (!c->quiet)
             fprintf(stderr, "%s\n", a.why);
@@ -601,7 +601,9 @@ static int print_networks(FILE *out, const results *r, err *e)
         fprintf(out, "%s%s%s%s%s, %s, %s: ", i ? "" : "\n", x->net,
                 strcmp(x->net, x->sizes) ? " (" : "", strcmp(x->net, x->sizes) ? x->sizes : "",
                 strcmp(x->net, x->sizes) ? ")" : "", workload_mode_name(x->mode),
-                x->view == FIT_TRANSFER ? "transfers counted" : "data resident");
+                x->view == FIT_WHOST      ? "weights on the host"
+                : x->view == FIT_TRANSFER ? "transfers counted"
+                                          : "data resident");
         if (x->x.kind == CROSS_IN_RANGE)
             fprintf(out, "%s is faster than %s from batch %.1f on (95%% CI %s%.1f to %.1f%s)",
                     x->other, x->base, x->x.batch, x->x.lo_open ? "below " : "", x->x.lo, x->x.hi,

@@ -26,7 +26,9 @@ static const rs_point *find(const results *r, const char *dev, const rs_point *l
 
 static double log_sd(const rs_point *p, fit_view v)
 {
-    const stats_summary *s = v == FIT_TRANSFER ? &p->transfer : &p->resident;
+    const stats_summary *s = v == FIT_WHOST      ? &p->whost
+                             : v == FIT_TRANSFER ? &p->transfer
+                                                 : &p->resident;
     return xover_log_sd(s->ci_lo, s->ci_hi, s->ci_level);
 }
 
@@ -95,13 +97,14 @@ static const rs_point *first_point(const results *r, const char *name, wl_mode m
     return NULL;
 }
 
-/* Whether dev measured transfers on any point of the network like. */
-static int has_transfer(const results *r, const char *dev, const rs_point *like)
+/* Whether dev measured view v on any point of the network like. */
+static int has_view(const results *r, const char *dev, const rs_point *like, fit_view v)
 {
     int i;
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        if (p->has_transfer && strcmp(p->device, dev) == 0 && strcmp(p->net, like->net) == 0)
+        if ((v == FIT_RESIDENT || (v == FIT_TRANSFER ? p->has_transfer : p->has_whost)) &&
+            strcmp(p->device, dev) == 0 && strcmp(p->net, like->net) == 0)
             return 1;
     }
     return 0;
@@ -116,7 +119,7 @@ int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *
     memset(out, 0, sizeof *out);
     if (nn == 0 || !base)
         return BE_OK;
-    cap = nn * 2 * r->ndevices * 2;
+    cap = nn * 2 * r->ndevices * 3;
     if (!(out->c = calloc((size_t)cap, sizeof *out->c)))
         return err_set(e, BE_EFAIL, "out of memory for the networks' crossovers");
     for (k = 0; k < nn; k++)
@@ -128,10 +131,10 @@ int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *
                 const char *other = r->devices[d].id;
                 if (strcmp(other, base) == 0)
                     continue;
-                for (v = FIT_RESIDENT; v <= FIT_TRANSFER; v++) {
+                for (v = FIT_RESIDENT; v <= FIT_WHOST; v++) {
                     uint64_t s = seed ^ (UINT64_C(0x9E3779B97F4A7C15) *
                                          (uint64_t)(1 + k + 64 * (m + 2 * (d + 64 * v))));
-                    if (v == FIT_TRANSFER && !has_transfer(r, other, like))
+                    if (!has_view(r, other, like, (fit_view)v))
                         continue;
                     if ((rc = one(r, like, base, other, (fit_view)v, s, boot, &out->c[out->n], e)) <
                         0) {

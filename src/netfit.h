@@ -28,7 +28,8 @@ typedef struct netfit_cross {
     char sizes[NET_SIZES_MAX];
     char base[32], other[32];
     wl_mode mode;
-    fit_view view;  /* the other device's view; the base (CPU) is resident */
+    fit_view view;  /* the other device's view (FIT_WHOST too); the base
+                       (CPU) is resident */
     xover_est x;    /* kind CROSS_UNKNOWN when no batch has both devices ok */
     int ncells;     /* batches both devices measured                     */
     int bmin, bmax; /* the smallest and largest of them (0 when none)    */

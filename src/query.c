@@ -54,12 +54,16 @@ int q_ok(const rs_point *p)
 
 int q_ok_view(const rs_point *p, fit_view v)
 {
-    return q_ok(p) && (v == FIT_RESIDENT || (p->has_transfer && summary_ok(&p->transfer)));
+    return q_ok(p) &&
+           (v == FIT_RESIDENT || (v == FIT_WHOST && p->has_whost && summary_ok(&p->whost)) ||
+            (v == FIT_TRANSFER && p->has_transfer && summary_ok(&p->transfer)));
 }
 
 double q_median(const rs_point *p, fit_view v)
 {
-    return v == FIT_TRANSFER ? p->transfer.median : p->resident.median;
+    return v == FIT_WHOST      ? p->whost.median
+           : v == FIT_TRANSFER ? p->transfer.median
+                               : p->resident.median;
 }
 
 const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers, int hidden,

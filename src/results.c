@@ -80,7 +80,7 @@ void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit
     r->has_fit = 1;
 }
 
-static const char *const view_names[] = {"resident", "transfer"};
+static const char *const view_names[] = {"resident", "transfer", "weights-on-host"};
 static const char *const cross_names[] = {"in-range", "extrapolated", "never", "always", "unknown"};
 
 int results_add_device(results *r, const device_info *d, err *e)
@@ -205,6 +205,12 @@ int results_summarize(rs_point *p, err *e)
         rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->transfer, e)
                      : stats_summarize(v, p->nsamples, &p->transfer, e);
     }
+    if (rc == BE_OK && p->has_whost) {
+        for (i = 0; i < p->nsamples; i++)
+            v[i] = p->samples[i].whost;
+        rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->whost, e)
+                     : stats_summarize(v, p->nsamples, &p->whost, e);
+    }
     free(v);
     return rc;
 }
@@ -227,6 +233,8 @@ int results_summarize_in(const results *r, rs_point *p, err *e)
     stats_contention(&p->resident, lost);
     if (p->has_transfer)
         stats_contention(&p->transfer, lost);
+    if (p->has_whost)
+        stats_contention(&p->whost, lost);
     return BE_OK;
 }
 
@@ -473,10 +481,14 @@ static void write_point(xmlNodePtr points, const rs_point *p)
             putd(s, "d2h", t->d2h);
             putd(s, "total", t->total);
         }
+        if (p->has_whost)
+            putd(s, "whost", t->whost);
     }
     write_summary(pt, p, "resident", &p->resident);
     if (p->has_transfer)
         write_summary(pt, p, "transfer", &p->transfer);
+    if (p->has_whost)
+        write_summary(pt, p, "weights-on-host", &p->whost);
     write_telemetry(pt, &p->tel);
 }
 
@@ -1243,14 +1255,18 @@ static void read_verification(loader *ld, xmlNodePtr n, rs_point *p)
 /* One sample: the wall time, and with "total" the transfer times too. */
 /* A sample's times, and *pass, the pass it was measured in (0: not said,
  * as in files of 0.1.0). */
-static void read_sample(loader *ld, xmlNodePtr n, step_times *t, int *pass, int transfer)
+static void read_sample(loader *ld, xmlNodePtr n, step_times *t, int *pass, int transfer, int whost)
 {
     static const char *const parts[] = {"kernel", "h2d", "d2h"};
     int i;
     *pass = has(n, "pass") ? (int)get_int(ld, n, "pass", 1, RESULTS_MAX_PASSES) : 0;
     t->wall = get_real(ld, n, "wall", TIME_MIN, TIME_MAX);
-    t->kernel = t->h2d = t->d2h = -1.0;
+    t->kernel = t->h2d = t->d2h = t->whost = -1.0;
     t->total = t->wall;
+    if (whost)
+        t->whost = get_real(ld, n, "whost", TIME_MIN, TIME_MAX);
+    else if (has(n, "whost"))
+        bad(ld, n, "<s> has \"whost\" unlike the first sample of its point");
     if (!transfer) {
         for (i = 0; i < COUNT(parts); i++)
             if (has(n, parts[i]))
@@ -1491,7 +1507,7 @@ static int diagnose(const char *path, xmlNodePtr n, err *e)
     else if (is(n, "verification"))
         read_verification(&ld, n, &u.pt);
     else if (is(n, "s"))
-        read_sample(&ld, n, &u.s.t, &u.s.pass, has(n, "total"));
+        read_sample(&ld, n, &u.s.t, &u.s.pass, has(n, "total"), has(n, "whost"));
     else if (is(n, "pass"))
         read_pass(&ld, n, &u.pass);
     else if (is(n, "summary"))
@@ -1631,13 +1647,15 @@ static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
     for (; s && !ld->failed; s = next_elem(s)) {
         if (!is(s, "s"))
             continue;
-        if (p->nsamples == 0)
+        if (p->nsamples == 0) {
             p->has_transfer = has(s, "total");
+            p->has_whost = has(s, "whost");
+        }
         if (p->nsamples >= count) { /* cannot happen: counted above */
             bad(ld, s, "more <s> than counted");
             return;
         }
-        read_sample(ld, s, &p->samples[p->nsamples], &pass, p->has_transfer);
+        read_sample(ld, s, &p->samples[p->nsamples], &pass, p->has_transfer, p->has_whost);
         if (pass > 0 && !p->pass && !(p->pass = calloc((size_t)count, sizeof *p->pass))) {
             bad(ld, c, "out of memory for %ld samples", count);
             return;
@@ -1649,16 +1667,19 @@ static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
 }
 
 /* Whether s, n's statistics, could be those of p's wall times (of its
- * totals when transfer): the same count and extremes, and in order. */
+ * totals in view FIT_TRANSFER, its whost times in FIT_WHOST): the same
+ * count and extremes, and in order. */
 static void check_summary(loader *ld, xmlNodePtr n, const rs_point *p, const stats_summary *s,
-                          int transfer)
+                          fit_view view)
 {
     double lo = 0.0, hi = 0.0;
     int i;
     if (ld->failed)
         return;
     for (i = 0; i < p->nsamples; i++) {
-        double v = transfer ? p->samples[i].total : p->samples[i].wall;
+        double v = view == FIT_WHOST      ? p->samples[i].whost
+                   : view == FIT_TRANSFER ? p->samples[i].total
+                                          : p->samples[i].wall;
         if (i == 0 || v < lo)
             lo = v;
         if (i == 0 || v > hi)
@@ -1696,7 +1717,7 @@ static void load_telemetry(loader *ld, xmlNodePtr n, const device_info *dev, rs_
 static void load_point(loader *ld, xmlNodePtr n, results *r)
 {
     static const char *const parts[] = {"verification", "samples", "telemetry"};
-    xmlNodePtr part[3], c, sum[2] = {NULL, NULL};
+    xmlNodePtr part[3], c, sum[3] = {NULL, NULL, NULL};
     const device_info *dev;
     rs_point p;
     int i;
@@ -1729,23 +1750,32 @@ static void load_point(loader *ld, xmlNodePtr n, results *r)
             break;
         }
         sum[v] = c;
-        if (v == FIT_TRANSFER)
+        if (v == FIT_WHOST)
+            p.whost = s;
+        else if (v == FIT_TRANSFER)
             p.transfer = s;
         else
             p.resident = s;
     }
     if (!ld->failed && p.nsamples > 0 &&
-        (!sum[FIT_RESIDENT] || !sum[FIT_TRANSFER] != !p.has_transfer))
-        bad(ld, n, "<point> summaries do not match its samples (need \"resident\"%s)",
-            p.has_transfer ? " and \"transfer\"" : " only");
-    if (!ld->failed && p.nsamples == 0 && (sum[FIT_RESIDENT] || sum[FIT_TRANSFER]))
+        (!sum[FIT_RESIDENT] || !sum[FIT_TRANSFER] != !p.has_transfer ||
+         !sum[FIT_WHOST] != !p.has_whost))
+        bad(ld, n, "<point> summaries do not match its samples (need \"resident\"%s%s)",
+            p.has_transfer ? " and \"transfer\"" : "",
+            p.has_whost      ? " and \"weights-on-host\""
+            : p.has_transfer ? ""
+                             : " only");
+    if (!ld->failed && p.nsamples == 0 &&
+        (sum[FIT_RESIDENT] || sum[FIT_TRANSFER] || sum[FIT_WHOST]))
         bad(ld, n, "<point> has a summary but no samples");
     if (!ld->failed && p.status == PT_OK && p.nsamples == 0)
         bad(ld, n, "<point> with status \"ok\" has no samples");
     if (p.nsamples > 0) {
-        check_summary(ld, sum[FIT_RESIDENT], &p, &p.resident, 0);
+        check_summary(ld, sum[FIT_RESIDENT], &p, &p.resident, FIT_RESIDENT);
         if (p.has_transfer)
-            check_summary(ld, sum[FIT_TRANSFER], &p, &p.transfer, 1);
+            check_summary(ld, sum[FIT_TRANSFER], &p, &p.transfer, FIT_TRANSFER);
+        if (p.has_whost)
+            check_summary(ld, sum[FIT_WHOST], &p, &p.whost, FIT_WHOST);
     }
     if (part[2] && !ld->failed)
         load_telemetry(ld, part[2], dev, &p);

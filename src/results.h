@@ -73,8 +73,10 @@ typedef struct rs_point {
                                  or NULL: all from one pass, numbered 0 (files
                                  of 0.1.0, test fixtures)                  */
     int has_transfer;       /* samples carry h2d/d2h/total (OpenCL)     */
+    int has_whost;          /* samples carry whost (OpenCL, networks)   */
     stats_summary resident; /* of samples[].wall                        */
     stats_summary transfer; /* of samples[].total, when has_transfer    */
+    stats_summary whost;    /* of samples[].whost, when has_whost       */
     tel_point tel;          /* what the device reported while it was timed
                                  (telemetry.h); tel.kind TEL_NONE: nothing */
 } rs_point;
@@ -82,7 +84,9 @@ typedef struct rs_point {
 /* ---- what the fit (fit.h) found: part of the model, so that the report
  * and the comparison of runs read it rather than recompute it ---- */
 
-typedef enum { FIT_RESIDENT = 0, FIT_TRANSFER = 1 } fit_view;
+/* FIT_WHOST: weights on the host, copied to the device every call with
+ * the inputs (networks only; no model or crossover of the square stack). */
+typedef enum { FIT_RESIDENT = 0, FIT_TRANSFER = 1, FIT_WHOST = 2 } fit_view;
 
 #define FIT_MAX_OUTLIERS 64
 

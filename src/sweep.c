@@ -187,6 +187,7 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
         wall[n] = t.wall;
         got[n++] = t;
         pt->has_transfer = t.total >= 0.0 && t.h2d >= 0.0;
+        pt->has_whost = t.whost >= 0.0;
         if (n < m->min_samples)
             continue;
         if (host_seconds() - t0 >= m->share)

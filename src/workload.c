@@ -126,6 +126,7 @@ static int make(workload_data *d, wl_mode mode, const net_spec *n, int sq, int b
     if (!sq) {
         memcpy(d->w.dims, n->dims, (size_t)(n->layers + 1) * sizeof *n->dims);
         d->w.linear_last = 1;
+        d->w.weights_on_host = 1;
     }
     d->x0 = malloc((size_t)batch * (size_t)n->dims[0] * sizeof(float));
     d->w0 = calloc((size_t)n->layers, sizeof *d->w0);

@@ -375,8 +375,11 @@ static results *make_run(void)
                 t[i].wall = base * (1.0 + 0.002 * (i % 3));
                 t[i].kernel = t[i].h2d = t[i].d2h = k ? 1e-5 : -1.0;
                 t[i].total = k ? t[i].wall + 1e-4 : t[i].wall;
+                /* the weights' upload: 4 ms more, never worth it */
+                t[i].whost = k ? t[i].total + 4e-3 : -1.0;
             }
             p.has_transfer = k;
+            p.has_whost = k;
             assert_int_equal(results_add_point(r, &p, &e), BE_OK);
             assert_int_equal(results_add_samples(&r->points[r->npoints - 1], t, 12, 1, &e), BE_OK);
             assert_int_equal(results_summarize(&r->points[r->npoints - 1], &e), BE_OK);
@@ -397,12 +400,17 @@ static void test_results_round_trip(void **state)
     assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
     assert_non_null(strstr(text, "format=\"2\""));
     assert_non_null(strstr(text, "net=\"tiny\" sizes=\"512-256-10\""));
+    assert_non_null(strstr(text, "<summary view=\"weights-on-host\""));
     free(text);
     if (results_load(path, &back, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(back->npoints, 6);
     assert_string_equal(back->points[5].net, "tiny");
     assert_string_equal(back->points[5].sizes, "512-256-10");
+    assert_int_equal(back->points[5].has_whost, 1);
+    assert_true(back->points[5].samples[0].whost == r->points[5].samples[0].whost);
+    assert_true(back->points[5].whost.median == r->points[5].whost.median);
+    assert_int_equal(back->points[0].has_whost, 0);
     results_free(back);
     results_free(r);
 }
@@ -442,6 +450,9 @@ static void test_results_rejects(void **state)
     expect_rejected("net=\"tiny\"", "net=\"a b\"", "net");
     expect_rejected("net=\"tiny\"", "net=\"\"", "net");
     expect_rejected("format=\"2\"", "format=\"3\"", "format \"3\" is not supported");
+    expect_rejected("<summary view=\"weights-on-host\"", "<summary view=\"transfer\"",
+                    "two \"transfer\" summaries");
+    expect_rejected(" whost=\"", " whost=\"-", "whost");
 }
 
 static void test_format1_loads(void **state)
@@ -502,7 +513,7 @@ static void test_netfit_and_which(void **state)
     err e;
     (void)state;
     assert_int_equal(netfit_run(r, 1, 200, &s, &e), BE_OK);
-    assert_int_equal(s.n, 2); /* inference: resident and transfer */
+    assert_int_equal(s.n, 3); /* inference: resident, transfer, weights on the host */
     c = netfit_find(&s, "tiny", WL_INFERENCE, FIT_RESIDENT, NULL);
     assert_non_null(c);
     assert_int_equal(c->x.kind, CROSS_IN_RANGE);
@@ -512,6 +523,11 @@ static void test_netfit_and_which(void **state)
     assert_true(c->x.batch > 16.0 && c->x.batch <= 32.0);
     assert_ptr_equal(netfit_find(&s, "512-256-10", WL_INFERENCE, FIT_RESIDENT, "cl:0.0"), c);
     assert_null(netfit_find(&s, "tiny", WL_TRAINING, FIT_RESIDENT, NULL));
+    c = netfit_find(&s, "tiny", WL_INFERENCE, FIT_WHOST, NULL);
+    assert_non_null(c);
+    assert_int_equal(c->x.kind, CROSS_NEVER);
+    assert_int_equal(decide_which(r, &s, "tiny", WL_INFERENCE, FIT_WHOST, 64, &a, &e), BE_OK);
+    assert_string_equal(a.device, "cpu");
 
     assert_int_equal(decide_which(r, &s, "tiny", WL_INFERENCE, FIT_RESIDENT, 64, &a, &e), BE_OK);
     assert_string_equal(a.device, "cl:0.0");
@@ -602,6 +618,7 @@ static void test_e2e(void **state)
     snprintf(path, sizeof path, "%s/run.txt", tmpdir);
     assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
     assert_non_null(strstr(text, "96-256-10, inference, data resident: "));
+    assert_non_null(strstr(text, "96-256-10, inference, weights on the host: "));
     free(text);
     assert_int_equal(sh("cd %s/o/runs/* && %s decide . > %s/decide.txt", tmpdir, bin, tmpdir), 0);
     assert_int_equal(sh("grep -q '^# 96-256-10, inference' %s/decide.txt", tmpdir), 0);
