@@ -128,11 +128,15 @@ int decide_which(const results *r, const netfit_set *s, const char *net, wl_mode
         a->device = base ? base : best->base;
     snprintf(a->why, sizeof a->why, "%s at batch %d of %s (%s, %s): ", a->device, batch, any->net,
              workload_mode_name(mode), fit_view_name(view));
-    if (best->x.kind == CROSS_ALWAYS || best->x.kind == CROSS_NEVER)
+    if (best->x.kind == CROSS_ALWAYS)
         snprintf(a->why + strlen(a->why), sizeof a->why - strlen(a->why),
-                 "%s was faster than %s at every batch measured (%d..%d)",
-                 best->x.kind == CROSS_ALWAYS ? best->other : best->base,
-                 best->x.kind == CROSS_ALWAYS ? best->base : best->other, best->bmin, best->bmax);
+                 "%s was faster than %s at every batch measured (%d..%d)", best->other, best->base,
+                 best->bmin, best->bmax);
+    else if (best->x.kind == CROSS_NEVER)
+        snprintf(a->why + strlen(a->why), sizeof a->why - strlen(a->why),
+                 "%s never stays ahead of %s in the batches measured (%d..%d; faster at %d of "
+                 "%d, not at the largest)",
+                 best->other, best->base, best->bmin, best->bmax, best->nfaster, best->ncells);
     else if (best->x.kind == CROSS_IN_RANGE)
         snprintf(a->why + strlen(a->why), sizeof a->why - strlen(a->why),
                  "the crossover is at batch %.1f (95%% CI %.1f to %.1f)%s", best->x.batch,
@@ -388,8 +392,10 @@ static void env_line(FILE *env, const netfit_set *s, const char *net)
         fprintf(env, "%s at every measured batch (%d..%d)\n%s=%d\n", c->other, c->bmin, c->bmax,
                 var, c->bmin);
     else
-        fprintf(env, "%s at every measured batch (%d..%d): %s never wins there\n", c->base, c->bmin,
-                c->bmax, c->other);
+        fprintf(env,
+                "%s: %s never stays ahead in the measured batches (%d..%d; faster at %d of %d, "
+                "not at the largest)\n",
+                c->base, c->other, c->bmin, c->bmax, c->nfaster, c->ncells);
 }
 
 int decide_write(const results *r, const netfit_set *s, const char *dir, FILE *env, err *e)

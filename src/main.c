@@ -611,7 +611,10 @@ static int print_networks(FILE *out, const results *r, err *e)
         else if (x->x.kind == CROSS_ALWAYS)
             fprintf(out, "%s is faster than %s at every batch measured", x->other, x->base);
         else if (x->x.kind == CROSS_NEVER)
-            fprintf(out, "%s is faster than %s at every batch measured", x->base, x->other);
+            fprintf(out,
+                    "%s never stays ahead of %s (faster at %d of %d batches, not at the "
+                    "largest)",
+                    x->other, x->base, x->nfaster, x->ncells);
         else
             fprintf(out, "no answer (no batch where both %s and %s measured ok)", x->base,
                     x->other);

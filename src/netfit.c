@@ -62,6 +62,7 @@ static int one(const results *r, const rs_point *like, const char *base, const c
             c->bmin = pb->batch;
         if (pb->batch > c->bmax)
             c->bmax = pb->batch;
+        c->nfaster += cells[m].other < cells[m].base;
         m++;
     }
     c->ncells = m;

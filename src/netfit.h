@@ -32,6 +32,7 @@ typedef struct netfit_cross {
                        (CPU) is resident */
     xover_est x;    /* kind CROSS_UNKNOWN when no batch has both devices ok */
     int ncells;     /* batches both devices measured                     */
+    int nfaster;    /* … at which the other device's median was lower    */
     int bmin, bmax; /* the smallest and largest of them (0 when none)    */
 } netfit_cross;
 
