@@ -108,6 +108,12 @@ typedef struct backend_ops {
      * the binary cache served it.  NULL for a backend that builds nothing
      * (the CPU). */
     void (*build_info)(const void *dev, double *seconds, int *cache_hit);
+    /* The mean time of each layer over the steps since the last call (or
+     * since prepare) into mean[0..layers), forward and backward together;
+     * then starts counting afresh.  mean NULL: only starts afresh.  OpenCL:
+     * the layer's kernels' event times; the CPU: the host clock around the
+     * layer's calls.  Returns the number of steps counted. */
+    long (*layer_times)(void *run, double *mean);
 } backend_ops;
 
 /* A device the sweep can measure: its description, its operations and the

@@ -63,6 +63,8 @@ typedef struct cl_run {
     float *out;    /* host copy of y_L that step reads back into */
     cl_event *evs; /* one per kernel of a step */
     int nev;
+    double lsum[WL_MAX_LAYERS]; /* kernel seconds per layer since layer_times */
+    long lsteps;
 } cl_run;
 
 static size_t ceil_to(size_t n, size_t m)
@@ -689,7 +691,11 @@ static int cl_step(void *run, step_times *t, err *e)
         if ((rc = ev_seconds(r->evs[i], &s, "kernel", e)))
             goto fail;
         t->kernel += s;
+        /* enq_step's order: the forward kernels by layer, then three
+         * kernels a layer from the top */
+        r->lsum[i < L ? i : L - 1 - (i - L) / 3] += s;
     }
+    r->lsteps++;
     if ((rc = ev_seconds(up, &t->h2d, "upload", e)) ||
         (rc = ev_seconds(down, &t->d2h, "read-back", e)))
         goto fail;
@@ -731,7 +737,22 @@ static int cl_state(void *run, net_state *s, err *e)
     return BE_OK;
 }
 
+static long cl_layer_times(void *run, double *mean)
+{
+    cl_run *r = run;
+    long n = r->lsteps;
+    int l;
+    for (l = 0; l < r->w.layers; l++) {
+        if (mean)
+            mean[l] = n > 0 ? r->lsum[l] / (double)n : 0.0;
+        r->lsum[l] = 0.0;
+    }
+    r->lsteps = 0;
+    return n;
+}
+
 static const backend_ops cl_ops = {
+    .layer_times = cl_layer_times,
     .kind = BACKEND_OPENCL,
     .prepare = cl_prepare,
     .reset = cl_reset,

@@ -15,11 +15,13 @@
 
 typedef struct cpu_run {
     workload w;
-    float **act; /* layers+1: act[0] holds the input */
-    float **par; /* layers weights then layers biases: the working copy */
-    float **dx;  /* training: gradient w.r.t. each layer's input */
-    float *dz;   /* training: dy ⊙ [y > 0] of the layer being processed */
-    float *db;   /* training: bias gradient of that layer */
+    float **act;                /* layers+1: act[0] holds the input */
+    float **par;                /* layers weights then layers biases: the working copy */
+    float **dx;                 /* training: gradient w.r.t. each layer's input */
+    float *dz;                  /* training: dy ⊙ [y > 0] of the layer being processed */
+    float *db;                  /* training: bias gradient of that layer */
+    double lsum[WL_MAX_LAYERS]; /* seconds per layer since layer_times */
+    long lsteps;
 } cpu_run;
 
 /* Elements of the activations entering layer l (l = layers: the output). */
@@ -152,12 +154,14 @@ static void forward(cpu_run *r)
     int B = r->w.batch, l;
     for (l = 0; l < r->w.layers; l++) {
         int K = wl_dim(&r->w, l), N = wl_dim(&r->w, l + 1);
+        double t0 = host_seconds();
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, N, K, 1.0f, r->act[l], K,
                     r->par[l], N, 0.0f, r->act[l + 1], N);
         if (wl_relu(&r->w, l))
             bias_relu(r->act[l + 1], r->par[r->w.layers + l], B, N);
         else
             bias_only(r->act[l + 1], r->par[r->w.layers + l], B, N);
+        r->lsum[l] += host_seconds() - t0;
     }
 }
 
@@ -172,6 +176,7 @@ static void backward(cpu_run *r)
         const float *y = r->act[l + 1];
         float *b = r->par[L + l];
         size_t i, n = act_len(&r->w, l + 1);
+        double t0 = host_seconds();
 
         if (wl_relu(&r->w, l))
             for (i = 0; i < n; i++)
@@ -192,6 +197,7 @@ static void backward(cpu_run *r)
         /* W ← W − lr·xᵀ·dz in one sgemm */
         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, K, N, B, -lr, r->act[l], K, r->dz, N,
                     1.0f, r->par[l], N);
+        r->lsum[l] += host_seconds() - t0;
         dy = r->dx[l];
     }
 }
@@ -205,6 +211,7 @@ static int cpu_step(void *p, step_times *t, err *e)
     if (r->w.mode == WL_TRAINING)
         backward(r);
     t->wall = t->total = host_seconds() - t0;
+    r->lsteps++;
     t->kernel = t->h2d = t->d2h = t->whost = -1.0;
     return BE_OK;
 }
@@ -225,8 +232,23 @@ static int cpu_state(void *p, net_state *s, err *e)
     return BE_OK;
 }
 
+static long cpu_layer_times(void *p, double *mean)
+{
+    cpu_run *r = p;
+    long n = r->lsteps;
+    int l;
+    for (l = 0; l < r->w.layers; l++) {
+        if (mean)
+            mean[l] = n > 0 ? r->lsum[l] / (double)n : 0.0;
+        r->lsum[l] = 0.0;
+    }
+    r->lsteps = 0;
+    return n;
+}
+
 /* No kernels to build: build_info stays NULL. */
 static const backend_ops cpu_ops = {
+    .layer_times = cpu_layer_times,
     .kind = BACKEND_OPENBLAS,
     .prepare = cpu_prepare,
     .reset = cpu_reset,

@@ -33,6 +33,7 @@
 #include "host.h"
 #include "progress.h"
 #include "prose.h"
+#include "query.h"
 #include "refine.h"
 #include "report.h"
 #include "results.h"
@@ -588,6 +589,55 @@ static int cmd_which(const cli *c)
     return rc < 0 ? fail(status_of(rc), &e) : 0;
 }
 
+/* "1.20/0.45/0.02 ms": the times of a layer breakdown in milliseconds. */
+static void layer_list(const double *t, int n, char *buf, size_t size)
+{
+    size_t k = 0;
+    int l;
+    buf[0] = '\0';
+    for (l = 0; l < n && k + 1 < size; l++)
+        k += (size_t)snprintf(buf + k, size - k, "%s%.3g", l ? "/" : "", 1e3 * t[l]);
+    if (k + 1 < size)
+        snprintf(buf + k, size - k, " ms");
+}
+
+/* Per network, mode and batch that both devices timed by layer: each
+ * layer's time on each, and the best placement of the layers with the
+ * copies between devices, beside all on one device or the other. */
+static void print_layers(FILE *out, const results *r)
+{
+    const char *base = q_base_id(r);
+    int i, j, l, first = 1;
+    for (i = 0; base && i < r->npoints; i++) {
+        const rs_point *pb = &r->points[i];
+        if (!pb->net[0] || strcmp(pb->device, base) != 0)
+            continue;
+        for (j = 0; j < r->npoints; j++) {
+            const rs_point *po = &r->points[j];
+            netfit_layers b;
+            char tb[400], to[400], on[600];
+            size_t k = 0;
+            if (strcmp(po->device, base) == 0 || po->mode != pb->mode || po->batch != pb->batch ||
+                strcmp(po->net, pb->net) != 0 || strcmp(po->sizes, pb->sizes) != 0 ||
+                !netfit_breakdown(pb, po, &b))
+                continue;
+            layer_list(b.t[0], b.layers, tb, sizeof tb);
+            layer_list(b.t[1], b.layers, to, sizeof to);
+            on[0] = '\0';
+            for (l = 0; l < b.layers && k + 1 < sizeof on; l++)
+                k += (size_t)snprintf(on + k, sizeof on - k, "%s%s", l ? "," : "",
+                                      b.on[l] ? po->device : pb->device);
+            fprintf(out,
+                    "%s%s %s batch %d by layer: %s %s, %s %s; best placement %s, about %.3g ms "
+                    "(all on %s %.3g ms, all on %s with copies %.3g ms)\n",
+                    first ? "\n" : "", pb->net, workload_mode_name(pb->mode), pb->batch, pb->device,
+                    tb, po->device, to, on, 1e3 * b.best, pb->device, 1e3 * b.all_base, po->device,
+                    1e3 * b.all_other);
+            first = 0;
+        }
+    }
+}
+
 /* The answer per network of a run, one line each (inference and training,
  * both views): what `decide` writes for programs, in words. */
 static int print_networks(FILE *out, const results *r, err *e)
@@ -621,6 +671,7 @@ static int print_networks(FILE *out, const results *r, err *e)
         fprintf(out, "; batches %d..%d\n", x->bmin, x->bmax);
     }
     netfit_free(&s);
+    print_layers(out, r);
     return BE_OK;
 }
 

@@ -169,6 +169,75 @@ const netfit_cross *netfit_find(const netfit_set *s, const char *net, wl_mode mo
     return NULL;
 }
 
+/* The median of v[0..n) (sorted in place); 0 when n is 0. */
+static double median_of(double *v, int n)
+{
+    int i, j;
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return n == 0 ? 0.0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The other device's cost of a byte copied: its median upload of the
+ * input plus read-back of the output over their bytes; 0 when unknown. */
+static double per_byte(const rs_point *po, const net_spec *n)
+{
+    double *v = malloc(2 * (size_t)(po->nsamples + 1) * sizeof *v), up, down, bytes;
+    int i;
+    if (!v || !po->has_transfer || po->nsamples == 0) {
+        free(v);
+        return 0.0;
+    }
+    for (i = 0; i < po->nsamples; i++) {
+        v[i] = po->samples[i].h2d;
+        v[po->nsamples + i] = po->samples[i].d2h;
+    }
+    up = median_of(v, po->nsamples);
+    down = median_of(v + po->nsamples, po->nsamples);
+    free(v);
+    bytes = 4.0 * po->batch * ((double)n->dims[0] + n->dims[n->layers]);
+    return bytes > 0.0 ? (up + down) / bytes : 0.0;
+}
+
+int netfit_breakdown(const rs_point *pb, const rs_point *po, netfit_layers *out)
+{
+    const rs_point *p[2] = {pb, po};
+    const double *t[2];
+    net_spec n;
+    double c;
+    int d, l;
+    err e;
+    memset(out, 0, sizeof *out);
+    if (!q_ok(pb) || !q_ok(po) || pb->nlayer != pb->layers || po->nlayer != po->layers ||
+        pb->layers != po->layers || net_parse_sizes(pb->sizes, "sizes", &n, &e) < 0 ||
+        n.layers != pb->layers)
+        return 0;
+    out->layers = n.layers;
+    for (d = 0; d < 2; d++) {
+        double sum = 0.0;
+        for (l = 0; l < n.layers; l++)
+            sum += p[d]->layer_s[l];
+        if (!(sum > 0.0))
+            return 0;
+        for (l = 0; l < n.layers; l++)
+            out->t[d][l] = p[d]->layer_s[l] * q_median(p[d], FIT_RESIDENT) / sum;
+    }
+    if (!((c = per_byte(po, &n)) > 0.0))
+        return 0;
+    for (l = 0; l <= n.layers; l++)
+        out->move[l] = c * 4.0 * po->batch * n.dims[l];
+    t[0] = out->t[0];
+    t[1] = out->t[1];
+    out->best = netfit_place(n.layers, t, out->move, out->on);
+    out->all_base = q_median(pb, FIT_RESIDENT);
+    out->all_other = out->move[0] + q_median(po, FIT_RESIDENT) + out->move[n.layers];
+    return 1;
+}
+
 double netfit_place(int L, const double *const t[2], const double *move, int *on)
 {
     /* best[l][d]: the least time to run layers 0..l-1 with the activations

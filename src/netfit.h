@@ -56,6 +56,32 @@ int netfit_networks(const results *r, const char **names, int max);
 const netfit_cross *netfit_find(const netfit_set *s, const char *net, wl_mode mode, fit_view view,
                                 const char *other);
 
+/* The per-layer breakdown of one network × mode × batch on two devices
+ * (base: 0, other: 1) and the best placement of its layers. */
+typedef struct netfit_layers {
+    int layers;
+    double t[2][WL_MAX_LAYERS];     /* seconds of each layer: the point's mean
+                                    layer times scaled so that they add up
+                                    to its resident median (the OpenCL
+                                    kernels' times then carry their share
+                                    of the launches)                     */
+    double move[WL_MAX_LAYERS + 1]; /* seconds to copy the activations
+                                    entering layer l between the devices:
+                                    their bytes at the other device's
+                                    measured cost per byte (its input's
+                                    upload and output's read-back)       */
+    int on[WL_MAX_LAYERS];          /* the best placement (netfit_place)     */
+    double best;                    /* its estimated step time              */
+    double all_base;                /* every layer on the base device       */
+    double all_other;               /* every layer on the other, with the
+                                    input's and output's copies          */
+} netfit_layers;
+
+/* The breakdown of pb (the base device's point) and po (the other's, same
+ * network, mode and batch) into out.  0 when either lacks layer times or
+ * po lacks transfer times. */
+int netfit_breakdown(const rs_point *pb, const rs_point *po, netfit_layers *out);
+
 /* Placement of L layers on device 0 or 1.  t[d][l]: the time of layer l
  * on device d; move[l]: the time to copy the activations entering layer l
  * (l = 0: the input, l = L: the output) from one device to the other.  The

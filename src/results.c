@@ -452,6 +452,15 @@ static void write_point(xmlNodePtr points, const rs_point *p)
         put(pt, "sizes", p->sizes);
     }
     putd(pt, "flops-per-layer", p->flops_per_layer);
+    if (p->nlayer > 0) {
+        char list[WL_MAX_LAYERS * 26];
+        size_t k = 0;
+        for (i = 0; i < p->nlayer && k < sizeof list; i++)
+            k +=
+                (size_t)snprintf(list + k, sizeof list - k, "%s%.17g", i ? " " : "", p->layer_s[i]);
+        put(pt, "layer-seconds", list);
+        putf(pt, "layer-steps", "%ld", p->layer_n);
+    }
     put(pt, "status", results_status_name(p->status));
     if (p->message[0])
         put(pt, "message", p->message);
@@ -1227,6 +1236,40 @@ static void read_point_net(loader *ld, xmlNodePtr n, rs_point *p)
             p->sizes, p->layers, p->hidden);
 }
 
+/* A network point's mean time per layer: one number of seconds a layer,
+ * and the steps they average over. */
+static void read_layer_times(loader *ld, xmlNodePtr n, rs_point *p)
+{
+    xmlChar *v = attr(ld, n, "layer-seconds", 0);
+    const char *s = (const char *)v;
+    int k = 0;
+    while (v && s && *s && !ld->failed) {
+        char word[64];
+        size_t len = strcspn(s, " ");
+        double d;
+        if (len == 0 || len >= sizeof word || k == p->layers) {
+            bad(ld, n, "<point> attribute \"layer-seconds\" is not %d times", p->layers);
+            break;
+        }
+        memcpy(word, s, len);
+        word[len] = '\0';
+        if (!parse_real((const xmlChar *)word, &d) || d < 0.0 || d > TIME_MAX) {
+            bad(ld, n, "<point> attribute \"layer-seconds\" holds \"%s\", not a time", word);
+            break;
+        }
+        p->layer_s[k++] = d;
+        s += len;
+        s += *s == ' ';
+    }
+    xmlFree(v);
+    if (ld->failed)
+        return;
+    if (k != p->layers)
+        bad(ld, n, "<point> attribute \"layer-seconds\" has %d times for %d layers", k, p->layers);
+    p->nlayer = k;
+    p->layer_n = (long)get_int(ld, n, "layer-steps", 1, 1LL << 40);
+}
+
 static void read_point(loader *ld, xmlNodePtr n, rs_point *p)
 {
     memset(p, 0, sizeof *p);
@@ -1238,6 +1281,8 @@ static void read_point(loader *ld, xmlNodePtr n, rs_point *p)
     if (has(n, "net") || has(n, "sizes"))
         read_point_net(ld, n, p);
     p->flops_per_layer = get_real(ld, n, "flops-per-layer", 1.0, FLOPS_MAX);
+    if (has(n, "layer-seconds"))
+        read_layer_times(ld, n, p);
     p->status = (rs_status)get_enum(ld, n, "status", status_names, COUNT(status_names));
     get_text(ld, n, "message", p->message, sizeof p->message, 1);
     get_text(ld, n, "added", p->why, sizeof p->why, 1);

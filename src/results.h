@@ -67,17 +67,21 @@ typedef struct rs_point {
     long checked;
     double max_error, tolerance; /* max_error NaN when it was not finite */
     char worst[128];
-    int nsamples;           /* 0 unless the point was measured          */
-    step_times *samples;    /* owned by the point                       */
-    int *pass;              /* owned; the pass (rs_pass.index) of each sample,
+    int nsamples;                  /* 0 unless the point was measured          */
+    step_times *samples;           /* owned by the point                       */
+    int *pass;                     /* owned; the pass (rs_pass.index) of each sample,
                                  or NULL: all from one pass, numbered 0 (files
                                  of 0.1.0, test fixtures)                  */
-    int has_transfer;       /* samples carry h2d/d2h/total (OpenCL)     */
-    int has_whost;          /* samples carry whost (OpenCL, networks)   */
-    stats_summary resident; /* of samples[].wall                        */
-    stats_summary transfer; /* of samples[].total, when has_transfer    */
-    stats_summary whost;    /* of samples[].whost, when has_whost       */
-    tel_point tel;          /* what the device reported while it was timed
+    int has_transfer;              /* samples carry h2d/d2h/total (OpenCL)     */
+    int has_whost;                 /* samples carry whost (OpenCL, networks)   */
+    stats_summary resident;        /* of samples[].wall                        */
+    stats_summary transfer;        /* of samples[].total, when has_transfer    */
+    stats_summary whost;           /* of samples[].whost, when has_whost       */
+    int nlayer;                    /* networks: layers with a time in layer_s (0: none) */
+    long layer_n;                  /* the timed steps layer_s averages over     */
+    double layer_s[WL_MAX_LAYERS]; /* mean seconds of each layer in a step
+                                 (backend_ops.layer_times), resident      */
+    tel_point tel;                 /* what the device reported while it was timed
                                  (telemetry.h); tel.kind TEL_NONE: nothing */
 } rs_point;
 

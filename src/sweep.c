@@ -145,6 +145,22 @@ static int energy_run(measure *m, const device *dev, void *run, rs_point *pt, do
     return BE_OK;
 }
 
+/* Folds the mean layer times of this visit's timed steps into pt's (a
+ * network's point), weighted by the steps. */
+static void add_layer_times(const device *dev, void *run, rs_point *pt)
+{
+    double mean[WL_MAX_LAYERS];
+    long n = dev->ops->layer_times(run, mean);
+    int l;
+    if (n <= 0)
+        return;
+    for (l = 0; l < pt->layers && l < WL_MAX_LAYERS; l++)
+        pt->layer_s[l] = (pt->layer_s[l] * (double)pt->layer_n + mean[l] * (double)n) /
+                         (double)(pt->layer_n + n);
+    pt->nlayer = pt->layers;
+    pt->layer_n += n;
+}
+
 /* Warms up, then takes samples of pass into pt until this pass's median is
  * pinned down, the share is spent, or the run is stopped.  The samples
  * taken are kept in every case (an interrupted visit's too); the caller
@@ -174,6 +190,8 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
         if ((rc = dev->ops->step(run, &t, e)) < 0)
             goto done;
     }
+    if (dev->ops->layer_times)
+        dev->ops->layer_times(run, NULL); /* the warm-up's steps do not count */
     /* telemetry is read around the timed samples, outside every one of them */
     tel_read(m->tel, &before);
     t0 = host_seconds();
@@ -207,6 +225,8 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
     }
     m->sampled = host_seconds() - t0;
     tel_read(m->tel, &after);
+    if (pt->net[0] && dev->ops->layer_times)
+        add_layer_times(dev, run, pt);
     if (n > 0) {
         int kept;
         tel_visit(&pt->tel, &before, &after, n);

@@ -380,6 +380,10 @@ static results *make_run(void)
             }
             p.has_transfer = k;
             p.has_whost = k;
+            p.nlayer = 2;
+            p.layer_n = 12;
+            p.layer_s[0] = 1e-4 * b;
+            p.layer_s[1] = 1.0 / 3.0 * 1e-5;
             assert_int_equal(results_add_point(r, &p, &e), BE_OK);
             assert_int_equal(results_add_samples(&r->points[r->npoints - 1], t, 12, 1, &e), BE_OK);
             assert_int_equal(results_summarize(&r->points[r->npoints - 1], &e), BE_OK);
@@ -411,6 +415,9 @@ static void test_results_round_trip(void **state)
     assert_true(back->points[5].samples[0].whost == r->points[5].samples[0].whost);
     assert_true(back->points[5].whost.median == r->points[5].whost.median);
     assert_int_equal(back->points[0].has_whost, 0);
+    assert_int_equal(back->points[5].nlayer, 2);
+    assert_int_equal(back->points[5].layer_n, 12);
+    assert_true(back->points[5].layer_s[1] == r->points[5].layer_s[1]);
     results_free(back);
     results_free(r);
 }
@@ -453,6 +460,8 @@ static void test_results_rejects(void **state)
     expect_rejected("<summary view=\"weights-on-host\"", "<summary view=\"transfer\"",
                     "two \"transfer\" summaries");
     expect_rejected(" whost=\"", " whost=\"-", "whost");
+    expect_rejected(" layer-steps=\"12\"", " layer-steps=\"0\"", "layer-steps");
+    expect_rejected(" layer-seconds=\"", " layer-seconds=\"1 ", "layer-seconds");
 }
 
 static void test_format1_loads(void **state)
@@ -565,6 +574,59 @@ static void test_netfit_and_which(void **state)
     results_free(r);
 }
 
+/* The per-layer breakdown of two points, by hand: the layer times scaled
+ * to each point's median, the copies at the other device's cost per byte,
+ * and the placement. */
+static void test_breakdown(void **state)
+{
+    rs_point pb, po;
+    step_times t[3];
+    netfit_layers b;
+    int i;
+    (void)state;
+    memset(&pb, 0, sizeof pb);
+    snprintf(pb.device, sizeof pb.device, "cpu");
+    snprintf(pb.net, sizeof pb.net, "n");
+    snprintf(pb.sizes, sizeof pb.sizes, "8-4-2");
+    pb.layers = 2;
+    pb.batch = 10;
+    pb.resident.n = 3;
+    pb.resident.median = 3e-3;
+    pb.nlayer = 2;
+    pb.layer_s[0] = 1e-3;
+    pb.layer_s[1] = 2e-3;
+    po = pb;
+    snprintf(po.device, sizeof po.device, "cl:0.0");
+    po.resident.median = 1e-3;
+    po.layer_s[0] = po.layer_s[1] = 0.25e-3; /* kernels: half the wall time */
+    for (i = 0; i < 3; i++) {
+        t[i].wall = 1e-3;
+        t[i].h2d = 4e-6; /* 320 bytes in */
+        t[i].d2h = 1e-6; /* 80 bytes out */
+    }
+    po.has_transfer = 1;
+    po.samples = t;
+    po.nsamples = 3;
+    assert_int_equal(netfit_breakdown(&pb, &po, &b), 1);
+    assert_int_equal(b.layers, 2);
+    assert_true(fabs(b.t[0][0] - 1e-3) < 1e-15 && fabs(b.t[0][1] - 2e-3) < 1e-15);
+    assert_true(fabs(b.t[1][0] - 0.5e-3) < 1e-15 && fabs(b.t[1][1] - 0.5e-3) < 1e-15);
+    /* 5 µs for 400 bytes: 1.25e-8 s a byte; 40 bytes a unit of width */
+    assert_true(fabs(b.move[0] - 4e-6) < 1e-15 && fabs(b.move[1] - 2e-6) < 1e-15 &&
+                fabs(b.move[2] - 1e-6) < 1e-15);
+    assert_true(fabs(b.all_base - 3e-3) < 1e-15);
+    assert_true(fabs(b.all_other - 1.005e-3) < 1e-15);
+    assert_true(fabs(b.best - 1.005e-3) < 1e-15);
+    assert_int_equal(b.on[0], 1);
+    assert_int_equal(b.on[1], 1);
+    /* without layer times, or without transfers, there is no breakdown */
+    po.nlayer = 0;
+    assert_int_equal(netfit_breakdown(&pb, &po, &b), 0);
+    po.nlayer = 2;
+    po.has_transfer = 0;
+    assert_int_equal(netfit_breakdown(&pb, &po, &b), 0);
+}
+
 /* The placement estimate, against sums done by hand. */
 static void test_place(void **state)
 {
@@ -619,6 +681,8 @@ static void test_e2e(void **state)
     assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
     assert_non_null(strstr(text, "96-256-10, inference, data resident: "));
     assert_non_null(strstr(text, "96-256-10, inference, weights on the host: "));
+    assert_non_null(strstr(text, "96-256-10 inference batch 64 by layer: cpu "));
+    assert_non_null(strstr(text, "; best placement "));
     free(text);
     assert_int_equal(sh("cd %s/o/runs/* && %s decide . > %s/decide.txt", tmpdir, bin, tmpdir), 0);
     assert_int_equal(sh("grep -q '^# 96-256-10, inference' %s/decide.txt", tmpdir), 0);
@@ -663,6 +727,7 @@ int main(void)
         cmocka_unit_test(test_format1_loads),
         cmocka_unit_test(test_netfit_and_which),
         cmocka_unit_test(test_place),
+        cmocka_unit_test(test_breakdown),
         cmocka_unit_test(test_e2e),
     };
     return cmocka_run_group_tests_name("net", tests, make_tmpdir, remove_tmpdir);
