@@ -767,10 +767,8 @@ static int cmd_run(const cli *c, int then_report)
         goto fail;
     }
     start = host_seconds();
-    /* a fifth of the budget is kept for refinement around the crossover
-     * (of the square stack: networks are not refined yet) */
-    rc = sweep_run(&c->plan, grid, ngrid,
-                   c->no_refine || c->plan.nnets > 0 ? c->plan.budget : 0.8 * c->plan.budget, sel,
+    /* a fifth of the budget is kept for refinement around the crossover */
+    rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
                    nsel, r, path, &interrupted, progress_event, &pg, &e);
     if (rc == BE_OK) {
         refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel,
