@@ -86,6 +86,13 @@ int decide_which(const results *r, const netfit_set *s, const char *net, wl_mode
     for (i = 0; i < s->n && !any; i++)
         if (strcmp(s->c[i].net, net) == 0 || strcmp(s->c[i].sizes, net) == 0)
             any = &s->c[i];
+    for (i = 0; i < r->npoints && !any; i++)
+        if (r->points[i].net[0] &&
+            (strcmp(r->points[i].net, net) == 0 || strcmp(r->points[i].sizes, net) == 0))
+            return err_set(e, BE_EUSAGE,
+                           "run %s measured network %s on one device only (%s): there is no "
+                           "other device to choose",
+                           r->prov.id, r->points[i].net, r->points[i].device);
     if (!any)
         return err_set(e, BE_EUSAGE, "run %s measured no network \"%s\"; %s%s", r->prov.id, net,
                        nets[0] ? "its networks: "

@@ -555,9 +555,18 @@ static int cmd_decide(const cli *c)
         *slash = '\0';
     else
         snprintf(dir, sizeof dir, ".");
-    if ((rc = netfit_run(u.r, u.r->prov.seed, 0, &s, &e)) == BE_OK && s.n == 0)
-        rc = err_set(&e, BE_EUSAGE,
-                     "%s measured no network (measure one with breakeven run --net SIZES)", u.src);
+    if ((rc = netfit_run(u.r, u.r->prov.seed, 0, &s, &e)) == BE_OK && s.n == 0) {
+        const char *names[1];
+        if (netfit_networks(u.r, names, 1) > 0)
+            rc = err_set(&e, BE_EUSAGE,
+                         "%s measured its networks on one device only: nothing to decide "
+                         "between (measure with --devices all)",
+                         u.src);
+        else
+            rc = err_set(&e, BE_EUSAGE,
+                         "%s measured no network (measure one with breakeven run --net SIZES)",
+                         u.src);
+    }
     if (rc == BE_OK && (rc = decide_write(u.r, &s, dir, stdout, &e)) == BE_OK)
         printf("%s/decision.json\n%s/breakeven_decision.h\n", dir, dir);
     netfit_free(&s);
