@@ -571,6 +571,16 @@ static void test_netfit_and_which(void **state)
                      0);
     free(h);
     netfit_free(&s);
+    /* the CPU's points alone: nothing to choose between */
+    while (r->npoints > 3)
+        results_remove_point(r, r->npoints - 1);
+    assert_int_equal(netfit_run(r, 1, 200, &s, &e), BE_OK);
+    assert_int_equal(s.n, 0);
+    assert_int_equal(decide_which(r, &s, "tiny", WL_INFERENCE, FIT_RESIDENT, 32, &a, &e),
+                     BE_EUSAGE);
+    assert_string_equal(e.msg, "run test-run measured network tiny on one device only (cpu): "
+                               "there is no other device to choose");
+    netfit_free(&s);
     results_free(r);
 }
 
