@@ -56,7 +56,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/stats.c \
-                src/net.c
+                src/net.c src/infile.c
 
 .PHONY: all check test report bench fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:

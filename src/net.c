@@ -5,10 +5,11 @@
 #include "net.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "infile.h"
 
 /* Each preset's sizes as its source states them; softmax, dropout and
  * GELU are not modelled (their cost is an elementwise pass). */
@@ -179,30 +180,20 @@ int net_parse_line(const char *line, const char *what, net_spec *out, err *e)
     return BE_OK;
 }
 
-/* A small bounded reader of its own: src/infile.h (issue 21) is not on
- * main yet; once it is, this reads through it. */
 int net_load_file(const char *path, net_spec *nets, int *n, err *e)
 {
-    char line[1024], what[300];
-    struct stat st;
-    FILE *fp = fopen(path, "r");
-    int lineno = 0, rc = BE_OK, had = *n;
-    if (!fp)
-        return err_set(e, BE_EUSAGE, "--net-file: %s: %s", path, strerror(errno));
-    if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > NET_FILE_MAX_BYTES) {
-        fclose(fp);
-        return err_set(e, BE_EUSAGE, "--net-file: %s: not a regular file of at most %d bytes", path,
-                       NET_FILE_MAX_BYTES);
-    }
-    while (fgets(line, sizeof line, fp)) {
+    char what[300], *text = NULL, *line, *next;
+    int lineno = 0, rc, had = *n;
+    if ((rc = infile_read(path, NET_FILE_MAX_BYTES, INFILE_TEXT, &text, NULL, e)) < 0)
+        return err_prefix(e, BE_EUSAGE, "--net-file");
+    for (line = text; line && rc == BE_OK; line = next) {
         char *hash, *s = line, *end;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         lineno++;
         snprintf(what, sizeof what, "%s:%d", path, lineno);
-        if (!strchr(line, '\n') && !feof(fp)) {
-            rc = err_set(e, BE_EUSAGE, "%s: line longer than %zu bytes", what, sizeof line - 2);
-            break;
-        }
-        if ((hash = strchr(line, '#')))
+        if ((hash = strchr(s, '#')))
             *hash = '\0';
         while (isspace((unsigned char)*s))
             s++;
@@ -211,19 +202,14 @@ int net_load_file(const char *path, net_spec *nets, int *n, err *e)
             *--end = '\0';
         if (!*s)
             continue;
-        if (*n == NET_MAX_NETS) {
+        if (*n == NET_MAX_NETS)
             rc = err_set(e, BE_EUSAGE, "%s: more than %d networks in one run", what, NET_MAX_NETS);
-            break;
-        }
-        if ((rc = net_parse_line(s, what, &nets[*n], e)) < 0)
-            break;
-        (*n)++;
+        else if ((rc = net_parse_line(s, what, &nets[*n], e)) == BE_OK)
+            (*n)++;
     }
-    if (rc == BE_OK && ferror(fp))
-        rc = err_set(e, BE_EFAIL, "--net-file: %s: read error", path);
+    free(text);
     if (rc == BE_OK && *n == had)
         rc = err_set(e, BE_EUSAGE, "--net-file: %s: no network in it", path);
-    fclose(fp);
     if (rc < 0)
         *n = had;
     return rc;

@@ -49,8 +49,10 @@ int net_parse(const char *text, const char *what, net_spec *out, err *e);
  * the caller: "SIZES" or "NAME SIZES" (or a preset's name alone). */
 int net_parse_line(const char *line, const char *what, net_spec *out, err *e);
 /* Appends the networks of the file at path to nets (*n of them, at most
- * NET_MAX_NETS): one a line, blank lines and # comments skipped.
- * BE_EUSAGE naming path:line on a bad line, BE_EFAIL when it cannot be read. */
+ * NET_MAX_NETS): one a line, blank lines and # comments skipped.  Read
+ * through infile.h: a regular text file of at most NET_FILE_MAX_BYTES.
+ * BE_EUSAGE naming path (and the line) when it cannot be read or a line is
+ * bad. */
 int net_load_file(const char *path, net_spec *nets, int *n, err *e);
 
 /* Whether name is a valid network name (and not sizes). */
