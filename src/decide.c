@@ -86,6 +86,17 @@ int decide_which(const results *r, const netfit_set *s, const char *net, wl_mode
     for (i = 0; i < s->n && !any; i++)
         if (strcmp(s->c[i].net, net) == 0 || strcmp(s->c[i].sizes, net) == 0)
             any = &s->c[i];
+    if (!any) { /* a preset's name finds a network of its sizes */
+        net_spec spec;
+        char sizes[NET_SIZES_MAX];
+        err ignored;
+        if (net_parse(net, "--net", &spec, &ignored) == BE_OK) {
+            net_format(&spec, sizes, sizeof sizes);
+            for (i = 0; i < s->n && !any; i++)
+                if (strcmp(s->c[i].sizes, sizes) == 0)
+                    any = &s->c[i];
+        }
+    }
     for (i = 0; i < r->npoints && !any; i++)
         if (r->points[i].net[0] &&
             (strcmp(r->points[i].net, net) == 0 || strcmp(r->points[i].sizes, net) == 0))
