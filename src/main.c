@@ -656,28 +656,9 @@ static int print_networks(FILE *out, const results *r, err *e)
     if ((rc = netfit_run(r, r->prov.seed, 0, &s, e)) < 0)
         return rc;
     for (i = 0; i < s.n; i++) {
-        const netfit_cross *x = &s.c[i];
-        fprintf(out, "%s%s%s%s%s, %s, %s: ", i ? "" : "\n", x->net,
-                strcmp(x->net, x->sizes) ? " (" : "", strcmp(x->net, x->sizes) ? x->sizes : "",
-                strcmp(x->net, x->sizes) ? ")" : "", workload_mode_name(x->mode),
-                x->view == FIT_WHOST      ? "weights on the host"
-                : x->view == FIT_TRANSFER ? "transfers counted"
-                                          : "data resident");
-        if (x->x.kind == CROSS_IN_RANGE)
-            fprintf(out, "%s is faster than %s from batch %.1f on (95%% CI %s%.1f to %.1f%s)",
-                    x->other, x->base, x->x.batch, x->x.lo_open ? "below " : "", x->x.lo, x->x.hi,
-                    x->x.hi_open ? " or beyond" : "");
-        else if (x->x.kind == CROSS_ALWAYS)
-            fprintf(out, "%s is faster than %s at every batch measured", x->other, x->base);
-        else if (x->x.kind == CROSS_NEVER)
-            fprintf(out,
-                    "%s never stays ahead of %s (faster at %d of %d batches, not at the "
-                    "largest)",
-                    x->other, x->base, x->nfaster, x->ncells);
-        else
-            fprintf(out, "no answer (no batch where both %s and %s measured ok)", x->base,
-                    x->other);
-        fprintf(out, "; batches %d..%d\n", x->bmin, x->bmax);
+        char line[1024];
+        netfit_sentence(&s.c[i], line, sizeof line);
+        fprintf(out, "%s%s\n", i ? "" : "\n", line);
     }
     netfit_free(&s);
     print_layers(out, r);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "query.h"
+#include "workload.h"
 
 #define NETFIT_MAX_CELLS 256
 
@@ -71,6 +72,59 @@ static int one(const results *r, const rs_point *like, const char *base, const c
     if ((rc = xover_estimate(cells, m, seed, boot > 0 ? boot : 1000, &c->x, e)) < 0)
         return err_prefix(e, rc, "network %s", like->net);
     return BE_OK;
+}
+
+void netfit_sentence(const netfit_cross *x, char *buf, size_t size)
+{
+    const int named = strcmp(x->net, x->sizes) != 0;
+    int n = snprintf(buf, size, "%s%s%s%s, %s, %s: ", x->net, named ? " (" : "",
+                     named ? x->sizes : "", named ? ")" : "", workload_mode_name(x->mode),
+                     x->view == FIT_WHOST      ? "weights on the host"
+                     : x->view == FIT_TRANSFER ? "transfers counted"
+                                               : "data resident");
+    size_t k = n > 0 && (size_t)n < size ? (size_t)n : size - 1;
+    if (x->x.kind == CROSS_IN_RANGE)
+        n = snprintf(buf + k, size - k,
+                     "%s is faster than %s from batch %.1f on (95%% CI %s%.1f to %.1f%s)", x->other,
+                     x->base, x->x.batch, x->x.lo_open ? "below " : "", x->x.lo, x->x.hi,
+                     x->x.hi_open ? " or beyond" : "");
+    else if (x->x.kind == CROSS_ALWAYS)
+        n = snprintf(buf + k, size - k, "%s is faster than %s at every batch measured", x->other,
+                     x->base);
+    else if (x->x.kind == CROSS_NEVER)
+        n = snprintf(buf + k, size - k,
+                     "%s never stays ahead of %s (faster at %d of %d batches, not at the "
+                     "largest)",
+                     x->other, x->base, x->nfaster, x->ncells);
+    else
+        n = snprintf(buf + k, size - k, "no answer (no batch where both %s and %s measured ok)",
+                     x->base, x->other);
+    k += n > 0 && (size_t)n < size - k ? (size_t)n : size - 1 - k;
+    snprintf(buf + k, size - k, "; batches %d..%d.", x->bmin, x->bmax);
+}
+
+void netfit_summary(const results *r, wl_mode m, char *buf, size_t size)
+{
+    netfit_set s;
+    int i, v;
+    buf[0] = '\0';
+    if (netfit_run(r, r->prov.seed, 0, &s, NULL) < 0)
+        return;
+    for (i = 0; i < s.n; i++) {
+        const netfit_cross *c = &s.c[i];
+        char line[1024];
+        size_t k = strlen(buf);
+        /* the view shown: the first of weights-on-host, transfer, resident
+         * that this network and device measured */
+        for (v = FIT_WHOST; v > (int)c->view; v--)
+            if (netfit_find(&s, c->net, m, (fit_view)v, c->other))
+                break;
+        if (c->mode != m || v != (int)c->view)
+            continue;
+        netfit_sentence(c, line, sizeof line);
+        snprintf(buf + k, size - k, "%s%s", k ? " " : "", line);
+    }
+    netfit_free(&s);
 }
 
 int netfit_networks(const results *r, const char **names, int max)

@@ -47,6 +47,16 @@ typedef struct netfit_set {
 int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *e);
 void netfit_free(netfit_set *s);
 
+/* The answer of c in words, the one wording of `run`, the report and the
+ * feed: "mnist-mlp (784-512-256-10), inference, weights on the host: cl:0.0
+ * is faster than cpu from batch B on (95% CI LO to HI); batches 16..1024". */
+void netfit_sentence(const netfit_cross *c, char *buf, size_t size);
+
+/* The answers of r's networks in mode m in words into buf (a sentence each,
+ * space-separated): those with the weights on the host where measured,
+ * else with transfers counted, else resident; "" when r has none. */
+void netfit_summary(const results *r, wl_mode m, char *buf, size_t size);
+
 /* The networks of r in the order first measured: names[i] (pointing into
  * r), up to max; returns their count. */
 int netfit_networks(const results *r, const char **names, int max);

@@ -694,6 +694,14 @@ static void test_e2e(void **state)
     assert_non_null(strstr(text, "96-256-10 inference batch 64 by layer: cpu "));
     assert_non_null(strstr(text, "; best placement "));
     free(text);
+    /* the report's run page, front page and feed give the network's answer */
+    assert_int_equal(sh("%s report --quiet --out %s/o > /dev/null", bin, tmpdir), 0);
+    assert_int_equal(sh("grep -q '96-256-10, inference, weights on the host: ' %s/o/feed.xml && "
+                        "grep -q '96-256-10, inference, weights on the host: ' %s/o/runs/*/"
+                        "index.html && grep -q 'Each point is a network of dense layers' "
+                        "%s/o/runs/*/index.html",
+                        tmpdir, tmpdir, tmpdir),
+                     0);
     assert_int_equal(sh("cd %s/o/runs/* && %s decide . > %s/decide.txt", tmpdir, bin, tmpdir), 0);
     assert_int_equal(sh("grep -q '^# 96-256-10, inference' %s/decide.txt", tmpdir), 0);
     /* the header compiles as C99 with every warning an error, and answers
