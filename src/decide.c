@@ -343,6 +343,66 @@ static void json_cross(FILE *f, const netfit_cross *c)
             c->ncells);
 }
 
+static void json_seconds(FILE *f, const double *t, int n)
+{
+    int l;
+    fputc('[', f);
+    for (l = 0; l < n; l++) {
+        fputs(l ? ", " : "", f);
+        json_number(f, t[l]);
+    }
+    fputc(']', f);
+}
+
+/* Per network, mode, batch and device pair with layer times: the
+ * breakdown and the best placement (netfit_breakdown), estimates. */
+static void json_layers(FILE *f, const results *r)
+{
+    const char *base = q_base_id(r);
+    int i, j, l, n = 0;
+    for (i = 0; base && i < r->npoints; i++) {
+        const rs_point *pb = &r->points[i];
+        if (!pb->net[0] || strcmp(pb->device, base) != 0)
+            continue;
+        for (j = 0; j < r->npoints; j++) {
+            const rs_point *po = &r->points[j];
+            netfit_layers b;
+            if (strcmp(po->device, base) == 0 || po->mode != pb->mode || po->batch != pb->batch ||
+                strcmp(po->net, pb->net) != 0 || strcmp(po->sizes, pb->sizes) != 0 ||
+                !netfit_breakdown(pb, po, &b))
+                continue;
+            fputs(n++ ? ",\n    {\"net\": " : "\n    {\"net\": ", f);
+            json_string(f, pb->net);
+            fprintf(f,
+                    ", \"mode\": \"%s\", \"batch\": %d, \"base\": ", workload_mode_name(pb->mode),
+                    pb->batch);
+            json_string(f, pb->device);
+            fputs(", \"other\": ", f);
+            json_string(f, po->device);
+            fputs(", \"base_layer_s\": ", f);
+            json_seconds(f, b.t[0], b.layers);
+            fputs(", \"other_layer_s\": ", f);
+            json_seconds(f, b.t[1], b.layers);
+            fputs(", \"copy_s\": ", f);
+            json_seconds(f, b.move, b.layers + 1);
+            fputs(", \"placement\": [", f);
+            for (l = 0; l < b.layers; l++) {
+                fputs(l ? ", " : "", f);
+                json_string(f, b.on[l] ? po->device : pb->device);
+            }
+            fputs("], \"placement_s\": ", f);
+            json_number(f, b.best);
+            fputs(", \"all_base_s\": ", f);
+            json_number(f, b.all_base);
+            fputs(", \"all_other_s\": ", f);
+            json_number(f, b.all_other);
+            fputc('}', f);
+        }
+    }
+    if (n)
+        fputs("\n  ", f);
+}
+
 static void json_text(FILE *f, const results *r, const netfit_set *s)
 {
     int i;
@@ -375,7 +435,9 @@ static void json_text(FILE *f, const results *r, const netfit_set *s)
         json_cross(f, &s->c[i]);
         fputs(i + 1 < s->n ? ",\n" : "\n", f);
     }
-    fputs("  ]\n}\n", f);
+    fputs("  ],\n  \"layers\": [", f);
+    json_layers(f, r);
+    fputs("]\n}\n", f);
 }
 
 /* The environment line of one network: inference with the weights on the

@@ -704,6 +704,12 @@ static void test_e2e(void **state)
                      0);
     assert_int_equal(sh("cd %s/o/runs/* && %s decide . > %s/decide.txt", tmpdir, bin, tmpdir), 0);
     assert_int_equal(sh("grep -q '^# 96-256-10, inference' %s/decide.txt", tmpdir), 0);
+    /* decision.json is JSON, with the decisions and the per-layer placements */
+    assert_int_equal(sh("cd %s/o/runs/* && /usr/bin/python3 -c 'import json; d = json.load(open("
+                        "\"decision.json\")); assert len(d[\"decisions\"]) == 3, d; "
+                        "assert d[\"layers\"][0][\"placement\"], d'",
+                        tmpdir),
+                     0);
     /* the header compiles as C99 with every warning an error, and answers
      * what `which` answers */
     snprintf(path, sizeof path, "%s/use.c", tmpdir);
