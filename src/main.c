@@ -469,6 +469,8 @@ static int refit_prices(const results *r, const fit_prices *given, const char *p
     return BE_OK;
 }
 
+static int print_networks(FILE *out, const results *r, err *e);
+
 /* One run of `refit`: every summary again from the samples, the fit with
  * this version's method, the file rewritten in place (atomically; the
  * samples are written back as loaded, to the last digit), its charts
@@ -516,7 +518,7 @@ static int refit_one(const cli *c, const char *arg, err *e)
                 "note: %s: its samples carry no passes (breakeven 0.1.0), so their "
                 "intervals cover the spread within that run only\n",
                 u.src);
-    if ((rc = print_crossovers(stdout, r, e)) < 0)
+    if ((rc = print_crossovers(stdout, r, e)) < 0 || (rc = print_networks(stdout, r, e)) < 0)
         goto done;
     printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
     printf("%s\n", u.src);
