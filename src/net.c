@@ -20,8 +20,8 @@ static const net_preset presets[] = {
     {"keras-mnist-mlp", "784-512-512-10",
      "Keras 2's examples/mnist_mlp.py: Dense(512), Dense(512), Dense(10)"},
     {"dlrm-kaggle-bottom", "13-512-256-64-16",
-     "the bottom MLP of DLRM's Criteo Kaggle configuration (facebookresearch/dlrm, "
-     "--arch-mlp-bot=13-512-256-64-16)"},
+     "the bottom MLP of DLRM on Criteo Kaggle: facebookresearch/dlrm "
+     "bench/dlrm_s_criteo_kaggle.sh, --arch-mlp-bot=13-512-256-64-16"},
     {"bert-base-ffn", "768-3072-768",
      "the feed-forward block of BERT-base (Devlin et al. 2019: hidden 768, intermediate 3072)"},
     {"gpt3-6.7b-ffn", "4096-16384-4096",
