@@ -57,18 +57,18 @@ DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl
 #             price.c)
 #   compare   what reads loaded runs: compare (text, Markdown, JSON), the
 #             exports (summary.md, results.json, CSV) and the history
-# Issue 22's network list parser joins as `netlist`: add it to FUZZERS with
-# its FUZZ_SRC_netlist, tests/fuzz/fuzz_netlist.c and a corpus-netlist/.
+#   netlist   --net-file and --net values (net.c)
 # `make fuzz` runs each for FUZZ_SECONDS; `make check` splits
 # FUZZ_CHECK_SECONDS among them.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
-FUZZERS      := results siteconf compare
+FUZZERS      := results siteconf compare netlist
 FUZZ_SRC_results  := src/results.c src/utf8.c src/err.c src/fsx.c src/infile.c src/fmt.c \
                      src/stats.c src/net.c
 FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c
+FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
 FUZZ_SRC_compare  := $(addprefix src/,changes.c chart.c compare.c csv.c devinfo.c err.c export.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c infile.c \
                      json.c net.c query.c results.c rng.c stats.c utf8.c workload.c xover.c)
@@ -76,9 +76,11 @@ FUZZ_SRC_compare  := $(addprefix src/,changes.c chart.c compare.c csv.c devinfo.
 FUZZ_CORPUS_results  := tests/fuzz/corpus
 FUZZ_CORPUS_siteconf := tests/fuzz/corpus-siteconf
 FUZZ_CORPUS_compare  := tests/fuzz/corpus-compare
+FUZZ_CORPUS_netlist  := tests/fuzz/corpus-netlist
 FUZZ_DICT_results  := tests/fuzz/results.dict
 FUZZ_DICT_siteconf := tests/fuzz/siteconf.dict
 FUZZ_DICT_compare  := tests/fuzz/results.dict
+FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 
 .PHONY: all check test report bench fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:

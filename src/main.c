@@ -597,8 +597,10 @@ static int cmd_decide(const cli *c)
                          "%s measured no network (measure one with breakeven run --net SIZES)",
                          u.src);
     }
-    if (rc == BE_OK && (rc = decide_write(u.r, &s, dir, stdout, &e)) == BE_OK)
-        printf("%s/decision.json\n%s/breakeven_decision.h\n", dir, dir);
+    if (rc == BE_OK && (rc = decide_write(u.r, &s, dir, stdout, &e)) == BE_OK) {
+        print_path(stdout, "%s/decision.json\n", dir);
+        print_path(stdout, "%s/breakeven_decision.h\n", dir);
+    }
     netfit_free(&s);
     archive_run_free(&u);
     return rc < 0 ? fail(status_of(rc), &e) : 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "infile.h"
+#include "utf8.h"
 
 /* Each preset's sizes as its source states them; softmax, dropout and
  * GELU are not modelled (their cost is an elementwise pass). */
@@ -36,13 +37,10 @@ const net_preset *net_presets(int *n)
     return presets;
 }
 
-/* text for a message: at most 60 bytes, control characters as '?'. */
+/* text for a message: one printable line (utf8_escape), cut to size. */
 static const char *shown(const char *text, char *buf, size_t size)
 {
-    size_t i;
-    for (i = 0; text[i] && i + 1 < size && i < 60; i++)
-        buf[i] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i];
-    buf[i] = '\0';
+    utf8_escape(buf, size, text);
     return buf;
 }
 
@@ -148,7 +146,7 @@ int net_parse(const char *text, const char *what, net_spec *out, err *e)
 
 int net_parse_line(const char *line, const char *what, net_spec *out, err *e)
 {
-    char name[NET_NAME_MAX + 1], q[64];
+    char name[NET_NAME_MAX + 1], q[256];
     const char *sp = line;
     size_t len;
     int rc;
@@ -182,17 +180,27 @@ int net_parse_line(const char *line, const char *what, net_spec *out, err *e)
 
 int net_load_file(const char *path, net_spec *nets, int *n, err *e)
 {
-    char what[300], *text = NULL, *line, *next;
-    int lineno = 0, rc, had = *n;
+    char *text = NULL;
+    int rc;
     if ((rc = infile_read(path, NET_FILE_MAX_BYTES, INFILE_TEXT, &text, NULL, e)) < 0)
         return err_prefix(e, BE_EUSAGE, "--net-file");
+    rc = net_parse_text(path, text, nets, n, e);
+    free(text);
+    return rc;
+}
+
+int net_parse_text(const char *path, char *text, net_spec *nets, int *n, err *e)
+{
+    char what[300], *line, *next, shown_path[256];
+    int lineno = 0, rc = BE_OK, had = *n;
+    utf8_escape(shown_path, sizeof shown_path, path);
     for (line = text; line && rc == BE_OK; line = next) {
         char *hash, *s = line, *end;
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
         lineno++;
-        snprintf(what, sizeof what, "%s:%d", path, lineno);
+        snprintf(what, sizeof what, "%s:%d", shown_path, lineno);
         if ((hash = strchr(s, '#')))
             *hash = '\0';
         while (isspace((unsigned char)*s))
@@ -207,9 +215,8 @@ int net_load_file(const char *path, net_spec *nets, int *n, err *e)
         else if ((rc = net_parse_line(s, what, &nets[*n], e)) == BE_OK)
             (*n)++;
     }
-    free(text);
     if (rc == BE_OK && *n == had)
-        rc = err_set(e, BE_EUSAGE, "--net-file: %s: no network in it", path);
+        rc = err_set(e, BE_EUSAGE, "--net-file: %s: no network in it", shown_path);
     if (rc < 0)
         *n = had;
     return rc;

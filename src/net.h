@@ -54,6 +54,9 @@ int net_parse_line(const char *line, const char *what, net_spec *out, err *e);
  * BE_EUSAGE naming path (and the line) when it cannot be read or a line is
  * bad. */
 int net_load_file(const char *path, net_spec *nets, int *n, err *e);
+/* The same over text, the file's contents (checked text, NUL-terminated;
+ * its lines are cut in place), errors naming path. */
+int net_parse_text(const char *path, char *text, net_spec *nets, int *n, err *e);
 
 /* Whether name is a valid network name (and not sizes). */
 int net_name_ok(const char *name);
