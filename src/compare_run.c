@@ -33,8 +33,8 @@
  * replicates, takes its own spread over the runs, floored by the median of
  * the points'), so a point is never called changed on evidence that its
  * run does not give; a point is "apart" when its ratio differs from its
- * run's by more than the points' scatter allows (Bonferroni over the
- * points) and by more than the threshold.
+ * run's median ratio by more than the points' scatter allows (Bonferroni
+ * over the points) and by more than the threshold.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -449,9 +449,9 @@ static void group_why(compare_group *g, double R, double busy_a, double busy_b, 
 /* The per-point intervals and verdicts of a group, and which points moved
  * apart from it. */
 static void judge_points(compare_set *s, const compare_group *g, const gdata *G, double run_var,
-                         double *d, double *tmp)
+                         double centre, double *d, double *tmp)
 {
-    const double R = s->opts.threshold, alpha = s->opts.alpha, D = log(g->ratio);
+    const double R = s->opts.threshold, alpha = s->opts.alpha, D = centre;
     const int na = G->na, nb = G->nb, rep = na + nb > 2;
     double floor_var = 0.0, tapart;
     int i, j;
@@ -507,6 +507,7 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     const int na = G->na, nb = G->nb, K = G->K;
     const double R = s->opts.threshold;
     double *gr = work, *d = work + na + nb, *tmp = d + K, D = 0.0, var, sd2 = 0.0, mean = 0.0, t;
+    double centre;
     int i, j;
     run_means(G, gr);
     for (j = 0; j < nb; j++)
@@ -525,6 +526,11 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     for (i = 0; i < K; i++)
         sd2 += K > 1 ? (d[i] - mean) * (d[i] - mean) / (K - 1) : 0.0;
     g->point_sd = robust_sd(d, K, tmp);
+    /* a point is apart from its run's median ratio: one point far off
+     * moves the geometric mean, not the median */
+    memcpy(tmp, d, (size_t)K * sizeof *tmp);
+    qsort(tmp, (size_t)K, sizeof *tmp, cmp_double);
+    centre = stats_quantile(tmp, K, 0.5);
     g->npoints = K;
     if (na + nb > 2) {
         double ss = 0.0, m;
@@ -567,7 +573,7 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     group_why(g, R, busy_a, busy_b, g->corrected && s->opts.correct == COMPARE_CORRECT_LOAD);
     group_text(g, R, g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE);
     if (g->view == FIT_RESIDENT)
-        judge_points(s, g, G, na + nb > 2 ? 0.0 : 2.0 * g->run_sd * g->run_sd, d, tmp);
+        judge_points(s, g, G, na + nb > 2 ? 0.0 : 2.0 * g->run_sd * g->run_sd, centre, d, tmp);
 }
 
 /* Collects group g's data and judges it; refa/refb the runs' log
