@@ -4,6 +4,8 @@
 #   make check      install missing packages, build, run every test
 #   make report     install missing packages, build, run the default sweep, write out/
 #   make bench      side-by-side speed ratios (ours vs OpenBLAS)
+#   make bench-compare  the power study of `compare` on real runs of this machine
+#                   (docs/compare.md; its runs are cached in build/bench-compare/)
 #   make fuzz       fuzz the results loader (FUZZ_SECONDS, default 600, one core)
 #   make deps       install the Debian packages pkg-config cannot find
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -56,7 +58,7 @@ FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/stats.c
 
-.PHONY: all check test report bench fuzz deps install clean format format-check FORCE
+.PHONY: all check test report bench bench-compare fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -182,6 +184,10 @@ bench: deps
 	@pkg-config --exists clblast || $(MAKE) --no-print-directory deps DEBS=libclblast-dev FORCE_DEPS=1
 	$(MAKE) --no-print-directory $(BUILD)/bench
 	$(BUILD)/bench
+
+# 44 real runs the first time (about 20 minutes), reused afterwards.
+bench-compare: $(BIN)
+	tests/bench_compare --binary ./$(BIN)
 
 # One core, new inputs kept in $(FUZZ_DIR)/corpus, crashes in
 # $(FUZZ_DIR)/crashes/ (add each to tests/fuzz/corpus once fixed).
