@@ -127,6 +127,14 @@ typedef struct compare_opts {
 
 void compare_opts_default(compare_opts *o);
 
+/* What COMPARE_CORRECT_LOAD subtracts from the log times of run r's
+ * devices that compute on the host's CPU: −log(1 − the mean share of the
+ * CPU that others took over its passes); 0 when no pass recorded it. */
+double compare_load_log(const results *r);
+/* 1 when device d computes on the host's CPU (OpenBLAS, or an OpenCL
+ * device of type CPU): the machine's load and reference apply to it. */
+int compare_on_cpu(const device_info *d);
+
 /* A crossover of A and its match in B (same models, mode, view, measure). */
 typedef struct compare_cross {
     char base[256], other[256]; /* device ids (as in A)                   */

@@ -229,6 +229,17 @@ static double run_others(const results *r)
     return k ? sum / k : -1.0;
 }
 
+double compare_load_log(const results *r)
+{
+    double f = run_others(r);
+    return f >= 0.0 ? -log(1.0 - fmin(f, 0.9)) : 0.0;
+}
+
+int compare_on_cpu(const device_info *d)
+{
+    return strcmp(d->kind, "openblas") == 0 || strstr(d->type, "CPU") != NULL;
+}
+
 static double side_others(const results *const *r, int n)
 {
     double sum = 0.0, v;
@@ -259,8 +270,7 @@ static int group_of(compare_set *s, const compare_point *c, fit_view v, const re
     snprintf(g->dev_b, sizeof g->dev_b, "%s", c->dev_b);
     snprintf(g->model, sizeof g->model, "%s", c->model);
     d = device_index(a0, c->dev_a);
-    g->kind_cpu = d >= 0 && (strcmp(a0->devices[d].kind, "openblas") == 0 ||
-                             strstr(a0->devices[d].type, "CPU") != NULL);
+    g->kind_cpu = d >= 0 && compare_on_cpu(&a0->devices[d]);
     g->mode = c->mode;
     g->view = v;
     return s->ngroups++;
@@ -655,7 +665,7 @@ static void references(compare_set *s, const results *const *a, const results *c
         double f = run_others(r);
         if (s->opts.correct == COMPARE_CORRECT_LOAD) {
             load_ok = load_ok && f >= 0.0;
-            lcorr[j] = f >= 0.0 ? -log(1.0 - fmin(f, 0.9)) : 0.0;
+            lcorr[j] = compare_load_log(r);
         } else
             lcorr[j] = *all ? lref[j] : 0.0;
     }
