@@ -26,11 +26,13 @@
 #define COMPARE_ALPHA 0.05
 /* With one run per side and no repeated runs in the archive, the
  * run-to-run standard deviation of a run's log geometric mean over its
- * points, corrected for the load (the default correction), as measured on
- * the shared 2-core machine (docs/compare.md: 20 runs in a row, 0.185 for
- * the OpenCL device, 0.126 for OpenBLAS; the larger, rounded up), and the
- * runs it rests on. */
-#define COMPARE_RUN_SD 0.19
+ * points, as measured on the shared 2-core machine for each correction
+ * (docs/compare.md: 20 runs in a row; the larger of OpenBLAS and the
+ * OpenCL device, rounded up): uncorrected 0.399, by the reference 0.192,
+ * for the load 0.190; and the runs they rest on. */
+#define COMPARE_RUN_SD_NONE 0.40
+#define COMPARE_RUN_SD_REFERENCE 0.20
+#define COMPARE_RUN_SD_LOAD 0.19
 #define COMPARE_RUN_SD_RUNS 20
 /* A run-level verdict needs at least this many shared points. */
 #define COMPARE_MIN_POINTS 3

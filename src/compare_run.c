@@ -566,12 +566,21 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
             snprintf(s->band_from, sizeof s->band_from,
                      "%d earlier runs of the same host and software in the archive", n);
         } else {
-            g->run_sd = COMPARE_RUN_SD;
+            /* the band of the correction made: a device on the CPU whose
+             * runs lack what the correction needs gets the uncorrected
+             * one; a device off the CPU needs none (and is unmeasured
+             * here: docs/compare.md) */
+            compare_correct used =
+                g->kind_cpu && !g->corrected ? COMPARE_CORRECT_NONE : s->opts.correct;
+            g->run_sd = used == COMPARE_CORRECT_NONE        ? COMPARE_RUN_SD_NONE
+                        : used == COMPARE_CORRECT_REFERENCE ? COMPARE_RUN_SD_REFERENCE
+                                                            : COMPARE_RUN_SD_LOAD;
             g->df = COMPARE_RUN_SD_RUNS - 1;
             snprintf(s->band_from, sizeof s->band_from,
-                     "the default (a run's geometric mean varies by %.0f%% from run to run on the "
-                     "2-core machine it was measured on: docs/compare.md)",
-                     100.0 * COMPARE_RUN_SD);
+                     "the default (with --correct %s, a run's geometric mean varies by %.0f%% "
+                     "from run to run on the shared 2-core machine it was measured on: "
+                     "docs/compare.md)",
+                     compare_correct_name(used), 100.0 * g->run_sd);
         }
         var = 2.0 * g->run_sd * g->run_sd + (K > 0 ? sd2 / K : 0.0);
     }

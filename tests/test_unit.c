@@ -963,10 +963,19 @@ static results *cmp_scaled(const char *blas, double f, int npts)
                                     {512, 16}, {512, 64}, {1024, 16}, {1024, 64}};
     static const int n[8] = {30, 30, 30, 30, 30, 30, 30, 30};
     double t[8];
+    results *r;
+    rs_pass ps;
     int i;
     for (i = 0; i < npts; i++)
         t[i] = (1 + i) * 1e-3 * f;
-    return cmp_run(blas, shape, t, n, npts);
+    r = cmp_run(blas, shape, t, n, npts);
+    /* one pass on a quiet machine: the load correction applies, and with
+     * it the default band for the load (compare.h) */
+    memset(&ps, 0, sizeof ps);
+    ps.index = 1;
+    ps.state.has_cpu = 1;
+    assert_int_equal(results_add_pass(r, &ps, NULL), BE_OK);
+    return r;
 }
 
 /* One run per side: the band is the documented default, so the interval
@@ -1099,7 +1108,6 @@ static void test_compare_point_and_load(void **state)
     results *a = cmp_scaled("0.3.21", 1.0, 8), *b = cmp_scaled("0.3.21", 1.0, 8);
     results *c = cmp_scaled("0.3.21", 2.0, 8);
     compare_set cs;
-    rs_pass ps;
     err e;
     int i;
     (void)state;
@@ -1114,12 +1122,7 @@ static void test_compare_point_and_load(void **state)
     assert_int_equal(cs.points[5].verdict, CMP_SLOWER);
     assert_int_equal(cs.points[4].apart, 0);
     compare_free(&cs);
-    memset(&ps, 0, sizeof ps);
-    ps.index = 1;
-    ps.state.has_cpu = 1;
-    assert_int_equal(results_add_pass(a, &ps, &e), BE_OK);
-    ps.state.others_cpu = 0.5;
-    assert_int_equal(results_add_pass(c, &ps, &e), BE_OK);
+    c->passes[0].state.others_cpu = 0.5;
     assert_int_equal(compare_runs(a, c, &cs, &e), BE_OK);
     assert_true(fabs(cs.groups[0].ratio - 1.0) < 1e-9);
     assert_int_equal(cs.groups[0].corrected, 1);
