@@ -488,8 +488,8 @@ static int compare_sides(cli *c, err *e)
     if (c->nside_a < 1 || c->nargs - c->nside_a < 1)
         return err_set(e, BE_EUSAGE, "compare: side %s has no run (A1 A2 -- B1 B2)",
                        c->nside_a < 1 ? "A" : "B");
-    if (c->nside_a > 16 || c->nargs - c->nside_a > 16)
-        return err_set(e, BE_EUSAGE, "compare: at most 16 runs per side");
+    if (c->nside_a > 32 || c->nargs - c->nside_a > 32)
+        return err_set(e, BE_EUSAGE, "compare: at most 32 runs per side");
     return BE_OK;
 }
 

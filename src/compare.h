@@ -40,7 +40,7 @@
  * other's for a change in that direction to be put down to the load. */
 #define COMPARE_BUSY 0.20
 /* At most this many runs per side. */
-#define COMPARE_MAX_RUNS 16
+#define COMPARE_MAX_RUNS 32
 
 typedef enum {
     CMP_UNCHANGED = 0,

@@ -1177,7 +1177,7 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
                    const compare_opts *co, compare_set *cmp, char *page, size_t size, err *e)
 {
     site s;
-    archive_run u[2 * COMPARE_MAX_RUNS];
+    archive_run *u; /* na + nb of them: each holds paths, too big for the stack */
     const results *ra[COMPARE_MAX_RUNS], *rb[COMPARE_MAX_RUNS];
     const results **band = NULL;
     archive arch;
@@ -1187,11 +1187,14 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
     int rc = BE_OK, i, n = 0, have_arch;
 
     memset(cmp, 0, sizeof *cmp);
-    memset(u, 0, sizeof u);
     if (na < 1 || nb < 1 || na > COMPARE_MAX_RUNS || nb > COMPARE_MAX_RUNS)
         return err_set(e, BE_EUSAGE, "compare: 1 to %d runs per side", COMPARE_MAX_RUNS);
-    if ((rc = site_open(&s, o->data_dir, o->base_url, o->title, o->author, e)) < 0)
+    if (!(u = calloc((size_t)(na + nb), sizeof *u)))
+        return err_set(e, BE_EFAIL, "compare: out of memory");
+    if ((rc = site_open(&s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
+        free(u);
         return rc;
+    }
     for (n = 0; n < na + nb && rc == BE_OK; n++)
         rc = archive_load_run(o->out, n < na ? a[n] : b[n - na], &u[n], e);
     if (rc < 0)
@@ -1224,6 +1227,7 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
     site_outbox_free(&box);
     for (i = 0; i < n; i++)
         archive_run_free(&u[i]);
+    free(u);
     site_close(&s);
     return rc;
 }

@@ -1044,7 +1044,7 @@ static void test_compare_replicates(void **state)
 {
     static const double fa[3] = {1.00, 1.02, 0.98}, fb[3] = {1.005, 0.995, 1.0},
                         fs[3] = {1.01, 0.99, 1.00};
-    results *a[3], *b[3], *s[3], *odd;
+    results *a[3], *b[3], *s[3], *odd, *keep;
     compare_opts o;
     compare_set cs;
     err e;
@@ -1085,17 +1085,18 @@ static void test_compare_replicates(void **state)
     /* replicates with another grid on one side: refused */
     odd = cmp_scaled("0.3.21", 1.0, 8);
     snprintf(odd->prov.batch, sizeof odd->prov.batch, "16..1024");
+    keep = b[1];
     b[1] = odd;
     assert_int_equal(
         compare_sets((const results *const *)a, 3, (const results *const *)b, 3, &o, &cs, &e),
         BE_EUSAGE);
     assert_non_null(strstr(e.msg, "side B"));
     assert_non_null(strstr(e.msg, "batch sizes"));
-    b[1] = s[1];
+    b[1] = keep;
     results_free(odd);
     for (i = 0; i < 3; i++) {
         results_free(a[i]);
-        results_free(i == 1 ? NULL : b[i]);
+        results_free(b[i]);
         results_free(s[i]);
     }
 }
