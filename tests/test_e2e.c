@@ -805,6 +805,43 @@ static int count_of(const char *text, const char *what)
     return n;
 }
 
+/* run --repeat 2: two runs, each its own directory, results with the
+ * machine's reference in every pass; compare takes them as A and B. */
+static void test_run_repeat(void **state)
+{
+    char out[300], path[600], ids[2][200];
+    outcome o;
+    DIR *d;
+    struct dirent *de;
+    int n = 0;
+    (void)state;
+    snprintf(out, sizeof out, "%s/repeat", tmpdir);
+    run(&o, "run", "--quick", "--quiet", "--no-refine", "--devices", "cpu", "--passes", "2",
+        "--repeat", "2", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    outcome_free(&o);
+    snprintf(path, sizeof path, "%s/runs", out);
+    assert_non_null(d = opendir(path));
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.' && n < 2)
+            snprintf(ids[n++], sizeof ids[0], "%s", de->d_name);
+    closedir(d);
+    assert_int_equal(n, 2);
+    snprintf(path, sizeof path, "%s/runs/%s/results.xml", out, ids[0]);
+    {
+        char *text = NULL;
+        err e;
+        assert_int_equal(fsx_read_all(path, &text, NULL, &e), BE_OK);
+        assert_int_equal(count_of(text, " ref-loop=\""), 2);
+        free(text);
+    }
+    run(&o, "compare", ids[0], ids[1], "--out", out, NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "the machine's reference (a fixed C loop"));
+    outcome_free(&o);
+}
+
 static int count_items(const char *feed)
 {
     return count_of(feed, "<item>");
@@ -1107,6 +1144,7 @@ int main(void)
         cmocka_unit_test(test_threads_from_environment),
         cmocka_unit_test(test_refit_0_1_0),
         cmocka_unit_test(test_compare_gate),
+        cmocka_unit_test(test_run_repeat),
         cmocka_unit_test(test_site_settings),
         cmocka_unit_test(test_history_hosts),
     };

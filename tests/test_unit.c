@@ -1101,6 +1101,67 @@ static void test_compare_replicates(void **state)
     }
 }
 
+/* One run a side, and repeated runs of the same host and software in the
+ * archive: their spread is the band (σ² of the runs' log geometric means,
+ * n − 1 degrees of freedom); a run of another host is left out.  Without
+ * a correction, a slowdown on the side that ran on a busier machine is
+ * inconclusive: the load explains it. */
+static void test_compare_band_and_busy(void **state)
+{
+    static const double fr[4] = {1.0, 1.1, 0.9, 1.0};
+    results *a = cmp_scaled("0.3.21", 1.0, 4), *b = cmp_scaled("0.3.21", 2.0, 4), *r[5];
+    results *b4 = cmp_scaled("0.3.21", 4.0, 4);
+    compare_opts o;
+    compare_set cs;
+    err e;
+    double m = 0.0, v = 0.0, half;
+    int i;
+    (void)state;
+    snprintf(a->prov.id, sizeof a->prov.id, "A");
+    snprintf(b->prov.id, sizeof b->prov.id, "B");
+    for (i = 0; i < 4; i++) {
+        r[i] = cmp_scaled("0.3.21", fr[i], 4);
+        snprintf(r[i]->prov.id, sizeof r[i]->prov.id, "r%d", i);
+        m += log(fr[i]) / 4;
+    }
+    for (i = 0; i < 4; i++)
+        v += (log(fr[i]) - m) * (log(fr[i]) - m) / 3;
+    r[4] = cmp_scaled("0.3.21", 5.0, 4);
+    snprintf(r[4]->prov.host, sizeof r[4]->prov.host, "elsewhere");
+    compare_opts_default(&o);
+    o.band = (const results *const *)r;
+    o.nband = 5;
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&b, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.groups[0].df, 3);
+    assert_true(fabs(cs.groups[0].run_sd - sqrt(v)) < 1e-9);
+    half = stats_t_quantile(0.975, 3) * sqrt(2.0 * v);
+    assert_true(fabs(cs.groups[0].lo - 2.0 * exp(-half)) < 1e-9);
+    assert_non_null(strstr(cs.band_from, "4 earlier runs of the same host"));
+    compare_free(&cs);
+    o.band = NULL;
+    o.nband = 0;
+    o.correct = COMPARE_CORRECT_NONE;
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_SLOWER); /* 4×: beyond the uncorrected band */
+    compare_free(&cs);
+    b4->passes[0].state.others_cpu = 0.5;
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_non_null(strstr(cs.why, "B ran on a busier machine"));
+    compare_free(&cs);
+    for (i = 0; i < 5; i++)
+        results_free(r[i]);
+    results_free(a);
+    results_free(b);
+    results_free(b4);
+}
+
 /* One point twice as slow, the rest the same: listed as apart, the run
  * not a regression; and the load correction: a run measured while others
  * took half the CPU, twice as slow, is the same run. */
@@ -2063,6 +2124,7 @@ int main(void)
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_compare_replicates),
         cmocka_unit_test(test_compare_point_and_load),
+        cmocka_unit_test(test_compare_band_and_busy),
         cmocka_unit_test(test_fsx_mkdirs_nested),
         cmocka_unit_test(test_fmt_numbers),
         cmocka_unit_test(test_reproduce),
