@@ -1075,6 +1075,11 @@ static void test_history_hosts(void **state)
         snprintf(want, sizeof want, "from run %s", ids[3]);
         assert_null(strstr(html, want));
         assert_null(strstr(html, "from run 20990102"));
+        /* the whole run moved with it: cl:0.0's run-level step time (the
+         * statistic of compare) fell by 30%, cpu's did not move */
+        assert_non_null(strstr(html, "step times (geometric mean over the"));
+        assert_int_equal(count_of(html, "measured) fell 30%"), 1);
+        assert_int_equal(count_of(html, "measured) rose"), 0);
         /* one peak moved: cl:0.0's, not cpu's */
         assert_int_equal(
             count_of(html, ": peak throughput rose") + count_of(html, ": peak throughput fell"), 1);
