@@ -282,8 +282,8 @@ static void reference_text(const compare_set *s, char *buf, size_t size)
     double pct = 100.0 * (s->ref_ratio - 1.0);
     if (s->ref_ratio <= 0.0) {
         snprintf(buf, size,
-                 "the machine's reference: not timed in every run (runs of breakeven "
-                 "before 0.3.0)");
+                 "the machine's reference: not timed in every run (runs made before "
+                 "breakeven timed it)");
         return;
     }
     snprintf(buf, size,
