@@ -1026,6 +1026,14 @@ static void test_compare(void **state)
     assert_true(fabs(cs.groups[0].lo - 0.569842) < 1e-5);
     assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
     compare_free(&cs);
+    /* a larger grid in B: what is shared is compared, the rest counted */
+    results_free(same);
+    same = cmp_scaled("0.3.21", 1.0, 8);
+    assert_int_equal(compare_runs(a, same, &cs, &e), BE_OK);
+    assert_int_equal(cs.groups[0].npoints, 4);
+    assert_int_equal(cs.left_a, 0);
+    assert_int_equal(cs.left_b, 4);
+    compare_free(&cs);
     e.msg[0] = '\0';
     assert_int_equal(compare_runs(a, c, &cs, &e), BE_EUSAGE);
     assert_non_null(strstr(e.msg, "no point in common"));
