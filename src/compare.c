@@ -326,33 +326,59 @@ void compare_lead(const compare_set *s, char *buf, size_t size)
     }
 }
 
-/* The lines that lead every format: the groups, the overall verdict and
- * why, the band, the machine, the points apart.  prefix/suffix wrap each. */
-static void lead_lines(FILE *out, const compare_set *s, const char *prefix)
+/* s as Markdown text, for a table cell or a list item (fmt_markdown): no
+ * raw HTML, no live link or image, no table broken by a pipe. */
+static void md_cell(FILE *out, const char *s)
 {
-    char buf[1200], dev[320];
+    char buf[5 * 2048];
+    fmt_markdown(buf, sizeof buf, s);
+    fputs(buf, out);
+}
+
+/* One lead line: as it is, or (md) as Markdown text behind "> ". */
+static void lead_line(FILE *out, int md, const char *line)
+{
+    if (md) {
+        fputs("> ", out);
+        md_cell(out, line);
+        fputc('\n', out);
+    } else
+        fprintf(out, "%s\n", line);
+}
+
+/* The lines that lead every format: the groups, the overall verdict and
+ * why, the band, the machine, what was left out, the points apart. */
+static void lead_lines(FILE *out, const compare_set *s, int md)
+{
+    char buf[1600], dev[320];
     int i;
     for (i = 0; i < s->ngroups; i++)
-        fprintf(out, "%s%s\n", prefix, s->groups[i].text);
-    fprintf(out, "%sverdict: %s%s%s\n", prefix,
-            s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict),
-            s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
-            s->verdict == CMP_INCONCLUSIVE ? s->why : "");
-    fprintf(out, "%sthreshold %.0f%%, intervals at %.0f%%; run-to-run band from %s\n", prefix,
-            100.0 * (s->opts.threshold - 1.0), 100.0 * (1.0 - s->opts.alpha), s->band_from);
+        lead_line(out, md, s->groups[i].text);
+    snprintf(buf, sizeof buf, "verdict: %s%s%s",
+             s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict),
+             s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
+             s->verdict == CMP_INCONCLUSIVE ? s->why : "");
+    lead_line(out, md, buf);
+    snprintf(buf, sizeof buf, "threshold %.0f%%, intervals at %.0f%%; run-to-run band from %s",
+             100.0 * (s->opts.threshold - 1.0), 100.0 * (1.0 - s->opts.alpha), s->band_from);
+    lead_line(out, md, buf);
     reference_text(s, buf, sizeof buf);
-    fprintf(out, "%s%s\n", prefix, buf);
-    if (s->left_a || s->left_b)
-        fprintf(out, "%sleft out: %d ok point%s of A and %d of B that the other side lacks\n",
-                prefix, s->left_a, s->left_a == 1 ? "" : "s", s->left_b);
+    lead_line(out, md, buf);
+    if (s->left_a || s->left_b) {
+        snprintf(buf, sizeof buf,
+                 "left out: %d ok point%s of A and %d of B that the other side lacks", s->left_a,
+                 s->left_a == 1 ? "" : "s", s->left_b);
+        lead_line(out, md, buf);
+    }
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
         if (!c->apart)
             continue;
         device_name(c, dev, sizeof dev);
-        fprintf(out, "%smoved %s from its run: %s %s hidden %d batch %d, \xc3\x97%.2f\n", prefix,
-                c->apart > 0 ? "up" : "down", dev, workload_mode_name(c->mode), c->hidden, c->batch,
-                c->ratio);
+        snprintf(buf, sizeof buf, "moved %s from its run: %s %s hidden %d batch %d, \xc3\x97%.2f",
+                 c->apart > 0 ? "up" : "down", dev, workload_mode_name(c->mode), c->hidden,
+                 c->batch, c->ratio);
+        lead_line(out, md, buf);
     }
 }
 
@@ -360,7 +386,7 @@ static void write_text(FILE *out, const compare_set *s)
 {
     int i;
     char dev[320], ta[32], tb[32], v[64];
-    lead_lines(out, s, "");
+    lead_lines(out, s, 0);
     fprintf(out, "\nA = %s\nB = %s\n\n", s->ids_a, s->ids_b);
     fprintf(out, "%-40s %-9s %6s %6s %10s %10s %7s %13s  %s\n", "device", "mode", "hidden", "batch",
             "A", "B", "B/A", "interval", "verdict");
@@ -389,19 +415,6 @@ static void write_text(FILE *out, const compare_set *s)
         fprintf(out, "  %s: %s → %s\n", s->diffs[i].what, s->diffs[i].a, s->diffs[i].b);
 }
 
-/* s for a Markdown table cell: '|' escaped, newlines as spaces. */
-static void md_cell(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", out);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', out);
-        else
-            fputc(*s, out);
-    }
-}
-
 static void write_markdown(FILE *out, const compare_set *s)
 {
     int i;
@@ -411,12 +424,13 @@ static void write_markdown(FILE *out, const compare_set *s)
         md_cell(out, s->groups[i].text);
         fputs(i ? "\n" : "**\n", out);
     }
-    fputs("\n**A** `", out);
+    /* the ids as escaped text: in a code span no escape works */
+    fputs("\n**A** ", out);
     md_cell(out, s->ids_a);
-    fputs("` → **B** `", out);
+    fputs(" → **B** ", out);
     md_cell(out, s->ids_b);
-    fputs("`\n\n", out);
-    lead_lines(out, s, "> ");
+    fputs("\n\n", out);
+    lead_lines(out, s, 1);
     fprintf(out, "\n| device | mode | hidden | batch | A | B | B/A | interval | verdict |\n"
                  "|---|---|---:|---:|---:|---:|---:|---|---|\n");
     for (i = 0; i < s->npoints; i++) {
