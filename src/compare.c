@@ -292,6 +292,8 @@ static void reference_text(const compare_set *s, char *buf, size_t size)
              s->ref_ratio, s->ref_loop, s->ref_stream);
     if (fabs(pct) < 3.0)
         fmt_append(buf, size, "the machine itself ran at the same speed (within 3%%)");
+    else if (s->ref_ratio > 1.5)
+        fmt_append(buf, size, "the machine itself took %.2f\xc3\x97 as long in B", s->ref_ratio);
     else
         fmt_append(buf, size, "the machine itself ran %.0f%% %s in B", fabs(pct),
                    pct > 0 ? "slower" : "faster");

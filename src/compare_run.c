@@ -327,6 +327,19 @@ static double robust_sd(double *v, int n, double *tmp)
     return 1.4826 * stats_quantile(tmp, n, 0.5);
 }
 
+/* What the group's correction subtracts from run r's log times: 0 when
+ * the group is not corrected, NaN when r lacks what it needs. */
+static double run_correction(const compare_set *s, const compare_group *g, const results *r)
+{
+    double l, m, v;
+    if (!g->corrected)
+        return 0.0;
+    if (s->opts.correct == COMPARE_CORRECT_LOAD)
+        return run_others(r) >= 0.0 ? compare_load_log(r) : NAN;
+    v = run_reference(r, &l, &m);
+    return v > 0.0 ? log(v) : NAN;
+}
+
 /* The run-to-run band of one run per side from band runs of the same host
  * and software as a0: σ² of g over those runs at the group's points, and
  * how many runs; 0 runs when fewer than 3 qualify. */
@@ -343,6 +356,7 @@ static int archive_band(const compare_set *s, const compare_group *gr, const gda
     }
     for (k = 0; k < nband; k++) {
         const results *r = band[k];
+        const double corr = run_correction(s, gr, r);
         int ok = strcmp(r->prov.host, a0->prov.host) == 0 &&
                  compare_provenance(a0, r, dd, COMPARE_MAX_DIFFS) == 0 &&
                  strcmp(r->prov.id, s->id_a) != 0 && strcmp(r->prov.id, s->id_b) != 0;
@@ -350,9 +364,9 @@ static int archive_band(const compare_set *s, const compare_group *gr, const gda
             const compare_point *c = &s->points[G->pt[i]];
             const rs_point *p =
                 q_point_layers(r, gr->dev_a, c->mode, a0->prov.layers, c->hidden, c->batch);
-            ok = p && q_ok_view(p, gr->view);
+            ok = p && q_ok_view(p, gr->view) && isfinite(corr);
             if (ok)
-                y[(size_t)n * (size_t)G->K + (size_t)i] = log(q_median(p, gr->view));
+                y[(size_t)n * (size_t)G->K + (size_t)i] = log(q_median(p, gr->view)) - corr;
         }
         n += ok;
     }
