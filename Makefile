@@ -39,7 +39,8 @@ EMBED   := src/results.rng $(wildcard kernels/*.cl)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
-           $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals
+           $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals \
+           $(BUILD)/test_archive
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
@@ -129,6 +130,9 @@ $(BUILD)/test_chart: $(BUILD)/test_chart.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_report: $(BUILD)/test_report.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/test_archive: $(BUILD)/test_archive.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 # test_telemetry loads the fake NVML beside it (a plain build: it is

@@ -379,7 +379,7 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
 
 /* A word that is not an option: the command when none is chosen yet, else
  * an argument of the commands that take some. */
-static int positional(cli *c, int *have_cmd, const char *a, err *e)
+static int positional(cli *c, char **argv, int *have_cmd, char *a, err *e)
 {
     char q[64];
     int k;
@@ -398,9 +398,9 @@ static int positional(cli *c, int *have_cmd, const char *a, err *e)
     if (c->cmd != CLI_REPORT && c->cmd != CLI_COMPARE && c->cmd != CLI_REFIT)
         return err_set(e, BE_EUSAGE, "unexpected argument \"%s\" (%s takes none)",
                        shown(a, q, sizeof q), command_names[c->cmd]);
-    if (c->nargs == CLI_MAX_ARGS)
-        return err_set(e, BE_EUSAGE, "more than %d runs", CLI_MAX_ARGS);
-    c->args[c->nargs++] = a;
+    /* argv[1 + nargs] was read already: the command word, an option or an
+     * earlier argument stand before this one */
+    argv[1 + c->nargs++] = a;
     return BE_OK;
 }
 
@@ -436,12 +436,14 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     snprintf(c->out, sizeof c->out, "out");
     snprintf(c->devices, sizeof c->devices, "all");
     join_args(argc, argv, c->command_line, sizeof c->command_line);
+    c->args = (const char *const *)argv + 1;
 
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = NULL;
+        char *a = argv[i];
+        const char *val = NULL;
         int k = 0;
         if (args_only || a[0] != '-' || !a[1]) {
-            if ((rc = positional(c, &have_cmd, a, e)) < 0)
+            if ((rc = positional(c, argv, &have_cmd, a, e)) < 0)
                 return rc;
             continue;
         }

@@ -290,6 +290,7 @@ static void report_options(const cli *c, const site_settings *st, report_opts *o
     o->title = st->title;
     o->author = st->author;
     o->data_dir = c->data_dir;
+    o->feed_items = st->feed_items;
     o->stop = stop_flag();
     o->warn = print_warning;
 }

@@ -30,6 +30,7 @@
 #include <libxml/HTMLtree.h>
 
 #include "archive.h"
+#include "archpages.h"
 #include "chart.h"
 #include "csv.h"
 #include "export.h"
@@ -288,29 +289,6 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 
 /* ---- the run's annotation ---------------------------------------------- */
 
-/* The archive of runs, newest first, with links relative to the page
- * (prefix: the way from the page to OUT/). */
-static void add_archive(xmlNodePtr a, const archive *rs, const findings *F, int current,
-                        const char *prefix)
-{
-    xmlNodePtr ar = site_add(a, "archive", NULL);
-    int i;
-    for (i = rs->n - 1; i >= 0; i--) {
-        const results *r = rs->v[i].r;
-        char ans[600], date[64];
-        xmlNodePtr n = site_add(ar, "entry", NULL);
-        prose_answer(r, &F[i], ans, sizeof ans);
-        fmt_date(date, sizeof date, r->prov.started);
-        site_attrf(n, "href", "%sruns/%s/index.html", prefix, r->prov.id);
-        site_attr(n, "id", r->prov.id);
-        site_attr(n, "host", r->prov.host);
-        site_attr(n, "date", date);
-        site_attr(n, "answer", ans);
-        if (i == current)
-            site_attr(n, "current", "yes");
-    }
-}
-
 /* The charts, their paragraphs, the table and the conclusion of one mode. */
 static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m, const char *dir,
                      const char *chart_prefix)
@@ -386,7 +364,7 @@ static void add_run_changes(const report_ctx *x, xmlNodePtr a, int k, const char
  * get chart_prefix (prefix + "runs/<id>/" unless the page is beside
  * them). */
 static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
-                               const char *chart_prefix)
+                               const char *chart_prefix, int front)
 {
     const archive_run *u = &x->a.v[k];
     const results *r = u->r;
@@ -450,7 +428,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     cc = site_add(a, "files", NULL);
     site_attrf(cc, "results", "%sresults.xml", chart_prefix);
     site_attrf(cc, "csv", "%sresults.csv", chart_prefix);
-    add_archive(a, &x->a, x->F, k, prefix);
+    archpages_list(a, &x->a, x->F, k, front, x->o->archive_page, prefix);
     if (!x->s.base[0])
         site_add(a, "note",
                  "The feed of this report uses relative links: regenerate it with "
@@ -821,7 +799,7 @@ static int article_html(const report_ctx *x, int k, char **out, err *e)
 
     snprintf(prefix, sizeof prefix, "%s", x->s.base);
     snprintf(chart_prefix, sizeof chart_prefix, "%sruns/%s/", x->s.base, r->prov.id);
-    doc = site_page(&x->s, "feed-item", annotate_run(x, k, prefix, chart_prefix), "style.css",
+    doc = site_page(&x->s, "feed-item", annotate_run(x, k, prefix, chart_prefix, 0), "style.css",
                     "index.html", "feed.xml", e);
     if (!doc)
         return BE_EFAIL;
@@ -889,10 +867,11 @@ done:
     return rc;
 }
 
-/* One <item> per change the history found, dated by the run it starts at:
+/* One <item> per change the history found at one of the runs from oldest
+ * on (archive indices), dated by the run it starts at:
  * its guid names that run, the series and the sub-series, so it stays the
  * same item for as long as the change is found. */
-static int add_change_items(const report_ctx *x, xmlNodePtr feed, err *e)
+static int add_change_items(const report_ctx *x, xmlNodePtr feed, int oldest, err *e)
 {
     char buf[HIST_TEXT + 64], *html = NULL;
     int i, j, rc;
@@ -901,7 +880,10 @@ static int add_change_items(const report_ctx *x, xmlNodePtr feed, err *e)
         for (j = 0; j < s->nchanges; j++) {
             const hist_change *c = &s->changes[j];
             const results *r = s->runs[c->at];
-            xmlNodePtr it = site_add(feed, "item", NULL);
+            xmlNodePtr it;
+            if (s->arch[c->at] < oldest)
+                continue;
+            it = site_add(feed, "item", NULL);
             if ((rc = site_html_text(c->title, 0, &html, e)) < 0)
                 return rc;
             site_attr(it, "title", html);
@@ -928,7 +910,7 @@ static int render_feed(report_ctx *x, err *e)
     xmlNodePtr feed, ch;
     const results *newest = x->a.v[x->a.n - 1].r;
     char buf[2048], p[PATHMAX], *title = NULL;
-    int i, rc;
+    int i, rc, oldest = x->a.n - (x->o->feed_items > 0 ? x->o->feed_items : SITE_FEED_ITEMS);
 
     if (!doc || !(feed = xmlNewNode(NULL, BAD_CAST "feed"))) {
         xmlFreeDoc(doc);
@@ -947,17 +929,20 @@ static int render_feed(report_ctx *x, err *e)
     site_attrf(ch, "self", "%sfeed.xml", x->s.base);
     site_attr(ch, "description",
               "When the GPU beats the CPU for stacks of dense layers, "
-              "measured by breakeven on real machines: one item per run.");
+              "measured by breakeven on real machines: one item per run, the newest ones; "
+              "older runs are on the archive pages.");
     site_attrf(ch, "generator", "breakeven %s", BE_VERSION);
     fmt_date_rfc822(buf, sizeof buf, newest->prov.finished);
     site_attr(ch, "last-build", buf);
     site_attr(ch, "author", x->s.author);
-    for (i = x->a.n - 1; i >= 0; i--)
+    if (oldest < 0)
+        oldest = 0;
+    for (i = x->a.n - 1; i >= oldest; i--)
         if ((rc = add_item(x, feed, i, e)) < 0) {
             xmlFreeDoc(doc);
             return rc;
         }
-    if ((rc = add_change_items(x, feed, e)) < 0) {
+    if ((rc = add_change_items(x, feed, oldest, e)) < 0) {
         xmlFreeDoc(doc);
         return rc;
     }
@@ -980,7 +965,7 @@ static int render_run_page(report_ctx *x, int k, int index, const results *hosts
         snprintf(chart_prefix, sizeof chart_prefix, "runs/%s/", u->r->prov.id);
     else
         chart_prefix[0] = '\0';
-    a = annotate_run(x, k, index ? "" : "../../", chart_prefix);
+    a = annotate_run(x, k, index ? "" : "../../", chart_prefix, index);
     if (index && hosts)
         annotate_hosts(a, hosts, nhosts, x->o->out);
     doc = site_page(&x->s, index ? "index" : "run", a, "style.css",
@@ -1116,8 +1101,10 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
     /* the index page and the feed last */
     rc = render_run_page(x, x->a.n - 1, 1, hosts, nhosts, &x->box, e);
     results_free(hosts);
-    if (rc < 0 || (rc = render_history(x, e)) < 0 || (rc = render_feed(x, e)) < 0 ||
-        (rc = stopped(x, e)) < 0)
+    if (rc < 0 ||
+        (rc = archpages_render(&x->s, &x->a, x->F, x->o->out, x->o->archive_page, &x->box, e)) <
+            0 ||
+        (rc = render_history(x, e)) < 0 || (rc = render_feed(x, e)) < 0 || (rc = stopped(x, e)) < 0)
         return rc;
     /* everything rendered: the imported runs may enter OUT/runs/ */
     for (i = 0; i < x->a.n; i++)

@@ -34,6 +34,8 @@ typedef struct report_opts {
     const char *base_url;        /* "" or NULL: relative links               */
     const char *title, *author;  /* NULL or "": defaults                     */
     const char *data_dir;        /* templates/ and assets/; NULL: search     */
+    int feed_items;              /* runs in the feed, newest; 0: SITE_FEED_ITEMS */
+    int archive_page;            /* runs per archive page; 0: ARCHPAGES_RUNS */
     volatile sig_atomic_t *stop; /* raised by SIGINT/SIGTERM (NULL: never):
                                      BE_EINTR before the next file is written */
     report_warn_fn warn;         /* NULL: warnings are dropped               */
@@ -42,8 +44,9 @@ typedef struct report_opts {
 
 /* Writes the report of o->runs (see report_opts): OUT/runs/<id>/index.html,
  * results.csv and style.css for each run, OUT/compare/<a>..<b>.html for
- * each run and the previous one on the same host, then OUT/index.html and
- * OUT/feed.xml.  index receives the path of OUT/index.html.  A run of the
+ * each run and the previous one on the same host, then OUT/index.html, the
+ * archive's pages (archpages.h), OUT/history.html and OUT/feed.xml (the
+ * newest o->feed_items runs).  index receives the path of OUT/index.html.  A run of the
  * archive that cannot be loaded or rendered is skipped (o->warn says so);
  * a run imported from elsewhere that cannot is refused, and enters
  * OUT/runs/ only once everything has rendered.  Interrupted (o->stop),

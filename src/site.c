@@ -95,6 +95,18 @@ int site_check_base_url(const char *url, err *e)
 
 /* ---- the settings of a site ------------------------------------------- */
 
+/* feed-items: a whole number of runs, 1 to SITE_FEED_ITEMS_MAX. */
+static int feed_items(const char *value, const char *path, int line, int *n, err *e)
+{
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end || v < 1 || v > SITE_FEED_ITEMS_MAX || value[0] == ' ')
+        return err_set(e, BE_EFAIL, "%s:%d: feed-items is a number of runs from 1 to %d", path,
+                       line, SITE_FEED_ITEMS_MAX);
+    *n = (int)v;
+    return BE_OK;
+}
+
 int site_settings_load(const char *out, site_settings *st, err *e)
 {
     static const char *const keys[] = {"base-url", "title", "author"};
@@ -121,14 +133,19 @@ int site_settings_load(const char *out, site_settings *st, err *e)
         value = strchr(line, ' ');
         if (value)
             *value++ = '\0';
+        if (value && strcmp(line, "feed-items") == 0) {
+            if ((rc = feed_items(value, path, n, &st->feed_items, e)) < 0)
+                goto done;
+            continue;
+        }
         for (k = 0; k < sizeof keys / sizeof *keys && strcmp(line, keys[k]) != 0; k++)
             ;
         if (k == sizeof keys / sizeof *keys || !value) {
             char q[80];
             utf8_escape(q, sizeof q, line);
             rc = err_set(e, BE_EFAIL,
-                         "%s:%d: \"%s\" is not a setting (base-url, title or "
-                         "author, then a space and its value)",
+                         "%s:%d: \"%s\" is not a setting (base-url, title, "
+                         "author or feed-items, then a space and its value)",
                          path, n, q);
             goto done;
         }
@@ -153,16 +170,18 @@ done:
 
 int site_settings_save(const char *out, const site_settings *st, err *e)
 {
-    char path[SITE_PATH], text[2048];
+    char path[SITE_PATH], text[2048], items[32] = "";
     int n;
     snprintf(path, sizeof path, "%s/%s", out, SITE_SETTINGS_FILE);
+    if (st->feed_items > 0)
+        snprintf(items, sizeof items, "feed-items %d\n", st->feed_items);
     n = snprintf(text, sizeof text,
                  "# breakeven's settings of this report (--base-url, --title, --author):\n"
                  "# given once, they hold for every later command on this directory\n"
-                 "%s%s%s%s%s%s%s%s%s",
+                 "%s%s%s%s%s%s%s%s%s%s",
                  st->base_url[0] ? "base-url " : "", st->base_url, st->base_url[0] ? "\n" : "",
                  st->title[0] ? "title " : "", st->title, st->title[0] ? "\n" : "",
-                 st->author[0] ? "author " : "", st->author, st->author[0] ? "\n" : "");
+                 st->author[0] ? "author " : "", st->author, st->author[0] ? "\n" : "", items);
     if (n < 0 || (size_t)n >= sizeof text)
         return err_set(e, BE_EFAIL, "%s: the settings are too long", path);
     return fsx_write_atomic(path, text, (size_t)n, e);
@@ -252,7 +271,8 @@ int site_open(site *s, const char *data_dir, const char *base_url, const char *t
     if (!(s->run_xsl = load_xsl(s, "run.xsl", e)) ||
         !(s->compare_xsl = load_xsl(s, "compare.xsl", e)) ||
         !(s->history_xsl = load_xsl(s, "history.xsl", e)) ||
-        !(s->feed_xsl = load_xsl(s, "feed.xsl", e)))
+        !(s->feed_xsl = load_xsl(s, "feed.xsl", e)) ||
+        !(s->archive_xsl = load_xsl(s, "archive.xsl", e)))
         goto fail;
     return BE_OK;
 fail:
@@ -273,6 +293,8 @@ void site_close(site *s)
         xsltFreeStylesheet(s->history_xsl);
     if (s->feed_xsl)
         xsltFreeStylesheet(s->feed_xsl);
+    if (s->archive_xsl)
+        xsltFreeStylesheet(s->archive_xsl);
     free(s->css);
     memset(s, 0, sizeof *s);
 }

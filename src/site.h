@@ -44,12 +44,20 @@ typedef struct site_settings {
     char base_url[1024];
     char title[512];
     char author[256];
+    int feed_items; /* the feed's newest runs (feed-items); 0: SITE_FEED_ITEMS */
 } site_settings;
+
+/* The feed carries the newest 20 runs in full unless site.conf says
+ * "feed-items N" (1 to SITE_FEED_ITEMS_MAX); older runs stay on the archive
+ * pages. */
+#define SITE_FEED_ITEMS 20
+#define SITE_FEED_ITEMS_MAX 1000
 
 #define SITE_SETTINGS_FILE "site.conf"
 
 /* Reads OUT/site.conf into *st (all "" when there is none).  The file is
- * input like any other: "KEY VALUE" lines (base-url, title, author; #
+ * input like any other: "KEY VALUE" lines (base-url, title, author,
+ * feed-items; #
  * comments), one line of valid UTF-8 each value; BE_EFAIL with
  * "OUT/site.conf:LINE: what is wrong" otherwise. */
 int site_settings_load(const char *out, site_settings *st, err *e);
@@ -61,7 +69,7 @@ typedef struct site {
     char base[1024];              /* base URL with a trailing "/", or ""  */
     char data[SITE_PATH];         /* the directory of templates/, assets/ */
     char title[512], author[256]; /* as one line (utf8_line); "" for none */
-    xsltStylesheetPtr run_xsl, compare_xsl, history_xsl, feed_xsl;
+    xsltStylesheetPtr run_xsl, compare_xsl, history_xsl, feed_xsl, archive_xsl;
     char *css; /* assets/style.css, owned              */
     size_t css_len;
     char xml_err[512]; /* the first libxml2/libxslt error      */
@@ -70,7 +78,7 @@ typedef struct site {
 
 /* Opens the site: checks base_url, finds the data directory (see
  * site_data_dir), reads the CSS, compiles run.xsl, compare.xsl,
- * history.xsl and feed.xsl, and captures libxml2's and libxslt's errors into s until
+ * history.xsl, feed.xsl and archive.xsl, and captures libxml2's and libxslt's errors into s until
  * site_close.  title, author may be NULL; their control characters are
  * removed (the command line refuses them). */
 int site_open(site *s, const char *data_dir, const char *base_url, const char *title,

@@ -174,6 +174,16 @@
           </li>
         </xsl:for-each>
       </ul>
+      <p class="pages">
+        <a href="{$a/archive/@page}">
+          <xsl:choose>
+            <xsl:when test="$a/archive/@kind = 'newest'">Every run</xsl:when>
+            <xsl:otherwise>The runs around this one</xsl:otherwise>
+          </xsl:choose>
+        </a>
+        <xsl:text> in the archive of </xsl:text><xsl:value-of select="$a/archive/@runs"/>
+        <xsl:text> run</xsl:text><xsl:if test="$a/archive/@runs != 1">s</xsl:if>
+      </p>
     </nav>
   </xsl:template>
 </xsl:stylesheet>

@@ -1,0 +1,237 @@
+/*
+ * test_archive.c — the archive at scale (docs/archive.md): a bounded feed,
+ * pages that do not grow with the archive, compressed results files that
+ * still load when written uncompressed by 0.1 and 0.2.  Run from the
+ * repository root (the templates are read from ./templates).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+
+#include "fsx.h"
+#include "report.h"
+#include "results.h"
+#include "site.h"
+#include "workload.h"
+
+static char tmpdir[256];
+
+/* A small run of a CPU and a GPU on the given day; the GPU's times are
+ * scaled by slow. */
+static results *make_run(int day, double slow)
+{
+    results *r = results_new();
+    device_info d;
+    int h, b, k, dv;
+    err e;
+    assert_non_null(r);
+    snprintf(r->prov.version, sizeof r->prov.version, "0.2.0");
+    snprintf(r->prov.commit, sizeof r->prov.commit, "test");
+    snprintf(r->prov.id, sizeof r->prov.id, "202601%02dT000000Z-t", day);
+    snprintf(r->prov.started, sizeof r->prov.started, "2026-01-%02dT00:00:00Z", day);
+    snprintf(r->prov.finished, sizeof r->prov.finished, "2026-01-%02dT00:10:00Z", day);
+    snprintf(r->prov.command, sizeof r->prov.command, "breakeven run --quick");
+    snprintf(r->prov.host, sizeof r->prov.host, "testhost");
+    snprintf(r->prov.modes, sizeof r->prov.modes, "inference");
+    r->prov.layers = 2;
+    r->prov.cores = 2;
+    r->prov.blas_threads = 2;
+    r->prov.budget = 1;
+    for (dv = 0; dv < 2; dv++) {
+        memset(&d, 0, sizeof d);
+        snprintf(d.id, sizeof d.id, "%s", dv ? "cl:0.0" : "cpu");
+        snprintf(d.kind, sizeof d.kind, "%s", dv ? "opencl" : "openblas");
+        snprintf(d.type, sizeof d.type, "%s", dv ? "GPU" : "CPU");
+        snprintf(d.name, sizeof d.name, "%s", dv ? "Test GPU" : "Test CPU");
+        assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+    }
+    for (dv = 0; dv < 2; dv++)
+        for (h = 32; h <= 128; h *= 4)
+            for (b = 16; b <= 64; b *= 4) {
+                rs_point p;
+                step_times s[12];
+                memset(&p, 0, sizeof p);
+                snprintf(p.device, sizeof p.device, "%s", dv ? "cl:0.0" : "cpu");
+                p.mode = WL_INFERENCE;
+                p.layers = 2;
+                p.hidden = h;
+                p.batch = b;
+                p.flops_per_layer = (2.0 * h * h + h) * b;
+                p.status = PT_OK;
+                p.nsamples = 12;
+                p.samples = s;
+                p.has_transfer = dv;
+                for (k = 0; k < 12; k++) {
+                    double t = (1e-5 + p.flops_per_layer * 2 / (dv ? 5e10 : 2e10)) *
+                               (1.0 + 0.001 * (k % 5)) * (dv ? slow : 1.0);
+                    memset(&s[k], 0, sizeof s[k]);
+                    s[k].wall = t;
+                    s[k].total = dv ? t * 1.5 : 0.0;
+                    s[k].kernel = t;
+                }
+                assert_int_equal(results_summarize(&p, &e), BE_OK);
+                assert_int_equal(results_add_point(r, &p, &e), BE_OK);
+            }
+    return r;
+}
+
+static void save_run(const char *out, int day, double slow)
+{
+    char dir[600], path[700];
+    results *r = make_run(day, slow);
+    err e;
+    snprintf(dir, sizeof dir, "%s/runs/%s", out, r->prov.id);
+    assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/results.xml", dir);
+    if (results_save(r, path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    results_free(r);
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+    char path[700], *s = NULL;
+    err e;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (fsx_read_all(path, &s, NULL, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    return s;
+}
+
+static int occurrences(const char *text, const char *needle)
+{
+    int n = 0;
+    for (; (text = strstr(text, needle)) != NULL; text++)
+        n++;
+    return n;
+}
+
+static void report(const char *out, int feed_items, int per_page)
+{
+    char index[700];
+    report_opts o;
+    err e;
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    o.feed_items = feed_items;
+    o.archive_page = per_page;
+    if (report_write(&o, index, sizeof index, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+}
+
+/* Seven runs, two in the feed, three per archive page: the feed holds the
+ * newest two; a run's page lists its neighbours and links to its archive
+ * page; the archive pages hold every run once, oldest on page 1. */
+static void test_bounded_pages(void **state)
+{
+    char out[400], *s, name[100];
+    int day, k, total = 0;
+    (void)state;
+    snprintf(out, sizeof out, "%s/pages", tmpdir);
+    for (day = 1; day <= 7; day++)
+        save_run(out, day, 1.0 + 0.01 * day);
+    report(out, 2, 3);
+    s = slurp(out, "feed.xml");
+    assert_int_equal(occurrences(s, ">breakeven:run:"), 2);
+    assert_non_null(strstr(s, ">breakeven:run:20260107T000000Z-t<"));
+    assert_non_null(strstr(s, ">breakeven:run:20260106T000000Z-t<"));
+    free(s);
+    s = slurp(out, "runs/20260104T000000Z-t/index.html");
+    assert_non_null(strstr(s, "href=\"../../runs/20260103T000000Z-t/index.html\""));
+    assert_non_null(strstr(s, "href=\"../../runs/20260105T000000Z-t/index.html\""));
+    assert_null(strstr(s, "runs/20260101T000000Z-t/index.html"));
+    assert_null(strstr(s, "runs/20260107T000000Z-t/index.html"));
+    assert_non_null(strstr(s, "href=\"../../archive/page-2.html\""));
+    assert_non_null(strstr(s, "archive of 7 runs"));
+    free(s);
+    for (k = 1; k <= 3; k++) {
+        snprintf(name, sizeof name, "archive/page-%d.html", k);
+        s = slurp(out, name);
+        total += occurrences(s, "<li><a href=\"../runs/");
+        if (k == 1) {
+            assert_non_null(strstr(s, "../runs/20260101T000000Z-t/index.html"));
+            assert_non_null(strstr(s, "../runs/20260103T000000Z-t/index.html"));
+            assert_null(strstr(s, "older runs"));
+        }
+        if (k == 2) {
+            assert_non_null(strstr(s, "href=\"page-1.html\" rel=\"next\""));
+            assert_non_null(strstr(s, "href=\"page-3.html\" rel=\"prev\""));
+        }
+        free(s);
+    }
+    assert_int_equal(total, 7);
+    {
+        char *a = slurp(out, "archive/index.html"), *b = slurp(out, "archive/page-3.html");
+        assert_string_equal(a, b);
+        assert_null(strstr(a, "newer runs"));
+        free(a);
+        free(b);
+    }
+    /* the front page lists the newest runs and links to the archive */
+    s = slurp(out, "index.html");
+    assert_non_null(strstr(s, "href=\"archive/page-3.html\""));
+    free(s);
+}
+
+/* feed-items in site.conf: a number of runs, read back; else one line
+ * naming the file and the line. */
+static void test_feed_items_setting(void **state)
+{
+    char out[400], path[500];
+    site_settings st;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/conf", tmpdir);
+    assert_int_equal(fsx_mkdirs(out, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/site.conf", out);
+    assert_int_equal(fsx_write_atomic(path, "title T\nfeed-items 5\n", 21, &e), BE_OK);
+    assert_int_equal(site_settings_load(out, &st, &e), BE_OK);
+    assert_int_equal(st.feed_items, 5);
+    assert_int_equal(site_settings_save(out, &st, &e), BE_OK);
+    memset(&st, 0, sizeof st);
+    assert_int_equal(site_settings_load(out, &st, &e), BE_OK);
+    assert_int_equal(st.feed_items, 5);
+    assert_string_equal(st.title, "T");
+    assert_int_equal(fsx_write_atomic(path, "feed-items 0\n", 13, &e), BE_OK);
+    assert_int_equal(site_settings_load(out, &st, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "site.conf:1: feed-items is a number of runs from 1 to"));
+    assert_int_equal(fsx_write_atomic(path, "feed-items 3x\n", 14, &e), BE_OK);
+    assert_int_equal(site_settings_load(out, &st, &e), BE_EFAIL);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/breakeven-archive-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[512];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    xmlCleanupParser();
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_feed_items_setting),
+        cmocka_unit_test(test_bounded_pages),
+    };
+    return cmocka_run_group_tests_name("archive", tests, setup, teardown);
+}
