@@ -15,7 +15,7 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS    := openblas OpenCL cairo libxml-2.0 libxslt
+PKGS    := openblas OpenCL cairo libxml-2.0 libxslt zlib
 TESTPKGS := cmocka
 
 BUILD   := build$(if $(SANITIZE),-san)
@@ -46,7 +46,7 @@ TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/t
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
 # for the format check of `make check`.
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
-        libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind \
+        libcairo2-dev libxml2-dev libxslt1-dev zlib1g-dev libcmocka-dev fonts-dejavu-core valgrind \
         clang libclang-rt-14-dev clang-format
 
 # The fuzzer: the loader and what it links, built by clang with libFuzzer,
@@ -55,7 +55,8 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
-FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/stats.c
+FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/stats.c \
+                src/gz.c
 
 .PHONY: all check test report bench fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
@@ -199,8 +200,8 @@ $(FUZZ_DIR)/fuzz_results: $(FUZZ_SRC) $(BUILD)/embed.c $(wildcard src/*.h) | $(F
 	$(FUZZ_CC) -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion \
 	    -Wmissing-prototypes -Wstrict-prototypes -Werror -g -O1 -fno-omit-frame-pointer \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$(BUILD) \
-	    $(shell pkg-config --cflags libxml-2.0) -o $@ $(FUZZ_SRC) $(BUILD)/embed.c \
-	    $(shell pkg-config --libs libxml-2.0) -lm
+	    $(shell pkg-config --cflags libxml-2.0 zlib) -o $@ $(FUZZ_SRC) $(BUILD)/embed.c \
+	    $(shell pkg-config --libs libxml-2.0 zlib) -lm
 
 $(FUZZ_DIR):
 	mkdir -p $@

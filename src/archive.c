@@ -80,6 +80,22 @@ static void note(archive *a, const char *fmt, ...)
     a->nnotes++;
 }
 
+void archive_results_in(const char *dir, char *path, size_t size)
+{
+    struct stat st;
+    snprintf(path, size, "%s/" ARCHIVE_RESULTS, dir);
+    if (lstat(path, &st) != 0 && errno == ENOENT)
+        snprintf(path, size, "%s/" ARCHIVE_RESULTS_OLD, dir);
+}
+
+const char *archive_results_name(const archive_run *u)
+{
+    const char *slash = strrchr(u->src, '/');
+    if (u->imported || strcmp(slash ? slash + 1 : u->src, ARCHIVE_RESULTS_OLD) != 0)
+        return ARCHIVE_RESULTS;
+    return ARCHIVE_RESULTS_OLD;
+}
+
 /* BE_OK when path is a regular file itself (lstat: not a symbolic link). */
 static int regular_here(const char *path, err *e)
 {
@@ -102,13 +118,15 @@ static int resolve(const char *out, const char *arg, char *path, size_t size, er
 {
     struct stat st;
     if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(path, size, "%s/results.xml", arg);
+        archive_results_in(arg, path, size);
     } else if (access(arg, F_OK) == 0) {
         snprintf(path, size, "%s", arg);
     } else {
         if (strchr(arg, '/') || !safe_id(arg))
             return err_set(e, BE_EFAIL, "%s: no such run (neither a run id nor a file)", arg);
-        snprintf(path, size, "%s/runs/%s/results.xml", out, arg);
+        char dir[ARCHIVE_PATH];
+        snprintf(dir, sizeof dir, "%s/runs/%s", out, arg);
+        archive_results_in(dir, path, size);
     }
     if (access(path, F_OK) != 0)
         return err_set(e, BE_EFAIL, "run \"%s\": %s does not exist", arg, path);
@@ -145,7 +163,7 @@ static int load_archived(const char *out, const char *id, archive_run *u, err *e
     int rc;
     memset(u, 0, sizeof *u);
     snprintf(dir, sizeof dir, "%s/runs/%s", out, id);
-    snprintf(path, sizeof path, "%s/results.xml", dir);
+    archive_results_in(dir, path, sizeof path);
     if ((rc = fsx_real_dir(dir, e)) < 0 || (rc = regular_here(path, e)) < 0 ||
         (rc = load_run(out, path, u, e)) < 0)
         goto fail;
@@ -297,7 +315,7 @@ static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed,
         if (de->d_name[0] == '.')
             continue;
         snprintf(dir, sizeof dir, "%s/%s", runs, de->d_name);
-        snprintf(path, sizeof path, "%s/results.xml", dir);
+        archive_results_in(dir, path, sizeof path);
         /* not a run: a stray file, a directory without results */
         if (lstat(dir, &st) != 0 || !(S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) ||
             (S_ISDIR(st.st_mode) && lstat(path, &st) != 0 && errno == ENOENT))
@@ -441,7 +459,7 @@ int archive_place(archive_run *u, err *e)
      * (fsx_write_atomic makes those 0644) */
     if (chmod(u->stage, 0755) != 0)
         return err_set(e, BE_EFAIL, "%s: %s", u->stage, strerror(errno));
-    snprintf(p, sizeof p, "%s/results.xml", u->stage);
+    snprintf(p, sizeof p, "%s/" ARCHIVE_RESULTS, u->stage);
     if ((rc = results_save(u->r, p, e)) < 0 || (rc = runcharts_draw(u->r, u->stage, &n, e)) < 0)
         return err_prefix(e, rc, "%s: not imported", u->src);
     return BE_OK;
@@ -461,7 +479,7 @@ int archive_commit(archive_run *u, err *e)
                        strerror(errno));
     u->stage[0] = '\0';
     u->imported = 0;
-    snprintf(u->src, sizeof u->src, "%s/results.xml", u->dir);
+    snprintf(u->src, sizeof u->src, "%s/" ARCHIVE_RESULTS, u->dir);
     return BE_OK;
 }
 

@@ -12,7 +12,8 @@
  *
  * Results files come from other machines, so the archive defends itself:
  * OUT/runs/ and every run directory in it must be real directories (not
- * symbolic links that would take writes out of OUT), a run's results.xml
+ * symbolic links that would take writes out of OUT), a run's results file
+ * (results.xml.gz, or results.xml from before 0.3)
  * a regular file holding that very run id; a run of the archive that
  * cannot be loaded (or, says report.c, rendered) is skipped with a note,
  * and the rest is reported.  An imported run never replaces an archived
@@ -29,6 +30,11 @@
 #include "results.h"
 
 #define ARCHIVE_PATH 4096
+
+/* A run's results in OUT/runs/<id>/: gzip-compressed since 0.3 (gz.h),
+ * plain XML as 0.1 and 0.2 wrote them (still loaded, never rewritten). */
+#define ARCHIVE_RESULTS "results.xml.gz"
+#define ARCHIVE_RESULTS_OLD "results.xml"
 #define ARCHIVE_NOTE 640
 #define ARCHIVE_NOTES 16
 
@@ -71,6 +77,14 @@ void archive_run_free(archive_run *u);
  * missing; an imported run's results file and charts in a new staging
  * directory (saving checks that the file loads back, see results_save). */
 int archive_place(archive_run *u, err *e);
+
+/* The results file of the run directory dir into path: results.xml.gz,
+ * or results.xml when only that exists (when neither does, results.xml:
+ * the name an error about a missing run gives). */
+void archive_results_in(const char *dir, char *path, size_t size);
+
+/* The name of u's results file in its directory, for a link. */
+const char *archive_results_name(const archive_run *u);
 
 /* Where the run's files are now: its staging directory or OUT/runs/<id>. */
 const char *archive_files(const archive_run *u);

@@ -112,7 +112,7 @@ void cli_usage(FILE *out)
           "\n"
           "commands:\n"
           "  all        run the sweep, then write the report (the default)\n"
-          "  run        run the sweep and archive it as OUT/runs/<id>/results.xml\n"
+          "  run        run the sweep and archive it as OUT/runs/<id>/results.xml.gz\n"
           "  report [RUN...]  write OUT/index.html, the run pages, OUT/feed.xml and the\n"
           "             CSV files from the runs given (ids or paths; default: every run)\n"
           "  compare A B  what changed between two runs (ids or paths): a table, and\n"

@@ -594,7 +594,7 @@ static int cmd_run(const cli *c, int then_report)
         status = status_of(rc);
         goto fail;
     }
-    snprintf(path, sizeof path, "%s/results.xml", dir);
+    snprintf(path, sizeof path, "%s/" ARCHIVE_RESULTS, dir);
     if (!(r = results_new())) {
         err_set(&e, BE_EFAIL, "out of memory");
         goto fail;

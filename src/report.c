@@ -104,8 +104,8 @@ static int put_page(const site *s, site_outbox *box, xsltStylesheetPtr xsl, xmlD
 
 /* ---- charts and tables ------------------------------------------------- */
 
-/* The link attributes of a chart element: href_base + ".png" and ".svg"
- * with the chart's size in CSS pixels, and the same for its narrow
+/* The link attributes of a chart element: href_base + ".png", shown and
+ * linked (at FIGURE_SCALE, a closer look), with the chart's size in CSS pixels, and the same for its narrow
  * rendering when file_base (the chart's path, without extension) has one. */
 static void chart_links(xmlNodePtr c, const char *file_base, const char *href_base)
 {
@@ -113,7 +113,6 @@ static void chart_links(xmlNodePtr c, const char *file_base, const char *href_ba
     int w, h;
     err e;
     site_attrf(c, "png", "%s.png", href_base);
-    site_attrf(c, "svg", "%s.svg", href_base);
     snprintf(p, sizeof p, "%s.png", file_base);
     if (chart_png_size(p, &w, &h, &e) == BE_OK) {
         site_attrf(c, "width", "%.0f", w / FIGURE_SCALE);
@@ -426,7 +425,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     if (dirty)
         site_attr(cc, "dirty", "yes");
     cc = site_add(a, "files", NULL);
-    site_attrf(cc, "results", "%sresults.xml", chart_prefix);
+    site_attrf(cc, "results", "%s%s", chart_prefix, archive_results_name(u));
     site_attrf(cc, "csv", "%sresults.csv", chart_prefix);
     archpages_list(a, &x->a, x->F, k, front, x->o->archive_page, prefix);
     if (!x->s.base[0])

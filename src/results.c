@@ -28,6 +28,7 @@
 #include <libxml/xmlversion.h>
 
 #include "fsx.h"
+#include "gz.h"
 #include "plan.h"
 #include "utf8.h"
 
@@ -571,6 +572,21 @@ static void write_fit(xmlNodePtr root, const results *r)
 
 static int loads_back(const char *path, const char *text, size_t len, err *e);
 
+/* Writes text to path, gzip-compressed when path ends in ".gz". */
+static int write_maybe_gz(const char *path, const void *text, size_t len, err *e)
+{
+    size_t n = strlen(path), zlen;
+    char *z;
+    int rc;
+    if (n < 3 || strcmp(path + n - 3, ".gz") != 0)
+        return fsx_write_atomic(path, text, len, e);
+    if ((rc = gz_compress(text, len, &z, &zlen, e)) < 0)
+        return err_prefix(e, rc, "%s", path);
+    rc = fsx_write_atomic(path, z, zlen, e);
+    free(z);
+    return rc;
+}
+
 int results_save(const results *r, const char *path, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
@@ -628,7 +644,7 @@ int results_save(const results *r, const char *path, err *e)
     /* breakeven never writes a file it would refuse: what is written has
      * passed every check of results_load */
     if ((rc = loads_back(path, (const char *)mem, (size_t)len, e)) == BE_OK)
-        rc = fsx_write_atomic(path, mem, (size_t)len, e);
+        rc = write_maybe_gz(path, mem, (size_t)len, e);
     xmlFree(mem);
     return rc;
 }
@@ -2154,7 +2170,18 @@ int results_load(const char *path, results **out, err *e)
     memset(&ld, 0, sizeof ld);
     ld.path = path;
     ld.e = e;
-    if (read_regular(&ld, &text, &len) == BE_OK)
+    if (read_regular(&ld, &text, &len) == BE_OK && gz_is(text, len)) {
+        /* results.xml.gz, or any results file compressed: the same checks
+         * on what it inflates to, itself within the size cap */
+        char *xml = NULL;
+        if (gz_decompress(path, text, len, RESULTS_MAX_BYTES, &xml, &len, e) < 0) {
+            free(text);
+            return BE_EFAIL;
+        }
+        free(text);
+        text = xml;
+    }
+    if (text)
         rc = load_text(&ld, text, len, out);
     free(text);
     return rc;

@@ -19,7 +19,9 @@
 
 #include <libxml/parser.h>
 
+#include "archive.h"
 #include "fsx.h"
+#include "gz.h"
 #include "report.h"
 #include "results.h"
 #include "site.h"
@@ -211,6 +213,80 @@ static void test_feed_items_setting(void **state)
     assert_int_equal(site_settings_load(out, &st, &e), BE_EFAIL);
 }
 
+/* results.xml.gz: gzip on disk, the same bytes for the same results, the
+ * same model back; a results.xml of 0.1 beside gzip runs still loads and
+ * its page links it; a damaged or oversized stream is refused. */
+static void test_compressed_results(void **state)
+{
+    char out[400], dir[500], p[600], q[600], *a, *b, *z, *x;
+    size_t alen, blen, zlen, xlen;
+    results *r = make_run(9, 1.0), *back = NULL;
+    archive_run u;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/gz", tmpdir);
+    snprintf(dir, sizeof dir, "%s/runs/%s", out, r->prov.id);
+    assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
+    snprintf(p, sizeof p, "%s/" ARCHIVE_RESULTS, dir);
+    snprintf(q, sizeof q, "%s/again.xml.gz", tmpdir);
+    assert_int_equal(results_save(r, p, &e), BE_OK);
+    assert_int_equal(results_save(r, q, &e), BE_OK);
+    assert_int_equal(fsx_read_all(p, &a, &alen, &e), BE_OK);
+    assert_int_equal(fsx_read_all(q, &b, &blen, &e), BE_OK);
+    assert_true(gz_is(a, alen));
+    assert_int_equal(alen, blen);
+    assert_memory_equal(a, b, alen);
+    if (results_load(p, &back, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(back->npoints, r->npoints);
+    assert_true(back->points[3].resident.median == r->points[3].resident.median);
+    results_free(back);
+    /* the archive finds it by its run id */
+    assert_int_equal(archive_load_run(out, r->prov.id, &u, &e), BE_OK);
+    assert_non_null(strstr(u.src, "/" ARCHIVE_RESULTS));
+    archive_run_free(&u);
+
+    /* damaged: cut short, or with bytes after the stream */
+    assert_int_equal(fsx_write_atomic(q, a, alen / 2, &e), BE_OK);
+    assert_int_equal(results_load(q, &back, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "again.xml.gz: not a whole gzip stream"));
+    z = malloc(alen + 3);
+    assert_non_null(z);
+    memcpy(z, a, alen);
+    memcpy(z + alen, "xyz", 3);
+    assert_int_equal(fsx_write_atomic(q, z, alen + 3, &e), BE_OK);
+    assert_int_equal(results_load(q, &back, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "data after the end of the gzip stream"));
+    free(z);
+    /* a stream that inflates past its cap stops there */
+    memset(p, 'x', 500);
+    assert_int_equal(gz_compress(p, 500, &z, &zlen, &e), BE_OK);
+    assert_int_equal(gz_decompress("bomb", z, zlen, 100, &x, &xlen, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "bomb: inflates to more than 100 bytes"));
+    assert_int_equal(gz_decompress("ok", z, zlen, 500, &x, &xlen, &e), BE_OK);
+    assert_int_equal(xlen, 500);
+    free(x);
+    free(z);
+    free(a);
+    free(b);
+    results_free(r);
+
+    /* a run written by 0.1: results.xml, uncompressed, beside the new one */
+    snprintf(dir, sizeof dir, "%s/runs/20261123T073413Z-vm", out);
+    assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
+    assert_int_equal(fsx_read_all("tests/data/results-0.1.0.xml", &a, &alen, &e), BE_OK);
+    snprintf(p, sizeof p, "%s/" ARCHIVE_RESULTS_OLD, dir);
+    assert_int_equal(fsx_write_atomic(p, a, alen, &e), BE_OK);
+    free(a);
+    report(out, 0, 0);
+    a = slurp(out, "runs/20261123T073413Z-vm/index.html");
+    assert_non_null(strstr(a, "href=\"results.xml\""));
+    free(a);
+    a = slurp(out, "runs/20260109T000000Z-t/index.html");
+    assert_non_null(strstr(a, "href=\"results.xml.gz\""));
+    free(a);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -232,6 +308,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_feed_items_setting),
         cmocka_unit_test(test_bounded_pages),
+        cmocka_unit_test(test_compressed_results),
     };
     return cmocka_run_group_tests_name("archive", tests, setup, teardown);
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "fsx.h"
+#include "gz.h"
 #include "results.h"
 
 static const char *bin;
@@ -305,7 +306,7 @@ static void test_interrupt_keeps_partial(void **state)
     assert_non_null(d);
     while ((de = readdir(d)))
         if (de->d_name[0] != '.')
-            snprintf(path, sizeof path, "%s/runs/%s/results.xml", out, de->d_name);
+            snprintf(path, sizeof path, "%s/runs/%s/results.xml.gz", out, de->d_name);
     closedir(d);
     if (results_load(path, &r, &e) != BE_OK)
         fail_msg("%s", e.msg);
@@ -392,20 +393,24 @@ static void test_report_and_bad_input(void **state)
     outcome_free(&o);
 
     /* a results file that fails validation: file:line, nothing replaced */
-    snprintf(path, sizeof path, "%s/%s/results.xml", runs, id);
+    snprintf(path, sizeof path, "%s/%s/results.xml.gz", runs, id);
     {
-        char *text, *hit;
+        char *z, *text, *hit;
         size_t len;
-        assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
+        assert_int_equal(fsx_read_all(path, &z, &len, &e), BE_OK);
+        assert_int_equal(gz_decompress(path, z, len, 1 << 26, &text, &len, &e), BE_OK);
+        free(z);
         hit = strstr(text, " batch=\"16\"");
         assert_non_null(hit);
         memcpy(hit, " batch=\"xx\"", 11);
-        assert_int_equal(fsx_write_atomic(path, text, len, &e), BE_OK);
+        assert_int_equal(gz_compress(text, len, &z, &len, &e), BE_OK);
+        assert_int_equal(fsx_write_atomic(path, z, len, &e), BE_OK);
         free(text);
+        free(z);
     }
     run(&o, "report", "--out", out, NULL);
     assert_int_equal(o.status, 1);
-    assert_non_null(strstr(o.err, "results.xml:"));
+    assert_non_null(strstr(o.err, "results.xml.gz:"));
     assert_int_equal(count_lines(o.err), 1);
     outcome_free(&o);
     assert_true(same_file(index, keep_index));
@@ -707,7 +712,7 @@ static void test_compare_gate(void **state)
         fail_msg("exit %d: %s", o.status, o.err);
     outcome_free(&o);
     only_run(out, id, sizeof id);
-    snprintf(src, sizeof src, "%s/runs/%s/results.xml", out, id);
+    snprintf(src, sizeof src, "%s/runs/%s/results.xml.gz", out, id);
     steady_copy(src, out, "20991230T000000Z-calm", 1.0, a, sizeof a);
     steady_copy(src, out, "20991231T000000Z-slow", 1.5, b, sizeof b);
     run(&o, "compare", a, a, "--out", out, "--fail-on-regression", NULL);
