@@ -4,6 +4,7 @@
 #   make check      install missing packages, build, run every test
 #   make report     install missing packages, build, run the default sweep, write out/
 #   make bench      side-by-side speed ratios (ours vs OpenBLAS)
+#   make bench-archive  reports of archives of 100 and 1,000 runs, timed
 #   make fuzz       fuzz the results loader (FUZZ_SECONDS, default 600, one core)
 #   make deps       install the Debian packages pkg-config cannot find
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -58,7 +59,7 @@ FUZZ_DIR     := build-fuzz
 FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/stats.c \
                 src/gz.c
 
-.PHONY: all check test report bench fuzz deps install clean format format-check FORCE
+.PHONY: all check test report bench bench-archive fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -187,6 +188,24 @@ bench: deps
 	@pkg-config --exists clblast || $(MAKE) --no-print-directory deps DEBS=libclblast-dev FORCE_DEPS=1
 	$(MAKE) --no-print-directory $(BUILD)/bench
 	$(BUILD)/bench
+
+# The archive at scale (docs/archive.md): one real default-sized run of
+# this machine, made once and kept in $(BENCH_ARCHIVE)/real/, and the
+# committed H100 run, copied into archives of 100 and 1,000 nights
+# (BENCH_ARCHIVE_SIZES), each reported in full, again, with one more run,
+# and with --full: times, peak RSS, disk per run.
+BENCH_ARCHIVE ?= build/bench-archive
+bench-archive: $(BIN) $(BUILD)/bench_archive
+	@real=$$(ls $(BENCH_ARCHIVE)/real/runs/*/results.xml* 2>/dev/null | head -n 1); \
+	 if [ -z "$$real" ]; then \
+	   echo "bench-archive: making one real default-sized run (once; kept in $(BENCH_ARCHIVE)/real)"; \
+	   ./$(BIN) run --quiet --out $(BENCH_ARCHIVE)/real >/dev/null || exit 1; \
+	   real=$$(ls $(BENCH_ARCHIVE)/real/runs/*/results.xml* | head -n 1); \
+	 fi; \
+	 $(BUILD)/bench_archive ./$(BIN) $(BENCH_ARCHIVE) "$$real" $(wildcard tests/data/gpu/h100-*.xml)
+
+$(BUILD)/bench_archive: $(BUILD)/bench_archive.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
 # One core, new inputs kept in $(FUZZ_DIR)/corpus, crashes in
 # $(FUZZ_DIR)/crashes/ (add each to tests/fuzz/corpus once fixed).

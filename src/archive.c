@@ -157,15 +157,26 @@ static int load_run(const char *out, const char *path, archive_run *u, err *e)
 
 /* Run id of the archive: OUT/runs/<id> a real directory, its results.xml
  * a regular file holding run <id>. */
-static int load_archived(const char *out, const char *id, archive_run *u, err *e)
+int archive_check_run(const char *out, const char *id, archive_run *u, err *e)
 {
-    char dir[ARCHIVE_PATH], path[ARCHIVE_PATH + 16];
     int rc;
     memset(u, 0, sizeof *u);
-    snprintf(dir, sizeof dir, "%s/runs/%s", out, id);
-    archive_results_in(dir, path, sizeof path);
-    if ((rc = fsx_real_dir(dir, e)) < 0 || (rc = regular_here(path, e)) < 0 ||
-        (rc = load_run(out, path, u, e)) < 0)
+    u->prev = -1;
+    snprintf(u->dir, sizeof u->dir, "%s/runs/%s", out, id);
+    archive_results_in(u->dir, u->src, sizeof u->src);
+    if ((rc = fsx_real_dir(u->dir, e)) < 0 || (rc = regular_here(u->src, e)) < 0)
+        return rc;
+    return BE_OK;
+}
+
+int archive_load_archived(const char *out, const char *id, archive_run *u, err *e)
+{
+    char path[ARCHIVE_PATH];
+    int rc;
+    if ((rc = archive_check_run(out, id, u, e)) < 0)
+        return rc;
+    snprintf(path, sizeof path, "%s", u->src);
+    if ((rc = load_run(out, path, u, e)) < 0)
         goto fail;
     if (u->imported || strcmp(u->r->prov.id, id) != 0) {
         rc = err_set(e, BE_EFAIL, "%s: holds run %s, not run %s", path, u->r->prov.id, id);
@@ -187,7 +198,7 @@ int archive_load_run(const char *out, const char *arg, archive_run *u, err *e)
     if (!strchr(arg, '/') && safe_id(arg) && stat(arg, &st) != 0) {
         snprintf(path, sizeof path, "%s/runs/%s", out, arg);
         if (lstat(path, &st) == 0)
-            return load_archived(out, arg, u, e);
+            return archive_load_archived(out, arg, u, e);
     }
     if ((rc = resolve(out, arg, path, sizeof path, e)) < 0)
         return rc;
@@ -267,7 +278,7 @@ static int place_import(const char *out, archive *a, int i, err *e)
             return BE_OK;
         }
         /* an archived run by that id: the same one, or another */
-        if (load_archived(out, cand, &old, &ignore) != BE_OK)
+        if (archive_load_archived(out, cand, &old, &ignore) != BE_OK)
             continue;
         if (same_samples(old.r, u->r)) {
             archive_run_free(u);
@@ -293,7 +304,8 @@ static int loaded(const archive *s, const char *id)
     return 0;
 }
 
-static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed, err *e)
+static int scan(const char *out, archive *s, int *cap, const archive_hooks *hk, err *first,
+                int *nfailed, err *e)
 {
     char runs[ARCHIVE_PATH], dir[ARCHIVE_PATH + 300], path[ARCHIVE_PATH + 320];
     struct dirent *de;
@@ -332,7 +344,8 @@ static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed,
         if (loaded(s, de->d_name))
             continue; /* given on the command line, loaded already */
         u = &s->v[s->n];
-        if (load_archived(out, de->d_name, u, &why) == BE_OK) {
+        if ((hk ? hk->archived(hk->ctx, out, de->d_name, u, &why)
+                : archive_load_archived(out, de->d_name, u, &why)) == BE_OK) {
             s->n++;
             continue;
         }
@@ -365,7 +378,8 @@ static void link_hosts(archive *s)
     }
 }
 
-int archive_load(const char *out, const char *const *args, int nruns, archive *s, err *e)
+int archive_load(const char *out, const char *const *args, int nruns, const archive_hooks *hk,
+                 archive *s, err *e)
 {
     char runs[ARCHIVE_PATH];
     struct stat st;
@@ -378,18 +392,19 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
     s->v = calloc((size_t)cap, sizeof *s->v);
     if (!s->v)
         return err_set(e, BE_EFAIL, "out of memory");
-    if (nruns > 0) {
-        for (i = 0; i < nruns; i++)
-            if ((rc = archive_load_run(out, args[i], &s->v[s->n++], e)) < 0)
-                goto fail;
-        for (i = 0; i < s->n; i++)
-            if (s->v[i].imported && (rc = place_import(out, s, i, e)) < 0)
-                goto fail;
+    /* one at a time, each placed and handed to the hook before the next
+     * is read, so that the hook may keep less than the whole model */
+    for (i = 0; i < nruns; i++) {
+        if ((rc = archive_load_run(out, args[i], &s->v[s->n++], e)) < 0 ||
+            (s->v[i].imported && (rc = place_import(out, s, i, e)) < 0) ||
+            (hk && (rc = hk->given(hk->ctx, s, i, e)) < 0))
+            goto fail;
     }
     /* the whole archive, always: a report of some runs is still the site
      * of every run, the given ones imported or refreshed */
     snprintf(runs, sizeof runs, "%s/runs", out);
-    if ((nruns == 0 || lstat(runs, &st) == 0) && (rc = scan(out, s, &cap, &first, &nfailed, e)) < 0)
+    if ((nruns == 0 || lstat(runs, &st) == 0) &&
+        (rc = scan(out, s, &cap, hk, &first, &nfailed, e)) < 0)
         goto fail;
     if (s->n == 0 && nfailed > 0) {
         *e = first;
@@ -418,6 +433,16 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
 fail:
     archive_free(s);
     return rc;
+}
+
+int archive_add(archive *a, const archive_run *u, err *e)
+{
+    archive_run *v = realloc(a->v, (size_t)(a->n + 1) * sizeof *v);
+    if (!v)
+        return err_set(e, BE_EFAIL, "out of memory");
+    a->v = v;
+    a->v[a->n++] = *u;
+    return BE_OK;
 }
 
 void archive_skip(archive *a, int i, const char *why)

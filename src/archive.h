@@ -65,8 +65,33 @@ typedef struct archive {
  * id, with a note.  BE_EUSAGE when there is no run or a run is given
  * twice; the loader's "file:line: ..." otherwise.  Free with
  * archive_free. */
-int archive_load(const char *out, const char *const *runs, int nruns, archive *a, err *e);
+/* What archive_load does with each run instead of keeping its whole model
+ * (the report keeps a digest, cache.h): given(ctx, a, i) after run i of
+ * the command line is loaded (and, imported, placed under its id: see
+ * archive_place); archived(ctx, out, id, u) loads the archive's run id
+ * into *u as archive_load_archived would (the checks of archive_check_run
+ * first), or fails, and the run is skipped with the note "skipped run
+ * <id>: why". */
+typedef struct archive_hooks {
+    void *ctx;
+    int (*given)(void *ctx, archive *a, int i, err *e);
+    int (*archived)(void *ctx, const char *out, const char *id, archive_run *u, err *e);
+} archive_hooks;
+
+int archive_load(const char *out, const char *const *runs, int nruns, const archive_hooks *hk,
+                 archive *a, err *e);
 void archive_free(archive *a);
+
+/* Run id of the archive, checked without loading it: OUT/runs/<id> a real
+ * directory, its results file a regular file; *u receives its dir and src
+ * (u->r stays NULL). */
+int archive_check_run(const char *out, const char *id, archive_run *u, err *e);
+/* Run id of the archive, loaded (archive_check_run, then the results,
+ * which must hold run id). */
+int archive_load_archived(const char *out, const char *id, archive_run *u, err *e);
+
+/* Appends a copy of *u (a takes over what it owns). */
+int archive_add(archive *a, const archive_run *u, err *e);
 
 /* Loads one run (as archive_load names it) into *u; free with
  * archive_run_free (which also removes an uncommitted staging directory). */

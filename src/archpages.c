@@ -9,7 +9,6 @@
 
 #include "fmt.h"
 #include "fsx.h"
-#include "prose.h"
 
 #define PATHMAX 4096
 
@@ -19,25 +18,24 @@ int archpages_page_of(int i, int per_page)
 }
 
 /* One <entry>: run i, linked relative to the page. */
-static void entry(xmlNodePtr ar, const archive *a, const findings *F, int i, int current,
+static void entry(xmlNodePtr ar, const archive *a, const cache_digest *dg, int i, int current,
                   const char *prefix)
 {
     const results *r = a->v[i].r;
-    char ans[600], date[64];
+    char date[64];
     xmlNodePtr n = site_add(ar, "entry", NULL);
-    prose_answer(r, &F[i], ans, sizeof ans);
     fmt_date(date, sizeof date, r->prov.started);
     site_attrf(n, "href", "%sruns/%s/index.html", prefix, r->prov.id);
     site_attr(n, "id", r->prov.id);
     site_attr(n, "host", r->prov.host);
     site_attr(n, "date", date);
-    site_attr(n, "answer", ans);
+    site_attr(n, "answer", dg[i].answer);
     if (i == current)
         site_attr(n, "current", "yes");
 }
 
-void archpages_list(xmlNodePtr parent, const archive *a, const findings *F, int current, int front,
-                    int per_page, const char *prefix)
+void archpages_list(xmlNodePtr parent, const archive *a, const cache_digest *dg, int current,
+                    int front, int per_page, const char *prefix)
 {
     xmlNodePtr ar = site_add(parent, "archive", NULL);
     int i, lo = front ? a->n - ARCHPAGES_FRONT : current - 1, hi = front ? a->n - 1 : current + 1;
@@ -50,11 +48,11 @@ void archpages_list(xmlNodePtr parent, const archive *a, const findings *F, int 
     site_attrf(ar, "page", "%sarchive/page-%d.html", prefix, archpages_page_of(current, per_page));
     site_attr(ar, "kind", front ? "newest" : "neighbours");
     for (i = hi; i >= lo; i--)
-        entry(ar, a, F, i, current, prefix);
+        entry(ar, a, dg, i, current, prefix);
 }
 
 /* Page k of npages: its runs newest first, links to the pages around it. */
-static xmlNodePtr annotate_page(const archive *a, const findings *F, int k, int npages,
+static xmlNodePtr annotate_page(const archive *a, const cache_digest *dg, int k, int npages,
                                 int per_page)
 {
     xmlNodePtr an = xmlNewNode(NULL, BAD_CAST "annotation"), ar;
@@ -76,11 +74,11 @@ static xmlNodePtr annotate_page(const archive *a, const findings *F, int k, int 
     }
     ar = site_add(an, "archive", NULL);
     for (i = last; i >= first; i--)
-        entry(ar, a, F, i, -1, "../");
+        entry(ar, a, dg, i, -1, "../");
     return an;
 }
 
-int archpages_render(const site *s, const archive *a, const findings *F, const char *out,
+int archpages_render(const site *s, const archive *a, const cache_digest *dg, const char *out,
                      int per_page, site_outbox *box, err *e)
 {
     char p[PATHMAX];
@@ -94,7 +92,7 @@ int archpages_render(const site *s, const archive *a, const findings *F, const c
     for (k = 1; k <= npages; k++) {
         xmlChar *html = NULL;
         int len, n;
-        xmlDocPtr doc = site_page(s, "archive", annotate_page(a, F, k, npages, per_page),
+        xmlDocPtr doc = site_page(s, "archive", annotate_page(a, dg, k, npages, per_page),
                                   "../style.css", "../index.html", "../feed.xml", e);
         if (!doc)
             return BE_EFAIL;

@@ -11,14 +11,14 @@
  * page links to the page that holds it.  The entries are facts of the
  * model (prose_answer, its date and host); report.c places the list in a
  * run's annotation, and this module renders the pages with
- * templates/archive.xsl.  Lower layers only: archive.h, findings.h,
- * prose.h, site.h.
+ * templates/archive.xsl.  Lower layers only: archive.h, cache.h,
+ * site.h.
  */
 #ifndef BE_ARCHPAGES_H
 #define BE_ARCHPAGES_H
 
 #include "archive.h"
-#include "findings.h"
+#include "cache.h"
 #include "site.h"
 
 #define ARCHPAGES_RUNS 50  /* runs per archive page, by default */
@@ -32,12 +32,12 @@ int archpages_page_of(int i, int per_page);
  * in the archive (by start time, every host).  Each entry links to its
  * run, relative to the page (prefix: the way from the page to OUT/); the
  * element names the number of runs and the archive page of current. */
-void archpages_list(xmlNodePtr parent, const archive *a, const findings *F, int current, int front,
-                    int per_page, const char *prefix);
+void archpages_list(xmlNodePtr parent, const archive *a, const cache_digest *dg, int current,
+                    int front, int per_page, const char *prefix);
 
 /* Stages OUT/archive/page-<k>.html for every page k (per_page runs each,
  * ARCHPAGES_RUNS when 0) and OUT/archive/index.html, the newest page. */
-int archpages_render(const site *s, const archive *a, const findings *F, const char *out,
+int archpages_render(const site *s, const archive *a, const cache_digest *dg, const char *out,
                      int per_page, site_outbox *box, err *e);
 
 #endif

@@ -40,7 +40,8 @@ enum {
     OPT_DATA,
     OPT_PASSES,
     OPT_FORMAT,
-    OPT_FAIL_ON_REGRESSION
+    OPT_FAIL_ON_REGRESSION,
+    OPT_FULL
 };
 
 /* --title and --author end up in page titles and the feed: one line of
@@ -96,6 +97,7 @@ static const option_spec options[] = {
     {"data", 0, 1, OPT_DATA, C_PAGES},
     {"format", 0, 1, OPT_FORMAT, CMD(CLI_COMPARE)},
     {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
+    {"full", 0, 0, OPT_FULL, CMD(CLI_REPORT)},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof *options))
 
@@ -150,6 +152,7 @@ void cli_usage(FILE *out)
           "  --format F         compare's table as text, markdown or json (default: text)\n"
           "  --fail-on-regression  compare exits 3 when a point of B is slower than in A\n"
           "                     (beyond 5% and p < 0.01)\n"
+          "  --full             report renders every page again, whatever it rendered before\n"
           "  -q, --quiet        no progress output\n"
           "  -h, --help         this help;  -V, --version  the version\n"
           "\n"
@@ -364,6 +367,9 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         break;
     case OPT_FAIL_ON_REGRESSION:
         c->fail_on_regression = 1;
+        break;
+    case OPT_FULL:
+        c->full = 1;
         break;
     case OPT_HELP:
         c->cmd = CLI_HELP;

@@ -45,6 +45,7 @@ typedef struct cli {
     char data_dir[2048];     /* --data: templates/ and assets/ ("" = search) */
     cli_format format;       /* --format (compare) */
     int fail_on_regression;  /* --fail-on-regression (compare): exit 3 */
+    int full;                /* --full (report): no render cache */
     int nargs;               /* the runs of `report` (any), `compare` (2), `refit` (1+) */
     const char *const *args; /* argv + 1: cli_parse moves them to its front, in order */
     char command_line[2048];

@@ -291,6 +291,7 @@ static void report_options(const cli *c, const site_settings *st, report_opts *o
     o->author = st->author;
     o->data_dir = c->data_dir;
     o->feed_items = st->feed_items;
+    o->full = c->full;
     o->stop = stop_flag();
     o->warn = print_warning;
 }

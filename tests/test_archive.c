@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
@@ -119,7 +120,7 @@ static int occurrences(const char *text, const char *needle)
     return n;
 }
 
-static void report(const char *out, int feed_items, int per_page)
+static void report_full(const char *out, int feed_items, int per_page, int full)
 {
     char index[700];
     report_opts o;
@@ -129,8 +130,14 @@ static void report(const char *out, int feed_items, int per_page)
     o.data_dir = ".";
     o.feed_items = feed_items;
     o.archive_page = per_page;
+    o.full = full;
     if (report_write(&o, index, sizeof index, &e) != BE_OK)
         fail_msg("%s", e.msg);
+}
+
+static void report(const char *out, int feed_items, int per_page)
+{
+    report_full(out, feed_items, per_page, 0);
 }
 
 /* Seven runs, two in the feed, three per archive page: the feed holds the
@@ -156,7 +163,7 @@ static void test_bounded_pages(void **state)
     assert_null(strstr(s, "runs/20260101T000000Z-t/index.html"));
     assert_null(strstr(s, "runs/20260107T000000Z-t/index.html"));
     assert_non_null(strstr(s, "href=\"../../archive/page-2.html\""));
-    assert_non_null(strstr(s, "archive of 7 runs"));
+    assert_non_null(strstr(s, "The runs around this one</a> in the archive"));
     free(s);
     for (k = 1; k <= 3; k++) {
         snprintf(name, sizeof name, "archive/page-%d.html", k);
@@ -184,6 +191,7 @@ static void test_bounded_pages(void **state)
     /* the front page lists the newest runs and links to the archive */
     s = slurp(out, "index.html");
     assert_non_null(strstr(s, "href=\"archive/page-3.html\""));
+    assert_non_null(strstr(s, "archive of 7 runs"));
     free(s);
 }
 
@@ -287,6 +295,97 @@ static void test_compressed_results(void **state)
     free(a);
 }
 
+/* Fails unless a and b hold the same files with the same bytes (the
+ * cache aside). */
+static void assert_same_site(const char *a, const char *b)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "diff -r -q -x .cache '%s' '%s'", a, b);
+    if (system(cmd) != 0)
+        fail_msg("%s and %s differ", a, b);
+}
+
+static struct timespec mtime_of(const char *dir, const char *name)
+{
+    char p[800];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    assert_int_equal(stat(p, &st), 0);
+    return st.st_mtim;
+}
+
+static int same_time(struct timespec a, struct timespec b)
+{
+    return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* The incremental report writes what a full one writes, byte for byte:
+ * after a run is added (and only the pages it changes are written again),
+ * after cache entries are damaged or swapped (ignored and made again),
+ * after a run's results change under the same id (its pages change). */
+static void test_incremental_same_bytes(void **state)
+{
+    char inc[400], full[400], p[800], cmd[1200], *before, *after;
+    struct timespec t1, t5, t6;
+    int day;
+    (void)state;
+    snprintf(inc, sizeof inc, "%s/inc", tmpdir);
+    snprintf(full, sizeof full, "%s/full", tmpdir);
+    for (day = 1; day <= 6; day++)
+        save_run(inc, day, 1.0 + 0.02 * day);
+    report(inc, 3, 2);
+    t1 = mtime_of(inc, "runs/20260101T000000Z-t/index.html");
+    t5 = mtime_of(inc, "runs/20260105T000000Z-t/index.html");
+    t6 = mtime_of(inc, "runs/20260106T000000Z-t/index.html");
+    /* nothing new: nothing of the runs' pages written again */
+    report(inc, 3, 2);
+    assert_true(same_time(t6, mtime_of(inc, "runs/20260106T000000Z-t/index.html")));
+    /* one run more: its page and its previous neighbour's, no other */
+    save_run(inc, 7, 1.5);
+    report(inc, 3, 2);
+    assert_true(same_time(t1, mtime_of(inc, "runs/20260101T000000Z-t/index.html")));
+    assert_true(same_time(t5, mtime_of(inc, "runs/20260105T000000Z-t/index.html")));
+    assert_false(same_time(t6, mtime_of(inc, "runs/20260106T000000Z-t/index.html")));
+    for (day = 1; day <= 7; day++)
+        save_run(full, day, day == 7 ? 1.5 : 1.0 + 0.02 * day);
+    report_full(full, 3, 2, 1);
+    assert_same_site(inc, full);
+
+    /* damaged entries: one torn, one of another run's results */
+    snprintf(p, sizeof p, "%s/.cache/20260102T000000Z-t.digest", inc);
+    assert_int_equal(truncate(p, 100), 0);
+    snprintf(cmd, sizeof cmd,
+             "cp '%s/.cache/20260103T000000Z-t.digest' '%s/.cache/20260104T000000Z-t.digest' && "
+             "printf x >> '%s/.cache/20260105T000000Z-t.page'",
+             inc, inc, inc);
+    assert_int_equal(system(cmd), 0);
+    /* and run 3's results changed under its id */
+    before = slurp(inc, "runs/20260103T000000Z-t/index.html");
+    save_run(inc, 3, 2.0);
+    save_run(full, 3, 2.0);
+    report(inc, 3, 2);
+    report_full(full, 3, 2, 1);
+    assert_same_site(inc, full);
+    after = slurp(inc, "runs/20260103T000000Z-t/index.html");
+    assert_string_not_equal(before, after);
+    free(before);
+    free(after);
+    /* a damaged run: skipped with a warning, no entry made for it */
+    snprintf(p, sizeof p, "%s/runs/20260104T000000Z-t/results.xml", inc);
+    assert_int_equal(truncate(p, 200), 0);
+    report(inc, 3, 2);
+    snprintf(p, sizeof p, "%s/.cache/20260104T000000Z-t.digest", inc);
+    snprintf(cmd, sizeof cmd,
+             "rm -f '%s' && cp '%s/runs/20260104T000000Z-t/results.xml' "
+             "'%s/runs/20260104T000000Z-t/results.xml'",
+             p, inc, full);
+    assert_int_equal(system(cmd), 0);
+    report(inc, 3, 2);
+    assert_int_not_equal(access(p, F_OK), 0);
+    report_full(full, 3, 2, 1);
+    assert_same_site(inc, full);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -309,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_feed_items_setting),
         cmocka_unit_test(test_bounded_pages),
         cmocka_unit_test(test_compressed_results),
+        cmocka_unit_test(test_incremental_same_bytes),
     };
     return cmocka_run_group_tests_name("archive", tests, setup, teardown);
 }
