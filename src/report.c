@@ -628,7 +628,45 @@ static void peak_cell(const hist_value *v, char *buf, size_t size)
     snprintf(buf, size, "%s (%s) at %d\xc3\x97%d", a, range, v->hidden, v->batch);
 }
 
-/* The table under a series' charts: one row per run. */
+/* A series longer than this gets one row per week in its table (see
+ * history_row): a year of nightly runs stays a page one reads. */
+#define HIST_TABLE_RUNS 120
+
+/* The week of an ISO 8601 time: days since 1970-01-01 (Monday 1969-12-29
+ * starts week 0) over 7, or -1 when it is no date. */
+static long week_of(const char *iso)
+{
+    int y, m, d;
+    long era, yoe, doy, doe;
+    if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
+        return -1;
+    y -= m <= 2;
+    era = (y >= 0 ? y : y - 399) / 400;
+    yoe = y - era * 400;
+    doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return (era * 146097 + doe - 719468 + 3) / 7;
+}
+
+/* Whether run i of s has its own row: always in a short series; in a long
+ * one, the first and newest runs, each run where a change starts or
+ * whose setup differs from the run before, and the newest run of each
+ * week. */
+static int history_row(const hist_series *s, int i)
+{
+    int j;
+    if (s->nruns <= HIST_TABLE_RUNS || i == 0 || i == s->nruns - 1)
+        return 1;
+    if (strcmp(s->label[i], "nothing") != 0)
+        return 1;
+    for (j = 0; j < s->nchanges; j++)
+        if (s->changes[j].at == i)
+            return 1;
+    return week_of(s->runs[i]->prov.started) != week_of(s->runs[i + 1]->prov.started);
+}
+
+/* The table under a series' charts: one row per run, or per week (see
+ * history_row). */
 static void history_table(xmlNodePtr parent, const hist_series *s)
 {
     xmlNodePtr t = site_add(parent, "table", NULL), head, row, c;
@@ -639,6 +677,18 @@ static void history_table(xmlNodePtr parent, const hist_series *s)
               "at each hidden width with its 95% interval (always: the other device won at every "
               "batch measured; never: at none), each device's peak throughput with the interval "
               "of that point's median, and what changed since the previous run.");
+    if (s->nruns > HIST_TABLE_RUNS) {
+        char cap[700];
+        snprintf(cap, sizeof cap,
+                 "Each run of the pair, oldest first, one row per week (the newest run of the "
+                 "week: # counts every run), and a row of its own for each run where a change "
+                 "starts or the setup changed: the crossover batch of the resident time at each "
+                 "hidden width with its 95%% interval (always: the other device won at every "
+                 "batch measured; never: at none), each device's peak throughput with the "
+                 "interval of that point's median, and what changed since the previous run. "
+                 "The charts above show every run; the archive lists them all.");
+        site_attr(t, "caption", cap);
+    }
     head = site_add(t, "head", NULL);
     site_add(head, "th", "#");
     site_add(head, "th", "Run");
@@ -653,6 +703,8 @@ static void history_table(xmlNodePtr parent, const hist_series *s)
     site_add(head, "th", "What changed");
     for (i = 0; i < s->nruns; i++) {
         const results *r = s->runs[i];
+        if (!history_row(s, i))
+            continue;
         row = site_add(t, "row", NULL);
         snprintf(buf, sizeof buf, "%d", i + 1);
         site_add(row, "td", buf);
@@ -1494,7 +1546,7 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
     for (i = 0; i < x->a.n; i++)
         if ((rc = archive_commit(&x->a.v[i], e)) < 0)
             return rc;
-    if ((rc = site_flush(&x->box, x->o->stop, e)) < 0)
+    if ((rc = site_flush(&x->box, x->o->out, x->o->stop, e)) < 0)
         return rc;
     for (i = 0; i < x->a.n; i++)
         (void)cache_page_save(x->o->out, x->a.v[i].r->prov.id, &x->page[i],
@@ -1557,7 +1609,7 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
         free(x);
         return rc;
     }
-    if ((rc = site_key(x, e)) == BE_OK &&
+    if ((rc = site_recover(o->out, e)) == BE_OK && (rc = site_key(x, e)) == BE_OK &&
         (rc = archive_load(o->out, o->runs, o->nruns, &hk, &x->a, e)) == BE_OK) {
         if ((rc = match_sides(x, e)) == BE_OK)
             rc = render_all(x, index, size, e);
@@ -1585,7 +1637,7 @@ int report_compare(const report_opts *o, const char *a, const char *b, compare_s
         (rc = archive_load_run(o->out, b, &rb, e)) < 0 ||
         (rc = compare_runs(ra.r, rb.r, cmp, e)) < 0 ||
         (rc = render_compare(&s, o->out, cmp, ra.r, rb.r, &box, page, size, e)) < 0 ||
-        (rc = site_flush(&box, o->stop, e)) < 0) {
+        (rc = site_flush(&box, o->out, o->stop, e)) < 0) {
         compare_free(cmp);
     }
     site_outbox_free(&box);

@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700 /* readlink */
 #include "site.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -520,20 +521,121 @@ int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *
     return site_put(b, path, copy, (size_t)len, 0, e);
 }
 
-int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e)
+/* ---- publishing a set of files at once ----------------------------- */
+
+/* path + ".stage": where a file waits for the set's commit. */
+static void stage_of(const char *path, char *buf, size_t size)
 {
-    int i, rc;
+    snprintf(buf, size, "%s" SITE_STAGE_SUFFIX, path);
+}
+
+/* The list of the set's files, one path a line, as a manifest. */
+static int manifest_text(const site_outbox *b, char **text, size_t *len, err *e)
+{
+    size_t n = 0, used = 0;
+    int i;
     for (i = 0; i < b->n; i++) {
-        if (stop && *stop)
-            return err_set(
-                e, BE_EINTR,
-                "interrupted after %d of %d files; each is whole, "
-                "the previous or the new one%s",
-                i, b->n, i + 2 < b->n ? ", and the index and the feed are the previous ones" : "");
-        if ((rc = fsx_write_atomic(b->v[i].path, b->v[i].data, b->v[i].len, e)) < 0)
-            return rc;
+        if (strchr(b->v[i].path, '\n'))
+            return err_set(e, BE_EFAIL, "a file name holds a line break");
+        n += strlen(b->v[i].path) + 1;
     }
+    if (!(*text = malloc(n + 1)))
+        return err_set(e, BE_EFAIL, "out of memory");
+    for (i = 0; i < b->n; i++)
+        used += (size_t)sprintf(*text + used, "%s\n", b->v[i].path);
+    *len = used;
     return BE_OK;
+}
+
+/* Each line of the manifest at path that names a file under out: with
+ * forward, its staged file moved into place; else the staged file
+ * removed.  Then the manifest itself. */
+static int replay(const char *out, const char *path, int forward, err *e)
+{
+    char *text = NULL, *line, *next, st[SITE_PATH + 16];
+    size_t n = strlen(out);
+    int rc;
+    if ((rc = fsx_read_all(path, &text, NULL, e)) < 0)
+        return rc;
+    for (line = text; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        /* a manifest is a file of OUT: only files under it are touched */
+        if (strncmp(line, out, n) != 0 || line[n] != '/' || strstr(line, "/../") ||
+            strlen(line) >= SITE_PATH)
+            continue;
+        stage_of(line, st, sizeof st);
+        if (forward) {
+            if (access(st, F_OK) == 0 && rename(st, line) != 0) {
+                rc = err_set(e, BE_EFAIL, "%s: cannot move into place: %s", line, strerror(errno));
+                break;
+            }
+        } else {
+            unlink(st);
+        }
+    }
+    free(text);
+    if (rc == BE_OK && unlink(path) != 0 && errno != ENOENT)
+        rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", path, strerror(errno));
+    return rc;
+}
+
+int site_recover(const char *out, err *e)
+{
+    char p[SITE_PATH + 32];
+    int rc;
+    snprintf(p, sizeof p, "%s/" SITE_PUBLISH, out);
+    if (access(p, F_OK) == 0 && (rc = replay(out, p, 1, e)) < 0)
+        return rc;
+    snprintf(p, sizeof p, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
+    if (access(p, F_OK) == 0)
+        return replay(out, p, 0, e);
+    return BE_OK;
+}
+
+int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e)
+{
+    char pending[SITE_PATH + 32], commit[SITE_PATH + 32], st[SITE_PATH + 16], *text = NULL;
+    size_t len = 0;
+    int i, rc;
+    err ignore;
+    snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
+    snprintf(commit, sizeof commit, "%s/" SITE_PUBLISH, out);
+    /* the list first, so that staged files of a set never committed are
+     * found and removed (site_recover) */
+    if ((rc = manifest_text(b, &text, &len, e)) < 0)
+        return rc;
+    rc = fsx_write_atomic(pending, text, len, e);
+    free(text);
+    if (rc < 0)
+        return rc;
+    for (i = 0; i < b->n; i++) {
+        if (stop && *stop) {
+            rc = err_set(e, BE_EINTR,
+                         "interrupted before the report was published; the previous one is "
+                         "intact");
+            goto undo;
+        }
+        stage_of(b->v[i].path, st, sizeof st);
+        if ((rc = fsx_write_atomic(st, b->v[i].data, b->v[i].len, e)) < 0)
+            goto undo;
+    }
+    /* the commit: from here on the new set is the site, and a crash is
+     * finished by the next report (site_recover) */
+    if (rename(pending, commit) != 0) {
+        rc = err_set(e, BE_EFAIL, "%s: cannot publish: %s", commit, strerror(errno));
+        goto undo;
+    }
+    return replay(out, commit, 1, e) < 0
+               ? err_set(e, BE_EFAIL,
+                         "%s; the report is published but not yet in place: the next report "
+                         "finishes it",
+                         e->msg)
+               : BE_OK;
+undo:
+    (void)replay(out, pending, 0, &ignore);
+    return rc;
 }
 
 void site_outbox_free(site_outbox *b)

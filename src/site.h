@@ -140,10 +140,23 @@ typedef struct site_outbox {
 int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e);
 /* Stages a serialized page (taken over and freed). */
 int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *e);
-/* Writes every staged file, in order, each atomically (fsx.h).  When
- * *stop is raised (stop may be NULL), BE_EINTR before the next file:
- * every file is then the previous one or the new one. */
-int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e);
+/* Publishes every staged file as one set, so that the site is the old set
+ * or the new one, never a mix: the list of the files goes to
+ * OUT/.publish.pending, each file to "<path>.stage" (each written
+ * atomically, fsx.h), then the rename of the list to OUT/.publish commits
+ * the set, and each staged file is renamed into place.  A failure or
+ * *stop (stop may be NULL) before the commit removes the staged files
+ * (BE_EINTR when stopped); after it, nothing stops the renames, and a
+ * crash among them is finished by site_recover. */
+int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e);
+/* Finishes a set committed but not all in place (OUT/.publish), removes
+ * the staged files of one never committed (OUT/.publish.pending).  Only
+ * paths under out are touched.  report_write calls it first. */
+int site_recover(const char *out, err *e);
+
+#define SITE_PUBLISH ".publish"
+#define SITE_PENDING_SUFFIX ".pending"
+#define SITE_STAGE_SUFFIX ".stage"
 void site_outbox_free(site_outbox *b);
 
 #endif
