@@ -196,7 +196,7 @@ typedef struct buf {
 
 static void put(buf *b, const void *data, size_t len)
 {
-    if (b->oom)
+    if (b->oom || len == 0)
         return;
     if (b->n + len > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
@@ -321,6 +321,8 @@ typedef struct reader {
 
 static void take(reader *rd, void *to, size_t len)
 {
+    if (len == 0)
+        return;
     if (rd->bad || len > rd->left) {
         rd->bad = 1;
         memset(to, 0, len);

@@ -14,9 +14,12 @@
  * report's body, serialized to a string, as text: libxml2 escapes it, so no
  * CDATA section (and no "]]>" in one) is ever involved.
  *
- * Writing happens after everything is rendered in memory, run pages first,
- * OUT/index.html and OUT/feed.xml last, each file atomically: a failure on
- * the way leaves the previous index and feed as they were.
+ * The report is incremental (docs/archive.md): every run is kept small
+ * (cache.h: the points the history reads, its answer, its CSV rows), and
+ * a run is loaded whole only while its own pages render, which happens
+ * when the key of what they are made of changed (page_key).  Writing
+ * happens after everything is rendered in memory, as one set (site_flush):
+ * a failure or a signal on the way leaves the previous site as it was.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
@@ -1157,7 +1160,8 @@ static int keep_small(report_ctx *x, archive_run *u, const char *src, err *e)
         return rc;
     (void)cache_digest_save(x->o->out, u->r->prov.id, &k, &d, &ignore);
     results_free(u->r);
-    u->r = d.r;
+    u->r = d.r; /* the archive's now */
+    d.r = NULL;
     if ((rc = side_add(x, u->r->prov.id, &k, &d, e)) < 0)
         cache_digest_free(&d);
     return rc;

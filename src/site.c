@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libxml/HTMLtree.h>
@@ -566,17 +567,14 @@ static int replay(const char *out, const char *path, int forward, err *e)
             strlen(line) >= SITE_PATH)
             continue;
         stage_of(line, st, sizeof st);
-        if (forward) {
-            if (access(st, F_OK) == 0 && rename(st, line) != 0) {
-                rc = err_set(e, BE_EFAIL, "%s: cannot move into place: %s", line, strerror(errno));
-                break;
-            }
-        } else {
-            unlink(st);
-        }
+        /* a file that cannot be moved is dropped (the next report makes
+         * it again), so that one bad path never blocks every later one */
+        if (forward && access(st, F_OK) == 0 && rename(st, line) != 0 && rc == BE_OK)
+            rc = err_set(e, BE_EFAIL, "%s: cannot move into place: %s", line, strerror(errno));
+        unlink(st);
     }
     free(text);
-    if (rc == BE_OK && unlink(path) != 0 && errno != ENOENT)
+    if (unlink(path) != 0 && errno != ENOENT && rc == BE_OK)
         rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", path, strerror(errno));
     return rc;
 }
@@ -592,6 +590,17 @@ int site_recover(const char *out, err *e)
     if (access(p, F_OK) == 0)
         return replay(out, p, 0, e);
     return BE_OK;
+}
+
+/* BE_OK when a file can be renamed onto path: none there, or a file (not
+ * a directory, which the rename after the commit could not replace). */
+static int replaceable(const char *path, err *e)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+        return BE_OK;
+    return err_set(e, BE_EFAIL, "%s: cannot write: %s", path,
+                   S_ISDIR(st.st_mode) ? "Is a directory" : "not a regular file");
 }
 
 int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e)
@@ -618,7 +627,8 @@ int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *sto
             goto undo;
         }
         stage_of(b->v[i].path, st, sizeof st);
-        if ((rc = fsx_write_atomic(st, b->v[i].data, b->v[i].len, e)) < 0)
+        if ((rc = fsx_write_atomic(st, b->v[i].data, b->v[i].len, e)) < 0 ||
+            (rc = replaceable(b->v[i].path, e)) < 0)
             goto undo;
     }
     /* the commit: from here on the new set is the site, and a crash is
