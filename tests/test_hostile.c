@@ -48,6 +48,7 @@
 #include "chart.h"
 #include "csv.h"
 #include "fsx.h"
+#include "infile.h"
 #include "report.h"
 #include "results.h"
 #include "utf8.h"
@@ -1628,6 +1629,132 @@ static void test_cli_text(void **state)
     assert_non_null(strstr(errbuf, "no\\r\\nsuch\\x1B[2J.xml"));
 }
 
+/* ---- infile: the one way to read an input file ---- */
+
+/* infile_read of path with flags and a cap: BE_OK (then *text holds it),
+ * or the message, checked to be one printable line. */
+static int read_in(const char *path, size_t max, unsigned flags, char **text, err *e)
+{
+    size_t len = 0;
+    int rc = infile_read(path, max, flags, text, &len, e);
+    if (rc == BE_OK && *text && (flags & INFILE_TEXT))
+        assert_int_equal(strlen(*text), len);
+    else
+        assert_true(utf8_clean(e->msg) && !strpbrk(e->msg, "\t\r\n"));
+    return rc;
+}
+
+/* What is not a regular file is refused at once, without a read that
+ * could block (a FIFO with no writer) or never end (/dev/zero). */
+static void test_infile_kinds(void **state)
+{
+    char p[400], *t = NULL;
+    err e;
+    (void)state;
+    snprintf(p, sizeof p, "%s/in-fifo", tmpdir);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-fifo: is a FIFO, not a regular file"));
+    snprintf(p, sizeof p, "%s/in-zero", tmpdir);
+    sh("ln -s /dev/zero '%s'", p);
+    assert_int_equal(read_in(p, 1024, 0, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-zero: is a character device, not a regular file"));
+    assert_int_equal(read_in(p, 1024, INFILE_NOFOLLOW, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-zero: is a symbolic link (not followed here)"));
+    assert_int_equal(read_in(tmpdir, 1024, 0, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, ": is a directory, not a regular file"));
+    snprintf(p, sizeof p, "%s/in-missing", tmpdir);
+    assert_int_equal(read_in(p, 1024, INFILE_OPTIONAL, &t, &e), BE_OK);
+    assert_null(t);
+    assert_int_equal(read_in(p, 1024, 0, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-missing: cannot open: No such file or directory"));
+}
+
+/* The cap is checked before anything is read (a sparse 200 MB file takes
+ * no memory); an empty file is refused when asked. */
+static void test_infile_size(void **state)
+{
+    char p[400], *t = NULL;
+    int fd;
+    err e;
+    (void)state;
+    snprintf(p, sizeof p, "%s/in-huge", tmpdir);
+    fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, 200L * 1024 * 1024), 0);
+    close(fd);
+    assert_int_equal(read_in(p, 65536, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-huge: is 209715200 bytes; at most 65536 are read"));
+    snprintf(p, sizeof p, "%s/in-empty", tmpdir);
+    write_text(p, "", 0);
+    assert_int_equal(read_in(p, 10, INFILE_NONEMPTY, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-empty: is empty"));
+    assert_int_equal(read_in(p, 10, 0, &t, &e), BE_OK);
+    assert_string_equal(t, "");
+    free(t);
+    snprintf(p, sizeof p, "%s/in-exact", tmpdir);
+    write_text(p, "0123456789", 10);
+    assert_int_equal(read_in(p, 10, INFILE_TEXT, &t, &e), BE_OK);
+    assert_string_equal(t, "0123456789");
+    free(t);
+    assert_int_equal(read_in(p, 9, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-exact: is 10 bytes; at most 9 are read"));
+    /* /proc's files say 0 bytes: read to the cap, and refused past it */
+    assert_int_equal(read_in("/proc/self/maps", 8, 0, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "/proc/self/maps: more than 8 bytes; at most 8 are read"));
+}
+
+/* Text: a NUL or invalid UTF-8 is refused with its line, and the message
+ * quotes at most a short escaped fragment of the line before it. */
+static void test_infile_text(void **state)
+{
+    static const char nul[] = "title a\nauthor b\x00 then more\n";
+    char p[400], *t = NULL, longline[600];
+    err e;
+    (void)state;
+    snprintf(p, sizeof p, "%s/in-nul", tmpdir);
+    write_text(p, nul, sizeof nul - 1);
+    assert_int_equal(read_in(p, 1024, 0, &t, &e), BE_OK); /* bytes: fine */
+    free(t);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-nul:2: a NUL byte (a text file holds none)"));
+    snprintf(p, sizeof p, "%s/in-utf8", tmpdir);
+    write_text(p, "ok\n\x1B[2Jsecret \xC0\x80 after", 22);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(
+        strstr(e.msg, "in-utf8:2: invalid UTF-8 (byte 0xC0) after \"\\x1B[2Jsecret \""));
+    /* a long line: no more than INFILE_FRAGMENT bytes of it are quoted */
+    memset(longline, 'x', sizeof longline);
+    memcpy(longline, "root:", 5);
+    longline[500] = '\xFF';
+    snprintf(p, sizeof p, "%s/in-long", tmpdir);
+    write_text(p, longline, 501);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_null(strstr(e.msg, "root:"));
+    assert_true(strlen(e.msg) < strlen(p) + 100);
+    /* valid text with every kind of character passes as it is */
+    snprintf(p, sizeof p, "%s/in-good", tmpdir);
+    write_text(p, "caf\xC3\xA9 \xF0\x9F\x98\x80\n", 11);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_OK);
+    assert_string_equal(t, "caf\xC3\xA9 \xF0\x9F\x98\x80\n");
+    free(t);
+}
+
+/* infile_fragment: one line, at most INFILE_FRAGMENT bytes, escaped. */
+static void test_infile_fragment(void **state)
+{
+    char buf[256];
+    (void)state;
+    infile_fragment(buf, sizeof buf, "abc", 3);
+    assert_string_equal(buf, "abc");
+    infile_fragment(buf, sizeof buf, "a\x1B[31mb\nsecond line", 19);
+    assert_string_equal(buf, "a\\x1B[31mb...");
+    infile_fragment(buf, sizeof buf, "0123456789012345678901234567890123456789XYZ", 43);
+    assert_string_equal(buf, "0123456789012345678901234567890123456789...");
+    infile_fragment(buf, sizeof buf, "\xE2\x82\xAC", 2); /* cut mid-character */
+    assert_string_equal(buf, "\\xE2\\x82");
+}
+
 static int setup(void **state)
 {
     err e;
@@ -1668,6 +1795,10 @@ int main(void)
         cmocka_unit_test(test_csv_formulas),
         cmocka_unit_test(test_chart_text),
         cmocka_unit_test(test_cli_text),
+        cmocka_unit_test(test_infile_kinds),
+        cmocka_unit_test(test_infile_size),
+        cmocka_unit_test(test_infile_text),
+        cmocka_unit_test(test_infile_fragment),
     };
     enum { N = sizeof cases / sizeof *cases, M = sizeof more / sizeof *more };
     struct CMUnitTest tests[N + M];
