@@ -518,7 +518,7 @@ static int refit_one(const cli *c, const char *arg, err *e)
                 u.src);
     if ((rc = print_crossovers(stdout, r, e)) < 0)
         goto done;
-    printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
+    printf("charts: %d PNG in %s/\n", ncharts, dir);
     printf("%s\n", u.src);
 done:
     fit_set_free(&fs);
@@ -682,7 +682,7 @@ static int cmd_run(const cli *c, int then_report)
     print_machine_warnings(stdout, r);
     if ((rc = print_crossovers(stdout, r, &e)) < 0)
         goto fail;
-    printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
+    printf("charts: %d PNG in %s/\n", ncharts, dir);
     printf("%s\n", path);
     status = 0;
     if (then_report)
