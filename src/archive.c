@@ -344,11 +344,17 @@ static int scan(const char *out, archive *s, int *cap, const archive_hooks *hk, 
         if (loaded(s, de->d_name))
             continue; /* given on the command line, loaded already */
         u = &s->v[s->n];
-        if ((hk ? hk->archived(hk->ctx, out, de->d_name, u, &why)
-                : archive_load_archived(out, de->d_name, u, &why)) == BE_OK) {
+        rc = hk ? hk->archived(hk->ctx, out, de->d_name, u, &why)
+                : archive_load_archived(out, de->d_name, u, &why);
+        if (rc == BE_OK) {
             s->n++;
             continue;
         }
+        if (rc == BE_EINTR) { /* asked to stop: no run is skipped for that */
+            *e = why;
+            break;
+        }
+        rc = BE_OK;
         if ((*nfailed)++ == 0)
             *first = why;
         note(s, "skipped run %s: %s", de->d_name, why.msg);

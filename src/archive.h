@@ -71,7 +71,7 @@ typedef struct archive {
  * archive_place); archived(ctx, out, id, u) loads the archive's run id
  * into *u as archive_load_archived would (the checks of archive_check_run
  * first), or fails, and the run is skipped with the note "skipped run
- * <id>: why". */
+ * <id>: why" (BE_EINTR: archive_load stops, with that error). */
 typedef struct archive_hooks {
     void *ctx;
     int (*given)(void *ctx, archive *a, int i, err *e);

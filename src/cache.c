@@ -472,15 +472,35 @@ bad:
 
 /* ---- the page entry -------------------------------------------------- */
 
-int cache_page_save(const char *out, const char *id, const cache_key *k, const char *item, err *e)
+int cache_page_entry(const char *out, const char *id, const cache_key *k, const char *item,
+                     char *path, size_t size, char **data, size_t *len, err *e)
 {
     buf b = {NULL, 0, 0, 0};
+    cache_hasher h;
+    cache_key sum;
+    int rc;
     put(&b, page_magic, sizeof page_magic);
     put(&b, k->hex, sizeof k->hex);
     put_u32(&b, item ? strlen(item) + 1 : 0);
     if (item)
         put(&b, item, strlen(item) + 1);
-    return write_entry(out, id, "page", &b, e);
+    cache_hash_init(&h);
+    cache_hash(&h, b.p, b.n);
+    cache_hash_end(&h, &sum);
+    put(&b, sum.hex, sizeof sum.hex);
+    if (b.oom) {
+        free(b.p);
+        return err_set(e, BE_EFAIL, "out of memory");
+    }
+    snprintf(path, size, "%s/" CACHE_DIR, out);
+    if ((rc = fsx_mkdirs(path, e)) < 0 || (rc = fsx_real_dir(path, e)) < 0) {
+        free(b.p);
+        return rc;
+    }
+    entry_path(out, id, "page", path, size);
+    *data = b.p;
+    *len = b.n;
+    return BE_OK;
 }
 
 int cache_page_load(const char *out, const char *id, cache_key *k, char **item, err *e)

@@ -12,8 +12,8 @@
  * the layout of the structures it holds), so that a run whose results
  * changed under the same id, or a new version, rebuilds it.  The page
  * entry (OUT/.cache/<id>.page): the key of everything the run's own pages
- * were last rendered from (cache_page_key's inputs, report.c's business),
- * and its feed item once rendered.
+ * were last rendered from (report.c's page_key),
+ * and its feed item once rendered, published with those pages.
  *
  * Entries are files of OUT like the pages, but read as untrusted input: a
  * checksum over the whole entry, the build key, bounded counts, enums in
@@ -75,6 +75,10 @@ int cache_digest_save(const char *out, const char *id, const cache_key *k, const
  * item is not NULL, its feed item (*item, malloc'd, or NULL when none is
  * kept).  BE_EFAIL when there is no valid entry. */
 int cache_page_load(const char *out, const char *id, cache_key *k, char **item, err *e);
-int cache_page_save(const char *out, const char *id, const cache_key *k, const char *item, err *e);
+/* The bytes of that entry (*data, malloc'd, *len) and its path, for the
+ * report to publish with the pages it describes (site_flush), so that the
+ * cache never says a page is written that is not. */
+int cache_page_entry(const char *out, const char *id, const cache_key *k, const char *item,
+                     char *path, size_t size, char **data, size_t *len, err *e);
 
 #endif

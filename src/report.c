@@ -74,6 +74,7 @@ typedef struct report_ctx {
     cache_digest *dg;      /* a.n: each run's answer and CSV rows           */
     cache_key *key;        /* a.n: the key of each run's results file       */
     cache_key *page;       /* a.n: the key of each run's pages              */
+    char *fresh;           /* a.n: 1 when the run's pages were rendered now */
     char **items;          /* a.n: the feed items (item_make) of the feed's runs */
     cmp_slot *cmp;         /* a.n: the comparison of the run being rendered  */
     findings *F;           /* a.n: the verdicts of the run being rendered    */
@@ -1148,17 +1149,19 @@ static int side_add(report_ctx *x, const char *id, const cache_key *k, cache_dig
 }
 
 /* u, loaded whole from its file src, becomes its digest: kept in the
- * cache (unless it cannot be written: then only slower next time), its
- * small model in u->r. */
+ * cache, its small model in u->r. */
 static int keep_small(report_ctx *x, archive_run *u, const char *src, err *e)
 {
     cache_digest d;
     cache_key k;
-    err ignore;
     int rc;
     if ((rc = cache_key_file(src, &k, e)) < 0 || (rc = digest_of(u->r, &d, e)) < 0)
         return rc;
-    (void)cache_digest_save(x->o->out, u->r->prov.id, &k, &d, &ignore);
+    /* a cache that cannot be written is a disk that cannot be: said */
+    if ((rc = cache_digest_save(x->o->out, u->r->prov.id, &k, &d, e)) < 0) {
+        cache_digest_free(&d);
+        return rc;
+    }
     results_free(u->r);
     u->r = d.r; /* the archive's now */
     d.r = NULL;
@@ -1175,7 +1178,7 @@ static int on_given(void *ctx, archive *a, int i, err *e)
     archive_run *u = &a->v[i];
     char staged[ARCHIVE_PATH + 32];
     int rc;
-    if (u->imported && (rc = archive_place(u, e)) < 0)
+    if ((rc = stopped(x, e)) < 0 || (u->imported && (rc = archive_place(u, e)) < 0))
         return rc;
     if (u->imported)
         snprintf(staged, sizeof staged, "%s/" ARCHIVE_RESULTS, u->stage);
@@ -1194,7 +1197,9 @@ static int on_archived(void *ctx, const char *out, const char *id, archive_run *
     cache_key k;
     err miss;
     int rc;
-    if ((rc = archive_check_run(out, id, u, e)) < 0 || (rc = cache_key_file(u->src, &k, e)) < 0)
+    memset(u, 0, sizeof *u);
+    if ((rc = stopped(x, e)) < 0 || (rc = archive_check_run(out, id, u, e)) < 0 ||
+        (rc = cache_key_file(u->src, &k, e)) < 0)
         return rc;
     if (!x->o->full && cache_digest_load(out, id, &k, &d, &miss) == BE_OK) {
         u->r = d.r;
@@ -1219,6 +1224,7 @@ static int match_sides(report_ctx *x, err *e)
         !(x->key = calloc((size_t)x->a.n, sizeof *x->key)) ||
         !(x->items = calloc((size_t)x->a.n, sizeof *x->items)) ||
         !(x->page = calloc((size_t)x->a.n, sizeof *x->page)) ||
+        !(x->fresh = calloc((size_t)x->a.n, sizeof *x->fresh)) ||
         !(x->cmp = calloc((size_t)x->a.n, sizeof *x->cmp)) ||
         !(x->F = calloc((size_t)x->a.n, sizeof *x->F)))
         return err_set(e, BE_EFAIL, "out of memory");
@@ -1397,6 +1403,7 @@ static void drop_run(report_ctx *x, int i, const char *why)
     memmove(&x->dg[i], &x->dg[i + 1], (size_t)n * sizeof *x->dg);
     memmove(&x->key[i], &x->key[i + 1], (size_t)n * sizeof *x->key);
     memmove(&x->items[i], &x->items[i + 1], (size_t)n * sizeof *x->items);
+    memset(x->fresh, 0, (size_t)x->a.n);
     archive_skip(&x->a, i, why);
 }
 
@@ -1417,6 +1424,7 @@ static int render_runs(report_ctx *x, int *again, err *e)
         page_key(x, k, &x->page[k]);
         if (unchanged(x, k))
             continue;
+        x->fresh[k] = 1;
         if (render_whole(x, k, &why) == BE_OK)
             continue;
         if (x->a.v[k].imported || x->a.n == 1) {
@@ -1531,7 +1539,6 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
 {
     char p[PATHMAX];
     int i, rc, again = 1;
-    err ignore;
     while (again) {
         site_outbox_free(&x->box);
         if ((rc = render_runs(x, &again, e)) < 0)
@@ -1543,18 +1550,30 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
         (rc = fill_items(x, e)) < 0 ||
         (rc = archpages_render(&x->s, &x->a, x->dg, x->o->out, x->o->archive_page, &x->box, e)) <
             0 ||
-        (rc = render_history(x, e)) < 0 || (rc = render_feed(x, e)) < 0 || (rc = stopped(x, e)) < 0)
+        (rc = render_history(x, e)) < 0 || (rc = render_feed(x, e)) < 0)
+        return rc;
+    /* the cache's word on each run's pages rendered now, published with
+     * them (the others' entries say what they said) */
+    for (i = 0; i < x->a.n; i++) {
+        char *data;
+        size_t len;
+        if (!x->fresh[i])
+            continue;
+        if ((rc = cache_page_entry(x->o->out, x->a.v[i].r->prov.id, &x->page[i],
+                                   i >= feed_oldest(x) ? x->items[i] : NULL, p, sizeof p, &data,
+                                   &len, e)) < 0 ||
+            (rc = site_put(&x->box, p, data, len, 0, e)) < 0)
+            return rc;
+    }
+    if ((rc = stopped(x, e)) < 0)
         return rc;
     /* everything rendered: the imported runs enter OUT/runs/, then the
-     * pages are written, then the cache may say so */
+     * files are published as one set */
     for (i = 0; i < x->a.n; i++)
         if ((rc = archive_commit(&x->a.v[i], e)) < 0)
             return rc;
     if ((rc = site_flush(&x->box, x->o->out, x->o->stop, e)) < 0)
         return rc;
-    for (i = 0; i < x->a.n; i++)
-        (void)cache_page_save(x->o->out, x->a.v[i].r->prov.id, &x->page[i],
-                              i >= feed_oldest(x) ? x->items[i] : NULL, &ignore);
     snprintf(index, size, "%s/index.html", x->o->out);
     return BE_OK;
 }
@@ -1590,6 +1609,7 @@ static void ctx_free(report_ctx *x)
     free(x->key);
     free(x->items);
     free(x->page);
+    free(x->fresh);
     free(x->cmp);
     free(x->F);
     archive_free(&x->a);

@@ -530,22 +530,65 @@ static void stage_of(const char *path, char *buf, size_t size)
     snprintf(buf, size, "%s" SITE_STAGE_SUFFIX, path);
 }
 
-/* The list of the set's files, one path a line, as a manifest. */
-static int manifest_text(const site_outbox *b, char **text, size_t *len, err *e)
+/* The list of the set's files, one path a line, written to path without
+ * allocating (after the imported runs entered OUT/runs/, nothing may fail
+ * for memory), through a temporary file renamed into place. */
+static int write_manifest(const site_outbox *b, const char *path, err *e)
 {
-    size_t n = 0, used = 0;
-    int i;
-    for (i = 0; i < b->n; i++) {
-        if (strchr(b->v[i].path, '\n'))
-            return err_set(e, BE_EFAIL, "a file name holds a line break");
-        n += strlen(b->v[i].path) + 1;
-    }
-    if (!(*text = malloc(n + 1)))
-        return err_set(e, BE_EFAIL, "out of memory");
+    char tmp[SITE_PATH + 48];
+    int i, fd, why = 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
     for (i = 0; i < b->n; i++)
-        used += (size_t)sprintf(*text + used, "%s\n", b->v[i].path);
-    *len = used;
+        if (strchr(b->v[i].path, '\n'))
+            return err_set(e, BE_EFAIL, "%s: a file name holds a line break", b->v[i].path);
+    if ((fd = mkstemp(tmp)) < 0)
+        return err_set(e, BE_EFAIL, "%s: cannot create: %s", path, strerror(errno));
+    for (i = 0; !why && i < b->n; i++) {
+        const char *p = b->v[i].path;
+        size_t left = strlen(p);
+        while (!why && left > 0) {
+            ssize_t w = write(fd, p, left);
+            if (w < 0 && errno != EINTR)
+                why = errno;
+            if (w > 0) {
+                p += w;
+                left -= (size_t)w;
+            }
+        }
+        while (!why && write(fd, "\n", 1) != 1)
+            if (errno != EINTR)
+                why = errno;
+    }
+    if (!why && fsync(fd) != 0)
+        why = errno;
+    if (close(fd) != 0 && !why)
+        why = errno;
+    if (!why && rename(tmp, path) != 0)
+        why = errno;
+    if (why) {
+        unlink(tmp);
+        return err_set(e, BE_EFAIL, "%s: cannot write: %s", path, strerror(why));
+    }
     return BE_OK;
+}
+
+/* Moves every staged file of b into place (after the commit: nothing
+ * allocated, every file tried). */
+static int move_all(const site_outbox *b, err *e)
+{
+    char st[SITE_PATH + 16];
+    int i, rc = BE_OK;
+    for (i = 0; i < b->n; i++) {
+        stage_of(b->v[i].path, st, sizeof st);
+        /* ENOENT: a file staged twice (the CSS beside every comparison),
+         * moved already */
+        if (rename(st, b->v[i].path) != 0 && errno != ENOENT && rc == BE_OK)
+            rc = err_set(e, BE_EFAIL,
+                         "%s: cannot move into place: %s; the report is published but not all "
+                         "in place: the next report finishes it",
+                         b->v[i].path, strerror(errno));
+    }
+    return rc;
 }
 
 /* Each line of the manifest at path that names a file under out: with
@@ -605,19 +648,14 @@ static int replaceable(const char *path, err *e)
 
 int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e)
 {
-    char pending[SITE_PATH + 32], commit[SITE_PATH + 32], st[SITE_PATH + 16], *text = NULL;
-    size_t len = 0;
+    char pending[SITE_PATH + 32], commit[SITE_PATH + 32], st[SITE_PATH + 16];
     int i, rc;
     err ignore;
     snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
     snprintf(commit, sizeof commit, "%s/" SITE_PUBLISH, out);
     /* the list first, so that staged files of a set never committed are
      * found and removed (site_recover) */
-    if ((rc = manifest_text(b, &text, &len, e)) < 0)
-        return rc;
-    rc = fsx_write_atomic(pending, text, len, e);
-    free(text);
-    if (rc < 0)
+    if ((rc = write_manifest(b, pending, e)) < 0)
         return rc;
     for (i = 0; i < b->n; i++) {
         if (stop && *stop) {
@@ -637,12 +675,11 @@ int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *sto
         rc = err_set(e, BE_EFAIL, "%s: cannot publish: %s", commit, strerror(errno));
         goto undo;
     }
-    return replay(out, commit, 1, e) < 0
-               ? err_set(e, BE_EFAIL,
-                         "%s; the report is published but not yet in place: the next report "
-                         "finishes it",
-                         e->msg)
-               : BE_OK;
+    if ((rc = move_all(b, e)) < 0)
+        return rc; /* the list stays: site_recover finishes */
+    if (unlink(commit) != 0)
+        return err_set(e, BE_EFAIL, "%s: cannot remove: %s", commit, strerror(errno));
+    return BE_OK;
 undo:
     (void)replay(out, pending, 0, &ignore);
     return rc;
