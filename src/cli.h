@@ -21,6 +21,8 @@ typedef enum {
     CLI_REFIT,
     CLI_DEVICES,
     CLI_TUNE,
+    CLI_DECIDE,
+    CLI_WHICH,
     CLI_HELP,
     CLI_VERSION
 } cli_command;
@@ -37,17 +39,22 @@ typedef struct cli {
                                else $OPENBLAS_NUM_THREADS, else one per core */
     char threads_from[32]; /* "--threads", "OPENBLAS_NUM_THREADS" or "cores" */
     int quiet, quick;
-    int no_refine;           /* --no-refine */
-    fit_prices prices;       /* --price and --prices */
-    char base_url[1024];     /* --base-url ("" = relative links) */
-    char title[512];         /* --title */
-    char author[256];        /* --author */
-    char data_dir[2048];     /* --data: templates/ and assets/ ("" = search) */
-    cli_format format;       /* --format (compare) */
-    int fail_on_regression;  /* --fail-on-regression (compare): exit 3 */
-    int full;                /* --full (report): no render cache */
-    int nargs;               /* the runs of `report` (any), `compare` (2), `refit` (1+) */
-    const char *const *args; /* argv + 1: cli_parse moves them to its front, in order */
+    int no_refine;                 /* --no-refine */
+    fit_prices prices;             /* --price and --prices */
+    char base_url[1024];           /* --base-url ("" = relative links) */
+    char title[512];               /* --title */
+    char author[256];              /* --author */
+    char data_dir[2048];           /* --data: templates/ and assets/ ("" = search) */
+    cli_format format;             /* --format (compare) */
+    int fail_on_regression;        /* --fail-on-regression (compare): exit 3 */
+    int full;                      /* --full (report): no render cache */
+    char which_net[NET_SIZES_MAX]; /* which's --net: a name or sizes, as given */
+    int which_batch;               /* which's --batch */
+    int which_view;                /* which's --view, a fit_view (results.h): transfer
+                                       by default */
+    int nargs;                     /* the runs of `report` (any), `compare` (2), `refit` (1+),
+                                       `decide` and `which` (1) */
+    const char *const *args;       /* argv + 1: cli_parse moves them to its front, in order */
     char command_line[2048];
 } cli;
 

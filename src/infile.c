@@ -117,8 +117,7 @@ static int read_capped(int fd, size_t size, size_t max, const char *shown, char 
     return BE_OK;
 }
 
-/* The checks of INFILE_TEXT on what was read. */
-static int check_text(const char *shown, const char *text, size_t len, err *e)
+int infile_text_ok(const char *shown, const char *text, size_t len, err *e)
 {
     char frag[4 * INFILE_FRAGMENT + 8];
     long line;
@@ -141,23 +140,19 @@ static int check_text(const char *shown, const char *text, size_t len, err *e)
                    frag[0] ? "\"" : "");
 }
 
-int infile_readat(int dirfd, const char *name, const char *shown, size_t max, unsigned flags,
-                  char **data, size_t *len, err *e)
+int infile_openat(int dirfd, const char *name, const char *shown, unsigned flags, int *fd,
+                  long long *size, err *e)
 {
     char esc[1024];
     struct stat st;
-    char *buf = NULL;
-    size_t got = 0;
-    int fd, rc, oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+    int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, rc;
 
-    *data = NULL;
-    if (len)
-        *len = 0;
+    *size = 0;
     utf8_escape(esc, sizeof esc, shown ? shown : name);
     if (flags & INFILE_NOFOLLOW)
         oflags |= O_NOFOLLOW;
-    fd = openat(dirfd, name, oflags);
-    if (fd < 0) {
+    *fd = openat(dirfd, name, oflags);
+    if (*fd < 0) {
         int why = errno;
         struct stat lst;
         if (why == ENOENT && (flags & INFILE_OPTIONAL))
@@ -168,26 +163,45 @@ int infile_readat(int dirfd, const char *name, const char *shown, size_t max, un
             return err_set(e, BE_EFAIL, "%s: is a symbolic link (not followed here)", esc);
         return err_set(e, BE_EFAIL, "%s: cannot open: %s", esc, strerror(why));
     }
-    if (fstat(fd, &st) != 0) {
+    if (fstat(*fd, &st) != 0)
         rc = err_set(e, BE_EFAIL, "%s: cannot stat: %s", esc, strerror(errno));
-        goto done;
-    }
-    if (!S_ISREG(st.st_mode)) {
+    else if (!S_ISREG(st.st_mode))
         rc = err_set(e, BE_EFAIL, "%s: is %s, not a regular file", esc, kind_of(st.st_mode));
+    else {
+        *size = (long long)st.st_size;
+        return BE_OK;
+    }
+    close(*fd);
+    *fd = -1;
+    return rc;
+}
+
+int infile_readat(int dirfd, const char *name, const char *shown, size_t max, unsigned flags,
+                  char **data, size_t *len, err *e)
+{
+    char esc[1024];
+    char *buf = NULL;
+    size_t got = 0;
+    long long size;
+    int fd, rc;
+
+    *data = NULL;
+    if (len)
+        *len = 0;
+    if ((rc = infile_openat(dirfd, name, shown, flags, &fd, &size, e)) < 0 || fd < 0)
+        return rc;
+    utf8_escape(esc, sizeof esc, shown ? shown : name);
+    if (size < 0 || (unsigned long long)size > (unsigned long long)max) {
+        rc = err_set(e, BE_EFAIL, "%s: is %lld bytes; at most %zu are read", esc, size, max);
         goto done;
     }
-    if (st.st_size < 0 || (unsigned long long)st.st_size > (unsigned long long)max) {
-        rc = err_set(e, BE_EFAIL, "%s: is %lld bytes; at most %zu are read", esc,
-                     (long long)st.st_size, max);
-        goto done;
-    }
-    if ((rc = read_capped(fd, (size_t)st.st_size, max, esc, &buf, &got, e)) < 0)
+    if ((rc = read_capped(fd, (size_t)size, max, esc, &buf, &got, e)) < 0)
         goto done;
     if (got == 0 && (flags & INFILE_NONEMPTY)) {
         rc = err_set(e, BE_EFAIL, "%s: is empty", esc);
         goto done;
     }
-    if ((flags & INFILE_TEXT) && (rc = check_text(esc, buf, got, e)) < 0)
+    if ((flags & INFILE_TEXT) && (rc = infile_text_ok(esc, buf, got, e)) < 0)
         goto done;
     *data = buf;
     buf = NULL;

@@ -52,6 +52,13 @@ enum {
 int infile_readat(int dirfd, const char *name, const char *shown, size_t max, unsigned flags,
                   char **data, size_t *len, err *e);
 
+/* The checks of infile_readat but the reading: *fd open on a regular
+ * file (INFILE_NOFOLLOW, INFILE_OPTIONAL as there: *fd is -1 for a
+ * missing optional file), *size its size; the caller reads and closes.
+ * For a reader of a part of a file (a PNG's header). */
+int infile_openat(int dirfd, const char *name, const char *shown, unsigned flags, int *fd,
+                  long long *size, err *e);
+
 /* infile_readat relative to the current directory, errors naming path. */
 int infile_read(const char *path, size_t max, unsigned flags, char **data, size_t *len, err *e);
 
@@ -59,6 +66,12 @@ int infile_read(const char *path, size_t max, unsigned flags, char **data, size_
  * offset of the first offending byte plus 1, with *line its line number
  * (from 1) and *nul 1 for a NUL, 0 for invalid UTF-8. */
 size_t infile_check_text(const char *text, size_t len, long *line, int *nul);
+
+/* The check of INFILE_TEXT on text[0..len), for bytes that came another
+ * way (a fuzzer, a decompressor): BE_OK, or BE_EFAIL with "shown:LINE:
+ * a NUL byte ..." or "shown:LINE: invalid UTF-8 ..." as infile_readat
+ * says it (shown is used as it is: escape it first). */
+int infile_text_ok(const char *shown, const char *text, size_t len, err *e);
 
 /* Up to INFILE_FRAGMENT bytes of s[0..n) (cut on a character boundary,
  * at most one line, "..." when cut) escaped into dst[0..size) as one

@@ -572,7 +572,7 @@ static int render_compare(const site *s, const char *out, const compare_set *c, 
     xmlDocPtr doc;
     int rc;
     snprintf(dir, sizeof dir, "%s/compare", out);
-    if ((rc = fsx_mkdirs(dir, e)) < 0)
+    if ((rc = fsx_mkdirs_in(out, dir, e)) < 0)
         return rc;
     snprintf(name, sizeof name, "%s..%s", c->id_a, c->id_b);
     snprintf(base, sizeof base, "%s/%s", dir, name);
@@ -737,7 +737,7 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
     int rc;
     xmlNodePtr c;
     snprintf(dir, sizeof dir, "%s/history", x->o->out);
-    if ((rc = fsx_mkdirs(dir, e)) < 0)
+    if ((rc = fsx_mkdirs_in(x->o->out, dir, e)) < 0)
         return rc;
     snprintf(base, sizeof base, "%s/%s-crossover", dir, s->anchor);
     if ((rc = figure_history_cross(s, title, base, e)) < 0)
@@ -1578,6 +1578,44 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
     return BE_OK;
 }
 
+/* The places a report writes at in OUT, checked before anything is drawn
+ * or rendered: a link planted at one of them, or at a directory on the
+ * way, refuses the report with OUT as it was (site_flush checks every
+ * staged file again before the first is written). */
+static int check_out(const char *out, err *e)
+{
+    static const char *const fixed[] = {
+        "index.html",   "feed.xml",  "style.css",       "results.csv",       "fits.csv",
+        "history.html", "site.conf", "runs/index.html", "history/style.css", "compare/style.css",
+    };
+    char p[PATHMAX];
+    size_t i;
+    int rc;
+    for (i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        snprintf(p, sizeof p, "%s/%s", out, fixed[i]);
+        if ((rc = fsx_check_in(out, p, e)) < 0)
+            return rc;
+    }
+    return BE_OK;
+}
+
+/* check_out for the files of every run of the archive. */
+static int check_runs(const char *out, const archive *a, err *e)
+{
+    static const char *const files[] = {"index.html", "results.csv", "results.json", "summary.md",
+                                        "style.css"};
+    char p[PATHMAX];
+    size_t k;
+    int i, rc;
+    for (i = 0; i < a->n; i++)
+        for (k = 0; k < sizeof files / sizeof *files; k++) {
+            snprintf(p, sizeof p, "%s/%s", a->v[i].dir, files[k]);
+            if (fsx_inside(out, p) && (rc = fsx_check_in(out, p, e)) < 0)
+                return rc;
+        }
+    return BE_OK;
+}
+
 /* The archive's notes, through o->warn. */
 static void warn_notes(const report_opts *o, const archive *a)
 {
@@ -1629,13 +1667,14 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
     hk.ctx = x;
     hk.given = on_given;
     hk.archived = on_archived;
-    if ((rc = site_open(&x->s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
+    if ((rc = check_out(o->out, e)) < 0 ||
+        (rc = site_open(&x->s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
         free(x);
         return rc;
     }
     if ((rc = site_recover(o->out, e)) == BE_OK && (rc = site_key(x, e)) == BE_OK &&
         (rc = archive_load(o->out, o->runs, o->nruns, &hk, &x->a, e)) == BE_OK) {
-        if ((rc = match_sides(x, e)) == BE_OK)
+        if ((rc = match_sides(x, e)) == BE_OK && (rc = check_runs(o->out, &x->a, e)) == BE_OK)
             rc = render_all(x, index, size, e);
         warn_notes(o, &x->a);
     }
@@ -1655,7 +1694,8 @@ int report_compare(const report_opts *o, const char *a, const char *b, compare_s
     memset(cmp, 0, sizeof *cmp);
     memset(&ra, 0, sizeof ra);
     memset(&rb, 0, sizeof rb);
-    if ((rc = site_open(&s, o->data_dir, o->base_url, o->title, o->author, e)) < 0)
+    if ((rc = check_out(o->out, e)) < 0 ||
+        (rc = site_open(&s, o->data_dir, o->base_url, o->title, o->author, e)) < 0)
         return rc;
     if ((rc = archive_load_run(o->out, a, &ra, e)) < 0 ||
         (rc = archive_load_run(o->out, b, &rb, e)) < 0 ||

@@ -19,6 +19,7 @@
 
 #include "fmt.h"
 #include "fsx.h"
+#include "infile.h"
 #include "utf8.h"
 #include "version.h"
 
@@ -111,19 +112,31 @@ static int feed_items(const char *value, const char *path, int line, int *n, err
 
 int site_settings_load(const char *out, site_settings *st, err *e)
 {
+    char path[SITE_PATH], *text = NULL;
+    int rc;
+
+    memset(st, 0, sizeof *st);
+    snprintf(path, sizeof path, "%s/%s", out, SITE_SETTINGS_FILE);
+    /* OUT as named; the file itself never a link (nor a FIFO, a device) */
+    if ((rc = infile_read(path, SITE_SETTINGS_MAX, INFILE_TEXT | INFILE_NOFOLLOW | INFILE_OPTIONAL,
+                          &text, NULL, e)) < 0 ||
+        !text)
+        return rc;
+    rc = site_settings_parse(path, text, st, e);
+    free(text);
+    return rc;
+}
+
+int site_settings_parse(const char *path, char *text, site_settings *st, err *e)
+{
     static const char *const keys[] = {"base-url", "title", "author"};
-    char path[SITE_PATH], *text = NULL, *line, *next;
+    char *line, *next;
     char *const dst[] = {st->base_url, st->title, st->author};
     const size_t size[] = {sizeof st->base_url, sizeof st->title, sizeof st->author};
     int rc, n = 0;
     size_t k;
 
     memset(st, 0, sizeof *st);
-    snprintf(path, sizeof path, "%s/%s", out, SITE_SETTINGS_FILE);
-    if (access(path, F_OK) != 0)
-        return BE_OK;
-    if ((rc = fsx_read_all(path, &text, NULL, e)) < 0)
-        return rc;
     for (line = text; line && *line; line = next) {
         char *value;
         next = strchr(line, '\n');
@@ -143,8 +156,8 @@ int site_settings_load(const char *out, site_settings *st, err *e)
         for (k = 0; k < sizeof keys / sizeof *keys && strcmp(line, keys[k]) != 0; k++)
             ;
         if (k == sizeof keys / sizeof *keys || !value) {
-            char q[80];
-            utf8_escape(q, sizeof q, line);
+            char q[4 * INFILE_FRAGMENT + 8];
+            infile_fragment(q, sizeof q, line, strlen(line));
             rc = err_set(e, BE_EFAIL,
                          "%s:%d: \"%s\" is not a setting (base-url, title, "
                          "author or feed-items, then a space and its value)",
@@ -164,7 +177,6 @@ int site_settings_load(const char *out, site_settings *st, err *e)
     }
     rc = BE_OK;
 done:
-    free(text);
     if (rc < 0)
         memset(st, 0, sizeof *st);
     return rc;
@@ -186,7 +198,7 @@ int site_settings_save(const char *out, const site_settings *st, err *e)
                  st->author[0] ? "author " : "", st->author, st->author[0] ? "\n" : "", items);
     if (n < 0 || (size_t)n >= sizeof text)
         return err_set(e, BE_EFAIL, "%s: the settings are too long", path);
-    return fsx_write_atomic(path, text, (size_t)n, e);
+    return fsx_write_in(out, path, text, (size_t)n, e);
 }
 
 /* ---- errors ------------------------------------------------------------ */
@@ -635,17 +647,6 @@ int site_recover(const char *out, err *e)
     return BE_OK;
 }
 
-/* BE_OK when a file can be renamed onto path: none there, or a file (not
- * a directory, which the rename after the commit could not replace). */
-static int replaceable(const char *path, err *e)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
-        return BE_OK;
-    return err_set(e, BE_EFAIL, "%s: cannot write: %s", path,
-                   S_ISDIR(st.st_mode) ? "Is a directory" : "not a regular file");
-}
-
 int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e)
 {
     char pending[SITE_PATH + 32], commit[SITE_PATH + 32], st[SITE_PATH + 16];
@@ -653,6 +654,12 @@ int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *sto
     err ignore;
     snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
     snprintf(commit, sizeof commit, "%s/" SITE_PUBLISH, out);
+    /* every target checked first (fsx_check_in: no link planted in OUT,
+     * nothing but a file where a file goes), so that the renames after the
+     * commit can only fail for the disk */
+    for (i = 0; i < b->n; i++)
+        if ((rc = fsx_check_in(out, b->v[i].path, e)) < 0)
+            return rc;
     /* the list first, so that staged files of a set never committed are
      * found and removed (site_recover) */
     if ((rc = write_manifest(b, pending, e)) < 0)
@@ -665,8 +672,7 @@ int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *sto
             goto undo;
         }
         stage_of(b->v[i].path, st, sizeof st);
-        if ((rc = fsx_write_atomic(st, b->v[i].data, b->v[i].len, e)) < 0 ||
-            (rc = replaceable(b->v[i].path, e)) < 0)
+        if ((rc = fsx_write_in(out, st, b->v[i].data, b->v[i].len, e)) < 0)
             goto undo;
     }
     /* the commit: from here on the new set is the site, and a crash is

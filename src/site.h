@@ -54,14 +54,22 @@ typedef struct site_settings {
 #define SITE_FEED_ITEMS_MAX 1000
 
 #define SITE_SETTINGS_FILE "site.conf"
+/* The most site.conf may hold: its three settings fit in 2 KB. */
+#define SITE_SETTINGS_MAX 65536
 
 /* Reads OUT/site.conf into *st (all "" when there is none).  The file is
- * input like any other: "KEY VALUE" lines (base-url, title, author,
- * feed-items; #
- * comments), one line of valid UTF-8 each value; BE_EFAIL with
- * "OUT/site.conf:LINE: what is wrong" otherwise. */
+ * input like any other (infile.h): a regular file, not a link, of at most
+ * SITE_SETTINGS_MAX bytes of UTF-8 text without NUL; "KEY VALUE" lines
+ * (base-url, title, author; # comments), one line of valid UTF-8 each
+ * value; BE_EFAIL with "OUT/site.conf:LINE: what is wrong" otherwise,
+ * quoting at most a short escaped fragment of the file. */
 int site_settings_load(const char *out, site_settings *st, err *e);
-/* Writes *st to OUT/site.conf atomically (OUT must exist). */
+/* The lines of site.conf: text (NUL-terminated, valid UTF-8: checked
+ * already, and cut into lines in place) into *st; path names it in
+ * errors.  What site_settings_load does after reading, and what the fuzzer
+ * (tests/fuzz/fuzz_siteconf.c) drives. */
+int site_settings_parse(const char *path, char *text, site_settings *st, err *e);
+/* Writes *st to OUT/site.conf atomically inside OUT (fsx_write_in). */
 int site_settings_save(const char *out, const site_settings *st, err *e);
 
 /* An open site: the settings of every page, the stylesheets and the CSS. */
@@ -141,9 +149,10 @@ int site_put(site_outbox *b, const char *path, char *data, size_t len, int borro
 /* Stages a serialized page (taken over and freed). */
 int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *e);
 /* Publishes every staged file as one set, so that the site is the old set
- * or the new one, never a mix: the list of the files goes to
+ * or the new one, never a mix: every target is checked first
+ * (fsx_check_in), the list of the files goes to
  * OUT/.publish.pending, each file to "<path>.stage" (each written
- * atomically, fsx.h), then the rename of the list to OUT/.publish commits
+ * atomically inside out, fsx_write_in), then the rename of the list to OUT/.publish commits
  * the set, and each staged file is renamed into place.  A failure or
  * *stop (stop may be NULL) before the commit removes the staged files
  * (BE_EINTR when stopped); after it, nothing stops the renames, and a
