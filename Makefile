@@ -6,6 +6,7 @@
 #   make bench      side-by-side speed ratios (ours vs OpenBLAS)
 #   make bench-compare  the power study of `compare` on real runs of this machine
 #                   (docs/compare.md; its runs are cached in build/bench-compare/)
+#   make bench-archive  reports of archives of 100 and 1,000 runs, timed
 #   make fuzz       fuzz every parser (FUZZ_SECONDS each, default 600, one core)
 #   make deps       install the Debian packages pkg-config cannot find
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -17,7 +18,7 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS    := openblas OpenCL cairo libxml-2.0 libxslt
+PKGS    := openblas OpenCL cairo libxml-2.0 libxslt zlib
 TESTPKGS := cmocka
 
 BUILD   := build$(if $(SANITIZE),-san)
@@ -42,14 +43,14 @@ BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
            $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals \
-           $(BUILD)/test_net
+           $(BUILD)/test_net $(BUILD)/test_archive
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
 # for the format check of `make check`, cmark-gfm for the hostile tests
 # (summary.md rendered as GitHub renders it).
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
-        libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind \
+        libcairo2-dev libxml2-dev libxslt1-dev zlib1g-dev libcmocka-dev fonts-dejavu-core valgrind \
         clang libclang-rt-14-dev clang-format cmark-gfm python3-onnx
 
 # The fuzzers, one per parser of untrusted input (tests/fuzz/fuzz_NAME.c),
@@ -68,12 +69,12 @@ FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZERS      := results siteconf compare netlist
 FUZZ_SRC_results  := src/results.c src/utf8.c src/err.c src/fsx.c src/infile.c src/fmt.c \
-                     src/stats.c src/net.c
+                     src/stats.c src/net.c src/gz.c
 FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c
 FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
 FUZZ_SRC_compare  := $(addprefix src/,changes.c chart.c compare.c compare_run.c csv.c devinfo.c err.c export.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c infile.c \
-                     json.c net.c query.c results.c rng.c stats.c utf8.c workload.c xover.c)
+                     json.c net.c query.c results.c rng.c stats.c utf8.c workload.c xover.c gz.c)
 # the seeds and every input that once failed, per fuzzer
 FUZZ_CORPUS_results  := tests/fuzz/corpus
 FUZZ_CORPUS_siteconf := tests/fuzz/corpus-siteconf
@@ -84,7 +85,7 @@ FUZZ_DICT_siteconf := tests/fuzz/siteconf.dict
 FUZZ_DICT_compare  := tests/fuzz/results.dict
 FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 
-.PHONY: all check test report bench bench-compare fuzz deps install clean format format-check FORCE
+.PHONY: all check test report bench bench-compare bench-archive fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -159,6 +160,9 @@ $(BUILD)/test_chart: $(BUILD)/test_chart.o $(BUILD)/libbreakeven.a
 $(BUILD)/test_report: $(BUILD)/test_report.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
+$(BUILD)/test_archive: $(BUILD)/test_archive.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
 # test_telemetry loads the fake NVML beside it (a plain build: it is
 # loaded by the test, not linked, and needs no sanitizer of its own).
 $(BUILD)/test_telemetry: $(BUILD)/test_telemetry.o $(BUILD)/libbreakeven.a $(BUILD)/libfakenvml.so
@@ -218,6 +222,24 @@ bench: deps
 bench-compare: $(BIN)
 	tests/bench_compare --binary ./$(BIN)
 
+# The archive at scale (docs/archive.md): one real default-sized run of
+# this machine, made once and kept in $(BENCH_ARCHIVE)/real/, and the
+# committed H100 run, copied into archives of 100 and 1,000 nights
+# (BENCH_ARCHIVE_SIZES), each reported in full, again, with one more run,
+# and with --full: times, peak RSS, disk per run.
+BENCH_ARCHIVE ?= build/bench-archive
+bench-archive: $(BIN) $(BUILD)/bench_archive
+	@real=$$(ls $(BENCH_ARCHIVE)/real/runs/*/results.xml* 2>/dev/null | head -n 1); \
+	 if [ -z "$$real" ]; then \
+	   echo "bench-archive: making one real default-sized run (once; kept in $(BENCH_ARCHIVE)/real)"; \
+	   ./$(BIN) run --quiet --out $(BENCH_ARCHIVE)/real >/dev/null || exit 1; \
+	   real=$$(ls $(BENCH_ARCHIVE)/real/runs/*/results.xml* | head -n 1); \
+	 fi; \
+	 $(BUILD)/bench_archive ./$(BIN) $(BENCH_ARCHIVE) "$$real" $(wildcard tests/data/gpu/h100-*.xml)
+
+$(BUILD)/bench_archive: $(BUILD)/bench_archive.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
 # One core, one fuzzer after the other; new inputs kept in
 # $(FUZZ_DIR)/corpus-NAME, failures in $(FUZZ_DIR)/crashes-NAME/ (add each
 # to the fuzzer's corpus once fixed).  The first failure stops.
@@ -236,8 +258,8 @@ endef
 FUZZ_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion \
 	    -Wmissing-prototypes -Wstrict-prototypes -Werror -g -O1 -fno-omit-frame-pointer \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$(BUILD) \
-	    $(shell pkg-config --cflags libxml-2.0 libxslt cairo)
-FUZZ_LIBS = $(shell pkg-config --libs libxml-2.0 libxslt cairo) -lm
+	    $(shell pkg-config --cflags libxml-2.0 libxslt cairo zlib)
+FUZZ_LIBS = $(shell pkg-config --libs libxml-2.0 libxslt cairo zlib) -lm
 
 .SECONDEXPANSION:
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) tests/fuzz/fuzz.h $(BUILD)/embed.c \

@@ -80,6 +80,22 @@ static void note(archive *a, const char *fmt, ...)
     a->nnotes++;
 }
 
+void archive_results_in(const char *dir, char *path, size_t size)
+{
+    struct stat st;
+    snprintf(path, size, "%s/" ARCHIVE_RESULTS, dir);
+    if (lstat(path, &st) != 0 && errno == ENOENT)
+        snprintf(path, size, "%s/" ARCHIVE_RESULTS_OLD, dir);
+}
+
+const char *archive_results_name(const archive_run *u)
+{
+    const char *slash = strrchr(u->src, '/');
+    if (u->imported || strcmp(slash ? slash + 1 : u->src, ARCHIVE_RESULTS_OLD) != 0)
+        return ARCHIVE_RESULTS;
+    return ARCHIVE_RESULTS_OLD;
+}
+
 /* BE_OK when path is a regular file itself (lstat: not a symbolic link). */
 static int regular_here(const char *path, err *e)
 {
@@ -102,13 +118,15 @@ static int resolve(const char *out, const char *arg, char *path, size_t size, er
 {
     struct stat st;
     if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(path, size, "%s/results.xml", arg);
+        archive_results_in(arg, path, size);
     } else if (access(arg, F_OK) == 0) {
         snprintf(path, size, "%s", arg);
     } else {
         if (strchr(arg, '/') || !safe_id(arg))
             return err_set(e, BE_EFAIL, "%s: no such run (neither a run id nor a file)", arg);
-        snprintf(path, size, "%s/runs/%s/results.xml", out, arg);
+        char dir[ARCHIVE_PATH];
+        snprintf(dir, sizeof dir, "%s/runs/%s", out, arg);
+        archive_results_in(dir, path, size);
     }
     if (access(path, F_OK) != 0)
         return err_set(e, BE_EFAIL, "run \"%s\": %s does not exist", arg, path);
@@ -139,15 +157,26 @@ static int load_run(const char *out, const char *path, archive_run *u, err *e)
 
 /* Run id of the archive: OUT/runs/<id> a real directory, its results.xml
  * a regular file holding run <id>. */
-static int load_archived(const char *out, const char *id, archive_run *u, err *e)
+int archive_check_run(const char *out, const char *id, archive_run *u, err *e)
 {
-    char dir[ARCHIVE_PATH], path[ARCHIVE_PATH + 16];
     int rc;
     memset(u, 0, sizeof *u);
-    snprintf(dir, sizeof dir, "%s/runs/%s", out, id);
-    snprintf(path, sizeof path, "%s/results.xml", dir);
-    if ((rc = fsx_real_dir(dir, e)) < 0 || (rc = regular_here(path, e)) < 0 ||
-        (rc = load_run(out, path, u, e)) < 0)
+    u->prev = -1;
+    snprintf(u->dir, sizeof u->dir, "%s/runs/%s", out, id);
+    archive_results_in(u->dir, u->src, sizeof u->src);
+    if ((rc = fsx_real_dir(u->dir, e)) < 0 || (rc = regular_here(u->src, e)) < 0)
+        return rc;
+    return BE_OK;
+}
+
+int archive_load_archived(const char *out, const char *id, archive_run *u, err *e)
+{
+    char path[ARCHIVE_PATH];
+    int rc;
+    if ((rc = archive_check_run(out, id, u, e)) < 0)
+        return rc;
+    snprintf(path, sizeof path, "%s", u->src);
+    if ((rc = load_run(out, path, u, e)) < 0)
         goto fail;
     if (u->imported || strcmp(u->r->prov.id, id) != 0) {
         rc = err_set(e, BE_EFAIL, "%s: holds run %s, not run %s", path, u->r->prov.id, id);
@@ -169,7 +198,7 @@ int archive_load_run(const char *out, const char *arg, archive_run *u, err *e)
     if (!strchr(arg, '/') && safe_id(arg) && stat(arg, &st) != 0) {
         snprintf(path, sizeof path, "%s/runs/%s", out, arg);
         if (lstat(path, &st) == 0)
-            return load_archived(out, arg, u, e);
+            return archive_load_archived(out, arg, u, e);
     }
     if ((rc = resolve(out, arg, path, sizeof path, e)) < 0)
         return rc;
@@ -249,7 +278,7 @@ static int place_import(const char *out, archive *a, int i, err *e)
             return BE_OK;
         }
         /* an archived run by that id: the same one, or another */
-        if (load_archived(out, cand, &old, &ignore) != BE_OK)
+        if (archive_load_archived(out, cand, &old, &ignore) != BE_OK)
             continue;
         if (same_samples(old.r, u->r)) {
             archive_run_free(u);
@@ -275,7 +304,8 @@ static int loaded(const archive *s, const char *id)
     return 0;
 }
 
-static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed, err *e)
+static int scan(const char *out, archive *s, int *cap, const archive_hooks *hk, err *first,
+                int *nfailed, err *e)
 {
     char runs[ARCHIVE_PATH], dir[ARCHIVE_PATH + 300], path[ARCHIVE_PATH + 320];
     struct dirent *de;
@@ -297,7 +327,7 @@ static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed,
         if (de->d_name[0] == '.')
             continue;
         snprintf(dir, sizeof dir, "%s/%s", runs, de->d_name);
-        snprintf(path, sizeof path, "%s/results.xml", dir);
+        archive_results_in(dir, path, sizeof path);
         /* not a run: a stray file, a directory without results */
         if (lstat(dir, &st) != 0 || !(S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) ||
             (S_ISDIR(st.st_mode) && lstat(path, &st) != 0 && errno == ENOENT))
@@ -314,10 +344,17 @@ static int scan(const char *out, archive *s, int *cap, err *first, int *nfailed,
         if (loaded(s, de->d_name))
             continue; /* given on the command line, loaded already */
         u = &s->v[s->n];
-        if (load_archived(out, de->d_name, u, &why) == BE_OK) {
+        rc = hk ? hk->archived(hk->ctx, out, de->d_name, u, &why)
+                : archive_load_archived(out, de->d_name, u, &why);
+        if (rc == BE_OK) {
             s->n++;
             continue;
         }
+        if (rc == BE_EINTR) { /* asked to stop: no run is skipped for that */
+            *e = why;
+            break;
+        }
+        rc = BE_OK;
         if ((*nfailed)++ == 0)
             *first = why;
         note(s, "skipped run %s: %s", de->d_name, why.msg);
@@ -347,7 +384,8 @@ static void link_hosts(archive *s)
     }
 }
 
-int archive_load(const char *out, const char *const *args, int nruns, archive *s, err *e)
+int archive_load(const char *out, const char *const *args, int nruns, const archive_hooks *hk,
+                 archive *s, err *e)
 {
     char runs[ARCHIVE_PATH];
     struct stat st;
@@ -360,18 +398,19 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
     s->v = calloc((size_t)cap, sizeof *s->v);
     if (!s->v)
         return err_set(e, BE_EFAIL, "out of memory");
-    if (nruns > 0) {
-        for (i = 0; i < nruns; i++)
-            if ((rc = archive_load_run(out, args[i], &s->v[s->n++], e)) < 0)
-                goto fail;
-        for (i = 0; i < s->n; i++)
-            if (s->v[i].imported && (rc = place_import(out, s, i, e)) < 0)
-                goto fail;
+    /* one at a time, each placed and handed to the hook before the next
+     * is read, so that the hook may keep less than the whole model */
+    for (i = 0; i < nruns; i++) {
+        if ((rc = archive_load_run(out, args[i], &s->v[s->n++], e)) < 0 ||
+            (s->v[i].imported && (rc = place_import(out, s, i, e)) < 0) ||
+            (hk && (rc = hk->given(hk->ctx, s, i, e)) < 0))
+            goto fail;
     }
     /* the whole archive, always: a report of some runs is still the site
      * of every run, the given ones imported or refreshed */
     snprintf(runs, sizeof runs, "%s/runs", out);
-    if ((nruns == 0 || lstat(runs, &st) == 0) && (rc = scan(out, s, &cap, &first, &nfailed, e)) < 0)
+    if ((nruns == 0 || lstat(runs, &st) == 0) &&
+        (rc = scan(out, s, &cap, hk, &first, &nfailed, e)) < 0)
         goto fail;
     if (s->n == 0 && nfailed > 0) {
         *e = first;
@@ -400,6 +439,16 @@ int archive_load(const char *out, const char *const *args, int nruns, archive *s
 fail:
     archive_free(s);
     return rc;
+}
+
+int archive_add(archive *a, const archive_run *u, err *e)
+{
+    archive_run *v = realloc(a->v, (size_t)(a->n + 1) * sizeof *v);
+    if (!v)
+        return err_set(e, BE_EFAIL, "out of memory");
+    a->v = v;
+    a->v[a->n++] = *u;
+    return BE_OK;
 }
 
 void archive_skip(archive *a, int i, const char *why)
@@ -441,7 +490,7 @@ int archive_place(archive_run *u, err *e)
      * (fsx_write_atomic makes those 0644) */
     if (chmod(u->stage, 0755) != 0)
         return err_set(e, BE_EFAIL, "%s: %s", u->stage, strerror(errno));
-    snprintf(p, sizeof p, "%s/results.xml", u->stage);
+    snprintf(p, sizeof p, "%s/" ARCHIVE_RESULTS, u->stage);
     if ((rc = results_save(u->r, p, e)) < 0 || (rc = runcharts_draw(u->r, u->stage, &n, e)) < 0)
         return err_prefix(e, rc, "%s: not imported", u->src);
     return BE_OK;
@@ -461,7 +510,7 @@ int archive_commit(archive_run *u, err *e)
                        strerror(errno));
     u->stage[0] = '\0';
     u->imported = 0;
-    snprintf(u->src, sizeof u->src, "%s/results.xml", u->dir);
+    snprintf(u->src, sizeof u->src, "%s/" ARCHIVE_RESULTS, u->dir);
     return BE_OK;
 }
 

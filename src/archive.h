@@ -12,7 +12,8 @@
  *
  * Results files come from other machines, so the archive defends itself:
  * OUT/runs/ and every run directory in it must be real directories (not
- * symbolic links that would take writes out of OUT), a run's results.xml
+ * symbolic links that would take writes out of OUT), a run's results file
+ * (results.xml.gz, or results.xml from before 0.3)
  * a regular file holding that very run id; a run of the archive that
  * cannot be loaded (or, says report.c, rendered) is skipped with a note,
  * and the rest is reported.  An imported run never replaces an archived
@@ -29,6 +30,11 @@
 #include "results.h"
 
 #define ARCHIVE_PATH 4096
+
+/* A run's results in OUT/runs/<id>/: gzip-compressed since 0.3 (gz.h),
+ * plain XML as 0.1 and 0.2 wrote them (still loaded, never rewritten). */
+#define ARCHIVE_RESULTS "results.xml.gz"
+#define ARCHIVE_RESULTS_OLD "results.xml"
 #define ARCHIVE_NOTE 640
 #define ARCHIVE_NOTES 16
 
@@ -59,8 +65,33 @@ typedef struct archive {
  * id, with a note.  BE_EUSAGE when there is no run or a run is given
  * twice; the loader's "file:line: ..." otherwise.  Free with
  * archive_free. */
-int archive_load(const char *out, const char *const *runs, int nruns, archive *a, err *e);
+/* What archive_load does with each run instead of keeping its whole model
+ * (the report keeps a digest, cache.h): given(ctx, a, i) after run i of
+ * the command line is loaded (and, imported, placed under its id: see
+ * archive_place); archived(ctx, out, id, u) loads the archive's run id
+ * into *u as archive_load_archived would (the checks of archive_check_run
+ * first), or fails, and the run is skipped with the note "skipped run
+ * <id>: why" (BE_EINTR: archive_load stops, with that error). */
+typedef struct archive_hooks {
+    void *ctx;
+    int (*given)(void *ctx, archive *a, int i, err *e);
+    int (*archived)(void *ctx, const char *out, const char *id, archive_run *u, err *e);
+} archive_hooks;
+
+int archive_load(const char *out, const char *const *runs, int nruns, const archive_hooks *hk,
+                 archive *a, err *e);
 void archive_free(archive *a);
+
+/* Run id of the archive, checked without loading it: OUT/runs/<id> a real
+ * directory, its results file a regular file; *u receives its dir and src
+ * (u->r stays NULL). */
+int archive_check_run(const char *out, const char *id, archive_run *u, err *e);
+/* Run id of the archive, loaded (archive_check_run, then the results,
+ * which must hold run id). */
+int archive_load_archived(const char *out, const char *id, archive_run *u, err *e);
+
+/* Appends a copy of *u (a takes over what it owns). */
+int archive_add(archive *a, const archive_run *u, err *e);
 
 /* Loads one run (as archive_load names it) into *u; free with
  * archive_run_free (which also removes an uncommitted staging directory). */
@@ -71,6 +102,14 @@ void archive_run_free(archive_run *u);
  * missing; an imported run's results file and charts in a new staging
  * directory (saving checks that the file loads back, see results_save). */
 int archive_place(archive_run *u, err *e);
+
+/* The results file of the run directory dir into path: results.xml.gz,
+ * or results.xml when only that exists (when neither does, results.xml:
+ * the name an error about a missing run gives). */
+void archive_results_in(const char *dir, char *path, size_t size);
+
+/* The name of u's results file in its directory, for a link. */
+const char *archive_results_name(const archive_run *u);
 
 /* Where the run's files are now: its staging directory or OUT/runs/<id>. */
 const char *archive_files(const archive_run *u);

@@ -5,9 +5,12 @@
  * there with charts; this file is the plain drawing layer under those
  * charts (figure.c decides what each one shows).  Everything here works in
  * "user units": a chart is laid out once at 1× and cairo's transformation
- * scales it for the HiDPI PNG, so the SVG and the PNG are the same drawing.
- * Font metrics are taken with hinting off on both surfaces for the same
- * reason: a label measured for the SVG has the same width in the PNG.
+ * scales it for the HiDPI PNG.  Font metrics are taken with hinting off, so
+ * that a label measured at 1× (chart_measure) has the same width in the
+ * PNG.  Only PNGs are written: the pages show them (the wide one at 2×
+ * links to itself for a closer look), and cairo's SVGs were the larger
+ * half of a run's disk and not reproducible byte for byte (their glyph
+ * ids count per process).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "chart.h"
@@ -19,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <cairo-svg.h>
 
 #include "fmt.h"
 #include "fsx.h"
@@ -850,37 +851,27 @@ static int draw_on(cairo_surface_t *s, double width, double height, double scale
 }
 
 /* Draws on a PNG image surface of (width·scale) × (height·scale) pixels
- * (svg 0) or on an SVG surface of width × height points (svg 1), and
- * writes the file to path. */
-static int render_to(const char *path, double width, double height, double scale, int svg,
+ * and writes the file to path. */
+static int render_to(const char *path, double width, double height, double scale,
                      chart_draw_fn draw, void *ctx, err *e)
 {
     membuf b = {NULL, 0, 0};
     cairo_status_t st;
     int rc;
-    cairo_surface_t *s =
-        svg ? cairo_svg_surface_create_for_stream(membuf_write, &b, width, height)
-            : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)ceil(width * scale - 1e-9),
-                                         (int)ceil(height * scale - 1e-9));
+    cairo_surface_t *s = cairo_image_surface_create(
+        CAIRO_FORMAT_ARGB32, (int)ceil(width * scale - 1e-9), (int)ceil(height * scale - 1e-9));
 
     if ((st = cairo_surface_status(s)) != CAIRO_STATUS_SUCCESS) {
         rc = cairo_fail(e, path, st);
         goto done;
     }
-    rc = draw_on(s, width, height, svg ? 1.0 : scale, draw, ctx, path, e);
+    rc = draw_on(s, width, height, scale, draw, ctx, path, e);
     if (rc != BE_OK)
         goto done;
-    if (svg) {
-        /* The SVG is only complete (and write errors only known) once the
-         * surface is finished. */
-        cairo_surface_finish(s);
+    cairo_surface_flush(s);
+    st = cairo_surface_write_to_png_stream(s, membuf_write, &b);
+    if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(s);
-    } else {
-        cairo_surface_flush(s);
-        st = cairo_surface_write_to_png_stream(s, membuf_write, &b);
-        if (st == CAIRO_STATUS_SUCCESS)
-            st = cairo_surface_status(s);
-    }
     if (st != CAIRO_STATUS_SUCCESS) {
         rc = cairo_fail(e, path, st);
         goto done;
@@ -896,7 +887,6 @@ int chart_render(const char *base, double width, double height, double scale, ch
                  void *ctx, err *e)
 {
     char path[4096];
-    int rc;
 
     if (!(width > 0) || !(height > 0) || !(scale > 0) || width * scale > 32767 ||
         height * scale > 32767)
@@ -904,11 +894,7 @@ int chart_render(const char *base, double width, double height, double scale, ch
                        scale);
     if (snprintf(path, sizeof path, "%s.png", base) >= (int)sizeof path)
         return err_set(e, BE_EUSAGE, "%s: path too long", base);
-    rc = render_to(path, width, height, scale, 0, draw, ctx, e);
-    if (rc != BE_OK)
-        return rc;
-    snprintf(path, sizeof path, "%s.svg", base);
-    return render_to(path, width, height, scale, 1, draw, ctx, e);
+    return render_to(path, width, height, scale, draw, ctx, e);
 }
 
 int chart_measure(double width, chart_draw_fn draw, void *ctx, err *e)

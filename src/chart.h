@@ -6,8 +6,8 @@
  * minor ticks; linear axes: 1-2-5 steps; labels such as "100M" or "2.5G"
  * written by fmt.h), axes with grid and titles, markers, polylines with
  * gaps, legends, and the output: one drawing function is run on a PNG image surface (at a HiDPI
- * scale factor) and on an SVG surface, each checked for Cairo errors and
- * written atomically through fsx.  Text uses Cairo's toy font API with the
+ * scale factor), checked for Cairo errors and written atomically through
+ * fsx.  Text uses Cairo's toy font API with the
  * family "DejaVu Sans" (fontconfig substitutes a similar face when it is not
  * installed).  What a chart shows is figure.c's business.
  */
@@ -212,8 +212,7 @@ void chart_legend(cairo_t *cr, double x, double y, const chart_key *keys, int n,
 typedef int (*chart_draw_fn)(cairo_t *cr, double width, double height, void *ctx, err *e);
 
 /* Runs draw on a white PNG image surface of (width·scale) × (height·scale)
- * pixels and on an SVG surface of width × height points, and writes
- * "<base>.png" and "<base>.svg", each atomically.  Every Cairo status is
+ * pixels and writes "<base>.png" atomically.  Every Cairo status is
  * checked; errors read "out/x.png: cairo: out of memory" or fsx's
  * "out/x.png: cannot create: No such file or directory". */
 int chart_render(const char *base, double width, double height, double scale, chart_draw_fn draw,

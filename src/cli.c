@@ -47,7 +47,8 @@ enum {
     OPT_REPEAT,
     OPT_NET,
     OPT_NET_FILE,
-    OPT_VIEW
+    OPT_VIEW,
+    OPT_FULL
 };
 
 /* --title and --author end up in page titles and the feed: one line of
@@ -112,6 +113,7 @@ static const option_spec options[] = {
     {"net", 0, 1, OPT_NET, C_SWEEP | CMD(CLI_WHICH)},
     {"net-file", 0, 1, OPT_NET_FILE, C_SWEEP},
     {"view", 0, 1, OPT_VIEW, CMD(CLI_WHICH)},
+    {"full", 0, 0, OPT_FULL, CMD(CLI_REPORT)},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof *options))
 
@@ -128,7 +130,7 @@ void cli_usage(FILE *out)
           "\n"
           "commands:\n"
           "  all        run the sweep, then write the report (the default)\n"
-          "  run        run the sweep and archive it as OUT/runs/<id>/results.xml\n"
+          "  run        run the sweep and archive it as OUT/runs/<id>/results.xml.gz\n"
           "  report [RUN...]  write OUT/index.html, the run pages, OUT/feed.xml and the\n"
           "             CSV files from the runs given (ids or paths; default: every run)\n"
           "  compare A B  what changed between two runs (ids or paths): the run-level\n"
@@ -184,6 +186,7 @@ void cli_usage(FILE *out)
           "  --correct C        compare corrects the CPU devices' times for the machine:\n"
           "                     none, reference (its C loop and memory stream) or load (the\n"
           "                     CPU share others took) (default: load)\n"
+          "  --full             report renders every page again, whatever it rendered before\n"
           "  -q, --quiet        no progress output\n"
           "  -h, --help         this help;  -V, --version  the version\n"
           "\n"
@@ -450,6 +453,9 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
             return rc;
         c->repeat = (int)v;
         break;
+    case OPT_FULL:
+        c->full = 1;
+        break;
     case OPT_HELP:
         c->cmd = CLI_HELP;
         break;
@@ -464,7 +470,7 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
 
 /* A word that is not an option: the command when none is chosen yet, else
  * an argument of the commands that take some. */
-static int positional(cli *c, int *have_cmd, const char *a, err *e)
+static int positional(cli *c, char **argv, int *have_cmd, char *a, err *e)
 {
     char q[64];
     int k;
@@ -484,9 +490,9 @@ static int positional(cli *c, int *have_cmd, const char *a, err *e)
         c->cmd != CLI_DECIDE && c->cmd != CLI_WHICH)
         return err_set(e, BE_EUSAGE, "unexpected argument \"%s\" (%s takes none)",
                        shown(a, q, sizeof q), command_names[c->cmd]);
-    if (c->nargs == CLI_MAX_ARGS)
-        return err_set(e, BE_EUSAGE, "more than %d runs", CLI_MAX_ARGS);
-    c->args[c->nargs++] = a;
+    /* argv[1 + nargs] was read already: the command word, an option or an
+     * earlier argument stand before this one */
+    argv[1 + c->nargs++] = a;
     return BE_OK;
 }
 
@@ -600,12 +606,14 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     snprintf(c->devices, sizeof c->devices, "all");
     c->which_view = 1;
     join_args(argc, argv, c->command_line, sizeof c->command_line);
+    c->args = (const char *const *)argv + 1;
 
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = NULL;
+        char *a = argv[i];
+        const char *val = NULL;
         int k = 0;
         if (args_only || a[0] != '-' || !a[1]) {
-            if ((rc = positional(c, &have_cmd, a, e)) < 0)
+            if ((rc = positional(c, argv, &have_cmd, a, e)) < 0)
                 return rc;
             continue;
         }

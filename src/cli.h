@@ -30,8 +30,6 @@ typedef enum {
 /* compare's --format */
 typedef enum { CLI_TEXT = 0, CLI_MARKDOWN, CLI_JSON, CLI_CSV } cli_format;
 
-#define CLI_MAX_ARGS 64
-
 typedef struct cli {
     cli_command cmd;
     plan plan;
@@ -41,31 +39,35 @@ typedef struct cli {
                                else $OPENBLAS_NUM_THREADS, else one per core */
     char threads_from[32]; /* "--threads", "OPENBLAS_NUM_THREADS" or "cores" */
     int quiet, quick;
-    int no_refine;                  /* --no-refine */
-    fit_prices prices;              /* --price and --prices */
-    char base_url[1024];            /* --base-url ("" = relative links) */
-    char title[512];                /* --title */
-    char author[256];               /* --author */
-    char data_dir[2048];            /* --data: templates/ and assets/ ("" = search) */
-    cli_format format;              /* --format (compare) */
-    int fail_on_regression;         /* --fail-on-regression (compare): exit 3 */
-    double threshold;               /* --threshold (compare): 0 = the default */
-    double alpha;                   /* --alpha (compare): 0 = the default */
-    int correct;                    /* --correct (compare): 0 the default, 1 none,
+    int no_refine;                 /* --no-refine */
+    fit_prices prices;             /* --price and --prices */
+    char base_url[1024];           /* --base-url ("" = relative links) */
+    char title[512];               /* --title */
+    char author[256];              /* --author */
+    char data_dir[2048];           /* --data: templates/ and assets/ ("" = search) */
+    cli_format format;             /* --format (compare) */
+    int fail_on_regression;        /* --fail-on-regression (compare): exit 3 */
+    int full;                      /* --full (report): no render cache */
+    double threshold;              /* --threshold (compare): 0 = the default */
+    double alpha;                  /* --alpha (compare): 0 = the default */
+    int correct;                   /* --correct (compare): 0 the default, 1 none,
                                        2 reference, 3 load */
-    int repeat;                     /* --repeat (run, all): runs in a row, ≥ 1 */
-    int nside_a;                    /* compare: the runs of side A are args[0..nside_a) */
-    char which_net[NET_SIZES_MAX];  /* which's --net: a name or sizes, as given */
-    int which_batch;                /* which's --batch */
-    int which_view;                 /* which's --view, a fit_view (results.h): transfer
+    int repeat;                    /* --repeat (run, all): runs in a row, ≥ 1 */
+    int nside_a;                   /* compare: the runs of side A are args[0..nside_a) */
+    char which_net[NET_SIZES_MAX]; /* which's --net: a name or sizes, as given */
+    int which_batch;               /* which's --batch */
+    int which_view;                /* which's --view, a fit_view (results.h): transfer
                                        by default */
-    int nargs;                      /* the runs of `report` (any), `compare` (2), `refit` (1+),
+    int nargs;                     /* the runs of `report` (any), `compare` (2), `refit` (1+),
                                        `decide` and `which` (1) */
-    const char *args[CLI_MAX_ARGS]; /* point into argv */
+    const char *const *args;       /* argv + 1: cli_parse moves them to its front, in order */
     char command_line[2048];
 } cli;
 
-/* Parses argv into c.  BE_EUSAGE with a message on any malformed input. */
+/* Parses argv into c.  BE_EUSAGE with a message on any malformed input.
+ * The command's arguments, as many as given, are moved to argv[1..nargs]
+ * (as GNU getopt permutes argv), so that c->args needs no copy and no cap;
+ * argv must outlive c. */
 int cli_parse(int argc, char **argv, cli *c, err *e);
 /* Decides c->threads and c->threads_from: --threads when given (c->threads
  * > 0), else env (the value of OPENBLAS_NUM_THREADS, or NULL), else cores.

@@ -5,9 +5,8 @@
  * fitted curves or crossovers, a fit_set (fit.h) — the history charts
  * (6 and 7) read a history series (history.h) instead — and writes "<base>.png"
  * (FIGURE_WIDTH × FIGURE_HEIGHT user units at FIGURE_SCALE, i.e. 2200 × 1280
- * pixels; the bar charts as high as their bars need) and "<base>.svg" (the
- * same drawing, in points), each atomically; and the same chart laid out
- * for phones, "<base>-narrow.png" and ".svg": FIGURE_NARROW_WIDTH user
+ * pixels; the bar charts as high as their bars need), atomically; and the
+ * same chart laid out for phones, "<base>-narrow.png": FIGURE_NARROW_WIDTH user
  * units wide, as high as it needs, the legend under the plot, so that its
  * text is as large on a phone's screen as the wide one's is on a desktop's
  * (about 11 CSS px).  chart_png_size (chart.h) gives a chart's height.

@@ -305,6 +305,8 @@ static void report_options(const cli *c, const site_settings *st, report_opts *o
     o->title = st->title;
     o->author = st->author;
     o->data_dir = c->data_dir;
+    o->feed_items = st->feed_items;
+    o->full = c->full;
     o->stop = stop_flag();
     o->warn = print_warning;
 }
@@ -564,7 +566,7 @@ static int refit_one(const cli *c, const char *arg, err *e)
                    u.src);
     if ((rc = print_crossovers(stdout, r, e)) < 0 || (rc = print_networks(stdout, r, e)) < 0)
         goto done;
-    printf("charts: %d PNG (and SVG) in ", ncharts);
+    printf("charts: %d PNG in ", ncharts);
     print_path(stdout, "%s/\n", dir);
     print_path(stdout, "%s\n", u.src);
 done:
@@ -773,7 +775,7 @@ static int cmd_run(const cli *c, int then_report)
         status = status_of(rc);
         goto fail;
     }
-    snprintf(path, sizeof path, "%s/results.xml", dir);
+    snprintf(path, sizeof path, "%s/" ARCHIVE_RESULTS, dir);
     if (!(r = results_new())) {
         err_set(&e, BE_EFAIL, "out of memory");
         goto fail;
@@ -861,7 +863,7 @@ static int cmd_run(const cli *c, int then_report)
     print_machine_warnings(stdout, r);
     if ((rc = print_crossovers(stdout, r, &e)) < 0 || (rc = print_networks(stdout, r, &e)) < 0)
         goto fail;
-    printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
+    printf("charts: %d PNG in %s/\n", ncharts, dir);
     printf("%s\n", path);
     status = 0;
     if (then_report)

@@ -14,9 +14,12 @@
  * report's body, serialized to a string, as text: libxml2 escapes it, so no
  * CDATA section (and no "]]>" in one) is ever involved.
  *
- * Writing happens after everything is rendered in memory, run pages first,
- * OUT/index.html and OUT/feed.xml last, each file atomically: a failure on
- * the way leaves the previous index and feed as they were.
+ * The report is incremental (docs/archive.md): every run is kept small
+ * (cache.h: the points the history reads, its answer, its CSV rows), and
+ * a run is loaded whole only while its own pages render, which happens
+ * when the key of what they are made of changed (page_key).  Writing
+ * happens after everything is rendered in memory, as one set (site_flush):
+ * a failure or a signal on the way leaves the previous site as it was.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
@@ -30,6 +33,8 @@
 #include <libxml/HTMLtree.h>
 
 #include "archive.h"
+#include "archpages.h"
+#include "cache.h"
 #include "chart.h"
 #include "csv.h"
 #include "export.h"
@@ -60,15 +65,23 @@ typedef struct cmp_slot {
 
 /* One report being rendered: the site, the runs, their comparisons and the
  * files staged so far. */
+struct run_side;
 typedef struct report_ctx {
     const report_opts *o;
     site s;
-    archive a;
-    cmp_slot *cmp; /* a.n entries, owned                        */
-    findings *F;   /* a.n entries, owned: each run's verdicts,
-                                  computed once for all its pages          */
-    history h;     /* the archive as series, once every run rendered
-                      (empty before: a run's trial render lists no change) */
+    archive a;             /* every run, each as its small model (cache.h) but
+                         while its pages render (with_run)              */
+    cache_digest *dg;      /* a.n: each run's answer and CSV rows           */
+    cache_key *key;        /* a.n: the key of each run's results file       */
+    cache_key *page;       /* a.n: the key of each run's pages              */
+    char *fresh;           /* a.n: 1 when the run's pages were rendered now */
+    char **items;          /* a.n: the feed items (item_make) of the feed's runs */
+    cmp_slot *cmp;         /* a.n: the comparison of the run being rendered  */
+    findings *F;           /* a.n: the verdicts of the run being rendered    */
+    history h;             /* the archive as series */
+    cache_key site_key;    /* the settings and templates of every page */
+    struct run_side *side; /* digests by run id, until the archive is in order */
+    int nside;
     site_outbox box;
 } report_ctx;
 
@@ -103,8 +116,8 @@ static int put_page(const site *s, site_outbox *box, xsltStylesheetPtr xsl, xmlD
 
 /* ---- charts and tables ------------------------------------------------- */
 
-/* The link attributes of a chart element: href_base + ".png" and ".svg"
- * with the chart's size in CSS pixels, and the same for its narrow
+/* The link attributes of a chart element: href_base + ".png", shown and
+ * linked (at FIGURE_SCALE, a closer look), with the chart's size in CSS pixels, and the same for its narrow
  * rendering when file_base (the chart's path, without extension) has one. */
 static void chart_links(xmlNodePtr c, const char *file_base, const char *href_base)
 {
@@ -112,7 +125,6 @@ static void chart_links(xmlNodePtr c, const char *file_base, const char *href_ba
     int w, h;
     err e;
     site_attrf(c, "png", "%s.png", href_base);
-    site_attrf(c, "svg", "%s.svg", href_base);
     snprintf(p, sizeof p, "%s.png", file_base);
     if (chart_png_size(p, &w, &h, &e) == BE_OK) {
         site_attrf(c, "width", "%.0f", w / FIGURE_SCALE);
@@ -288,29 +300,6 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 
 /* ---- the run's annotation ---------------------------------------------- */
 
-/* The archive of runs, newest first, with links relative to the page
- * (prefix: the way from the page to OUT/). */
-static void add_archive(xmlNodePtr a, const archive *rs, const findings *F, int current,
-                        const char *prefix)
-{
-    xmlNodePtr ar = site_add(a, "archive", NULL);
-    int i;
-    for (i = rs->n - 1; i >= 0; i--) {
-        const results *r = rs->v[i].r;
-        char ans[600], date[64];
-        xmlNodePtr n = site_add(ar, "entry", NULL);
-        prose_answer(r, &F[i], ans, sizeof ans);
-        fmt_date(date, sizeof date, r->prov.started);
-        site_attrf(n, "href", "%sruns/%s/index.html", prefix, r->prov.id);
-        site_attr(n, "id", r->prov.id);
-        site_attr(n, "host", r->prov.host);
-        site_attr(n, "date", date);
-        site_attr(n, "answer", ans);
-        if (i == current)
-            site_attr(n, "current", "yes");
-    }
-}
-
 /* The charts, their paragraphs, the table and the conclusion of one mode. */
 static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m, const char *dir,
                      const char *chart_prefix)
@@ -386,7 +375,7 @@ static void add_run_changes(const report_ctx *x, xmlNodePtr a, int k, const char
  * get chart_prefix (prefix + "runs/<id>/" unless the page is beside
  * them). */
 static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
-                               const char *chart_prefix)
+                               const char *chart_prefix, int front)
 {
     const archive_run *u = &x->a.v[k];
     const results *r = u->r;
@@ -448,9 +437,9 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     if (dirty)
         site_attr(cc, "dirty", "yes");
     cc = site_add(a, "files", NULL);
-    site_attrf(cc, "results", "%sresults.xml", chart_prefix);
+    site_attrf(cc, "results", "%s%s", chart_prefix, archive_results_name(u));
     site_attrf(cc, "csv", "%sresults.csv", chart_prefix);
-    add_archive(a, &x->a, x->F, k, prefix);
+    archpages_list(a, &x->a, x->dg, k, front, x->o->archive_page, prefix);
     if (!x->s.base[0])
         site_add(a, "note",
                  "The feed of this report uses relative links: regenerate it with "
@@ -637,7 +626,45 @@ static void peak_cell(const hist_value *v, char *buf, size_t size)
     snprintf(buf, size, "%s (%s) at %d\xc3\x97%d", a, range, v->hidden, v->batch);
 }
 
-/* The table under a series' charts: one row per run. */
+/* A series longer than this gets one row per week in its table (see
+ * history_row): a year of nightly runs stays a page one reads. */
+#define HIST_TABLE_RUNS 120
+
+/* The week of an ISO 8601 time: days since 1970-01-01 (Monday 1969-12-29
+ * starts week 0) over 7, or -1 when it is no date. */
+static long week_of(const char *iso)
+{
+    int y, m, d;
+    long era, yoe, doy, doe;
+    if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
+        return -1;
+    y -= m <= 2;
+    era = (y >= 0 ? y : y - 399) / 400;
+    yoe = y - era * 400;
+    doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return (era * 146097 + doe - 719468 + 3) / 7;
+}
+
+/* Whether run i of s has its own row: always in a short series; in a long
+ * one, the first and newest runs, each run where a change starts or
+ * whose setup differs from the run before, and the newest run of each
+ * week. */
+static int history_row(const hist_series *s, int i)
+{
+    int j;
+    if (s->nruns <= HIST_TABLE_RUNS || i == 0 || i == s->nruns - 1)
+        return 1;
+    if (strcmp(s->label[i], "nothing") != 0)
+        return 1;
+    for (j = 0; j < s->nchanges; j++)
+        if (s->changes[j].at == i)
+            return 1;
+    return week_of(s->runs[i]->prov.started) != week_of(s->runs[i + 1]->prov.started);
+}
+
+/* The table under a series' charts: one row per run, or per week (see
+ * history_row). */
 static void history_table(xmlNodePtr parent, const hist_series *s)
 {
     xmlNodePtr t = site_add(parent, "table", NULL), head, row, c;
@@ -648,6 +675,18 @@ static void history_table(xmlNodePtr parent, const hist_series *s)
               "at each hidden width with its 95% interval (always: the other device won at every "
               "batch measured; never: at none), each device's peak throughput with the interval "
               "of that point's median, and what changed since the previous run.");
+    if (s->nruns > HIST_TABLE_RUNS) {
+        char cap[700];
+        snprintf(cap, sizeof cap,
+                 "Each run of the pair, oldest first, one row per week (the newest run of the "
+                 "week: # counts every run), and a row of its own for each run where a change "
+                 "starts or the setup changed: the crossover batch of the resident time at each "
+                 "hidden width with its 95%% interval (always: the other device won at every "
+                 "batch measured; never: at none), each device's peak throughput with the "
+                 "interval of that point's median, and what changed since the previous run. "
+                 "The charts above show every run; the archive lists them all.");
+        site_attr(t, "caption", cap);
+    }
     head = site_add(t, "head", NULL);
     site_add(head, "th", "#");
     site_add(head, "th", "Run");
@@ -662,6 +701,8 @@ static void history_table(xmlNodePtr parent, const hist_series *s)
     site_add(head, "th", "What changed");
     for (i = 0; i < s->nruns; i++) {
         const results *r = s->runs[i];
+        if (!history_row(s, i))
+            continue;
         row = site_add(t, "row", NULL);
         snprintf(buf, sizeof buf, "%d", i + 1);
         site_add(row, "td", buf);
@@ -815,7 +856,7 @@ static int article_html(const report_ctx *x, int k, char **out, err *e)
 
     snprintf(prefix, sizeof prefix, "%s", x->s.base);
     snprintf(chart_prefix, sizeof chart_prefix, "%sruns/%s/", x->s.base, r->prov.id);
-    doc = site_page(&x->s, "feed-item", annotate_run(x, k, prefix, chart_prefix), "style.css",
+    doc = site_page(&x->s, "feed-item", annotate_run(x, k, prefix, chart_prefix, 0), "style.css",
                     "index.html", "feed.xml", e);
     if (!doc)
         return BE_EFAIL;
@@ -839,17 +880,47 @@ static int article_html(const report_ctx *x, int k, char **out, err *e)
     return *out ? BE_OK : err_set(e, BE_EFAIL, "out of memory");
 }
 
-/* One <item> of the feed: run k. */
-static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
+/* Run k's feed item as the cache keeps it: its description (the answer,
+ * and what changed since the previous run) and its article, apart by
+ * ITEM_SEP; run k's full model, findings and comparison in place. */
+#define ITEM_SEP '\x1e'
+static int item_make(const report_ctx *x, int k, char **item, err *e)
 {
     const results *r = x->a.v[k].r;
     const cmp_slot *cs = &x->cmp[k];
-    const char *base = x->s.base;
-    xmlNodePtr it = site_add(feed, "item", NULL);
-    char *body = NULL, *html = NULL, title[1024], hd[64], buf[2048];
+    char *body = NULL, buf[2048];
+    size_t n;
     int rc;
     if ((rc = article_html(x, k, &body, e)) < 0)
         return rc;
+    prose_answer(r, &x->F[k], buf, sizeof buf);
+    if (cs->has && (cs->cmp.verdict == CMP_SLOWER || cs->cmp.verdict == CMP_FASTER)) {
+        char sum[400];
+        compare_summary(&cs->cmp, sum, sizeof sum);
+        fmt_append(buf, sizeof buf, " Since the previous run on %s: %s.", r->prov.host, sum);
+    }
+    n = strlen(buf);
+    if (!(*item = malloc(n + strlen(body) + 2))) {
+        free(body);
+        return err_set(e, BE_EFAIL, "out of memory");
+    }
+    memcpy(*item, buf, n);
+    (*item)[n] = ITEM_SEP;
+    strcpy(*item + n + 1, body);
+    free(body);
+    return BE_OK;
+}
+
+/* One <item> of the feed: run k, from its item (item_make). */
+static int add_item(const report_ctx *x, xmlNodePtr feed, int k, const char *item, err *e)
+{
+    const results *r = x->a.v[k].r;
+    const char *base = x->s.base, *sep = strchr(item, ITEM_SEP);
+    xmlNodePtr it = site_add(feed, "item", NULL);
+    char *html = NULL, title[1024], hd[64], buf[2048];
+    int rc;
+    if (!sep)
+        return err_set(e, BE_EFAIL, "run %s: its feed item is damaged", r->prov.id);
     /* feed readers render a title and a description as HTML: each is text
      * made HTML (escaped) by libxml2's serializer, then escaped again as
      * XML by the feed's own */
@@ -857,7 +928,7 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
     fmt_date(hd, sizeof hd, r->prov.started);
     snprintf(buf, sizeof buf, "%s (%s)", title, hd);
     if ((rc = site_html_text(buf, 0, &html, e)) < 0)
-        goto done;
+        return rc;
     site_attr(it, "title", html);
     free(html);
     site_attrf(it, "link", "%sruns/%s/index.html", base, r->prov.id);
@@ -867,26 +938,20 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
     site_attr(it, "permalink", "false");
     fmt_date_rfc822(buf, sizeof buf, r->prov.finished);
     site_attr(it, "pubdate", buf);
-    prose_answer(r, &x->F[k], buf, sizeof buf);
-    if (cs->has && (cs->cmp.verdict == CMP_SLOWER || cs->cmp.verdict == CMP_FASTER)) {
-        char sum[400];
-        compare_summary(&cs->cmp, sum, sizeof sum);
-        fmt_append(buf, sizeof buf, " Since the previous run on %s: %s.", r->prov.host, sum);
-    }
+    snprintf(buf, sizeof buf, "%.*s", (int)(sep - item), item);
     if ((rc = site_html_text(buf, 1, &html, e)) < 0)
-        goto done;
+        return rc;
     site_add(it, "description", html);
     free(html);
-    site_add(it, "content", body);
-done:
-    free(body);
-    return rc;
+    site_add(it, "content", sep + 1);
+    return BE_OK;
 }
 
-/* One <item> per change the history found, dated by the run it starts at:
+/* One <item> per change the history found at one of the runs from oldest
+ * on (archive indices), dated by the run it starts at:
  * its guid names that run, the series and the sub-series, so it stays the
  * same item for as long as the change is found. */
-static int add_change_items(const report_ctx *x, xmlNodePtr feed, err *e)
+static int add_change_items(const report_ctx *x, xmlNodePtr feed, int oldest, err *e)
 {
     char buf[HIST_TEXT + 64], *html = NULL;
     int i, j, rc;
@@ -895,7 +960,10 @@ static int add_change_items(const report_ctx *x, xmlNodePtr feed, err *e)
         for (j = 0; j < s->nchanges; j++) {
             const hist_change *c = &s->changes[j];
             const results *r = s->runs[c->at];
-            xmlNodePtr it = site_add(feed, "item", NULL);
+            xmlNodePtr it;
+            if (s->arch[c->at] < oldest)
+                continue;
+            it = site_add(feed, "item", NULL);
             if ((rc = site_html_text(c->title, 0, &html, e)) < 0)
                 return rc;
             site_attr(it, "title", html);
@@ -922,7 +990,7 @@ static int render_feed(report_ctx *x, err *e)
     xmlNodePtr feed, ch;
     const results *newest = x->a.v[x->a.n - 1].r;
     char buf[2048], p[PATHMAX], *title = NULL;
-    int i, rc;
+    int i, rc, oldest = x->a.n - (x->o->feed_items > 0 ? x->o->feed_items : SITE_FEED_ITEMS);
 
     if (!doc || !(feed = xmlNewNode(NULL, BAD_CAST "feed"))) {
         xmlFreeDoc(doc);
@@ -941,17 +1009,20 @@ static int render_feed(report_ctx *x, err *e)
     site_attrf(ch, "self", "%sfeed.xml", x->s.base);
     site_attr(ch, "description",
               "When the GPU beats the CPU for stacks of dense layers, "
-              "measured by breakeven on real machines: one item per run.");
+              "measured by breakeven on real machines: one item per run, the newest ones; "
+              "older runs are on the archive pages.");
     site_attrf(ch, "generator", "breakeven %s", BE_VERSION);
     fmt_date_rfc822(buf, sizeof buf, newest->prov.finished);
     site_attr(ch, "last-build", buf);
     site_attr(ch, "author", x->s.author);
-    for (i = x->a.n - 1; i >= 0; i--)
-        if ((rc = add_item(x, feed, i, e)) < 0) {
+    if (oldest < 0)
+        oldest = 0;
+    for (i = x->a.n - 1; i >= oldest; i--)
+        if ((rc = add_item(x, feed, i, x->items[i], e)) < 0) {
             xmlFreeDoc(doc);
             return rc;
         }
-    if ((rc = add_change_items(x, feed, e)) < 0) {
+    if ((rc = add_change_items(x, feed, oldest, e)) < 0) {
         xmlFreeDoc(doc);
         return rc;
     }
@@ -974,7 +1045,7 @@ static int render_run_page(report_ctx *x, int k, int index, const results *hosts
         snprintf(chart_prefix, sizeof chart_prefix, "runs/%s/", u->r->prov.id);
     else
         chart_prefix[0] = '\0';
-    a = annotate_run(x, k, index ? "" : "../../", chart_prefix);
+    a = annotate_run(x, k, index ? "" : "../../", chart_prefix, index);
     if (index && hosts)
         annotate_hosts(a, hosts, nhosts, x->o->out);
     doc = site_page(&x->s, index ? "index" : "run", a, "style.css",
@@ -986,83 +1057,411 @@ static int render_run_page(report_ctx *x, int k, int index, const results *hosts
     return put_page(&x->s, box, x->s.run_xsl, doc, p, e);
 }
 
-/* Run k's own files into box: the comparison with the previous run of its
- * host (unless trial), results.csv, style.css and its page. */
-static int render_run(report_ctx *x, int k, site_outbox *box, int trial, err *e)
+/* Run k's own files into the box: results.csv, results.json, summary.md,
+ * style.css and its page (its full model, findings and comparison in
+ * place, see with_run). */
+static int render_run(report_ctx *x, int k, err *e)
 {
     const archive_run *u = &x->a.v[k];
-    cmp_slot *cs = &x->cmp[k];
     char p[PATHMAX], *csv;
     size_t len;
     int rc;
-    if (u->prev >= 0 && !trial) {
-        const results *prev = x->a.v[u->prev].r;
-        err ce;
-        if (compare_runs(prev, u->r, &cs->cmp, &ce) == BE_OK) {
-            cs->has = 1;
-            if ((rc = render_compare(&x->s, x->o->out, &cs->cmp, prev, u->r, &x->box, NULL, 0, e)) <
-                0)
-                return rc;
-        } else {
-            snprintf(cs->note, sizeof cs->note,
-                     "No comparison with the previous run on this "
-                     "host: %s.",
-                     ce.msg);
-        }
-    }
     if ((rc = csv_results(u->r, &csv, &len, e)) < 0)
         return rc;
     snprintf(p, sizeof p, "%s/results.csv", u->dir);
-    if ((rc = site_put(box, p, csv, len, 0, e)) < 0)
+    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
         return rc;
     if ((rc = export_json(u->r, &csv, &len, e)) < 0)
         return rc;
     snprintf(p, sizeof p, "%s/results.json", u->dir);
-    if ((rc = site_put(box, p, csv, len, 0, e)) < 0)
+    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
         return rc;
     if ((rc = export_summary(u->r, &csv, &len, e)) < 0)
         return rc;
     snprintf(p, sizeof p, "%s/summary.md", u->dir);
-    if ((rc = site_put(box, p, csv, len, 0, e)) < 0)
+    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
         return rc;
     snprintf(p, sizeof p, "%s/style.css", u->dir);
-    if ((rc = site_put(box, p, x->s.css, x->s.css_len, 1, e)) < 0)
+    if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
-    return render_run_page(x, k, 0, NULL, 0, box, e);
+    return render_run_page(x, k, 0, NULL, 0, &x->box, e);
 }
 
-/* Whether run k renders: its files made (archive_place: an imported run's
- * results file, loaded back, and charts, in its staging directory) and its
- * page and CSV rendered, into a box that is thrown away. */
-static int check_run(report_ctx *x, int k, err *e)
+/* The oldest run (archive index) of the feed. */
+static int feed_oldest(const report_ctx *x)
 {
-    site_outbox scratch = {0, 0, NULL};
-    int rc = archive_place(&x->a.v[k], e);
-    if (rc == BE_OK)
-        rc = render_run(x, k, &scratch, 1, e);
-    site_outbox_free(&scratch);
+    int n = x->a.n - (x->o->feed_items > 0 ? x->o->feed_items : SITE_FEED_ITEMS);
+    return n < 0 ? 0 : n;
+}
+
+/* ---- the cache: each run in small, each page's key (cache.h) -------- */
+
+/* The one-line answer and the rows of OUT/results.csv of full, into a
+ * digest (which takes over nothing of full). */
+static int digest_of(const results *full, cache_digest *d, err *e)
+{
+    findings F;
+    char ans[CACHE_ANSWER], *csv = NULL, *rows;
+    const results *one[1];
+    size_t len;
+    int rc;
+    one[0] = full;
+    if ((rc = findings_make(full, &F, e)) < 0)
+        return rc;
+    prose_answer(full, &F, ans, sizeof ans);
+    findings_free(&F);
+    if ((rc = csv_runs(one, 1, &csv, &len, e)) < 0)
+        return rc;
+    /* without the header line */
+    rows = strstr(csv, "\r\n");
+    rows = rows ? rows + 2 : csv + len;
+    rc = cache_digest_make(full, ans, rows, len - (size_t)(rows - csv), d, e);
+    free(csv);
     return rc;
 }
 
-/* Every run checked first: a run of the archive that does not render is
- * skipped (noted), an imported one is refused; then the pages of the
- * runs that remain, which list one another. */
-/* OUT/results.csv, every point of every run, and OUT/fits.csv, every
- * crossover per hidden width per run. */
+/* What the report keeps of a run besides its small model, by run id until
+ * the archive is in order. */
+typedef struct run_side {
+    char id[128];
+    cache_key key;   /* of its results file */
+    cache_digest dg; /* answer and rows (dg.r is the archive's) */
+} run_side;
+
+static int side_add(report_ctx *x, const char *id, const cache_key *k, cache_digest *d, err *e)
+{
+    run_side *v = realloc(x->side, (size_t)(x->nside + 1) * sizeof *v);
+    if (!v)
+        return err_set(e, BE_EFAIL, "out of memory");
+    x->side = v;
+    v = &x->side[x->nside++];
+    snprintf(v->id, sizeof v->id, "%s", id);
+    v->key = *k;
+    v->dg = *d;
+    v->dg.r = NULL;
+    return BE_OK;
+}
+
+/* u, loaded whole from its file src, becomes its digest: kept in the
+ * cache, its small model in u->r. */
+static int keep_small(report_ctx *x, archive_run *u, const char *src, err *e)
+{
+    cache_digest d;
+    cache_key k;
+    int rc;
+    if ((rc = cache_key_file(src, &k, e)) < 0 || (rc = digest_of(u->r, &d, e)) < 0)
+        return rc;
+    /* a cache that cannot be written is a disk that cannot be: said */
+    if ((rc = cache_digest_save(x->o->out, u->r->prov.id, &k, &d, e)) < 0) {
+        cache_digest_free(&d);
+        return rc;
+    }
+    results_free(u->r);
+    u->r = d.r; /* the archive's now */
+    d.r = NULL;
+    if ((rc = side_add(x, u->r->prov.id, &k, &d, e)) < 0)
+        cache_digest_free(&d);
+    return rc;
+}
+
+/* archive_load's hook for a run given on the command line: an import is
+ * placed (its results file and charts staged), then kept small. */
+static int on_given(void *ctx, archive *a, int i, err *e)
+{
+    report_ctx *x = ctx;
+    archive_run *u = &a->v[i];
+    char staged[ARCHIVE_PATH + 32];
+    int rc;
+    if ((rc = stopped(x, e)) < 0 || (u->imported && (rc = archive_place(u, e)) < 0))
+        return rc;
+    if (u->imported)
+        snprintf(staged, sizeof staged, "%s/" ARCHIVE_RESULTS, u->stage);
+    else
+        snprintf(staged, sizeof staged, "%s", u->src);
+    return keep_small(x, u, staged, e);
+}
+
+/* archive_load's hook for a run of the archive: its digest from the cache
+ * when the cache has one for these very results (and --full was not
+ * given), else loaded whole and kept small. */
+static int on_archived(void *ctx, const char *out, const char *id, archive_run *u, err *e)
+{
+    report_ctx *x = ctx;
+    cache_digest d;
+    cache_key k;
+    err miss;
+    int rc;
+    memset(u, 0, sizeof *u);
+    if ((rc = stopped(x, e)) < 0 || (rc = archive_check_run(out, id, u, e)) < 0 ||
+        (rc = cache_key_file(u->src, &k, e)) < 0)
+        return rc;
+    if (!x->o->full && cache_digest_load(out, id, &k, &d, &miss) == BE_OK) {
+        u->r = d.r;
+        if ((rc = side_add(x, id, &k, &d, e)) < 0) {
+            cache_digest_free(&d);
+            u->r = NULL;
+        }
+        return rc;
+    }
+    if ((rc = archive_load_archived(out, id, u, e)) < 0)
+        return rc;
+    if ((rc = keep_small(x, u, u->src, e)) < 0)
+        archive_run_free(u);
+    return rc;
+}
+
+/* The archive in order: x->dg and x->key follow x->a. */
+static int match_sides(report_ctx *x, err *e)
+{
+    int i, j;
+    if (!(x->dg = calloc((size_t)x->a.n, sizeof *x->dg)) ||
+        !(x->key = calloc((size_t)x->a.n, sizeof *x->key)) ||
+        !(x->items = calloc((size_t)x->a.n, sizeof *x->items)) ||
+        !(x->page = calloc((size_t)x->a.n, sizeof *x->page)) ||
+        !(x->fresh = calloc((size_t)x->a.n, sizeof *x->fresh)) ||
+        !(x->cmp = calloc((size_t)x->a.n, sizeof *x->cmp)) ||
+        !(x->F = calloc((size_t)x->a.n, sizeof *x->F)))
+        return err_set(e, BE_EFAIL, "out of memory");
+    for (i = 0; i < x->a.n; i++) {
+        for (j = 0; j < x->nside && strcmp(x->side[j].id, x->a.v[i].r->prov.id) != 0; j++)
+            ;
+        if (j == x->nside)
+            return err_set(e, BE_EFAIL, "run %s: no digest (internal error)", x->a.v[i].r->prov.id);
+        x->dg[i] = x->side[j].dg;
+        x->key[i] = x->side[j].key;
+        memset(&x->side[j].dg, 0, sizeof x->side[j].dg);
+    }
+    return BE_OK;
+}
+
+/* The key of everything run k's pages are made of besides its own
+ * results: the previous run of its host (the comparison), its neighbours
+ * in the archive (their entries), its archive page, the changes found at
+ * it, whether it is in the feed, the site's settings and templates. */
+static void page_key(const report_ctx *x, int k, cache_key *pk)
+{
+    const archive_run *u = &x->a.v[k];
+    cache_hasher h;
+    char buf[64];
+    int j, i;
+    cache_hash_init(&h);
+    cache_hash_str(&h, x->site_key.hex);
+    cache_hash_str(&h, x->key[k].hex);
+    cache_hash_str(&h, u->prev >= 0 ? x->key[u->prev].hex : "-");
+    for (j = k - 1; j <= k + 1; j++)
+        if (j >= 0 && j < x->a.n && j != k) {
+            cache_hash_str(&h, x->a.v[j].r->prov.id);
+            cache_hash_str(&h, x->a.v[j].r->prov.host);
+            cache_hash_str(&h, x->a.v[j].r->prov.started);
+            cache_hash_str(&h, x->dg[j].answer);
+        }
+    snprintf(buf, sizeof buf, "%d %d %d", archpages_page_of(k, x->o->archive_page),
+             k >= feed_oldest(x), u->imported);
+    cache_hash_str(&h, buf);
+    cache_hash_str(&h, archive_results_name(u));
+    for (i = 0; i < x->h.n; i++)
+        for (j = 0; j < x->h.s[i].nchanges; j++)
+            if (x->h.s[i].arch[x->h.s[i].changes[j].at] == k) {
+                cache_hash_str(&h, x->h.s[i].anchor);
+                cache_hash_str(&h, x->h.s[i].changes[j].text);
+            }
+    cache_hash_end(&h, pk);
+}
+
+/* The settings and the templates every page is made with. */
+static int site_key(report_ctx *x, err *e)
+{
+    static const char *const files[] = {"templates/common.xsl", "templates/run.xsl",
+                                        "templates/compare.xsl", "templates/feed.xsl"};
+    cache_hasher h;
+    char p[PATHMAX + 64], *text;
+    size_t len, i;
+    int rc;
+    cache_hash_init(&h);
+    cache_hash_str(&h, x->s.base);
+    cache_hash_str(&h, x->s.title);
+    cache_hash_str(&h, x->s.author);
+    cache_hash(&h, x->s.css, x->s.css_len);
+    for (i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(p, sizeof p, "%s/%s", x->s.data, files[i]);
+        if ((rc = fsx_read_all(p, &text, &len, e)) < 0)
+            return rc;
+        cache_hash(&h, text, len);
+        free(text);
+    }
+    cache_hash_end(&h, &x->site_key);
+    return BE_OK;
+}
+
+/* ---- rendering, one run whole at a time ------------------------------ */
+
+/* Run k (and the previous run of its host) loaded whole in place of their
+ * small models, with k's findings and comparison; undone by without_run. */
+static int with_run(report_ctx *x, int k, results **small, results **small_prev, err *e)
+{
+    archive_run *u = &x->a.v[k];
+    results *full = NULL, *prev = NULL;
+    cmp_slot *cs = &x->cmp[k];
+    int rc;
+    *small = *small_prev = NULL;
+    if ((rc = results_load(u->src, &full, e)) < 0)
+        return rc;
+    if (u->prev >= 0 && (rc = results_load(x->a.v[u->prev].src, &prev, e)) < 0) {
+        results_free(full);
+        return rc;
+    }
+    if ((rc = findings_make(full, &x->F[k], e)) < 0) {
+        results_free(full);
+        results_free(prev);
+        return rc;
+    }
+    memset(cs, 0, sizeof *cs);
+    if (prev) {
+        err ce;
+        if (compare_runs(prev, full, &cs->cmp, &ce) == BE_OK)
+            cs->has = 1;
+        else
+            snprintf(cs->note, sizeof cs->note,
+                     "No comparison with the previous run on this host: %s.", ce.msg);
+        *small_prev = x->a.v[u->prev].r;
+        x->a.v[u->prev].r = prev;
+    }
+    *small = u->r;
+    u->r = full;
+    return BE_OK;
+}
+
+static void without_run(report_ctx *x, int k, results *small, results *small_prev)
+{
+    archive_run *u = &x->a.v[k];
+    results_free(u->r);
+    u->r = small;
+    if (small_prev) {
+        results_free(x->a.v[u->prev].r);
+        x->a.v[u->prev].r = small_prev;
+    }
+    findings_free(&x->F[k]);
+    compare_free(&x->cmp[k].cmp);
+    memset(&x->cmp[k], 0, sizeof x->cmp[k]);
+}
+
+/* Run k's pages, its comparison page and, in the feed, its item. */
+static int render_whole(report_ctx *x, int k, err *e)
+{
+    archive_run *u = &x->a.v[k];
+    results *small, *small_prev;
+    int rc = with_run(x, k, &small, &small_prev, e);
+    if (rc < 0)
+        return rc;
+    /* an archived run's charts, drawn when its directory lacks them */
+    if (!u->imported)
+        rc = archive_place(u, e);
+    if (rc == BE_OK && x->cmp[k].has)
+        rc = render_compare(&x->s, x->o->out, &x->cmp[k].cmp, x->a.v[u->prev].r, u->r, &x->box,
+                            NULL, 0, e);
+    if (rc == BE_OK)
+        rc = render_run(x, k, e);
+    free(x->items[k]);
+    x->items[k] = NULL;
+    if (rc == BE_OK && k >= feed_oldest(x))
+        rc = item_make(x, k, &x->items[k], e);
+    without_run(x, k, small, small_prev);
+    return rc;
+}
+
+/* Whether run k's pages are as the cache says they were rendered: the
+ * same key, its page on disk, its feed item kept when it is in the feed. */
+static int unchanged(report_ctx *x, int k)
+{
+    cache_key old;
+    char p[PATHMAX + 16], *item = NULL;
+    err ignore;
+    snprintf(p, sizeof p, "%s/index.html", x->a.v[k].dir);
+    if (x->o->full || x->a.v[k].imported || access(p, F_OK) != 0 ||
+        cache_page_load(x->o->out, x->a.v[k].r->prov.id, &old, &item, &ignore) < 0)
+        return 0;
+    if (strcmp(old.hex, x->page[k].hex) != 0 || (k >= feed_oldest(x) && !item)) {
+        free(item);
+        return 0;
+    }
+    x->items[k] = item;
+    return 1;
+}
+
+/* Drops run i (it cannot be rendered) with its side data. */
+static void drop_run(report_ctx *x, int i, const char *why)
+{
+    int n = x->a.n - i - 1;
+    cache_digest_free(&x->dg[i]);
+    free(x->items[i]);
+    memmove(&x->dg[i], &x->dg[i + 1], (size_t)n * sizeof *x->dg);
+    memmove(&x->key[i], &x->key[i + 1], (size_t)n * sizeof *x->key);
+    memmove(&x->items[i], &x->items[i + 1], (size_t)n * sizeof *x->items);
+    memset(x->fresh, 0, (size_t)x->a.n);
+    archive_skip(&x->a, i, why);
+}
+
+/* Every run's pages that changed; a run of the archive whose pages do not
+ * render is dropped and the pages are made again without it (its
+ * neighbours' links change), an imported one is refused. */
+static int render_runs(report_ctx *x, int *again, err *e)
+{
+    int k, rc;
+    err why;
+    *again = 0;
+    history_free(&x->h);
+    if ((rc = history_make(&x->a, &x->h, e)) < 0)
+        return rc;
+    for (k = 0; k < x->a.n; k++) {
+        if ((rc = stopped(x, e)) < 0)
+            return rc;
+        page_key(x, k, &x->page[k]);
+        if (unchanged(x, k))
+            continue;
+        x->fresh[k] = 1;
+        if (render_whole(x, k, &why) == BE_OK)
+            continue;
+        if (x->a.v[k].imported || x->a.n == 1) {
+            *e = why;
+            return BE_EFAIL;
+        }
+        drop_run(x, k, why.msg);
+        *again = 1;
+        return BE_OK;
+    }
+    return BE_OK;
+}
+
+/* OUT/results.csv, every point of every run (each run's rows as its digest
+ * keeps them), and OUT/fits.csv, every crossover per hidden width per
+ * run. */
 static int put_tables(report_ctx *x, err *e)
 {
     const results **runs = malloc((size_t)x->a.n * sizeof *runs);
-    char p[PATHMAX], *csv = NULL;
-    size_t len;
+    char p[PATHMAX], *csv = NULL, *all;
+    size_t len, total;
     int i, rc;
     if (!runs)
         return err_set(e, BE_EFAIL, "out of memory");
     for (i = 0; i < x->a.n; i++)
         runs[i] = x->a.v[i].r;
-    snprintf(p, sizeof p, "%s/results.csv", x->o->out);
-    if ((rc = csv_runs(runs, x->a.n, &csv, &len, e)) == BE_OK &&
-        (rc = site_put(&x->box, p, csv, len, 0, e)) == BE_OK &&
-        (rc = csv_fits(runs, x->a.n, &csv, &len, e)) == BE_OK) {
+    /* the header as csv_runs writes it, then the rows */
+    rc = csv_runs(runs, 0, &csv, &len, e);
+    for (i = 0, total = len; rc == BE_OK && i < x->a.n; i++)
+        total += x->dg[i].nrows;
+    if (rc == BE_OK && !(all = malloc(total + 1))) {
+        rc = err_set(e, BE_EFAIL, "out of memory");
+    } else if (rc == BE_OK) {
+        memcpy(all, csv, len);
+        for (i = 0, total = len; i < x->a.n; i++) {
+            memcpy(all + total, x->dg[i].rows, x->dg[i].nrows);
+            total += x->dg[i].nrows;
+        }
+        snprintf(p, sizeof p, "%s/results.csv", x->o->out);
+        rc = site_put(&x->box, p, all, total, 0, e);
+    }
+    free(csv);
+    if (rc == BE_OK && (rc = csv_fits(runs, x->a.n, &csv, &len, e)) == BE_OK) {
         snprintf(p, sizeof p, "%s/fits.csv", x->o->out);
         rc = site_put(&x->box, p, csv, len, 0, e);
     }
@@ -1070,53 +1469,105 @@ static int put_tables(report_ctx *x, err *e)
     return rc;
 }
 
+/* OUT/index.html: the newest run whole, and the newest run of every host
+ * side by side when there are several. */
+static int render_index(report_ctx *x, err *e)
+{
+    const int k = x->a.n - 1;
+    results *small, *small_prev, *hosts = NULL;
+    archive newest;
+    int i, j, rc, nhosts = 0;
+    memset(&newest, 0, sizeof newest);
+    /* the newest run of each host, loaded whole, newest first */
+    for (i = x->a.n - 1; i >= 0; i--) {
+        archive_run u = x->a.v[i];
+        for (j = 0; j < newest.n && strcmp(newest.v[j].r->prov.host, u.r->prov.host) != 0; j++)
+            ;
+        if (j < newest.n)
+            continue;
+        u.stage[0] = '\0';
+        if ((rc = results_load(u.src, &u.r, e)) < 0 || (rc = archive_add(&newest, &u, e)) < 0) {
+            results_free(u.r);
+            goto done;
+        }
+    }
+    /* archive_merge_hosts reads the runs oldest first */
+    for (i = 0; i < newest.n / 2; i++) {
+        archive_run t = newest.v[i];
+        newest.v[i] = newest.v[newest.n - 1 - i];
+        newest.v[newest.n - 1 - i] = t;
+    }
+    if ((rc = archive_merge_hosts(&newest, &hosts, &nhosts, e)) < 0)
+        goto done;
+    if (hosts && (rc = runcharts_hosts(hosts, x->o->out, e)) < 0)
+        goto done;
+    if ((rc = with_run(x, k, &small, &small_prev, e)) < 0)
+        goto done;
+    rc = render_run_page(x, k, 1, hosts, nhosts, &x->box, e);
+    without_run(x, k, small, small_prev);
+done:
+    results_free(hosts);
+    archive_free(&newest);
+    return rc;
+}
+
+/* Every feed item the pages did not render: loaded whole for it. */
+static int fill_items(report_ctx *x, err *e)
+{
+    int k, rc;
+    for (k = feed_oldest(x); k < x->a.n; k++) {
+        results *small, *small_prev;
+        if (x->items[k])
+            continue;
+        if ((rc = with_run(x, k, &small, &small_prev, e)) < 0)
+            return rc;
+        rc = item_make(x, k, &x->items[k], e);
+        without_run(x, k, small, small_prev);
+        if (rc < 0)
+            return rc;
+    }
+    return BE_OK;
+}
+
 static int render_all(report_ctx *x, char *index, size_t size, err *e)
 {
     char p[PATHMAX];
-    results *hosts = NULL;
-    int i, rc, nhosts;
-    err why;
-    for (i = 0; i < x->a.n;) {
-        if ((rc = stopped(x, e)) < 0)
+    int i, rc, again = 1;
+    while (again) {
+        site_outbox_free(&x->box);
+        if ((rc = render_runs(x, &again, e)) < 0)
             return rc;
-        if (check_run(x, i, &why) == BE_OK) {
-            i++;
-            continue;
-        }
-        if (x->a.v[i].imported || x->a.n == 1) {
-            *e = why;
-            return BE_EFAIL;
-        }
-        /* its verdicts go with it: F follows the runs' order */
-        findings_free(&x->F[i]);
-        memmove(&x->F[i], &x->F[i + 1], (size_t)(x->a.n - i - 1) * sizeof *x->F);
-        archive_skip(&x->a, i, why.msg);
     }
-    if ((rc = history_make(&x->a, &x->h, e)) < 0)
-        return rc;
-    for (i = 0; i < x->a.n; i++)
-        if ((rc = stopped(x, e)) < 0 || (rc = render_run(x, i, &x->box, 0, e)) < 0)
-            return rc;
     snprintf(p, sizeof p, "%s/style.css", x->o->out);
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0 ||
-        (rc = put_tables(x, e)) < 0)
+        (rc = put_tables(x, e)) < 0 || (rc = render_index(x, e)) < 0 ||
+        (rc = fill_items(x, e)) < 0 ||
+        (rc = archpages_render(&x->s, &x->a, x->dg, x->o->out, x->o->archive_page, &x->box, e)) <
+            0 ||
+        (rc = render_history(x, e)) < 0 || (rc = render_feed(x, e)) < 0)
         return rc;
-    if ((rc = archive_merge_hosts(&x->a, &hosts, &nhosts, e)) < 0)
-        return rc;
-    if (hosts && (rc = runcharts_hosts(hosts, x->o->out, e)) < 0) {
-        results_free(hosts);
-        return rc;
+    /* the cache's word on each run's pages rendered now, published with
+     * them (the others' entries say what they said) */
+    for (i = 0; i < x->a.n; i++) {
+        char *data;
+        size_t len;
+        if (!x->fresh[i])
+            continue;
+        if ((rc = cache_page_entry(x->o->out, x->a.v[i].r->prov.id, &x->page[i],
+                                   i >= feed_oldest(x) ? x->items[i] : NULL, p, sizeof p, &data,
+                                   &len, e)) < 0 ||
+            (rc = site_put(&x->box, p, data, len, 0, e)) < 0)
+            return rc;
     }
-    /* the index page and the feed last */
-    rc = render_run_page(x, x->a.n - 1, 1, hosts, nhosts, &x->box, e);
-    results_free(hosts);
-    if (rc < 0 || (rc = render_history(x, e)) < 0 || (rc = render_feed(x, e)) < 0 ||
-        (rc = stopped(x, e)) < 0)
+    if ((rc = stopped(x, e)) < 0)
         return rc;
-    /* everything rendered: the imported runs may enter OUT/runs/ */
+    /* everything rendered: the imported runs enter OUT/runs/, then the
+     * files are published as one set */
     for (i = 0; i < x->a.n; i++)
         if ((rc = archive_commit(&x->a.v[i], e)) < 0)
             return rc;
+    if ((rc = site_flush(&x->box, x->o->out, x->o->stop, e)) < 0)
+        return rc;
     snprintf(index, size, "%s/index.html", x->o->out);
     return BE_OK;
 }
@@ -1175,41 +1626,53 @@ static void warn_notes(const report_opts *o, const archive *a)
     }
 }
 
+static void ctx_free(report_ctx *x)
+{
+    int i;
+    for (i = 0; i < x->nside; i++)
+        cache_digest_free(&x->side[i].dg);
+    for (i = 0; x->dg && i < x->a.n; i++)
+        cache_digest_free(&x->dg[i]);
+    for (i = 0; x->items && i < x->a.n; i++)
+        free(x->items[i]);
+    history_free(&x->h);
+    free(x->side);
+    free(x->dg);
+    free(x->key);
+    free(x->items);
+    free(x->page);
+    free(x->fresh);
+    free(x->cmp);
+    free(x->F);
+    archive_free(&x->a);
+    site_outbox_free(&x->box);
+    site_close(&x->s);
+}
+
 int report_write(const report_opts *o, char *index, size_t size, err *e)
 {
     report_ctx *x = calloc(1, sizeof *x);
-    int rc, i;
+    archive_hooks hk;
+    int rc;
 
     if (!x)
         return err_set(e, BE_EFAIL, "out of memory");
     x->o = o;
+    hk.ctx = x;
+    hk.given = on_given;
+    hk.archived = on_archived;
     if ((rc = check_out(o->out, e)) < 0 ||
         (rc = site_open(&x->s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
         free(x);
         return rc;
     }
-    if ((rc = archive_load(o->out, o->runs, o->nruns, &x->a, e)) == BE_OK) {
-        if (!(x->cmp = calloc((size_t)x->a.n, sizeof *x->cmp)) ||
-            !(x->F = calloc((size_t)x->a.n, sizeof *x->F)))
-            rc = err_set(e, BE_EFAIL, "out of memory");
-        if (rc == BE_OK)
-            rc = check_runs(o->out, &x->a, e);
-        for (i = 0; rc == BE_OK && i < x->a.n; i++)
-            rc = findings_make(x->a.v[i].r, &x->F[i], e);
-        if (rc == BE_OK && (rc = render_all(x, index, size, e)) == BE_OK)
-            rc = site_flush(&x->box, o->out, o->stop, e);
-        for (i = 0; x->cmp && i < x->a.n; i++)
-            compare_free(&x->cmp[i].cmp);
-        for (i = 0; x->F && i < x->a.n; i++)
-            findings_free(&x->F[i]);
-        history_free(&x->h);
-        free(x->cmp);
-        free(x->F);
+    if ((rc = site_recover(o->out, e)) == BE_OK && (rc = site_key(x, e)) == BE_OK &&
+        (rc = archive_load(o->out, o->runs, o->nruns, &hk, &x->a, e)) == BE_OK) {
+        if ((rc = match_sides(x, e)) == BE_OK && (rc = check_runs(o->out, &x->a, e)) == BE_OK)
+            rc = render_all(x, index, size, e);
         warn_notes(o, &x->a);
-        archive_free(&x->a);
     }
-    site_outbox_free(&x->box);
-    site_close(&x->s);
+    ctx_free(x);
     free(x);
     return rc;
 }
@@ -1250,7 +1713,7 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
     }
     /* the archive's runs are the band's candidates: compare.c keeps those
      * of the same host and software; no archive, no band */
-    have_arch = rc == BE_OK && archive_load(o->out, NULL, 0, &arch, &ae) == BE_OK;
+    have_arch = rc == BE_OK && archive_load(o->out, NULL, 0, NULL, &arch, &ae) == BE_OK;
     if (have_arch && arch.n > 0 && (band = malloc((size_t)arch.n * sizeof *band)) != NULL) {
         for (i = 0; i < arch.n; i++)
             band[i] = arch.v[i].r;

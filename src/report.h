@@ -9,9 +9,10 @@
  * derived from the model (the run's provenance, chart files, the sentences
  * of prose.h, the tables, the archive links) goes through the XSLT 1.0
  * stylesheets in templates/ (site.h), so that escaping is correct by
- * construction and users restyle the report without recompiling.  Every
- * file goes through fsx_write_atomic, and the index page and the feed are
- * written last, so a failure leaves the previous ones intact.  The pieces:
+ * construction and users restyle the report without recompiling.  The
+ * files of a report are published as one set (site_flush), so a failure
+ * leaves the previous site intact; only the pages a change touches are
+ * rendered again (cache.h, docs/archive.md).  The pieces:
  * site.h (templates, XSLT, staged files), archive.h (the runs), prose.h
  * (the words), runcharts.h (the charts of a run), csv.h (the CSV).
  */
@@ -34,6 +35,9 @@ typedef struct report_opts {
     const char *base_url;        /* "" or NULL: relative links               */
     const char *title, *author;  /* NULL or "": defaults                     */
     const char *data_dir;        /* templates/ and assets/; NULL: search     */
+    int feed_items;              /* runs in the feed, newest; 0: SITE_FEED_ITEMS */
+    int archive_page;            /* runs per archive page; 0: ARCHPAGES_RUNS */
+    int full;                    /* 1: render every page (no render cache) */
     volatile sig_atomic_t *stop; /* raised by SIGINT/SIGTERM (NULL: never):
                                      BE_EINTR before the next file is written */
     report_warn_fn warn;         /* NULL: warnings are dropped               */
@@ -42,13 +46,16 @@ typedef struct report_opts {
 
 /* Writes the report of o->runs (see report_opts): OUT/runs/<id>/index.html,
  * results.csv and style.css for each run, OUT/compare/<a>..<b>.html for
- * each run and the previous one on the same host, then OUT/index.html and
- * OUT/feed.xml.  index receives the path of OUT/index.html.  A run of the
- * archive that cannot be loaded or rendered is skipped (o->warn says so);
- * a run imported from elsewhere that cannot is refused, and enters
- * OUT/runs/ only once everything has rendered.  Interrupted (o->stop),
- * BE_EINTR: every file is the previous one or the new one, whole, and the
- * index and the feed are written last. */
+ * each run and the previous one on the same host, then OUT/index.html, the
+ * archive's pages (archpages.h), OUT/history.html and OUT/feed.xml (the
+ * newest o->feed_items runs).  Pages whose key in the render cache
+ * (OUT/.cache/, cache.h) is unchanged are not rendered again unless
+ * o->full; both ways write the same bytes.  index receives the path of
+ * OUT/index.html.  A run of the archive that cannot be loaded or rendered
+ * is skipped (o->warn says so); a run imported from elsewhere that cannot
+ * is refused, and enters OUT/runs/ only once everything has rendered.
+ * Interrupted (o->stop) before the files are published, BE_EINTR: the site
+ * is the previous one (site_flush publishes them as one set). */
 int report_write(const report_opts *o, char *index, size_t size, err *e);
 
 /* `breakeven compare A... -- B...`: loads the runs of each side (ids

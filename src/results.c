@@ -28,6 +28,7 @@
 
 #include "fmt.h"
 #include "fsx.h"
+#include "gz.h"
 #include "infile.h"
 #include "plan.h"
 #include "utf8.h"
@@ -601,6 +602,21 @@ static void write_fit(xmlNodePtr root, const results *r)
 
 static int loads_back(const char *path, const char *text, size_t len, err *e);
 
+/* Writes text to path, gzip-compressed when path ends in ".gz". */
+static int write_maybe_gz(const char *path, const void *text, size_t len, err *e)
+{
+    size_t n = strlen(path), zlen;
+    char *z;
+    int rc;
+    if (n < 3 || strcmp(path + n - 3, ".gz") != 0)
+        return fsx_write_atomic(path, text, len, e);
+    if ((rc = gz_compress(text, len, &z, &zlen, e)) < 0)
+        return err_prefix(e, rc, "%s", path);
+    rc = fsx_write_atomic(path, z, zlen, e);
+    free(z);
+    return rc;
+}
+
 int results_save(const results *r, const char *path, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
@@ -658,7 +674,7 @@ int results_save(const results *r, const char *path, err *e)
     /* breakeven never writes a file it would refuse: what is written has
      * passed every check of results_load */
     if ((rc = loads_back(path, (const char *)mem, (size_t)len, e)) == BE_OK)
-        rc = fsx_write_atomic(path, mem, (size_t)len, e);
+        rc = write_maybe_gz(path, mem, (size_t)len, e);
     xmlFree(mem);
     return rc;
 }
@@ -2225,6 +2241,17 @@ int results_load_bytes(const char *path, const char *bytes, size_t len, results 
         return fail_line(&ld, 0, "is empty");
     if (len > RESULTS_MAX_BYTES)
         return fail_line(&ld, 0, "is %zu bytes; at most %ld are read", len, RESULTS_MAX_BYTES);
+    if (gz_is(bytes, len)) {
+        /* results.xml.gz, or any results file compressed: the same checks
+         * on what it inflates to, itself within the size cap */
+        char *xml = NULL;
+        int rc;
+        if (gz_decompress(path, bytes, len, RESULTS_MAX_BYTES, &xml, &len, e) < 0)
+            return BE_EFAIL;
+        rc = load_text(&ld, xml, len, out);
+        free(xml);
+        return rc;
+    }
     return load_text(&ld, bytes, len, out);
 }
 

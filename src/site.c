@@ -4,10 +4,12 @@
 #define _XOPEN_SOURCE 700 /* readlink */
 #include "site.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libxml/HTMLtree.h>
@@ -96,6 +98,18 @@ int site_check_base_url(const char *url, err *e)
 
 /* ---- the settings of a site ------------------------------------------- */
 
+/* feed-items: a whole number of runs, 1 to SITE_FEED_ITEMS_MAX. */
+static int feed_items(const char *value, const char *path, int line, int *n, err *e)
+{
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end || v < 1 || v > SITE_FEED_ITEMS_MAX || value[0] == ' ')
+        return err_set(e, BE_EFAIL, "%s:%d: feed-items is a number of runs from 1 to %d", path,
+                       line, SITE_FEED_ITEMS_MAX);
+    *n = (int)v;
+    return BE_OK;
+}
+
 int site_settings_load(const char *out, site_settings *st, err *e)
 {
     char path[SITE_PATH], *text = NULL;
@@ -134,14 +148,19 @@ int site_settings_parse(const char *path, char *text, site_settings *st, err *e)
         value = strchr(line, ' ');
         if (value)
             *value++ = '\0';
+        if (value && strcmp(line, "feed-items") == 0) {
+            if ((rc = feed_items(value, path, n, &st->feed_items, e)) < 0)
+                goto done;
+            continue;
+        }
         for (k = 0; k < sizeof keys / sizeof *keys && strcmp(line, keys[k]) != 0; k++)
             ;
         if (k == sizeof keys / sizeof *keys || !value) {
             char q[4 * INFILE_FRAGMENT + 8];
             infile_fragment(q, sizeof q, line, strlen(line));
             rc = err_set(e, BE_EFAIL,
-                         "%s:%d: \"%s\" is not a setting (base-url, title or "
-                         "author, then a space and its value)",
+                         "%s:%d: \"%s\" is not a setting (base-url, title, "
+                         "author or feed-items, then a space and its value)",
                          path, n, q);
             goto done;
         }
@@ -165,16 +184,18 @@ done:
 
 int site_settings_save(const char *out, const site_settings *st, err *e)
 {
-    char path[SITE_PATH], text[2048];
+    char path[SITE_PATH], text[2048], items[32] = "";
     int n;
     snprintf(path, sizeof path, "%s/%s", out, SITE_SETTINGS_FILE);
+    if (st->feed_items > 0)
+        snprintf(items, sizeof items, "feed-items %d\n", st->feed_items);
     n = snprintf(text, sizeof text,
                  "# breakeven's settings of this report (--base-url, --title, --author):\n"
                  "# given once, they hold for every later command on this directory\n"
-                 "%s%s%s%s%s%s%s%s%s",
+                 "%s%s%s%s%s%s%s%s%s%s",
                  st->base_url[0] ? "base-url " : "", st->base_url, st->base_url[0] ? "\n" : "",
                  st->title[0] ? "title " : "", st->title, st->title[0] ? "\n" : "",
-                 st->author[0] ? "author " : "", st->author, st->author[0] ? "\n" : "");
+                 st->author[0] ? "author " : "", st->author, st->author[0] ? "\n" : "", items);
     if (n < 0 || (size_t)n >= sizeof text)
         return err_set(e, BE_EFAIL, "%s: the settings are too long", path);
     return fsx_write_in(out, path, text, (size_t)n, e);
@@ -264,7 +285,8 @@ int site_open(site *s, const char *data_dir, const char *base_url, const char *t
     if (!(s->run_xsl = load_xsl(s, "run.xsl", e)) ||
         !(s->compare_xsl = load_xsl(s, "compare.xsl", e)) ||
         !(s->history_xsl = load_xsl(s, "history.xsl", e)) ||
-        !(s->feed_xsl = load_xsl(s, "feed.xsl", e)))
+        !(s->feed_xsl = load_xsl(s, "feed.xsl", e)) ||
+        !(s->archive_xsl = load_xsl(s, "archive.xsl", e)))
         goto fail;
     return BE_OK;
 fail:
@@ -285,6 +307,8 @@ void site_close(site *s)
         xsltFreeStylesheet(s->history_xsl);
     if (s->feed_xsl)
         xsltFreeStylesheet(s->feed_xsl);
+    if (s->archive_xsl)
+        xsltFreeStylesheet(s->archive_xsl);
     free(s->css);
     memset(s, 0, sizeof *s);
 }
@@ -510,23 +534,161 @@ int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *
     return site_put(b, path, copy, (size_t)len, 0, e);
 }
 
-int site_flush(const site_outbox *b, const char *root, volatile sig_atomic_t *stop, err *e)
+/* ---- publishing a set of files at once ----------------------------- */
+
+/* path + ".stage": where a file waits for the set's commit. */
+static void stage_of(const char *path, char *buf, size_t size)
 {
-    int i, rc;
+    snprintf(buf, size, "%s" SITE_STAGE_SUFFIX, path);
+}
+
+/* The list of the set's files, one path a line, written to path without
+ * allocating (after the imported runs entered OUT/runs/, nothing may fail
+ * for memory), through a temporary file renamed into place. */
+static int write_manifest(const site_outbox *b, const char *path, err *e)
+{
+    char tmp[SITE_PATH + 48];
+    int i, fd, why = 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
     for (i = 0; i < b->n; i++)
-        if ((rc = fsx_check_in(root, b->v[i].path, e)) < 0)
-            return rc;
-    for (i = 0; i < b->n; i++) {
-        if (stop && *stop)
-            return err_set(
-                e, BE_EINTR,
-                "interrupted after %d of %d files; each is whole, "
-                "the previous or the new one%s",
-                i, b->n, i + 2 < b->n ? ", and the index and the feed are the previous ones" : "");
-        if ((rc = fsx_write_in(root, b->v[i].path, b->v[i].data, b->v[i].len, e)) < 0)
-            return rc;
+        if (strchr(b->v[i].path, '\n'))
+            return err_set(e, BE_EFAIL, "%s: a file name holds a line break", b->v[i].path);
+    if ((fd = mkstemp(tmp)) < 0)
+        return err_set(e, BE_EFAIL, "%s: cannot create: %s", path, strerror(errno));
+    for (i = 0; !why && i < b->n; i++) {
+        const char *p = b->v[i].path;
+        size_t left = strlen(p);
+        while (!why && left > 0) {
+            ssize_t w = write(fd, p, left);
+            if (w < 0 && errno != EINTR)
+                why = errno;
+            if (w > 0) {
+                p += w;
+                left -= (size_t)w;
+            }
+        }
+        while (!why && write(fd, "\n", 1) != 1)
+            if (errno != EINTR)
+                why = errno;
+    }
+    if (!why && fsync(fd) != 0)
+        why = errno;
+    if (close(fd) != 0 && !why)
+        why = errno;
+    if (!why && rename(tmp, path) != 0)
+        why = errno;
+    if (why) {
+        unlink(tmp);
+        return err_set(e, BE_EFAIL, "%s: cannot write: %s", path, strerror(why));
     }
     return BE_OK;
+}
+
+/* Moves every staged file of b into place (after the commit: nothing
+ * allocated, every file tried). */
+static int move_all(const site_outbox *b, err *e)
+{
+    char st[SITE_PATH + 16];
+    int i, rc = BE_OK;
+    for (i = 0; i < b->n; i++) {
+        stage_of(b->v[i].path, st, sizeof st);
+        /* ENOENT: a file staged twice (the CSS beside every comparison),
+         * moved already */
+        if (rename(st, b->v[i].path) != 0 && errno != ENOENT && rc == BE_OK)
+            rc = err_set(e, BE_EFAIL,
+                         "%s: cannot move into place: %s; the report is published but not all "
+                         "in place: the next report finishes it",
+                         b->v[i].path, strerror(errno));
+    }
+    return rc;
+}
+
+/* Each line of the manifest at path that names a file under out: with
+ * forward, its staged file moved into place; else the staged file
+ * removed.  Then the manifest itself. */
+static int replay(const char *out, const char *path, int forward, err *e)
+{
+    char *text = NULL, *line, *next, st[SITE_PATH + 16];
+    size_t n = strlen(out);
+    int rc;
+    if ((rc = fsx_read_all(path, &text, NULL, e)) < 0)
+        return rc;
+    for (line = text; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        /* a manifest is a file of OUT: only files under it are touched */
+        if (strncmp(line, out, n) != 0 || line[n] != '/' || strstr(line, "/../") ||
+            strlen(line) >= SITE_PATH)
+            continue;
+        stage_of(line, st, sizeof st);
+        /* a file that cannot be moved is dropped (the next report makes
+         * it again), so that one bad path never blocks every later one */
+        if (forward && access(st, F_OK) == 0 && rename(st, line) != 0 && rc == BE_OK)
+            rc = err_set(e, BE_EFAIL, "%s: cannot move into place: %s", line, strerror(errno));
+        unlink(st);
+    }
+    free(text);
+    if (unlink(path) != 0 && errno != ENOENT && rc == BE_OK)
+        rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", path, strerror(errno));
+    return rc;
+}
+
+int site_recover(const char *out, err *e)
+{
+    char p[SITE_PATH + 32];
+    int rc;
+    snprintf(p, sizeof p, "%s/" SITE_PUBLISH, out);
+    if (access(p, F_OK) == 0 && (rc = replay(out, p, 1, e)) < 0)
+        return rc;
+    snprintf(p, sizeof p, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
+    if (access(p, F_OK) == 0)
+        return replay(out, p, 0, e);
+    return BE_OK;
+}
+
+int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e)
+{
+    char pending[SITE_PATH + 32], commit[SITE_PATH + 32], st[SITE_PATH + 16];
+    int i, rc;
+    err ignore;
+    snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
+    snprintf(commit, sizeof commit, "%s/" SITE_PUBLISH, out);
+    /* every target checked first (fsx_check_in: no link planted in OUT,
+     * nothing but a file where a file goes), so that the renames after the
+     * commit can only fail for the disk */
+    for (i = 0; i < b->n; i++)
+        if ((rc = fsx_check_in(out, b->v[i].path, e)) < 0)
+            return rc;
+    /* the list first, so that staged files of a set never committed are
+     * found and removed (site_recover) */
+    if ((rc = write_manifest(b, pending, e)) < 0)
+        return rc;
+    for (i = 0; i < b->n; i++) {
+        if (stop && *stop) {
+            rc = err_set(e, BE_EINTR,
+                         "interrupted before the report was published; the previous one is "
+                         "intact");
+            goto undo;
+        }
+        stage_of(b->v[i].path, st, sizeof st);
+        if ((rc = fsx_write_in(out, st, b->v[i].data, b->v[i].len, e)) < 0)
+            goto undo;
+    }
+    /* the commit: from here on the new set is the site, and a crash is
+     * finished by the next report (site_recover) */
+    if (rename(pending, commit) != 0) {
+        rc = err_set(e, BE_EFAIL, "%s: cannot publish: %s", commit, strerror(errno));
+        goto undo;
+    }
+    if ((rc = move_all(b, e)) < 0)
+        return rc; /* the list stays: site_recover finishes */
+    if (unlink(commit) != 0)
+        return err_set(e, BE_EFAIL, "%s: cannot remove: %s", commit, strerror(errno));
+    return BE_OK;
+undo:
+    (void)replay(out, pending, 0, &ignore);
+    return rc;
 }
 
 void site_outbox_free(site_outbox *b)

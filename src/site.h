@@ -44,7 +44,14 @@ typedef struct site_settings {
     char base_url[1024];
     char title[512];
     char author[256];
+    int feed_items; /* the feed's newest runs (feed-items); 0: SITE_FEED_ITEMS */
 } site_settings;
+
+/* The feed carries the newest 20 runs in full unless site.conf says
+ * "feed-items N" (1 to SITE_FEED_ITEMS_MAX); older runs stay on the archive
+ * pages. */
+#define SITE_FEED_ITEMS 20
+#define SITE_FEED_ITEMS_MAX 1000
 
 #define SITE_SETTINGS_FILE "site.conf"
 /* The most site.conf may hold: its three settings fit in 2 KB. */
@@ -70,7 +77,7 @@ typedef struct site {
     char base[1024];              /* base URL with a trailing "/", or ""  */
     char data[SITE_PATH];         /* the directory of templates/, assets/ */
     char title[512], author[256]; /* as one line (utf8_line); "" for none */
-    xsltStylesheetPtr run_xsl, compare_xsl, history_xsl, feed_xsl;
+    xsltStylesheetPtr run_xsl, compare_xsl, history_xsl, feed_xsl, archive_xsl;
     char *css; /* assets/style.css, owned              */
     size_t css_len;
     char xml_err[512]; /* the first libxml2/libxslt error      */
@@ -79,7 +86,7 @@ typedef struct site {
 
 /* Opens the site: checks base_url, finds the data directory (see
  * site_data_dir), reads the CSS, compiles run.xsl, compare.xsl,
- * history.xsl and feed.xsl, and captures libxml2's and libxslt's errors into s until
+ * history.xsl, feed.xsl and archive.xsl, and captures libxml2's and libxslt's errors into s until
  * site_close.  title, author may be NULL; their control characters are
  * removed (the command line refuses them). */
 int site_open(site *s, const char *data_dir, const char *base_url, const char *title,
@@ -141,12 +148,24 @@ typedef struct site_outbox {
 int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e);
 /* Stages a serialized page (taken over and freed). */
 int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *e);
-/* Writes every staged file, in order, each atomically inside root (OUT:
- * fsx_write_in).  Every file is checked first (fsx_check_in), so that a
- * link planted in OUT is refused before anything is written.  When *stop
- * is raised (stop may be NULL), BE_EINTR before the next file: every file
- * is then the previous one or the new one. */
-int site_flush(const site_outbox *b, const char *root, volatile sig_atomic_t *stop, err *e);
+/* Publishes every staged file as one set, so that the site is the old set
+ * or the new one, never a mix: every target is checked first
+ * (fsx_check_in), the list of the files goes to
+ * OUT/.publish.pending, each file to "<path>.stage" (each written
+ * atomically inside out, fsx_write_in), then the rename of the list to OUT/.publish commits
+ * the set, and each staged file is renamed into place.  A failure or
+ * *stop (stop may be NULL) before the commit removes the staged files
+ * (BE_EINTR when stopped); after it, nothing stops the renames, and a
+ * crash among them is finished by site_recover. */
+int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e);
+/* Finishes a set committed but not all in place (OUT/.publish), removes
+ * the staged files of one never committed (OUT/.publish.pending).  Only
+ * paths under out are touched.  report_write calls it first. */
+int site_recover(const char *out, err *e);
+
+#define SITE_PUBLISH ".publish"
+#define SITE_PENDING_SUFFIX ".pending"
+#define SITE_STAGE_SUFFIX ".stage"
 void site_outbox_free(site_outbox *b);
 
 #endif

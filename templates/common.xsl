@@ -45,11 +45,11 @@
     </html>
   </xsl:template>
 
-  <!-- a chart: the PNG (2× for sharp screens) linking to the SVG; on a
+  <!-- a chart: the PNG (2× for sharp screens) linking to itself; on a
        phone its narrow rendering, drawn for that width with legible text -->
   <xsl:template match="chart">
     <figure class="chart">
-      <a href="{@svg}"><picture>
+      <a href="{@png}"><picture>
         <xsl:if test="@narrow-png and /page/@kind != 'feed-item'">
           <source media="(max-width: 600px)" srcset="{@narrow-png}" width="{@narrow-width}" height="{@narrow-height}"/>
         </xsl:if>

@@ -174,6 +174,18 @@
           </li>
         </xsl:for-each>
       </ul>
+      <p class="pages">
+        <xsl:choose>
+          <xsl:when test="$a/archive/@kind = 'newest'">
+            <a href="{$a/archive/@page}">Every run</a>
+            <xsl:text> in the archive of </xsl:text><xsl:value-of select="$a/archive/@runs"/>
+            <xsl:text> run</xsl:text><xsl:if test="$a/archive/@runs != 1">s</xsl:if>
+          </xsl:when>
+          <!-- not the number of runs: a run's page stays as it is when
+               runs are added far from it -->
+          <xsl:otherwise><a href="{$a/archive/@page}">The runs around this one</a> in the archive</xsl:otherwise>
+        </xsl:choose>
+      </p>
     </nav>
   </xsl:template>
 </xsl:stylesheet>

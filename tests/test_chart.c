@@ -3,8 +3,8 @@
  * log and linear ticks, SI labels, and every figure rendered from results
  * built in memory (two devices with a hand-made fit, one device only, no
  * crossover, out-of-memory gaps, a single point, failed verification),
- * each PNG read back for its size and its series colours, each SVG parsed
- * with libxml2 for its size, and the error of a chart written to a missing
+ * each PNG read back for its size and its series colours (and no SVG
+ * beside it), and the error of a chart written to a missing
  * directory.  Some charts are read back pixel by pixel against numbers
  * computed here from the points: the winner map's cell colours, the
  * lengths of the relative time and cost bars, and the cost paragraph
@@ -383,16 +383,13 @@ static int is_bars(const char *name)
 
 /* Reads one rendering <file>.png back (its width; its height: `height`
  * pixels when positive, else between 100 and 4000 pixels; how many pixels
- * have each colour in want[0..nwant): at least 20 each) and parses
- * <file>.svg, of the same size in points.  Returns the PNG's height. */
+ * have each colour in want[0..nwant): at least 20 each); no <file>.svg
+ * beside it.  Returns the PNG's height. */
 static int check_render(const char *file, double width, int height, const chart_oi *want, int nwant,
                         const chart_oi *absent, int nabsent)
 {
-    char path[768], size[32];
+    char path[768];
     cairo_surface_t *s;
-    xmlDocPtr doc;
-    xmlNodePtr root;
-    xmlChar *attr;
     int i, h;
 
     snprintf(path, sizeof path, "%s/%s.png", outdir, file);
@@ -420,23 +417,9 @@ static int check_render(const char *file, double width, int height, const chart_
     }
     cairo_surface_destroy(s);
 
+    /* PNGs only: what the pages show */
     snprintf(path, sizeof path, "%s/%s.svg", outdir, file);
-    doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    assert_non_null(doc);
-    root = xmlDocGetRootElement(doc);
-    assert_string_equal((const char *)root->name, "svg");
-    /* the same drawing in points */
-    snprintf(size, sizeof size, "%.0fpt", width);
-    attr = xmlGetProp(root, BAD_CAST "width");
-    assert_non_null(attr);
-    assert_string_equal((const char *)attr, size);
-    xmlFree(attr);
-    snprintf(size, sizeof size, "%.0fpt", h / FIGURE_SCALE);
-    attr = xmlGetProp(root, BAD_CAST "height");
-    assert_non_null(attr);
-    assert_string_equal((const char *)attr, size);
-    xmlFree(attr);
-    xmlFreeDoc(doc);
+    assert_int_not_equal(access(path, F_OK), 0);
     return h;
 }
 

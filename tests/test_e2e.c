@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "fsx.h"
+#include "gz.h"
 #include "results.h"
 
 static const char *bin;
@@ -311,7 +312,7 @@ static void test_interrupt_keeps_partial(void **state)
     assert_non_null(d);
     while ((de = readdir(d)))
         if (de->d_name[0] != '.')
-            snprintf(path, sizeof path, "%s/runs/%s/results.xml", out, de->d_name);
+            snprintf(path, sizeof path, "%s/runs/%s/results.xml.gz", out, de->d_name);
     closedir(d);
     if (results_load(path, &r, &e) != BE_OK)
         fail_msg("%s", e.msg);
@@ -398,20 +399,24 @@ static void test_report_and_bad_input(void **state)
     outcome_free(&o);
 
     /* a results file that fails validation: file:line, nothing replaced */
-    snprintf(path, sizeof path, "%s/%s/results.xml", runs, id);
+    snprintf(path, sizeof path, "%s/%s/results.xml.gz", runs, id);
     {
-        char *text, *hit;
+        char *z, *text, *hit;
         size_t len;
-        assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
+        assert_int_equal(fsx_read_all(path, &z, &len, &e), BE_OK);
+        assert_int_equal(gz_decompress(path, z, len, 1 << 26, &text, &len, &e), BE_OK);
+        free(z);
         hit = strstr(text, " batch=\"16\"");
         assert_non_null(hit);
         memcpy(hit, " batch=\"xx\"", 11);
-        assert_int_equal(fsx_write_atomic(path, text, len, &e), BE_OK);
+        assert_int_equal(gz_compress(text, len, &z, &len, &e), BE_OK);
+        assert_int_equal(fsx_write_atomic(path, z, len, &e), BE_OK);
         free(text);
+        free(z);
     }
     run(&o, "report", "--out", out, NULL);
     assert_int_equal(o.status, 1);
-    assert_non_null(strstr(o.err, "results.xml:"));
+    assert_non_null(strstr(o.err, "results.xml.gz:"));
     assert_int_equal(count_lines(o.err), 1);
     outcome_free(&o);
     assert_true(same_file(index, keep_index));
@@ -721,7 +726,7 @@ static void test_compare_gate(void **state)
         fail_msg("exit %d: %s", o.status, o.err);
     outcome_free(&o);
     only_run(out, id, sizeof id);
-    snprintf(src, sizeof src, "%s/runs/%s/results.xml", out, id);
+    snprintf(src, sizeof src, "%s/runs/%s/results.xml.gz", out, id);
     for (i = 0; i < 3; i++) {
         snprintf(name, sizeof name, "20991230T00000%dZ-calm", i);
         steady_copy(src, out, name, fa[i], a[i], sizeof a[i]);
@@ -828,12 +833,16 @@ static void test_run_repeat(void **state)
             snprintf(ids[n++], sizeof ids[0], "%s", de->d_name);
     closedir(d);
     assert_int_equal(n, 2);
-    snprintf(path, sizeof path, "%s/runs/%s/results.xml", out, ids[0]);
+    snprintf(path, sizeof path, "%s/runs/%s/results.xml.gz", out, ids[0]);
     {
-        char *text = NULL;
+        char *packed = NULL, *text = NULL;
+        size_t len = 0, tlen = 0;
         err e;
-        assert_int_equal(fsx_read_all(path, &text, NULL, &e), BE_OK);
+        assert_int_equal(fsx_read_all(path, &packed, &len, &e), BE_OK);
+        assert_int_equal(gz_decompress(path, packed, len, (size_t)64 << 20, &text, &tlen, &e),
+                         BE_OK);
         assert_int_equal(count_of(text, " ref-loop=\""), 2);
+        free(packed);
         free(text);
     }
     run(&o, "compare", ids[0], ids[1], "--out", out, NULL);

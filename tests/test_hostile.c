@@ -1205,8 +1205,8 @@ static void test_archive_import_same_id(void **state)
     snprintf(a, sizeof a, "%s/import-a.xml", tmpdir);
     snprintf(b, sizeof b, "%s/import-b.xml", tmpdir);
     snprintf(keep, sizeof keep, "%s/import-keep.xml", tmpdir);
-    snprintf(arch, sizeof arch, "%s/runs/" BASE_ID "/results.xml", out);
-    snprintf(arch2, sizeof arch2, "%s/runs/" BASE_ID "-2/results.xml", out);
+    snprintf(arch, sizeof arch, "%s/runs/" BASE_ID "/results.xml.gz", out);
+    snprintf(arch2, sizeof arch2, "%s/runs/" BASE_ID "-2/results.xml.gz", out);
     write_text(a, base, strlen(base));
     /* another second sample: the same run id, other samples */
     write_edit(b, "wall=\"0.00011250000000000001\"", "wall=\"0.0001126\"");

@@ -81,7 +81,7 @@ static int first_save(const char *out)
     if (!(d = opendir(p)))
         return 0;
     while (!found && (de = readdir(d))) {
-        snprintf(p, sizeof p, "%s/runs/%s/results.xml", out, de->d_name);
+        snprintf(p, sizeof p, "%s/runs/%s/results.xml.gz", out, de->d_name);
         found = de->d_name[0] != '.' && access(p, F_OK) == 0;
     }
     closedir(d);
@@ -277,7 +277,7 @@ static void test_run_signals(void **state)
             err e;
             if (de->d_name[0] == '.')
                 continue;
-            snprintf(p, sizeof p, "%s/runs/%s/results.xml", out, de->d_name);
+            snprintf(p, sizeof p, "%s/runs/%s/results.xml.gz", out, de->d_name);
             if (results_load(p, &r, &e) != BE_OK)
                 fail_msg("run, signal after %.2f s: %s", delays[k], e.msg);
             results_free(r);

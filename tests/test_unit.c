@@ -733,8 +733,8 @@ static void test_plan_memory(void **state)
 
 static int parse(const char *line, cli *c, err *e)
 {
-    static char buf[512]; /* c->args point into it */
-    char *argv[32], *tok, *save = NULL;
+    static char buf[512], *argv[32]; /* c->args point into them */
+    char *tok, *save = NULL;
     int argc = 0;
     snprintf(buf, sizeof buf, "%s", line);
     for (tok = strtok_r(buf, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
@@ -790,6 +790,40 @@ static void test_cli_tokens(void **state)
     assert_string_equal(c.out, "/tmp/y");
     assert_int_equal(c.nargs, 1);
     assert_string_equal(c.args[0], "-odd");
+}
+
+/* `report` takes any number of runs, in order, options between them. */
+static void test_cli_many_runs(void **state)
+{
+    enum { N = 300 };
+    static char words[N][16];
+    char *argv[N + 8];
+    cli c;
+    err e;
+    int argc = 0, i, k = 0;
+    (void)state;
+    argv[argc++] = "breakeven";
+    argv[argc++] = "report";
+    for (i = 0; i < N; i++) {
+        snprintf(words[i], sizeof words[i], "run%d", i);
+        argv[argc++] = words[i];
+        if (i == 7) {
+            argv[argc++] = "--out";
+            argv[argc++] = "/tmp/o";
+        }
+        if (i == 100)
+            argv[argc++] = "-q";
+    }
+    argv[argc] = NULL;
+    assert_int_equal(cli_parse(argc, argv, &c, &e), BE_OK);
+    assert_int_equal(c.cmd, CLI_REPORT);
+    assert_int_equal(c.nargs, N);
+    assert_string_equal(c.out, "/tmp/o");
+    assert_true(c.quiet);
+    for (i = 0; i < N; i++)
+        if (strcmp(c.args[i], words[i]) != 0)
+            k++;
+    assert_int_equal(k, 0);
 }
 
 static void test_cli(void **state)
@@ -2126,6 +2160,7 @@ int main(void)
         cmocka_unit_test(test_plan_memory),
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_tokens),
+        cmocka_unit_test(test_cli_many_runs),
         cmocka_unit_test(test_cpu_correct),
         cmocka_unit_test(test_verify_catches),
         cmocka_unit_test(test_seeded_inputs),

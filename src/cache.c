@@ -1,0 +1,534 @@
+/*
+ * cache.c — the render cache (cache.h).
+ *
+ * An entry is the bytes of plain structures of this build (results.h), so
+ * writing and reading one is a copy; the build key (version, commit and the
+ * sizes of those structures) makes an entry of any other build no entry.
+ * What is read is then checked as input: the checksum, counts, enums, and
+ * every string cut at its buffer's end.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cache.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commit.h"
+#include "fsx.h"
+#include "gz.h"
+#include "query.h"
+#include "version.h"
+
+#define PATHMAX 4096
+#define MAX_ENTRY (64L * 1024 * 1024)
+
+static const char digest_magic[8] = {'B', 'E', 'D', 'I', 'G', 'E', 'S', '1'};
+static const char page_magic[8] = {'B', 'E', 'P', 'A', 'G', 'E', 'S', '1'};
+
+/* ---- hashing: two 64-bit FNV-1a streams from different offsets, mixed at
+ * the end (a checksum and a content key, not a defence against forgery) */
+
+void cache_hash_init(cache_hasher *h)
+{
+    h->a = 0xcbf29ce484222325ULL;
+    h->b = 0x84222325cbf29ce4ULL;
+}
+
+void cache_hash(cache_hasher *h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    unsigned long long a = h->a, b = h->b;
+    size_t i;
+    for (i = 0; i < len; i++) {
+        a = (a ^ p[i]) * 0x100000001b3ULL;
+        b = (b ^ p[i]) * 0x100000001b3ULL;
+        b ^= b >> 29;
+    }
+    h->a = a;
+    h->b = b;
+}
+
+void cache_hash_str(cache_hasher *h, const char *s)
+{
+    cache_hash(h, s, strlen(s) + 1);
+}
+
+static unsigned long long mix(unsigned long long x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
+void cache_hash_end(const cache_hasher *h, cache_key *k)
+{
+    snprintf(k->hex, sizeof k->hex, "%016llx%016llx", mix(h->a ^ mix(h->b)), mix(h->b + h->a));
+}
+
+/* This build: an entry written by another is no entry. */
+static void build_key(cache_hasher *h)
+{
+    size_t sizes[] = {sizeof(rs_prov),       sizeof(device_info), sizeof(rs_point),
+                      sizeof(fit_crossover), sizeof(fit_prices),  sizeof(cache_key)};
+    cache_hash_str(h, BE_VERSION);
+    cache_hash_str(h, BE_COMMIT);
+    cache_hash(h, sizes, sizeof sizes);
+}
+
+int cache_key_file(const char *path, cache_key *k, err *e)
+{
+    char buf[65536];
+    cache_hasher h;
+    size_t n;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return err_set(e, BE_EFAIL, "%s: cannot open: %s", path, strerror(errno));
+    cache_hash_init(&h);
+    build_key(&h);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        cache_hash(&h, buf, n);
+    if (ferror(f)) {
+        fclose(f);
+        return err_set(e, BE_EFAIL, "%s: read error", path);
+    }
+    fclose(f);
+    cache_hash_end(&h, k);
+    return BE_OK;
+}
+
+/* ---- the digest ------------------------------------------------------ */
+
+int cache_digest_make(const results *full, const char *answer, const char *rows, size_t nrows,
+                      cache_digest *d, err *e)
+{
+    results *r = results_new();
+    int i;
+    memset(d, 0, sizeof *d);
+    if (!r || !(d->rows = malloc(nrows + 1))) {
+        results_free(r);
+        return err_set(e, BE_EFAIL, "out of memory");
+    }
+    memcpy(d->rows, rows, nrows);
+    d->rows[nrows] = '\0';
+    d->nrows = nrows;
+    r->partial = full->partial;
+    r->prov = full->prov;
+    r->prices = full->prices;
+    r->fit_seed = full->fit_seed;
+    r->has_fit = full->has_fit;
+    r->fit.analysis = full->fit.analysis;
+    if (full->fit.ncross > 0) {
+        if (!(r->fit.cross = malloc((size_t)full->fit.ncross * sizeof *r->fit.cross)))
+            goto oom;
+        memcpy(r->fit.cross, full->fit.cross, (size_t)full->fit.ncross * sizeof *r->fit.cross);
+        r->fit.ncross = full->fit.ncross;
+    }
+    for (i = 0; i < full->ndevices; i++)
+        if (results_add_device(r, &full->devices[i], e) < 0)
+            goto fail;
+    for (i = 0; i < full->npasses; i++)
+        if (results_add_pass(r, &full->passes[i], e) < 0)
+            goto fail;
+    for (i = 0; i < full->npoints; i++) {
+        rs_point p = full->points[i];
+        p.nsamples = 0;
+        p.samples = NULL;
+        p.pass = NULL;
+        if (results_add_point(r, &p, e) < 0)
+            goto fail;
+    }
+    snprintf(d->answer, sizeof d->answer, "%s", answer);
+    d->r = r;
+    return BE_OK;
+oom:
+    err_set(e, BE_EFAIL, "out of memory");
+fail:
+    results_free(r);
+    free(d->rows);
+    memset(d, 0, sizeof *d);
+    return BE_EFAIL;
+}
+
+void cache_digest_free(cache_digest *d)
+{
+    results_free(d->r);
+    free(d->rows);
+    memset(d, 0, sizeof *d);
+}
+
+/* A growing buffer of an entry. */
+typedef struct buf {
+    char *p;
+    size_t n, cap;
+    int oom;
+} buf;
+
+static void put(buf *b, const void *data, size_t len)
+{
+    if (b->oom || len == 0)
+        return;
+    if (b->n + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        char *np;
+        while (cap < b->n + len)
+            cap *= 2;
+        if (!(np = realloc(b->p, cap))) {
+            b->oom = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, data, len);
+    b->n += len;
+}
+
+static void put_u32(buf *b, size_t v)
+{
+    uint32_t u = (uint32_t)v;
+    put(b, &u, sizeof u);
+}
+
+static void entry_path(const char *out, const char *id, const char *ext, char *p, size_t size)
+{
+    snprintf(p, size, "%s/" CACHE_DIR "/%s.%s", out, id, ext);
+}
+
+/* Appends the checksum and writes b to OUT/.cache/<id>.<ext>. */
+static int write_entry(const char *out, const char *id, const char *ext, buf *b, err *e)
+{
+    char p[PATHMAX], *z = NULL;
+    size_t zn = 0;
+    cache_hasher h;
+    cache_key sum;
+    int rc;
+    cache_hash_init(&h);
+    cache_hash(&h, b->p, b->n);
+    cache_hash_end(&h, &sum);
+    put(b, sum.hex, sizeof sum.hex);
+    if (b->oom) {
+        free(b->p);
+        return err_set(e, BE_EFAIL, "out of memory");
+    }
+    /* a digest holds every point's summary as the structures lay it out,
+     * mostly zeros: compressed, a run's entry is a few kilobytes */
+    if ((rc = gz_compress(b->p, b->n, &z, &zn, e)) < 0) {
+        free(b->p);
+        return rc;
+    }
+    free(b->p);
+    snprintf(p, sizeof p, "%s/" CACHE_DIR, out);
+    if ((rc = fsx_mkdirs(p, e)) == BE_OK && (rc = fsx_real_dir(p, e)) == BE_OK) {
+        entry_path(out, id, ext, p, sizeof p);
+        rc = fsx_write_atomic(p, z, zn, e);
+    }
+    free(z);
+    return rc;
+}
+
+int cache_digest_save(const char *out, const char *id, const cache_key *k, const cache_digest *d,
+                      err *e)
+{
+    const results *r = d->r;
+    buf b = {NULL, 0, 0, 0};
+    cache_hasher h;
+    cache_key build;
+    int i;
+    cache_hash_init(&h);
+    build_key(&h);
+    cache_hash_end(&h, &build);
+    put(&b, digest_magic, sizeof digest_magic);
+    put(&b, build.hex, sizeof build.hex);
+    put(&b, k->hex, sizeof k->hex);
+    put_u32(&b, (size_t)r->ndevices);
+    put_u32(&b, (size_t)r->npoints);
+    put_u32(&b, (size_t)r->fit.ncross);
+    put_u32(&b, d->nrows);
+    put_u32(&b, (size_t)r->npasses);
+    put_u32(&b, (size_t)r->partial);
+    put_u32(&b, (size_t)r->has_fit);
+    put_u32(&b, (size_t)r->fit.analysis);
+    put(&b, &r->fit_seed, sizeof r->fit_seed);
+    put(&b, &r->prov, sizeof r->prov);
+    put(&b, &r->prices, sizeof r->prices);
+    put(&b, r->devices, (size_t)r->ndevices * sizeof *r->devices);
+    put(&b, r->passes, (size_t)r->npasses * sizeof *r->passes);
+    for (i = 0; i < r->npoints; i++)
+        put(&b, &r->points[i], sizeof r->points[i]);
+    put(&b, r->fit.cross, (size_t)r->fit.ncross * sizeof *r->fit.cross);
+    put(&b, d->answer, sizeof d->answer);
+    put(&b, d->rows, d->nrows);
+    return write_entry(out, id, "digest", &b, e);
+}
+
+/* Reads OUT/.cache/<id>.<ext> whole when its checksum holds: *len bytes
+ * before the checksum. */
+static int read_entry(const char *out, const char *id, const char *ext, const char magic[8],
+                      char **data, size_t *len, err *e)
+{
+    char p[PATHMAX], *z = NULL;
+    int rc;
+    cache_hasher h;
+    cache_key sum;
+    size_t n;
+    entry_path(out, id, ext, p, sizeof p);
+    *data = NULL;
+    if (fsx_read_all(p, &z, &n, e) < 0)
+        return BE_EFAIL;
+    /* the digest is written compressed, the page entry (published with
+     * its pages by the report) as it is */
+    if (gz_is(z, n)) {
+        rc = gz_decompress(p, z, n, (size_t)MAX_ENTRY, data, &n, e);
+        free(z);
+        if (rc < 0)
+            goto bad;
+    } else
+        *data = z;
+    if (n < sizeof digest_magic + sizeof sum.hex || (long)n > MAX_ENTRY ||
+        memcmp(*data, magic, 8) != 0)
+        goto bad;
+    n -= sizeof sum.hex;
+    cache_hash_init(&h);
+    cache_hash(&h, *data, n);
+    cache_hash_end(&h, &sum);
+    if (memcmp(sum.hex, *data + n, sizeof sum.hex) != 0)
+        goto bad;
+    *len = n;
+    return BE_OK;
+bad:
+    free(*data);
+    *data = NULL;
+    return err_set(e, BE_EFAIL, "%s: not a cache entry of this breakeven (ignored)", p);
+}
+
+/* A reader of an entry: each take fails once past its end. */
+typedef struct reader {
+    const char *p;
+    size_t left;
+    int bad;
+} reader;
+
+static void take(reader *rd, void *to, size_t len)
+{
+    if (len == 0)
+        return;
+    if (rd->bad || len > rd->left) {
+        rd->bad = 1;
+        memset(to, 0, len);
+        return;
+    }
+    memcpy(to, rd->p, len);
+    rd->p += len;
+    rd->left -= len;
+}
+
+static size_t take_u32(reader *rd)
+{
+    uint32_t u;
+    take(rd, &u, sizeof u);
+    return u;
+}
+
+#define TERM(s) ((s)[sizeof(s) - 1] = '\0')
+
+/* Every string of the structures read cut at its buffer's end, and their
+ * enums in range: 0 when something is out of range. */
+static int sane(results *r)
+{
+    rs_prov *v = &r->prov;
+    int i, j;
+    TERM(v->version), TERM(v->commit), TERM(v->id), TERM(v->started), TERM(v->finished);
+    TERM(v->command), TERM(v->hidden), TERM(v->batch), TERM(v->modes), TERM(v->host);
+    TERM(v->os), TERM(v->kernel), TERM(v->cpu_model), TERM(v->compiler);
+    TERM(v->blas_version), TERM(v->blas_config), TERM(v->blas_core), TERM(v->blas_threads_from);
+    for (i = 0; i < r->prices.n && i < FIT_MAX_PRICES; i++)
+        TERM(r->prices.device[i]);
+    if (r->prices.n < 0 || r->prices.n > FIT_MAX_PRICES)
+        return 0;
+    for (i = 0; i < r->ndevices; i++) {
+        device_info *d = &r->devices[i];
+        TERM(d->id), TERM(d->kind), TERM(d->type), TERM(d->name), TERM(d->vendor);
+        TERM(d->driver), TERM(d->library);
+        if (d->nprops < 0 || d->nprops > DEVICE_MAX_PROPS)
+            return 0;
+        for (j = 0; j < d->nprops; j++)
+            TERM(d->props[j].name), TERM(d->props[j].value);
+    }
+    for (i = 0; i < r->npoints; i++) {
+        rs_point *p = &r->points[i];
+        TERM(p->device), TERM(p->message), TERM(p->why), TERM(p->worst);
+        p->samples = NULL;
+        p->pass = NULL;
+        p->nsamples = 0;
+        if ((int)p->mode < WL_INFERENCE || (int)p->mode > WL_TRAINING || (int)p->status < PT_OK ||
+            (int)p->status > PT_SKIPPED || !results_device(r, p->device))
+            return 0;
+    }
+    for (i = 0; i < r->fit.ncross; i++) {
+        fit_crossover *c = &r->fit.cross[i];
+        TERM(c->base), TERM(c->other), TERM(c->sentence);
+        if (c->nhidden < 0 || c->nhidden > LIST_MAX || (int)c->mode < WL_INFERENCE ||
+            (int)c->mode > WL_TRAINING || (int)c->kind < CROSS_IN_RANGE ||
+            (int)c->kind > CROSS_UNKNOWN)
+            return 0;
+        for (j = 0; j < c->nhidden; j++)
+            if ((int)c->per_hidden[j].kind < CROSS_IN_RANGE ||
+                (int)c->per_hidden[j].kind > CROSS_UNKNOWN)
+                return 0;
+    }
+    return 1;
+}
+
+int cache_digest_load(const char *out, const char *id, const cache_key *k, cache_digest *d, err *e)
+{
+    char *data, magic[8], bk[33], rk[33];
+    size_t len, ndev, npts, ncross, nrows, npass, i;
+    cache_hasher h;
+    cache_key build;
+    reader rd;
+    results *r;
+    memset(d, 0, sizeof *d);
+    if (read_entry(out, id, "digest", digest_magic, &data, &len, e) < 0)
+        return BE_EFAIL;
+    rd.p = data;
+    rd.left = len;
+    rd.bad = 0;
+    cache_hash_init(&h);
+    build_key(&h);
+    cache_hash_end(&h, &build);
+    take(&rd, magic, sizeof magic);
+    take(&rd, bk, sizeof bk);
+    take(&rd, rk, sizeof rk);
+    if (rd.bad || memcmp(bk, build.hex, sizeof bk) != 0 || memcmp(rk, k->hex, sizeof rk) != 0) {
+        free(data);
+        return err_set(e, BE_EFAIL, "%s: cache entry of other results or another build", id);
+    }
+    ndev = take_u32(&rd);
+    npts = take_u32(&rd);
+    ncross = take_u32(&rd);
+    nrows = take_u32(&rd);
+    npass = take_u32(&rd);
+    if (!(r = results_new()))
+        goto bad;
+    r->partial = take_u32(&rd) != 0;
+    r->has_fit = take_u32(&rd) != 0;
+    r->fit.analysis = (int)take_u32(&rd);
+    take(&rd, &r->fit_seed, sizeof r->fit_seed);
+    take(&rd, &r->prov, sizeof r->prov);
+    take(&rd, &r->prices, sizeof r->prices);
+    if (rd.bad || ndev > RESULTS_MAX_DEVICES || npts > RESULTS_MAX_POINTS || ncross > 4096 ||
+        npass > RESULTS_MAX_PASSES || nrows > (size_t)MAX_ENTRY)
+        goto bad;
+    for (i = 0; i < ndev && !rd.bad; i++) {
+        device_info di;
+        take(&rd, &di, sizeof di);
+        TERM(di.id);
+        if (!rd.bad && results_add_device(r, &di, e) < 0)
+            goto bad;
+    }
+    for (i = 0; i < npass && !rd.bad; i++) {
+        rs_pass ps;
+        take(&rd, &ps, sizeof ps);
+        TERM(ps.started);
+        if (!rd.bad && results_add_pass(r, &ps, e) < 0)
+            goto bad;
+    }
+    for (i = 0; i < npts && !rd.bad; i++) {
+        rs_point p;
+        take(&rd, &p, sizeof p);
+        TERM(p.device);
+        p.nsamples = 0;
+        p.samples = NULL;
+        p.pass = NULL;
+        if (!rd.bad && results_add_point(r, &p, e) < 0)
+            goto bad;
+    }
+    if (ncross > 0 && !(r->fit.cross = calloc(ncross, sizeof *r->fit.cross)))
+        goto bad;
+    r->fit.ncross = (int)ncross;
+    take(&rd, r->fit.cross, ncross * sizeof *r->fit.cross);
+    take(&rd, d->answer, sizeof d->answer);
+    TERM(d->answer);
+    if (rd.bad || rd.left != nrows || !(d->rows = malloc(nrows + 1)) || !sane(r))
+        goto bad;
+    take(&rd, d->rows, nrows);
+    d->rows[nrows] = '\0';
+    d->nrows = nrows;
+    if (strcmp(r->prov.id, id) != 0)
+        goto bad;
+    d->r = r;
+    free(data);
+    return BE_OK;
+bad:
+    results_free(r);
+    free(d->rows);
+    memset(d, 0, sizeof *d);
+    free(data);
+    return err_set(e, BE_EFAIL, "%s: damaged cache entry (ignored)", id);
+}
+
+/* ---- the page entry -------------------------------------------------- */
+
+int cache_page_entry(const char *out, const char *id, const cache_key *k, const char *item,
+                     char *path, size_t size, char **data, size_t *len, err *e)
+{
+    buf b = {NULL, 0, 0, 0};
+    cache_hasher h;
+    cache_key sum;
+    int rc;
+    put(&b, page_magic, sizeof page_magic);
+    put(&b, k->hex, sizeof k->hex);
+    put_u32(&b, item ? strlen(item) + 1 : 0);
+    if (item)
+        put(&b, item, strlen(item) + 1);
+    cache_hash_init(&h);
+    cache_hash(&h, b.p, b.n);
+    cache_hash_end(&h, &sum);
+    put(&b, sum.hex, sizeof sum.hex);
+    if (b.oom) {
+        free(b.p);
+        return err_set(e, BE_EFAIL, "out of memory");
+    }
+    snprintf(path, size, "%s/" CACHE_DIR, out);
+    if ((rc = fsx_mkdirs(path, e)) < 0 || (rc = fsx_real_dir(path, e)) < 0) {
+        free(b.p);
+        return rc;
+    }
+    entry_path(out, id, "page", path, size);
+    *data = b.p;
+    *len = b.n;
+    return BE_OK;
+}
+
+int cache_page_load(const char *out, const char *id, cache_key *k, char **item, err *e)
+{
+    char *data, magic[8];
+    size_t len, n;
+    reader rd;
+    if (item)
+        *item = NULL;
+    if (read_entry(out, id, "page", page_magic, &data, &len, e) < 0)
+        return BE_EFAIL;
+    rd.p = data;
+    rd.left = len;
+    rd.bad = 0;
+    take(&rd, magic, sizeof magic);
+    take(&rd, k->hex, sizeof k->hex);
+    TERM(k->hex);
+    n = take_u32(&rd);
+    if (rd.bad || rd.left != n || (n > 0 && data[len - 1] != '\0')) {
+        free(data);
+        return err_set(e, BE_EFAIL, "%s: damaged cache entry (ignored)", id);
+    }
+    if (item && n > 0 && !(*item = strdup(rd.p))) {
+        free(data);
+        return err_set(e, BE_EFAIL, "out of memory");
+    }
+    free(data);
+    return BE_OK;
+}
