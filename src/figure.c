@@ -92,8 +92,8 @@ double figure_ratio_at(const results *r, const char *bdev, const char *odev, wl_
 
 int figure_cross_has_point(const fit_crossover *c)
 {
-    return c && (c->kind == CROSS_IN_RANGE || c->kind == CROSS_EXTRAPOLATED) && c->flops > 0 &&
-           isfinite(c->flops);
+    /* an extrapolated crossover lies where nothing was measured: not drawn */
+    return c && c->kind == CROSS_IN_RANGE && c->flops > 0 && isfinite(c->flops);
 }
 
 int figure_cross_has_ci(const fit_crossover *c)

@@ -15,74 +15,50 @@
 /* A paragraph compares at most this many devices (the charts' limit). */
 #define PROSE_MAX_DEVICES 64
 
-/* "from 120 to 180 GFLOP/s (hidden 128 to 2048)": the throughput of the
- * sound per-width models of dev, or "" when none fits. */
-static void width_throughput(const results *r, const char *dev, wl_mode m, char *buf, size_t size)
+/* The point of dev (NULL: any) in mode m (-1: any) whose throughput's
+ * interval reaches highest (the largest lower end), or NULL: a peak a
+ * reader may quote. */
+static const rs_point *peak_point(const results *r, const char *dev, int m)
 {
-    const fit_set *fs = q_fit(r);
-    double lo = INFINITY, hi = 0.0;
-    int i, hlo = 0, hhi = 0, n = 0;
-    char a[32], b[32];
-    buf[0] = '\0';
-    for (i = 0; fs && i < fs->nmodels; i++) {
-        const fit_model *x = &fs->models[i];
-        if (x->hidden == 0 || x->mode != m || x->view != FIT_RESIDENT ||
-            strcmp(x->device, dev) != 0 || !q_model_sound(x))
+    const rs_point *best = NULL;
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if ((dev && strcmp(p->device, dev) != 0) || (m >= 0 && (int)p->mode != m) || !q_ok(p))
             continue;
-        n++;
-        if (x->P < lo) {
-            lo = x->P;
-            hlo = x->hidden;
-        }
-        if (x->P > hi) {
-            hi = x->P;
-            hhi = x->hidden;
-        }
+        if (!best ||
+            results_gflops(p, p->resident.ci_hi) > results_gflops(best, best->resident.ci_hi))
+            best = p;
     }
-    if (n == 0)
-        return;
-    fmt_si(a, sizeof a, lo, 3, "FLOP/s");
-    fmt_si(b, sizeof b, hi, 3, "FLOP/s");
-    if (n == 1 || strcmp(a, b) == 0)
-        snprintf(buf, size, "%s", b);
-    else
-        snprintf(buf, size, "from %s at hidden %d to %s at hidden %d", a, hlo, b, hhi);
+    return best;
+}
+
+/* "28.6 TFLOP/s (95% CI 28.5–28.7 TFLOP/s)": a point's measured
+ * throughput with the interval of its median. */
+static void throughput_text(const rs_point *p, char *buf, size_t size)
+{
+    char g[32], range[64];
+    fmt_si(g, sizeof g, results_gflops(p, p->resident.median) * 1e9, 3, "FLOP/s");
+    fmt_si_range(range, sizeof range, results_gflops(p, p->resident.ci_hi) * 1e9,
+                 results_gflops(p, p->resident.ci_lo) * 1e9);
+    snprintf(buf, size, "%s (95%% CI %sFLOP/s)", g, range);
 }
 
 void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
 {
-    int d, i;
+    int d;
     buf[0] = '\0';
     fmt_append(buf, size,
                "Throughput of the whole stack against the work per layer, log–log; "
-               "higher is faster.");
+               "higher is faster. Every throughput quoted here was measured.");
     for (d = 0; d < r->ndevices; d++) {
-        const rs_point *best = NULL;
-        const fit_model *fm;
-        char g[32], w[160];
-        for (i = 0; i < r->npoints; i++) {
-            const rs_point *p = &r->points[i];
-            if (p->mode != m || strcmp(p->device, r->devices[d].id) != 0 || !q_ok(p))
-                continue;
-            if (!best ||
-                results_gflops(p, p->resident.median) > results_gflops(best, best->resident.median))
-                best = p;
-        }
+        const rs_point *best = peak_point(r, r->devices[d].id, (int)m);
+        char g[96];
         if (!best)
             continue;
-        fmt_si(g, sizeof g, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
-        fmt_append(buf, size, " %s peaks at %s (hidden %d, batch %d)", r->devices[d].id, g,
+        throughput_text(best, g, sizeof g);
+        fmt_append(buf, size, " %s peaks at %s at hidden %d, batch %d.", r->devices[d].id, g,
                    best->hidden, best->batch);
-        width_throughput(r, r->devices[d].id, m, w, sizeof w);
-        fm = q_model(q_fit(r), r->devices[d].id, m, FIT_RESIDENT);
-        if (w[0]) {
-            fmt_append(buf, size, "; fitted per hidden width, its throughput per layer-step is %s",
-                       w);
-        } else if (q_model_sound(fm)) {
-            fmt_si(g, sizeof g, fm->P, 3, "FLOP/s");
-            fmt_append(buf, size, "; the fit puts its throughput at %s per layer-step", g);
-        }
-        fmt_append(buf, size, ".");
     }
     prose_models(r, m, buf + strlen(buf), size - strlen(buf));
 }
@@ -144,7 +120,7 @@ void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size
         const char *other = r->devices[d].id;
         const finding *f = time_finding(F, other, m, FIT_RESIDENT);
         const finding *t = time_finding(F, other, m, FIT_TRANSFER);
-        char shapes[96], widths[640];
+        char shapes[96], widths[640], lo[96], hi[96];
         if (d == bd || !q_has_mode(r, other, m))
             continue;
         if (!f || f->verdict == FIND_UNKNOWN) {
@@ -154,11 +130,13 @@ void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size
         findings_shapes_text(f, shapes, sizeof shapes);
         findings_widths_text(f, widths, sizeof widths);
         fmt_append(buf, size, " %s is faster than %s %s", other, base, shapes);
-        if (f->verdict == FIND_ALWAYS)
-            fmt_append(buf, size, " (%.2f\xc3\x97 to %.2f\xc3\x97)", f->worst, f->best);
-        else
-            fmt_append(buf, size, " (at best %.2f\xc3\x97, at hidden %d, batch %d)", f->best,
-                       f->best_hidden, f->best_batch);
+        findings_extreme_text(f, 1, hi, sizeof hi);
+        if (f->verdict == FIND_ALWAYS) {
+            findings_extreme_text(f, 0, lo, sizeof lo);
+            fmt_append(buf, size, " (from %s to %s)", lo, hi);
+        } else {
+            fmt_append(buf, size, " (at best %s)", hi);
+        }
         if (f->verdict == FIND_SOME && widths[0])
             fmt_append(buf, size, ": %s", widths);
         fmt_append(buf, size, ".");
@@ -341,7 +319,7 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
         const char *id = r->devices[d].id;
         const finding *f = time_finding(F, id, m, FIT_RESIDENT);
         const finding *t = time_finding(F, id, m, FIT_TRANSFER);
-        char shapes[96], widths[640], ts[96], at[48];
+        char shapes[96], widths[640], ts[96];
         if (d == bd || !f)
             continue;
         findings_shapes_text(f, shapes, sizeof shapes);
@@ -368,13 +346,10 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
             break;
         case FIND_NEVER:
             fmt_append(buf, size, "For %s, stay on %s: %s is faster %s", mode, base, id, shapes);
-            if (f->c->kind == CROSS_EXTRAPOLATED && f->c->flops > 0.0) {
-                fmt_si(at, sizeof at, f->c->flops, 2, "FLOP");
+            if (f->c->kind == CROSS_EXTRAPOLATED && f->c->flops > 0.0)
                 fmt_append(buf, size,
-                           " (the per-width models predict it would win from about "
-                           "%s per layer, beyond what was measured)",
-                           at);
-            }
+                           " (the per-width models would have it win only beyond the "
+                           "largest size measured: measure larger sizes before moving)");
             fmt_append(buf, size, ". ");
             break;
         case FIND_ALWAYS:
@@ -444,28 +419,22 @@ void prose_answer(const results *r, const findings *F, char *buf, size_t size)
 
 void prose_alone(const results *r, char *buf, size_t size)
 {
-    const rs_point *best = NULL;
-    char peak[48];
+    const rs_point *best;
+    char peak[96];
     int i, n = 0;
     buf[0] = '\0';
     if (r->ndevices != 1)
         return;
-    for (i = 0; i < r->npoints; i++) {
-        const rs_point *p = &r->points[i];
-        if (!q_ok(p))
-            continue;
-        n++;
-        if (!best ||
-            results_gflops(p, p->resident.median) > results_gflops(best, best->resident.median))
-            best = p;
-    }
+    for (i = 0; i < r->npoints; i++)
+        n += q_ok(&r->points[i]);
+    best = peak_point(r, NULL, -1);
     fmt_append(buf, size,
                "Only %s (%s, %s) was measured, so there is no other device to "
                "compare it with and no crossover.",
                r->devices[0].id, r->devices[0].type[0] ? r->devices[0].type : "unknown type",
                r->devices[0].name[0] ? r->devices[0].name : "unnamed");
     if (best) {
-        fmt_si(peak, sizeof peak, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
+        throughput_text(best, peak, sizeof peak);
         fmt_append(buf, size,
                    " It peaks at %s (%s, hidden %d, batch %d) over the %d point%s "
                    "it measured.",

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -651,6 +653,91 @@ static void test_table_precision(void **state)
     results_free(r);
 }
 
+/* The largest throughput stated in text: every "<number> <prefix>FLOP/s"
+ * outside a "(95% CI ...)" (an interval's ends are bounds, not claims),
+ * in FLOP/s. */
+static double largest_stated_flops(const char *text)
+{
+    static const char prefixes[] = "kMGTPE";
+    double most = 0.0;
+    const char *p = text;
+    while ((p = strstr(p, "FLOP/s"))) {
+        const char *q = p, *ci, *close;
+        double mult = 1.0, v;
+        if (q > text && strchr(prefixes, q[-1]) && q[-1]) {
+            mult = pow(1e3, (double)(strchr(prefixes, q[-1]) - prefixes + 1));
+            q--;
+        }
+        if (q > text && q[-1] == ' ')
+            q--;
+        while (q > text && (isdigit((unsigned char)q[-1]) || q[-1] == '.'))
+            q--;
+        /* inside "(95% CI ...)": the nearest "(95% CI" before it, with no ")" between */
+        ci = NULL;
+        for (close = text; (close = strstr(close, "(95% CI")) && close < p; close++)
+            ci = close;
+        p += 6;
+        if (ci && !memchr(ci, ')', (size_t)(q - ci)))
+            continue;
+        v = strtod(q, NULL) * mult;
+        most = fmax(most, v);
+    }
+    return most;
+}
+
+/* No figure beyond what was measured: on every fixture (the H100 run, the
+ * telemetry run, a run of 0.1.0, a synthetic run), no throughput stated on
+ * the run's page, in the feed or in summary.md exceeds the best measured
+ * one by more than 10% (the H100 page once said "313 TFLOP/s", a fitted
+ * P, of a device that measured 28.6 and peaks near 67). */
+static void test_no_figure_beyond_measured(void **state)
+{
+    static const char *const files[] = {"tests/data/gpu/h100-20261123T074740Z.xml",
+                                        "tests/telemetry/results.xml",
+                                        "tests/data/results-0.1.0.xml", NULL};
+    static const char *const pages[] = {"runs/%s/index.html", "feed.xml", "runs/%s/summary.md",
+                                        "index.html"};
+    size_t f, k;
+    int i;
+    (void)state;
+    for (f = 0; f < sizeof files / sizeof *files; f++) {
+        results *r = NULL;
+        char out[400], path[900], rel[300];
+        double best = 0.0;
+        report_opts o;
+        err e;
+        if (files[f] && results_load(files[f], &r, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        if (!files[f])
+            r = make_run("20260101T000000Z-flops", "2026-01-01T00:00:00Z", "CPU", 0.5, 32);
+        for (i = 0; i < r->npoints; i++)
+            if (q_ok(&r->points[i]))
+                best =
+                    fmax(best, 1e9 * results_gflops(&r->points[i], r->points[i].resident.median));
+        assert_true(best > 0.0);
+        snprintf(out, sizeof out, "%s/flops%zu", tmpdir, f);
+        save_run(out, r);
+        memset(&o, 0, sizeof o);
+        o.out = out;
+        o.data_dir = ".";
+        if (report_write(&o, path, sizeof path, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        for (k = 0; k < sizeof pages / sizeof *pages; k++) {
+            char *text;
+            double most;
+            snprintf(rel, sizeof rel, pages[k], r->prov.id);
+            snprintf(path, sizeof path, "%s/%s", out, rel);
+            text = slurp(path);
+            most = largest_stated_flops(text);
+            if (most > 1.1 * best)
+                fail_msg("%s: %s states %g FLOP/s, best measured %g",
+                         files[f] ? files[f] : "synthetic", rel, most, best);
+            free(text);
+        }
+        results_free(r);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -678,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_gpu_run),
         cmocka_unit_test(test_one_verdict),
         cmocka_unit_test(test_table_precision),
+        cmocka_unit_test(test_no_figure_beyond_measured),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
