@@ -188,9 +188,8 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
     snprintf(p->blas_threads_from, sizeof p->blas_threads_from, "%s", c->threads_from);
 }
 
-/* Others' share of the CPU above which a pass's timings are suspect. */
-#define BUSY_OTHERS 0.05
-#define BUSY_STEAL 0.001
+#define BUSY_OTHERS MACHSTATE_BUSY_OTHERS
+#define BUSY_STEAL MACHSTATE_BUSY_STEAL
 
 /* A warning for every pass during which other processes or the hypervisor
  * took a noticeable share of the CPU. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "list.h"
 #include "query.h"
 #include "telemetry.h"
 #include "workload.h"
@@ -270,15 +271,84 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         cost_in_usd(r, m, use, done, n, buf, size);
 }
 
+/* "P" of "partial": the first letter of an ASCII phrase in capitals. */
+static char toupper_first(const char *s)
+{
+    return *s >= 'a' && *s <= 'z' ? (char)(*s - 'a' + 'A') : *s;
+}
+
+/* The passes during which others (or the hypervisor) took a noticeable
+ * share of the CPU: "pass 2: others 31%, pass 3: steal 1.1%"; returns how
+ * many. */
+static int busy_passes(const results *r, char *buf, size_t size)
+{
+    int i, k = 0;
+    buf[0] = '\0';
+    for (i = 0; i < r->npasses; i++) {
+        const machstate *m = &r->passes[i].state;
+        if (!m->has_cpu ||
+            !(m->others_cpu > MACHSTATE_BUSY_OTHERS || m->steal > MACHSTATE_BUSY_STEAL))
+            continue;
+        fmt_append(buf, size, "%spass %d:", k++ ? ", " : "", r->passes[i].index);
+        if (m->others_cpu > MACHSTATE_BUSY_OTHERS)
+            fmt_append(buf, size, " others %.0f%%", 100.0 * m->others_cpu);
+        if (m->steal > MACHSTATE_BUSY_STEAL)
+            fmt_append(buf, size, " steal %.1f%%", 100.0 * m->steal);
+    }
+    return k;
+}
+
+void prose_partial_text(const results *r, char *buf, size_t size)
+{
+    size_list h, b;
+    err e;
+    int i, done = 0, modes;
+    buf[0] = '\0';
+    if (!r->partial)
+        return;
+    /* a partial file keeps the points it reached: the plan is the grid of
+     * its command, every mode on every device (refinement points apart) */
+    for (i = 0; i < r->npoints; i++)
+        done += r->points[i].why[0] == '\0';
+    modes = strchr(r->prov.modes, ',') ? 2 : 1;
+    if (list_parse(r->prov.hidden, "hidden", 1 << 20, &h, &e) == BE_OK &&
+        list_parse(r->prov.batch, "batch", 1 << 20, &b, &e) == BE_OK &&
+        h.n * b.n * modes * r->ndevices >= done)
+        snprintf(buf, size, "partial: %d of %d points", done, h.n * b.n * modes * r->ndevices);
+    else
+        snprintf(buf, size, "partial: %d points", done);
+}
+
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
 {
     char buf[2048];
     int i, k, n = 0;
     rs_status st;
-    if (r->partial && n < max)
+    if (r->partial && n < max) {
+        prose_partial_text(r, buf, sizeof buf);
         snprintf(w[n++], PROSE_WARNING,
-                 "This run did not finish (it was interrupted or "
-                 "failed): the results are partial.");
+                 "This run did not finish (it was interrupted or failed) and is %s: "
+                 "the points it did not reach are missing from every chart and table.",
+                 buf);
+    }
+    if ((k = busy_passes(r, buf, sizeof buf)) > 0 && n < max)
+        snprintf(w[n++], PROSE_WARNING,
+                 "Busy machine: other processes (others) or the hypervisor (steal) took a "
+                 "share of the CPU while this run measured (%s); its times may be slower "
+                 "and its intervals are wider than on a quiet machine.",
+                 buf);
+    buf[0] = '\0';
+    for (i = 0, k = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->tel.throttled)
+            fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d", k++ ? ", " : "", p->device,
+                       workload_mode_name(p->mode), p->hidden, p->batch);
+    }
+    if (k && n < max)
+        snprintf(w[n++], PROSE_WARNING,
+                 "Throttling: %d point%s %s measured while the device reported throttling "
+                 "(marked \xe2\x80\xa0 in the tables): %s.",
+                 k, k == 1 ? "" : "s", k == 1 ? "was" : "were", buf);
     buf[0] = '\0';
     for (i = 0, k = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
@@ -308,6 +378,36 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
                      k, k == 1 ? "" : "s", buf);
     }
     return n;
+}
+
+void prose_flags(const results *r, char *buf, size_t size)
+{
+    int i, drift = 0, throttled = 0, failed = 0, busy;
+    char part[64], passes[1024];
+    buf[0] = '\0';
+    prose_partial_text(r, part, sizeof part);
+    if (part[0])
+        fmt_append(buf, size, "%s", part);
+    busy = busy_passes(r, passes, sizeof passes);
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        drift +=
+            p->status == PT_OK && (p->resident.drift || (p->has_transfer && p->transfer.drift));
+        throttled += p->tel.throttled != 0;
+        failed += p->status != PT_OK;
+    }
+    if (busy)
+        fmt_append(buf, size, "%sbusy machine (%d pass%s)", buf[0] ? "; " : "", busy,
+                   busy == 1 ? "" : "es");
+    if (throttled)
+        fmt_append(buf, size, "%sthrottled at %d point%s", buf[0] ? "; " : "", throttled,
+                   throttled == 1 ? "" : "s");
+    if (drift)
+        fmt_append(buf, size, "%sdrift at %d point%s", buf[0] ? "; " : "", drift,
+                   drift == 1 ? "" : "s");
+    if (failed)
+        fmt_append(buf, size, "%s%d point%s not measured (out of memory, failed or skipped)",
+                   buf[0] ? "; " : "", failed, failed == 1 ? "" : "s");
 }
 
 void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
@@ -441,6 +541,82 @@ void prose_alone(const results *r, char *buf, size_t size)
                    peak, workload_mode_name(best->mode), best->hidden, best->batch, n,
                    n == 1 ? "" : "s");
     }
+}
+
+/* "NVIDIA H100 80GB HBM3" of a device; "Intel Xeon (16 threads)" of the
+ * CPU measured through OpenBLAS, whose threads are part of what it is. */
+static void device_short(const results *r, const char *id, char *buf, size_t size)
+{
+    const device_info *d = results_device(r, id);
+    if (!d || !d->name[0])
+        snprintf(buf, size, "%s", id);
+    else if (strcmp(d->kind, "openblas") == 0 && r->prov.blas_threads > 0)
+        snprintf(buf, size, "%s (%d thread%s)", d->name, r->prov.blas_threads,
+                 r->prov.blas_threads == 1 ? "" : "s");
+    else
+        snprintf(buf, size, "%s", d->name);
+}
+
+/* The first resident time finding of r, inference first. */
+static const finding *headline_finding(const findings *F)
+{
+    int m, i;
+    for (m = WL_INFERENCE; m <= WL_TRAINING; m++)
+        for (i = 0; F && i < F->n; i++) {
+            const fit_crossover *c = F->f[i].c;
+            if (c->view == FIT_RESIDENT && !c->cost && (int)c->mode == m &&
+                F->f[i].verdict != FIND_UNKNOWN)
+                return &F->f[i];
+        }
+    return NULL;
+}
+
+void prose_headline(const results *r, const findings *F, char *buf, size_t size)
+{
+    const finding *f = headline_finding(F);
+    char other[300], base[300], ci[96], part[64];
+    int i;
+    buf[0] = '\0';
+    prose_partial_text(r, part, sizeof part);
+    if (part[0])
+        fmt_append(buf, size, "%c%s: ", toupper_first(part), part + 1);
+    if (!f) {
+        const rs_point *best = peak_point(r, NULL, -1);
+        if (r->ndevices == 1 && best) {
+            device_short(r, r->devices[0].id, other, sizeof other);
+            throughput_text(best, ci, sizeof ci);
+            fmt_append(buf, size, "%s alone peaks at %s on %s", other, ci, r->prov.host);
+        } else {
+            fmt_append(buf, size, "Dense layers on %s: %d point%s, no verdict", r->prov.host,
+                       r->npoints, r->npoints == 1 ? "" : "s");
+        }
+        return;
+    }
+    device_short(r, f->c->other, other, sizeof other);
+    device_short(r, f->c->base, base, sizeof base);
+    switch (f->verdict) {
+    case FIND_ALWAYS:
+        fmt_append(buf, size, "%s beats %s at every shape measured", other, base);
+        break;
+    case FIND_NEVER:
+        fmt_append(buf, size, "%s never beats %s at the %d shapes measured", other, base,
+                   f->nshapes);
+        break;
+    default:
+        fmt_append(buf, size, "%s beats %s at %d of %d shapes", other, base, f->nwins, f->nshapes);
+        /* the narrowest width that crosses in range: where the answer turns */
+        for (i = 0; i < f->c->nhidden; i++) {
+            const fit_hidden_cross *h = &f->c->per_hidden[i];
+            if (h->kind != CROSS_IN_RANGE)
+                continue;
+            findings_batch_ci(h, ci, sizeof ci);
+            fmt_append(buf, size, ", from batch %.0f %s at hidden %d", ceil(h->batch - 1e-9), ci,
+                       h->hidden);
+            break;
+        }
+        break;
+    }
+    fmt_append(buf, size, " (%s, %s)", workload_mode_name(f->c->mode), r->prov.host);
 }
 
 void prose_title(const char *title, const results *r, char *buf, size_t size)

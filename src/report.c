@@ -297,9 +297,12 @@ static void add_archive(xmlNodePtr a, const archive *rs, const findings *F, int 
     int i;
     for (i = rs->n - 1; i >= 0; i--) {
         const results *r = rs->v[i].r;
-        char ans[600], date[64];
+        char ans[600], date[64], flags[400];
         xmlNodePtr n = site_add(ar, "entry", NULL);
         prose_answer(r, &F[i], ans, sizeof ans);
+        prose_flags(r, flags, sizeof flags);
+        if (flags[0])
+            site_attr(n, "warn", flags);
         fmt_date(date, sizeof date, r->prov.started);
         site_attrf(n, "href", "%sruns/%s/index.html", prefix, r->prov.id);
         site_attr(n, "id", r->prov.id);
@@ -852,17 +855,21 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
     const cmp_slot *cs = &x->cmp[k];
     const char *base = x->s.base;
     xmlNodePtr it = site_add(feed, "item", NULL);
-    char *body = NULL, *html = NULL, title[1024], hd[64], buf[2048];
-    int rc;
+    char *body = NULL, *html = NULL, title[1024], buf[8192], warn[MAX_WARNINGS][PROSE_WARNING];
+    int rc, i, nw;
     if ((rc = article_html(x, k, &body, e)) < 0)
         return rc;
     /* feed readers render a title and a description as HTML: each is text
      * made HTML (escaped) by libxml2's serializer, then escaped again as
      * XML by the feed's own */
-    page_title(x, r, title, sizeof title);
-    fmt_date(hd, sizeof hd, r->prov.started);
-    snprintf(buf, sizeof buf, "%s (%s)", title, hd);
-    if ((rc = site_html_text(buf, 0, &html, e)) < 0)
+    /* the title says the verdict (and that a run is partial) */
+    prose_headline(r, &x->F[k], title, sizeof title);
+    if (x->s.title[0])
+        snprintf(buf, sizeof buf, "%s: %s", x->s.title, title);
+    else
+        snprintf(buf, sizeof buf, "%s", title);
+    utf8_line(title, sizeof title, buf);
+    if ((rc = site_html_text(title, 0, &html, e)) < 0)
         goto done;
     site_attr(it, "title", html);
     free(html);
@@ -873,7 +880,12 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
     site_attr(it, "permalink", "false");
     fmt_date_rfc822(buf, sizeof buf, r->prov.finished);
     site_attr(it, "pubdate", buf);
-    prose_answer(r, &x->F[k], buf, sizeof buf);
+    /* the warnings first, where a feed reader shows them */
+    buf[0] = '\0';
+    nw = prose_warnings(r, warn, MAX_WARNINGS);
+    for (i = 0; i < nw; i++)
+        fmt_append(buf, sizeof buf, "Warning: %s ", warn[i]);
+    prose_answer(r, &x->F[k], buf + strlen(buf), sizeof buf - strlen(buf));
     if (cs->has && (cs->cmp.nfaster || cs->cmp.nslower)) {
         char sum[400];
         compare_summary(&cs->cmp, sum, sizeof sum);
@@ -1113,8 +1125,13 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
         results_free(hosts);
         return rc;
     }
-    /* the index page and the feed last */
-    rc = render_run_page(x, x->a.n - 1, 1, hosts, nhosts, &x->box, e);
+    /* the index page and the feed last; the front page is the newest run
+     * that finished (a partial one does not take it over) */
+    for (i = x->a.n - 1; i > 0 && x->a.v[i].r->partial; i--)
+        ;
+    if (x->a.v[i].r->partial)
+        i = x->a.n - 1;
+    rc = render_run_page(x, i, 1, hosts, nhosts, &x->box, e);
     results_free(hosts);
     if (rc < 0 || (rc = render_history(x, e)) < 0 || (rc = render_feed(x, e)) < 0 ||
         (rc = stopped(x, e)) < 0)

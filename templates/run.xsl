@@ -170,6 +170,9 @@
                 <a href="{@href}"><xsl:value-of select="@date"/> — <xsl:value-of select="@host"/></a>
               </xsl:otherwise>
             </xsl:choose>
+            <xsl:if test="@warn">
+              <br/><span class="flags"><strong>Warning: </strong><xsl:value-of select="@warn"/></span>
+            </xsl:if>
             <br/><span class="answer"><xsl:value-of select="@answer"/></span>
           </li>
         </xsl:for-each>

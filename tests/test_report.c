@@ -392,6 +392,14 @@ static void test_gpu_run(void **state)
         assert_non_null(strstr(html, "NVIDIA H100 80GB HBM3"));
         assert_non_null(strstr(html, "winner-map-inference.png"));
         free(html);
+        /* the feed's title says the verdict */
+        snprintf(path, sizeof path, "%s/feed.xml", out);
+        html = slurp(path);
+        assert_non_null(strstr(html, "<title>NVIDIA H100 80GB HBM3 beats Intel(R) Xeon(R) "
+                                     "Processor (16 threads) at 33 of 35 shapes, from batch 38 "
+                                     "(95% CI 32&amp;#x2013;44) at hidden 128 (inference, vm)"
+                                     "</title>"));
+        free(html);
         results_free(r);
     }
     assert_true(checked > 100);
@@ -738,6 +746,89 @@ static void test_no_figure_beyond_measured(void **state)
     }
 }
 
+/* Warnings where people read: a run whose second pass others took 31% of
+ * the CPU during says so on its page, the front page's archive, its feed
+ * item and summary.md; a newer partial run does not take over the front
+ * page, and its page and feed item say "partial: N of M points"; the feed
+ * titles say the verdict. */
+static void test_warnings_where_read(void **state)
+{
+    results *busy = make_run("20260301T000000Z-busy", "2026-03-01T00:00:00Z", "Busy CPU", 0.5, 32);
+    results *part = make_run("20260302T000000Z-part", "2026-03-02T00:00:00Z", "Busy CPU", 0.5, 32);
+    char out[400], path[900], *text;
+    rs_pass ps;
+    fit_set fs;
+    report_opts o;
+    err e;
+    (void)state;
+    memset(&ps, 0, sizeof ps);
+    ps.index = 1;
+    ps.seconds = 1.0;
+    ps.visits = 8;
+    snprintf(ps.started, sizeof ps.started, "2026-03-01T00:00:00Z");
+    ps.state.has_cpu = 1;
+    ps.state.self_cpu = 0.9;
+    ps.state.others_cpu = 0.01;
+    assert_int_equal(results_add_pass(busy, &ps, &e), BE_OK);
+    ps.index = 2;
+    ps.state.others_cpu = 0.31;
+    assert_int_equal(results_add_pass(busy, &ps, &e), BE_OK);
+    assert_int_equal(fit_run(busy, NULL, 1, 200, &fs, &e), BE_OK);
+    results_set_fit(busy, &fs, 1, NULL);
+    busy->partial = 0;
+    /* the partial run reached 3 of the 8 points of its plan (a partial
+     * file keeps only the points reached) */
+    while (part->npoints > 3)
+        results_remove_point(part, part->npoints - 1);
+    snprintf(part->prov.hidden, sizeof part->prov.hidden, "32,128");
+    snprintf(part->prov.batch, sizeof part->prov.batch, "16,64");
+    part->partial = 1;
+    snprintf(out, sizeof out, "%s/warn", tmpdir);
+    save_run(out, busy);
+    save_run(out, part);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+
+    snprintf(path, sizeof path, "%s/runs/%s/index.html", out, busy->prov.id);
+    text = slurp(path);
+    assert_non_null(strstr(text, "Busy machine: other processes (others) or the hypervisor "
+                                 "(steal) took a share of the CPU while this run measured "
+                                 "(pass 2: others 31%)"));
+    free(text);
+    snprintf(path, sizeof path, "%s/runs/%s/summary.md", out, busy->prov.id);
+    text = slurp(path);
+    assert_non_null(strstr(text, "> **Warning:** Busy machine: "));
+    assert_non_null(strstr(text, "(pass 2: others 31%)"));
+    free(text);
+    /* the front page: the finished run, not the newer partial one */
+    snprintf(path, sizeof path, "%s/index.html", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "run <code>20260301T000000Z-busy</code>"));
+    assert_non_null(strstr(text, "Busy machine: "));
+    assert_non_null(strstr(text, "busy machine (1 pass)"));
+    assert_non_null(strstr(text, "partial: 3 of 8 points"));
+    free(text);
+    snprintf(path, sizeof path, "%s/runs/%s/index.html", out, part->prov.id);
+    text = slurp(path);
+    assert_non_null(strstr(text, "is partial: 3 of 8 points"));
+    free(text);
+    /* the feed: the verdict in the title, the warning in the description */
+    snprintf(path, sizeof path, "%s/feed.xml", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "<title>Test GPU beats Busy CPU (2 threads) at every shape "
+                                 "measured (inference, testhost)</title>"));
+    /* (only the busy run has passes: the description is its item's) */
+    assert_non_null(strstr(text, "<description>&lt;p&gt;Warning: Busy machine: "));
+    assert_non_null(strstr(text, "<title>Partial: 3 of 8 points: "));
+    assert_null(strstr(text, "<title>CPU or GPU? Dense layers on"));
+    free(text);
+    results_free(busy);
+    results_free(part);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -766,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_one_verdict),
         cmocka_unit_test(test_table_precision),
         cmocka_unit_test(test_no_figure_beyond_measured),
+        cmocka_unit_test(test_warnings_where_read),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
