@@ -170,6 +170,7 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
     host_utc_now(p->started, sizeof p->started, 0);
     snprintf(p->finished, sizeof p->finished, "%s", p->started);
     snprintf(p->command, sizeof p->command, "%s", c->command_line);
+    host_environment(p->env, sizeof p->env);
     p->seed = c->plan.seed;
     p->budget = c->plan.budget;
     p->layers = c->plan.layers;

@@ -446,6 +446,8 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     reproduce_command(r, buf, sizeof buf);
     cc = site_add(a, "reproduce", buf);
     site_attr(cc, "version", r->prov.version);
+    if (r->prov.env[0])
+        site_attr(cc, "env", r->prov.env);
     reproduce_commit(r, buf, sizeof buf, &dirty);
     site_attr(cc, "commit", buf);
     if (dirty)

@@ -574,6 +574,8 @@ static void test_threads_from_environment(void **state)
         fail_msg("%s", e.msg);
     assert_int_equal(r->prov.blas_threads, 1);
     assert_string_equal(r->prov.blas_threads_from, "OPENBLAS_NUM_THREADS");
+    /* the environment is recorded, for the reproduce command */
+    assert_non_null(strstr(r->prov.env, "OPENBLAS_NUM_THREADS=1"));
     assert_int_equal(r->npasses, 2);
     for (i = 0; i < r->npoints; i++) {
         int in2 = 0;

@@ -1742,6 +1742,41 @@ static void test_results_passes_round_trip(void **state)
     expect_rejected("<s wall=\"", "<s pass=\"0\" wall=\"", "pass");
 }
 
+/* The environment that changes results: only the libraries' variables,
+ * sorted, quoted where a shell needs it; and it survives the results file. */
+static void test_host_environment(void **state)
+{
+    char *const env[] = {"PATH=/usr/bin",
+                         "POCL_DEVICES=pthread",
+                         "OPENBLAS_NUM_THREADS=4",
+                         "HOME=/root",
+                         "OMP_PROC_BIND=close",
+                         "CUDA_VISIBLE_DEVICES=0,1",
+                         "OPENBLAS_CORETYPE=it's odd",
+                         "OMPX=1",
+                         NULL};
+    char buf[512], path[300];
+    results *r = results_new(), *b = NULL;
+    err e;
+    (void)state;
+    host_env_of(env, buf, sizeof buf);
+    assert_string_equal(buf, "CUDA_VISIBLE_DEVICES=0,1 OMP_PROC_BIND=close "
+                             "OPENBLAS_CORETYPE='it'\\''s odd' OPENBLAS_NUM_THREADS=4 "
+                             "POCL_DEVICES=pthread");
+    host_env_of(env, buf, 20); /* a word that does not fit is left out, never cut */
+    assert_string_equal(buf, "");
+    assert_non_null(r);
+    fill_fixture(r);
+    snprintf(r->prov.env, sizeof r->prov.env, "%s", "OPENBLAS_CORETYPE=Haswell");
+    snprintf(path, sizeof path, "/tmp/be-env-results-%d.xml", (int)getpid());
+    if (results_save(r, path, &e) != BE_OK || results_load(path, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(b->prov.env, "OPENBLAS_CORETYPE=Haswell");
+    unlink(path);
+    results_free(r);
+    results_free(b);
+}
+
 /* The ISA from a cpuinfo flags list, and the core OpenBLAS should have
  * picked: only when it fell back to an older core's kernels. */
 static void test_blas_core_advice(void **state)
@@ -1901,6 +1936,7 @@ static void test_verify_every_row_and_column(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_host_environment),
         cmocka_unit_test(test_list_forms),
         cmocka_unit_test(test_list_errors),
         cmocka_unit_test(test_flops),
