@@ -117,8 +117,12 @@ void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
         for (k = 0; k < f->nwidths && f->width[k].hidden != shapes[i].hidden; k++)
             ;
         if (k < f->nwidths) {
+            const fit_hidden_cross *h = &c->per_hidden[k];
             f->width[k].nshapes++;
             f->width[k].nwins += adv > 1.0;
+            if (h->kind == CROSS_IN_RANGE && shapes[i].batch == (int)ceil(h->batch - 1e-9) &&
+                !(adv > 1.0))
+                f->width[k].behind_at_cross = 1;
         }
     }
     if (f->nshapes == 0) {
@@ -203,6 +207,12 @@ void findings_batch_ci(const fit_hidden_cross *h, char *buf, size_t size)
              hi);
 }
 
+void findings_from_text(const finding *f, int k, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s batch %.0f", f->width[k].behind_at_cross ? "above" : "from",
+             ceil(f->c->per_hidden[k].batch - 1e-9));
+}
+
 /* The per-width answers of f, widest first: every width with shapes both
  * devices completed, or (wins_only) those where the other device is ahead
  * from some batch on.  Neighbouring widths with the same answer and no
@@ -236,7 +246,7 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
     for (i = 0; i < shown; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[first[i]]];
         const char *sep = i == 0 ? "" : i == shown - 1 && shown == n ? " and " : ", ";
-        char ci[96], at[48];
+        char ci[96], at[48], from[48];
         int wins = f->width[pick[first[i]]].nwins;
         if (first[i] == last[i])
             snprintf(at, sizeof at, "hidden %d", h->hidden);
@@ -246,7 +256,8 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
         switch (h->kind) {
         case CROSS_IN_RANGE:
             findings_batch_ci(h, ci, sizeof ci);
-            fmt_append(buf, size, "%sfrom batch %.0f at %s %s", sep, ceil(h->batch - 1e-9), at, ci);
+            findings_from_text(f, pick[first[i]], from, sizeof from);
+            fmt_append(buf, size, "%s%s at %s %s", sep, from, at, ci);
             break;
         case CROSS_ALWAYS:
             fmt_append(buf, size, "%sat every batch at %s", sep, at);

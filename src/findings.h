@@ -36,7 +36,10 @@ const char *findings_verdict_name(find_verdict v);
 /* One hidden width of a finding (aligned with its crossover's per_hidden). */
 typedef struct find_width {
     int hidden;
-    int nshapes, nwins; /* batches both devices completed; where other is ahead */
+    int nshapes, nwins;  /* batches both devices completed; where other is ahead */
+    int behind_at_cross; /* the crossover batch, rounded up, is a batch measured
+                            where other is not ahead: "above batch N", not
+                            "from batch N"                                   */
 } find_width;
 
 /* The verdict on one crossover. */
@@ -86,6 +89,11 @@ void findings_shapes_text(const finding *f, char *buf, size_t size);
  * 38 to over 1024)", "(95% CI under 16 to 52)"; "(no interval: ...)" for a
  * fit of analysis 1.  The ends are rounded outwards. */
 void findings_batch_ci(const fit_hidden_cross *h, char *buf, size_t size);
+
+/* Where other takes over at width k of f (an in-range crossover): "from
+ * batch 38", or "above batch 16" when the measured medians at batch 16
+ * still favour the base. */
+void findings_from_text(const finding *f, int k, char *buf, size_t size);
 
 /* The per-width answer, widest first, e.g. "from batch 24 at hidden 2048
  * (95% CI 20–30), at every batch at hidden 4096 and at no batch at hidden

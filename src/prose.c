@@ -175,14 +175,14 @@ void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, siz
     }
 }
 
-/* The money of the cost chart's paragraph: each priced device's cost per
- * step and per million samples, in USD, at the largest of the shapes
- * done[0..n) (by FLOPs). */
+/* The money of the cost chart's paragraph: each priced device's one
+ * figure, its cost per million samples in USD, at the largest of the
+ * shapes done[0..n) (by FLOPs). */
 static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_shape *done, int n,
                         char *buf, size_t size)
 {
     int i, d, k = 0, said = 0;
-    char step[48], per[48], price[48];
+    char per[48], price[48];
     for (i = 1; i < n; i++)
         if (workload_flops_per_layer(m, done[i].hidden, done[i].batch) >
             workload_flops_per_layer(m, done[k].hidden, done[k].batch))
@@ -194,7 +194,6 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
         if (!use[d] || !q_ok(p) || !(usd_h > 0))
             continue;
         c = p->resident.median * usd_h / 3600.0;
-        fmt_usd(step, sizeof step, c, 2);
         fmt_usd(per, sizeof per, c / done[k].batch * 1e6, 2);
         fmt_usd(price, sizeof price, usd_h, 3);
         if (!said++)
@@ -204,8 +203,7 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
                        done[k].hidden, done[k].batch, n == 1 ? "it" : "these shapes");
         else
             fmt_append(buf, size, "; ");
-        fmt_append(buf, size, "%s at %s per hour costs %s per step, %s per million samples", id,
-                   price, step, per);
+        fmt_append(buf, size, "%s at %s per hour costs %s per million samples", id, price, per);
     }
     if (said)
         fmt_append(buf, size, ".");
@@ -255,10 +253,12 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
             fmt_append(buf, size, " %s has no price;", id);
             continue;
         }
-        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s", id, cost ? "costs" : "takes",
+        /* one direction only: each device relative to the base */
+        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s (%s relative to %s)", id,
+                   cost ? "costs" : "takes",
                    q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
                        (cost ? q_price(&r->prices, id) / pb : 1.0),
-                   cost ? "the cost" : "the time", base);
+                   cost ? "the cost" : "the time", base, id, base);
         if (f && f->verdict != FIND_UNKNOWN) {
             char shapes[96];
             findings_shapes_text(f, shapes, sizeof shapes);
@@ -610,8 +610,8 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
             if (h->kind != CROSS_IN_RANGE)
                 continue;
             findings_batch_ci(h, ci, sizeof ci);
-            fmt_append(buf, size, ", from batch %.0f %s at hidden %d", ceil(h->batch - 1e-9), ci,
-                       h->hidden);
+            findings_from_text(f, i, part, sizeof part);
+            fmt_append(buf, size, ", %s %s at hidden %d", part, ci, h->hidden);
             break;
         }
         break;
@@ -702,6 +702,40 @@ static void energy_pair(const results *r, const char *base, const char *other, w
         fmt_append(buf, size, ".");
 }
 
+/* How dev's energy figures of mode m were measured, as the method was:
+ * " cl:0.0 by NVML (the whole board, idle power included), over the timed
+ * samples at 3 points and over a run of untimed steps of the same work,
+ * apart from the timing, at 32;" */
+static void energy_method(const results *r, const char *dev, wl_mode m, char *buf, size_t size)
+{
+    int i, timed = 0, apart = 0;
+    tel_kind kind = TEL_NONE;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode != m || strcmp(p->device, dev) != 0 || q_energy(p) < 0.0)
+            continue;
+        kind = p->tel.kind;
+        /* an energy run's steps are not the timed samples */
+        if (p->tel.energy_samples > p->nsamples)
+            apart++;
+        else
+            timed++;
+    }
+    fmt_append(buf, size, " %s by %s, ", dev,
+               kind == TEL_NVML
+                   ? "NVML (the whole board, idle power included)"
+                   : "RAPL (the CPU packages, idle power and other processes included)");
+    if (timed)
+        fmt_append(buf, size, "over its timed samples at %d point%s%s", timed,
+                   timed == 1 ? "" : "s", apart ? " and " : "");
+    if (apart)
+        fmt_append(buf, size,
+                   "over a run of untimed steps of the same work, measured apart from the "
+                   "timing because the timed samples spanned too little, at %d point%s",
+                   apart, apart == 1 ? "" : "s");
+    fmt_append(buf, size, ";");
+}
+
 void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
 {
     const char *base = q_base_id(r);
@@ -712,9 +746,13 @@ void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
     if (with == 0)
         return;
     fmt_append(buf, size,
-               "Energy per step is the energy counter's advance over the timed "
-               "samples of a point divided by their number (NVML for NVIDIA GPUs, RAPL for "
-               "the CPU's packages: the whole device, idle power included).");
+               "Energy per step is a device's energy counter's advance over a run of steps "
+               "divided by their number, kept only where the run spanned at least %.0f s:",
+               TEL_MIN_ENERGY_SPAN);
+    for (d = 0; d < r->ndevices; d++)
+        if (q_has_energy(r, r->devices[d].id, m))
+            energy_method(r, r->devices[d].id, m, buf, size);
+    buf[strlen(buf) - 1] = '.';
     if (!q_has_energy(r, base, m)) {
         fmt_append(buf, size,
                    " %s has no energy figures (its counters were not readable), "

@@ -391,6 +391,13 @@ static void test_gpu_run(void **state)
         html = slurp(path);
         assert_non_null(strstr(html, "NVIDIA H100 80GB HBM3"));
         assert_non_null(strstr(html, "winner-map-inference.png"));
+        /* the CPU is ahead at hidden 256 batch 16 with transfers counted
+         * (115 against 117 µs): the GPU wins above batch 16, not from it */
+        assert_non_null(strstr(html, "above batch 16 at hidden 256 (95% CI under 16 to 24)"));
+        assert_null(strstr(html, "from batch 16 at hidden 256"));
+        /* the energy paragraph names the method used: an energy run apart */
+        assert_non_null(strstr(html, "cl:0.0 by NVML (the whole board, idle power included), "
+                                     "over a run of untimed steps of the same work"));
         free(html);
         /* the feed's title says the verdict */
         snprintf(path, sizeof path, "%s/feed.xml", out);
