@@ -464,16 +464,26 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
 }
 
 /* The devices of every host side by side, on the index page. */
-static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const char *out)
+static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const char *unlike,
+                           const char *out)
 {
     xmlNodePtr h = site_add(a, "hosts", NULL);
     char buf[4096], alt[300], kind[64];
     int k;
-    snprintf(buf, sizeof buf,
-             "The newest run of each of the %d hosts, side by side; devices "
-             "are named host/device.",
-             nhosts);
+    if (m)
+        snprintf(buf, sizeof buf,
+                 "The newest run of each of the %d machines, side by side; devices "
+                 "are named host/device (host~fingerprint/device where two machines share "
+                 "a name).",
+                 nhosts);
+    else
+        buf[0] = '\0';
+    if (unlike[0])
+        fmt_append(buf, sizeof buf, "%sNot set beside them, as unlike runs are never compared: %s.",
+                   buf[0] ? " " : "", unlike);
     site_add(h, "p", buf);
+    if (!m)
+        return;
     for (k = WL_INFERENCE; k <= WL_TRAINING; k++) {
         const char *mode = workload_mode_name((wl_mode)k);
         if (!q_has_mode(m, NULL, (wl_mode)k))
@@ -984,7 +994,7 @@ static int render_feed(report_ctx *x, err *e)
 /* Run k's page: OUT/runs/<id>/index.html, or OUT/index.html (index 1,
  * with the hosts' charts when hosts is not NULL). */
 static int render_run_page(report_ctx *x, int k, int index, const results *hosts, int nhosts,
-                           site_outbox *box, err *e)
+                           const char *unlike, site_outbox *box, err *e)
 {
     const archive_run *u = &x->a.v[k];
     char p[PATHMAX], chart_prefix[300];
@@ -995,8 +1005,8 @@ static int render_run_page(report_ctx *x, int k, int index, const results *hosts
     else
         chart_prefix[0] = '\0';
     a = annotate_run(x, k, index ? "" : "../../", chart_prefix);
-    if (index && hosts)
-        annotate_hosts(a, hosts, nhosts, x->o->out);
+    if (index && (hosts || (unlike && unlike[0])))
+        annotate_hosts(a, hosts, nhosts, unlike ? unlike : "", x->o->out);
     doc = site_page(&x->s, index ? "index" : "run", a, "style.css",
                     index ? "index.html" : "../../index.html",
                     index ? "feed.xml" : "../../feed.xml", e);
@@ -1048,7 +1058,7 @@ static int render_run(report_ctx *x, int k, site_outbox *box, int trial, err *e)
     snprintf(p, sizeof p, "%s/style.css", u->dir);
     if ((rc = site_put(box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
-    return render_run_page(x, k, 0, NULL, 0, box, e);
+    return render_run_page(x, k, 0, NULL, 0, NULL, box, e);
 }
 
 /* Whether run k renders: its files made (archive_place: an imported run's
@@ -1094,6 +1104,7 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
 {
     char p[PATHMAX];
     results *hosts = NULL;
+    char unlike[2048];
     int i, rc, nhosts;
     err why;
     for (i = 0; i < x->a.n;) {
@@ -1121,7 +1132,7 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0 ||
         (rc = put_tables(x, e)) < 0)
         return rc;
-    if ((rc = archive_merge_hosts(&x->a, &hosts, &nhosts, e)) < 0)
+    if ((rc = archive_merge_hosts(&x->a, &hosts, &nhosts, unlike, sizeof unlike, e)) < 0)
         return rc;
     if (hosts && (rc = runcharts_hosts(hosts, x->o->out, e)) < 0) {
         results_free(hosts);
@@ -1133,7 +1144,7 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
         ;
     if (x->a.v[i].r->partial)
         i = x->a.n - 1;
-    rc = render_run_page(x, i, 1, hosts, nhosts, &x->box, e);
+    rc = render_run_page(x, i, 1, hosts, nhosts, unlike, &x->box, e);
     results_free(hosts);
     if (rc < 0 || (rc = render_history(x, e)) < 0 || (rc = render_feed(x, e)) < 0 ||
         (rc = stopped(x, e)) < 0)

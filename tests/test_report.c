@@ -836,6 +836,51 @@ static void test_warnings_where_read(void **state)
     results_free(part);
 }
 
+/* Several hosts: two machines both called "twin" (another CPU) are told
+ * apart, not merged, not compared as one host's runs; a 4-layer run is
+ * not set beside 2-layer ones, and the front page says why. */
+static void test_hosts_merge_rules(void **state)
+{
+    results *a = make_run("20260401T000000Z-twin", "2026-04-01T00:00:00Z", "CPU A", 0.5, 32);
+    results *f = make_run("20260402T000000Z-four", "2026-04-02T00:00:00Z", "CPU F", 0.5, 32);
+    results *b = make_run("20260403T000000Z-twin", "2026-04-03T00:00:00Z", "CPU B", 0.5, 32);
+    char out[400], path[900], *text;
+    report_opts o;
+    int i;
+    err e;
+    (void)state;
+    snprintf(a->prov.host, sizeof a->prov.host, "twin");
+    snprintf(a->prov.cpu_model, sizeof a->prov.cpu_model, "CPU A");
+    snprintf(b->prov.host, sizeof b->prov.host, "twin");
+    snprintf(b->prov.cpu_model, sizeof b->prov.cpu_model, "CPU B");
+    snprintf(f->prov.host, sizeof f->prov.host, "four");
+    f->prov.layers = 4;
+    for (i = 0; i < f->npoints; i++)
+        f->points[i].layers = 4;
+    assert_false(q_same_machine(a, b));
+    snprintf(out, sizeof out, "%s/hosts", tmpdir);
+    save_run(out, a);
+    save_run(out, f);
+    save_run(out, b);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "The newest run of each of the 2 machines, side by side"));
+    assert_non_null(strstr(text, "twin~"));
+    assert_non_null(strstr(text, "Not set beside them, as unlike runs are never compared: four "
+                                 "(run 20260402T000000Z-four) measured 4-layer stacks, not 2."));
+    /* the other "twin" is not this one's previous run */
+    assert_null(strstr(text, "Compared with the previous run on this host"));
+    free(text);
+    results_free(a);
+    results_free(b);
+    results_free(f);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -865,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_table_precision),
         cmocka_unit_test(test_no_figure_beyond_measured),
         cmocka_unit_test(test_warnings_where_read),
+        cmocka_unit_test(test_hosts_merge_rules),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
