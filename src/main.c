@@ -361,6 +361,8 @@ static int cmd_tune(const cli *c)
         o.train_hidden = 128;
         o.train_batch = 32;
         o.reps = 3;
+        /* tiny shapes say little about real ones: kept only when asked */
+        o.keep = c->save;
     }
     for (i = 0; i < n; i++) {
         device *d = &set.devs[idx[i]];
@@ -386,7 +388,9 @@ static int cmd_tune(const cli *c)
         }
         printf("best: #%d %s (%.2f× the default) -> %s in %.0f s\n\n", rep.best,
                rep.c[rep.best].options,
-               rep.c[0].score > 0.0 ? rep.c[rep.best].score / rep.c[0].score : 1.0, rep.path,
+               rep.c[0].score > 0.0 ? rep.c[rep.best].score / rep.c[0].score : 1.0,
+               rep.path[0] ? rep.path
+                           : "not kept (--quick tunes on tiny shapes; add --save to keep it)",
                rep.seconds);
         tuned++;
     }
@@ -707,7 +711,10 @@ int main(int argc, char **argv)
         return fail(2, &e);
     switch (c.cmd) {
     case CLI_HELP:
-        cli_usage(stdout);
+        if (c.help_cmd >= 0)
+            cli_command_usage(stdout, (cli_command)c.help_cmd);
+        else
+            cli_usage(stdout);
         return 0;
     case CLI_VERSION:
         printf("breakeven %s (%s)\n", BE_VERSION, BE_COMMIT);

@@ -1742,6 +1742,47 @@ static void test_results_passes_round_trip(void **state)
     expect_rejected("<s wall=\"", "<s pass=\"0\" wall=\"", "pass");
 }
 
+/* `breakeven CMD -h` for every command: that command's lines and options
+ * only; -h before a command gives all of it. */
+static void test_command_help(void **state)
+{
+    static const char *const cmds[] = {"all",   "run",     "report", "compare",
+                                       "refit", "devices", "tune"};
+    size_t k;
+    (void)state;
+    for (k = 0; k < sizeof cmds / sizeof *cmds; k++) {
+        char *argv[] = {"breakeven", (char *)cmds[k], "-h", NULL}, *text = NULL, want[64];
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        cli c;
+        err e;
+        assert_int_equal(cli_parse(3, argv, &c, &e), BE_OK);
+        assert_int_equal(c.cmd, CLI_HELP);
+        assert_int_equal(c.help_cmd, (int)k);
+        assert_non_null(f);
+        cli_command_usage(f, (cli_command)k);
+        fclose(f);
+        snprintf(want, sizeof want, "usage: breakeven %s ", cmds[k]);
+        assert_non_null(strstr(text, want));
+        snprintf(want, sizeof want, "\n  %s ", cmds[k]);
+        assert_non_null(strstr(text, want));
+        /* the options of the command, and no other's */
+        assert_true(!strstr(text, "--hidden") == !(k <= 1));
+        assert_true(!strstr(text, "--format") == !(k == 3));
+        assert_true(!strstr(text, "--save") == !(k == 6));
+        assert_non_null(strstr(text, "--help"));
+        free(text);
+    }
+    {
+        char *argv[] = {"breakeven", "--help", "run", NULL};
+        cli c;
+        err e;
+        assert_int_equal(cli_parse(3, argv, &c, &e), BE_OK);
+        assert_int_equal(c.cmd, CLI_HELP);
+        assert_int_equal(c.help_cmd, -1);
+    }
+}
+
 /* The environment that changes results: only the libraries' variables,
  * sorted, quoted where a shell needs it; and it survives the results file. */
 static void test_host_environment(void **state)
@@ -1937,6 +1978,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_environment),
+        cmocka_unit_test(test_command_help),
         cmocka_unit_test(test_list_forms),
         cmocka_unit_test(test_list_errors),
         cmocka_unit_test(test_flops),
