@@ -422,7 +422,20 @@ static void test_tune(void **state)
     (void)state;
     snprintf(cache, sizeof cache, "%s/cache", tmpdir);
     assert_int_equal(setenv("BREAKEVEN_CACHE", cache, 1), 0);
+    /* --quick alone says it keeps nothing, and keeps nothing */
     run(&o, "tune", "--quick", "--budget", "3", NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    assert_non_null(strstr(o.out, "best: #"));
+    assert_non_null(
+        strstr(o.out, "not kept (--quick tunes on tiny shapes; add --save to keep it)"));
+    assert_null(strstr(o.out, cache));
+    outcome_free(&o);
+    run(&o, "devices", NULL);
+    assert_int_equal(o.status, 0);
+    assert_null(strstr(o.out, "kernel_config          tuned"));
+    outcome_free(&o);
+    run(&o, "tune", "--quick", "--save", "--budget", "3", NULL);
     if (o.status != 0)
         fail_msg("exit %d: %s", o.status, o.err);
     assert_non_null(strstr(o.out, "best: #"));
