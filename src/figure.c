@@ -134,7 +134,7 @@ void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c
     x = chart_px(f, c->flops);
     if (x >= f->x && x <= f->x + f->w) {
         fmt_si(buf, sizeof buf, c->flops, 3, NULL);
-        chart_font(cr, 10.5, 1);
+        chart_font(cr, 11, 1);
         chart_text(cr, x, f->y - 4, CHART_CENTER, CHART_BASELINE, col, buf);
     }
 }
@@ -153,7 +153,7 @@ void figure_footer(cairo_t *cr, const results *r, double W, double H)
         fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.started);
     fmt_append(buf, sizeof buf, " \xc2\xb7 %d layer%s%s", layers, layers == 1 ? "" : "s",
                r->partial ? " \xc2\xb7 PARTIAL RUN (not every point was measured)" : "");
-    chart_font(cr, 10, 0);
+    chart_font(cr, 11, 0);
     n = chart_wrap(cr, buf, W - 2 * m, lines, FIG_NARROW(W) ? 2 : 1);
     for (i = 0; i < n; i++)
         chart_text(cr, m, H - 10 - 14 * (n - 1 - i), CHART_LEFT, CHART_BASELINE, figure_muted,

@@ -77,7 +77,9 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     figure_key(keys, &nkeys, CHART_KEY_HEADER, "Hidden width", figure_neutral, -1, 0, CHART_SOLID);
     for (hi = 0; hi < g.nh; hi++) {
         snprintf(buf, sizeof buf, "%d", g.h[hi]);
-        figure_key(keys, &nkeys, CHART_KEY_SWATCH, buf, chart_series(hi), -1, 0, CHART_SOLID);
+        /* told apart by dash as well as colour */
+        figure_key(keys, &nkeys, CHART_KEY_LINE, buf, chart_series(hi), -1, 0,
+                   (chart_dash)(hi % 4));
     }
     for (d = 0, shape = 0, i = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
         const fit_model *m;
@@ -155,7 +157,7 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
                 xs[i] = q_ok(p) ? p->flops_per_layer : NAN;
                 ys[i++] = q_ok(p) ? results_gflops(p, p->resident.median) * 1e9 : NAN;
             }
-            chart_polyline(cr, &f, xs, ys, i, chart_series(hi), 1.2, CHART_SOLID);
+            chart_polyline(cr, &f, xs, ys, i, chart_series(hi), 1.6, (chart_dash)(hi % 4));
             for (bi = 0; bi < i; bi++)
                 if (!isnan(xs[bi]))
                     chart_marker(cr, (chart_shape)(shape % CHART_NSHAPES), chart_px(&f, xs[bi]),
