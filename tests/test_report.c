@@ -876,6 +876,11 @@ static void test_hosts_merge_rules(void **state)
     /* the other "twin" is not this one's previous run */
     assert_null(strstr(text, "Compared with the previous run on this host"));
     free(text);
+    /* the history keeps the two machines apart, each named with its print */
+    snprintf(path, sizeof path, "%s/history.html", out);
+    text = slurp(path);
+    assert_int_equal(occurrences(text, "<h2>Host twin ["), 2);
+    free(text);
     results_free(a);
     results_free(b);
     results_free(f);
