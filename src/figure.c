@@ -120,10 +120,10 @@ void figure_cross_text(const fit_crossover *c, char *buf, size_t size)
 }
 
 void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c, chart_rgb col,
-                       chart_dash dash)
+                       chart_dash dash, double *label_end)
 {
     char buf[32];
-    double x;
+    double x, w;
     if (!figure_cross_has_point(c))
         return;
     chart_clip(cr, f);
@@ -135,7 +135,13 @@ void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c
     if (x >= f->x && x <= f->x + f->w) {
         fmt_si(buf, sizeof buf, c->flops, 3, NULL);
         chart_font(cr, 11, 1);
+        w = chart_text_width(cr, buf);
+        /* a label that would overprint the previous one is left to the
+         * legend, which gives every value */
+        if (x - w / 2 < *label_end + 4)
+            return;
         chart_text(cr, x, f->y - 4, CHART_CENTER, CHART_BASELINE, col, buf);
+        *label_end = x + w / 2;
     }
 }
 
