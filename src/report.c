@@ -479,8 +479,8 @@ static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const cha
     else
         buf[0] = '\0';
     if (unlike[0])
-        fmt_append(buf, sizeof buf, "%sNot set beside them, as unlike runs are never compared: %s.",
-                   buf[0] ? " " : "", unlike);
+        fmt_append(buf, sizeof buf, "%s as unlike runs are never compared: %s.",
+                   m ? " Not set beside them," : "Not set beside this run,", unlike);
     site_add(h, "p", buf);
     if (!m)
         return;

@@ -871,7 +871,7 @@ static void test_hosts_merge_rules(void **state)
     text = slurp(path);
     assert_non_null(strstr(text, "The newest run of each of the 2 machines, side by side"));
     assert_non_null(strstr(text, "twin~"));
-    assert_non_null(strstr(text, "Not set beside them, as unlike runs are never compared: four "
+    assert_non_null(strstr(text, " Not set beside them, as unlike runs are never compared: four "
                                  "(run 20260402T000000Z-four) measured 4-layer stacks, not 2."));
     /* the other "twin" is not this one's previous run */
     assert_null(strstr(text, "Compared with the previous run on this host"));
