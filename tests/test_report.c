@@ -886,6 +886,45 @@ static void test_hosts_merge_rules(void **state)
     results_free(f);
 }
 
+/* Extremes from points whose interval supports them: on the H100 run the
+ * largest median ratio (35.05x at hidden 1024 x batch 1024) has a wide
+ * interval; "at best" is the shape whose interval reaches highest, here
+ * hidden 512 x batch 1024, quoted with its interval, and no shape's lower
+ * end is higher. */
+static void test_extremes_supported(void **state)
+{
+    results *r = NULL;
+    findings F;
+    const finding *f;
+    char text[256];
+    int i;
+    double most = 0.0;
+    err e;
+    (void)state;
+    if (results_load("tests/data/gpu/h100-20261123T074740Z.xml", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(findings_make(r, &F, &e), BE_OK);
+    f = findings_get(&F, "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 0);
+    assert_non_null(f);
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *pb = &r->points[i], *po;
+        if (strcmp(pb->device, "cpu") != 0 || pb->mode != WL_INFERENCE || !q_ok(pb))
+            continue;
+        po = q_point(r, "cl:0.0", WL_INFERENCE, pb->hidden, pb->batch);
+        if (q_ok(po))
+            most = fmax(most, pb->resident.ci_lo / po->resident.ci_hi);
+    }
+    assert_true(fabs(f->best_lo - most) < 1e-12);
+    assert_int_equal(f->best_hidden, 512);
+    assert_int_equal(f->best_batch, 1024);
+    assert_true(f->best_lo <= f->best && f->best <= f->best_hi);
+    findings_extreme_text(f, 1, text, sizeof text);
+    assert_string_equal(text, "32.16\xc3\x97 (95% CI 27.84\xe2\x80\x93"
+                              "37.15) at hidden 512, batch 1024");
+    findings_free(&F);
+    results_free(r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -916,6 +955,7 @@ int main(void)
         cmocka_unit_test(test_no_figure_beyond_measured),
         cmocka_unit_test(test_warnings_where_read),
         cmocka_unit_test(test_hosts_merge_rules),
+        cmocka_unit_test(test_extremes_supported),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
