@@ -4,7 +4,7 @@
 #   make check      install missing packages, build, run every test
 #   make report     install missing packages, build, run the default sweep, write out/
 #   make bench      side-by-side speed ratios (ours vs OpenBLAS)
-#   make fuzz       fuzz the results loader (FUZZ_SECONDS, default 600, one core)
+#   make fuzz       fuzz every parser (FUZZ_SECONDS each, default 600, one core)
 #   make deps       install the Debian packages pkg-config cannot find
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -43,18 +43,41 @@ TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/t
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
-# for the format check of `make check`.
+# for the format check of `make check`, cmark-gfm for the hostile tests
+# (summary.md rendered as GitHub renders it).
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
         libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind \
-        clang libclang-rt-14-dev clang-format
+        clang libclang-rt-14-dev clang-format cmark-gfm
 
-# The fuzzer: the loader and what it links, built by clang with libFuzzer,
-# ASan and UBSan; `make check` runs it for FUZZ_CHECK_SECONDS.
+# The fuzzers, one per parser of untrusted input (tests/fuzz/fuzz_NAME.c),
+# each with what it links, built by clang with libFuzzer, ASan and UBSan:
+#   results   the results loader (results.c: XML, schema, sense checks)
+#   siteconf  OUT/site.conf and prices files (infile.c's text check, site.c,
+#             price.c)
+#   compare   what reads loaded runs: compare (text, Markdown, JSON), the
+#             exports (summary.md, results.json, CSV) and the history
+# Issue 22's network list parser joins as `netlist`: add it to FUZZERS with
+# its FUZZ_SRC_netlist, tests/fuzz/fuzz_netlist.c and a corpus-netlist/.
+# `make fuzz` runs each for FUZZ_SECONDS; `make check` splits
+# FUZZ_CHECK_SECONDS among them.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
-FUZZ_SRC     := tests/fuzz/fuzz_results.c src/results.c src/utf8.c src/err.c src/fsx.c src/stats.c
+FUZZERS      := results siteconf compare
+FUZZ_SRC_results  := src/results.c src/utf8.c src/err.c src/fsx.c src/infile.c src/fmt.c \
+                     src/stats.c
+FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c
+FUZZ_SRC_compare  := $(addprefix src/,changes.c chart.c compare.c csv.c devinfo.c err.c export.c \
+                     findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c infile.c \
+                     json.c query.c results.c rng.c stats.c utf8.c workload.c xover.c)
+# the seeds and every input that once failed, per fuzzer
+FUZZ_CORPUS_results  := tests/fuzz/corpus
+FUZZ_CORPUS_siteconf := tests/fuzz/corpus-siteconf
+FUZZ_CORPUS_compare  := tests/fuzz/corpus-compare
+FUZZ_DICT_results  := tests/fuzz/results.dict
+FUZZ_DICT_siteconf := tests/fuzz/siteconf.dict
+FUZZ_DICT_compare  := tests/fuzz/results.dict
 
 .PHONY: all check test report bench fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
@@ -112,7 +135,7 @@ $(BUILD)/test_hostile: $(BUILD)/test_hostile.o $(BUILD)/libbreakeven.a
 # Fault injection: breakeven's own calls of these functions go through the
 # test's injectors (tests/test_faults.c).
 FAULT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=write \
-              -Wl,--wrap=fsync,--wrap=rename
+              -Wl,--wrap=fsync,--wrap=rename,--wrap=renameat
 $(BUILD)/test_faults: $(BUILD)/test_faults.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) $(FAULT_WRAP) -o $@ $^ $(LIBS) $(TESTLIBS)
 
@@ -153,11 +176,11 @@ $(BUILD)/bench: $(BUILD)/bench.o $(BUILD)/libbreakeven.a
 
 # `make check` = the packages, then the tests twice: under ASan/UBSan, and
 # the plain build under valgrind for the leak check; then a minute of
-# fuzzing the loader (a crash fails the check).
+# fuzzing, split among the fuzzers (a finding fails the check).
 check: deps format-check
 	$(MAKE) --no-print-directory SANITIZE=address,undefined test
 	$(MAKE) --no-print-directory test VALGRIND=1
-	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$$(( $(FUZZ_CHECK_SECONDS) / $(words $(FUZZERS)) ))
 
 # The C sources as .clang-format lays them out; `make format` rewrites them.
 CLANG_FORMAT ?= clang-format
@@ -183,20 +206,31 @@ bench: deps
 	$(MAKE) --no-print-directory $(BUILD)/bench
 	$(BUILD)/bench
 
-# One core, new inputs kept in $(FUZZ_DIR)/corpus, crashes in
-# $(FUZZ_DIR)/crashes/ (add each to tests/fuzz/corpus once fixed).
-fuzz: deps $(FUZZ_DIR)/fuzz_results
-	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
-	$(FUZZ_DIR)/fuzz_results -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
-	    -rss_limit_mb=2048 -dict=tests/fuzz/results.dict -print_final_stats=1 \
-	    -artifact_prefix=$(FUZZ_DIR)/crashes/ $(FUZZ_DIR)/corpus tests/fuzz/corpus
+# One core, one fuzzer after the other; new inputs kept in
+# $(FUZZ_DIR)/corpus-NAME, failures in $(FUZZ_DIR)/crashes-NAME/ (add each
+# to the fuzzer's corpus once fixed).  The first failure stops.
+fuzz: deps $(FUZZERS:%=$(FUZZ_DIR)/fuzz_%)
+	$(foreach f,$(FUZZERS),$(call fuzz_one,$(f)))
 
-$(FUZZ_DIR)/fuzz_results: $(FUZZ_SRC) $(BUILD)/embed.c $(wildcard src/*.h) | $(FUZZ_DIR)
-	$(FUZZ_CC) -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion \
+define fuzz_one
+	@mkdir -p $(FUZZ_DIR)/corpus-$(1) $(FUZZ_DIR)/crashes-$(1)
+	@echo "fuzz_$(1): $(FUZZ_SECONDS) s"
+	$(FUZZ_DIR)/fuzz_$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+	    -rss_limit_mb=2048 -dict=$(FUZZ_DICT_$(1)) -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_DIR)/crashes-$(1)/ $(FUZZ_DIR)/corpus-$(1) $(FUZZ_CORPUS_$(1))
+
+endef
+
+FUZZ_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion \
 	    -Wmissing-prototypes -Wstrict-prototypes -Werror -g -O1 -fno-omit-frame-pointer \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$(BUILD) \
-	    $(shell pkg-config --cflags libxml-2.0) -o $@ $(FUZZ_SRC) $(BUILD)/embed.c \
-	    $(shell pkg-config --libs libxml-2.0) -lm
+	    $(shell pkg-config --cflags libxml-2.0 libxslt cairo)
+FUZZ_LIBS = $(shell pkg-config --libs libxml-2.0 libxslt cairo) -lm
+
+.SECONDEXPANSION:
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) tests/fuzz/fuzz.h $(BUILD)/embed.c \
+                    $(wildcard src/*.h) | $(FUZZ_DIR) $(BUILD)/commit.h $(BUILD)/datadir.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(BUILD)/embed.c $(FUZZ_LIBS)
 
 $(FUZZ_DIR):
 	mkdir -p $@
@@ -206,6 +240,7 @@ deps:
 	 command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) $(TESTPKGS) \
 	   && [ -n "$$(ls /etc/OpenCL/vendors/ 2>/dev/null)" ] \
 	   && command -v valgrind >/dev/null 2>&1 \
+	   && command -v cmark-gfm >/dev/null 2>&1 \
 	   && command -v $(CLANG_FORMAT) >/dev/null 2>&1 \
 	   && ls "$$($(FUZZ_CC) --print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
 	   || missing=1; \

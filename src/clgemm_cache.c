@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fsx.h"
+#include "infile.h"
 
 #define FNV_INIT 0xcbf29ce484222325ULL
 
@@ -193,7 +194,8 @@ int clgemm_cache_load_tuned(const device_info *d, clgemm_config *cfg, char *path
     int rc = tuned_path(d, p, sizeof p, 0, &e);
     if (path)
         snprintf(path, len, "%s", rc ? "" : p);
-    if (rc || fsx_read_all(p, &text, &n, &e) != BE_OK)
+    /* a tuning file is a few lines of text: anything else is not one */
+    if (rc || infile_read(p, 65536, INFILE_TEXT, &text, &n, &e) != BE_OK)
         return BE_EFAIL;
     snprintf(key, sizeof key, "%016llx", (unsigned long long)tuned_key(d));
     rc = BE_EFAIL;

@@ -436,29 +436,26 @@ static void write_text(FILE *out, const compare_set *s)
         fprintf(out, "  %s: %s → %s\n", s->diffs[i].what, s->diffs[i].a, s->diffs[i].b);
 }
 
-/* s for a Markdown table cell: '|' escaped, newlines as spaces. */
+/* s as Markdown text, for a table cell or a list item (fmt_markdown): no
+ * raw HTML, no live link or image, no table broken by a pipe. */
 static void md_cell(FILE *out, const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", out);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', out);
-        else
-            fputc(*s, out);
-    }
+    char buf[5 * 2048];
+    fmt_markdown(buf, sizeof buf, s);
+    fputs(buf, out);
 }
 
 static void write_markdown(FILE *out, const compare_set *s)
 {
     int i;
     char sum[300], dev[320], ta[32], tb[32], test[32];
-    fprintf(out, "**A** `");
+    /* the ids as escaped text: in a code span no escape works */
+    fprintf(out, "**A** ");
     md_cell(out, s->id_a);
-    fprintf(out, "` → **B** `");
+    fprintf(out, " → **B** ");
     md_cell(out, s->id_b);
     compare_summary(s, sum, sizeof sum);
-    fprintf(out, "`: %s.\n\n", sum);
+    fprintf(out, ": %s.\n\n", sum);
     fprintf(out, "| device | mode | hidden | batch | A | B | B/A | test | verdict |\n"
                  "|---|---|---:|---:|---:|---:|---:|---|---|\n");
     for (i = 0; i < s->npoints; i++) {

@@ -240,14 +240,13 @@ int export_json(const results *r, char **out, size_t *len, err *e)
     return close_stream(f, out, "results.json", e);
 }
 
-/* s for a Markdown table cell: '|' escaped, line breaks as spaces. */
+/* s as Markdown text, for a paragraph or a table cell (fmt_markdown): a
+ * results file is untrusted, and Markdown renderers pass raw HTML on. */
 static void md(FILE *f, const char *s)
 {
-    for (; *s; s++)
-        if (*s == '|')
-            fputs("\\|", f);
-        else
-            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+    char buf[5 * 2048];
+    fmt_markdown(buf, sizeof buf, s);
+    fputs(buf, f);
 }
 
 int export_summary(const results *r, char **out, size_t *len, err *e)
@@ -263,9 +262,11 @@ int export_summary(const results *r, char **out, size_t *len, err *e)
         findings_free(&F);
         return err_set(e, BE_EFAIL, "summary.md of %s: out of memory", r->prov.id);
     }
-    fputs("## breakeven run `", f);
+    /* the id as escaped text: in a code span no escape works, and a
+     * backtick in the id would end it */
+    fputs("## breakeven run ", f);
     md(f, r->prov.id);
-    fputs("`\n\n", f);
+    fputs("\n\n", f);
     for (i = 0; i < F.n; i++) {
         findings_sentence(&F.f[i], r, buf, sizeof buf);
         md(f, buf);

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "utf8.h"
+
 static const char *const prefixes[] = {"p", "n", "\xc2\xb5", "m", "", "k", "M", "G", "T", "P", "E"};
 #define POWER_MIN (-4) /* p */
 #define POWER_MAX 6    /* E */
@@ -195,12 +197,94 @@ void fmt_duration(char *buf, size_t size, double s)
         snprintf(buf, size, "%dh%02dm", (int)(s / 3600), ((int)s % 3600) / 60);
 }
 
-/* "2026-11-22T03:18:31Z" → *tm (UTC, weekday set); 0 when it does not
- * parse. */
-static int parse_iso(const char *iso, struct tm *tm)
+#define ZWSP "\xE2\x80\x8B" /* U+200B ZERO WIDTH SPACE */
+
+/* The Markdown form of the byte at s[i] (i its offset in the whole text)
+ * into out: the byte itself, escaped, or replaced. */
+static void md_byte(const char *s, size_t i, char out[8])
 {
-    int y, mo, d, h, mi, s;
-    if (sscanf(iso, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &s) != 6 || mo < 1 || mo > 12)
+    const char c = s[i];
+    out[0] = c;
+    out[1] = '\0';
+    if (c == '<' || c == '>' || c == '&')
+        snprintf(out, 8, "%s", c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&amp;");
+    else if (strchr("\\`*_[]!|~", c) || (i == 0 && strchr("#+-=", c)) ||
+             ((c == '.' || c == ')') && i > 0 && strspn(s, "0123456789") == i))
+        snprintf(out, 8, "\\%c", c);
+    /* autolinks are found in the text after escapes are undone, by some
+     * renderers: an invisible space breaks "x@y.z", "http://" and "www." */
+    else if (c == '@')
+        snprintf(out, 8, ZWSP "@");
+    else if (c == ':' && s[i + 1] == '/' && s[i + 2] == '/')
+        snprintf(out, 8, ":" ZWSP);
+    else if (c == '.' && i >= 3 && (s[i - 3] | 0x20) == 'w' && (s[i - 2] | 0x20) == 'w' &&
+             (s[i - 1] | 0x20) == 'w')
+        snprintf(out, 8, ZWSP ".");
+}
+
+void fmt_markdown(char *buf, size_t size, const char *s)
+{
+    char line[2048], out[8];
+    size_t i, n, used = 0;
+    if (size == 0)
+        return;
+    utf8_line(line, sizeof line, s);
+    for (i = 0; line[i]; i += n) {
+        /* a character whole: a lead byte with its continuation bytes */
+        for (n = 1; ((unsigned char)line[i + n] & 0xC0) == 0x80; n++)
+            ;
+        if (n == 1)
+            md_byte(line, i, out);
+        else
+            snprintf(out, sizeof out, "%.*s", (int)n, line + i);
+        if (used + strlen(out) >= size)
+            break;
+        memcpy(buf + used, out, strlen(out));
+        used += strlen(out);
+    }
+    buf[used] = '\0';
+}
+
+/* n decimal digits at s as a number in [lo, hi]; -1 otherwise.  Digits
+ * counted, never accumulated past four, so nothing can overflow. */
+static int field(const char *s, int n, int lo, int hi)
+{
+    int i, v = 0;
+    for (i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v >= lo && v <= hi ? v : -1;
+}
+
+int fmt_parse_time(const char *iso, struct tm *tm)
+{
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y, mo, d, h, mi, s, leap;
+    const char *p = iso + 19;
+    if (strlen(iso) < 20 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' || iso[13] != ':' ||
+        iso[16] != ':')
+        return 0;
+    y = field(iso, 4, FMT_YEAR_MIN, FMT_YEAR_MAX);
+    mo = field(iso + 5, 2, 1, 12);
+    h = field(iso + 11, 2, 0, 23);
+    mi = field(iso + 14, 2, 0, 59);
+    s = field(iso + 17, 2, 0, 59); /* as xsd:dateTime: no leap second */
+    if (y < 0 || mo < 0 || h < 0 || mi < 0 || s < 0)
+        return 0;
+    leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    d = field(iso + 8, 2, 1, mdays[mo - 1] + (mo == 2 && leap));
+    if (d < 0)
+        return 0;
+    if (*p == '.') {
+        int n = 0;
+        for (p++; *p >= '0' && *p <= '9' && n < 9; p++)
+            n++;
+        if (n == 0)
+            return 0;
+    }
+    if (strcmp(p, "Z") != 0)
         return 0;
     memset(tm, 0, sizeof *tm);
     tm->tm_year = y - 1900;
@@ -209,7 +293,8 @@ static int parse_iso(const char *iso, struct tm *tm)
     tm->tm_hour = h;
     tm->tm_min = mi;
     tm->tm_sec = s;
-    /* timegm normalizes the fields and fills in the weekday */
+    /* the weekday: every field is in range, a year of four digits, so
+     * timegm cannot overflow */
     timegm(tm);
     return 1;
 }
@@ -218,7 +303,7 @@ void fmt_date(char *buf, size_t size, const char *iso)
 {
     struct tm tm;
     char rest[64];
-    if (!parse_iso(iso, &tm) || !strftime(rest, sizeof rest, "%B %Y, %H:%M UTC", &tm)) {
+    if (!fmt_parse_time(iso, &tm) || !strftime(rest, sizeof rest, "%B %Y, %H:%M UTC", &tm)) {
         snprintf(buf, size, "%s", iso);
         return;
     }
@@ -229,8 +314,8 @@ void fmt_date(char *buf, size_t size, const char *iso)
 void fmt_date_rfc822(char *buf, size_t size, const char *iso)
 {
     struct tm tm;
-    if (!parse_iso(iso, &tm))
-        parse_iso("1970-01-01T00:00:00Z", &tm);
+    if (!fmt_parse_time(iso, &tm))
+        fmt_parse_time("1970-01-01T00:00:00Z", &tm);
     if (!strftime(buf, size, "%a, %d %b %Y %H:%M:%S +0000", &tm) && size)
         buf[0] = '\0';
 }

@@ -56,12 +56,39 @@ void fmt_time(char *buf, size_t size, double seconds);
  * decimal), "350 ms", "4.2s", "1m23s", "1h02m"; negative reads as 0. */
 void fmt_duration(char *buf, size_t size, double seconds);
 
+/* s as inline Markdown text that renders as s and as nothing else, for
+ * summary.md and `compare --format markdown`: one line (utf8_line: control
+ * characters removed, line breaks as spaces, invalid UTF-8 replaced);
+ * "<", ">" and "&" as entities, so no raw HTML; the characters of links,
+ * images, emphasis, code and tables backslash-escaped (\\ ` * _ [ ] ! |
+ * ~), and a "#", "+", "-", "=", or digits and "." or ")", that would open
+ * a heading or a list at the start; an invisible U+200B before "@", after
+ * the ":" of "://" and before the "." of "www.", so that no renderer's
+ * autolinking makes a live link of an address in the data.  Cut on a
+ * character boundary when buf is too small (five bytes of room per byte of
+ * s always suffice). */
+void fmt_markdown(char *buf, size_t size, const char *s);
+
+/* The years a time stamp may have: what a page can show as a date. */
+#define FMT_YEAR_MIN 1970
+#define FMT_YEAR_MAX 9999
+
+/* 1 when iso is a UTC time as breakeven writes it, "YYYY-MM-DDTHH:MM:SSZ"
+ * (a fraction of a second of 1 to 9 digits allowed before the Z), of a
+ * year from FMT_YEAR_MIN to FMT_YEAR_MAX and every field in its range
+ * (the day in its month; no leap second, as xsd:dateTime); *tm then holds it, weekday set.
+ * Parsed digit by digit: no text can overflow it.  0 otherwise. */
+struct tm;
+int fmt_parse_time(const char *iso, struct tm *tm);
+
 /* An ISO 8601 UTC time ("2026-11-22T03:18:31Z") for readers:
- * "22 November 2026, 03:18 UTC"; the text itself when it does not parse. */
+ * "22 November 2026, 03:18 UTC"; the text itself, as written, when
+ * fmt_parse_time refuses it (results_load refuses such a file). */
 void fmt_date(char *buf, size_t size, const char *iso);
 
 /* The same time as RFC 822 wants it in a feed:
- * "Sun, 22 Nov 2026 03:18:31 +0000"; the epoch when it does not parse. */
+ * "Sun, 22 Nov 2026 03:18:31 +0000"; the epoch when it does not parse
+ * (which a loaded run never does: results_load refuses it). */
 void fmt_date_rfc822(char *buf, size_t size, const char *iso);
 
 #endif

@@ -1,10 +1,19 @@
 /*
  * fsx.h — the file-system operations that must not leave a mess.
  *
- * Every file breakeven writes goes through fsx_write_atomic: the bytes go to
- * a temporary file in the same directory, are fsync'ed, and the temporary is
+ * Every file breakeven writes is written atomically: the bytes go to a
+ * temporary file in the same directory, are fsync'ed, and the temporary is
  * renamed over the target, so a reader (or a crash) sees the old file or the
  * new one, never half of one.
+ *
+ * Under OUT (the directory `run`, `report`, `refit` and `compare` write in)
+ * every file is written through fsx_write_in, which opens each directory
+ * below OUT relative to the one above it, without following symbolic links
+ * (openat with O_NOFOLLOW | O_DIRECTORY, mkdirat), and replaces the file
+ * relative to that directory (renameat): whatever links someone plants
+ * inside OUT, nothing is written outside it.  A link met on the way is
+ * refused with one line naming it.  OUT itself is followed when it is a
+ * link: its user named it.
  */
 #ifndef BE_FSX_H
 #define BE_FSX_H
@@ -21,10 +30,49 @@ int fsx_mkdirs(const char *path, err *e);
  * where it was asked to write.  BE_EFAIL naming the path otherwise. */
 int fsx_real_dir(const char *path, err *e);
 
-/* Replaces path with data[0..len) atomically (see above). */
+/* Replaces path with data[0..len) atomically (see above): for files
+ * outside OUT (a cache), whose directories may be links of their user's. */
 int fsx_write_atomic(const char *path, const void *data, size_t len, err *e);
 
-/* Reads a whole file into a NUL-terminated buffer the caller frees. */
+/* ---- under OUT ------------------------------------------------------- */
+
+/* Opens the directory path inside root (path is root itself or begins
+ * with root and "/"; "." components are skipped, ".." refused): root is
+ * opened as named, each component below it with openat(O_NOFOLLOW |
+ * O_DIRECTORY), created (mkdirat, 0777 & ~umask) when missing and create
+ * is set.  *fd is the caller's to close.  BE_EFAIL naming the component:
+ * "OUT/history: is a symbolic link (breakeven follows no link inside
+ * OUT/)", "OUT/history: is not a directory". */
+int fsx_dir_open(const char *root, const char *path, int create, int *fd, err *e);
+
+/* fsx_dir_open with create, for a directory only (the fd closed). */
+int fsx_mkdirs_in(const char *root, const char *path, err *e);
+
+/* Replaces path (inside root, as fsx_dir_open) with data[0..len)
+ * atomically, creating its directories; refused when the file itself is a
+ * symbolic link or not a regular file. */
+int fsx_write_in(const char *root, const char *path, const void *data, size_t len, err *e);
+
+/* What fsx_write_in would refuse, checked without writing anything: every
+ * existing directory of path a directory of its own, the file (when it
+ * exists) a regular file of its own.  A writer of many files checks them
+ * all first, so that a planted link leaves OUT as it was. */
+int fsx_check_in(const char *root, const char *path, err *e);
+
+/* 1 when path names root or a file below it, as written (no link is
+ * resolved): whether a write to path is a write inside root. */
+int fsx_inside(const char *root, const char *path);
+
+/* Replaces name in the directory dirfd atomically (temporary created with
+ * O_EXCL | O_NOFOLLOW, fsync, renameat, fsync of the directory); shown
+ * names the file in errors.  The file must not be a symbolic link. */
+int fsx_write_at(int dirfd, const char *name, const char *shown, const void *data, size_t len,
+                 err *e);
+
+/* Reads a whole file into a NUL-terminated buffer the caller frees: a
+ * regular file of at most FSX_READ_MAX bytes (infile_read, which callers
+ * of untrusted files use directly, with their own cap and checks). */
+#define FSX_READ_MAX (256UL * 1024 * 1024)
 int fsx_read_all(const char *path, char **data, size_t *len, err *e);
 
 #endif

@@ -89,6 +89,19 @@ static void print_line(const char *prefix, const char *msg)
     }
 }
 
+/* A path on a line of its own (f: stdout or stderr) as print_line writes
+ * a message: a file name from a directory listing can hold escape
+ * sequences, and the terminal is no place for them. */
+static void print_path(FILE *f, const char *fmt, const char *path)
+{
+    char safe[4 * 4200];
+    if (!utf8_clean(path) || strpbrk(path, "\t\r\n"))
+        utf8_escape(safe, sizeof safe, path);
+    else
+        snprintf(safe, sizeof safe, "%s", path);
+    fprintf(f, fmt, safe);
+}
+
 static void print_warning(void *ctx, const char *line)
 {
     (void)ctx;
@@ -140,7 +153,7 @@ static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_
               (host[i] >= '0' && host[i] <= '9') || host[i] == '-'))
             host[i] = '-';
     snprintf(runs, sizeof runs, "%s/runs", out);
-    if ((rc = fsx_mkdirs(runs, e)) < 0 || (rc = fsx_real_dir(runs, e)) < 0)
+    if ((rc = fsx_mkdirs_in(out, runs, e)) < 0)
         return err_prefix(e, rc, "--out %s", out);
     for (k = 1; k < 1000; k++) {
         if (k == 1)
@@ -313,7 +326,7 @@ static int cmd_report(const cli *c)
     if (!st.base_url[0] && !c->quiet)
         fprintf(stderr, "note: no --base-url, so the feed's links are relative; give the URL "
                         "OUT/ is published at to make them absolute (it is kept for OUT)\n");
-    printf("%s\n", index);
+    print_path(stdout, "%s\n", index);
     return 0;
 }
 
@@ -437,9 +450,9 @@ static int cmd_compare(const cli *c)
     /* the page's path on stdout would break a table or JSON meant for a
      * program or a paste */
     if (c->format == CLI_TEXT)
-        printf("%s\n", page);
+        print_path(stdout, "%s\n", page);
     else if (!c->quiet)
-        fprintf(stderr, "%s\n", page);
+        print_path(stderr, "%s\n", page);
     return c->fail_on_regression && regressed ? 3 : 0;
 }
 
@@ -488,7 +501,9 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = archive_load_run(c->out, arg, &u, e)) < 0)
         return rc;
     r = u.r;
-    if ((rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
+    /* a run of OUT is rewritten inside OUT, through no link planted there */
+    if ((fsx_inside(c->out, u.src) && (rc = fsx_check_in(c->out, u.src, e)) < 0) ||
+        (rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
         goto done;
     for (i = 0; i < r->npoints; i++) {
         rs_point *p = &r->points[i];
@@ -503,8 +518,19 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = fit_run(r, &prices, r->prov.seed, 0, &fs, e)) < 0)
         goto done;
     results_set_fit(r, &fs, r->prov.seed, &prices);
+    if (interrupted) {
+        rc = err_set(e, BE_EINTR, "interrupted: %s is as it was", u.src);
+        goto done;
+    }
     if ((rc = results_save(r, u.src, e)) < 0)
         goto done;
+    if (interrupted) {
+        rc = err_set(e, BE_EINTR,
+                     "interrupted: %s is refitted, its charts not redrawn (`breakeven refit` "
+                     "again draws them)",
+                     u.src);
+        goto done;
+    }
     snprintf(dir, sizeof dir, "%s", u.src);
     slash = strrchr(dir, '/');
     if (slash)
@@ -514,14 +540,15 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0)
         goto done;
     if (onepass && !c->quiet)
-        fprintf(stderr,
-                "note: %s: its samples carry no passes (breakeven 0.1.0), so their "
-                "intervals cover the spread within that run only\n",
-                u.src);
+        print_path(stderr,
+                   "note: %s: its samples carry no passes (breakeven 0.1.0), so their "
+                   "intervals cover the spread within that run only\n",
+                   u.src);
     if ((rc = print_crossovers(stdout, r, e)) < 0)
         goto done;
-    printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
-    printf("%s\n", u.src);
+    printf("charts: %d PNG (and SVG) in ", ncharts);
+    print_path(stdout, "%s/\n", dir);
+    print_path(stdout, "%s\n", u.src);
 done:
     fit_set_free(&fs);
     archive_run_free(&u);
@@ -533,6 +560,7 @@ static int cmd_refit(const cli *c)
 {
     err e;
     int i, rc;
+    catch_signals();
     for (i = 0; i < c->nargs; i++)
         if ((rc = refit_one(c, c->args[i], &e)) < 0)
             return fail(status_of(rc), &e);
@@ -541,7 +569,7 @@ static int cmd_refit(const cli *c)
 
 /* The run's results.csv, results.json and summary.md beside its
  * results.xml, as `report` writes them. */
-static int write_exports(const results *r, const char *dir, err *e)
+static int write_exports(const results *r, const char *out, const char *dir, err *e)
 {
     static const char *const names[] = {"results.csv", "results.json", "summary.md"};
     char path[4200], *text = NULL;
@@ -553,7 +581,7 @@ static int write_exports(const results *r, const char *dir, err *e)
                       : export_summary(r, &text, &len, e);
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         if (rc == BE_OK)
-            rc = fsx_write_atomic(path, text, len, e);
+            rc = fsx_write_in(out, path, text, len, e);
         free(text);
         text = NULL;
     }
@@ -678,7 +706,8 @@ static int cmd_run(const cli *c, int then_report)
                 path);
         goto fail;
     }
-    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0 || (rc = write_exports(r, dir, &e)) < 0)
+    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0 ||
+        (rc = write_exports(r, c->out, dir, &e)) < 0)
         goto fail;
     table_points(stdout, r);
     print_machine_warnings(stdout, r);

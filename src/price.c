@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "infile.h"
+#include "utf8.h"
+
 static const char *skip_space(const char *s)
 {
     while (*s && isspace((unsigned char)*s))
@@ -62,24 +65,52 @@ int price_parse(fit_prices *p, const char *text, err *e)
     return BE_OK;
 }
 
+/* The message of a line that quotes the line: one printable line
+ * (utf8_escape), whatever the line held. */
+static void escape_message(err *e)
+{
+    char m[sizeof e->msg];
+    if (!e)
+        return;
+    utf8_escape(m, sizeof m, e->msg);
+    memcpy(e->msg, m, sizeof m);
+}
+
 /* Reads into a copy so that a file with a bad line leaves p untouched. */
 int price_load(fit_prices *p, const char *path, err *e)
 {
+    char *text = NULL;
+    int rc;
+    /* an input file like any other: regular, bounded, text (infile.h) */
+    if ((rc = infile_read(path, PRICE_FILE_MAX, INFILE_TEXT, &text, NULL, e)) < 0)
+        return rc;
+    rc = price_parse_text(p, path, text, e);
+    free(text);
+    return rc;
+}
+
+int price_parse_text(fit_prices *p, const char *path, const char *text, err *e)
+{
     fit_prices tmp = *p;
     char line[512], item[512];
-    FILE *fp = fopen(path, "r");
+    const char *at, *end;
     int lineno = 0, rc = BE_OK;
 
-    if (!fp)
-        return err_set(e, BE_EFAIL, "%s: %s", path, strerror(errno));
-    while (fgets(line, sizeof line, fp)) {
+    for (at = text; *at; at = *end ? end + 1 : end) {
         char *hash, *s, *last;
+        size_t n;
         lineno++;
-        if (!strchr(line, '\n') && !feof(fp)) {
+        end = strchr(at, '\n');
+        if (!end)
+            end = at + strlen(at);
+        n = (size_t)(end - at);
+        if (n >= sizeof line - 1) {
             rc = err_set(e, BE_EUSAGE, "%s:%d: line longer than %zu characters", path, lineno,
                          sizeof line - 2);
             goto fail;
         }
+        memcpy(line, at, n);
+        line[n] = '\0';
         if ((hash = strchr(line, '#')))
             *hash = '\0';
         s = (char *)skip_space(line);
@@ -109,15 +140,11 @@ int price_load(fit_prices *p, const char *path, err *e)
         }
         if ((rc = price_parse(&tmp, item, e)) < 0) {
             err_prefix(e, rc, "%s:%d", path, lineno);
+            escape_message(e);
             goto fail;
         }
     }
-    if (ferror(fp)) {
-        rc = err_set(e, BE_EFAIL, "%s: read error", path);
-        goto fail;
-    }
     *p = tmp;
 fail:
-    fclose(fp);
     return rc;
 }

@@ -598,7 +598,7 @@ static int render_compare(const site *s, const char *out, const compare_set *c, 
     xmlDocPtr doc;
     int rc;
     snprintf(dir, sizeof dir, "%s/compare", out);
-    if ((rc = fsx_mkdirs(dir, e)) < 0)
+    if ((rc = fsx_mkdirs_in(out, dir, e)) < 0)
         return rc;
     snprintf(name, sizeof name, "%s..%s", c->id_a, c->id_b);
     snprintf(base, sizeof base, "%s/%s", dir, name);
@@ -711,7 +711,7 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
     int rc;
     xmlNodePtr c;
     snprintf(dir, sizeof dir, "%s/history", x->o->out);
-    if ((rc = fsx_mkdirs(dir, e)) < 0)
+    if ((rc = fsx_mkdirs_in(x->o->out, dir, e)) < 0)
         return rc;
     snprintf(base, sizeof base, "%s/%s-crossover", dir, s->anchor);
     if ((rc = figure_history_cross(s, title, base, e)) < 0)
@@ -1157,6 +1157,44 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
     return BE_OK;
 }
 
+/* The places a report writes at in OUT, checked before anything is drawn
+ * or rendered: a link planted at one of them, or at a directory on the
+ * way, refuses the report with OUT as it was (site_flush checks every
+ * staged file again before the first is written). */
+static int check_out(const char *out, err *e)
+{
+    static const char *const fixed[] = {
+        "index.html",   "feed.xml",  "style.css",       "results.csv",       "fits.csv",
+        "history.html", "site.conf", "runs/index.html", "history/style.css", "compare/style.css",
+    };
+    char p[PATHMAX];
+    size_t i;
+    int rc;
+    for (i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        snprintf(p, sizeof p, "%s/%s", out, fixed[i]);
+        if ((rc = fsx_check_in(out, p, e)) < 0)
+            return rc;
+    }
+    return BE_OK;
+}
+
+/* check_out for the files of every run of the archive. */
+static int check_runs(const char *out, const archive *a, err *e)
+{
+    static const char *const files[] = {"index.html", "results.csv", "results.json", "summary.md",
+                                        "style.css"};
+    char p[PATHMAX];
+    size_t k;
+    int i, rc;
+    for (i = 0; i < a->n; i++)
+        for (k = 0; k < sizeof files / sizeof *files; k++) {
+            snprintf(p, sizeof p, "%s/%s", a->v[i].dir, files[k]);
+            if (fsx_inside(out, p) && (rc = fsx_check_in(out, p, e)) < 0)
+                return rc;
+        }
+    return BE_OK;
+}
+
 /* The archive's notes, through o->warn. */
 static void warn_notes(const report_opts *o, const archive *a)
 {
@@ -1181,7 +1219,8 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
     if (!x)
         return err_set(e, BE_EFAIL, "out of memory");
     x->o = o;
-    if ((rc = site_open(&x->s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
+    if ((rc = check_out(o->out, e)) < 0 ||
+        (rc = site_open(&x->s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
         free(x);
         return rc;
     }
@@ -1189,10 +1228,12 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
         if (!(x->cmp = calloc((size_t)x->a.n, sizeof *x->cmp)) ||
             !(x->F = calloc((size_t)x->a.n, sizeof *x->F)))
             rc = err_set(e, BE_EFAIL, "out of memory");
+        if (rc == BE_OK)
+            rc = check_runs(o->out, &x->a, e);
         for (i = 0; rc == BE_OK && i < x->a.n; i++)
             rc = findings_make(x->a.v[i].r, &x->F[i], e);
         if (rc == BE_OK && (rc = render_all(x, index, size, e)) == BE_OK)
-            rc = site_flush(&x->box, o->stop, e);
+            rc = site_flush(&x->box, o->out, o->stop, e);
         for (i = 0; x->cmp && i < x->a.n; i++)
             compare_free(&x->cmp[i].cmp);
         for (i = 0; x->F && i < x->a.n; i++)
@@ -1220,13 +1261,14 @@ int report_compare(const report_opts *o, const char *a, const char *b, compare_s
     memset(cmp, 0, sizeof *cmp);
     memset(&ra, 0, sizeof ra);
     memset(&rb, 0, sizeof rb);
-    if ((rc = site_open(&s, o->data_dir, o->base_url, o->title, o->author, e)) < 0)
+    if ((rc = check_out(o->out, e)) < 0 ||
+        (rc = site_open(&s, o->data_dir, o->base_url, o->title, o->author, e)) < 0)
         return rc;
     if ((rc = archive_load_run(o->out, a, &ra, e)) < 0 ||
         (rc = archive_load_run(o->out, b, &rb, e)) < 0 ||
         (rc = compare_runs(ra.r, rb.r, cmp, e)) < 0 ||
         (rc = render_compare(&s, o->out, cmp, ra.r, rb.r, &box, page, size, e)) < 0 ||
-        (rc = site_flush(&box, o->stop, e)) < 0) {
+        (rc = site_flush(&box, o->out, o->stop, e)) < 0) {
         compare_free(cmp);
     }
     site_outbox_free(&box);

@@ -11,15 +11,13 @@
 #include "results.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <time.h>
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
@@ -27,7 +25,9 @@
 #include <libxml/tree.h>
 #include <libxml/xmlversion.h>
 
+#include "fmt.h"
 #include "fsx.h"
+#include "infile.h"
 #include "plan.h"
 #include "utf8.h"
 
@@ -810,72 +810,6 @@ static void on_schema_error(void *data, xmlErrorPtr xe)
 
 /* ---- the file ---- */
 
-/* Reads path into *text (NUL-terminated, the caller frees it): only a
- * regular file of at most RESULTS_MAX_BYTES.  Opened without blocking, and
- * checked on the descriptor, so that a FIFO cannot hang the load and the
- * file checked is the file read. */
-static int read_regular(loader *ld, char **text, size_t *len)
-{
-    struct stat st;
-    char *buf = NULL;
-    size_t size, got = 0;
-    int fd;
-
-    *text = NULL;
-    fd = open(ld->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return fail_line(ld, 0, "cannot open: %s", strerror(errno));
-    if (fstat(fd, &st) != 0) {
-        fail_line(ld, 0, "cannot stat: %s", strerror(errno));
-        goto fail;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        fail_line(ld, 0, "is %s, not a regular file",
-                  S_ISDIR(st.st_mode)    ? "a directory"
-                  : S_ISFIFO(st.st_mode) ? "a FIFO"
-                  : S_ISCHR(st.st_mode)  ? "a character device"
-                  : S_ISBLK(st.st_mode)  ? "a block device"
-                  : S_ISSOCK(st.st_mode) ? "a socket"
-                                         : "not a file");
-        goto fail;
-    }
-    if (st.st_size > RESULTS_MAX_BYTES) {
-        fail_line(ld, 0, "is %lld bytes; a results file may have at most %ld",
-                  (long long)st.st_size, RESULTS_MAX_BYTES);
-        goto fail;
-    }
-    if (st.st_size == 0) {
-        fail_line(ld, 0, "is empty");
-        goto fail;
-    }
-    size = (size_t)st.st_size;
-    if (!(buf = malloc(size + 1))) {
-        fail_line(ld, 0, "out of memory for %zu bytes", size);
-        goto fail;
-    }
-    while (got < size) {
-        ssize_t n = read(fd, buf + got, size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            fail_line(ld, 0, "read error: %s", strerror(errno));
-            goto fail;
-        }
-        if (n == 0)
-            break; /* the file shrank: parse what there is */
-        got += (size_t)n;
-    }
-    close(fd);
-    buf[got] = '\0';
-    *text = buf;
-    *len = got;
-    return BE_OK;
-fail:
-    free(buf);
-    close(fd);
-    return BE_EFAIL;
-}
-
 /* Refuses a tag with more than RESULTS_MAX_ATTRS attributes before libxml2
  * sees it: its duplicate-attribute check compares every pair, so one tag
  * with a million attributes would take hours.  Counted as "=" and a quote
@@ -976,6 +910,20 @@ static void get_exact(loader *ld, xmlNodePtr n, const char *name, char *buf, siz
     else
         memcpy(buf, s, strlen(s) + 1);
     xmlFree(v);
+}
+
+/* A time stamp: exact, and a UTC time that fmt_parse_time reads (a year
+ * from 1970 to 9999), so that every page shows it as a date. */
+static void get_time(loader *ld, xmlNodePtr n, const char *name, char *buf, size_t size)
+{
+    struct tm tm;
+    char q[64];
+    get_exact(ld, n, name, buf, size);
+    if (buf[0] && !fmt_parse_time(buf, &tm))
+        bad(ld, n,
+            "<%s> attribute \"%s\" is \"%s\", not a UTC time YYYY-MM-DDTHH:MM:SSZ of a year "
+            "from %d to %d",
+            (const char *)n->name, name, clip(q, BAD_CAST buf), FMT_YEAR_MIN, FMT_YEAR_MAX);
 }
 
 /* The value into buf, without the XML spaces around it (as the schema's
@@ -1107,8 +1055,8 @@ static void read_breakeven(loader *ld, xmlNodePtr n, rs_prov *p)
 static void read_run(loader *ld, xmlNodePtr n, rs_prov *p)
 {
     get_exact(ld, n, "id", p->id, sizeof p->id);
-    get_exact(ld, n, "started", p->started, sizeof p->started);
-    get_exact(ld, n, "finished", p->finished, sizeof p->finished);
+    get_time(ld, n, "started", p->started, sizeof p->started);
+    get_time(ld, n, "finished", p->finished, sizeof p->finished);
     get_text(ld, n, "command", p->command, sizeof p->command, 0);
     if (has(n, "environment"))
         get_text(ld, n, "environment", p->env, sizeof p->env, 0);
@@ -1150,7 +1098,7 @@ static void read_pass(loader *ld, xmlNodePtr n, rs_pass *p)
     machstate *m = &p->state;
     memset(p, 0, sizeof *p);
     p->index = (int)get_int(ld, n, "index", 1, RESULTS_MAX_PASSES);
-    get_exact(ld, n, "started", p->started, sizeof p->started);
+    get_time(ld, n, "started", p->started, sizeof p->started);
     p->seconds = get_real(ld, n, "seconds", 0.0, TIME_MAX);
     p->visits = (int)get_int(ld, n, "visits", 0, RESULTS_MAX_POINTS);
     if ((m->has_loadavg = has(n, "loadavg")))
@@ -2147,19 +2095,31 @@ done:
     return rc;
 }
 
-int results_load(const char *path, results **out, err *e)
+int results_load_bytes(const char *path, const char *bytes, size_t len, results **out, err *e)
 {
     loader ld;
-    char *text = NULL;
-    size_t len = 0;
-    int rc = BE_EFAIL;
-
     *out = NULL;
     memset(&ld, 0, sizeof ld);
     ld.path = path;
     ld.e = e;
-    if (read_regular(&ld, &text, &len) == BE_OK)
-        rc = load_text(&ld, text, len, out);
+    if (len == 0)
+        return fail_line(&ld, 0, "is empty");
+    if (len > RESULTS_MAX_BYTES)
+        return fail_line(&ld, 0, "is %zu bytes; at most %ld are read", len, RESULTS_MAX_BYTES);
+    return load_text(&ld, bytes, len, out);
+}
+
+int results_load(const char *path, results **out, err *e)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    *out = NULL;
+    /* the one way to read an input file: a regular file (a FIFO cannot
+     * hang the load, the file checked is the file read), of bounded size */
+    if ((rc = infile_read(path, RESULTS_MAX_BYTES, INFILE_NONEMPTY, &text, &len, e)) == BE_OK)
+        rc = results_load_bytes(path, text, len, out, e);
     free(text);
     return rc;
 }

@@ -241,4 +241,8 @@ int results_save(const results *r, const char *path, err *e);
  * is wrong" ("path: what is wrong" about the file itself), on one line. */
 int results_load(const char *path, results **out, err *e);
 
+/* results_load's checks on bytes[0..len) already in memory (read by
+ * infile.h, or decompressed): path names them in errors. */
+int results_load_bytes(const char *path, const char *bytes, size_t len, results **out, err *e);
+
 #endif

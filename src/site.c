@@ -17,6 +17,7 @@
 
 #include "fmt.h"
 #include "fsx.h"
+#include "infile.h"
 #include "utf8.h"
 #include "version.h"
 
@@ -97,19 +98,31 @@ int site_check_base_url(const char *url, err *e)
 
 int site_settings_load(const char *out, site_settings *st, err *e)
 {
+    char path[SITE_PATH], *text = NULL;
+    int rc;
+
+    memset(st, 0, sizeof *st);
+    snprintf(path, sizeof path, "%s/%s", out, SITE_SETTINGS_FILE);
+    /* OUT as named; the file itself never a link (nor a FIFO, a device) */
+    if ((rc = infile_read(path, SITE_SETTINGS_MAX, INFILE_TEXT | INFILE_NOFOLLOW | INFILE_OPTIONAL,
+                          &text, NULL, e)) < 0 ||
+        !text)
+        return rc;
+    rc = site_settings_parse(path, text, st, e);
+    free(text);
+    return rc;
+}
+
+int site_settings_parse(const char *path, char *text, site_settings *st, err *e)
+{
     static const char *const keys[] = {"base-url", "title", "author"};
-    char path[SITE_PATH], *text = NULL, *line, *next;
+    char *line, *next;
     char *const dst[] = {st->base_url, st->title, st->author};
     const size_t size[] = {sizeof st->base_url, sizeof st->title, sizeof st->author};
     int rc, n = 0;
     size_t k;
 
     memset(st, 0, sizeof *st);
-    snprintf(path, sizeof path, "%s/%s", out, SITE_SETTINGS_FILE);
-    if (access(path, F_OK) != 0)
-        return BE_OK;
-    if ((rc = fsx_read_all(path, &text, NULL, e)) < 0)
-        return rc;
     for (line = text; line && *line; line = next) {
         char *value;
         next = strchr(line, '\n');
@@ -124,8 +137,8 @@ int site_settings_load(const char *out, site_settings *st, err *e)
         for (k = 0; k < sizeof keys / sizeof *keys && strcmp(line, keys[k]) != 0; k++)
             ;
         if (k == sizeof keys / sizeof *keys || !value) {
-            char q[80];
-            utf8_escape(q, sizeof q, line);
+            char q[4 * INFILE_FRAGMENT + 8];
+            infile_fragment(q, sizeof q, line, strlen(line));
             rc = err_set(e, BE_EFAIL,
                          "%s:%d: \"%s\" is not a setting (base-url, title or "
                          "author, then a space and its value)",
@@ -145,7 +158,6 @@ int site_settings_load(const char *out, site_settings *st, err *e)
     }
     rc = BE_OK;
 done:
-    free(text);
     if (rc < 0)
         memset(st, 0, sizeof *st);
     return rc;
@@ -165,7 +177,7 @@ int site_settings_save(const char *out, const site_settings *st, err *e)
                  st->author[0] ? "author " : "", st->author, st->author[0] ? "\n" : "");
     if (n < 0 || (size_t)n >= sizeof text)
         return err_set(e, BE_EFAIL, "%s: the settings are too long", path);
-    return fsx_write_atomic(path, text, (size_t)n, e);
+    return fsx_write_in(out, path, text, (size_t)n, e);
 }
 
 /* ---- errors ------------------------------------------------------------ */
@@ -498,9 +510,12 @@ int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *
     return site_put(b, path, copy, (size_t)len, 0, e);
 }
 
-int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e)
+int site_flush(const site_outbox *b, const char *root, volatile sig_atomic_t *stop, err *e)
 {
     int i, rc;
+    for (i = 0; i < b->n; i++)
+        if ((rc = fsx_check_in(root, b->v[i].path, e)) < 0)
+            return rc;
     for (i = 0; i < b->n; i++) {
         if (stop && *stop)
             return err_set(
@@ -508,7 +523,7 @@ int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e)
                 "interrupted after %d of %d files; each is whole, "
                 "the previous or the new one%s",
                 i, b->n, i + 2 < b->n ? ", and the index and the feed are the previous ones" : "");
-        if ((rc = fsx_write_atomic(b->v[i].path, b->v[i].data, b->v[i].len, e)) < 0)
+        if ((rc = fsx_write_in(root, b->v[i].path, b->v[i].data, b->v[i].len, e)) < 0)
             return rc;
     }
     return BE_OK;

@@ -47,13 +47,22 @@ typedef struct site_settings {
 } site_settings;
 
 #define SITE_SETTINGS_FILE "site.conf"
+/* The most site.conf may hold: its three settings fit in 2 KB. */
+#define SITE_SETTINGS_MAX 65536
 
 /* Reads OUT/site.conf into *st (all "" when there is none).  The file is
- * input like any other: "KEY VALUE" lines (base-url, title, author; #
- * comments), one line of valid UTF-8 each value; BE_EFAIL with
- * "OUT/site.conf:LINE: what is wrong" otherwise. */
+ * input like any other (infile.h): a regular file, not a link, of at most
+ * SITE_SETTINGS_MAX bytes of UTF-8 text without NUL; "KEY VALUE" lines
+ * (base-url, title, author; # comments), one line of valid UTF-8 each
+ * value; BE_EFAIL with "OUT/site.conf:LINE: what is wrong" otherwise,
+ * quoting at most a short escaped fragment of the file. */
 int site_settings_load(const char *out, site_settings *st, err *e);
-/* Writes *st to OUT/site.conf atomically (OUT must exist). */
+/* The lines of site.conf: text (NUL-terminated, valid UTF-8: checked
+ * already, and cut into lines in place) into *st; path names it in
+ * errors.  What site_settings_load does after reading, and what the fuzzer
+ * (tests/fuzz/fuzz_siteconf.c) drives. */
+int site_settings_parse(const char *path, char *text, site_settings *st, err *e);
+/* Writes *st to OUT/site.conf atomically inside OUT (fsx_write_in). */
 int site_settings_save(const char *out, const site_settings *st, err *e);
 
 /* An open site: the settings of every page, the stylesheets and the CSS. */
@@ -132,10 +141,12 @@ typedef struct site_outbox {
 int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e);
 /* Stages a serialized page (taken over and freed). */
 int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *e);
-/* Writes every staged file, in order, each atomically (fsx.h).  When
- * *stop is raised (stop may be NULL), BE_EINTR before the next file:
- * every file is then the previous one or the new one. */
-int site_flush(const site_outbox *b, volatile sig_atomic_t *stop, err *e);
+/* Writes every staged file, in order, each atomically inside root (OUT:
+ * fsx_write_in).  Every file is checked first (fsx_check_in), so that a
+ * link planted in OUT is refused before anything is written.  When *stop
+ * is raised (stop may be NULL), BE_EINTR before the next file: every file
+ * is then the previous one or the new one. */
+int site_flush(const site_outbox *b, const char *root, volatile sig_atomic_t *stop, err *e);
 void site_outbox_free(site_outbox *b);
 
 #endif

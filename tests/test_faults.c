@@ -88,6 +88,7 @@ char *__real_strdup(const char *s);
 ssize_t __real_write(int fd, const void *buf, size_t n);
 int __real_fsync(int fd);
 int __real_rename(const char *from, const char *to);
+int __real_renameat(int fromfd, const char *from, int tofd, const char *to);
 void *__wrap_malloc(size_t size);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t size);
@@ -95,6 +96,7 @@ char *__wrap_strdup(const char *s);
 ssize_t __wrap_write(int fd, const void *buf, size_t n);
 int __wrap_fsync(int fd);
 int __wrap_rename(const char *from, const char *to);
+int __wrap_renameat(int fromfd, const char *from, int tofd, const char *to);
 
 void *__wrap_malloc(size_t size)
 {
@@ -143,6 +145,16 @@ int __wrap_rename(const char *from, const char *to)
         return -1;
     }
     return __real_rename(from, to);
+}
+
+/* A file's replacement (fsx_write_at), counted with the renames. */
+int __wrap_renameat(int fromfd, const char *from, int tofd, const char *to)
+{
+    if (fails(&renames)) {
+        errno = renames.err;
+        return -1;
+    }
+    return __real_renameat(fromfd, from, tofd, to);
 }
 
 /* libxml2's and libxslt's allocator, routed through xml_allocs. */

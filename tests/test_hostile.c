@@ -40,14 +40,19 @@
 #include <unistd.h>
 
 #include <sys/wait.h>
+#include <time.h>
 
 #include <cairo.h>
 #include <libxml/parser.h>
 
 #include "archive.h"
 #include "chart.h"
+#include "compare.h"
 #include "csv.h"
+#include "export.h"
+#include "fmt.h"
 #include "fsx.h"
+#include "infile.h"
 #include "report.h"
 #include "results.h"
 #include "utf8.h"
@@ -622,8 +627,7 @@ static const hcase cases[] = {
     {"empty", NULL, NULL, make_empty, ": is empty", NULL},
     {"blank", NULL, NULL, make_blank, ":3: Start tag expected, '<' not found", NULL},
     {"not-xml", NULL, NULL, make_not_xml, ":1: Start tag expected, '<' not found", NULL},
-    {"huge", NULL, NULL, make_huge, ": is 67108865 bytes; a results file may have at most 67108864",
-     NULL},
+    {"huge", NULL, NULL, make_huge, ": is 67108865 bytes; at most 67108864 are read", NULL},
     {"truncated", NULL, NULL, make_truncated, ":48: AttValue: ' expected", NULL},
     {"utf16", NULL, NULL, make_utf16, ":1: Start tag expected, '<' not found", NULL},
     {"crlf", NULL, NULL, make_crlf, NULL, check_base},
@@ -634,6 +638,26 @@ static const hcase cases[] = {
     {"namespace", "<breakeven-results ", "<breakeven-results xmlns=\"urn:x\" ", NULL,
      ":2: not a breakeven results file (the root element is <breakeven-results>, in a namespace)",
      NULL},
+    /* time stamps: a year a page can show (1970 to 9999), UTC, every field in range */
+    {"year-int-min", "started=\"2026-11-22T00:00:00Z\"", "started=\"-2147483648-01-01T00:00:00Z\"",
+     NULL, ":5: <run> attribute \"started\" is \"-2147483648-01-01T00:00:00Z\", not a UTC time",
+     NULL},
+    {"year-11-digits", "started=\"2026-11-22T00:00:00Z\"",
+     "started=\"99999999999-01-01T00:00:00Z\"", NULL,
+     ":5: <run> attribute \"started\" is \"99999999999-01-01T00:00:00Z\", not a UTC time", NULL},
+    {"year-10000", "started=\"2026-11-22T00:00:00Z\"", "started=\"10000-01-01T00:00:00Z\"", NULL,
+     ":5: <run> attribute \"started\" is \"10000-01-01T00:00:00Z\", not a UTC time", NULL},
+    {"year-1969", "started=\"2026-11-22T00:00:00Z\"", "started=\"1969-12-31T23:59:59Z\"", NULL,
+     ":5: <run> attribute \"started\" is \"1969-12-31T23:59:59Z\", not a UTC time", NULL},
+    {"february-30", "started=\"2026-11-22T00:00:00Z\"", "started=\"2026-02-30T00:00:00Z\"", NULL,
+     ":5: <run> attribute \"started\" is \"2026-02-30T00:00:00Z\", not a UTC time", NULL},
+    {"time-offset", "started=\"2026-11-22T00:00:00Z\"", "started=\"2026-11-22T00:00:00+05:00\"",
+     NULL, ":5: <run> attribute \"started\" is \"2026-11-22T00:00:00+05:00\", not a UTC time",
+     NULL},
+    {"time-no-zone", "started=\"2026-11-22T00:00:00Z\"", "started=\"2026-11-22T00:00:00\"", NULL,
+     ":5: <run> attribute \"started\" is \"2026-11-22T00:00:00\", not a UTC time", NULL},
+    {"year-9999", "started=\"2026-11-22T00:00:00Z\"", "started=\"9999-12-31T23:59:59.5Z\"", NULL,
+     NULL, NULL},
     {"format-2", "format=\"1\"", "format=\"2\"", NULL,
      ":2: results format \"2\" is not supported (this breakeven reads format 1)", NULL},
     {"format-missing", " format=\"1\"", "", NULL,
@@ -1576,7 +1600,8 @@ static void test_page_text(void **state)
     free(html);
 }
 
-/* Runs $BREAKEVEN with args; its exit status, its stderr in err. */
+/* Runs $BREAKEVEN with args; its exit status, its stderr in err, its
+ * stdout in tmpdir/cli.out (cli_stdout). */
 static int run_cli(char *errbuf, size_t size, const char *const *args)
 {
     const char *bin = getenv("BREAKEVEN");
@@ -1598,7 +1623,8 @@ static int run_cli(char *errbuf, size_t size, const char *const *args)
     assert_true(pid >= 0);
     if (pid == 0) {
         fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || dup2(fd, 2) < 0 || !freopen("/dev/null", "w", stdout))
+        snprintf(errf, sizeof errf, "%s/cli.out", tmpdir);
+        if (fd < 0 || dup2(fd, 2) < 0 || !freopen(errf, "w", stdout))
             _exit(127);
         execv(bin, (char *const *)argv);
         _exit(127);
@@ -1608,6 +1634,43 @@ static int run_cli(char *errbuf, size_t size, const char *const *args)
     snprintf(errbuf, size, "%s", text);
     free(text);
     return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+/* The stdout of the last run_cli (malloc'd). */
+static char *cli_stdout(void)
+{
+    char p[400], *text = NULL;
+    err e;
+    snprintf(p, sizeof p, "%s/cli.out", tmpdir);
+    assert_int_equal(fsx_read_all(p, &text, NULL, &e), BE_OK);
+    return text;
+}
+
+/* No byte of a terminal escape (ESC, BEL, C1's CSI) in what breakeven
+ * prints, whatever a file name or a results file holds: a path it prints
+ * is escaped as its messages are (a file name went to stdout raw). */
+static void test_terminal_text(void **state)
+{
+    char errbuf[4096], out[400], evil[500], *t, *o;
+    const char *refit[] = {"refit", "--quiet", "--out", out, evil, NULL};
+    const char *cmp[] = {"compare", "--quiet", "--out", out, evil, evil, NULL};
+    (void)state;
+    snprintf(out, sizeof out, "%s/term", tmpdir);
+    snprintf(evil, sizeof evil, "%s/evil\x1B]0;pwned\x07\x1B[2J.xml", tmpdir);
+    t = replace(base, "name=\"GPU\"", "name=\"GPU&#x9B;2J\"");
+    write_text(evil, t, strlen(t));
+    free(t);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, refit), 0);
+    o = cli_stdout();
+    assert_null(strchr(o, '\x1B'));
+    assert_null(strchr(o, '\x07'));
+    assert_non_null(strstr(o, "evil\\x1B]0;pwned\\x07\\x1B[2J.xml"));
+    free(o);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, cmp), 0);
+    o = cli_stdout();
+    assert_null(strchr(o, '\x1B'));
+    assert_null(strstr(o, "\xC2\x9B"));
+    free(o);
 }
 
 static int count_lines(const char *s)
@@ -1641,6 +1704,447 @@ static void test_cli_text(void **state)
     assert_int_equal(run_cli(errbuf, sizeof errbuf, t4), 1);
     assert_int_equal(count_lines(errbuf), 1);
     assert_non_null(strstr(errbuf, "no\\r\\nsuch\\x1B[2J.xml"));
+}
+
+/* ---- infile: the one way to read an input file ---- */
+
+/* infile_read of path with flags and a cap: BE_OK (then *text holds it),
+ * or the message, checked to be one printable line. */
+static int read_in(const char *path, size_t max, unsigned flags, char **text, err *e)
+{
+    size_t len = 0;
+    int rc = infile_read(path, max, flags, text, &len, e);
+    if (rc == BE_OK && *text && (flags & INFILE_TEXT))
+        assert_int_equal(strlen(*text), len);
+    else if (rc != BE_OK)
+        assert_true(utf8_clean(e->msg) && !strpbrk(e->msg, "\t\r\n"));
+    return rc;
+}
+
+/* What is not a regular file is refused at once, without a read that
+ * could block (a FIFO with no writer) or never end (/dev/zero). */
+static void test_infile_kinds(void **state)
+{
+    char p[400], *t = NULL;
+    err e;
+    (void)state;
+    snprintf(p, sizeof p, "%s/in-fifo", tmpdir);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-fifo: is a FIFO, not a regular file"));
+    snprintf(p, sizeof p, "%s/in-zero", tmpdir);
+    sh("ln -s /dev/zero '%s'", p);
+    assert_int_equal(read_in(p, 1024, 0, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-zero: is a character device, not a regular file"));
+    assert_int_equal(read_in(p, 1024, INFILE_NOFOLLOW, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-zero: is a symbolic link (not followed here)"));
+    assert_int_equal(read_in(tmpdir, 1024, 0, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, ": is a directory, not a regular file"));
+    snprintf(p, sizeof p, "%s/in-missing", tmpdir);
+    assert_int_equal(read_in(p, 1024, INFILE_OPTIONAL, &t, &e), BE_OK);
+    assert_null(t);
+    assert_int_equal(read_in(p, 1024, 0, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-missing: cannot open: No such file or directory"));
+}
+
+/* The cap is checked before anything is read (a sparse 200 MB file takes
+ * no memory); an empty file is refused when asked. */
+static void test_infile_size(void **state)
+{
+    char p[400], *t = NULL;
+    int fd;
+    err e;
+    (void)state;
+    snprintf(p, sizeof p, "%s/in-huge", tmpdir);
+    fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, 200L * 1024 * 1024), 0);
+    close(fd);
+    assert_int_equal(read_in(p, 65536, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-huge: is 209715200 bytes; at most 65536 are read"));
+    snprintf(p, sizeof p, "%s/in-empty", tmpdir);
+    write_text(p, "", 0);
+    assert_int_equal(read_in(p, 10, INFILE_NONEMPTY, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-empty: is empty"));
+    assert_int_equal(read_in(p, 10, 0, &t, &e), BE_OK);
+    assert_string_equal(t, "");
+    free(t);
+    snprintf(p, sizeof p, "%s/in-exact", tmpdir);
+    write_text(p, "0123456789", 10);
+    assert_int_equal(read_in(p, 10, INFILE_TEXT, &t, &e), BE_OK);
+    assert_string_equal(t, "0123456789");
+    free(t);
+    assert_int_equal(read_in(p, 9, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-exact: is 10 bytes; at most 9 are read"));
+    /* /proc's files say 0 bytes: read to the cap, and refused past it */
+    assert_int_equal(read_in("/proc/self/maps", 8, 0, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "/proc/self/maps: more than 8 bytes; at most 8 are read"));
+}
+
+/* Text: a NUL or invalid UTF-8 is refused with its line, and the message
+ * quotes at most a short escaped fragment of the line before it. */
+static void test_infile_text(void **state)
+{
+    static const char nul[] = "title a\nauthor b\x00 then more\n";
+    char p[400], *t = NULL, longline[600];
+    err e;
+    (void)state;
+    snprintf(p, sizeof p, "%s/in-nul", tmpdir);
+    write_text(p, nul, sizeof nul - 1);
+    assert_int_equal(read_in(p, 1024, 0, &t, &e), BE_OK); /* bytes: fine */
+    free(t);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "in-nul:2: a NUL byte (a text file holds none)"));
+    snprintf(p, sizeof p, "%s/in-utf8", tmpdir);
+    write_text(p, "ok\n\x1B[2Jsecret \xC0\x80 after", 22);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_non_null(
+        strstr(e.msg, "in-utf8:2: invalid UTF-8 (byte 0xC0) after \"\\x1B[2Jsecret \""));
+    /* a long line: no more than INFILE_FRAGMENT bytes of it are quoted */
+    memset(longline, 'x', sizeof longline);
+    memcpy(longline, "root:", 5);
+    longline[500] = '\xFF';
+    snprintf(p, sizeof p, "%s/in-long", tmpdir);
+    write_text(p, longline, 501);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_EFAIL);
+    assert_null(strstr(e.msg, "root:"));
+    assert_true(strlen(e.msg) < strlen(p) + 100);
+    /* valid text with every kind of character passes as it is */
+    snprintf(p, sizeof p, "%s/in-good", tmpdir);
+    write_text(p, "caf\xC3\xA9 \xF0\x9F\x98\x80\n", 11);
+    assert_int_equal(read_in(p, 1024, INFILE_TEXT, &t, &e), BE_OK);
+    assert_string_equal(t, "caf\xC3\xA9 \xF0\x9F\x98\x80\n");
+    free(t);
+}
+
+/* Dates: parsed digit by digit (an 11-digit or negative year overflowed
+ * the year's arithmetic, which UBSan reported), shown as written when
+ * they are not a time a page can show. */
+static void test_dates(void **state)
+{
+    char buf[128];
+    struct tm tm;
+    (void)state;
+    fmt_date(buf, sizeof buf, "-2147483648-01-01T00:00:00Z");
+    assert_string_equal(buf, "-2147483648-01-01T00:00:00Z");
+    fmt_date(buf, sizeof buf, "99999999999-12-31T00:00:00Z");
+    assert_string_equal(buf, "99999999999-12-31T00:00:00Z");
+    fmt_date(buf, sizeof buf, "9999-12-31T23:59:59Z");
+    assert_string_equal(buf, "31 December 9999, 23:59 UTC");
+    fmt_date(buf, sizeof buf, "1970-01-01T00:00:00.5Z");
+    assert_string_equal(buf, "1 January 1970, 00:00 UTC");
+    fmt_date_rfc822(buf, sizeof buf, "9999-12-31T23:59:59Z");
+    assert_string_equal(buf, "Fri, 31 Dec 9999 23:59:59 +0000");
+    fmt_date_rfc822(buf, sizeof buf, "2147483647-01-01T00:00:00Z");
+    assert_string_equal(buf, "Thu, 01 Jan 1970 00:00:00 +0000");
+    assert_int_equal(fmt_parse_time("2024-02-29T00:00:00Z", &tm), 1);
+    assert_int_equal(tm.tm_wday, 4);
+    assert_int_equal(fmt_parse_time("2100-02-29T00:00:00Z", &tm), 0);
+    assert_int_equal(fmt_parse_time("2026-11-22T24:00:00Z", &tm), 0);
+    assert_int_equal(fmt_parse_time("2026-11-22T00:00:00.Z", &tm), 0);
+    assert_int_equal(fmt_parse_time("2026-11-22T00:00:00Zjunk", &tm), 0);
+    assert_int_equal(fmt_parse_time("+026-11-22T00:00:00Z", &tm), 0);
+    assert_int_equal(fmt_parse_time("", &tm), 0);
+}
+
+/* infile_fragment: one line, at most INFILE_FRAGMENT bytes, escaped. */
+static void test_infile_fragment(void **state)
+{
+    char buf[256];
+    (void)state;
+    infile_fragment(buf, sizeof buf, "abc", 3);
+    assert_string_equal(buf, "abc");
+    infile_fragment(buf, sizeof buf, "a\x1B[31mb\nsecond line", 19);
+    assert_string_equal(buf, "a\\x1B[31mb...");
+    infile_fragment(buf, sizeof buf, "0123456789012345678901234567890123456789XYZ", 43);
+    assert_string_equal(buf, "0123456789012345678901234567890123456789...");
+    infile_fragment(buf, sizeof buf, "\xE2\x82\xAC", 2); /* cut mid-character */
+    assert_string_equal(buf, "\\xE2\\x82");
+}
+
+/* ---- Markdown: summary.md and compare --format markdown ---- */
+
+/* text with every occurrence of from replaced by to (malloc'd). */
+static char *replace_all(const char *text, const char *from, const char *to)
+{
+    char *t = strdup(text), *u;
+    assert_non_null(t);
+    while (strstr(t, from)) {
+        u = replace(t, from, to);
+        free(t);
+        t = u;
+    }
+    return t;
+}
+
+/* md rendered by a real renderer (cmark-gfm with GitHub's extensions, raw
+ * HTML let through so that any would show): no element that data made. */
+static void assert_inert_markdown(const char *md, int rows)
+{
+    char p[400], cmd[900], *html = NULL;
+    const char *q;
+    int tr = 0;
+    err e;
+    snprintf(p, sizeof p, "%s/md.md", tmpdir);
+    write_text(p, md, strlen(md));
+    snprintf(cmd, sizeof cmd,
+             "cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tagfilter '%s' > "
+             "'%s.html'",
+             p, p);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s.html", p);
+    assert_int_equal(fsx_read_all(cmd, &html, NULL, &e), BE_OK);
+    if (strstr(html, "<img") || strstr(html, "<a ") || strstr(html, "<b>") ||
+        strstr(html, "<script") || strstr(html, "<del>") || strstr(html, "<em>"))
+        fail_msg("data became markup:\n%s\n%s", md, html);
+    for (q = html; (q = strstr(q, "<tr>")); q++)
+        tr++;
+    if (rows >= 0 && tr != rows)
+        fail_msg("%d table rows, not %d:\n%s", tr, rows, html);
+    assert_non_null(strstr(html, "&lt;img src=x onerror=alert(1)&gt;"));
+    free(html);
+}
+
+static void test_markdown_inert(void **state)
+{
+    char p[400], *t, *u, *md = NULL;
+    results *r = NULL;
+    compare_set c;
+    size_t len;
+    FILE *f;
+    err e;
+    (void)state;
+    t = replace_all(base, "\"cl:0.0\"", "\"&lt;b&gt;|~~x~~|*e*\"");
+    u = replace(t, "id=\"" BASE_ID "\"",
+                "id=\"[a](javascript:alert(1))&lt;img src=x onerror=alert(1)&gt;`x\"");
+    free(t);
+    t = replace(u, "name=\"GPU\"",
+                "name=\"![i](http://evil.example/i.png) https://evil.example www.evil.example "
+                "me@evil.example &lt;img src=x onerror=alert(1)&gt;\"");
+    free(u);
+    snprintf(p, sizeof p, "%s/md.xml", tmpdir);
+    write_text(p, t, strlen(t));
+    free(t);
+    if (results_load(p, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(export_summary(r, &md, &len, &e), BE_OK);
+    assert_inert_markdown(md, r->npoints + 1);
+    free(md);
+    assert_int_equal(compare_runs(r, r, &c, &e), BE_OK);
+    f = open_memstream(&md, &len);
+    assert_non_null(f);
+    compare_write(f, &c, COMPARE_MARKDOWN);
+    fclose(f);
+    assert_inert_markdown(md, c.npoints + 1);
+    free(md);
+    compare_free(&c);
+    results_free(r);
+}
+
+static void test_markdown_escape(void **state)
+{
+    char buf[512];
+    (void)state;
+    fmt_markdown(buf, sizeof buf, "a|b <i> & [x](y) `c` *d* _e_ ~f~ !g \\h");
+    assert_string_equal(buf,
+                        "a\\|b &lt;i&gt; &amp; \\[x\\](y) \\`c\\` \\*d\\* \\_e\\_ \\~f\\~ \\!g "
+                        "\\\\h");
+    fmt_markdown(buf, sizeof buf, "# title");
+    assert_string_equal(buf, "\\# title");
+    fmt_markdown(buf, sizeof buf, "12. item");
+    assert_string_equal(buf, "12\\. item");
+    fmt_markdown(buf, sizeof buf, "line\nbreak\x1B[31m");
+    assert_string_equal(buf, "line break\\[31m");
+    fmt_markdown(buf, sizeof buf, "x@y.z http://h www.w");
+    assert_string_equal(buf, "x\xE2\x80\x8B@y.z http:\xE2\x80\x8B//h www\xE2\x80\x8B.w");
+    fmt_markdown(buf, 6, "caf\xC3\xA9!"); /* cut on a character boundary */
+    assert_string_equal(buf, "caf\xC3\xA9");
+}
+
+/* ---- writing under OUT: no link planted there is followed ---- */
+
+/* A listing of dir (type, size, time, link target of everything under
+ * it), to see that a refused command left it as it was. */
+static char *listing(const char *dir)
+{
+    char cmd[600], *buf = calloc(1, 65536);
+    size_t n;
+    FILE *f;
+    assert_non_null(buf);
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -printf '%%p %%y %%s %%T@ %%l\\n' | sort", dir);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    n = fread(buf, 1, 65535, f);
+    buf[n] = '\0';
+    pclose(f);
+    return buf;
+}
+
+static void test_fsx_write_in(void **state)
+{
+    char out[400], outside[400], p[800], *t = NULL;
+    int fd;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/wout", tmpdir);
+    snprintf(outside, sizeof outside, "%s/woutside", tmpdir);
+    sh("mkdir -p '%s' '%s'", out, outside);
+    /* directories made on the way, each a directory of its own */
+    snprintf(p, sizeof p, "%s/a/b/c.txt", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_OK);
+    assert_int_equal(fsx_read_all(p, &t, NULL, &e), BE_OK);
+    assert_string_equal(t, "x");
+    free(t);
+    /* a link anywhere on the way, or as the file: refused, named */
+    sh("ln -s '%s' '%s/a/link'", outside, out);
+    snprintf(p, sizeof p, "%s/a/link/d/e.txt", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "wout/a/link: is a symbolic link (breakeven follows no link"));
+    assert_int_equal(fsx_check_in(out, p, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "wout/a/link: is a symbolic link"));
+    assert_int_equal(fsx_mkdirs_in(out, p, &e), BE_EFAIL);
+    assert_int_equal(fsx_dir_open(out, p, 0, &fd, &e), BE_EFAIL);
+    sh("ln -s '%s/secret' '%s/a/f.txt'", outside, out);
+    snprintf(p, sizeof p, "%s/a/f.txt", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "wout/a/f.txt: is a symbolic link (breakeven replaces no link"));
+    assert_false(exists("%s/secret", outside));
+    assert_false(exists("%s/d", outside));
+    /* ".." and paths elsewhere */
+    snprintf(p, sizeof p, "%s/a/../../woutside/x", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "\"..\" leads out of"));
+    snprintf(p, sizeof p, "%s/x", outside);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "not inside"));
+    /* a file in the place of a directory, a FIFO in the place of a file */
+    snprintf(p, sizeof p, "%s/a/b/c.txt/x", out);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "c.txt: is not a directory"));
+    snprintf(p, sizeof p, "%s/a/fifo", out);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    assert_int_equal(fsx_write_in(out, p, "x", 1, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "a/fifo: is not a regular file"));
+    /* OUT itself a link: the user named it, it is followed */
+    snprintf(p, sizeof p, "%s/wlink", tmpdir);
+    sh("ln -s '%s' '%s'", out, p);
+    snprintf(p, sizeof p, "%s/wlink/a/g.txt", tmpdir);
+    snprintf(outside, sizeof outside, "%s/wlink", tmpdir);
+    assert_int_equal(fsx_write_in(outside, p, "y", 1, &e), BE_OK);
+    assert_true(exists("%s/a/g.txt", out));
+    assert_no_leftovers(out);
+}
+
+/* report with a link planted at a place it writes: refused with one line
+ * naming the link, nothing written through it, OUT as it was. */
+static void test_report_planted_links(void **state)
+{
+    static const char *const plant[] = {
+        "history",          "compare", "style.css", "index.html", "runs/" BASE_ID "/index.html",
+        "history/style.css"};
+    char out[400], outside[400], p[700], *before, *after, *gone;
+    warnings w;
+    size_t i;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/plant", tmpdir);
+    snprintf(outside, sizeof outside, "%s/plant-outside", tmpdir);
+    sh("mkdir -p '%s/runs/" BASE_ID "' '%s'", out, outside);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (i = 0; i < sizeof plant / sizeof *plant; i++) {
+        sh("mkdir -p '%s/history' '%s/compare'", out, out);
+        snprintf(p, sizeof p, "%s/%s", out, plant[i]);
+        gone = listing(out);
+        sh("rm -rf '%s' && ln -s '%s' '%s'", p, outside, p);
+        before = listing(out);
+        assert_int_equal(report(out, NULL, NULL, &w, &e), BE_EFAIL);
+        assert_one_line(e.msg);
+        assert_non_null(strstr(e.msg, plant[i]));
+        assert_non_null(strstr(e.msg, ": is a symbolic link"));
+        after = listing(out);
+        assert_string_equal(before, after);
+        sh("rm '%s'", p);
+        free(before);
+        free(after);
+        free(gone);
+        /* nothing at all written outside */
+        snprintf(p, sizeof p, "test -z \"$(ls -A '%s')\"", outside);
+        assert_int_equal(system(p), 0);
+    }
+    assert_no_leftovers(out);
+}
+
+/* A chart of OUT that is a FIFO (its PNG header is read for the page's
+ * image size): the report goes on (it blocked forever on the FIFO), the
+ * page falls back to the chart's nominal size. */
+static void test_report_fifo_chart(void **state)
+{
+    char out[400], p[700];
+    warnings w;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/fifochart", tmpdir);
+    sh("mkdir -p '%s/runs/" BASE_ID "'", out);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/throughput-inference.png", out);
+    sh("rm -f '%s' && mkfifo '%s'", p, p);
+    alarm(120); /* a hang is a failure, not a stuck suite */
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    alarm(0);
+    assert_no_leftovers(out);
+}
+
+/* OUT/site.conf as an attacker would make it: each refused at once with
+ * one line that quotes nothing of the file but a short escaped fragment
+ * (a FIFO or /dev/zero hung `report`, a NUL dropped what followed it, a
+ * link to /etc/passwd was quoted, 200 MB were read whole). */
+static void test_site_conf_hostile(void **state)
+{
+    char errbuf[4096], out[400], p[600];
+    const char *args[] = {"report", "--out", out, NULL};
+    int fd;
+    (void)state;
+    snprintf(out, sizeof out, "%s/siteconf", tmpdir);
+    sh("mkdir -p '%s'", out);
+    snprintf(p, sizeof p, "%s/site.conf", out);
+    write_text(p, "title a\n\x00title b\n", 17);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "site.conf:2: a NUL byte"));
+    sh("rm -f '%s' && mkfifo '%s'", p, p);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "site.conf: is a FIFO, not a regular file"));
+    sh("rm -f '%s' && ln -s /dev/zero '%s'", p, p);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "site.conf: is a symbolic link"));
+    sh("rm -f '%s' && ln -s /etc/passwd '%s'", p, p);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_null(strstr(errbuf, "root"));
+    sh("rm -f '%s'", p);
+    fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, 200L * 1024 * 1024), 0);
+    close(fd);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "site.conf: is 209715200 bytes; at most 65536 are read"));
+    /* a line of another file's secrets: a fragment of it at most */
+    write_text(p, "root:x:0:0:root:/root:/bin/bash-and-a-long-secret-tail-here\n", 60);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_null(strstr(errbuf, "secret-tail"));
+    assert_non_null(
+        strstr(errbuf, "site.conf:1: \"root:x:0:0:root:/root:/bin/bash-and-a-lo...\" is not"));
 }
 
 static int setup(void **state)
@@ -1683,6 +2187,18 @@ int main(void)
         cmocka_unit_test(test_csv_formulas),
         cmocka_unit_test(test_chart_text),
         cmocka_unit_test(test_cli_text),
+        cmocka_unit_test(test_infile_kinds),
+        cmocka_unit_test(test_infile_size),
+        cmocka_unit_test(test_infile_text),
+        cmocka_unit_test(test_infile_fragment),
+        cmocka_unit_test(test_fsx_write_in),
+        cmocka_unit_test(test_dates),
+        cmocka_unit_test(test_terminal_text),
+        cmocka_unit_test(test_markdown_escape),
+        cmocka_unit_test(test_markdown_inert),
+        cmocka_unit_test(test_report_planted_links),
+        cmocka_unit_test(test_report_fifo_chart),
+        cmocka_unit_test(test_site_conf_hostile),
     };
     enum { N = sizeof cases / sizeof *cases, M = sizeof more / sizeof *more };
     struct CMUnitTest tests[N + M];

@@ -1,6 +1,6 @@
 /*
- * test_signals.c — SIGINT and SIGTERM at a few moments of `report` and of
- * `run`, on the built binary ($BREAKEVEN), as a user's Ctrl-C or a batch
+ * test_signals.c — SIGINT and SIGTERM at a few moments of `report`, `run`
+ * and `refit`, on the built binary ($BREAKEVEN), as a user's Ctrl-C or a batch
  * system's kill would come.
  *
  * Each time: the exit status is 1 with one line saying it was interrupted
@@ -289,6 +289,52 @@ static void test_run_signals(void **state)
     assert_true(hits >= 2); /* a loaded machine may finish a short run first */
 }
 
+/* `refit` of the NRUNS runs that test_report_signals archived, at some
+ * delays: each signal is caught (exit 1 with one line, or 0 when refit was
+ * done first; never killed, which left results.xml.tmp.* behind), no
+ * temporary file is left, and every results file loads. */
+static void test_refit_signals(void **state)
+{
+    static const double delays[] = {0.3, 0.6, 1.0, 1.6, 2.4};
+    char before[400], out[400], errf[400], p[700], ids[NRUNS][64];
+    const char *args[8 + NRUNS];
+    size_t k;
+    int i, n = 0, hits = 0;
+    (void)state;
+    snprintf(before, sizeof before, "%s/before", tmpdir);
+    snprintf(out, sizeof out, "%s/refit", tmpdir);
+    snprintf(errf, sizeof errf, "%s/refit.err", tmpdir);
+    args[n++] = "refit";
+    args[n++] = "--quiet";
+    args[n++] = "--out";
+    args[n++] = out;
+    for (i = 0; i < NRUNS; i++) {
+        snprintf(ids[i], sizeof ids[i], "2026112%dT000000Z-host", i);
+        args[n++] = ids[i];
+    }
+    args[n] = NULL;
+    for (k = 0; k < sizeof delays / sizeof *delays; k++) {
+        int sig = k % 2 ? SIGTERM : SIGINT, status;
+        sh("rm -rf '%s' && cp -a '%s' '%s'", out, before, out);
+        status = interrupt(args, delays[k], sig, errf, NULL);
+        if (status == 128 + sig)
+            fail_msg("refit: killed by signal %d after %.1f s, not stopped", sig, delays[k]);
+        hits += check_status(status, sig, errf, "refit");
+        assert_no_leftovers(out);
+        for (i = 0; i < NRUNS; i++) {
+            results *r = NULL;
+            err e;
+            snprintf(p, sizeof p, "%s/runs/%s/results.xml", out, ids[i]);
+            if (results_load(p, &r, &e) != BE_OK)
+                fail_msg("refit, signal after %.1f s: %s", delays[k], e.msg);
+            results_free(r);
+        }
+    }
+    print_message("refit: %d of %zu signals found the work under way (exit 1)\n", hits,
+                  sizeof delays / sizeof *delays);
+    assert_true(hits >= 2);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -314,6 +360,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_signals),
         cmocka_unit_test(test_run_signals),
+        cmocka_unit_test(test_refit_signals),
     };
     return cmocka_run_group_tests_name("signals", tests, setup, teardown);
 }
