@@ -252,7 +252,7 @@ static void md(FILE *f, const char *s)
 int export_summary(const results *r, char **out, size_t *len, err *e)
 {
     findings F;
-    char buf[1024], t[32], lo[32], hi[32], warn[EXPORT_WARNINGS][PROSE_WARNING];
+    char buf[4096], t[32], lo[32], hi[32], warn[EXPORT_WARNINGS][PROSE_WARNING];
     FILE *f;
     int i, rc, nw;
     *out = NULL;
