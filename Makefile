@@ -39,7 +39,8 @@ EMBED   := src/results.rng $(wildcard kernels/*.cl)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
-           $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals
+           $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals \
+           $(BUILD)/test_net
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
@@ -47,7 +48,7 @@ TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/t
 # (summary.md rendered as GitHub renders it).
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
         libcairo2-dev libxml2-dev libxslt1-dev libcmocka-dev fonts-dejavu-core valgrind \
-        clang libclang-rt-14-dev clang-format cmark-gfm
+        clang libclang-rt-14-dev clang-format cmark-gfm python3-onnx
 
 # The fuzzers, one per parser of untrusted input (tests/fuzz/fuzz_NAME.c),
 # each with what it links, built by clang with libFuzzer, ASan and UBSan:
@@ -56,28 +57,30 @@ DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl
 #             price.c)
 #   compare   what reads loaded runs: compare (text, Markdown, JSON), the
 #             exports (summary.md, results.json, CSV) and the history
-# Issue 22's network list parser joins as `netlist`: add it to FUZZERS with
-# its FUZZ_SRC_netlist, tests/fuzz/fuzz_netlist.c and a corpus-netlist/.
+#   netlist   --net-file and --net values (net.c)
 # `make fuzz` runs each for FUZZ_SECONDS; `make check` splits
 # FUZZ_CHECK_SECONDS among them.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
-FUZZERS      := results siteconf compare
+FUZZERS      := results siteconf compare netlist
 FUZZ_SRC_results  := src/results.c src/utf8.c src/err.c src/fsx.c src/infile.c src/fmt.c \
-                     src/stats.c
+                     src/stats.c src/net.c
 FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c
+FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
 FUZZ_SRC_compare  := $(addprefix src/,changes.c chart.c compare.c csv.c devinfo.c err.c export.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c infile.c \
-                     json.c query.c results.c rng.c stats.c utf8.c workload.c xover.c)
+                     json.c net.c query.c results.c rng.c stats.c utf8.c workload.c xover.c)
 # the seeds and every input that once failed, per fuzzer
 FUZZ_CORPUS_results  := tests/fuzz/corpus
 FUZZ_CORPUS_siteconf := tests/fuzz/corpus-siteconf
 FUZZ_CORPUS_compare  := tests/fuzz/corpus-compare
+FUZZ_CORPUS_netlist  := tests/fuzz/corpus-netlist
 FUZZ_DICT_results  := tests/fuzz/results.dict
 FUZZ_DICT_siteconf := tests/fuzz/siteconf.dict
 FUZZ_DICT_compare  := tests/fuzz/results.dict
+FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 
 .PHONY: all check test report bench fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
@@ -171,6 +174,9 @@ $(BUILD)/test_synth: $(BUILD)/test_synth.o $(BUILD)/libbreakeven.a
 $(BUILD)/test_cl: $(BUILD)/test_cl.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
+$(BUILD)/test_net: $(BUILD)/test_net.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
 $(BUILD)/bench: $(BUILD)/bench.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $$(pkg-config --libs clblast)
 
@@ -194,7 +200,7 @@ format:
 	$(CLANG_FORMAT) -i --style=file $(FORMATTED)
 
 test: $(BIN) $(TESTS)
-	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS)
+	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net
 
 report: deps
 	$(MAKE) --no-print-directory breakeven
@@ -242,6 +248,7 @@ deps:
 	   && command -v valgrind >/dev/null 2>&1 \
 	   && command -v cmark-gfm >/dev/null 2>&1 \
 	   && command -v $(CLANG_FORMAT) >/dev/null 2>&1 \
+	   && /usr/bin/python3 -c 'import onnx' >/dev/null 2>&1 \
 	   && ls "$$($(FUZZ_CC) --print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
 	   || missing=1; \
 	 if [ -z "$$missing" ]; then exit 0; fi; \

@@ -41,6 +41,9 @@
  *     LVW) double-buffers the local tiles: the next slice is fetched into
  *     registers while the current one is multiplied, one barrier per slice.
  *
+ * Every kernel takes `relu` last: 1 for y = ReLU(x*W + b) (and dz masked by
+ * [y > 0]), 0 for y = x*W + b (dz = dy), a network's last layer.
+ *
  * Every index fits an int: the host refuses matrices of 2^31 elements or more.
  */
 
@@ -48,8 +51,11 @@
 #define GEMM_LOCAL 0
 #endif
 
-/* dz = dy where the layer's output was positive: the ReLU derivative. */
-#define DRELU(dy, y) ((y) > 0.0f ? (dy) : 0.0f)
+/* dz = dy where the layer's output was positive: the ReLU derivative
+ * (dz = dy for a layer without ReLU). */
+#define DRELU(relu, dy, y) (!(relu) || (y) > 0.0f ? (dy) : 0.0f)
+/* The activation of a layer's output v (scalar or vector). */
+#define ACT(relu, v) ((relu) ? fmax((v), 0.0f) : (v))
 
 /* dense_bwd_db: one item per output column n; neighbouring items read
  * neighbouring addresses, which both coalesces on GPUs and vectorises across
@@ -57,14 +63,14 @@
 kernel void dense_bwd_db(const int M, const int N,
                          global const float *restrict dy,
                          global const float *restrict y,
-                         global float *restrict b, const float lr)
+                         global float *restrict b, const float lr, const int relu)
 {
     const int n = get_global_id(0);
     if (n >= N)
         return;
     float s = 0.0f;
     for (int m = 0; m < M; m++)
-        s += DRELU(dy[m * N + n], y[m * N + n]);
+        s += DRELU(relu, dy[m * N + n], y[m * N + n]);
     b[n] -= lr * s;
 }
 
@@ -149,11 +155,14 @@ inline floatv bload(global const float *row, int q, int Q, int guarded)
 #endif
 }
 
-/* dz version of bload: the ReLU derivative applied on load. */
+/* dz version of bload: the ReLU derivative applied on load (with relu). */
 inline floatv bload_dz(global const float *dyrow, global const float *yrow, int q, int Q,
-                       int guarded)
+                       int guarded, int relu)
 {
-    floatv d = bload(dyrow, q, Q, guarded), v = bload(yrow, q, Q, guarded);
+    floatv d = bload(dyrow, q, Q, guarded);
+    if (!relu)
+        return d;
+    floatv v = bload(yrow, q, Q, guarded);
     return v > (floatv)0.0f ? d : (floatv)0.0f;
 }
 
@@ -191,7 +200,7 @@ void dense_fwd_kb(const int M, const int N, const int K,
                   global const float *restrict x,
                   global const float *restrict w,
                   global const float *restrict b,
-                  global float *restrict y)
+                  global float *restrict y, const int relu)
 {
     local float Bs[KB * GN];
     const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * LX + tx;
@@ -234,7 +243,7 @@ void dense_fwd_kb(const int M, const int N, const int K,
         for (int v = 0; v < NV; v++) {
             const int q = q0 + v * VW;
             const floatv bias = bload(b, q, N, q + VW > N);
-            store_row(fmax(acc[i][v] + bias, 0.0f), y + (p0 + i) * N, q, q, N);
+            store_row(ACT(relu, acc[i][v] + bias), y + (p0 + i) * N, q, q, N);
         }
     }
 }
@@ -244,7 +253,7 @@ kernel void dense_fwd(const int M, const int N, const int K,
                       global const float *restrict x,
                       global const float *restrict w,
                       global const float *restrict b,
-                      global float *restrict y)
+                      global float *restrict y, const int relu)
 {
     const int q0 = get_global_id(0) * TN, p0 = get_global_id(1) * TM;
     if (p0 >= M || q0 >= N)
@@ -275,7 +284,7 @@ kernel void dense_fwd(const int M, const int N, const int K,
         if (p0 + i >= M)
             break;
         for (int v = 0; v < NV; v++)
-            store_row(fmax(acc[i][v] + bias[v], 0.0f), y + (p0 + i) * N, qb + v * VW, q0, N);
+            store_row(ACT(relu, acc[i][v] + bias[v]), y + (p0 + i) * N, qb + v * VW, q0, N);
     }
 }
 
@@ -283,7 +292,7 @@ kernel void dense_bwd_dw(const int M, const int N, const int K,
                          global const float *restrict x,
                          global const float *restrict dy,
                          global const float *restrict y,
-                         global float *restrict w, const float lr)
+                         global float *restrict w, const float lr, const int relu)
 {
     const int q0 = get_global_id(0) * TN, p0 = get_global_id(1) * TM;
     if (p0 >= K || q0 >= N)
@@ -299,7 +308,7 @@ kernel void dense_bwd_dw(const int M, const int N, const int K,
     for (int r = 0; r < M; r++) {
         floatv bv[NV];
         for (int v = 0; v < NV; v++)
-            bv[v] = bload_dz(dy + r * N, y + r * N, qb + v * VW, N, guarded);
+            bv[v] = bload_dz(dy + r * N, y + r * N, qb + v * VW, N, guarded, relu);
         global const float *xr = x + r * K;
         for (int i = 0; i < TM; i++) {
             const floatv a = xr[pc[i]];
@@ -324,7 +333,7 @@ kernel void dense_bwd_dx(const int M, const int N, const int K,
                          global const float *restrict dy,
                          global const float *restrict y,
                          global const float *restrict w,
-                         global float *restrict dx)
+                         global float *restrict dx, const int relu)
 {
     const int q0 = get_global_id(0) * DTN, p0 = get_global_id(1) * DTM;
     if (p0 >= M || q0 >= K)
@@ -344,7 +353,7 @@ kernel void dense_bwd_dx(const int M, const int N, const int K,
         floatv a[DTM], bv[DTN];
         for (int i = 0; i < DTM; i++) {
             const floatv d = VLOAD(ar[i] + r), v = VLOAD(yr[i] + r);
-            a[i] = v > (floatv)0.0f ? d : (floatv)0.0f;
+            a[i] = relu ? (v > (floatv)0.0f ? d : (floatv)0.0f) : d;
         }
         for (int j = 0; j < DTN; j++)
             bv[j] = VLOAD(br[j] + r);
@@ -360,7 +369,7 @@ kernel void dense_bwd_dx(const int M, const int N, const int K,
                 break;
             float s = HSUM(acc[i][j]);
             for (int r = rv; r < N; r++)
-                s += DRELU(ar[i][r], yr[i][r]) * br[j][r];
+                s += DRELU(relu, ar[i][r], yr[i][r]) * br[j][r];
             dx[(p0 + i) * K + q0 + j] = s;
         }
     }
@@ -419,7 +428,7 @@ kernel void dense_bwd_dx(const int M, const int N, const int K,
  * a/ay and b/by: the operands (ay, by: the layer output masking dz, or 0).
  * lda/ldb: their row lengths.  Loads walk the operand's contiguous dimension
  * with consecutive items (coalesced) and zero-fill past P, Q and R. */
-inline void tile_gemm(const int mode, const int P, const int Q, const int R,
+inline void tile_gemm(const int mode, const int relu, const int P, const int Q, const int R,
                       global const float *a, global const float *ay, const int lda,
                       global const float *b, global const float *by, const int ldb,
                       local float *As, local float *Bs, float acc[WPTM][WPTN])
@@ -446,7 +455,7 @@ inline void tile_gemm(const int mode, const int P, const int Q, const int R,
                 if (mode == MODE_DW)
                     v = a[gr * lda + gp];
                 else if (mode == MODE_DX)
-                    v = DRELU(a[gp * lda + gr], ay[gp * lda + gr]);
+                    v = DRELU(relu, a[gp * lda + gr], ay[gp * lda + gr]);
                 else
                     v = a[gp * lda + gr];
             }
@@ -467,7 +476,7 @@ inline void tile_gemm(const int mode, const int P, const int Q, const int R,
                 if (mode == MODE_DX)
                     v = b[gq * ldb + gr];
                 else if (mode == MODE_DW)
-                    v = DRELU(b[gr * ldb + gq], by[gr * ldb + gq]);
+                    v = DRELU(relu, b[gr * ldb + gq], by[gr * ldb + gq]);
                 else
                     v = b[gr * ldb + gq];
             }
@@ -493,17 +502,17 @@ void dense_fwd(const int M, const int N, const int K,
                global const float *restrict x,
                global const float *restrict w,
                global const float *restrict b,
-               global float *restrict y)
+               global float *restrict y, const int relu)
 {
     local float As[TSK * ALD], Bs[TSK * BLD];
     float acc[WPTM][WPTN];
-    tile_gemm(MODE_FWD, M, N, K, x, 0, K, w, 0, N, As, Bs, acc);
+    tile_gemm(MODE_FWD, relu, M, N, K, x, 0, K, w, 0, N, As, Bs, acc);
     for (int i = 0; i < WPTM; i++) {
         const int p = get_group_id(1) * TSM + get_local_id(1) + i * RTSM;
         for (int j = 0; j < WPTN; j++) {
             const int q = get_group_id(0) * TSN + get_local_id(0) + j * RTSN;
             if (p < M && q < N)
-                y[p * N + q] = fmax(acc[i][j] + b[q], 0.0f);
+                y[p * N + q] = ACT(relu, acc[i][j] + b[q]);
         }
     }
 }
@@ -513,11 +522,11 @@ void dense_bwd_dx(const int M, const int N, const int K,
                   global const float *restrict dy,
                   global const float *restrict y,
                   global const float *restrict w,
-                  global float *restrict dx)
+                  global float *restrict dx, const int relu)
 {
     local float As[TSK * ALD], Bs[TSK * BLD];
     float acc[WPTM][WPTN];
-    tile_gemm(MODE_DX, M, K, N, dy, y, N, w, 0, N, As, Bs, acc);
+    tile_gemm(MODE_DX, relu, M, K, N, dy, y, N, w, 0, N, As, Bs, acc);
     for (int i = 0; i < WPTM; i++) {
         const int p = get_group_id(1) * TSM + get_local_id(1) + i * RTSM;
         for (int j = 0; j < WPTN; j++) {
@@ -533,11 +542,11 @@ void dense_bwd_dw(const int M, const int N, const int K,
                   global const float *restrict x,
                   global const float *restrict dy,
                   global const float *restrict y,
-                  global float *restrict w, const float lr)
+                  global float *restrict w, const float lr, const int relu)
 {
     local float As[TSK * ALD], Bs[TSK * BLD];
     float acc[WPTM][WPTN];
-    tile_gemm(MODE_DW, K, N, M, x, 0, K, dy, y, N, As, Bs, acc);
+    tile_gemm(MODE_DW, relu, K, N, M, x, 0, K, dy, y, N, As, Bs, acc);
     for (int i = 0; i < WPTM; i++) {
         const int p = get_group_id(1) * TSM + get_local_id(1) + i * RTSM;
         for (int j = 0; j < WPTN; j++) {
@@ -593,7 +602,7 @@ inline floatl gload(const int dz, global const float *a, global const float *ay,
         t[u] = 0.0f;
         if (row < rows && col + u < cols) {
             const int o = row * ld + col + u;
-            t[u] = dz ? DRELU(a[o], ay[o]) : a[o];
+            t[u] = dz ? DRELU(1, a[o], ay[o]) : a[o];
         }
     }
     return LVLOAD(t);
@@ -703,14 +712,14 @@ inline void tile_step(local const floatl *As, local const floatl *Bs, floatl acc
  * into the other half of As/Bs after it, so its global latency overlaps the
  * arithmetic and one barrier per slice suffices; without, each slice is
  * fetched, stored and multiplied in turn between two barriers. */
-inline void tile_gemm(const int mode, const int P, const int Q, const int R,
+inline void tile_gemm(const int mode, const int relu, const int P, const int Q, const int R,
                       global const float *a, global const float *ay, const int lda,
                       global const float *b, global const float *by, const int ldb,
                       local floatl *As, local floatl *Bs, floatl acc[WPTM][VN])
 {
     const int pt = (int)get_group_id(1) * TSM, qt = (int)get_group_id(0) * TSN;
     const int ta = mode != MODE_DW, tb = mode == MODE_DX;
-    const int da = mode == MODE_DX, db = mode == MODE_DW;
+    const int da = mode == MODE_DX && relu, db = mode == MODE_DW && relu;
     const int va = lda % LVW == 0, vb = ldb % LVW == 0;
     floatl ra[NVA], rb[NVB];
 #pragma unroll
@@ -764,12 +773,12 @@ void dense_fwd(const int M, const int N, const int K,
                global const float *restrict x,
                global const float *restrict w,
                global const float *restrict b,
-               global float *restrict y)
+               global float *restrict y, const int relu)
 {
     local floatl As[LTILES * TSK * (TSM / LVW)], Bs[LTILES * TSK * (TSN / LVW)];
     floatl acc[WPTM][VN], bias[VN];
     const int vec = N % LVW == 0;
-    tile_gemm(MODE_FWD, M, N, K, x, 0, K, w, 0, N, As, Bs, acc);
+    tile_gemm(MODE_FWD, relu, M, N, K, x, 0, K, w, 0, N, As, Bs, acc);
 #pragma unroll
     for (int j = 0; j < VN; j++)
         bias[j] = gload(0, b, 0, 0, 0, OUT_Q(j), 1, N, 1);
@@ -777,7 +786,7 @@ void dense_fwd(const int M, const int N, const int K,
     for (int i = 0; i < WPTM; i++)
 #pragma unroll
         for (int j = 0; j < VN; j++)
-            gstore(y, OUT_P(i), OUT_Q(j), M, N, vec, fmax(acc[i][j] + bias[j], 0.0f));
+            gstore(y, OUT_P(i), OUT_Q(j), M, N, vec, ACT(relu, acc[i][j] + bias[j]));
 }
 
 kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
@@ -785,12 +794,12 @@ void dense_bwd_dx(const int M, const int N, const int K,
                   global const float *restrict dy,
                   global const float *restrict y,
                   global const float *restrict w,
-                  global float *restrict dx)
+                  global float *restrict dx, const int relu)
 {
     local floatl As[LTILES * TSK * (TSM / LVW)], Bs[LTILES * TSK * (TSN / LVW)];
     floatl acc[WPTM][VN];
     const int vec = K % LVW == 0;
-    tile_gemm(MODE_DX, M, K, N, dy, y, N, w, 0, N, As, Bs, acc);
+    tile_gemm(MODE_DX, relu, M, K, N, dy, y, N, w, 0, N, As, Bs, acc);
 #pragma unroll
     for (int i = 0; i < WPTM; i++)
 #pragma unroll
@@ -803,12 +812,12 @@ void dense_bwd_dw(const int M, const int N, const int K,
                   global const float *restrict x,
                   global const float *restrict dy,
                   global const float *restrict y,
-                  global float *restrict w, const float lr)
+                  global float *restrict w, const float lr, const int relu)
 {
     local floatl As[LTILES * TSK * (TSM / LVW)], Bs[LTILES * TSK * (TSN / LVW)];
     floatl acc[WPTM][VN];
     const int vec = N % LVW == 0;
-    tile_gemm(MODE_DW, K, N, M, x, 0, K, dy, y, N, As, Bs, acc);
+    tile_gemm(MODE_DW, relu, K, N, M, x, 0, K, dy, y, N, As, Bs, acc);
 #pragma unroll
     for (int i = 0; i < WPTM; i++)
 #pragma unroll

@@ -9,14 +9,18 @@
  * reference.  Backends know nothing of statistics, budgets or files, and
  * call nothing above them: they describe their devices with devinfo.h.
  *
- * Layout conventions shared by every backend (row-major, fp32):
- *   x      batch × hidden    the activations entering a layer
- *   W      hidden × hidden   W[i*H + j] connects input i to output j
- *   b      hidden
- *   y      batch × hidden    y = ReLU(x·W + b)
+ * Layout conventions shared by every backend (row-major, fp32), for layer l
+ * with K = wl_dim(w, l) inputs and N = wl_dim(w, l + 1) outputs (both the
+ * hidden width in the square stack, a network's sizes otherwise):
+ *   x      batch × K         the activations entering a layer
+ *   W      K × N             W[i*N + j] connects input i to output j
+ *   b      N
+ *   y      batch × N         y = ReLU(x·W + b), or x·W + b for the last
+ *                            layer of a network (wl_relu)
  * Training adds, per layer from the top down, with dy the gradient arriving
  * at the layer's output (dy = y_L at the top: loss = ½·Σ y_L²):
  *   dz = dy ⊙ [y > 0]      dW = xᵀ·dz      db = Σ_rows dz      dx = dz·Wᵀ
+ *   (dz = dy for a layer without ReLU)
  *   W ← W − lr·dW          b ← b − lr·db   (dx uses W before the update)
  */
 #ifndef BE_BACKEND_H
@@ -29,16 +33,34 @@
 
 typedef enum { WL_INFERENCE = 0, WL_TRAINING = 1 } wl_mode;
 
+#define WL_MAX_LAYERS 64
+
 /* One point's workload.  The arrays belong to the caller (workload.c makes
  * them from the seed) and outlive every backend call that receives them. */
 typedef struct workload {
     wl_mode mode;
-    int layers, hidden, batch;
-    float lr;               /* SGD learning rate (training only)       */
-    const float *x0;        /* batch × hidden network input            */
-    const float *const *w0; /* layers arrays of hidden × hidden        */
-    const float *const *b0; /* layers arrays of hidden                 */
+    int layers, hidden, batch;   /* hidden: the widest size of a network   */
+    float lr;                    /* SGD learning rate (training only)       */
+    const float *x0;             /* batch × wl_dim(0) network input         */
+    const float *const *w0;      /* layers arrays of wl_dim(l) × wl_dim(l+1) */
+    const float *const *b0;      /* layers arrays of wl_dim(l+1)            */
+    int dims[WL_MAX_LAYERS + 1]; /* a network's sizes; all 0: the square
+                                    stack, every size `hidden`          */
+    int linear_last;             /* no ReLU after the last layer (networks) */
+    int weights_on_host;         /* time step_times.whost too (networks)     */
 } workload;
+
+/* Size i of w (0: its input, layers: its output). */
+static inline int wl_dim(const workload *w, int i)
+{
+    return w->dims[0] ? w->dims[i] : w->hidden;
+}
+
+/* Whether layer l applies ReLU. */
+static inline int wl_relu(const workload *w, int l)
+{
+    return !(w->linear_last && l == w->layers - 1);
+}
 
 /* What one timed step cost.  Times are seconds; a field a backend cannot
  * measure is negative (the CPU has no kernel events and no transfers). */
@@ -48,16 +70,19 @@ typedef struct step_times {
     double h2d;    /* upload of the step's input batch                   */
     double d2h;    /* read-back of the step's output                     */
     double total;  /* host wall time of upload + step + read-back        */
+    double whost;  /* weights on the host: the upload of every W and b,
+                      then as total; negative when not measured          */
 } step_times;
 
 /* The network after exactly one step from the initial parameters, copied to
  * host memory by the backend (`state`).  Arrays are allocated by the caller
  * with the workload's shapes; the backend fills them. */
 typedef struct net_state {
-    float **act; /* layers+1 arrays batch × hidden: act[0] = input, act[l+1] = output of layer l */
-    float **dx;  /* training: layers arrays batch × hidden, gradient w.r.t. layer l's input */
-    float **w;   /* training: layers arrays hidden × hidden, weights after the update  */
-    float **b;   /* training: layers arrays hidden, biases after the update           */
+    float *
+        *act; /* layers+1 arrays batch × wl_dim(l): act[0] = input, act[l+1] = output of layer l */
+    float **dx; /* training: layers arrays batch × wl_dim(l), gradient w.r.t. layer l's input */
+    float **w;  /* training: layers arrays wl_dim(l) × wl_dim(l+1), weights after the update */
+    float **b;  /* training: layers arrays wl_dim(l+1), biases after the update          */
 } net_state;
 
 /* Which library a backend measures with.  device_info.kind is its name
@@ -83,6 +108,12 @@ typedef struct backend_ops {
      * the binary cache served it.  NULL for a backend that builds nothing
      * (the CPU). */
     void (*build_info)(const void *dev, double *seconds, int *cache_hit);
+    /* The mean time of each layer over the steps since the last call (or
+     * since prepare) into mean[0..layers), forward and backward together;
+     * then starts counting afresh.  mean NULL: only starts afresh.  OpenCL:
+     * the layer's kernels' event times; the CPU: the host clock around the
+     * layer's calls.  Returns the number of steps counted. */
+    long (*layer_times)(void *run, double *mean);
 } backend_ops;
 
 /* A device the sweep can measure: its description, its operations and the

@@ -63,6 +63,8 @@ typedef struct cl_run {
     float *out;    /* host copy of y_L that step reads back into */
     cl_event *evs; /* one per kernel of a step */
     int nev;
+    double lsum[WL_MAX_LAYERS]; /* kernel seconds per layer since layer_times */
+    long lsteps;
 } cl_run;
 
 static size_t ceil_to(size_t n, size_t m)
@@ -351,40 +353,40 @@ static int launch(cl_dev *d, cl_kernel k, const char *name, const karg *args, in
     return BE_OK;
 }
 
-/* y = ReLU(x·W + b) for an M×K input and K×N weights, with dense_fwd_kb
- * when use_fwd_kb says so. */
-static int enq_fwd(cl_dev *d, int M, int N, int K, cl_mem x, cl_mem w, cl_mem b, cl_mem y,
+/* y = ReLU(x·W + b) (x·W + b without relu) for an M×K input and K×N
+ * weights, with dense_fwd_kb when use_fwd_kb says so. */
+static int enq_fwd(cl_dev *d, int M, int N, int K, cl_mem x, cl_mem w, cl_mem b, cl_mem y, int relu,
                    cl_event *ev, err *e)
 {
-    const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(x), ARG(w), ARG(b), ARG(y)};
+    const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(x), ARG(w), ARG(b), ARG(y), ARG(relu)};
     const int kb = use_fwd_kb(&d->cfg, K);
-    return launch(d, kb ? d->kfwd_kb : d->kfwd, kb ? "dense_fwd_kb" : "dense_fwd", a, 7,
+    return launch(d, kb ? d->kfwd_kb : d->kfwd, kb ? "dense_fwd_kb" : "dense_fwd", a, 8,
                   gemm_range(&d->cfg, M, N, 0), ev, e);
 }
 
-/* dx = dz·Wᵀ, dz = dy ⊙ [y > 0]. */
+/* dx = dz·Wᵀ, dz = dy ⊙ [y > 0] (dz = dy without relu). */
 static int enq_dx(cl_dev *d, int M, int N, int K, cl_mem dy, cl_mem y, cl_mem w, cl_mem dx,
-                  cl_event *ev, err *e)
+                  int relu, cl_event *ev, err *e)
 {
-    const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(dy), ARG(y), ARG(w), ARG(dx)};
-    return launch(d, d->kdx, "dense_bwd_dx", a, 7, gemm_range(&d->cfg, M, K, 1), ev, e);
+    const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(dy), ARG(y), ARG(w), ARG(dx), ARG(relu)};
+    return launch(d, d->kdx, "dense_bwd_dx", a, 8, gemm_range(&d->cfg, M, K, 1), ev, e);
 }
 
 /* W -= lr·xᵀ·dz. */
 static int enq_dw(cl_dev *d, int M, int N, int K, cl_mem x, cl_mem dy, cl_mem y, cl_mem w, float lr,
-                  cl_event *ev, err *e)
+                  int relu, cl_event *ev, err *e)
 {
-    const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(x), ARG(dy), ARG(y), ARG(w), ARG(lr)};
-    return launch(d, d->kdw, "dense_bwd_dw", a, 8, gemm_range(&d->cfg, K, N, 0), ev, e);
+    const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(x), ARG(dy), ARG(y), ARG(w), ARG(lr), ARG(relu)};
+    return launch(d, d->kdw, "dense_bwd_dw", a, 9, gemm_range(&d->cfg, K, N, 0), ev, e);
 }
 
 /* b -= lr·Σ_rows dz. */
-static int enq_db(cl_dev *d, int M, int N, cl_mem dy, cl_mem y, cl_mem b, float lr, cl_event *ev,
-                  err *e)
+static int enq_db(cl_dev *d, int M, int N, cl_mem dy, cl_mem y, cl_mem b, float lr, int relu,
+                  cl_event *ev, err *e)
 {
-    const karg a[] = {ARG(M), ARG(N), ARG(dy), ARG(y), ARG(b), ARG(lr)};
+    const karg a[] = {ARG(M), ARG(N), ARG(dy), ARG(y), ARG(b), ARG(lr), ARG(relu)};
     const ndrange r = {{ceil_to((size_t)N, DB_GROUP), 1}, {DB_GROUP, 1}};
-    return launch(d, d->kdb, "dense_bwd_db", a, 6, r, ev, e);
+    return launch(d, d->kdb, "dense_bwd_db", a, 7, r, ev, e);
 }
 
 /* Enqueues one step's kernels: the forward pass, and in training the
@@ -394,21 +396,24 @@ static int enq_db(cl_dev *d, int M, int N, cl_mem dy, cl_mem y, cl_mem b, float 
 static int enq_step(cl_run *r, cl_event *ev, err *e)
 {
     cl_dev *d = r->d;
-    const int L = r->w.layers, H = r->w.hidden, B = r->w.batch;
+    const workload *w = &r->w;
+    const int L = w->layers, B = w->batch;
     cl_mem dy, y;
     int rc, k = 0, l;
 #define EV (ev ? &ev[k++] : NULL)
     for (l = 0; l < L; l++)
-        if ((rc = enq_fwd(d, B, H, H, r->act[l], r->wt[l], r->bs[l], r->act[l + 1], EV, e)))
+        if ((rc = enq_fwd(d, B, wl_dim(w, l + 1), wl_dim(w, l), r->act[l], r->wt[l], r->bs[l],
+                          r->act[l + 1], wl_relu(w, l), EV, e)))
             return rc;
-    if (r->w.mode != WL_TRAINING)
+    if (w->mode != WL_TRAINING)
         return BE_OK;
     for (l = L - 1; l >= 0; l--) {
+        const int K = wl_dim(w, l), N = wl_dim(w, l + 1), relu = wl_relu(w, l);
         dy = l == L - 1 ? r->act[L] : r->dx[l + 1];
         y = r->act[l + 1];
-        if ((rc = enq_dx(d, B, H, H, dy, y, r->wt[l], r->dx[l], EV, e)) ||
-            (rc = enq_dw(d, B, H, H, r->act[l], dy, y, r->wt[l], r->w.lr, EV, e)) ||
-            (rc = enq_db(d, B, H, dy, y, r->bs[l], r->w.lr, EV, e)))
+        if ((rc = enq_dx(d, B, N, K, dy, y, r->wt[l], r->dx[l], relu, EV, e)) ||
+            (rc = enq_dw(d, B, N, K, r->act[l], dy, y, r->wt[l], w->lr, relu, EV, e)) ||
+            (rc = enq_db(d, B, N, dy, y, r->bs[l], w->lr, relu, EV, e)))
             return rc;
     }
 #undef EV
@@ -440,12 +445,13 @@ static int download(cl_dev *d, cl_mem m, void *dst, size_t n, const char *what, 
 static int cl_reset(void *run, err *e)
 {
     cl_run *r = run;
-    const size_t H = (size_t)r->w.hidden;
     int rc, l;
-    for (l = 0; l < r->w.layers; l++)
-        if ((rc = upload(r->d, r->wt[l], r->w.w0[l], H * H * sizeof(float), "W", NULL, e)) ||
-            (rc = upload(r->d, r->bs[l], r->w.b0[l], H * sizeof(float), "b", NULL, e)))
+    for (l = 0; l < r->w.layers; l++) {
+        const size_t K = (size_t)wl_dim(&r->w, l), N = (size_t)wl_dim(&r->w, l + 1);
+        if ((rc = upload(r->d, r->wt[l], r->w.w0[l], K * N * sizeof(float), "W", NULL, e)) ||
+            (rc = upload(r->d, r->bs[l], r->w.b0[l], N * sizeof(float), "b", NULL, e)))
             return rc;
+    }
     return BE_OK;
 }
 
@@ -493,18 +499,37 @@ static int new_buffer(cl_dev *d, cl_mem *m, size_t n, const char *what, int i, e
  * or page forever. */
 static int check_fits(const cl_dev *d, const workload *w, err *e)
 {
-    const size_t H = (size_t)w->hidden, B = (size_t)w->batch, L = (size_t)w->layers;
-    const size_t act = B * H * sizeof(float), wsz = H * H * sizeof(float);
-    const double total = (double)(L + 1) * (double)act + (double)L * (double)wsz +
-                         (double)L * (double)H * sizeof(float) +
-                         (w->mode == WL_TRAINING ? (double)L * (double)act : 0.0);
-    if (H * H > INT_MAX || B * H > INT_MAX)
-        return err_set(e, BE_EOOM, "%s: %zu×%zu matrices exceed the kernels' 2^31-element indexing",
-                       d->name, H, H > B ? H : B);
-    if (wsz > d->max_alloc || act > d->max_alloc)
+    const size_t B = (size_t)w->batch;
+    size_t big = 0;
+    double total = 0.0;
+    int l;
+    for (l = 0; l <= w->layers; l++) {
+        const size_t K = (size_t)wl_dim(w, l), act = B * K * sizeof(float);
+        /* act[l], and in training dx[l] (not of the output) */
+        total += (double)act * (w->mode == WL_TRAINING && l < w->layers ? 2.0 : 1.0);
+        if (B * K > INT_MAX)
+            return err_set(e, BE_EOOM,
+                           "%s: %zu×%zu matrices exceed the kernels' 2^31-element indexing",
+                           d->name, B, K);
+        if (act > big)
+            big = act;
+        if (l == w->layers)
+            break;
+        {
+            const size_t N = (size_t)wl_dim(w, l + 1), wsz = K * N * sizeof(float);
+            if (K * N > INT_MAX)
+                return err_set(e, BE_EOOM,
+                               "%s: %zu×%zu matrices exceed the kernels' 2^31-element indexing",
+                               d->name, K, N);
+            total += (double)wsz + (double)N * sizeof(float);
+            if (wsz > big)
+                big = wsz;
+        }
+    }
+    if (big > d->max_alloc)
         return err_set(e, BE_EOOM,
                        "%s: a %zu-byte buffer exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu bytes)",
-                       d->name, wsz > act ? wsz : act, (unsigned long long)d->max_alloc);
+                       d->name, big, (unsigned long long)d->max_alloc);
     if (total > (double)d->global_mem)
         return err_set(e, BE_EOOM,
                        "%s: %.0f bytes of buffers exceed CL_DEVICE_GLOBAL_MEM_SIZE (%llu bytes)",
@@ -524,14 +549,15 @@ static int warm_up(cl_run *r, err *e)
     cl_int crc;
     int rc;
     r->w.hidden = r->w.batch = 1;
+    memset(r->w.dims, 0, sizeof r->w.dims);
     rc = enq_step(r, NULL, e);
     r->w = w;
     if (rc)
         return rc;
     if (has_fwd_kb(&d->cfg)) { /* the 1×1 step took dense_fwd */
-        const karg a[] = {ARG(one),      ARG(one),      ARG(one),      ARG(r->act[0]),
-                          ARG(r->wt[0]), ARG(r->bs[0]), ARG(r->act[1])};
-        if ((rc = launch(d, d->kfwd_kb, "dense_fwd_kb", a, 7, gemm_range(&d->cfg, 1, 1, 0), NULL,
+        const karg a[] = {ARG(one),      ARG(one),      ARG(one),       ARG(r->act[0]),
+                          ARG(r->wt[0]), ARG(r->bs[0]), ARG(r->act[1]), ARG(one)};
+        if ((rc = launch(d, d->kfwd_kb, "dense_fwd_kb", a, 8, gemm_range(&d->cfg, 1, 1, 0), NULL,
                          e)))
             return rc;
     }
@@ -546,8 +572,7 @@ static int cl_prepare(void *dev, const workload *w, void **run, err *e)
     cl_dev *d = dev;
     cl_run *r = NULL;
     const int L = w->layers, train = w->mode == WL_TRAINING;
-    const size_t H = (size_t)w->hidden, B = (size_t)w->batch;
-    const size_t act = B * H * sizeof(float), wsz = H * H * sizeof(float);
+    const size_t B = (size_t)w->batch;
     int rc, l;
     *run = NULL;
     if (L < 1 || w->hidden < 1 || w->batch < 1)
@@ -570,19 +595,21 @@ static int cl_prepare(void *dev, const workload *w, void **run, err *e)
     r->bs = calloc((size_t)L, sizeof *r->bs);
     r->dx = train ? calloc((size_t)L, sizeof *r->dx) : NULL;
     r->evs = calloc((size_t)r->nev, sizeof *r->evs);
-    r->out = malloc(act);
+    r->out = malloc(B * (size_t)wl_dim(w, L) * sizeof(float));
     if (!r->act || !r->wt || !r->bs || (train && !r->dx) || !r->evs || !r->out) {
         rc = err_set(e, BE_EOOM, "%s: out of host memory for a run", d->name);
         goto fail;
     }
     for (l = 0; l <= L; l++)
-        if ((rc = new_buffer(d, &r->act[l], act, "act", l, e)))
+        if ((rc = new_buffer(d, &r->act[l], B * (size_t)wl_dim(w, l) * sizeof(float), "act", l, e)))
             goto fail;
-    for (l = 0; l < L; l++)
-        if ((rc = new_buffer(d, &r->wt[l], wsz, "W", l, e)) ||
-            (rc = new_buffer(d, &r->bs[l], H * sizeof(float), "b", l, e)) ||
-            (train && (rc = new_buffer(d, &r->dx[l], act, "dx", l, e))))
+    for (l = 0; l < L; l++) {
+        const size_t K = (size_t)wl_dim(w, l), N = (size_t)wl_dim(w, l + 1);
+        if ((rc = new_buffer(d, &r->wt[l], K * N * sizeof(float), "W", l, e)) ||
+            (rc = new_buffer(d, &r->bs[l], N * sizeof(float), "b", l, e)) ||
+            (train && (rc = new_buffer(d, &r->dx[l], B * K * sizeof(float), "dx", l, e))))
             goto fail;
+    }
     if ((rc = warm_up(r, e)) || (rc = cl_reset(r, e)))
         goto fail;
     *run = r;
@@ -610,18 +637,32 @@ static int cl_step(void *run, step_times *t, err *e)
     cl_run *r = run;
     cl_dev *d = r->d;
     const int L = r->w.layers;
-    const size_t act = (size_t)r->w.batch * (size_t)r->w.hidden * sizeof(float);
+    const size_t in = (size_t)r->w.batch * (size_t)wl_dim(&r->w, 0) * sizeof(float);
+    const size_t out = (size_t)r->w.batch * (size_t)wl_dim(&r->w, L) * sizeof(float);
     cl_event up = NULL, down = NULL;
-    double t0, t1, t2, t3, s;
+    double t0, t1, t2, t3, s, tw = -1.0;
     int rc, i;
     cl_int crc;
 
+    /* Weights on the host (networks): every W and b goes up first, as an
+     * offloading library copies them for each call; whost adds that to
+     * total.  In training this restarts from the initial parameters, which
+     * changes no time. */
+    if (r->w.weights_on_host) {
+        tw = host_seconds();
+        if ((rc = cl_reset(r, e)))
+            return rc;
+        crc = clFinish(d->queue);
+        if (crc != CL_SUCCESS)
+            return clerr_set(e, crc, "clFinish(weights)");
+        tw = host_seconds() - tw;
+    }
     /* A blocking write returns once the host buffer may be reused, which
      * need not be when the copy is done (NVIDIA's driver stages pageable
      * memory and returns early): wait for it, so that `wall` below covers
      * the kernels alone. */
     t0 = host_seconds();
-    if ((rc = upload(d, r->act[0], r->w.x0, act, "x", &up, e)))
+    if ((rc = upload(d, r->act[0], r->w.x0, in, "x", &up, e)))
         goto fail;
     crc = clFinish(d->queue);
     if (crc != CL_SUCCESS) {
@@ -637,19 +678,24 @@ static int cl_step(void *run, step_times *t, err *e)
         goto fail;
     }
     t2 = host_seconds();
-    if ((rc = download(d, r->act[L], r->out, act, "y", &down, e)))
+    if ((rc = download(d, r->act[L], r->out, out, "y", &down, e)))
         goto fail;
     t3 = host_seconds();
 
     t->wall = t2 - t1;
     t->total = t3 - t0;
+    t->whost = tw >= 0.0 ? tw + t->total : -1.0;
     t->kernel = 0.0;
     for (i = 0; i < r->nev; i++) {
         s = 0.0;
         if ((rc = ev_seconds(r->evs[i], &s, "kernel", e)))
             goto fail;
         t->kernel += s;
+        /* enq_step's order: the forward kernels by layer, then three
+         * kernels a layer from the top */
+        r->lsum[i < L ? i : L - 1 - (i - L) / 3] += s;
     }
+    r->lsteps++;
     if ((rc = ev_seconds(up, &t->h2d, "upload", e)) ||
         (rc = ev_seconds(down, &t->d2h, "read-back", e)))
         goto fail;
@@ -673,22 +719,40 @@ fail:
 static int cl_state(void *run, net_state *s, err *e)
 {
     cl_run *r = run;
-    const size_t H = (size_t)r->w.hidden, act = (size_t)r->w.batch * H * sizeof(float);
+    const size_t B = (size_t)r->w.batch;
     int rc, l;
     for (l = 0; l <= r->w.layers; l++)
-        if ((rc = download(r->d, r->act[l], s->act[l], act, "act", NULL, e)))
+        if ((rc = download(r->d, r->act[l], s->act[l], B * (size_t)wl_dim(&r->w, l) * sizeof(float),
+                           "act", NULL, e)))
             return rc;
     if (r->w.mode != WL_TRAINING)
         return BE_OK;
-    for (l = 0; l < r->w.layers; l++)
-        if ((rc = download(r->d, r->dx[l], s->dx[l], act, "dx", NULL, e)) ||
-            (rc = download(r->d, r->wt[l], s->w[l], H * H * sizeof(float), "W", NULL, e)) ||
-            (rc = download(r->d, r->bs[l], s->b[l], H * sizeof(float), "b", NULL, e)))
+    for (l = 0; l < r->w.layers; l++) {
+        const size_t K = (size_t)wl_dim(&r->w, l), N = (size_t)wl_dim(&r->w, l + 1);
+        if ((rc = download(r->d, r->dx[l], s->dx[l], B * K * sizeof(float), "dx", NULL, e)) ||
+            (rc = download(r->d, r->wt[l], s->w[l], K * N * sizeof(float), "W", NULL, e)) ||
+            (rc = download(r->d, r->bs[l], s->b[l], N * sizeof(float), "b", NULL, e)))
             return rc;
+    }
     return BE_OK;
 }
 
+static long cl_layer_times(void *run, double *mean)
+{
+    cl_run *r = run;
+    long n = r->lsteps;
+    int l;
+    for (l = 0; l < r->w.layers; l++) {
+        if (mean)
+            mean[l] = n > 0 ? r->lsum[l] / (double)n : 0.0;
+        r->lsum[l] = 0.0;
+    }
+    r->lsteps = 0;
+    return n;
+}
+
 static const backend_ops cl_ops = {
+    .layer_times = cl_layer_times,
     .kind = BACKEND_OPENCL,
     .prepare = cl_prepare,
     .reset = cl_reset,

@@ -41,7 +41,10 @@ enum {
     OPT_DATA,
     OPT_PASSES,
     OPT_FORMAT,
-    OPT_FAIL_ON_REGRESSION
+    OPT_FAIL_ON_REGRESSION,
+    OPT_NET,
+    OPT_NET_FILE,
+    OPT_VIEW
 };
 
 /* --title and --author end up in page titles and the feed: one line of
@@ -74,11 +77,13 @@ typedef struct option_spec {
 } option_spec;
 
 static const option_spec options[] = {
-    {"out", 'o', 1, OPT_OUT, C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
+    {"out", 'o', 1, OPT_OUT,
+     C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) |
+         CMD(CLI_WHICH)},
     {"hidden", 0, 1, OPT_HIDDEN, C_SWEEP},
-    {"batch", 0, 1, OPT_BATCH, C_SWEEP},
+    {"batch", 0, 1, OPT_BATCH, C_SWEEP | CMD(CLI_WHICH)},
     {"layers", 0, 1, OPT_LAYERS, C_SWEEP},
-    {"mode", 0, 1, OPT_MODE, C_SWEEP},
+    {"mode", 0, 1, OPT_MODE, C_SWEEP | CMD(CLI_WHICH)},
     {"devices", 0, 1, OPT_DEVICES, C_SWEEP | CMD(CLI_TUNE)},
     {"threads", 0, 1, OPT_THREADS, C_SWEEP | CMD(CLI_DEVICES) | CMD(CLI_TUNE)},
     {"quick", 0, 0, OPT_QUICK, C_SWEEP | CMD(CLI_TUNE)},
@@ -98,11 +103,14 @@ static const option_spec options[] = {
     {"format", 0, 1, OPT_FORMAT, CMD(CLI_COMPARE)},
     {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
     {"save", 0, 0, OPT_SAVE, CMD(CLI_TUNE)},
+    {"net", 0, 1, OPT_NET, C_SWEEP | CMD(CLI_WHICH)},
+    {"net-file", 0, 1, OPT_NET_FILE, C_SWEEP},
+    {"view", 0, 1, OPT_VIEW, CMD(CLI_WHICH)},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof *options))
 
-static const char *const command_names[] = {"all",   "run",     "report", "compare",
-                                            "refit", "devices", "tune"};
+static const char *const command_names[] = {"all",     "run",  "report", "compare", "refit",
+                                            "devices", "tune", "decide", "which"};
 #define NCOMMANDS ((int)(sizeof command_names / sizeof *command_names))
 
 void cli_usage(FILE *out)
@@ -127,10 +135,19 @@ void cli_usage(FILE *out)
           "  tune       try kernel configurations on the OpenCL devices (--devices,\n"
           "             --budget, --quick) and keep the fastest for later runs\n"
           "             (with --quick, only when --save is given)\n"
+          "  decide RUN  for programs: decision.json, breakeven_decision.h (beside the\n"
+          "             run's results) and a BREAKEVEN_MIN_BATCH_<NET>=N line per network\n"
+          "  which --net NET --batch N RUN  the device to run NET on at batch N\n"
+          "             (--mode inference or training; --view transfer, resident or\n"
+          "             weights-on-host)\n"
           "\n"
           "options:\n"
           "  -o, --out DIR      where runs and reports go (default: out)\n"
           "  --hidden LIST      hidden widths (default: 128..2048)\n"
+          "  --net SIZES        measure a network instead: layer sizes from input to\n"
+          "                     output (784-512-256-10) or a preset (mnist-mlp, see\n"
+          "                     docs/networks.md); repeatable\n"
+          "  --net-file FILE    networks from a file: \"[NAME] SIZES\" per line, # comments\n"
           "  --batch LIST       batch sizes (default: 16..1024)\n"
           "  --layers N         dense layers in the stack (default: 4)\n"
           "  --mode M           inference, training or both (default: inference)\n"
@@ -200,10 +217,11 @@ void cli_command_usage(FILE *out, cli_command cmd)
     cli_usage(f);
     fclose(f);
     fprintf(out, "usage: breakeven %s [OPTIONS]%s\n\n", command_names[cmd],
-            cmd == CLI_REPORT    ? " [RUN...]"
-            : cmd == CLI_COMPARE ? " A B"
-            : cmd == CLI_REFIT   ? " RUN..."
-                                 : "");
+            cmd == CLI_REPORT                       ? " [RUN...]"
+            : cmd == CLI_COMPARE                    ? " A B"
+            : cmd == CLI_REFIT                      ? " RUN..."
+            : cmd == CLI_DECIDE || cmd == CLI_WHICH ? " RUN"
+                                                    : "");
     for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (strcmp(line, "commands:") == 0 || strcmp(line, "options:") == 0) {
             section = line[0] == 'c' ? 1 : 2;
@@ -286,6 +304,9 @@ static void join_args(int argc, char **argv, char *buf, size_t size)
 typedef struct given {
     const char *hidden, *batch, *mode;
     long layers, passes;
+    int nnets, nnet_texts;
+    net_spec nets[NET_MAX_NETS];
+    const char *net_text[NET_MAX_NETS]; /* --net as given, parsed once the command is known */
     double budget;
     unsigned long long seed;
     int have_seed;
@@ -361,6 +382,20 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         break;
     case OPT_LAYERS:
         return parse_long("--layers", val, 1, PLAN_MAX_LAYERS, &g->layers, e);
+    case OPT_NET:
+        if (g->nnet_texts == NET_MAX_NETS)
+            return err_set(e, BE_EUSAGE, "--net: more than %d networks in one run", NET_MAX_NETS);
+        g->net_text[g->nnet_texts++] = val;
+        break;
+    case OPT_VIEW:
+        if (strcmp(val, "resident") != 0 && strcmp(val, "transfer") != 0 &&
+            strcmp(val, "weights-on-host") != 0)
+            return err_set(e, BE_EUSAGE,
+                           "--view: \"%s\" is not transfer, resident or weights-on-host", val);
+        c->which_view = strcmp(val, "transfer") == 0 ? 1 : strcmp(val, "resident") == 0 ? 0 : 2;
+        break;
+    case OPT_NET_FILE:
+        return net_load_file(val, g->nets, &g->nnets, e);
     case OPT_THREADS:
         if ((rc = parse_long("--threads", val, 1, 1024, &v, e)) < 0)
             return rc;
@@ -464,13 +499,14 @@ static int positional(cli *c, int *have_cmd, const char *a, err *e)
         if (k == NCOMMANDS)
             return err_set(e, BE_EUSAGE,
                            "unknown command \"%s\" (commands: all, run, report, "
-                           "compare, refit, devices, tune)",
+                           "compare, refit, devices, tune, decide, which)",
                            shown(a, q, sizeof q));
         c->cmd = (cli_command)k;
         *have_cmd = 1;
         return BE_OK;
     }
-    if (c->cmd != CLI_REPORT && c->cmd != CLI_COMPARE && c->cmd != CLI_REFIT)
+    if (c->cmd != CLI_REPORT && c->cmd != CLI_COMPARE && c->cmd != CLI_REFIT &&
+        c->cmd != CLI_DECIDE && c->cmd != CLI_WHICH)
         return err_set(e, BE_EUSAGE, "unexpected argument \"%s\" (%s takes none)",
                        shown(a, q, sizeof q), command_names[c->cmd]);
     if (c->nargs == CLI_MAX_ARGS)
@@ -499,6 +535,63 @@ static int check_applies(const cli *c, const given *g, err *e)
     return BE_OK;
 }
 
+/* The networks given become the plan's, each name once; the square
+ * stack's options then have nothing to say. */
+static int take_nets(cli *c, given *g, err *e)
+{
+    int i, j, rc;
+    for (i = 0; i < g->nnet_texts; i++) {
+        if (g->nnets == NET_MAX_NETS)
+            return err_set(e, BE_EUSAGE, "--net: more than %d networks in one run", NET_MAX_NETS);
+        if ((rc = net_parse(g->net_text[i], "--net", &g->nets[g->nnets], e)) < 0)
+            return rc;
+        g->nnets++;
+    }
+    if (g->nnets == 0)
+        return BE_OK;
+    if (g->hidden || g->layers)
+        return err_set(e, BE_EUSAGE,
+                       "%s: does not apply with --net or --net-file (a network gives its own "
+                       "sizes and layers)",
+                       g->hidden ? "--hidden" : "--layers");
+    for (i = 0; i < g->nnets; i++)
+        for (j = 0; j < i; j++)
+            if (strcmp(g->nets[i].name, g->nets[j].name) == 0)
+                return err_set(e, BE_EUSAGE, "--net: the network \"%s\" is given twice",
+                               g->nets[i].name);
+    c->plan.nnets = g->nnets;
+    memcpy(c->plan.nets, g->nets, (size_t)g->nnets * sizeof *g->nets);
+    return BE_OK;
+}
+
+/* decide: one run; which: one run, one --net, one --batch, a --mode of
+ * one mode. */
+static int which_args(cli *c, const given *g, err *e)
+{
+    size_list b;
+    int rc;
+    if (c->nargs != 1)
+        return err_set(e, BE_EUSAGE,
+                       "%s needs one run (an id under --out, a directory or a "
+                       "results file), got %d",
+                       command_names[c->cmd], c->nargs);
+    if (c->cmd == CLI_DECIDE)
+        return BE_OK;
+    if (g->nnet_texts != 1 || !g->batch)
+        return err_set(e, BE_EUSAGE, "which needs one --net (a name or sizes) and one --batch");
+    if (strlen(g->net_text[0]) >= sizeof c->which_net || !g->net_text[0][0])
+        return err_set(e, BE_EUSAGE, "--net: not a network name or sizes");
+    snprintf(c->which_net, sizeof c->which_net, "%s", g->net_text[0]);
+    if ((rc = list_parse(g->batch, "--batch", PLAN_MAX_BATCH, &b, e)) < 0)
+        return rc;
+    if (b.n != 1)
+        return err_set(e, BE_EUSAGE, "--batch: which takes one batch size, not \"%s\"", g->batch);
+    c->which_batch = b.v[0];
+    if (g->mode && strcmp(g->mode, "both") == 0)
+        return err_set(e, BE_EUSAGE, "--mode: which answers for inference or training, not both");
+    return BE_OK;
+}
+
 int cli_parse(int argc, char **argv, cli *c, err *e)
 {
     given g;
@@ -511,6 +604,7 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     c->help_cmd = -1;
     snprintf(c->out, sizeof c->out, "out");
     snprintf(c->devices, sizeof c->devices, "all");
+    c->which_view = 1;
     join_args(argc, argv, c->command_line, sizeof c->command_line);
 
     for (i = 1; i < argc; i++) {
@@ -577,6 +671,8 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     plan_default(&c->plan);
     if (c->quick)
         plan_quick(&c->plan);
+    if (c->cmd != CLI_DECIDE && c->cmd != CLI_WHICH && (rc = take_nets(c, &g, e)) < 0)
+        return rc;
     if (g.hidden &&
         (rc = list_parse(g.hidden, "--hidden", PLAN_MAX_HIDDEN, &c->plan.hidden, e)) < 0)
         return rc;
@@ -601,6 +697,8 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             return err_set(e, BE_EUSAGE, "--mode: \"%s\" is not inference, training or both",
                            g.mode);
     }
+    if (c->cmd == CLI_DECIDE || c->cmd == CLI_WHICH)
+        return which_args(c, &g, e);
     if (c->cmd == CLI_RUN || c->cmd == CLI_ALL || c->cmd == CLI_DEVICES || c->cmd == CLI_TUNE)
         return cli_threads(c, getenv("OPENBLAS_NUM_THREADS"), host_cores(), e);
     return BE_OK;

@@ -21,6 +21,8 @@ typedef enum {
     CLI_REFIT,
     CLI_DEVICES,
     CLI_TUNE,
+    CLI_DECIDE,
+    CLI_WHICH,
     CLI_HELP,
     CLI_VERSION
 } cli_command;
@@ -49,7 +51,12 @@ typedef struct cli {
     char data_dir[2048];            /* --data: templates/ and assets/ ("" = search) */
     cli_format format;              /* --format (compare) */
     int fail_on_regression;         /* --fail-on-regression (compare): exit 3 */
-    int nargs;                      /* the runs of `report` (any), `compare` (2), `refit` (1+) */
+    char which_net[NET_SIZES_MAX];  /* which's --net: a name or sizes, as given */
+    int which_batch;                /* which's --batch */
+    int which_view;                 /* which's --view, a fit_view (results.h): transfer
+                                       by default */
+    int nargs;                      /* the runs of `report` (any), `compare` (2), `refit` (1+),
+                                       `decide` and `which` (1) */
     const char *args[CLI_MAX_ARGS]; /* point into argv */
     char command_line[2048];
 } cli;

@@ -15,20 +15,23 @@
 
 typedef struct cpu_run {
     workload w;
-    float **act; /* layers+1: act[0] holds the input */
-    float **par; /* layers weights then layers biases: the working copy */
-    float **dx;  /* training: gradient w.r.t. each layer's input */
-    float *dz;   /* training: dy ⊙ [y > 0] of the layer being processed */
-    float *db;   /* training: bias gradient of that layer */
+    float **act;                /* layers+1: act[0] holds the input */
+    float **par;                /* layers weights then layers biases: the working copy */
+    float **dx;                 /* training: gradient w.r.t. each layer's input */
+    float *dz;                  /* training: dy ⊙ [y > 0] of the layer being processed */
+    float *db;                  /* training: bias gradient of that layer */
+    double lsum[WL_MAX_LAYERS]; /* seconds per layer since layer_times */
+    long lsteps;
 } cpu_run;
 
-static size_t act_len(const workload *w)
+/* Elements of the activations entering layer l (l = layers: the output). */
+static size_t act_len(const workload *w, int l)
 {
-    return (size_t)w->batch * (size_t)w->hidden;
+    return (size_t)w->batch * (size_t)wl_dim(w, l);
 }
-static size_t w_len(const workload *w)
+static size_t w_len(const workload *w, int l)
 {
-    return (size_t)w->hidden * (size_t)w->hidden;
+    return (size_t)wl_dim(w, l) * (size_t)wl_dim(w, l + 1);
 }
 
 static void cpu_release(void *p)
@@ -44,14 +47,16 @@ static void cpu_release(void *p)
     free(r);
 }
 
-static float **alloc_arrays(int n, size_t len)
+/* n arrays, array i of len(w, i + first) floats. */
+static float **alloc_arrays(const workload *w, int n, int first,
+                            size_t (*len)(const workload *, int))
 {
     float **a = calloc((size_t)n, sizeof *a);
     int i;
     if (!a)
         return NULL;
     for (i = 0; i < n; i++)
-        if (!(a[i] = malloc(len * sizeof(float)))) {
+        if (!(a[i] = malloc(len(w, i + first) * sizeof(float)))) {
             workload_free_arrays(a, n);
             return NULL;
         }
@@ -63,10 +68,10 @@ static int cpu_reset(void *p, err *e)
     cpu_run *r = p;
     int l;
     (void)e;
-    memcpy(r->act[0], r->w.x0, act_len(&r->w) * sizeof(float));
+    memcpy(r->act[0], r->w.x0, act_len(&r->w, 0) * sizeof(float));
     for (l = 0; l < r->w.layers; l++) {
-        memcpy(r->par[l], r->w.w0[l], w_len(&r->w) * sizeof(float));
-        memcpy(r->par[r->w.layers + l], r->w.b0[l], (size_t)r->w.hidden * sizeof(float));
+        memcpy(r->par[l], r->w.w0[l], w_len(&r->w, l) * sizeof(float));
+        memcpy(r->par[r->w.layers + l], r->w.b0[l], (size_t)wl_dim(&r->w, l + 1) * sizeof(float));
     }
     return BE_OK;
 }
@@ -80,19 +85,20 @@ static int cpu_prepare(void *dev, const workload *w, void **run, err *e)
     if (!r)
         goto oom;
     r->w = *w;
-    r->act = alloc_arrays(w->layers + 1, act_len(w));
+    r->act = alloc_arrays(w, w->layers + 1, 0, act_len);
     r->par = calloc(2 * (size_t)w->layers, sizeof *r->par);
     if (!r->act || !r->par)
         goto oom;
     for (l = 0; l < w->layers; l++) {
-        r->par[l] = malloc(w_len(w) * sizeof(float));
-        r->par[w->layers + l] = malloc((size_t)w->hidden * sizeof(float));
+        r->par[l] = malloc(w_len(w, l) * sizeof(float));
+        r->par[w->layers + l] = malloc((size_t)wl_dim(w, l + 1) * sizeof(float));
         if (!r->par[l] || !r->par[w->layers + l])
             goto oom;
     }
     if (w->mode == WL_TRAINING) {
-        r->dx = alloc_arrays(w->layers, act_len(w));
-        r->dz = malloc(act_len(w) * sizeof(float));
+        /* hidden is the widest size: dz and db fit every layer */
+        r->dx = alloc_arrays(w, w->layers, 0, act_len);
+        r->dz = malloc((size_t)w->batch * (size_t)w->hidden * sizeof(float));
         r->db = malloc((size_t)w->hidden * sizeof(float));
         if (!r->dx || !r->dz || !r->db)
             goto oom;
@@ -132,43 +138,66 @@ static void bias_relu(float *restrict y, const float *restrict b, int batch, int
     }
 }
 
+/* y = y + b: a network's last layer, which has no ReLU. */
+static void bias_only(float *restrict y, const float *restrict b, int batch, int n)
+{
+    int m, j;
+    for (m = 0; m < batch; m++) {
+        float *row = y + (size_t)m * (size_t)n;
+        for (j = 0; j < n; j++)
+            row[j] += b[j];
+    }
+}
+
 static void forward(cpu_run *r)
 {
-    int H = r->w.hidden, B = r->w.batch, l;
+    int B = r->w.batch, l;
     for (l = 0; l < r->w.layers; l++) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, H, H, 1.0f, r->act[l], H,
-                    r->par[l], H, 0.0f, r->act[l + 1], H);
-        bias_relu(r->act[l + 1], r->par[r->w.layers + l], B, H);
+        int K = wl_dim(&r->w, l), N = wl_dim(&r->w, l + 1);
+        double t0 = host_seconds();
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, N, K, 1.0f, r->act[l], K,
+                    r->par[l], N, 0.0f, r->act[l + 1], N);
+        if (wl_relu(&r->w, l))
+            bias_relu(r->act[l + 1], r->par[r->w.layers + l], B, N);
+        else
+            bias_only(r->act[l + 1], r->par[r->w.layers + l], B, N);
+        r->lsum[l] += host_seconds() - t0;
     }
 }
 
 static void backward(cpu_run *r)
 {
-    int H = r->w.hidden, B = r->w.batch, L = r->w.layers, l, m, j;
+    int B = r->w.batch, L = r->w.layers, l, m, j;
     const float *dy = r->act[L]; /* loss ½·Σy² */
     float lr = r->w.lr;
 
     for (l = L - 1; l >= 0; l--) {
+        const int K = wl_dim(&r->w, l), N = wl_dim(&r->w, l + 1);
         const float *y = r->act[l + 1];
         float *b = r->par[L + l];
-        size_t i, n = act_len(&r->w);
+        size_t i, n = act_len(&r->w, l + 1);
+        double t0 = host_seconds();
 
-        for (i = 0; i < n; i++)
-            r->dz[i] = y[i] > 0.0f ? dy[i] : 0.0f;
+        if (wl_relu(&r->w, l))
+            for (i = 0; i < n; i++)
+                r->dz[i] = y[i] > 0.0f ? dy[i] : 0.0f;
+        else
+            memcpy(r->dz, dy, n * sizeof(float));
         /* dx before the update: it needs the old weights */
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, B, H, H, 1.0f, r->dz, H, r->par[l], H,
-                    0.0f, r->dx[l], H);
-        memset(r->db, 0, (size_t)H * sizeof(float));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, B, K, N, 1.0f, r->dz, N, r->par[l], N,
+                    0.0f, r->dx[l], K);
+        memset(r->db, 0, (size_t)N * sizeof(float));
         for (m = 0; m < B; m++) {
-            const float *row = r->dz + (size_t)m * (size_t)H;
-            for (j = 0; j < H; j++)
+            const float *row = r->dz + (size_t)m * (size_t)N;
+            for (j = 0; j < N; j++)
                 r->db[j] += row[j];
         }
-        for (j = 0; j < H; j++)
+        for (j = 0; j < N; j++)
             b[j] -= lr * r->db[j];
         /* W ← W − lr·xᵀ·dz in one sgemm */
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, H, H, B, -lr, r->act[l], H, r->dz, H,
-                    1.0f, r->par[l], H);
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, K, N, B, -lr, r->act[l], K, r->dz, N,
+                    1.0f, r->par[l], N);
+        r->lsum[l] += host_seconds() - t0;
         dy = r->dx[l];
     }
 }
@@ -182,7 +211,8 @@ static int cpu_step(void *p, step_times *t, err *e)
     if (r->w.mode == WL_TRAINING)
         backward(r);
     t->wall = t->total = host_seconds() - t0;
-    t->kernel = t->h2d = t->d2h = -1.0;
+    r->lsteps++;
+    t->kernel = t->h2d = t->d2h = t->whost = -1.0;
     return BE_OK;
 }
 
@@ -192,18 +222,33 @@ static int cpu_state(void *p, net_state *s, err *e)
     int l;
     (void)e;
     for (l = 0; l <= r->w.layers; l++)
-        memcpy(s->act[l], r->act[l], act_len(&r->w) * sizeof(float));
+        memcpy(s->act[l], r->act[l], act_len(&r->w, l) * sizeof(float));
     if (r->w.mode == WL_TRAINING)
         for (l = 0; l < r->w.layers; l++) {
-            memcpy(s->dx[l], r->dx[l], act_len(&r->w) * sizeof(float));
-            memcpy(s->w[l], r->par[l], w_len(&r->w) * sizeof(float));
-            memcpy(s->b[l], r->par[r->w.layers + l], (size_t)r->w.hidden * sizeof(float));
+            memcpy(s->dx[l], r->dx[l], act_len(&r->w, l) * sizeof(float));
+            memcpy(s->w[l], r->par[l], w_len(&r->w, l) * sizeof(float));
+            memcpy(s->b[l], r->par[r->w.layers + l], (size_t)wl_dim(&r->w, l + 1) * sizeof(float));
         }
     return BE_OK;
 }
 
+static long cpu_layer_times(void *p, double *mean)
+{
+    cpu_run *r = p;
+    long n = r->lsteps;
+    int l;
+    for (l = 0; l < r->w.layers; l++) {
+        if (mean)
+            mean[l] = n > 0 ? r->lsum[l] / (double)n : 0.0;
+        r->lsum[l] = 0.0;
+    }
+    r->lsteps = 0;
+    return n;
+}
+
 /* No kernels to build: build_info stays NULL. */
 static const backend_ops cpu_ops = {
+    .layer_times = cpu_layer_times,
     .kind = BACKEND_OPENBLAS,
     .prepare = cpu_prepare,
     .reset = cpu_reset,

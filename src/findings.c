@@ -149,7 +149,8 @@ int findings_make(const results *r, findings *out, err *e)
     if (!(out->f = calloc((size_t)r->fit.ncross, sizeof *out->f)))
         return err_set(e, BE_EFAIL, "out of memory for %d findings", r->fit.ncross);
     for (i = 0; i < r->fit.ncross; i++)
-        findings_of(r, &r->fit, &r->prices, &r->fit.cross[i], &out->f[out->n++]);
+        if (r->fit.cross[i].nhidden > 0) /* a run of networks only: netfit.h answers */
+            findings_of(r, &r->fit, &r->prices, &r->fit.cross[i], &out->f[out->n++]);
     return BE_OK;
 }
 

@@ -49,7 +49,7 @@
 
 const char *fit_view_name(fit_view v)
 {
-    return v == FIT_TRANSFER ? "transfer" : "resident";
+    return v == FIT_WHOST ? "weights-on-host" : v == FIT_TRANSFER ? "transfer" : "resident";
 }
 
 const char *fit_cross_kind_name(cross_kind k)
@@ -166,8 +166,9 @@ static const stats_summary *view_summary(const rs_point *p, fit_view v)
 
 int fit_usable(const rs_point *p, const char *id, wl_mode mode, fit_view v)
 {
+    /* a network's points are analysed per network (netfit.h), not here */
     return strcmp(p->device, id) == 0 && p->mode == mode && q_ok_view(p, v) && p->nsamples > 0 &&
-           p->samples && p->layers > 0 && p->flops_per_layer > 0.0;
+           p->samples && p->layers > 0 && p->flops_per_layer > 0.0 && !p->net[0];
 }
 
 /* The weight of a point in the fit of per-layer times: 1/σ², with σ the

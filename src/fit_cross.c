@@ -76,7 +76,8 @@ static int hidden_widths(const results *r, const char *b, const char *o, wl_mode
     int i, j, n = 0;
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        if (p->mode != mode || (strcmp(p->device, b) != 0 && strcmp(p->device, o) != 0))
+        if (p->mode != mode || p->net[0] ||
+            (strcmp(p->device, b) != 0 && strcmp(p->device, o) != 0))
             continue;
         for (j = 0; j < n && out[j] != p->hidden; j++)
             ;

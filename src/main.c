@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "cpu.h"
 #include "csv.h"
+#include "decide.h"
 #include "device.h"
 #include "export.h"
 #include "findings.h"
@@ -32,6 +33,7 @@
 #include "host.h"
 #include "progress.h"
 #include "prose.h"
+#include "query.h"
 #include "refine.h"
 #include "report.h"
 #include "results.h"
@@ -484,6 +486,8 @@ static int refit_prices(const results *r, const fit_prices *given, const char *p
     return BE_OK;
 }
 
+static int print_networks(FILE *out, const results *r, err *e);
+
 /* One run of `refit`: every summary again from the samples, the fit with
  * this version's method, the file rewritten in place (atomically; the
  * samples are written back as loaded, to the last digit), its charts
@@ -544,7 +548,7 @@ static int refit_one(const cli *c, const char *arg, err *e)
                    "note: %s: its samples carry no passes (breakeven 0.1.0), so their "
                    "intervals cover the spread within that run only\n",
                    u.src);
-    if ((rc = print_crossovers(stdout, r, e)) < 0)
+    if ((rc = print_crossovers(stdout, r, e)) < 0 || (rc = print_networks(stdout, r, e)) < 0)
         goto done;
     printf("charts: %d PNG (and SVG) in ", ncharts);
     print_path(stdout, "%s/\n", dir);
@@ -565,6 +569,136 @@ static int cmd_refit(const cli *c)
         if ((rc = refit_one(c, c->args[i], &e)) < 0)
             return fail(status_of(rc), &e);
     return 0;
+}
+
+/* `decide RUN`: decision.json and breakeven_decision.h beside the run's
+ * results file, the environment lines, then the two paths. */
+static int cmd_decide(const cli *c)
+{
+    archive_run u;
+    netfit_set s;
+    char dir[ARCHIVE_PATH], *slash;
+    err e;
+    int rc;
+    memset(&s, 0, sizeof s);
+    catch_signals();
+    if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
+        return fail(status_of(rc), &e);
+    snprintf(dir, sizeof dir, "%s", u.src);
+    if ((slash = strrchr(dir, '/')))
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if ((rc = netfit_run(u.r, u.r->prov.seed, 0, &s, &e)) == BE_OK && s.n == 0) {
+        const char *names[1];
+        if (netfit_networks(u.r, names, 1) > 0)
+            rc = err_set(&e, BE_EUSAGE,
+                         "%s measured its networks on one device only: nothing to decide "
+                         "between (measure with --devices all)",
+                         u.src);
+        else
+            rc = err_set(&e, BE_EUSAGE,
+                         "%s measured no network (measure one with breakeven run --net SIZES)",
+                         u.src);
+    }
+    if (rc == BE_OK && (rc = decide_write(u.r, &s, dir, stdout, &e)) == BE_OK) {
+        print_path(stdout, "%s/decision.json\n", dir);
+        print_path(stdout, "%s/breakeven_decision.h\n", dir);
+    }
+    netfit_free(&s);
+    archive_run_free(&u);
+    return rc < 0 ? fail(status_of(rc), &e) : 0;
+}
+
+/* `which --net NET --batch N RUN`: the device on stdout, why on stderr. */
+static int cmd_which(const cli *c)
+{
+    archive_run u;
+    netfit_set s;
+    decide_answer a;
+    err e;
+    int rc;
+    wl_mode mode = (c->plan.modes >> WL_TRAINING) & 1 ? WL_TRAINING : WL_INFERENCE;
+    memset(&s, 0, sizeof s);
+    if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
+        return fail(status_of(rc), &e);
+    if ((rc = netfit_run(u.r, u.r->prov.seed, 0, &s, &e)) == BE_OK &&
+        (rc = decide_which(u.r, &s, c->which_net, mode, (fit_view)c->which_view, c->which_batch, &a,
+                           &e)) == BE_OK) {
+        printf("%s\n", a.device);
+        if (!c->quiet)
+            fprintf(stderr, "%s\n", a.why);
+    }
+    netfit_free(&s);
+    archive_run_free(&u);
+    return rc < 0 ? fail(status_of(rc), &e) : 0;
+}
+
+/* "1.20/0.45/0.02 ms": the times of a layer breakdown in milliseconds. */
+static void layer_list(const double *t, int n, char *buf, size_t size)
+{
+    size_t k = 0;
+    int l;
+    buf[0] = '\0';
+    for (l = 0; l < n && k + 1 < size; l++)
+        k += (size_t)snprintf(buf + k, size - k, "%s%.3g", l ? "/" : "", 1e3 * t[l]);
+    if (k + 1 < size)
+        snprintf(buf + k, size - k, " ms");
+}
+
+/* Per network, mode and batch that both devices timed by layer: each
+ * layer's time on each, and the best placement of the layers with the
+ * copies between devices, beside all on one device or the other. */
+static void print_layers(FILE *out, const results *r)
+{
+    const char *base = q_base_id(r);
+    int i, j, l, first = 1;
+    for (i = 0; base && i < r->npoints; i++) {
+        const rs_point *pb = &r->points[i];
+        if (!pb->net[0] || strcmp(pb->device, base) != 0)
+            continue;
+        for (j = 0; j < r->npoints; j++) {
+            const rs_point *po = &r->points[j];
+            netfit_layers b;
+            char tb[400], to[400], on[600];
+            size_t k = 0;
+            if (strcmp(po->device, base) == 0 || po->mode != pb->mode || po->batch != pb->batch ||
+                strcmp(po->net, pb->net) != 0 || strcmp(po->sizes, pb->sizes) != 0 ||
+                !netfit_breakdown(pb, po, &b))
+                continue;
+            layer_list(b.t[0], b.layers, tb, sizeof tb);
+            layer_list(b.t[1], b.layers, to, sizeof to);
+            on[0] = '\0';
+            for (l = 0; l < b.layers && k + 1 < sizeof on; l++)
+                k += (size_t)snprintf(on + k, sizeof on - k, "%s%s", l ? "," : "",
+                                      b.on[l] ? po->device : pb->device);
+            fprintf(out,
+                    "%s%s %s batch %d by layer: %s %s, %s %s; best placement %s, about %.3g ms "
+                    "(all on %s %.3g ms, all on %s with copies %.3g ms)\n",
+                    first ? "\n" : "", pb->net, workload_mode_name(pb->mode), pb->batch, pb->device,
+                    tb, po->device, to, on, 1e3 * b.best, pb->device, 1e3 * b.all_base, po->device,
+                    1e3 * b.all_other);
+            first = 0;
+        }
+    }
+}
+
+/* The answer per network of a run, one line each (inference and training,
+ * both views): what `decide` writes for programs, in words. */
+static int print_networks(FILE *out, const results *r, err *e)
+{
+    netfit_set s;
+    int i, rc;
+    if ((rc = netfit_run(r, r->prov.seed, 0, &s, e)) < 0)
+        return rc;
+    for (i = 0; i < s.n; i++) {
+        char line[1024];
+        netfit_sentence(&s.c[i], line, sizeof line);
+        fprintf(out, "%s%s\n", i ? "" : "\n", line);
+    }
+    netfit_free(&s);
+    print_layers(out, r);
+    return BE_OK;
 }
 
 /* The run's results.csv, results.json and summary.md beside its
@@ -711,7 +845,7 @@ static int cmd_run(const cli *c, int then_report)
         goto fail;
     table_points(stdout, r);
     print_machine_warnings(stdout, r);
-    if ((rc = print_crossovers(stdout, r, &e)) < 0)
+    if ((rc = print_crossovers(stdout, r, &e)) < 0 || (rc = print_networks(stdout, r, &e)) < 0)
         goto fail;
     printf("charts: %d PNG (and SVG) in %s/\n", ncharts, dir);
     printf("%s\n", path);
@@ -762,6 +896,10 @@ int main(int argc, char **argv)
         return cmd_compare(&c);
     case CLI_REFIT:
         return cmd_refit(&c);
+    case CLI_DECIDE:
+        return cmd_decide(&c);
+    case CLI_WHICH:
+        return cmd_which(&c);
     }
     return 1;
 }

@@ -48,20 +48,27 @@ static int nmodes(const plan *p)
     return ((p->modes >> WL_INFERENCE) & 1) + ((p->modes >> WL_TRAINING) & 1);
 }
 
-int plan_cells(const plan *p)
+/* The square sweep's widths, or the networks. */
+static int nshapes(const plan *p)
 {
-    return nmodes(p) * p->hidden.n * p->batch.n;
+    return p->nnets > 0 ? p->nnets : p->hidden.n;
 }
 
-void plan_cell(const plan *p, int i, wl_mode *mode, int *hidden, int *batch)
+int plan_cells(const plan *p)
 {
-    int per_mode = p->hidden.n * p->batch.n;
-    int m = i / per_mode, r = i % per_mode;
+    return nmodes(p) * nshapes(p) * p->batch.n;
+}
+
+void plan_cell(const plan *p, int i, wl_mode *mode, int *hidden, int *batch, int *net)
+{
+    int per_mode = nshapes(p) * p->batch.n;
+    int m = i / per_mode, r = i % per_mode, k = r / p->batch.n;
     if (nmodes(p) == 2)
         *mode = m == 0 ? WL_INFERENCE : WL_TRAINING;
     else
         *mode = (p->modes >> WL_TRAINING) & 1 ? WL_TRAINING : WL_INFERENCE;
-    *hidden = p->hidden.v[r / p->batch.n];
+    *net = p->nnets > 0 ? k : -1;
+    *hidden = p->nnets > 0 ? net_widest(&p->nets[k]) : p->hidden.v[k];
     *batch = p->batch.v[r % p->batch.n];
 }
 
@@ -73,7 +80,7 @@ plan_point *plan_grid(const plan *p, int *n)
     if (!pts)
         return NULL;
     for (i = 0; i < plan_cells(p); i++)
-        plan_cell(p, i, &pts[i].mode, &pts[i].hidden, &pts[i].batch);
+        plan_cell(p, i, &pts[i].mode, &pts[i].hidden, &pts[i].batch, &pts[i].net);
     *n = plan_cells(p);
     return pts;
 }
@@ -83,11 +90,22 @@ int plan_check(const plan *p, double available, err *e)
     int i;
     for (i = 0; i < plan_cells(p); i++) {
         wl_mode mode;
-        int h, b;
+        int h, b, k;
         double need;
-        plan_cell(p, i, &mode, &h, &b);
+        plan_cell(p, i, &mode, &h, &b, &k);
         /* the host holds the inputs and the CPU's buffers, and an OpenCL
          * device on the CPU (PoCL) takes its buffers from the same memory */
+        if (k >= 0) {
+            need = workload_net_host_bytes(mode, &p->nets[k], b) +
+                   workload_net_device_bytes(mode, &p->nets[k], b);
+            if (need > available)
+                return err_set(e, BE_EUSAGE,
+                               "--net %s: batch=%d %s needs %.1f GiB of memory; %.1f GiB are "
+                               "available",
+                               p->nets[k].name, b, workload_mode_name(mode), need / 1073741824.0,
+                               available / 1073741824.0);
+            continue;
+        }
         need = workload_host_bytes(mode, p->layers, h, b) +
                workload_device_bytes(mode, p->layers, h, b);
         if (need > available)

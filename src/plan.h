@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "list.h"
+#include "net.h"
 
 #define PLAN_MAX_HIDDEN 65536
 #define PLAN_MAX_BATCH 1048576
@@ -31,6 +32,10 @@ typedef struct plan {
     int max_samples;   /* per point and pass                           */
     double target_rel; /* a pass stops sampling a point once the 95% CI
                                of that pass's median is within ±this        */
+    int nnets;         /* > 0: the networks of --net and --net-file are
+                               measured instead of the square stack (hidden
+                               and layers then unused)                     */
+    net_spec nets[NET_MAX_NETS];
 } plan;
 
 /* The defaults: the M1 post's grid, 4 layers, inference, 120 s, 3 passes. */
@@ -43,13 +48,16 @@ void plan_quick(plan *p);
 typedef struct plan_point {
     wl_mode mode;
     int hidden, batch;
+    int net; /* index in plan.nets, or -1: the square stack of hidden */
     char why[160];
 } plan_point;
 
-/* Number of (mode, hidden, batch) cells. */
+/* Number of (mode, hidden or network, batch) cells. */
 int plan_cells(const plan *p);
-/* The i-th cell, in the order measured: mode, then hidden, then batch. */
-void plan_cell(const plan *p, int i, wl_mode *mode, int *hidden, int *batch);
+/* The i-th cell, in the order measured: mode, then hidden (or network),
+ * then batch.  *net is the network's index (hidden its widest size), or
+ * -1 in the square sweep. */
+void plan_cell(const plan *p, int i, wl_mode *mode, int *hidden, int *batch, int *net);
 /* The grid as an array of points (the caller frees it); NULL when out of
  * memory. */
 plan_point *plan_grid(const plan *p, int *n);

@@ -32,13 +32,23 @@ static int columns(FILE *out)
     return 80;
 }
 
+/* "hidden=512" or, for a network, "net=mnist-mlp". */
+static const char *shape(const sweep_event *ev, char *buf, size_t size)
+{
+    if (ev->net)
+        snprintf(buf, size, "net=%s", ev->net);
+    else
+        snprintf(buf, size, "hidden=%d", ev->hidden);
+    return buf;
+}
+
 /* The bar's line, fitted to width columns (the line is ASCII but for the
  * device id, which is cut last): the full form, a shorter one, then cut,
  * so that a redraw never wraps and leaves a line behind. */
 static void bar_line(const sweep_event *ev, int width, char *buf, size_t size)
 {
     int fill = ev->total ? BAR * ev->index / ev->total : BAR, i, bar = BAR;
-    char b[BAR + 1], eta[32];
+    char b[BAR + 1], eta[32], sh[80];
     fmt_duration(eta, sizeof eta, ev->eta);
     for (i = 0; i < 3; i++) {
         int k;
@@ -48,9 +58,9 @@ static void bar_line(const sweep_event *ev, int width, char *buf, size_t size)
             b[k] = k < fill * bar / BAR ? '#' : '-';
         b[bar] = '\0';
         if (i == 0)
-            snprintf(buf, size, "[%s] %d/%d pass %d/%d %s %s hidden=%d batch=%d  ETA %s", b,
-                     ev->index, ev->total, ev->pass, ev->passes, ev->dev->id,
-                     workload_mode_name(ev->mode), ev->hidden, ev->batch, eta);
+            snprintf(buf, size, "[%s] %d/%d pass %d/%d %s %s %s batch=%d  ETA %s", b, ev->index,
+                     ev->total, ev->pass, ev->passes, ev->dev->id, workload_mode_name(ev->mode),
+                     shape(ev, sh, sizeof sh), ev->batch, eta);
         else
             snprintf(buf, size, "[%s] %d/%d p%d %s %.5s %dx%d ETA %s", b, ev->index, ev->total,
                      ev->pass, ev->dev->id, workload_mode_name(ev->mode), ev->hidden, ev->batch,
@@ -116,10 +126,11 @@ void progress_event(void *ctx, const sweep_event *ev)
     } else if (!pg->tty && ev->kind == SWEEP_DONE && ev->pass == ev->passes) {
         /* one line per point, once its last pass has measured it */
         int per_pass = ev->passes > 0 ? ev->total / ev->passes : ev->total;
+        char sh[80];
         describe(ev->point, what, sizeof what);
-        fprintf(pg->out, "[%d/%d] %s %s hidden=%d batch=%d: %s\n",
-                ev->index - (ev->passes - 1) * per_pass, per_pass, ev->dev->id,
-                workload_mode_name(ev->mode), ev->hidden, ev->batch, what);
+        fprintf(pg->out, "[%d/%d] %s %s %s batch=%d: %s\n", ev->index - (ev->passes - 1) * per_pass,
+                per_pass, ev->dev->id, workload_mode_name(ev->mode), shape(ev, sh, sizeof sh),
+                ev->batch, what);
         fflush(pg->out);
     }
 }

@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "list.h"
+#include "netfit.h"
 #include "query.h"
 #include "telemetry.h"
 #include "workload.h"
@@ -467,6 +468,8 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
             break;
         }
     }
+    if (!buf[0]) /* a run of networks: their answers */
+        netfit_summary(r, m, buf, size);
     if (!buf[0])
         fmt_append(buf, size, "Only %s was measured for %s, so there is nothing to choose between.",
                    base, mode);
@@ -479,11 +482,19 @@ void prose_setup(const results *r, char *buf, size_t size)
     buf[0] = '\0';
     for (i = 0; i < r->npoints; i++)
         total += r->points[i].nsamples;
-    fmt_append(buf, size,
-               "Each point is a stack of %d dense layer%s y = ReLU(x·W + b) in fp32, "
-               "verified against a double-precision host reference before it is timed, warmed "
-               "up, then timed step by step",
-               p->layers, p->layers == 1 ? "" : "s");
+    if (r->npoints > 0 && r->points[0].net[0])
+        fmt_append(buf, size,
+                   "Each point is a network of dense layers (its sizes from input to output, "
+                   "such as %s) in fp32, y = ReLU(x·W + b) between layers and x·W + b for the "
+                   "last, verified against a double-precision host reference before it is "
+                   "timed, warmed up, then timed step by step",
+                   r->points[0].sizes);
+    else
+        fmt_append(buf, size,
+                   "Each point is a stack of %d dense layer%s y = ReLU(x·W + b) in fp32, "
+                   "verified against a double-precision host reference before it is timed, "
+                   "warmed up, then timed step by step",
+                   p->layers, p->layers == 1 ? "" : "s");
     if (r->npasses > 1)
         fmt_append(buf, size,
                    " in %d passes over the whole grid, each in a freshly shuffled "
@@ -513,6 +524,11 @@ void prose_answer(const results *r, const findings *F, char *buf, size_t size)
         prose_alone(r, buf, size);
         return;
     }
+    netfit_summary(r, WL_INFERENCE, buf, size);
+    if (!buf[0])
+        netfit_summary(r, WL_TRAINING, buf, size);
+    if (buf[0])
+        return;
     snprintf(buf, size, "%d point%s measured on %d device%s.", r->npoints,
              r->npoints == 1 ? "" : "s", r->ndevices, r->ndevices == 1 ? "" : "s");
 }

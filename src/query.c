@@ -55,12 +55,16 @@ int q_ok(const rs_point *p)
 
 int q_ok_view(const rs_point *p, fit_view v)
 {
-    return q_ok(p) && (v == FIT_RESIDENT || (p->has_transfer && summary_ok(&p->transfer)));
+    return q_ok(p) &&
+           (v == FIT_RESIDENT || (v == FIT_WHOST && p->has_whost && summary_ok(&p->whost)) ||
+            (v == FIT_TRANSFER && p->has_transfer && summary_ok(&p->transfer)));
 }
 
 double q_median(const rs_point *p, fit_view v)
 {
-    return v == FIT_TRANSFER ? p->transfer.median : p->resident.median;
+    return v == FIT_WHOST      ? p->whost.median
+           : v == FIT_TRANSFER ? p->transfer.median
+                               : p->resident.median;
 }
 
 const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers, int hidden,
@@ -122,7 +126,7 @@ int q_shapes(const results *r, wl_mode m, q_shape *out, int max)
     int i, j, n = 0;
     for (i = 0; i < r->npoints && n < max; i++) {
         const rs_point *p = &r->points[i];
-        if (p->mode != m)
+        if (p->mode != m || p->net[0]) /* a network is no shape of the square stack */
             continue;
         for (j = 0; j < n && !(out[j].hidden == p->hidden && out[j].batch == p->batch); j++)
             ;

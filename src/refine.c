@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "host.h"
+#include "netfit.h"
 #include "query.h"
 
 /* 1 when either device of c has a point at the shape (of any status). */
@@ -106,6 +107,7 @@ static int round_points(const refine_opts *o, int round, const int *hidden, cons
             pp->mode = (wl_mode)m;
             pp->hidden = hidden[k];
             pp->batch = batch[k];
+            pp->net = -1;
             snprintf(pp->why, sizeof pp->why,
                      "refinement round %d: the crossover batch's 95%% CI was wider than "
                      "±%.0f%%; batch %d lies between the measured batches that bracket "
@@ -113,6 +115,70 @@ static int round_points(const refine_opts *o, int round, const int *hidden, cons
                      round + 1, 100 * REFINE_REL, batch[k], hidden[k]);
         }
     return nextra;
+}
+
+/* A network's crossovers whose interval is wide: the batch between the
+ * measured batches that bracket the crossover (both devices ok there), in
+ * the crossover's mode, once each, into extra (at most max).  Returns the
+ * count. */
+static int net_points(const refine_opts *o, const results *r, int round, plan_point *extra, int max,
+                      err *e)
+{
+    netfit_set s;
+    int i, k, n = 0, rc;
+    if ((rc = netfit_run(r, o->plan->seed, 0, &s, e)) < 0)
+        return rc;
+    for (i = 0; i < s.n && n < max; i++) {
+        const netfit_cross *c = &s.c[i];
+        fit_hidden_cross h;
+        int lo = 0, hi = 0, cand, j, net;
+        if (c->x.kind != CROSS_IN_RANGE)
+            continue;
+        memset(&h, 0, sizeof h);
+        h.batch = c->x.batch;
+        h.batch_lo = c->x.lo;
+        h.batch_hi = c->x.hi;
+        h.lo_open = c->x.lo_open;
+        h.hi_open = c->x.hi_open;
+        if (!wide(&h, REFINE_REL))
+            continue;
+        for (j = 0; j < r->npoints; j++) {
+            const rs_point *p = &r->points[j];
+            if (p->mode != c->mode || strcmp(p->device, c->base) != 0 ||
+                strcmp(p->net, c->net) != 0 || !q_ok(p))
+                continue;
+            if (p->batch < c->x.batch && p->batch > lo)
+                lo = p->batch;
+            if (p->batch > c->x.batch && (hi == 0 || p->batch < hi))
+                hi = p->batch;
+        }
+        for (net = 0; net < o->plan->nnets && strcmp(o->plan->nets[net].name, c->net) != 0; net++)
+            ;
+        if ((cand = midpoint(lo, hi)) == 0 || net == o->plan->nnets)
+            continue;
+        for (k = 0;
+             k < n && !(extra[k].net == net && extra[k].batch == cand && extra[k].mode == c->mode);
+             k++)
+            ;
+        for (j = 0; j < r->npoints && k == n; j++)
+            if (r->points[j].batch == cand && r->points[j].mode == c->mode &&
+                strcmp(r->points[j].net, c->net) == 0)
+                k = -1;
+        if (k != n)
+            continue;
+        memset(&extra[n], 0, sizeof extra[n]);
+        extra[n].mode = c->mode;
+        extra[n].net = net;
+        extra[n].hidden = net_widest(&o->plan->nets[net]);
+        extra[n].batch = cand;
+        snprintf(extra[n].why, sizeof extra[n].why,
+                 "refinement round %d: the crossover batch's 95%% CI was wider than ±%.0f%%; "
+                 "batch %d lies between the measured batches that bracket it for network %s",
+                 round + 1, 100 * REFINE_REL, cand, c->net);
+        n++;
+    }
+    netfit_free(&s);
+    return n;
 }
 
 int refine_run(const refine_opts *o, results *r, err *e)
@@ -129,10 +195,17 @@ int refine_run(const refine_opts *o, results *r, err *e)
             return rc;
         if (o->no_refine || round == REFINE_ROUNDS || left <= 0.0)
             break;
-        n = refine_suggest(&fs, r, REFINE_REL, hidden, batch, REFINE_MAX);
-        if (n == 0)
+        if (o->plan->nnets > 0) {
+            if ((nextra = net_points(o, r, round, extra, REFINE_MAX * 2, e)) < 0) {
+                fit_set_free(&fs);
+                return nextra;
+            }
+        } else {
+            n = refine_suggest(&fs, r, REFINE_REL, hidden, batch, REFINE_MAX);
+            nextra = n > 0 ? round_points(o, round, hidden, batch, n, extra) : 0;
+        }
+        if (nextra == 0)
             break;
-        nextra = round_points(o, round, hidden, batch, n, extra);
         fit_set_free(&fs);
         rc = sweep_run(o->plan, extra, nextra, left, o->devs, o->ndev, r, o->checkpoint, o->stop,
                        o->progress, o->progress_ctx, e);

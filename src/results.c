@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -79,7 +80,7 @@ void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit
     r->has_fit = 1;
 }
 
-static const char *const view_names[] = {"resident", "transfer"};
+static const char *const view_names[] = {"resident", "transfer", "weights-on-host"};
 static const char *const cross_names[] = {"in-range", "extrapolated", "never", "always", "unknown"};
 
 int results_add_device(results *r, const device_info *d, err *e)
@@ -204,6 +205,12 @@ int results_summarize(rs_point *p, err *e)
         rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->transfer, e)
                      : stats_summarize(v, p->nsamples, &p->transfer, e);
     }
+    if (rc == BE_OK && p->has_whost) {
+        for (i = 0; i < p->nsamples; i++)
+            v[i] = p->samples[i].whost;
+        rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->whost, e)
+                     : stats_summarize(v, p->nsamples, &p->whost, e);
+    }
     free(v);
     return rc;
 }
@@ -226,6 +233,8 @@ int results_summarize_in(const results *r, rs_point *p, err *e)
     stats_contention(&p->resident, lost);
     if (p->has_transfer)
         stats_contention(&p->transfer, lost);
+    if (p->has_whost)
+        stats_contention(&p->whost, lost);
     return BE_OK;
 }
 
@@ -440,7 +449,20 @@ static void write_point(xmlNodePtr points, const rs_point *p)
     putf(pt, "layers", "%d", p->layers);
     putf(pt, "hidden", "%d", p->hidden);
     putf(pt, "batch", "%d", p->batch);
+    if (p->net[0]) {
+        put(pt, "net", p->net);
+        put(pt, "sizes", p->sizes);
+    }
     putd(pt, "flops-per-layer", p->flops_per_layer);
+    if (p->nlayer > 0) {
+        char list[WL_MAX_LAYERS * 26];
+        size_t k = 0;
+        for (i = 0; i < p->nlayer && k < sizeof list; i++)
+            k +=
+                (size_t)snprintf(list + k, sizeof list - k, "%s%.17g", i ? " " : "", p->layer_s[i]);
+        put(pt, "layer-seconds", list);
+        putf(pt, "layer-steps", "%ld", p->layer_n);
+    }
     put(pt, "status", results_status_name(p->status));
     if (p->message[0])
         put(pt, "message", p->message);
@@ -470,10 +492,14 @@ static void write_point(xmlNodePtr points, const rs_point *p)
             putd(s, "d2h", t->d2h);
             putd(s, "total", t->total);
         }
+        if (p->has_whost)
+            putd(s, "whost", t->whost);
     }
     write_summary(pt, p, "resident", &p->resident);
     if (p->has_transfer)
         write_summary(pt, p, "transfer", &p->transfer);
+    if (p->has_whost)
+        write_summary(pt, p, "weights-on-host", &p->whost);
     write_telemetry(pt, &p->tel);
 }
 
@@ -1133,6 +1159,69 @@ static void read_prop(loader *ld, xmlNodePtr n, device_prop *pr)
     get_text(ld, n, "value", pr->value, sizeof pr->value, 0);
 }
 
+/* A network's name and sizes (format 2): both, a valid name, sizes that
+ * parse and agree with the point's layers and hidden (its widest size). */
+static void read_point_net(loader *ld, xmlNodePtr n, rs_point *p)
+{
+    net_spec spec;
+    err e;
+    size_t i;
+    get_text(ld, n, "net", p->net, sizeof p->net, 0);
+    get_text(ld, n, "sizes", p->sizes, sizeof p->sizes, 0);
+    if (ld->failed)
+        return;
+    for (i = 0; p->net[i]; i++)
+        if (!isalnum((unsigned char)p->net[i]) && !strchr("._-", p->net[i])) {
+            bad(ld, n,
+                "<point> has a network name with characters other than letters, "
+                "digits, '.', '_' and '-'");
+            return;
+        }
+    if (!p->net[0] || net_parse_sizes(p->sizes, "sizes", &spec, &e) < 0) {
+        bad(ld, n, "<point> has %s", p->net[0] ? e.msg : "an empty network name");
+        return;
+    }
+    if (spec.layers != p->layers || net_widest(&spec) != p->hidden)
+        bad(ld, n,
+            "<point> has sizes \"%s\" but layers=%d hidden=%d (its layers and widest "
+            "size)",
+            p->sizes, p->layers, p->hidden);
+}
+
+/* A network point's mean time per layer: one number of seconds a layer,
+ * and the steps they average over. */
+static void read_layer_times(loader *ld, xmlNodePtr n, rs_point *p)
+{
+    xmlChar *v = attr(ld, n, "layer-seconds", 0);
+    const char *s = (const char *)v;
+    int k = 0;
+    while (v && s && *s && !ld->failed) {
+        char word[64];
+        size_t len = strcspn(s, " ");
+        double d;
+        if (len == 0 || len >= sizeof word || k == p->layers) {
+            bad(ld, n, "<point> attribute \"layer-seconds\" is not %d times", p->layers);
+            break;
+        }
+        memcpy(word, s, len);
+        word[len] = '\0';
+        if (!parse_real((const xmlChar *)word, &d) || d < 0.0 || d > TIME_MAX) {
+            bad(ld, n, "<point> attribute \"layer-seconds\" holds \"%s\", not a time", word);
+            break;
+        }
+        p->layer_s[k++] = d;
+        s += len;
+        s += *s == ' ';
+    }
+    xmlFree(v);
+    if (ld->failed)
+        return;
+    if (k != p->layers)
+        bad(ld, n, "<point> attribute \"layer-seconds\" has %d times for %d layers", k, p->layers);
+    p->nlayer = k;
+    p->layer_n = (long)get_int(ld, n, "layer-steps", 1, 1LL << 40);
+}
+
 static void read_point(loader *ld, xmlNodePtr n, rs_point *p)
 {
     memset(p, 0, sizeof *p);
@@ -1141,7 +1230,11 @@ static void read_point(loader *ld, xmlNodePtr n, rs_point *p)
     p->layers = (int)get_int(ld, n, "layers", 1, PLAN_MAX_LAYERS);
     p->hidden = (int)get_int(ld, n, "hidden", 1, PLAN_MAX_HIDDEN);
     p->batch = (int)get_int(ld, n, "batch", 1, PLAN_MAX_BATCH);
+    if (has(n, "net") || has(n, "sizes"))
+        read_point_net(ld, n, p);
     p->flops_per_layer = get_real(ld, n, "flops-per-layer", 1.0, FLOPS_MAX);
+    if (has(n, "layer-seconds"))
+        read_layer_times(ld, n, p);
     p->status = (rs_status)get_enum(ld, n, "status", status_names, COUNT(status_names));
     get_text(ld, n, "message", p->message, sizeof p->message, 1);
     get_text(ld, n, "added", p->why, sizeof p->why, 1);
@@ -1159,14 +1252,18 @@ static void read_verification(loader *ld, xmlNodePtr n, rs_point *p)
 /* One sample: the wall time, and with "total" the transfer times too. */
 /* A sample's times, and *pass, the pass it was measured in (0: not said,
  * as in files of 0.1.0). */
-static void read_sample(loader *ld, xmlNodePtr n, step_times *t, int *pass, int transfer)
+static void read_sample(loader *ld, xmlNodePtr n, step_times *t, int *pass, int transfer, int whost)
 {
     static const char *const parts[] = {"kernel", "h2d", "d2h"};
     int i;
     *pass = has(n, "pass") ? (int)get_int(ld, n, "pass", 1, RESULTS_MAX_PASSES) : 0;
     t->wall = get_real(ld, n, "wall", TIME_MIN, TIME_MAX);
-    t->kernel = t->h2d = t->d2h = -1.0;
+    t->kernel = t->h2d = t->d2h = t->whost = -1.0;
     t->total = t->wall;
+    if (whost)
+        t->whost = get_real(ld, n, "whost", TIME_MIN, TIME_MAX);
+    else if (has(n, "whost"))
+        bad(ld, n, "<s> has \"whost\" unlike the first sample of its point");
     if (!transfer) {
         for (i = 0; i < COUNT(parts); i++)
             if (has(n, parts[i]))
@@ -1407,7 +1504,7 @@ static int diagnose(const char *path, xmlNodePtr n, err *e)
     else if (is(n, "verification"))
         read_verification(&ld, n, &u.pt);
     else if (is(n, "s"))
-        read_sample(&ld, n, &u.s.t, &u.s.pass, has(n, "total"));
+        read_sample(&ld, n, &u.s.t, &u.s.pass, has(n, "total"), has(n, "whost"));
     else if (is(n, "pass"))
         read_pass(&ld, n, &u.pass);
     else if (is(n, "summary"))
@@ -1547,13 +1644,15 @@ static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
     for (; s && !ld->failed; s = next_elem(s)) {
         if (!is(s, "s"))
             continue;
-        if (p->nsamples == 0)
+        if (p->nsamples == 0) {
             p->has_transfer = has(s, "total");
+            p->has_whost = has(s, "whost");
+        }
         if (p->nsamples >= count) { /* cannot happen: counted above */
             bad(ld, s, "more <s> than counted");
             return;
         }
-        read_sample(ld, s, &p->samples[p->nsamples], &pass, p->has_transfer);
+        read_sample(ld, s, &p->samples[p->nsamples], &pass, p->has_transfer, p->has_whost);
         if (pass > 0 && !p->pass && !(p->pass = calloc((size_t)count, sizeof *p->pass))) {
             bad(ld, c, "out of memory for %ld samples", count);
             return;
@@ -1565,16 +1664,19 @@ static void load_samples(loader *ld, xmlNodePtr c, rs_point *p)
 }
 
 /* Whether s, n's statistics, could be those of p's wall times (of its
- * totals when transfer): the same count and extremes, and in order. */
+ * totals in view FIT_TRANSFER, its whost times in FIT_WHOST): the same
+ * count and extremes, and in order. */
 static void check_summary(loader *ld, xmlNodePtr n, const rs_point *p, const stats_summary *s,
-                          int transfer)
+                          fit_view view)
 {
     double lo = 0.0, hi = 0.0;
     int i;
     if (ld->failed)
         return;
     for (i = 0; i < p->nsamples; i++) {
-        double v = transfer ? p->samples[i].total : p->samples[i].wall;
+        double v = view == FIT_WHOST      ? p->samples[i].whost
+                   : view == FIT_TRANSFER ? p->samples[i].total
+                                          : p->samples[i].wall;
         if (i == 0 || v < lo)
             lo = v;
         if (i == 0 || v > hi)
@@ -1612,7 +1714,7 @@ static void load_telemetry(loader *ld, xmlNodePtr n, const device_info *dev, rs_
 static void load_point(loader *ld, xmlNodePtr n, results *r)
 {
     static const char *const parts[] = {"verification", "samples", "telemetry"};
-    xmlNodePtr part[3], c, sum[2] = {NULL, NULL};
+    xmlNodePtr part[3], c, sum[3] = {NULL, NULL, NULL};
     const device_info *dev;
     rs_point p;
     int i;
@@ -1645,23 +1747,32 @@ static void load_point(loader *ld, xmlNodePtr n, results *r)
             break;
         }
         sum[v] = c;
-        if (v == FIT_TRANSFER)
+        if (v == FIT_WHOST)
+            p.whost = s;
+        else if (v == FIT_TRANSFER)
             p.transfer = s;
         else
             p.resident = s;
     }
     if (!ld->failed && p.nsamples > 0 &&
-        (!sum[FIT_RESIDENT] || !sum[FIT_TRANSFER] != !p.has_transfer))
-        bad(ld, n, "<point> summaries do not match its samples (need \"resident\"%s)",
-            p.has_transfer ? " and \"transfer\"" : " only");
-    if (!ld->failed && p.nsamples == 0 && (sum[FIT_RESIDENT] || sum[FIT_TRANSFER]))
+        (!sum[FIT_RESIDENT] || !sum[FIT_TRANSFER] != !p.has_transfer ||
+         !sum[FIT_WHOST] != !p.has_whost))
+        bad(ld, n, "<point> summaries do not match its samples (need \"resident\"%s%s)",
+            p.has_transfer ? " and \"transfer\"" : "",
+            p.has_whost      ? " and \"weights-on-host\""
+            : p.has_transfer ? ""
+                             : " only");
+    if (!ld->failed && p.nsamples == 0 &&
+        (sum[FIT_RESIDENT] || sum[FIT_TRANSFER] || sum[FIT_WHOST]))
         bad(ld, n, "<point> has a summary but no samples");
     if (!ld->failed && p.status == PT_OK && p.nsamples == 0)
         bad(ld, n, "<point> with status \"ok\" has no samples");
     if (p.nsamples > 0) {
-        check_summary(ld, sum[FIT_RESIDENT], &p, &p.resident, 0);
+        check_summary(ld, sum[FIT_RESIDENT], &p, &p.resident, FIT_RESIDENT);
         if (p.has_transfer)
-            check_summary(ld, sum[FIT_TRANSFER], &p, &p.transfer, 1);
+            check_summary(ld, sum[FIT_TRANSFER], &p, &p.transfer, FIT_TRANSFER);
+        if (p.has_whost)
+            check_summary(ld, sum[FIT_WHOST], &p, &p.whost, FIT_WHOST);
     }
     if (part[2] && !ld->failed)
         load_telemetry(ld, part[2], dev, &p);
@@ -1685,6 +1796,8 @@ static int point_order(const void *x, const void *y)
         return a->hidden < b->hidden ? -1 : 1;
     if (a->batch != b->batch)
         return a->batch < b->batch ? -1 : 1;
+    if ((c = strcmp(a->sizes, b->sizes)) != 0 || (c = strcmp(a->net, b->net)) != 0)
+        return c;
     return a < b ? -1 : a > b; /* stable: the first in the file comes first */
 }
 
@@ -1721,7 +1834,8 @@ static void load_points(loader *ld, xmlNodePtr pts, results *r)
     for (i = 1; i < r->npoints; i++)
         if (strcmp(v[i]->device, v[i - 1]->device) == 0 && v[i]->mode == v[i - 1]->mode &&
             v[i]->layers == v[i - 1]->layers && v[i]->hidden == v[i - 1]->hidden &&
-            v[i]->batch == v[i - 1]->batch) {
+            v[i]->batch == v[i - 1]->batch && strcmp(v[i]->sizes, v[i - 1]->sizes) == 0 &&
+            strcmp(v[i]->net, v[i - 1]->net) == 0) {
             fail_line(ld, lines[v[i] - r->points],
                       "<point> repeats the point of line %ld "
                       "(device \"%s\", %s, layers=%d hidden=%d batch=%d)",
@@ -1989,8 +2103,9 @@ static int check_root(loader *ld, xmlNodePtr root)
                    root && root->ns ? ", in a namespace" : "");
     if (!(v = attr(ld, root, "format", 0)))
         return BE_EFAIL;
-    if (!parse_int(v, &format) || format != RESULTS_FORMAT)
-        bad(ld, root, "results format \"%s\" is not supported (this breakeven reads format %d)",
+    if (!parse_int(v, &format) || format < 1 || format > RESULTS_FORMAT)
+        bad(ld, root,
+            "results format \"%s\" is not supported (this breakeven reads formats 1 to %d)",
             clip(q, v), RESULTS_FORMAT);
     xmlFree(v);
     return ld->failed ? BE_EFAIL : BE_OK;

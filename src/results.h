@@ -13,10 +13,13 @@
 #include "backend.h"
 #include "list.h"
 #include "machstate.h"
+#include "net.h"
 #include "stats.h"
 #include "telemetry.h"
 
-#define RESULTS_FORMAT 1
+/* The format written; results_load reads format 1 (0.1.0 and 0.2.0: the
+ * square stack only) and 2 (points may name a network). */
+#define RESULTS_FORMAT 2
 
 typedef enum { PT_OK = 0, PT_OUT_OF_MEMORY, PT_FAILED_VERIFICATION, PT_SKIPPED } rs_status;
 
@@ -55,8 +58,10 @@ typedef struct rs_pass {
 typedef struct rs_point {
     char device[32];
     wl_mode mode;
-    int layers, hidden, batch;
-    double flops_per_layer;
+    int layers, hidden, batch; /* a network's: its layers, its widest size */
+    char net[NET_NAME_MAX];    /* the network's name, "" for the square stack */
+    char sizes[NET_SIZES_MAX]; /* its sizes "784-512-256-10", "" likewise */
+    double flops_per_layer;    /* a network's: its FLOPs over its layers */
     rs_status status;
     char message[512];
     char why[160]; /* why the point was added ("" for grid points) */
@@ -64,22 +69,30 @@ typedef struct rs_point {
     long checked;
     double max_error, tolerance; /* max_error NaN when it was not finite */
     char worst[128];
-    int nsamples;           /* 0 unless the point was measured          */
-    step_times *samples;    /* owned by the point                       */
-    int *pass;              /* owned; the pass (rs_pass.index) of each sample,
+    int nsamples;                  /* 0 unless the point was measured          */
+    step_times *samples;           /* owned by the point                       */
+    int *pass;                     /* owned; the pass (rs_pass.index) of each sample,
                                  or NULL: all from one pass, numbered 0 (files
                                  of 0.1.0, test fixtures)                  */
-    int has_transfer;       /* samples carry h2d/d2h/total (OpenCL)     */
-    stats_summary resident; /* of samples[].wall                        */
-    stats_summary transfer; /* of samples[].total, when has_transfer    */
-    tel_point tel;          /* what the device reported while it was timed
+    int has_transfer;              /* samples carry h2d/d2h/total (OpenCL)     */
+    int has_whost;                 /* samples carry whost (OpenCL, networks)   */
+    stats_summary resident;        /* of samples[].wall                        */
+    stats_summary transfer;        /* of samples[].total, when has_transfer    */
+    stats_summary whost;           /* of samples[].whost, when has_whost       */
+    int nlayer;                    /* networks: layers with a time in layer_s (0: none) */
+    long layer_n;                  /* the timed steps layer_s averages over     */
+    double layer_s[WL_MAX_LAYERS]; /* mean seconds of each layer in a step
+                                 (backend_ops.layer_times), resident      */
+    tel_point tel;                 /* what the device reported while it was timed
                                  (telemetry.h); tel.kind TEL_NONE: nothing */
 } rs_point;
 
 /* ---- what the fit (fit.h) found: part of the model, so that the report
  * and the comparison of runs read it rather than recompute it ---- */
 
-typedef enum { FIT_RESIDENT = 0, FIT_TRANSFER = 1 } fit_view;
+/* FIT_WHOST: weights on the host, copied to the device every call with
+ * the inputs (networks only; no model or crossover of the square stack). */
+typedef enum { FIT_RESIDENT = 0, FIT_TRANSFER = 1, FIT_WHOST = 2 } fit_view;
 
 #define FIT_MAX_OUTLIERS 64
 

@@ -145,6 +145,22 @@ static int energy_run(measure *m, const device *dev, void *run, rs_point *pt, do
     return BE_OK;
 }
 
+/* Folds the mean layer times of this visit's timed steps into pt's (a
+ * network's point), weighted by the steps. */
+static void add_layer_times(const device *dev, void *run, rs_point *pt)
+{
+    double mean[WL_MAX_LAYERS];
+    long n = dev->ops->layer_times(run, mean);
+    int l;
+    if (n <= 0)
+        return;
+    for (l = 0; l < pt->layers && l < WL_MAX_LAYERS; l++)
+        pt->layer_s[l] = (pt->layer_s[l] * (double)pt->layer_n + mean[l] * (double)n) /
+                         (double)(pt->layer_n + n);
+    pt->nlayer = pt->layers;
+    pt->layer_n += n;
+}
+
 /* Warms up, then takes samples of pass into pt until this pass's median is
  * pinned down, the share is spent, or the run is stopped.  The samples
  * taken are kept in every case (an interrupted visit's too); the caller
@@ -174,6 +190,8 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
         if ((rc = dev->ops->step(run, &t, e)) < 0)
             goto done;
     }
+    if (dev->ops->layer_times)
+        dev->ops->layer_times(run, NULL); /* the warm-up's steps do not count */
     /* telemetry is read around the timed samples, outside every one of them */
     tel_read(m->tel, &before);
     t0 = host_seconds();
@@ -187,6 +205,7 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
         wall[n] = t.wall;
         got[n++] = t;
         pt->has_transfer = t.total >= 0.0 && t.h2d >= 0.0;
+        pt->has_whost = t.whost >= 0.0;
         if (n < m->min_samples)
             continue;
         if (host_seconds() - t0 >= m->share)
@@ -206,6 +225,8 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
     }
     m->sampled = host_seconds() - t0;
     tel_read(m->tel, &after);
+    if (pt->net[0] && dev->ops->layer_times)
+        add_layer_times(dev, run, pt);
     if (n > 0) {
         int kept;
         tel_visit(&pt->tel, &before, &after, n);
@@ -328,6 +349,13 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
             pt.hidden = pts[c].hidden;
             pt.batch = pts[c].batch;
             pt.flops_per_layer = workload_flops_per_layer(pt.mode, pt.hidden, pt.batch);
+            if (pts[c].net >= 0) {
+                const net_spec *n = &p->nets[pts[c].net];
+                pt.layers = n->layers;
+                snprintf(pt.net, sizeof pt.net, "%s", n->name);
+                net_format(n, pt.sizes, sizeof pt.sizes);
+                pt.flops_per_layer = net_flops(n, pt.mode, pt.batch) / n->layers;
+            }
             snprintf(pt.why, sizeof pt.why, "%s", pts[c].why);
             rc = results_add_point(r, &pt, e);
         }
@@ -374,6 +402,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
                 ev.mode = cell->mode;
                 ev.hidden = cell->hidden;
                 ev.batch = cell->batch;
+                ev.net = cell->net >= 0 ? p->nets[cell->net].name : NULL;
                 if (progress)
                     progress(ctx, &ev);
                 if (pt->status == PT_OK) {
@@ -384,8 +413,12 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
                     m.share = (budget - elapsed) / left - (timed > 0 ? overhead / timed : 0.0);
                     if (m.share < 0.0)
                         m.share = 0.0;
-                    if (!made && (rc = workload_make(&data, cell->mode, p->layers, cell->hidden,
-                                                     cell->batch, p->seed, e)) < 0)
+                    if (!made &&
+                        (rc = cell->net >= 0
+                                  ? workload_make_net(&data, cell->mode, &p->nets[cell->net],
+                                                      cell->batch, p->seed, e)
+                                  : workload_make(&data, cell->mode, p->layers, cell->hidden,
+                                                  cell->batch, p->seed, e)) < 0)
                         break;
                     made = 1;
                     m.tel = tel[dorder[d]];

@@ -51,6 +51,7 @@ typedef struct sweep_event {
     const device_info *dev; /* START and DONE */
     wl_mode mode;
     int hidden, batch;
+    const char *net;          /* the network's name, NULL in the square sweep */
     const rs_point *point;    /* SWEEP_DONE only */
     const rs_pass *pass_info; /* SWEEP_PASS_DONE only */
 } sweep_event;

@@ -41,8 +41,11 @@ void table_points(FILE *out, const results *r)
             const rs_point *p = &r->points[i];
             if (strcmp(p->device, r->devices[d].id) != 0)
                 continue;
-            fprintf(out, "%-8s %-9s %6d %6d %12.2f ", p->device, workload_mode_name(p->mode),
-                    p->hidden, p->batch, p->flops_per_layer / 1e6);
+            char shape[16];
+            /* a network's name stands in its widest size's place */
+            snprintf(shape, sizeof shape, "%d", p->hidden);
+            fprintf(out, "%-8s %-9s %6s %6d %12.2f ", p->device, workload_mode_name(p->mode),
+                    p->net[0] ? p->net : shape, p->batch, p->flops_per_layer / 1e6);
             if (p->status == PT_OK) {
                 const stats_summary *s = &p->resident;
                 char t[32], ci[48];

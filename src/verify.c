@@ -16,15 +16,21 @@
  * the diagonal that covers every row and column */
 #define SAMPLES 96
 
-static float **alloc_arrays(int n, size_t len)
+/* n arrays, array i of rows × wl_dim(w, i + first) floats, times
+ * wl_dim(w, i + first + 1) with_next (weights). */
+static float **alloc_arrays(const workload *w, int n, int first, long rows, int with_next)
 {
     float **a = calloc((size_t)n, sizeof *a);
     int i;
     if (!a)
         return NULL;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        size_t len = (size_t)rows * (size_t)wl_dim(w, i + first);
+        if (with_next)
+            len *= (size_t)wl_dim(w, i + first + 1);
         if (!(a[i] = calloc(len, sizeof(float))))
             return a; /* the caller frees the partial array */
+    }
     return a;
 }
 
@@ -50,17 +56,14 @@ void verify_state_free(const workload *w, net_state *s)
 
 int verify_state_alloc(const workload *w, net_state *s, err *e)
 {
-    size_t act = (size_t)w->batch * (size_t)w->hidden;
-    size_t par = (size_t)w->hidden * (size_t)w->hidden;
-
     memset(s, 0, sizeof *s);
-    s->act = alloc_arrays(w->layers + 1, act);
+    s->act = alloc_arrays(w, w->layers + 1, 0, w->batch, 0);
     if (!complete(s->act, w->layers + 1))
         goto fail;
     if (w->mode == WL_TRAINING) {
-        s->dx = alloc_arrays(w->layers, act);
-        s->w = alloc_arrays(w->layers, par);
-        s->b = alloc_arrays(w->layers, (size_t)w->hidden);
+        s->dx = alloc_arrays(w, w->layers, 0, w->batch, 0);
+        s->w = alloc_arrays(w, w->layers, 0, 1, 1);
+        s->b = alloc_arrays(w, w->layers, 1, 1, 0);
         if (!complete(s->dx, w->layers) || !complete(s->w, w->layers) || !complete(s->b, w->layers))
             goto fail;
     }
@@ -93,12 +96,15 @@ static void judge(verify_result *r, double got, double ref, double scale, long k
     }
 }
 
-/* dz = dy ⊙ [y > 0] of one entry, with dy = act[L] at the top. */
+/* dz = dy ⊙ [y > 0] of one entry (dy where the layer has no ReLU), with
+ * dy = act[L] at the top. */
 static double dz_at(const workload *w, const net_state *s, int l, long m, long j)
 {
-    long H = w->hidden;
+    long N = wl_dim(w, l + 1);
     const float *dy = l == w->layers - 1 ? s->act[w->layers] : s->dx[l + 1];
-    return s->act[l + 1][m * H + j] > 0.0f ? (double)dy[m * H + j] : 0.0;
+    if (!wl_relu(w, l))
+        return (double)dy[m * N + j];
+    return s->act[l + 1][m * N + j] > 0.0f ? (double)dy[m * N + j] : 0.0;
 }
 
 /* check_y on the entries (m[t], j[t]), t < n, all at once: the sums run
@@ -108,49 +114,50 @@ static double dz_at(const workload *w, const net_state *s, int l, long m, long j
 static void check_y_many(const workload *w, const net_state *s, verify_result *r, int l, long n,
                          const long *m, const long *j, double *acc, double *scale)
 {
-    long H = w->hidden, k, t;
+    long K = wl_dim(w, l), N = wl_dim(w, l + 1), k, t;
+    const int relu = wl_relu(w, l);
     const float *x = s->act[l], *W = w->w0[l], *b = w->b0[l];
     for (t = 0; t < n; t++) {
         acc[t] = b[j[t]];
         scale[t] = fabs(b[j[t]]);
     }
-    for (k = 0; k < H; k++) {
-        const float *row = W + k * H;
+    for (k = 0; k < K; k++) {
+        const float *row = W + k * N;
         for (t = 0; t < n; t++) {
-            double p = (double)x[m[t] * H + k] * row[j[t]];
+            double p = (double)x[m[t] * K + k] * row[j[t]];
             acc[t] += p;
             scale[t] += fabs(p);
         }
     }
     for (t = 0; t < n; t++)
-        judge(r, s->act[l + 1][m[t] * H + j[t]], acc[t] > 0.0 ? acc[t] : 0.0, scale[t], H, "y", l,
-              m[t], j[t]);
+        judge(r, s->act[l + 1][m[t] * N + j[t]], acc[t] > 0.0 || !relu ? acc[t] : 0.0, scale[t], K,
+              "y", l, m[t], j[t]);
 }
 
 static void check_dx(const workload *w, const net_state *s, verify_result *r, int l, long m, long i)
 {
-    long H = w->hidden, k;
+    long K = wl_dim(w, l), N = wl_dim(w, l + 1), k;
     const float *W = w->w0[l];
     double acc = 0.0, scale = 0.0;
-    for (k = 0; k < H; k++) {
-        double p = dz_at(w, s, l, m, k) * W[i * H + k];
+    for (k = 0; k < N; k++) {
+        double p = dz_at(w, s, l, m, k) * W[i * N + k];
         acc += p;
         scale += fabs(p);
     }
-    judge(r, s->dx[l][m * H + i], acc, scale, H, "dx", l, m, i);
+    judge(r, s->dx[l][m * K + i], acc, scale, N, "dx", l, m, i);
 }
 
 static void check_w(const workload *w, const net_state *s, verify_result *r, int l, long i, long j)
 {
-    long H = w->hidden, B = w->batch, k;
+    long K = wl_dim(w, l), N = wl_dim(w, l + 1), B = w->batch, k;
     const float *x = s->act[l], *W = w->w0[l];
-    double acc = 0.0, scale = fabs(W[i * H + j]);
+    double acc = 0.0, scale = fabs(W[i * N + j]);
     for (k = 0; k < B; k++) {
-        double p = (double)x[k * H + i] * dz_at(w, s, l, k, j);
+        double p = (double)x[k * K + i] * dz_at(w, s, l, k, j);
         acc += p;
         scale += w->lr * fabs(p);
     }
-    judge(r, s->w[l][i * H + j], W[i * H + j] - w->lr * acc, scale, B, "W", l, i, j);
+    judge(r, s->w[l][i * N + j], W[i * N + j] - w->lr * acc, scale, B, "W", l, i, j);
 }
 
 static void check_b(const workload *w, const net_state *s, verify_result *r, int l, long j)
@@ -166,12 +173,51 @@ static void check_b(const workload *w, const net_state *s, verify_result *r, int
     judge(r, s->b[l][j], b[j] - w->lr * acc, scale, B, "b", l, 0, j);
 }
 
+/* Layer l's checks: y on a diagonal through the output (shifted by a
+ * random offset) that meets every row and every column once, so a fault
+ * confined to one row or one column cannot pass, for max(B, N) entries,
+ * then SAMPLES entries at random; in training dx, W and b the same way. */
+static void check_layer(const workload *w, const net_state *s, verify_result *r, int l,
+                        uint64_t *rng, long *ym, long *yj, double *acc)
+{
+    long K = wl_dim(w, l), N = wl_dim(w, l + 1), B = w->batch, t;
+    long n = B > N ? B : N, ny = n + SAMPLES, nx = B > K ? B : K, nw = K > N ? K : N;
+    long shift = (long)(next(rng) % (uint64_t)N);
+    for (t = 0; t < n; t++) {
+        ym[t] = t % B;
+        yj[t] = (t + shift) % N;
+    }
+    for (t = n; t < ny; t++) {
+        ym[t] = (long)(next(rng) % (uint64_t)B);
+        yj[t] = (long)(next(rng) % (uint64_t)N);
+    }
+    check_y_many(w, s, r, l, ny, ym, yj, acc, acc + ny);
+    if (w->mode != WL_TRAINING)
+        return;
+    if (K != N) /* the square stack keeps its one diagonal */
+        shift = (long)(next(rng) % (uint64_t)K);
+    for (t = 0; t < nx; t++)
+        check_dx(w, s, r, l, t % B, (t + shift) % K);
+    for (t = 0; t < nw; t++)
+        check_w(w, s, r, l, t % K, (t + shift) % N);
+    for (t = 0; t < N; t++)
+        check_b(w, s, r, l, t);
+    for (t = 0; t < SAMPLES; t++) {
+        long m = (long)(next(rng) % (uint64_t)B), i = (long)(next(rng) % (uint64_t)K);
+        check_dx(w, s, r, l, m, i);
+    }
+    for (t = 0; t < SAMPLES; t++) {
+        long i = (long)(next(rng) % (uint64_t)K), j = (long)(next(rng) % (uint64_t)N);
+        check_w(w, s, r, l, i, j);
+    }
+}
+
 int verify_check(const workload *w, const net_state *s, verify_result *r, err *e)
 {
-    long H = w->hidden, B = w->batch, t, n = B > H ? B : H, ny = n + SAMPLES;
+    long H = w->hidden, B = w->batch, n = B > H ? B : H, ny = n + SAMPLES;
     uint64_t rng = 0x5eed;
     double *acc = malloc(2 * (size_t)ny * sizeof *acc);
-    long *idx = malloc(2 * (size_t)ny * sizeof *idx), *ym, *yj;
+    long *idx = malloc(2 * (size_t)ny * sizeof *idx);
     int l;
 
     memset(r, 0, sizeof *r);
@@ -183,42 +229,11 @@ int verify_check(const workload *w, const net_state *s, verify_result *r, err *e
                        "batch=%d",
                        w->hidden, w->batch);
     }
-    ym = idx;
-    yj = idx + ny;
     r->ok = 1;
     r->tolerance = 1.0;
-    for (l = 0; l < w->layers; l++) {
-        /* a diagonal through each output (shifted by a random offset per
-         * layer) meets every row and every column once: a fault confined to
-         * one row or one column cannot pass, for max(B, H) entries; then
-         * SAMPLES entries at random */
-        long shift = (long)(next(&rng) % (uint64_t)H);
-        for (t = 0; t < n; t++) {
-            ym[t] = t % B;
-            yj[t] = (t + shift) % H;
-        }
-        for (t = n; t < ny; t++) {
-            ym[t] = (long)(next(&rng) % (uint64_t)B);
-            yj[t] = (long)(next(&rng) % (uint64_t)H);
-        }
-        check_y_many(w, s, r, l, ny, ym, yj, acc, acc + ny);
-        if (w->mode != WL_TRAINING)
-            continue;
-        for (t = 0; t < n; t++)
-            check_dx(w, s, r, l, t % B, (t + shift) % H);
-        for (t = 0; t < H; t++) {
-            check_w(w, s, r, l, t, (t + shift) % H);
-            check_b(w, s, r, l, t);
-        }
-        for (t = 0; t < SAMPLES; t++) {
-            long m = (long)(next(&rng) % (uint64_t)B), i = (long)(next(&rng) % (uint64_t)H);
-            check_dx(w, s, r, l, m, i);
-        }
-        for (t = 0; t < SAMPLES; t++) {
-            long i = (long)(next(&rng) % (uint64_t)H), j = (long)(next(&rng) % (uint64_t)H);
-            check_w(w, s, r, l, i, j);
-        }
-    }
+    /* hidden is the widest size, so the buffers hold every layer's entries */
+    for (l = 0; l < w->layers; l++)
+        check_layer(w, s, r, l, &rng, idx, idx + ny, acc);
     free(acc);
     free(idx);
     return BE_OK;

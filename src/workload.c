@@ -26,27 +26,60 @@ const char *workload_mode_name(wl_mode mode)
     return mode == WL_TRAINING ? "training" : "inference";
 }
 
-double workload_host_bytes(wl_mode mode, int layers, int hidden, int batch)
+/* n as a square stack of hidden (for the square sweep's estimates). */
+static void square(net_spec *n, int layers, int hidden)
 {
-    double act = (double)hidden * batch * sizeof(float);
-    double par = ((double)hidden * hidden + hidden) * sizeof(float);
+    int l;
+    memset(n, 0, sizeof *n);
+    n->layers = layers;
+    for (l = 0; l <= layers; l++)
+        n->dims[l] = hidden;
+}
+
+double workload_net_host_bytes(wl_mode mode, const net_spec *n, int batch)
+{
+    double act = 0.0, par = 0.0, in = (double)n->dims[0] * batch * sizeof(float);
+    int l;
+    for (l = 0; l <= n->layers; l++)
+        act += (double)n->dims[l] * batch * sizeof(float);
+    for (l = 0; l < n->layers; l++)
+        par += ((double)n->dims[l] * n->dims[l + 1] + n->dims[l + 1]) * sizeof(float);
     /* inputs (x0, W, b), the CPU buffers (activations, a working copy of the
      * parameters) and the verification state (activations, and in training
-     * dx and the updated parameters) */
-    double bytes = act + layers * par + (layers + 1) * act + layers * par + (layers + 1) * act;
-    if (mode == WL_TRAINING)
-        bytes += 2 * act + layers * act + layers * par;
-    return bytes;
+     * dx, the CPU's scratch and the updated parameters) */
+    {
+        double bytes = in + par + act + par + act;
+        if (mode == WL_TRAINING)
+            bytes += 2 * (double)net_widest(n) * batch * sizeof(float) + (act - in) + par;
+        return bytes;
+    }
+}
+
+double workload_net_device_bytes(wl_mode mode, const net_spec *n, int batch)
+{
+    double act = 0.0, par = 0.0;
+    int l;
+    for (l = 0; l <= n->layers; l++)
+        act += (double)n->dims[l] * batch * sizeof(float);
+    for (l = 0; l < n->layers; l++)
+        par += ((double)n->dims[l] * n->dims[l + 1] + n->dims[l + 1]) * sizeof(float);
+    /* in training also dx and the scratch of the widest layer */
+    return mode == WL_TRAINING ? act + 2 * par + 2 * (double)net_widest(n) * batch * sizeof(float)
+                               : act + par;
+}
+
+double workload_host_bytes(wl_mode mode, int layers, int hidden, int batch)
+{
+    net_spec n;
+    square(&n, layers, hidden);
+    return workload_net_host_bytes(mode, &n, batch);
 }
 
 double workload_device_bytes(wl_mode mode, int layers, int hidden, int batch)
 {
-    double act = (double)hidden * batch * sizeof(float);
-    double par = ((double)hidden * hidden + hidden) * sizeof(float);
-    double bytes = (layers + 1) * act + layers * par;
-    if (mode == WL_TRAINING)
-        bytes += 2 * act + layers * par;
-    return bytes;
+    net_spec n;
+    square(&n, layers, hidden);
+    return workload_net_device_bytes(mode, &n, batch);
 }
 
 /* Uniform in [-a, a], from the top 24 bits so every value is exact in fp32. */
@@ -76,32 +109,39 @@ void workload_free(workload_data *d)
     memset(d, 0, sizeof *d);
 }
 
-int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int batch, uint64_t seed,
-                  err *e)
+/* Fills d for the sizes of n; square: the workload keeps dims 0 (wl_dim
+ * gives hidden) and ReLU on every layer, as the square stack always had. */
+static int make(workload_data *d, wl_mode mode, const net_spec *n, int sq, int batch, uint64_t seed,
+                err *e)
 {
-    size_t hh = (size_t)hidden * (size_t)hidden;
     uint64_t s = seed;
     int l;
 
     memset(d, 0, sizeof *d);
     d->w.mode = mode;
-    d->w.layers = layers;
-    d->w.hidden = hidden;
+    d->w.layers = n->layers;
+    d->w.hidden = net_widest(n);
     d->w.batch = batch;
     d->w.lr = 1e-4f;
-    d->x0 = malloc((size_t)batch * (size_t)hidden * sizeof(float));
-    d->w0 = calloc((size_t)layers, sizeof *d->w0);
-    d->b0 = calloc((size_t)layers, sizeof *d->b0);
+    if (!sq) {
+        memcpy(d->w.dims, n->dims, (size_t)(n->layers + 1) * sizeof *n->dims);
+        d->w.linear_last = 1;
+        d->w.weights_on_host = 1;
+    }
+    d->x0 = malloc((size_t)batch * (size_t)n->dims[0] * sizeof(float));
+    d->w0 = calloc((size_t)n->layers, sizeof *d->w0);
+    d->b0 = calloc((size_t)n->layers, sizeof *d->b0);
     if (!d->x0 || !d->w0 || !d->b0)
         goto fail;
-    fill(d->x0, (size_t)batch * (size_t)hidden, 1.0f, &s);
-    for (l = 0; l < layers; l++) {
-        d->w0[l] = malloc(hh * sizeof(float));
-        d->b0[l] = malloc((size_t)hidden * sizeof(float));
+    fill(d->x0, (size_t)batch * (size_t)n->dims[0], 1.0f, &s);
+    for (l = 0; l < n->layers; l++) {
+        size_t kn = (size_t)n->dims[l] * (size_t)n->dims[l + 1];
+        d->w0[l] = malloc(kn * sizeof(float));
+        d->b0[l] = malloc((size_t)n->dims[l + 1] * sizeof(float));
         if (!d->w0[l] || !d->b0[l])
             goto fail;
-        fill(d->w0[l], hh, sqrtf(6.0f / (float)hidden), &s);
-        fill(d->b0[l], (size_t)hidden, 0.1f, &s);
+        fill(d->w0[l], kn, sqrtf(6.0f / (float)n->dims[l]), &s);
+        fill(d->b0[l], (size_t)n->dims[l + 1], 0.1f, &s);
     }
     d->w.x0 = d->x0;
     d->w.w0 = (const float *const *)d->w0;
@@ -109,8 +149,25 @@ int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int ba
     return BE_OK;
 fail:
     workload_free(d);
-    return err_set(e, BE_EFAIL, "out of host memory for the inputs of hidden=%d batch=%d", hidden,
+    if (sq)
+        return err_set(e, BE_EFAIL, "out of host memory for the inputs of hidden=%d batch=%d",
+                       n->dims[0], batch);
+    return err_set(e, BE_EFAIL, "out of host memory for the inputs of network %s batch=%d", n->name,
                    batch);
+}
+
+int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int batch, uint64_t seed,
+                  err *e)
+{
+    net_spec n;
+    square(&n, layers, hidden);
+    return make(d, mode, &n, 1, batch, seed, e);
+}
+
+int workload_make_net(workload_data *d, wl_mode mode, const net_spec *n, int batch, uint64_t seed,
+                      err *e)
+{
+    return make(d, mode, n, 0, batch, seed, e);
 }
 
 void workload_free_arrays(float **a, int n)

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "net.h"
 
 double workload_flops_per_layer(wl_mode mode, int hidden, int batch);
 
@@ -30,6 +31,9 @@ const char *workload_mode_name(wl_mode mode);
 double workload_host_bytes(wl_mode mode, int layers, int hidden, int batch);
 /* Bytes a device needs to hold the point (inputs, parameters, scratch). */
 double workload_device_bytes(wl_mode mode, int layers, int hidden, int batch);
+/* The same for a network (net.h). */
+double workload_net_host_bytes(wl_mode mode, const net_spec *n, int batch);
+double workload_net_device_bytes(wl_mode mode, const net_spec *n, int batch);
 
 /* A workload together with the storage behind its arrays. */
 typedef struct workload_data {
@@ -44,6 +48,11 @@ typedef struct workload_data {
  * machine.  Free with workload_free.  BE_EFAIL on allocation failure. */
 int workload_make(workload_data *d, wl_mode mode, int layers, int hidden, int batch, uint64_t seed,
                   err *e);
+/* The same for a network: W of layer l uniform in ±√(6/K) for its K
+ * inputs, no ReLU after the last layer.  A square network made here gives
+ * the same bits as workload_make. */
+int workload_make_net(workload_data *d, wl_mode mode, const net_spec *n, int batch, uint64_t seed,
+                      err *e);
 void workload_free(workload_data *d);
 
 /* Frees a[0..n) and a itself (a may be NULL, and so may each a[i]); for the

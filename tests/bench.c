@@ -8,7 +8,8 @@
  *
  * 1. CPU: breakeven's forward layer (cblas_sgemm plus the bias+ReLU pass)
  *    against a bare cblas_sgemm loop of the same shape: what our epilogue
- *    costs (target ≥ 0.97).
+ *    costs (target ≥ 0.97; ≥ 0.95 for the rectangular layers of networks,
+ *    K inputs × N outputs: 784×512, 512×256, 256×10, 4096×16384).
  * 2. Each OpenCL device that `--devices all` measures: our fused forward
  *    kernel against CLBlast's sgemm followed by a separate bias+ReLU kernel
  *    on the same device, alternated, and both against OpenBLAS on the CPU,
@@ -36,6 +37,7 @@
 #include "host.h"
 #include "stats.h"
 #include "verify.h"
+#include "net.h"
 #include "workload.h"
 
 #define ROUNDS 15
@@ -49,7 +51,23 @@ static double median(double *v, int n)
 
 /* ---- 1. the CPU forward layer against raw sgemm ------------------------ */
 
-static int forward_vs_sgemm(const device *cpu, int hidden, int batch)
+/* A one-layer K×N workload at batch, with ReLU (as CLBlast's side has)
+ * and its weights kept on the device. */
+static int layer_make(workload_data *d, int K, int N, int batch, err *e)
+{
+    net_spec n;
+    char text[32];
+    int rc;
+    snprintf(text, sizeof text, "%d-%d", K, N);
+    if ((rc = net_parse_sizes(text, "bench", &n, e)) < 0 ||
+        (rc = workload_make_net(d, WL_INFERENCE, &n, batch, 1, e)) < 0)
+        return rc;
+    d->w.linear_last = 0;
+    d->w.weights_on_host = 0;
+    return BE_OK;
+}
+
+static int forward_vs_sgemm(const device *cpu, int K, int N, int batch)
 {
     double t_raw[ROUNDS], t_fwd[ROUNDS], raw, fwd;
     workload_data d;
@@ -59,15 +77,15 @@ static int forward_vs_sgemm(const device *cpu, int hidden, int batch)
     err e;
     int i, rc = 1;
 
-    if (workload_make(&d, WL_INFERENCE, 1, hidden, batch, 1, &e) < 0)
+    if (layer_make(&d, K, N, batch, &e) < 0)
         goto out;
     if (cpu->ops->prepare(cpu->handle, &d.w, &run, &e) < 0 ||
-        !(y = malloc((size_t)hidden * (size_t)batch * sizeof *y)))
+        !(y = malloc((size_t)N * (size_t)batch * sizeof *y)))
         goto out;
     for (i = -2; i < ROUNDS; i++) { /* two warm-up rounds */
         double t0 = host_seconds();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, batch, hidden, hidden, 1.0f, d.x0,
-                    hidden, d.w0[0], hidden, 0.0f, y, hidden);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, batch, N, K, 1.0f, d.x0, K, d.w0[0],
+                    N, 0.0f, y, N);
         t0 = host_seconds() - t0;
         if (cpu->ops->step(run, &t, &e) < 0)
             goto out;
@@ -78,9 +96,9 @@ static int forward_vs_sgemm(const device *cpu, int hidden, int batch)
     }
     raw = median(t_raw, ROUNDS);
     fwd = median(t_fwd, ROUNDS);
-    printf("%6d %6d %12.1f %12.1f %8.3f\n", hidden, batch,
-           workload_flops_per_layer(WL_INFERENCE, hidden, batch) / fwd / 1e9,
-           2.0 * hidden * (double)hidden * batch / raw / 1e9, raw / fwd);
+    printf("%6d %6d %6d %12.1f %12.1f %8.3f\n", K, N, batch,
+           net_layer_flops(WL_INFERENCE, K, N, batch) / fwd / 1e9,
+           2.0 * K * (double)N * batch / raw / 1e9, raw / fwd);
     rc = 0;
 out:
     if (rc)
@@ -145,8 +163,9 @@ static cl_device_id find_device(const char *id)
 
 static int clblast_open(clblast_side *s, cl_device_id dev, const workload *w)
 {
-    size_t act = (size_t)w->batch * (size_t)w->hidden * sizeof(float);
-    size_t par = (size_t)w->hidden * (size_t)w->hidden * sizeof(float);
+    size_t in = (size_t)w->batch * (size_t)wl_dim(w, 0) * sizeof(float);
+    size_t act = (size_t)w->batch * (size_t)wl_dim(w, 1) * sizeof(float);
+    size_t par = (size_t)wl_dim(w, 0) * (size_t)wl_dim(w, 1) * sizeof(float);
     cl_int rc;
 
     memset(s, 0, sizeof *s);
@@ -162,7 +181,7 @@ static int clblast_open(clblast_side *s, cl_device_id dev, const workload *w)
     s->k = clCreateKernel(s->prog, "bias_relu", &rc);
     if (rc != CL_SUCCESS)
         return rc;
-    s->x = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, act, (void *)w->x0, &rc);
+    s->x = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in, (void *)w->x0, &rc);
     if (rc != CL_SUCCESS)
         return rc;
     s->w =
@@ -170,7 +189,7 @@ static int clblast_open(clblast_side *s, cl_device_id dev, const workload *w)
     if (rc != CL_SUCCESS)
         return rc;
     s->b = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                          (size_t)w->hidden * sizeof(float), (void *)w->b0[0], &rc);
+                          (size_t)wl_dim(w, 1) * sizeof(float), (void *)w->b0[0], &rc);
     if (rc != CL_SUCCESS)
         return rc;
     s->y = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, act, NULL, &rc);
@@ -180,15 +199,15 @@ static int clblast_open(clblast_side *s, cl_device_id dev, const workload *w)
 /* One CLBlast forward layer; its wall time (sgemm + bias+ReLU) in *t. */
 static int clblast_step(clblast_side *s, const workload *w, double *t)
 {
-    size_t global[2] = {(size_t)w->hidden, (size_t)w->batch};
+    const size_t K = (size_t)wl_dim(w, 0), N = (size_t)wl_dim(w, 1);
+    size_t global[2] = {N, (size_t)w->batch};
     double t0 = host_seconds();
-    int n = w->hidden;
+    int n = (int)N;
     cl_int rc;
 
     if (CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo,
-                     (size_t)w->batch, (size_t)w->hidden, (size_t)w->hidden, 1.0f, s->x, 0,
-                     (size_t)w->hidden, s->w, 0, (size_t)w->hidden, 0.0f, s->y, 0,
-                     (size_t)w->hidden, &s->q, NULL) != CLBlastSuccess)
+                     (size_t)w->batch, N, K, 1.0f, s->x, 0, K, s->w, 0, N, 0.0f, s->y, 0, N, &s->q,
+                     NULL) != CLBlastSuccess)
         return -1;
     clSetKernelArg(s->k, 0, sizeof s->y, &s->y);
     clSetKernelArg(s->k, 1, sizeof s->b, &s->b);
@@ -203,17 +222,18 @@ static int clblast_step(clblast_side *s, const workload *w, double *t)
 /* Largest |CLBlast − host| relative to the row's scale, over the output. */
 static double clblast_error(clblast_side *s, const workload *w)
 {
-    size_t n = (size_t)w->batch * (size_t)w->hidden, i;
+    const int K = wl_dim(w, 0), N = wl_dim(w, 1);
+    size_t n = (size_t)w->batch * (size_t)N, i;
     float *got = malloc(n * sizeof *got), *ref = malloc(n * sizeof *ref);
     double worst = INFINITY;
     if (got && ref &&
         clEnqueueReadBuffer(s->q, s->y, CL_TRUE, 0, n * sizeof *got, got, 0, NULL, NULL) ==
             CL_SUCCESS) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, w->batch, w->hidden, w->hidden, 1.0f,
-                    w->x0, w->hidden, w->w0[0], w->hidden, 0.0f, ref, w->hidden);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, w->batch, N, K, 1.0f, w->x0, K,
+                    w->w0[0], N, 0.0f, ref, N);
         worst = 0.0;
         for (i = 0; i < n; i++) {
-            double r = ref[i] + w->b0[0][i % (size_t)w->hidden];
+            double r = ref[i] + w->b0[0][i % (size_t)N];
             double d = fabs(got[i] - (r > 0.0 ? r : 0.0)) / (1.0 + fabs(r));
             if (!(d <= worst))
                 worst = d;
@@ -224,7 +244,7 @@ static double clblast_error(clblast_side *s, const workload *w)
     return worst;
 }
 
-static int cl_vs_clblast(const device *cpu, const device *gpu, int hidden, int batch)
+static int cl_vs_clblast(const device *cpu, const device *gpu, int K, int N, int batch)
 {
     double t_ours[CL_ROUNDS], t_blast[CL_ROUNDS], t_cpu[CL_ROUNDS], t_kern[CL_ROUNDS], ours, blast,
         host, kern, f, error;
@@ -237,7 +257,7 @@ static int cl_vs_clblast(const device *cpu, const device *gpu, int hidden, int b
     int i, rc = 1;
 
     memset(&s, 0, sizeof s);
-    if (workload_make(&d, WL_INFERENCE, 1, hidden, batch, 1, &e) < 0)
+    if (layer_make(&d, K, N, batch, &e) < 0)
         goto out;
     if (gpu->ops->prepare(gpu->handle, &d.w, &run, &e) < 0 ||
         cpu->ops->prepare(cpu->handle, &d.w, &crun, &e) < 0)
@@ -281,8 +301,8 @@ static int cl_vs_clblast(const device *cpu, const device *gpu, int hidden, int b
     blast = median(t_blast, CL_ROUNDS);
     host = median(t_cpu, CL_ROUNDS);
     kern = median(t_kern, CL_ROUNDS);
-    f = workload_flops_per_layer(WL_INFERENCE, hidden, batch);
-    printf("%-8s %6d %6d %10.1f %10.1f %10.1f %12.2f %12.2f %10.1f%s\n", gpu->info.id, hidden,
+    f = net_layer_flops(WL_INFERENCE, K, N, batch);
+    printf("%-8s %6d %6d %6d %10.1f %10.1f %10.1f %12.2f %12.2f %10.1f%s\n", gpu->info.id, K, N,
            batch, f / ours / 1e9, f / blast / 1e9, f / host / 1e9, blast / ours, host / ours,
            f / kern / 1e9, error < 1e-3 ? "" : "  (CLBlast output WRONG: not comparable)");
     rc = 0;
@@ -385,9 +405,13 @@ static int sync_floor(const device *g)
 
 int main(void)
 {
-    static const int cpu_shapes[][2] = {{128, 16}, {512, 128}, {2048, 256}, {2048, 1024}};
-    static const int cl_shapes[][2] = {
-        {128, 16}, {512, 128}, {1024, 1024}, {2048, 256}, {2048, 1024}};
+    /* K inputs, N outputs, batch: the square layers, then a network's */
+    static const int cpu_shapes[][3] = {{128, 128, 16},     {512, 512, 128}, {2048, 2048, 256},
+                                        {2048, 2048, 1024}, {784, 512, 256}, {512, 256, 256},
+                                        {256, 10, 256},     {256, 10, 16},   {4096, 16384, 64}};
+    static const int cl_shapes[][3] = {
+        {128, 128, 16},  {512, 512, 128}, {1024, 1024, 1024}, {2048, 2048, 256}, {2048, 2048, 1024},
+        {784, 512, 256}, {512, 256, 256}, {256, 10, 256},     {256, 10, 16},     {4096, 16384, 64}};
     device_set set;
     int idx[64], n = 0, i, j, rc = 0;
     err e;
@@ -397,10 +421,10 @@ int main(void)
         return 1;
     }
     printf("1. CPU: breakeven's forward layer vs raw cblas_sgemm (medians of %d)\n", ROUNDS);
-    printf("%6s %6s %12s %12s %8s\n", "hidden", "batch", "ours GF/s", "sgemm GF/s", "ratio");
+    printf("%6s %6s %6s %12s %12s %8s\n", "in", "out", "batch", "ours GF/s", "sgemm GF/s", "ratio");
     for (i = 0; i < (int)(sizeof cpu_shapes / sizeof *cpu_shapes); i++)
-        rc |= forward_vs_sgemm(&set.devs[0], cpu_shapes[i][0], cpu_shapes[i][1]);
-    printf("ratio = sgemm time / our time (target >= 0.97)\n\n");
+        rc |= forward_vs_sgemm(&set.devs[0], cpu_shapes[i][0], cpu_shapes[i][1], cpu_shapes[i][2]);
+    printf("ratio = sgemm time / our time (target >= 0.97 square, >= 0.95 rectangular)\n\n");
 
     for (j = 0; j < n; j++) {
         const device *g = &set.devs[idx[j]];
@@ -409,10 +433,10 @@ int main(void)
         printf("2. %s (%s, %s): our fused forward kernel vs CLBlast sgemm + bias/ReLU kernel,\n"
                "   and vs OpenBLAS on the CPU (wall times, data resident; medians of %d)\n",
                g->info.id, g->info.type, g->info.name, CL_ROUNDS);
-        printf("%-8s %6s %6s %10s %10s %10s %12s %12s %10s\n", "device", "hidden", "batch", "ours",
-               "CLBlast", "OpenBLAS", "vs CLBlast", "vs OpenBLAS", "ours kern");
+        printf("%-8s %6s %6s %6s %10s %10s %10s %12s %12s %10s\n", "device", "in", "out", "batch",
+               "ours", "CLBlast", "OpenBLAS", "vs CLBlast", "vs OpenBLAS", "ours kern");
         for (i = 0; i < (int)(sizeof cl_shapes / sizeof *cl_shapes); i++)
-            rc |= cl_vs_clblast(&set.devs[0], g, cl_shapes[i][0], cl_shapes[i][1]);
+            rc |= cl_vs_clblast(&set.devs[0], g, cl_shapes[i][0], cl_shapes[i][1], cl_shapes[i][2]);
         printf("GFLOP/s per layer; ratios = their time / our time (above 1 = ours faster);\n"
                "ours kern: our kernel's event time, without the launch and clFinish\n\n");
         rc |= sync_floor(g);

@@ -646,7 +646,7 @@ static void test_results_rejects(void **state)
     expect_rejected("status=\"ok\"", "status=\"fast\"", "status");
     expect_rejected("<point device=\"cpu\"", "<point device=\"gpu9\"", "gpu9");
     expect_rejected("wall=\"", "wall=\"-", "wall");
-    expect_rejected("format=\"1\"", "format=\"2\"", "format");
+    expect_rejected("format=\"2\"", "format=\"3\"", "format");
     expect_rejected("<breakeven-results", "<html><breakeven-results", "");
     expect_rejected("</points>", "</points><extra/>", "extra");
     expect_rejected("<summary view=\"resident\" n=\"6\"", "<summary view=\"resident\" n=\"7\"",
@@ -761,7 +761,7 @@ static void test_cli_tokens(void **state)
         {"breakeven run -o", "-o (--out) needs a value"},
         {"breakeven run --out", "--out needs a value"},
         {"breakeven fly", "unknown command \"fly\" (commands: all, run, report, compare, refit, "
-                          "devices, tune)"},
+                          "devices, tune, decide, which)"},
         {"breakeven run extra", "unexpected argument \"extra\" (run takes none)"},
     };
     cli c;

@@ -1,0 +1,104 @@
+/*
+ * netfit.h — the answer per network: from what batch another device beats
+ * the base device (the CPU), with its interval, per network, mode and view.
+ *
+ * A network's points (results.h, format 2) are analysed here rather than in
+ * fit.h, whose models and crossovers are per hidden width of the square
+ * stack.  The estimator is the same (xover.h): the measured medians of the
+ * two devices at the batches both measured, each with the standard error of
+ * its logarithm read off its interval (which covers the variation between
+ * passes), and a parametric bootstrap of the log speed ratio.  Pure: a
+ * loaded results model in, numbers out; decide.h and the report read it.
+ *
+ * Also here, for a network whose layers disagree, the best placement of
+ * its layers on two devices (netfit_place): a pure estimate from per-layer
+ * times and the cost of moving activations between devices.
+ */
+#ifndef BE_NETFIT_H
+#define BE_NETFIT_H
+
+#include <stdint.h>
+
+#include "results.h"
+#include "xover.h"
+
+/* One network × mode × view × device pair. */
+typedef struct netfit_cross {
+    char net[NET_NAME_MAX];
+    char sizes[NET_SIZES_MAX];
+    char base[32], other[32];
+    wl_mode mode;
+    fit_view view;  /* the other device's view (FIT_WHOST too); the base
+                       (CPU) is resident */
+    xover_est x;    /* kind CROSS_UNKNOWN when no batch has both devices ok */
+    int ncells;     /* batches both devices measured                     */
+    int nfaster;    /* … at which the other device's median was lower    */
+    int bmin, bmax; /* the smallest and largest of them (0 when none)    */
+} netfit_cross;
+
+typedef struct netfit_set {
+    int n;
+    netfit_cross *c; /* owned */
+} netfit_set;
+
+/* Every crossover of r's networks (none when r has no network points),
+ * seed making the intervals reproducible, boot bootstrap replicates (0 =
+ * 1000).  Free with netfit_free. */
+int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *e);
+void netfit_free(netfit_set *s);
+
+/* The answer of c in words, the one wording of `run`, the report and the
+ * feed: "mnist-mlp (784-512-256-10), inference, weights on the host: cl:0.0
+ * is faster than cpu from batch B on (95% CI LO to HI); batches 16..1024". */
+void netfit_sentence(const netfit_cross *c, char *buf, size_t size);
+
+/* The answers of r's networks in mode m in words into buf (a sentence each,
+ * space-separated): those with the weights on the host where measured,
+ * else with transfers counted, else resident; "" when r has none. */
+void netfit_summary(const results *r, wl_mode m, char *buf, size_t size);
+
+/* The networks of r in the order first measured: names[i] (pointing into
+ * r), up to max; returns their count. */
+int netfit_networks(const results *r, const char **names, int max);
+
+/* The crossover of net (a name, or sizes as in "784-512-10") in mode and
+ * view against other (NULL: the first other device), or NULL. */
+const netfit_cross *netfit_find(const netfit_set *s, const char *net, wl_mode mode, fit_view view,
+                                const char *other);
+
+/* The per-layer breakdown of one network × mode × batch on two devices
+ * (base: 0, other: 1) and the best placement of its layers. */
+typedef struct netfit_layers {
+    int layers;
+    double t[2][WL_MAX_LAYERS];     /* seconds of each layer: the point's mean
+                                    layer times scaled so that they add up
+                                    to its resident median (the OpenCL
+                                    kernels' times then carry their share
+                                    of the launches)                     */
+    double move[WL_MAX_LAYERS + 1]; /* seconds to copy the activations
+                                    entering layer l between the devices:
+                                    their bytes at the other device's
+                                    measured cost per byte (its input's
+                                    upload and output's read-back)       */
+    int on[WL_MAX_LAYERS];          /* the best placement (netfit_place)     */
+    double best;                    /* its estimated step time              */
+    double all_base;                /* every layer on the base device       */
+    double all_other;               /* every layer on the other, with the
+                                    input's and output's copies          */
+} netfit_layers;
+
+/* The breakdown of pb (the base device's point) and po (the other's, same
+ * network, mode and batch) into out.  0 when either lacks layer times or
+ * po lacks transfer times. */
+int netfit_breakdown(const rs_point *pb, const rs_point *po, netfit_layers *out);
+
+/* Placement of L layers on device 0 or 1.  t[d][l]: the time of layer l
+ * on device d; move[l]: the time to copy the activations entering layer l
+ * (l = 0: the input, l = L: the output) from one device to the other.  The
+ * input starts on device 0 and the output must end on device 0 (the host
+ * program's memory).  Fills on[0..L) with the device of each layer and
+ * returns the estimated total time (the layers' times plus every copy);
+ * all-0 and all-1 placements are among those considered. */
+double netfit_place(int L, const double *const t[2], const double *move, int *on);
+
+#endif
