@@ -4,6 +4,8 @@
 #   make check      install missing packages, build, run every test
 #   make report     install missing packages, build, run the default sweep, write out/
 #   make bench      side-by-side speed ratios (ours vs OpenBLAS)
+#   make bench-compare  the power study of `compare` on real runs of this machine
+#                   (docs/compare.md; its runs are cached in build/bench-compare/)
 #   make fuzz       fuzz every parser (FUZZ_SECONDS each, default 600, one core)
 #   make deps       install the Debian packages pkg-config cannot find
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -69,7 +71,7 @@ FUZZ_SRC_results  := src/results.c src/utf8.c src/err.c src/fsx.c src/infile.c s
                      src/stats.c src/net.c
 FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c
 FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
-FUZZ_SRC_compare  := $(addprefix src/,changes.c chart.c compare.c csv.c devinfo.c err.c export.c \
+FUZZ_SRC_compare  := $(addprefix src/,changes.c chart.c compare.c compare_run.c csv.c devinfo.c err.c export.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c infile.c \
                      json.c net.c query.c results.c rng.c stats.c utf8.c workload.c xover.c)
 # the seeds and every input that once failed, per fuzzer
@@ -82,7 +84,7 @@ FUZZ_DICT_siteconf := tests/fuzz/siteconf.dict
 FUZZ_DICT_compare  := tests/fuzz/results.dict
 FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 
-.PHONY: all check test report bench fuzz deps install clean format format-check FORCE
+.PHONY: all check test report bench bench-compare fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -211,6 +213,10 @@ bench: deps
 	@pkg-config --exists clblast || $(MAKE) --no-print-directory deps DEBS=libclblast-dev FORCE_DEPS=1
 	$(MAKE) --no-print-directory $(BUILD)/bench
 	$(BUILD)/bench
+
+# 44 real runs the first time (about 20 minutes), reused afterwards.
+bench-compare: $(BIN)
+	tests/bench_compare --binary ./$(BIN)
 
 # One core, one fuzzer after the other; new inputs kept in
 # $(FUZZ_DIR)/corpus-NAME, failures in $(FUZZ_DIR)/crashes-NAME/ (add each

@@ -42,6 +42,10 @@ enum {
     OPT_PASSES,
     OPT_FORMAT,
     OPT_FAIL_ON_REGRESSION,
+    OPT_THRESHOLD,
+    OPT_ALPHA,
+    OPT_CORRECT,
+    OPT_REPEAT,
     OPT_NET,
     OPT_NET_FILE,
     OPT_VIEW
@@ -103,6 +107,10 @@ static const option_spec options[] = {
     {"format", 0, 1, OPT_FORMAT, CMD(CLI_COMPARE)},
     {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
     {"save", 0, 0, OPT_SAVE, CMD(CLI_TUNE)},
+    {"threshold", 0, 1, OPT_THRESHOLD, CMD(CLI_COMPARE)},
+    {"alpha", 0, 1, OPT_ALPHA, CMD(CLI_COMPARE)},
+    {"correct", 0, 1, OPT_CORRECT, CMD(CLI_COMPARE)},
+    {"repeat", 0, 1, OPT_REPEAT, C_SWEEP},
     {"net", 0, 1, OPT_NET, C_SWEEP | CMD(CLI_WHICH)},
     {"net-file", 0, 1, OPT_NET_FILE, C_SWEEP},
     {"view", 0, 1, OPT_VIEW, CMD(CLI_WHICH)},
@@ -125,8 +133,9 @@ void cli_usage(FILE *out)
           "  run        run the sweep and archive it as OUT/runs/<id>/results.xml\n"
           "  report [RUN...]  write OUT/index.html, the run pages, OUT/feed.xml and the\n"
           "             CSV files from the runs given (ids or paths; default: every run)\n"
-          "  compare A B  what changed between two runs (ids or paths): a table, and\n"
-          "             OUT/compare/A..B.html\n"
+          "  compare A B  what changed between two runs (ids or paths): the run-level\n"
+          "             verdict per device, mode and view, a table, and OUT/compare/A..B.html;\n"
+          "             replicates as compare A1 A2 A3 -- B1 B2 B3\n"
           "  refit RUN...  analyse stored runs again (ids or paths) from their samples\n"
           "             with this version's method and the prices given (--price,\n"
           "             --prices; others as stored), rewriting each results file in\n"
@@ -140,8 +149,10 @@ void cli_usage(FILE *out)
           "  which --net NET --batch N RUN  the device to run NET on at batch N\n"
           "             (--mode inference or training; --view transfer, resident or\n"
           "             weights-on-host)\n"
-          "\n"
-          "options:\n"
+          "\n",
+          out);
+    /* two strings: C11 compilers need only take 4095 bytes in one */
+    fputs("options:\n"
           "  -o, --out DIR      where runs and reports go (default: out)\n"
           "  --hidden LIST      hidden widths (default: 128..2048)\n"
           "  --net SIZES        measure a network instead: layer sizes from input to\n"
@@ -167,9 +178,15 @@ void cli_usage(FILE *out)
           "  --author NAME      author shown on the report\n"
           "  --data DIR         templates/ and assets/ to use (default: $BREAKEVEN_DATA,\n"
           "                     else next to the executable, else the installed ones)\n"
-          "  --format F         compare's table as text, markdown or json (default: text)\n"
-          "  --fail-on-regression  compare exits 3 when a point of B is slower than in A\n"
-          "                     (beyond 5% and p < 0.01)\n"
+          "  --repeat N         run the sweep N times in a row, each its own run (1..100)\n"
+          "  --format F         compare's output as text, markdown, csv or json (default: text)\n"
+          "  --fail-on-regression  compare exits 3 when B is slower than A at the run level,\n"
+          "                     4 when the comparison is inconclusive (it says why)\n"
+          "  --threshold R      the smallest slowdown that counts, as a ratio (default 1.05)\n"
+          "  --alpha A          error rate of compare's intervals (default 0.05)\n"
+          "  --correct C        compare corrects the CPU devices' times for the machine:\n"
+          "                     none, reference (its C loop and memory stream) or load (the\n"
+          "                     CPU share others took) (default: load)\n"
           "  --save             tune --quick: keep its tuning (it is not kept without;\n"
           "                     tune without --quick always keeps it)\n"
           "  -q, --quiet        no progress output\n"
@@ -178,7 +195,7 @@ void cli_usage(FILE *out)
           "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n"
           "Long options may be abbreviated while unambiguous.  Exit status: 0 done, 1 a\n"
           "failure while running, 2 a command line error, 3 a regression found by\n"
-          "compare --fail-on-regression.\n",
+          "compare --fail-on-regression, 4 a comparison that cannot decide.\n",
           out);
 }
 
@@ -465,11 +482,45 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
             c->format = CLI_MARKDOWN;
         else if (strcmp(val, "json") == 0)
             c->format = CLI_JSON;
+        else if (strcmp(val, "csv") == 0)
+            c->format = CLI_CSV;
         else
-            return err_set(e, BE_EUSAGE, "--format: \"%s\" is not text, markdown or json", val);
+            return err_set(e, BE_EUSAGE, "--format: \"%s\" is not text, markdown, csv or json",
+                           val);
         break;
     case OPT_FAIL_ON_REGRESSION:
         c->fail_on_regression = 1;
+        break;
+    case OPT_THRESHOLD:
+    case OPT_ALPHA: {
+        char *end;
+        double x = strtod(val, &end);
+        int thr = opt == OPT_THRESHOLD;
+        if (!*val || *end || !isfinite(x) || (thr ? x <= 1.0 || x > 10.0 : x <= 0.0 || x >= 0.5))
+            return err_set(e, BE_EUSAGE, "%s: \"%s\" is not %s", thr ? "--threshold" : "--alpha",
+                           val,
+                           thr ? "a ratio above 1 and at most 10 (1.05: 5% slower)"
+                               : "a number between 0 and 0.5");
+        if (thr)
+            c->threshold = x;
+        else
+            c->alpha = x;
+        break;
+    }
+    case OPT_CORRECT:
+        if (strcmp(val, "none") == 0)
+            c->correct = 1;
+        else if (strcmp(val, "reference") == 0)
+            c->correct = 2;
+        else if (strcmp(val, "load") == 0)
+            c->correct = 3;
+        else
+            return err_set(e, BE_EUSAGE, "--correct: \"%s\" is not none, reference or load", val);
+        break;
+    case OPT_REPEAT:
+        if ((rc = parse_long("--repeat", val, 1, 100, &v, e)) < 0)
+            return rc;
+        c->repeat = (int)v;
         break;
     case OPT_HELP:
         c->help_cmd = c->cmd;
@@ -532,6 +583,26 @@ static int check_applies(const cli *c, const given *g, err *e)
         return err_set(e, BE_EUSAGE, "\"%s\" does not apply to %s (only to %s)",
                        shown(g->token[k], q, sizeof q), command_names[c->cmd], which);
     }
+    return BE_OK;
+}
+
+/* compare's runs: A B, or A1 A2 ... -- B1 B2 ... (c->nside_a set by
+ * "--"). */
+static int compare_sides(cli *c, err *e)
+{
+    if (c->nside_a == 0 && c->nargs == 2)
+        c->nside_a = 1;
+    if (c->nside_a == 0 && c->nargs != 2)
+        return err_set(e, BE_EUSAGE,
+                       "compare needs two runs (A B), or replicates as A1 A2 -- B1 B2 (ids or "
+                       "paths); got %d run%s%s",
+                       c->nargs, c->nargs == 1 ? "" : "s",
+                       c->nargs > 2 ? " and no \"--\" between the sides" : "");
+    if (c->nside_a < 1 || c->nargs - c->nside_a < 1)
+        return err_set(e, BE_EUSAGE, "compare: side %s has no run (A1 A2 -- B1 B2)",
+                       c->nside_a < 1 ? "A" : "B");
+    if (c->nside_a > 32 || c->nargs - c->nside_a > 32)
+        return err_set(e, BE_EUSAGE, "compare: at most 32 runs per side");
     return BE_OK;
 }
 
@@ -615,6 +686,16 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
                 return rc;
             continue;
         }
+        if (strcmp(a, "--") == 0 && have_cmd && c->cmd == CLI_COMPARE) {
+            /* compare's sides: the runs before it are A's; options may
+             * follow */
+            if (c->nside_a)
+                return err_set(e, BE_EUSAGE, "compare: \"--\" given twice (A1 A2 -- B1 B2)");
+            c->nside_a = c->nargs;
+            if (c->nside_a == 0)
+                return err_set(e, BE_EUSAGE, "compare: side A has no run (A1 A2 -- B1 B2)");
+            continue;
+        }
         if (strcmp(a, "--") == 0) {
             args_only = 1;
             continue;
@@ -662,8 +743,10 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     }
     if ((rc = check_applies(c, &g, e)) < 0)
         return rc;
-    if (c->cmd == CLI_COMPARE && c->nargs != 2)
-        return err_set(e, BE_EUSAGE, "compare needs two runs (ids or paths), got %d", c->nargs);
+    if (c->cmd == CLI_COMPARE && (rc = compare_sides(c, e)) < 0)
+        return rc;
+    if (c->repeat == 0)
+        c->repeat = 1;
     if (c->cmd == CLI_REFIT && c->nargs == 0)
         return err_set(e, BE_EUSAGE,
                        "refit needs a run (an id under --out, a directory or a "

@@ -28,7 +28,7 @@ typedef enum {
 } cli_command;
 
 /* compare's --format */
-typedef enum { CLI_TEXT = 0, CLI_MARKDOWN, CLI_JSON } cli_format;
+typedef enum { CLI_TEXT = 0, CLI_MARKDOWN, CLI_JSON, CLI_CSV } cli_format;
 
 #define CLI_MAX_ARGS 64
 
@@ -51,6 +51,12 @@ typedef struct cli {
     char data_dir[2048];            /* --data: templates/ and assets/ ("" = search) */
     cli_format format;              /* --format (compare) */
     int fail_on_regression;         /* --fail-on-regression (compare): exit 3 */
+    double threshold;               /* --threshold (compare): 0 = the default */
+    double alpha;                   /* --alpha (compare): 0 = the default */
+    int correct;                    /* --correct (compare): 0 the default, 1 none,
+                                       2 reference, 3 load */
+    int repeat;                     /* --repeat (run, all): runs in a row, ≥ 1 */
+    int nside_a;                    /* compare: the runs of side A are args[0..nside_a) */
     char which_net[NET_SIZES_MAX];  /* which's --net: a name or sizes, as given */
     int which_batch;                /* which's --batch */
     int which_view;                 /* which's --view, a fit_view (results.h): transfer

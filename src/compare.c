@@ -1,21 +1,17 @@
 /*
  * compare.c — two runs side by side (see compare.h).
  *
- * A new driver, OpenBLAS release or GPU changes some shapes and not others,
- * so the comparison is per point: the points of both runs are matched by
- * device (its id, else its model name), mode, hidden width and batch size,
- * and a device whose model differs between the runs is said to; each
- * pair's resident
- * step times are tested with Mann–Whitney on the stored samples (or, with
- * fewer than COMPARE_MIN_SAMPLES samples on a side, by whether the medians'
- * confidence intervals overlap), and a pair only counts as faster or slower
- * when the test says so and the medians differ by more than COMPARE_NOISE.
- * The crossovers are matched by their two devices, and
+ * The points of both runs are matched by device (its id, else its model
+ * name), mode, hidden width and batch size, and a device whose model
+ * differs between the runs is said to; the verdicts, run-level and per
+ * point, are compare_run.c's.  The crossovers are matched by their two
+ * devices, and
  * the provenance fields that explain a change (driver, OpenBLAS, breakeven,
  * hardware) are listed where they differ.  report.c turns the result into a
  * page; main.c prints the table.
  */
 #include "compare.h"
+#include "compare_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,8 +34,10 @@ const char *compare_verdict_name(compare_verdict v)
         return "slower";
     case CMP_MISSING:
         return "not comparable";
+    case CMP_INCONCLUSIVE:
+        return "inconclusive";
     default:
-        return "unchanged";
+        return "no change";
     }
 }
 
@@ -49,7 +47,7 @@ const char *compare_verdict_name(compare_verdict v)
  * among b's devices whose ids a lacks, the k-th with the same model name,
  * where da is the k-th of a's devices with that name whose ids b lacks (a
  * driver that renumbered its platforms). */
-static const device_info *match_device(const results *a, int da, const results *b)
+const device_info *compare_match_device(const results *a, int da, const results *b)
 {
     const device_info *same = results_device(b, a->devices[da].id);
     int i, k = 0;
@@ -73,98 +71,11 @@ static const char *key_of(const results *a, const results *b, int k, const char 
     if (k == 0)
         return id;
     for (i = 0; i < a->ndevices; i++) {
-        const device_info *m = match_device(a, i, b);
+        const device_info *m = compare_match_device(a, i, b);
         if (m && strcmp(m->id, id) == 0)
             return a->devices[i].id;
     }
     return id;
-}
-
-/* Fills the test and the verdict of a pair of ok points. */
-static int judge(const rs_point *pa, const rs_point *pb, compare_point *c, err *e)
-{
-    /* the samples of one run are not independent of its state: two runs
-     * in a row on one machine differ by more than they suggest, which the
-     * medians' intervals (over passes) cover, so a change also needs them
-     * apart.  Measured on the 2-core machine: of 3 default runs in a row,
-     * 0 or 1 of 70 points per pair counted as changed with this rule, 4 to
-     * 49 without it; every CPU time of a copy made 1.5x slower: 3 of 35 */
-    const stats_summary *a = &pa->resident, *b = &pb->resident;
-    const int apart = a->ci_hi < b->ci_lo || b->ci_hi < a->ci_lo;
-    c->median_a = pa->resident.median;
-    c->median_b = pb->resident.median;
-    c->ratio = c->median_b / c->median_a;
-    if (pa->nsamples < COMPARE_MIN_SAMPLES || pb->nsamples < COMPARE_MIN_SAMPLES) {
-        c->by_overlap = 1;
-        c->p = NAN;
-        c->significant = apart;
-    } else {
-        double *xa = malloc((size_t)pa->nsamples * sizeof *xa);
-        double *xb = malloc((size_t)pb->nsamples * sizeof *xb);
-        int i;
-        if (!xa || !xb) {
-            free(xa);
-            free(xb);
-            return err_set(e, BE_EFAIL, "compare: out of memory");
-        }
-        for (i = 0; i < pa->nsamples; i++)
-            xa[i] = pa->samples[i].wall;
-        for (i = 0; i < pb->nsamples; i++)
-            xb[i] = pb->samples[i].wall;
-        c->z = stats_mann_whitney_z(xa, pa->nsamples, xb, pb->nsamples);
-        c->p = erfc(fabs(c->z) / sqrt(2.0));
-        c->significant = fabs(c->z) >= COMPARE_Z && apart;
-        free(xa);
-        free(xb);
-    }
-    if (c->significant && c->ratio < 1.0 - COMPARE_NOISE)
-        c->verdict = CMP_FASTER;
-    else if (c->significant && c->ratio > 1.0 + COMPARE_NOISE)
-        c->verdict = CMP_SLOWER;
-    else
-        c->verdict = CMP_UNCHANGED;
-    return BE_OK;
-}
-
-static int match_points(const results *a, const results *b, compare_set *s, err *e)
-{
-    int d, i, rc;
-    s->points = calloc((size_t)(a->npoints > 0 ? a->npoints : 1), sizeof *s->points);
-    if (!s->points)
-        return err_set(e, BE_EFAIL, "compare: out of memory");
-    for (d = 0; d < a->ndevices; d++) {
-        const device_info *db = match_device(a, d, b);
-        if (!db)
-            continue;
-        for (i = 0; i < a->npoints; i++) {
-            const rs_point *pa = &a->points[i], *pb;
-            compare_point *c;
-            if (strcmp(pa->device, a->devices[d].id) != 0)
-                continue;
-            /* step times only compare at the same depth: layers is part of the key */
-            pb = q_point_layers(b, db->id, pa->mode, pa->layers, pa->hidden, pa->batch);
-            if (!pb)
-                continue;
-            c = &s->points[s->npoints++];
-            if (strcmp(a->devices[d].name, db->name) == 0)
-                snprintf(c->model, sizeof c->model, "%s", a->devices[d].name);
-            else
-                snprintf(c->model, sizeof c->model, "%.120s \xe2\x86\x92 %.120s",
-                         a->devices[d].name, db->name);
-            snprintf(c->dev_a, sizeof c->dev_a, "%s", pa->device);
-            snprintf(c->dev_b, sizeof c->dev_b, "%s", pb->device);
-            c->mode = pa->mode;
-            c->hidden = pa->hidden;
-            c->batch = pa->batch;
-            c->flops = pa->flops_per_layer;
-            c->status_a = pa->status;
-            c->status_b = pb->status;
-            c->verdict = CMP_MISSING;
-            if (q_ok(pa) && q_ok(pb) && (rc = judge(pa, pb, c, e)) < 0)
-                return rc;
-        }
-    }
-    return BE_OK;
 }
 
 /* The move in words: each run's verdict (the phrase every output of that
@@ -198,7 +109,7 @@ static void describe_move(compare_cross *c)
                    fit_cross_kind_name(c->kind_a), fit_cross_kind_name(c->kind_b));
 }
 
-static void match_crossovers(const results *a, const results *b, compare_set *s)
+void compare_crossovers(const results *a, const results *b, compare_set *s)
 {
     int i, j;
     const results *side[2] = {a, b};
@@ -310,7 +221,7 @@ int compare_provenance(const results *a, const results *b, compare_diff *out, in
     diff(&l, "hidden widths", pa->hidden, pb->hidden);
     diff(&l, "batch sizes", pa->batch, pb->batch);
     for (i = 0; i < a->ndevices; i++) {
-        const device_info *x = &a->devices[i], *y = match_device(a, i, b);
+        const device_info *x = &a->devices[i], *y = compare_match_device(a, i, b);
         const char *ka, *kb;
         if (!y)
             continue;
@@ -328,42 +239,6 @@ int compare_provenance(const results *a, const results *b, compare_diff *out, in
     return l.n;
 }
 
-int compare_runs(const results *a, const results *b, compare_set *out, err *e)
-{
-    int i, rc, nok = 0;
-    double logsum = 0.0;
-
-    memset(out, 0, sizeof *out);
-    snprintf(out->id_a, sizeof out->id_a, "%s", a->prov.id);
-    snprintf(out->id_b, sizeof out->id_b, "%s", b->prov.id);
-    if ((rc = match_points(a, b, out, e)) < 0) {
-        compare_free(out);
-        return rc;
-    }
-    if (out->npoints == 0) {
-        compare_free(out);
-        return err_set(e, BE_EFAIL,
-                       "runs %s and %s have no point in common (same device, "
-                       "mode, layers, hidden and batch)",
-                       a->prov.id, b->prov.id);
-    }
-    for (i = 0; i < out->npoints; i++) {
-        const compare_point *c = &out->points[i];
-        out->nfaster += c->verdict == CMP_FASTER;
-        out->nslower += c->verdict == CMP_SLOWER;
-        out->nunchanged += c->verdict == CMP_UNCHANGED;
-        out->nmissing += c->verdict == CMP_MISSING;
-        if (c->verdict != CMP_MISSING) {
-            logsum += log(c->ratio);
-            nok++;
-        }
-    }
-    out->geomean = nok ? exp(logsum / nok) : 0.0;
-    match_crossovers(a, b, out);
-    out->ndiffs = compare_provenance(a, b, out->diffs, COMPARE_MAX_DIFFS);
-    return BE_OK;
-}
-
 void compare_free(compare_set *s)
 {
     free(s->points);
@@ -373,11 +248,13 @@ void compare_free(compare_set *s)
 
 void compare_summary(const compare_set *s, char *buf, size_t size)
 {
-    snprintf(buf, size,
-             "%d faster, %d slower, %d unchanged of %d matched points "
-             "(a change counts beyond %.0f%%, at p < 0.01 and with the intervals apart)%s",
-             s->nfaster, s->nslower, s->nunchanged, s->npoints, 100.0 * COMPARE_NOISE,
-             s->nmissing ? "; some points could not be compared (not ok in one run)" : "");
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < s->ngroups; i++)
+        fmt_append(buf, size, "%s%s", i ? "; " : "", s->groups[i].text);
+    if (s->napart)
+        fmt_append(buf, size, "; %d point%s moved apart from %s run", s->napart,
+                   s->napart == 1 ? "" : "s", s->napart == 1 ? "its" : "their");
 }
 
 /* The device of a point as the tables name it: "cpu (AMD EPYC)", or the
@@ -390,50 +267,65 @@ static void device_name(const compare_point *c, char *buf, size_t size)
         snprintf(buf, size, "%s → %s (%s)", c->dev_a, c->dev_b, c->model);
 }
 
-/* The test of a point in words: "p=0.003", "CI overlap", or "". */
-static void test_text(const compare_point *c, char *buf, size_t size)
+/* A point's verdict with its move apart from the run: "slower, apart". */
+static void point_verdict(const compare_point *c, char *buf, size_t size)
 {
-    if (c->verdict == CMP_MISSING)
-        buf[0] = '\0';
-    else if (c->by_overlap)
-        snprintf(buf, size, "CI overlap");
-    else
-        fmt_pvalue(buf, size, c->p);
+    snprintf(buf, size, "%s%s", compare_verdict_name(c->verdict),
+             c->apart > 0   ? ", up from its run"
+             : c->apart < 0 ? ", down from its run"
+                            : "");
 }
 
-static void write_text(FILE *out, const compare_set *s)
+/* The machine's reference between the runs in words. */
+static void reference_text(const compare_set *s, char *buf, size_t size)
 {
+    double pct = 100.0 * (s->ref_ratio - 1.0);
+    if (s->ref_ratio <= 0.0) {
+        snprintf(buf, size,
+                 "the machine's reference: not timed in every run (runs made before "
+                 "breakeven timed it)");
+        return;
+    }
+    snprintf(buf, size,
+             "the machine's reference (a fixed C loop and a memory stream, timed with every "
+             "pass) took \xc3\x97%.2f in B (loop \xc3\x97%.2f, stream \xc3\x97%.2f): ",
+             s->ref_ratio, s->ref_loop, s->ref_stream);
+    if (fabs(pct) < 3.0)
+        fmt_append(buf, size, "the machine itself ran at the same speed (within 3%%)");
+    else if (s->ref_ratio > 1.5)
+        fmt_append(buf, size, "the machine itself took %.2f\xc3\x97 as long in B", s->ref_ratio);
+    else
+        fmt_append(buf, size, "the machine itself ran %.0f%% %s in B", fabs(pct),
+                   pct > 0 ? "slower" : "faster");
+}
+
+void compare_lead(const compare_set *s, char *buf, size_t size)
+{
+    char ref[600];
     int i;
-    char sum[300], dev[320], ta[32], tb[32], test[32];
-    fprintf(out, "A = %s\nB = %s\n\n", s->id_a, s->id_b);
-    fprintf(out, "%-40s %-9s %6s %6s %10s %10s %7s %10s  %s\n", "device", "mode", "hidden", "batch",
-            "A", "B", "B/A", "test", "verdict");
+    snprintf(buf, size, "Verdict: %s%s%s. ",
+             s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict),
+             s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
+             s->verdict == CMP_INCONCLUSIVE ? s->why : "");
+    fmt_append(buf, size,
+               "A change counts from %.0f%%; the intervals are at %.0f%% and hold the "
+               "run-to-run variation, measured from %s. ",
+               100.0 * (s->opts.threshold - 1.0), 100.0 * (1.0 - s->opts.alpha), s->band_from);
+    reference_text(s, ref, sizeof ref);
+    ref[0] = (char)(ref[0] == 't' ? 'T' : ref[0]);
+    fmt_append(buf, size, "%s.", ref);
+    if (s->left_a || s->left_b)
+        fmt_append(buf, size, " Left out: %d ok point%s of A and %d of B that the other lacks.",
+                   s->left_a, s->left_a == 1 ? "" : "s", s->left_b);
+    if (s->napart)
+        fmt_append(buf, size, " Moved apart from their run:");
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
-        device_name(c, dev, sizeof dev);
-        fprintf(out, "%-40.40s %-9s %6d %6d ", dev, workload_mode_name(c->mode), c->hidden,
-                c->batch);
-        if (c->verdict == CMP_MISSING) {
-            fprintf(out, "%10s %10s %7s %10s  %s (A %s, B %s)\n", "—", "—", "", "",
-                    compare_verdict_name(c->verdict), results_status_name(c->status_a),
-                    results_status_name(c->status_b));
-            continue;
-        }
-        fmt_time(ta, sizeof ta, c->median_a);
-        fmt_time(tb, sizeof tb, c->median_b);
-        test_text(c, test, sizeof test);
-        fprintf(out, "%10s %10s %7.3f %10s  %s\n", ta, tb, c->ratio, test,
-                compare_verdict_name(c->verdict));
+        if (c->apart)
+            fmt_append(buf, size, " %s %s %d\xc3\x97%d (\xc3\x97%.2f, %s);", c->dev_a,
+                       workload_mode_name(c->mode), c->hidden, c->batch, c->ratio,
+                       c->apart > 0 ? "up" : "down");
     }
-    compare_summary(s, sum, sizeof sum);
-    fprintf(out, "\n%s\n", sum);
-    if (s->ncross)
-        fprintf(out, "\ncrossovers:\n");
-    for (i = 0; i < s->ncross; i++)
-        fprintf(out, "  %s\n", s->cross[i].text);
-    fprintf(out, "\n%s\n", s->ndiffs ? "what differs:" : "provenance: nothing differs");
-    for (i = 0; i < s->ndiffs; i++)
-        fprintf(out, "  %s: %s → %s\n", s->diffs[i].what, s->diffs[i].a, s->diffs[i].b);
 }
 
 /* s as Markdown text, for a table cell or a list item (fmt_markdown): no
@@ -445,18 +337,103 @@ static void md_cell(FILE *out, const char *s)
     fputs(buf, out);
 }
 
+/* One lead line: as it is, or (md) as Markdown text behind "> ". */
+static void lead_line(FILE *out, int md, const char *line)
+{
+    if (md) {
+        fputs("> ", out);
+        md_cell(out, line);
+        fputc('\n', out);
+    } else
+        fprintf(out, "%s\n", line);
+}
+
+/* The lines that lead every format: the groups, the overall verdict and
+ * why, the band, the machine, what was left out, the points apart. */
+static void lead_lines(FILE *out, const compare_set *s, int md)
+{
+    char buf[1600], dev[320];
+    int i;
+    for (i = 0; i < s->ngroups; i++)
+        lead_line(out, md, s->groups[i].text);
+    snprintf(buf, sizeof buf, "verdict: %s%s%s",
+             s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict),
+             s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
+             s->verdict == CMP_INCONCLUSIVE ? s->why : "");
+    lead_line(out, md, buf);
+    snprintf(buf, sizeof buf, "threshold %.0f%%, intervals at %.0f%%; run-to-run band from %s",
+             100.0 * (s->opts.threshold - 1.0), 100.0 * (1.0 - s->opts.alpha), s->band_from);
+    lead_line(out, md, buf);
+    reference_text(s, buf, sizeof buf);
+    lead_line(out, md, buf);
+    if (s->left_a || s->left_b) {
+        snprintf(buf, sizeof buf,
+                 "left out: %d ok point%s of A and %d of B that the other side lacks", s->left_a,
+                 s->left_a == 1 ? "" : "s", s->left_b);
+        lead_line(out, md, buf);
+    }
+    for (i = 0; i < s->npoints; i++) {
+        const compare_point *c = &s->points[i];
+        if (!c->apart)
+            continue;
+        device_name(c, dev, sizeof dev);
+        snprintf(buf, sizeof buf, "moved %s from its run: %s %s hidden %d batch %d, \xc3\x97%.2f",
+                 c->apart > 0 ? "up" : "down", dev, workload_mode_name(c->mode), c->hidden,
+                 c->batch, c->ratio);
+        lead_line(out, md, buf);
+    }
+}
+
+static void write_text(FILE *out, const compare_set *s)
+{
+    int i;
+    char dev[320], ta[32], tb[32], v[64];
+    lead_lines(out, s, 0);
+    fprintf(out, "\nA = %s\nB = %s\n\n", s->ids_a, s->ids_b);
+    fprintf(out, "%-40s %-9s %6s %6s %10s %10s %7s %13s  %s\n", "device", "mode", "hidden", "batch",
+            "A", "B", "B/A", "interval", "verdict");
+    for (i = 0; i < s->npoints; i++) {
+        const compare_point *c = &s->points[i];
+        device_name(c, dev, sizeof dev);
+        fprintf(out, "%-40.40s %-9s %6d %6d ", dev, workload_mode_name(c->mode), c->hidden,
+                c->batch);
+        if (c->verdict == CMP_MISSING) {
+            fprintf(out, "%10s %10s %7s %13s  %s (A %s, B %s)\n", "—", "—", "", "",
+                    compare_verdict_name(c->verdict), results_status_name(c->status_a),
+                    results_status_name(c->status_b));
+            continue;
+        }
+        fmt_time(ta, sizeof ta, c->median_a);
+        fmt_time(tb, sizeof tb, c->median_b);
+        point_verdict(c, v, sizeof v);
+        fprintf(out, "%10s %10s %7.3f %6.3f–%6.3f  %s\n", ta, tb, c->ratio, c->lo, c->hi, v);
+    }
+    if (s->ncross)
+        fprintf(out, "\ncrossovers:\n");
+    for (i = 0; i < s->ncross; i++)
+        fprintf(out, "  %s\n", s->cross[i].text);
+    fprintf(out, "\n%s\n", s->ndiffs ? "what differs:" : "provenance: nothing differs");
+    for (i = 0; i < s->ndiffs; i++)
+        fprintf(out, "  %s: %s → %s\n", s->diffs[i].what, s->diffs[i].a, s->diffs[i].b);
+}
+
 static void write_markdown(FILE *out, const compare_set *s)
 {
     int i;
-    char sum[300], dev[320], ta[32], tb[32], test[32];
+    char dev[320], ta[32], tb[32], v[64];
+    for (i = 0; i < s->ngroups; i++) {
+        fputs(i ? "- " : "- **", out);
+        md_cell(out, s->groups[i].text);
+        fputs(i ? "\n" : "**\n", out);
+    }
     /* the ids as escaped text: in a code span no escape works */
-    fprintf(out, "**A** ");
-    md_cell(out, s->id_a);
-    fprintf(out, " → **B** ");
-    md_cell(out, s->id_b);
-    compare_summary(s, sum, sizeof sum);
-    fprintf(out, ": %s.\n\n", sum);
-    fprintf(out, "| device | mode | hidden | batch | A | B | B/A | test | verdict |\n"
+    fputs("\n**A** ", out);
+    md_cell(out, s->ids_a);
+    fputs(" → **B** ", out);
+    md_cell(out, s->ids_b);
+    fputs("\n\n", out);
+    lead_lines(out, s, 1);
+    fprintf(out, "\n| device | mode | hidden | batch | A | B | B/A | interval | verdict |\n"
                  "|---|---|---:|---:|---:|---:|---:|---|---|\n");
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
@@ -471,10 +448,10 @@ static void write_markdown(FILE *out, const compare_set *s)
         }
         fmt_time(ta, sizeof ta, c->median_a);
         fmt_time(tb, sizeof tb, c->median_b);
-        test_text(c, test, sizeof test);
-        fprintf(out, "%s | %s | %.3f | %s | %s%s%s |\n", ta, tb, c->ratio, test,
-                c->verdict == CMP_UNCHANGED ? "" : "**", compare_verdict_name(c->verdict),
-                c->verdict == CMP_UNCHANGED ? "" : "**");
+        point_verdict(c, v, sizeof v);
+        fprintf(out, "%s | %s | %.3f | %.3f–%.3f | %s%s%s |\n", ta, tb, c->ratio, c->lo, c->hi,
+                c->verdict == CMP_SLOWER || c->verdict == CMP_FASTER ? "**" : "", v,
+                c->verdict == CMP_SLOWER || c->verdict == CMP_FASTER ? "**" : "");
     }
     if (s->ncross)
         fprintf(out, "\n**Crossovers**\n\n");
@@ -495,17 +472,90 @@ static void write_markdown(FILE *out, const compare_set *s)
     }
 }
 
+static void json_group(FILE *out, const compare_group *g)
+{
+    fputs("{\"device_a\": ", out);
+    json_string(out, g->dev_a);
+    fputs(", \"device_b\": ", out);
+    json_string(out, g->dev_b);
+    fputs(", \"model\": ", out);
+    json_string(out, g->model);
+    fprintf(out, ", \"mode\": \"%s\", \"view\": \"%s\", \"points\": %d, \"ratio\": ",
+            workload_mode_name(g->mode), fit_view_name(g->view), g->npoints);
+    json_number(out, g->ratio);
+    fputs(", \"lo\": ", out);
+    json_number(out, g->lo);
+    fputs(", \"hi\": ", out);
+    json_number(out, g->hi);
+    fputs(", \"run_sd\": ", out);
+    json_number(out, g->run_sd);
+    fprintf(out, ", \"df\": %d, \"point_sd\": ", g->df);
+    json_number(out, g->point_sd);
+    fprintf(out,
+            ", \"corrected\": %s, \"verdict\": \"%s\", \"why\": ", g->corrected ? "true" : "false",
+            g->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(g->verdict));
+    json_string(out, g->why);
+    fputs(", \"text\": ", out);
+    json_string(out, g->text);
+    fputc('}', out);
+}
+
+static void json_ids(FILE *out, const char *ids)
+{
+    char one[200];
+    const char *p = ids;
+    int first = 1;
+    fputc('[', out);
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), p);
+        fputs(first ? "" : ", ", out);
+        json_string(out, one);
+        first = 0;
+        p += n;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    fputc(']', out);
+}
+
 static void write_json(FILE *out, const compare_set *s)
 {
     int i;
-    fputs("{\"a\": ", out);
+    fprintf(out, "{\"verdict\": \"%s\", \"why\": ",
+            s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict));
+    json_string(out, s->verdict == CMP_INCONCLUSIVE ? s->why : "");
+    fputs(",\n \"groups\": [", out);
+    for (i = 0; i < s->ngroups; i++) {
+        fputs(i ? ",\n  " : "\n  ", out);
+        json_group(out, &s->groups[i]);
+    }
+    fputs("],\n \"a\": ", out);
     json_string(out, s->id_a);
     fputs(", \"b\": ", out);
     json_string(out, s->id_b);
+    fputs(", \"runs_a\": ", out);
+    json_ids(out, s->ids_a);
+    fputs(", \"runs_b\": ", out);
+    json_ids(out, s->ids_b);
+    fputs(",\n \"threshold\": ", out);
+    json_number(out, s->opts.threshold);
+    fputs(", \"alpha\": ", out);
+    json_number(out, s->opts.alpha);
+    fputs(", \"band_from\": ", out);
+    json_string(out, s->band_from);
+    fputs(", \"reference_ratio\": ", out);
+    json_number(out, s->ref_ratio > 0 ? s->ref_ratio : NAN);
+    fputs(", \"reference_loop\": ", out);
+    json_number(out, s->ref_ratio > 0 ? s->ref_loop : NAN);
+    fputs(", \"reference_stream\": ", out);
+    json_number(out, s->ref_ratio > 0 ? s->ref_stream : NAN);
     fprintf(out,
-            ", \"noise\": %g, \"p_threshold\": 0.01, \"faster\": %d, \"slower\": %d, "
-            "\"unchanged\": %d, \"missing\": %d, \"geomean_ratio\": ",
-            COMPARE_NOISE, s->nfaster, s->nslower, s->nunchanged, s->nmissing);
+            ",\n \"faster\": %d, \"slower\": %d, \"unchanged\": %d, \"inconclusive\": %d, "
+            "\"missing\": %d, \"apart\": %d, \"left_out_a\": %d, \"left_out_b\": %d, "
+            "\"geomean_ratio\": ",
+            s->nfaster, s->nslower, s->nunchanged, s->ninconclusive, s->nmissing, s->napart,
+            s->left_a, s->left_b);
     json_number(out, s->geomean > 0 ? s->geomean : NAN);
     fputs(",\n \"points\": [", out);
     for (i = 0; i < s->npoints; i++) {
@@ -527,12 +577,12 @@ static void write_json(FILE *out, const compare_set *s)
         json_number(out, ok ? c->median_b : NAN);
         fputs(", \"ratio\": ", out);
         json_number(out, ok ? c->ratio : NAN);
-        fprintf(out, ", \"test\": %s, \"p\": ",
-                !ok             ? "null"
-                : c->by_overlap ? "\"ci-overlap\""
-                                : "\"mann-whitney\"");
-        json_number(out, ok && !c->by_overlap ? c->p : NAN);
-        fprintf(out, ", \"verdict\": \"%s\"}", compare_verdict_name(c->verdict));
+        fputs(", \"lo\": ", out);
+        json_number(out, ok ? c->lo : NAN);
+        fputs(", \"hi\": ", out);
+        json_number(out, ok ? c->hi : NAN);
+        fprintf(out, ", \"apart\": %d, \"verdict\": \"%s\"}", c->apart,
+                c->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(c->verdict));
     }
     fputs("\n ],\n \"crossovers\": [", out);
     for (i = 0; i < s->ncross; i++) {
@@ -552,19 +602,88 @@ static void write_json(FILE *out, const compare_set *s)
     fputs("]\n}\n", out);
 }
 
+/* A CSV text field: always quoted, quotes doubled, a leading = + - @ TAB
+ * or CR defused with a single quote (as csv.h). */
+static void csv_text(FILE *out, const char *t)
+{
+    fputc('"', out);
+    if (strchr("=+-@\t\r", t[0]) && t[0])
+        fputc('\'', out);
+    for (; *t; t++) {
+        if (*t == '"')
+            fputc('"', out);
+        fputc(*t, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_num(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, ",%.6g", v);
+    else
+        fputc(',', out);
+}
+
+/* One table: the run-level rows first (level "run"), then the points. */
+static void write_csv(FILE *out, const compare_set *s)
+{
+    int i;
+    fputs("level,device_a,device_b,mode,view,hidden,batch,points,median_a_s,median_b_s,ratio,"
+          "lo,hi,verdict,note\r\n",
+          out);
+    for (i = 0; i < s->ngroups; i++) {
+        const compare_group *g = &s->groups[i];
+        fputs("run,", out);
+        csv_text(out, g->dev_a);
+        fputc(',', out);
+        csv_text(out, g->dev_b);
+        fprintf(out, ",%s,%s,,,%d,,", workload_mode_name(g->mode), fit_view_name(g->view),
+                g->npoints);
+        csv_num(out, g->ratio);
+        csv_num(out, g->lo);
+        csv_num(out, g->hi);
+        fprintf(out, ",%s,",
+                g->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(g->verdict));
+        csv_text(out, g->why);
+        fputs("\r\n", out);
+    }
+    for (i = 0; i < s->npoints; i++) {
+        const compare_point *c = &s->points[i];
+        const int ok = c->verdict != CMP_MISSING;
+        fputs("point,", out);
+        csv_text(out, c->dev_a);
+        fputc(',', out);
+        csv_text(out, c->dev_b);
+        fprintf(out, ",%s,resident,%d,%d,", workload_mode_name(c->mode), c->hidden, c->batch);
+        csv_num(out, ok ? c->median_a : NAN);
+        csv_num(out, ok ? c->median_b : NAN);
+        csv_num(out, ok ? c->ratio : NAN);
+        csv_num(out, ok ? c->lo : NAN);
+        csv_num(out, ok ? c->hi : NAN);
+        fprintf(out, ",%s,%s\r\n",
+                c->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(c->verdict),
+                c->apart > 0   ? "up from its run"
+                : c->apart < 0 ? "down from its run"
+                               : "");
+    }
+}
+
 void compare_write(FILE *out, const compare_set *s, compare_format f)
 {
     if (f == COMPARE_JSON)
         write_json(out, s);
     else if (f == COMPARE_MARKDOWN)
         write_markdown(out, s);
+    else if (f == COMPARE_CSV)
+        write_csv(out, s);
     else
         write_text(out, s);
 }
 
 int compare_regressed(const compare_set *s)
 {
-    return s->nslower > 0;
+    return s->verdict == CMP_SLOWER;
 }
 
 /* ---- the change chart ------------------------------------------------ */
@@ -635,8 +754,8 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
         chart_text(cr, W / 2, H / 2, CHART_CENTER, CHART_MIDDLE, ink, sum);
         return BE_OK;
     }
-    ylo = fmin(ylo, 1.0 - 2 * COMPARE_NOISE);
-    yhi = fmax(yhi, 1.0 + 2 * COMPARE_NOISE);
+    ylo = fmin(ylo, 1.0 / (s->opts.threshold * s->opts.threshold));
+    yhi = fmax(yhi, s->opts.threshold * s->opts.threshold);
     for (i = 0; i < ns; i++) {
         chart_key *k = &keys[nkeys++];
         memset(k, 0, sizeof *k);
@@ -648,7 +767,7 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     }
     memset(&keys[nkeys], 0, sizeof keys[nkeys]);
     keys[nkeys].kind = CHART_KEY_MARKER;
-    snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "hollow: not a significant change");
+    snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "hollow: not a change on its own");
     keys[nkeys].color = grey;
     keys[nkeys].hollow = 1;
     keys[nkeys].shape = CHART_CIRCLE;
@@ -679,8 +798,8 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     }
     xs[0] = f.xa.lo;
     xs[1] = f.xa.hi;
-    lo[0] = lo[1] = 1.0 - COMPARE_NOISE;
-    hi[0] = hi[1] = 1.0 + COMPARE_NOISE;
+    lo[0] = lo[1] = 1.0 / s->opts.threshold;
+    hi[0] = hi[1] = s->opts.threshold;
     chart_band(cr, &f, xs, lo, hi, 2, grey, 0.15);
     chart_axes(cr, &f);
     chart_hline(cr, &f, 1.0, ink, 1.5, CHART_DOTTED);
@@ -692,7 +811,8 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
             continue;
         k = series_of(sv, &ns, c);
         chart_marker(cr, (chart_shape)(k % CHART_NSHAPES), chart_px(&f, c->flops),
-                     chart_py(&f, c->ratio), 6.0, chart_series(k), !c->significant);
+                     chart_py(&f, c->ratio), 6.0, chart_series(k),
+                     c->verdict != CMP_SLOWER && c->verdict != CMP_FASTER);
     }
     cairo_restore(cr);
     if (W < CHART_NARROW)

@@ -20,21 +20,42 @@
 #include "findings.h"
 #include "results.h"
 
-/* A change smaller than this (relative, on the median) is noise even when
- * the test calls it significant. */
-#define COMPARE_NOISE 0.05
-/* |z| of the two-sided Mann–Whitney test at p < 0.01. */
-#define COMPARE_Z 2.576
-/* Below this many samples on either side the test is the overlap of the
- * medians' confidence intervals instead. */
-#define COMPARE_MIN_SAMPLES 5
+/* The gate's defaults: the smallest slowdown that counts, and the error
+ * rate of the intervals (two-sided, so a false "slower" at most alpha/2). */
+#define COMPARE_THRESHOLD 1.05
+#define COMPARE_ALPHA 0.05
+/* With one run per side and no repeated runs in the archive, the
+ * run-to-run standard deviation of a run's log geometric mean over its
+ * points, as measured on the shared 2-core machine for each correction
+ * (docs/compare.md: 20 runs in a row; the larger of OpenBLAS and the
+ * OpenCL device, rounded up): uncorrected 0.399, by the reference 0.192,
+ * for the load 0.190; and the runs they rest on. */
+#define COMPARE_RUN_SD_NONE 0.40
+#define COMPARE_RUN_SD_REFERENCE 0.20
+#define COMPARE_RUN_SD_LOAD 0.19
+#define COMPARE_RUN_SD_RUNS 20
+/* A run-level verdict needs at least this many shared points. */
+#define COMPARE_MIN_POINTS 3
+/* Others' share of the CPU by which one side's runs must exceed the
+ * other's for a change in that direction to be put down to the load. */
+#define COMPARE_BUSY 0.20
+/* At most this many runs per side. */
+#define COMPARE_MAX_RUNS 32
 
-typedef enum { CMP_UNCHANGED = 0, CMP_FASTER, CMP_SLOWER, CMP_MISSING } compare_verdict;
+typedef enum {
+    CMP_UNCHANGED = 0,
+    CMP_FASTER,
+    CMP_SLOWER,
+    CMP_MISSING,
+    CMP_INCONCLUSIVE
+} compare_verdict;
 
-const char *compare_verdict_name(compare_verdict v); /* "faster", ... */
+const char *compare_verdict_name(compare_verdict v); /* "faster", "no change", ... */
 
 /* One matched point (A → B).  ratio = median B / median A of the resident
- * step time, so below 1 B is faster. */
+ * step time (with several runs a side, the geometric means of their
+ * medians), so below 1 B is faster; lo–hi its interval, which holds the
+ * run-to-run variation as the run's own does (compare.c). */
 typedef struct compare_point {
     char model[256];           /* the device model name ("X → Y" when it
                                   differs between the runs)              */
@@ -45,12 +66,76 @@ typedef struct compare_point {
     rs_status status_a, status_b;
     double median_a, median_b; /* seconds per step (0 unless ok)         */
     double ratio;              /* 0 unless both ok                       */
-    int by_overlap;            /* 1: CI overlap decided, else Mann–Whitney */
-    double z;                  /* the Mann–Whitney z (B larger: slower)  */
-    double p;                  /* its two-sided p (NaN with CI overlap)   */
-    int significant;
-    compare_verdict verdict; /* CMP_MISSING unless both are ok         */
+    double lo, hi;             /* its interval (1 − alpha)               */
+    int significant;           /* the interval excludes 1                */
+    int apart;                 /* moved apart from its device's run: 1 up,
+                                  −1 down, 0 with it                     */
+    compare_verdict verdict;   /* CMP_MISSING unless both are ok         */
+    int group;                 /* its run-level group (resident view)    */
+    double la[COMPARE_MAX_RUNS], lb[COMPARE_MAX_RUNS]; /* log medians, resident */
+    int has_transfer;
+    double ta[COMPARE_MAX_RUNS], tb[COMPARE_MAX_RUNS]; /* log medians, transfer */
 } compare_point;
+
+/* The run-level verdict of one device, mode and view that the runs share:
+ * the geometric mean of the points' ratios with an interval that holds the
+ * run-to-run variation (compare.c says how). */
+typedef struct compare_group {
+    char dev_a[32], dev_b[32];
+    char model[256];
+    int kind_cpu; /* the device computes on the host's CPU (the reference
+                     applies to it) */
+    wl_mode mode;
+    fit_view view;
+    int npoints;
+    double ratio, lo, hi;    /* geometric mean B/A and its interval          */
+    double run_sd;           /* run-to-run SD of a run's log geomean used    */
+    int df;                  /* the interval's degrees of freedom            */
+    double point_sd;         /* robust scatter of the points' log ratios
+                             around the geometric mean                    */
+    double ref_ratio;        /* the machine's reference B/A (0: unknown)     */
+    int corrected;           /* the times were corrected (opts.correct)      */
+    compare_verdict verdict; /* CMP_SLOWER, CMP_FASTER, CMP_UNCHANGED or
+                                CMP_INCONCLUSIVE                         */
+    char why[300];           /* why inconclusive                             */
+    char text[600];          /* the line: "cpu inference resident: 1.21×
+                             slower (1.08–1.36), 24 shared points"        */
+} compare_group;
+
+/* How the times of devices that compute on the host's CPU are corrected
+ * for the machine before they are compared (docs/compare.md measures
+ * each): not at all; divided by the run's reference (refmark.h); or
+ * multiplied by 1 − the share of the CPU that other processes took during
+ * the run's passes (machstate.h), the share left to breakeven. */
+typedef enum {
+    COMPARE_CORRECT_NONE = 0,
+    COMPARE_CORRECT_REFERENCE,
+    COMPARE_CORRECT_LOAD
+} compare_correct;
+
+const char *compare_correct_name(compare_correct c); /* "none", "reference", "load" */
+
+/* What the comparison is asked. */
+typedef struct compare_opts {
+    double threshold; /* the smallest slowdown that counts (> 1)          */
+    double alpha;     /* 1 − the intervals' level                         */
+    compare_correct correct;
+    /* repeated runs of the same host and software (the archive), from
+     * which the run-to-run band of one run per side is measured; any runs
+     * may be given, those that do not qualify are left out */
+    const results *const *band;
+    int nband;
+} compare_opts;
+
+void compare_opts_default(compare_opts *o);
+
+/* What COMPARE_CORRECT_LOAD subtracts from the log times of run r's
+ * devices that compute on the host's CPU: −log(1 − the mean share of the
+ * CPU that others took over its passes); 0 when no pass recorded it. */
+double compare_load_log(const results *r);
+/* 1 when device d computes on the host's CPU (OpenBLAS, or an OpenCL
+ * device of type CPU): the machine's load and reference apply to it. */
+int compare_on_cpu(const device_info *d);
 
 /* A crossover of A and its match in B (same models, mode, view, measure). */
 typedef struct compare_cross {
@@ -74,13 +159,28 @@ typedef struct compare_diff {
 
 #define COMPARE_MAX_CROSS 64
 #define COMPARE_MAX_DIFFS 48
+#define COMPARE_MAX_GROUPS 32
 
 typedef struct compare_set {
-    char id_a[128], id_b[128];
+    char id_a[128], id_b[128];   /* the first run of each side           */
+    int na, nb;                  /* runs per side                        */
+    char ids_a[512], ids_b[512]; /* "X, Y, Z"                          */
+    compare_opts opts;
+    char band_from[300]; /* where the run-to-run band came from           */
     int npoints;
     compare_point *points; /* owned */
-    int nfaster, nslower, nunchanged, nmissing;
+    int nfaster, nslower, nunchanged, nmissing, ninconclusive;
+    int napart;     /* points that moved apart from their device's run */
     double geomean; /* geometric mean of the ok ratios (0: none) */
+    int ngroups;
+    compare_group groups[COMPARE_MAX_GROUPS];
+    compare_verdict verdict;     /* over the groups: slower when any is, else
+                                inconclusive when any is, else faster when
+                                any is, else no change              */
+    char why[400];               /* the gate's one line when inconclusive          */
+    double ref_ratio;            /* the machine's reference B/A (0: unknown)   */
+    double ref_loop, ref_stream; /* its parts                         */
+    int left_a, left_b;          /* ok points of A and of B that the other side lacks */
     int ncross;
     compare_cross cross[COMPARE_MAX_CROSS];
     int ndiffs;
@@ -93,15 +193,29 @@ typedef struct compare_set {
  * order, at most max of them, into out; returns how many. */
 int compare_provenance(const results *a, const results *b, compare_diff *out, int max);
 
-/* Compares a (the older run) with b.  BE_EFAIL ("runs X and Y have no
- * point in common ...") when no point matches.  Free with compare_free. */
+/* Compares a (the older run) with b, with the default options.  BE_EFAIL
+ * ("runs X and Y have no point in common ...") when no point matches.  Free
+ * with compare_free. */
 int compare_runs(const results *a, const results *b, compare_set *out, err *e);
+
+/* Compares the runs a[0..na) (replicates of the older side) with
+ * b[0..nb).  BE_EUSAGE when the replicates of one side differ in their
+ * grid, devices or breakeven version, or when the sides have no point in
+ * common (the message says what each has). */
+int compare_sets(const results *const *a, int na, const results *const *b, int nb,
+                 const compare_opts *o, compare_set *out, err *e);
 void compare_free(compare_set *s);
 
-/* "3 faster, 1 slower, 20 unchanged (beyond 5% and p < 0.01)". */
+/* "cpu inference resident: 1.21× slower (1.08–1.36), 24 shared points;
+ * ..." : the run-level lines, then the points that moved apart. */
 void compare_summary(const compare_set *s, char *buf, size_t size);
 
-typedef enum { COMPARE_TEXT = 0, COMPARE_MARKDOWN, COMPARE_JSON } compare_format;
+/* The verdict and why, the threshold, the band's origin, the machine's
+ * reference, what was left out and the points apart, as sentences (for
+ * the page). */
+void compare_lead(const compare_set *s, char *buf, size_t size);
+
+typedef enum { COMPARE_TEXT = 0, COMPARE_MARKDOWN, COMPARE_JSON, COMPARE_CSV } compare_format;
 
 /* The comparison as a text table (times in adaptive units, devices by id
  * and model, the test's p), then the crossover moves and the provenance
@@ -110,8 +224,7 @@ typedef enum { COMPARE_TEXT = 0, COMPARE_MARKDOWN, COMPARE_JSON } compare_format
  * none). */
 void compare_write(FILE *out, const compare_set *s, compare_format f);
 
-/* Whether B regressed: a point slower beyond COMPARE_NOISE at p < 0.01
- * (or, with too few samples, with disjoint intervals). */
+/* Whether B regressed: a run-level group is slower. */
 int compare_regressed(const compare_set *s);
 
 /* The change chart: the ratio B/A of every matched point against FLOPs per

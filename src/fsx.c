@@ -216,7 +216,9 @@ static int walk(int *fd, const char *root, const char *rel, size_t ndirs, int cr
             continue;
         if (strcmp(name, "..") == 0)
             return err_set(e, BE_EFAIL, "%s: \"..\" leads out of %s", esc, root);
-        if (create && mkdirat(*fd, name, 0777) != 0 && errno != EEXIST)
+        if (create && mkdirat(*fd, name, 0777) == 0)
+            (void)fsync(*fd); /* the new entry survives a crash with what goes in it */
+        else if (create && errno != EEXIST)
             return err_set(e, BE_EFAIL, "%s: cannot create directory: %s", esc, strerror(errno));
         next = openat(*fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) {

@@ -35,6 +35,8 @@ static void series_free(hist_series *s)
     free(s->cross);
     free(s->peak[0]);
     free(s->peak[1]);
+    free(s->level[0]);
+    free(s->level[1]);
     free(s->changes);
 }
 
@@ -202,6 +204,54 @@ static void peak_value(const results *r, const char *dev, wl_mode m, hist_value 
     v->has = v->has && v->lo > 0.0 && v->lo <= v->v && v->v <= v->hi && isfinite(v->hi);
 }
 
+/* The run-level step time of dev in mode m over the series' runs into
+ * v[0..nruns): over the points of the first run that every run measured
+ * ok, each run's mean log time relative to the points' mean over the
+ * runs, as a ratio, corrected for the load on devices that compute on
+ * the CPU (compare.h); the number of points into *npts (none below 3). */
+static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_value *v, int *npts)
+{
+    const results *r0 = s->runs[0];
+    const device_info *d = results_device(r0, dev);
+    const int cpu = d && compare_on_cpu(d);
+    double *g = calloc((size_t)s->nruns, sizeof *g), *y = malloc((size_t)s->nruns * sizeof *y);
+    int i, k, n = 0;
+    *npts = 0;
+    if (!g || !y) {
+        free(g);
+        free(y);
+        return BE_EFAIL;
+    }
+    for (i = 0; i < r0->npoints; i++) {
+        const rs_point *p = &r0->points[i];
+        double c = 0.0;
+        int ok = p->mode == m && strcmp(p->device, dev) == 0 && q_ok(p);
+        for (k = 0; ok && k < s->nruns; k++) {
+            const rs_point *q = q_point_layers(s->runs[k], dev, m, p->layers, p->hidden, p->batch);
+            ok = q && q_ok(q) && q->resident.median > 0.0;
+            /* corrected for the load as compare corrects by default */
+            if (ok)
+                c += (y[k] = log(q->resident.median) - (cpu ? compare_load_log(s->runs[k]) : 0.0)) /
+                     s->nruns;
+        }
+        if (!ok)
+            continue;
+        for (k = 0; k < s->nruns; k++)
+            g[k] += y[k] - c;
+        n++;
+    }
+    for (k = 0; k < s->nruns; k++) {
+        memset(&v[k], 0, sizeof v[k]);
+        v[k].kind = CROSS_UNKNOWN;
+        v[k].has = n >= 3;
+        v[k].v = v[k].lo = v[k].hi = n ? exp(g[k] / n) : 1.0;
+    }
+    *npts = n;
+    free(g);
+    free(y);
+    return BE_OK;
+}
+
 /* "breakeven version 0.1.0 → 0.2.0; cl:0.0 driver 535 → 550" */
 static void label_of(const results *a, const results *b, char *buf, size_t size)
 {
@@ -227,8 +277,12 @@ static int fill_values(hist_series *s, err *e)
     s->label = calloc(n, sizeof *s->label);
     s->peak[0] = calloc(n, sizeof *s->peak[0]);
     s->peak[1] = calloc(n, sizeof *s->peak[1]);
+    s->level[0] = calloc(n, sizeof *s->level[0]);
+    s->level[1] = calloc(n, sizeof *s->level[1]);
     s->cross = calloc(n * (size_t)(s->nwidths ? s->nwidths : 1), sizeof *s->cross);
-    if (!s->label || !s->peak[0] || !s->peak[1] || !s->cross)
+    if (!s->label || !s->peak[0] || !s->peak[1] || !s->cross || !s->level[0] || !s->level[1] ||
+        level_values(s, s->base, s->mode, s->level[0], &s->nlevel[0]) < 0 ||
+        level_values(s, s->other, s->mode, s->level[1], &s->nlevel[1]) < 0)
         return err_set(e, BE_EFAIL, "out of memory");
     for (i = 0; i < s->nruns; i++) {
         const fit_crossover *c = cross_of(s, i);
@@ -266,10 +320,20 @@ static void change_text(const hist_series *s, hist_change *c)
         snprintf(c->title, sizeof c->title,
                  "%s: %s %s, hidden %d, now beats %s from batch %.3g (was %.3g)", s->host, s->other,
                  workload_mode_name(s->mode), c->hidden, s->base, st->after, st->before);
+    else if (c->what == HIST_LEVEL)
+        snprintf(c->title, sizeof c->title, "%s: %s %s step times %+.0f%% over the whole run",
+                 s->host, c->device ? s->other : s->base, workload_mode_name(s->mode), pct);
     else
         snprintf(c->title, sizeof c->title, "%s: %s %s peak throughput %+.0f%%", s->host,
                  c->device ? s->other : s->base, workload_mode_name(s->mode), pct);
-    if (c->what == HIST_CROSS) {
+    if (c->what == HIST_LEVEL) {
+        snprintf(t, size,
+                 "%s (%s), %s: the run's step times (geometric mean over the %d points every run "
+                 "measured) %s %.0f%% (95%% interval %+.0f%% to %+.0f%%; %d runs before, %d after)",
+                 c->device ? s->other : s->base, c->device ? s->other_name : s->base_name,
+                 workload_mode_name(s->mode), s->nlevel[c->device], pct >= 0 ? "rose" : "fell",
+                 fabs(pct), lo, hi, st->nbefore, st->nafter);
+    } else if (c->what == HIST_CROSS) {
         fmt_sig(before, sizeof before, st->before, 3);
         fmt_sig(after, sizeof after, st->after, 3);
         snprintf(t, size,
@@ -342,6 +406,8 @@ static int find_in(hist_series *s, const hist_value *vals, size_t stride, hist_w
         c->step = st[i];
         if (what == HIST_CROSS)
             snprintf(c->key, sizeof c->key, "crossover-%d", hidden);
+        else if (what == HIST_LEVEL)
+            snprintf(c->key, sizeof c->key, "level-%s", dev ? s->other : s->base);
         else
             snprintf(c->key, sizeof c->key, "peak-%s", dev ? s->other : s->base);
         change_text(s, c);
@@ -368,7 +434,8 @@ static int find_changes(hist_series *s, err *e)
                           e)) < 0)
             return rc;
     for (d = 0; d < 2; d++)
-        if ((rc = find_in(s, s->peak[d], 1, HIST_PEAK, 0, d, &cap, e)) < 0)
+        if ((rc = find_in(s, s->peak[d], 1, HIST_PEAK, 0, d, &cap, e)) < 0 ||
+            (rc = find_in(s, s->level[d], 1, HIST_LEVEL, 0, d, &cap, e)) < 0)
             return rc;
     if (s->nchanges > 1)
         qsort(s->changes, (size_t)s->nchanges, sizeof *s->changes, cmp_change);

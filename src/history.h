@@ -11,7 +11,10 @@
  * 95% interval) and each device's peak throughput (the fastest point's
  * GFLOP/s, with the interval of its median step time).  Each run is
  * labelled with what changed in its provenance since the series' previous
- * run (compare_provenance).  Every numeric sub-series goes through
+ * run (compare_provenance), and each device's run-level step time (the
+ * geometric mean of its points' times relative to their means over the
+ * runs: compare.h's statistic, so a step in it is a change of the whole
+ * run, found by the same two-sample test).  Every numeric sub-series goes through
  * changes_find (changes.h); what it finds is worded here, once, for the
  * history page, the run's report and the feed.
  *
@@ -42,7 +45,11 @@ typedef struct hist_value {
 /* What a sub-series measures. */
 typedef enum {
     HIST_CROSS, /* the crossover batch at one hidden width  */
-    HIST_PEAK   /* a device's peak throughput, GFLOP/s      */
+    HIST_PEAK,  /* a device's peak throughput, GFLOP/s      */
+    HIST_LEVEL  /* a device's run-level step time: the geometric mean, over
+                   the points every run of the series measured, of each
+                   point's time relative to its mean over the runs (the
+                   statistic of compare.h); 1 is the series' average */
 } hist_what;
 
 /* A change found in a sub-series. */
@@ -79,6 +86,8 @@ typedef struct hist_series {
     int hidden[LIST_MAX]; /* the widths of any run, ascending */
     hist_value *cross;    /* owned: [run * nwidths + width] */
     hist_value *peak[2];  /* owned: base, other; per run    */
+    hist_value *level[2]; /* owned: base, other; per run    */
+    int nlevel[2];        /* the points each level stands on */
     int nchanges;
     hist_change *changes; /* owned, by run then sub-series */
 } hist_series;

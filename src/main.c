@@ -424,20 +424,31 @@ done:
     return status;
 }
 
-/* `compare A B`: the table, then the path of the comparison page. */
+/* `compare A B` (or A1 A2 -- B1 B2): the run-level verdicts, the table,
+ * then the path of the comparison page.  With --fail-on-regression: 3 when
+ * B regressed, 4 when the comparison cannot decide (one line says why). */
 static int cmd_compare(const cli *c)
 {
     report_opts o;
+    compare_opts co;
     compare_set cmp;
     char page[4200];
     err e;
     site_settings st;
-    int rc, regressed, changed;
+    int rc, changed, status = 0;
     catch_signals();
     if ((rc = settings_of(c, &st, &changed, &e)) < 0)
         return fail(status_of(rc), &e);
     report_options(c, &st, &o);
-    if ((rc = report_compare(&o, c->args[0], c->args[1], &cmp, page, sizeof page, &e)) < 0)
+    compare_opts_default(&co);
+    if (c->threshold > 0.0)
+        co.threshold = c->threshold;
+    if (c->alpha > 0.0)
+        co.alpha = c->alpha;
+    if (c->correct > 0)
+        co.correct = (compare_correct)(c->correct - 1);
+    if ((rc = report_compare(&o, c->args, c->nside_a, c->args + c->nside_a, c->nargs - c->nside_a,
+                             &co, &cmp, page, sizeof page, &e)) < 0)
         return fail(status_of(rc), &e);
     if (changed && (rc = site_settings_save(c->out, &st, &e)) < 0) {
         compare_free(&cmp);
@@ -446,8 +457,15 @@ static int cmd_compare(const cli *c)
     compare_write(stdout, &cmp,
                   c->format == CLI_JSON       ? COMPARE_JSON
                   : c->format == CLI_MARKDOWN ? COMPARE_MARKDOWN
+                  : c->format == CLI_CSV      ? COMPARE_CSV
                                               : COMPARE_TEXT);
-    regressed = compare_regressed(&cmp);
+    if (c->fail_on_regression && compare_regressed(&cmp))
+        status = 3;
+    else if (c->fail_on_regression && cmp.verdict == CMP_INCONCLUSIVE) {
+        fflush(stdout);
+        print_line("breakeven: inconclusive: ", cmp.why);
+        status = 4;
+    }
     compare_free(&cmp);
     /* the page's path on stdout would break a table or JSON meant for a
      * program or a paste */
@@ -455,7 +473,7 @@ static int cmd_compare(const cli *c)
         print_path(stdout, "%s\n", page);
     else if (!c->quiet)
         print_path(stderr, "%s\n", page);
-    return c->fail_on_regression && regressed ? 3 : 0;
+    return status;
 }
 
 /* The prices of a refit of r (stored in path): those stored, then those
@@ -864,6 +882,20 @@ done:
     return status;
 }
 
+/* `run` (or `all`) --repeat N: N independent runs in a row, each its own
+ * directory and id, the report (for `all`) after the last; the first
+ * failure stops. */
+static int cmd_repeat(const cli *c)
+{
+    int k, status = 0;
+    for (k = 0; k < c->repeat && status == 0 && !interrupted; k++) {
+        if (c->repeat > 1 && !c->quiet)
+            fprintf(stderr, "run %d of %d\n", k + 1, c->repeat);
+        status = cmd_run(c, c->cmd == CLI_ALL && k == c->repeat - 1);
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     cli c;
@@ -887,9 +919,8 @@ int main(int argc, char **argv)
     case CLI_TUNE:
         return cmd_tune(&c);
     case CLI_RUN:
-        return cmd_run(&c, 0);
     case CLI_ALL:
-        return cmd_run(&c, 1);
+        return cmd_repeat(&c);
     case CLI_REPORT:
         return cmd_report(&c);
     case CLI_COMPARE:

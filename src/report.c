@@ -535,12 +535,9 @@ static void annotate_points(xmlNodePtr an, const compare_set *c)
         fmt_time(buf, sizeof buf, p->median_b);
         site_attr(n, "time-b", buf);
         site_attrf(n, "ratio", "%.3f", p->ratio);
-        if (p->by_overlap) {
-            site_attr(n, "test", p->significant ? "CIs apart" : "CIs overlap");
-        } else {
-            fmt_pvalue(buf, sizeof buf, p->p);
-            site_attr(n, "test", buf);
-        }
+        site_attrf(n, "test", "%.3f\xe2\x80\x93%.3f", p->lo, p->hi);
+        if (p->apart)
+            site_attr(n, "note", p->apart > 0 ? "up from its run" : "down from its run");
     }
 }
 
@@ -548,7 +545,7 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
                                    const char *chart, const char *chart_file)
 {
     xmlNodePtr an = xmlNewNode(NULL, BAD_CAST "annotation"), n;
-    char buf[600], da[64], db[64];
+    char buf[4096], da[64], db[64];
     int i;
     site_attr(an, "a", c->id_a);
     site_attr(an, "b", c->id_b);
@@ -563,15 +560,12 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
     site_attrf(an, "href-b", "../runs/%s/index.html", c->id_b);
     snprintf(buf, sizeof buf, "What changed from %s to %s", c->id_a, c->id_b);
     site_add(an, "title", buf);
-    compare_summary(c, buf, sizeof buf);
-    site_add(an, "summary", buf);
-    if (c->geomean > 0) {
-        snprintf(buf, sizeof buf,
-                 "Over the points measured in both, B takes %.3f× the time of "
-                 "A (geometric mean of the ratios).",
-                 c->geomean);
-        site_add(an, "overall", buf);
+    for (i = 0; i < c->ngroups; i++) {
+        n = site_add(an, "group", c->groups[i].text);
+        site_attr(n, "verdict", compare_verdict_name(c->groups[i].verdict));
     }
+    compare_lead(c, buf, sizeof buf);
+    site_add(an, "summary", buf);
     n = site_add(an, "chart", NULL);
     chart_links(n, chart_file, chart);
     site_attr(n, "alt",
@@ -898,7 +892,7 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, err *e)
     for (i = 0; i < nw; i++)
         fmt_append(buf, sizeof buf, "Warning: %s ", warn[i]);
     prose_answer(r, &x->F[k], buf + strlen(buf), sizeof buf - strlen(buf));
-    if (cs->has && (cs->cmp.nfaster || cs->cmp.nslower)) {
+    if (cs->has && (cs->cmp.verdict == CMP_SLOWER || cs->cmp.verdict == CMP_FASTER)) {
         char sum[400];
         compare_summary(&cs->cmp, sum, sizeof sum);
         fmt_append(buf, sizeof buf, " Since the previous run on %s: %s.", r->prov.host, sum);
@@ -1250,30 +1244,63 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
     return rc;
 }
 
-int report_compare(const report_opts *o, const char *a, const char *b, compare_set *cmp, char *page,
-                   size_t size, err *e)
+int report_compare(const report_opts *o, const char *const *a, int na, const char *const *b, int nb,
+                   const compare_opts *co, compare_set *cmp, char *page, size_t size, err *e)
 {
     site s;
-    archive_run ra, rb;
+    archive_run *u; /* na + nb of them: each holds paths, too big for the stack */
+    const results *ra[COMPARE_MAX_RUNS], *rb[COMPARE_MAX_RUNS];
+    const results **band = NULL;
+    archive arch;
+    compare_opts opts = *co;
     site_outbox box = {0};
-    int rc;
+    err ae;
+    int rc = BE_OK, i, n = 0, have_arch;
 
     memset(cmp, 0, sizeof *cmp);
-    memset(&ra, 0, sizeof ra);
-    memset(&rb, 0, sizeof rb);
-    if ((rc = check_out(o->out, e)) < 0 ||
-        (rc = site_open(&s, o->data_dir, o->base_url, o->title, o->author, e)) < 0)
+    if (na < 1 || nb < 1 || na > COMPARE_MAX_RUNS || nb > COMPARE_MAX_RUNS)
+        return err_set(e, BE_EUSAGE, "compare: 1 to %d runs per side", COMPARE_MAX_RUNS);
+    if ((rc = check_out(o->out, e)) < 0)
         return rc;
-    if ((rc = archive_load_run(o->out, a, &ra, e)) < 0 ||
-        (rc = archive_load_run(o->out, b, &rb, e)) < 0 ||
-        (rc = compare_runs(ra.r, rb.r, cmp, e)) < 0 ||
-        (rc = render_compare(&s, o->out, cmp, ra.r, rb.r, &box, page, size, e)) < 0 ||
+    if (!(u = calloc((size_t)(na + nb), sizeof *u)))
+        return err_set(e, BE_EFAIL, "compare: out of memory");
+    if ((rc = site_open(&s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
+        free(u);
+        return rc;
+    }
+    for (n = 0; n < na + nb && rc == BE_OK; n++)
+        rc = archive_load_run(o->out, n < na ? a[n] : b[n - na], &u[n], e);
+    if (rc < 0)
+        n--;
+    for (i = 0; rc == BE_OK && i < na + nb; i++) {
+        if (i < na)
+            ra[i] = u[i].r;
+        else
+            rb[i - na] = u[i].r;
+    }
+    /* the archive's runs are the band's candidates: compare.c keeps those
+     * of the same host and software; no archive, no band */
+    have_arch = rc == BE_OK && archive_load(o->out, NULL, 0, &arch, &ae) == BE_OK;
+    if (have_arch && arch.n > 0 && (band = malloc((size_t)arch.n * sizeof *band)) != NULL) {
+        for (i = 0; i < arch.n; i++)
+            band[i] = arch.v[i].r;
+        opts.band = band;
+        opts.nband = arch.n;
+    }
+    if (rc < 0 || (rc = compare_sets(ra, na, rb, nb, &opts, cmp, e)) < 0 ||
+        (rc = render_compare(&s, o->out, cmp, ra[0], rb[0], &box, page, size, e)) < 0 ||
         (rc = site_flush(&box, o->out, o->stop, e)) < 0) {
         compare_free(cmp);
     }
+    cmp->opts.band = NULL;
+    cmp->opts.nband = 0;
+    free(band);
+    if (have_arch)
+        archive_free(&arch);
     site_outbox_free(&box);
-    archive_run_free(&ra);
-    archive_run_free(&rb);
+    for (i = 0; i < n; i++)
+        archive_run_free(&u[i]);
+    free(u);
     site_close(&s);
     return rc;
 }

@@ -51,11 +51,13 @@ typedef struct report_opts {
  * index and the feed are written last. */
 int report_write(const report_opts *o, char *index, size_t size, err *e);
 
-/* `breakeven compare A B`: loads both runs (ids under OUT/runs/ or paths),
- * compares them into *cmp (the caller frees it with compare_free) and
- * writes OUT/compare/<a>..<b>.html with its change chart; page receives
- * the page's path. */
-int report_compare(const report_opts *o, const char *a, const char *b, compare_set *cmp, char *page,
-                   size_t size, err *e);
+/* `breakeven compare A... -- B...`: loads the runs of each side (ids
+ * under OUT/runs/ or paths), compares them with the options co into *cmp
+ * (the caller frees it with compare_free), the runs of OUT's archive
+ * offered as the run-to-run band (compare.h), and writes
+ * OUT/compare/<a>..<b>.html (the first run of each side) with its change
+ * chart; page receives the page's path. */
+int report_compare(const report_opts *o, const char *const *a, int na, const char *const *b, int nb,
+                   const compare_opts *co, compare_set *cmp, char *page, size_t size, err *e);
 
 #endif

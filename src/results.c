@@ -362,6 +362,10 @@ static void write_passes(xmlNodePtr pv, const results *r)
             putd(n, "freq-mhz", m->freq_mhz);
         if (m->has_temp)
             putd(n, "temp-c", m->temp_c);
+        if (p->ref.has) {
+            putd(n, "ref-loop", p->ref.loop);
+            putd(n, "ref-stream", p->ref.stream);
+        }
     }
 }
 
@@ -1138,6 +1142,10 @@ static void read_pass(loader *ld, xmlNodePtr n, rs_pass *p)
         m->freq_mhz = get_real(ld, n, "freq-mhz", 0.0, 1e6);
     if ((m->has_temp = has(n, "temp-c")))
         m->temp_c = get_real(ld, n, "temp-c", -273.15, 1000.0);
+    if ((p->ref.has = has(n, "ref-loop") || has(n, "ref-stream"))) {
+        p->ref.loop = get_real(ld, n, "ref-loop", 1e-9, TIME_MAX);
+        p->ref.stream = get_real(ld, n, "ref-stream", 1e-9, TIME_MAX);
+    }
 }
 
 static void read_device(loader *ld, xmlNodePtr n, device_info *d)

@@ -14,6 +14,7 @@
 #include "list.h"
 #include "machstate.h"
 #include "net.h"
+#include "refmark.h"
 #include "stats.h"
 #include "telemetry.h"
 
@@ -53,6 +54,8 @@ typedef struct rs_pass {
     double seconds;   /* its wall time                                */
     int visits;       /* point × device measurements made in it       */
     machstate state;  /* see machstate.h; has_ flags say what was read */
+    refmark ref;      /* the machine's reference, timed at the pass's end
+                         (refmark.h); ref.has 0 in older files          */
 } rs_pass;
 
 typedef struct rs_point {

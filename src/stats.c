@@ -241,6 +241,74 @@ double stats_t975(int df)
            (5.0 * z * z * z * z * z + 16.0 * z * z * z + 3.0 * z) / (96.0 * d * d);
 }
 
+/* The continued fraction of the regularized incomplete beta I_x(a, b)
+ * (modified Lentz), for x < (a + 1)/(a + b + 2) where it converges fast. */
+static double beta_cf(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
+    int m;
+    d = 1.0 / (fabs(d) < tiny ? tiny : d);
+    h = d;
+    for (m = 1; m <= 300; m++) {
+        double aa = m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m)), del;
+        d = 1.0 + aa * d;
+        c = 1.0 + aa / c;
+        d = 1.0 / (fabs(d) < tiny ? tiny : d);
+        c = fabs(c) < tiny ? tiny : c;
+        h *= d * c;
+        aa = -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
+        d = 1.0 + aa * d;
+        c = 1.0 + aa / c;
+        d = 1.0 / (fabs(d) < tiny ? tiny : d);
+        c = fabs(c) < tiny ? tiny : c;
+        del = d * c;
+        h *= del;
+        if (fabs(del - 1.0) < 1e-14)
+            break;
+    }
+    return h;
+}
+
+static double incomplete_beta(double a, double b, double x)
+{
+    double front;
+    if (x <= 0.0)
+        return 0.0;
+    if (x >= 1.0)
+        return 1.0;
+    front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    if (x < (a + 1.0) / (a + b + 2.0))
+        return front * beta_cf(a, b, x) / a;
+    return 1.0 - front * beta_cf(b, a, 1.0 - x) / b;
+}
+
+/* P(T ≤ t) for Student's t with df degrees of freedom (df ≤ 0: normal). */
+static double t_cdf(double t, int df)
+{
+    double tail;
+    if (df <= 0)
+        return 0.5 * erfc(-t / sqrt(2.0));
+    tail = 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+    return t >= 0.0 ? 1.0 - tail : tail;
+}
+
+double stats_t_quantile(double p, int df)
+{
+    double lo = -1e4, hi = 1e4;
+    int i;
+    if (!(p > 0.0 && p < 1.0))
+        return p >= 1.0 ? INFINITY : -INFINITY;
+    for (i = 0; i < 200 && hi - lo > 1e-10; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (t_cdf(mid, df) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
 /* Sample i of pass pass[i], for grouping by pass in the order measured. */
 typedef struct tagged {
     int pass, i;

@@ -60,6 +60,11 @@ void stats_contention(stats_summary *s, double lost);
  * to 3 decimals up to 30, then a Cornish–Fisher expansion). */
 double stats_t975(int df);
 
+/* The p-quantile (0 < p < 1) of Student's t with df ≥ 1 degrees of
+ * freedom (df ≤ 0: the standard normal's), to about 1e-9: the regularized
+ * incomplete beta function inverted by bisection. */
+double stats_t_quantile(double p, int df);
+
 /* 1 when the 95% CI of the median lies within ±rel of the median. */
 int stats_converged(const stats_summary *s, double rel);
 

@@ -17,6 +17,7 @@
 
 #include "host.h"
 #include "machstate.h"
+#include "refmark.h"
 #include "telemetry.h"
 #include "verify.h"
 #include "workload.h"
@@ -454,6 +455,10 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
         }
         r->passes[slot].seconds = host_seconds() - pass_start;
         machstate_end(&mark, &r->passes[slot].state);
+        /* the machine's own speed, beside the pass (outside its seconds
+         * and every sample), for the comparison of runs */
+        if (rc == BE_OK)
+            refmark_measure(&r->passes[slot].ref);
         /* the pass's share of contention is known now: the points it
          * measured are summarized again with it */
         for (q = base; q < r->npoints && (rc == BE_OK || rc == BE_EINTR); q++) {

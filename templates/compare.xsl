@@ -18,8 +18,12 @@
             B = <a href="{$a/@href-b}"><code><xsl:value-of select="$a/@b"/></code></a>
             (<xsl:value-of select="$a/@host-b"/>, <xsl:value-of select="$a/@date-b"/>)</p>
           <section class="lead">
-            <p><xsl:value-of select="$a/summary"/>.
-              <xsl:value-of select="$a/overall"/></p>
+            <ul class="verdicts">
+              <xsl:for-each select="$a/group">
+                <li class="{@verdict}"><strong><xsl:value-of select="."/></strong></li>
+              </xsl:for-each>
+            </ul>
+            <p><xsl:value-of select="$a/summary"/></p>
           </section>
           <h2>What differs between the runs</h2>
           <xsl:choose>
@@ -48,13 +52,15 @@
           </xsl:if>
           <div class="table-wrap">
             <table class="verdicts">
-              <caption>Median step time in A and B; a point is faster or slower when the test
-                (Mann–Whitney on the samples, two-sided p; or, with few samples, whether the
-                medians' 95% intervals overlap) gives p &lt; 0.01 and the change exceeds 5%.
-                Devices are matched by id; → marks a device whose id or model differs.</caption>
+              <caption>Median step time in A and B (with several runs a side, the geometric
+                mean of their medians); the interval of B/A holds the run-to-run variation,
+                as the run-level verdict's does, so a point is faster or slower only when its
+                interval excludes 1 and the change reaches the threshold; "up/down from its
+                run" marks a point that moved apart from its device's run. Devices are matched
+                by id; → marks a device whose id or model differs.</caption>
               <thead><tr><th scope="col">Device</th><th scope="col">Mode</th>
                 <th scope="col">Hidden</th><th scope="col">Batch</th><th scope="col">A</th>
-                <th scope="col">B</th><th scope="col">B/A</th><th scope="col">Test</th>
+                <th scope="col">B</th><th scope="col">B/A</th><th scope="col">Interval</th>
                 <th scope="col">Verdict</th></tr></thead>
               <tbody>
                 <xsl:for-each select="$a/points/point">

@@ -39,6 +39,12 @@ static void outcome_free(outcome *o)
     free(o->err);
 }
 
+/* 1 when s begins with prefix. */
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
 /* Starts bin with args (NULL-terminated), stdout and stderr to files. */
 static pid_t start(const char *const *args, const char *out, const char *errf)
 {
@@ -546,11 +552,11 @@ static void test_all_and_report(void **state)
     free(before);
     free(after);
 
-    /* compare a run with itself: every point unchanged, and the page */
+    /* compare a run with itself: the run-level verdict first, and the page */
     run(&o, "compare", id, rundir, "--out", out, NULL);
     if (o.status != 0)
         fail_msg("exit %d: %s", o.status, o.err);
-    assert_non_null(strstr(o.out, "\n0 faster, 0 slower"));
+    assert_true(starts_with(o.out, "cpu inference resident: "));
     last_line(o.out, line, sizeof line);
     assert_non_null(strstr(line, "/compare/"));
     assert_int_equal(access(line, R_OK), 0);
@@ -706,48 +712,102 @@ static void steady_copy(const char *src, const char *out, const char *id, double
     run_copy(src, out, &c, path, size);
 }
 
-/* compare's gate and formats: a run against itself passes (exit 0); a copy
- * of it under a new id whose times are all 1.5x fails (exit 3); the JSON
- * parses (python3 -m json.tool) and the Markdown is a table.  The runs'
- * samples are made steady first: how many points a real 1.5x slowdown
- * flags depends on the machine's noise (README, "compare"). */
+/* compare's gate and formats, on steady copies of one real run (so the
+ * run-level changes are known exactly): replicates against replicates of
+ * the same speed give no change (exit 0); against copies 1.5× slower, a
+ * regression (exit 3); the other way, faster (exit 0); one run a side is
+ * inside the default run-to-run band (exit 4, one line saying why on
+ * stderr) unless the change is far beyond it (4×, the copies recording no
+ * load, so the uncorrected band: exit 3).  Every format
+ * leads with the run-level line; the JSON loads with json.load and the CSV
+ * with csv.reader; bad usage exits 2. */
 static void test_compare_gate(void **state)
 {
-    char out[300], id[200], src[700], a[700], b[700], cmd[1600];
+    static const double fa[3] = {1.0, 1.01, 0.99}, fb[3] = {1.005, 0.995, 1.0};
+    char out[300], alone[300], id[200], src[700], a[3][700], b[3][700], s[3][700], x2[700];
+    char cmd[6000], name[64];
     outcome o;
+    int i;
     (void)state;
     snprintf(out, sizeof out, "%s/gate", tmpdir);
+    snprintf(alone, sizeof alone, "%s/gate-alone", tmpdir);
     run(&o, "run", "--quick", "--quiet", "--no-refine", "--devices", "cpu", "--out", out, NULL);
     if (o.status != 0)
         fail_msg("exit %d: %s", o.status, o.err);
     outcome_free(&o);
     only_run(out, id, sizeof id);
     snprintf(src, sizeof src, "%s/runs/%s/results.xml", out, id);
-    steady_copy(src, out, "20991230T000000Z-calm", 1.0, a, sizeof a);
-    steady_copy(src, out, "20991231T000000Z-slow", 1.5, b, sizeof b);
-    run(&o, "compare", a, a, "--out", out, "--fail-on-regression", NULL);
+    for (i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "20991230T00000%dZ-calm", i);
+        steady_copy(src, out, name, fa[i], a[i], sizeof a[i]);
+        snprintf(name, sizeof name, "20991230T00001%dZ-same", i);
+        steady_copy(src, out, name, fb[i], b[i], sizeof b[i]);
+        snprintf(name, sizeof name, "20991231T00000%dZ-slow", i);
+        steady_copy(src, out, name, 1.5 * fa[i], s[i], sizeof s[i]);
+    }
+    steady_copy(src, alone, "20991231T000000Z-four", 4.0, x2, sizeof x2);
+    run(&o, "compare", a[0], a[1], a[2], "--", b[0], b[1], b[2], "--out", out,
+        "--fail-on-regression", NULL);
     if (o.status != 0)
-        fail_msg("A against A: exit %d: %s", o.status, o.err);
+        fail_msg("same speed: exit %d: %s%s", o.status, o.out, o.err);
+    assert_true(starts_with(o.out, "cpu inference resident: no change (time \xc3\x97"));
     outcome_free(&o);
-    run(&o, "compare", a, b, "--out", out, "--fail-on-regression", NULL);
+    run(&o, "compare", a[0], a[1], a[2], "--", s[0], s[1], s[2], "--out", out,
+        "--fail-on-regression", NULL);
     if (o.status != 3)
         fail_msg("1.5x slower: exit %d, not 3: %s%s", o.status, o.out, o.err);
-    assert_non_null(strstr(o.out, "slower"));
+    assert_true(starts_with(o.out, "cpu inference resident: 1.50\xc3\x97 slower ("));
     outcome_free(&o);
-    run(&o, "compare", b, a, "--out", out, "--fail-on-regression", NULL);
+    run(&o, "compare", s[0], s[1], s[2], "--", a[0], a[1], a[2], "--out", out,
+        "--fail-on-regression", NULL);
     assert_int_equal(o.status, 0); /* faster is no regression */
+    assert_non_null(strstr(o.out, "faster"));
     outcome_free(&o);
-    run(&o, "compare", a, b, "--out", out, "--format", "markdown", NULL);
+    /* one run a side, in an OUT with no repeated runs: the default band */
+    run(&o, "compare", a[0], b[0], "--out", alone, "--fail-on-regression", NULL);
+    if (o.status != 4)
+        fail_msg("one run a side: exit %d, not 4: %s%s", o.status, o.out, o.err);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "breakeven: inconclusive: cpu inference resident: the change"));
+    assert_non_null(strstr(o.out, "run-to-run band from the default"));
+    outcome_free(&o);
+    run(&o, "compare", a[0], x2, "--out", alone, "--fail-on-regression", NULL);
+    if (o.status != 3)
+        fail_msg("4x slower: exit %d, not 3: %s%s", o.status, o.out, o.err);
+    outcome_free(&o);
+    run(&o, "compare", a[0], a[1], "--", s[0], "--out", out, "--format", "markdown", NULL);
     assert_int_equal(o.status, 0);
-    assert_non_null(strstr(o.out, "| device | mode | hidden | batch | A | B | B/A | test | "
+    assert_true(starts_with(o.out, "- **cpu inference resident: "));
+    assert_non_null(strstr(o.out, "| device | mode | hidden | batch | A | B | B/A | interval | "
                                   "verdict |\n|---|"));
     outcome_free(&o);
     snprintf(cmd, sizeof cmd,
-             "%s compare '%s' '%s' --out '%s' --format json --quiet | "
-             "python3 -m json.tool > /dev/null",
-             getenv("BREAKEVEN"), a, b, out);
+             "%s compare '%s' '%s' '%s' -- '%s' '%s' '%s' --out '%s' --format json --quiet | "
+             "python3 -c 'import json, sys; d = json.load(sys.stdin); "
+             "assert d[\"verdict\"] == \"slower\", d[\"verdict\"]; "
+             "assert d[\"groups\"][0][\"text\"].startswith(\"cpu inference resident\"); "
+             "assert len(d[\"runs_b\"]) == 3'",
+             getenv("BREAKEVEN"), a[0], a[1], a[2], s[0], s[1], s[2], out);
     assert_int_equal(system(cmd), 0);
-    run(&o, "compare", a, b, "--out", out, "--format", "yaml", NULL);
+    snprintf(cmd, sizeof cmd,
+             "%s compare '%s' '%s' '%s' -- '%s' '%s' '%s' --out '%s' --format csv --quiet | "
+             "python3 -c 'import csv, sys; rows = list(csv.reader(sys.stdin)); "
+             "assert rows[0][:3] == [\"level\", \"device_a\", \"device_b\"], rows[0]; "
+             "assert rows[1][0] == \"run\" and rows[1][13] == \"slower\", rows[1]; "
+             "assert all(len(r) == len(rows[0]) for r in rows)'",
+             getenv("BREAKEVEN"), a[0], a[1], a[2], s[0], s[1], s[2], out);
+    assert_int_equal(system(cmd), 0);
+    run(&o, "compare", a[0], b[0], "--out", out, "--format", "yaml", NULL);
+    assert_int_equal(o.status, 2);
+    outcome_free(&o);
+    run(&o, "compare", a[0], a[1], b[0], "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "no \"--\" between the sides"));
+    outcome_free(&o);
+    run(&o, "compare", a[0], "--", "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    outcome_free(&o);
+    run(&o, "compare", a[0], b[0], "--threshold", "0.9", "--out", out, NULL);
     assert_int_equal(o.status, 2);
     outcome_free(&o);
 }
@@ -758,6 +818,43 @@ static int count_of(const char *text, const char *what)
     for (; (text = strstr(text, what)) != NULL; text++)
         n++;
     return n;
+}
+
+/* run --repeat 2: two runs, each its own directory, results with the
+ * machine's reference in every pass; compare takes them as A and B. */
+static void test_run_repeat(void **state)
+{
+    char out[300], path[600], ids[2][200];
+    outcome o;
+    DIR *d;
+    struct dirent *de;
+    int n = 0;
+    (void)state;
+    snprintf(out, sizeof out, "%s/repeat", tmpdir);
+    run(&o, "run", "--quick", "--quiet", "--no-refine", "--devices", "cpu", "--passes", "2",
+        "--repeat", "2", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    outcome_free(&o);
+    snprintf(path, sizeof path, "%s/runs", out);
+    assert_non_null(d = opendir(path));
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.' && n < 2)
+            snprintf(ids[n++], sizeof ids[0], "%s", de->d_name);
+    closedir(d);
+    assert_int_equal(n, 2);
+    snprintf(path, sizeof path, "%s/runs/%s/results.xml", out, ids[0]);
+    {
+        char *text = NULL;
+        err e;
+        assert_int_equal(fsx_read_all(path, &text, NULL, &e), BE_OK);
+        assert_int_equal(count_of(text, " ref-loop=\""), 2);
+        free(text);
+    }
+    run(&o, "compare", ids[0], ids[1], "--out", out, NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "the machine's reference (a fixed C loop"));
+    outcome_free(&o);
 }
 
 static int count_items(const char *feed)
@@ -993,6 +1090,11 @@ static void test_history_hosts(void **state)
         snprintf(want, sizeof want, "from run %s", ids[3]);
         assert_null(strstr(html, want));
         assert_null(strstr(html, "from run 20990102"));
+        /* the whole run moved with it: cl:0.0's run-level step time (the
+         * statistic of compare) fell by 30%, cpu's did not move */
+        assert_non_null(strstr(html, "step times (geometric mean over the"));
+        assert_int_equal(count_of(html, "measured) fell 30%"), 1);
+        assert_int_equal(count_of(html, "measured) rose"), 0);
         /* one peak moved: cl:0.0's, not cpu's */
         assert_int_equal(
             count_of(html, ": peak throughput rose") + count_of(html, ": peak throughput fell"), 1);
@@ -1062,6 +1164,7 @@ int main(void)
         cmocka_unit_test(test_threads_from_environment),
         cmocka_unit_test(test_refit_0_1_0),
         cmocka_unit_test(test_compare_gate),
+        cmocka_unit_test(test_run_repeat),
         cmocka_unit_test(test_site_settings),
         cmocka_unit_test(test_history_hosts),
     };

@@ -2077,6 +2077,27 @@ static void test_report_planted_links(void **state)
     assert_no_leftovers(out);
 }
 
+/* `compare` with OUT/compare a link out of OUT (it wrote its page, chart
+ * and style.css there): refused with one line, nothing written outside. */
+static void test_compare_planted_link(void **state)
+{
+    char errbuf[4096], out[400], outside[400], a[500], p[900];
+    const char *args[] = {"compare", "--quiet", "--out", out, a, a, NULL};
+    (void)state;
+    snprintf(out, sizeof out, "%s/cmplink", tmpdir);
+    snprintf(outside, sizeof outside, "%s/cmplink-outside", tmpdir);
+    snprintf(a, sizeof a, "%s/cmplink-a.xml", tmpdir);
+    write_text(a, base, strlen(base));
+    sh("mkdir -p '%s' '%s' && ln -s '%s' '%s/compare'", out, outside, outside, out);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "cmplink/compare: is a symbolic link"));
+    snprintf(p, sizeof p, "test -z \"$(ls -A '%s')\"", outside);
+    assert_int_equal(system(p), 0);
+    snprintf(p, sizeof p, "test \"$(ls -A '%s')\" = compare", out);
+    assert_int_equal(system(p), 0);
+}
+
 /* A chart of OUT that is a FIFO (its PNG header is read for the page's
  * image size): the report goes on (it blocked forever on the FIFO), the
  * page falls back to the chart's nominal size. */
@@ -2198,6 +2219,7 @@ int main(void)
         cmocka_unit_test(test_markdown_inert),
         cmocka_unit_test(test_report_planted_links),
         cmocka_unit_test(test_report_fifo_chart),
+        cmocka_unit_test(test_compare_planted_link),
         cmocka_unit_test(test_site_conf_hostile),
     };
     enum { N = sizeof cases / sizeof *cases, M = sizeof more / sizeof *more };

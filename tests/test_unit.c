@@ -956,39 +956,247 @@ static results *cmp_run(const char *blas, const int (*shape)[2], const double *s
     return r;
 }
 
+/* n points of 30 samples, point i at (1 + i) ms × f: a run scaled by f. */
+static results *cmp_scaled(const char *blas, double f, int npts)
+{
+    static const int shape[8][2] = {{128, 16}, {128, 64}, {256, 16},  {256, 64},
+                                    {512, 16}, {512, 64}, {1024, 16}, {1024, 64}};
+    static const int n[8] = {30, 30, 30, 30, 30, 30, 30, 30};
+    double t[8];
+    results *r;
+    rs_pass ps;
+    int i;
+    for (i = 0; i < npts; i++)
+        t[i] = (1 + i) * 1e-3 * f;
+    r = cmp_run(blas, shape, t, n, npts);
+    /* one pass on a quiet machine: the load correction applies, and with
+     * it the default band for the load (compare.h) */
+    memset(&ps, 0, sizeof ps);
+    ps.index = 1;
+    ps.state.has_cpu = 1;
+    assert_int_equal(results_add_pass(r, &ps, NULL), BE_OK);
+    return r;
+}
+
+/* One run per side: the band is the documented default, so the interval
+ * is the ratio × exp(±t(0.975, 19)·√2·0.19) whatever the points say. */
 static void test_compare(void **state)
 {
-    static const int shape[4][2] = {{128, 16}, {128, 64}, {256, 16}, {256, 64}};
-    static const int n[4] = {30, 30, 30, 3};
-    static const double a_t[4] = {1e-3, 2e-3, 3e-3, 4e-3};
-    /* same, 20% slower, 3% faster (significant but under the 5% noise
-     * floor), 30% faster with too few samples for the test */
-    static const double b_t[4] = {1e-3, 2.4e-3, 2.91e-3, 2.8e-3};
     static const int other[1][2] = {{512, 512}};
     static const double one[1] = {1e-3};
     static const int n1[1] = {10};
-    results *a = cmp_run("0.3.21", shape, a_t, n, 4), *b = cmp_run("0.3.26", shape, b_t, n, 4);
+    results *a = cmp_scaled("0.3.21", 1.0, 4), *b2 = cmp_scaled("0.3.26", 2.0, 4);
+    results *b12 = cmp_scaled("0.3.26", 1.2, 4), *same = cmp_scaled("0.3.21", 1.0, 4);
     results *c = cmp_run("0.3.21", other, one, n1, 1);
     compare_set cs;
     err e;
     int i, found = 0;
     (void)state;
-    assert_int_equal(compare_runs(a, b, &cs, &e), BE_OK);
+    assert_int_equal(compare_runs(a, b2, &cs, &e), BE_OK);
     assert_int_equal(cs.npoints, 4);
-    assert_int_equal(cs.points[0].verdict, CMP_UNCHANGED);
-    assert_int_equal(cs.points[1].verdict, CMP_SLOWER);
-    assert_true(fabs(cs.points[1].ratio - 1.2) < 1e-9);
-    assert_true(cs.points[2].significant);
-    assert_int_equal(cs.points[2].verdict, CMP_UNCHANGED);
-    assert_int_equal(cs.points[3].by_overlap, 1);
-    assert_int_equal(cs.nslower, 1);
+    assert_int_equal(cs.ngroups, 1);
+    assert_int_equal(cs.groups[0].npoints, 4);
+    assert_true(fabs(cs.groups[0].ratio - 2.0) < 1e-9);
+    assert_true(fabs(cs.groups[0].lo - 1.139683) < 1e-5);
+    assert_true(fabs(cs.groups[0].hi - 3.509747) < 1e-5);
+    assert_int_equal(cs.groups[0].verdict, CMP_SLOWER);
+    assert_int_equal(cs.verdict, CMP_SLOWER);
+    assert_true(compare_regressed(&cs));
+    assert_non_null(strstr(cs.groups[0].text, "cpu inference resident: 2.00\xc3\x97 slower"));
+    /* every point moved with the run: slower, none apart */
+    for (i = 0; i < 4; i++) {
+        assert_int_equal(cs.points[i].verdict, CMP_SLOWER);
+        assert_int_equal(cs.points[i].apart, 0);
+    }
     for (i = 0; i < cs.ndiffs; i++)
         found |= strstr(cs.diffs[i].a, "0.3.21") && strstr(cs.diffs[i].b, "0.3.26");
     assert_true(found);
     compare_free(&cs);
+    /* 1.2× is inside the default band: inconclusive, and says so */
+    assert_int_equal(compare_runs(a, b12, &cs, &e), BE_OK);
+    assert_true(fabs(cs.groups[0].lo - 0.683810) < 1e-5);
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_false(compare_regressed(&cs));
+    assert_non_null(strstr(cs.why, "inside the run-to-run band"));
+    for (i = 0; i < 4; i++)
+        assert_int_equal(cs.points[i].verdict, CMP_INCONCLUSIVE);
+    compare_free(&cs);
+    /* identical: still not "no change" with one run a side */
+    assert_int_equal(compare_runs(a, same, &cs, &e), BE_OK);
+    assert_true(fabs(cs.groups[0].lo - 0.569842) < 1e-5);
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    compare_free(&cs);
+    /* a larger grid in B: what is shared is compared, the rest counted */
+    results_free(same);
+    same = cmp_scaled("0.3.21", 1.0, 8);
+    assert_int_equal(compare_runs(a, same, &cs, &e), BE_OK);
+    assert_int_equal(cs.groups[0].npoints, 4);
+    assert_int_equal(cs.left_a, 0);
+    assert_int_equal(cs.left_b, 4);
+    compare_free(&cs);
     e.msg[0] = '\0';
-    assert_int_equal(compare_runs(a, c, &cs, &e), BE_EFAIL);
+    assert_int_equal(compare_runs(a, c, &cs, &e), BE_EUSAGE);
     assert_non_null(strstr(e.msg, "no point in common"));
+    assert_non_null(strstr(e.msg, "A has cpu (Test CPU) 4 points"));
+    assert_non_null(strstr(e.msg, "B has cpu (Test CPU) 1 points"));
+    results_free(a);
+    results_free(b2);
+    results_free(b12);
+    results_free(same);
+    results_free(c);
+}
+
+/* Replicates: the runs' own spread is the band (pooled over both sides,
+ * t with 4 degrees of freedom). */
+static void test_compare_replicates(void **state)
+{
+    static const double fa[3] = {1.00, 1.02, 0.98}, fb[3] = {1.005, 0.995, 1.0},
+                        fs[3] = {1.01, 0.99, 1.00};
+    results *a[3], *b[3], *s[3], *odd, *keep;
+    compare_opts o;
+    compare_set cs;
+    err e;
+    int i;
+    (void)state;
+    for (i = 0; i < 3; i++) {
+        a[i] = cmp_scaled("0.3.21", fa[i], 8);
+        b[i] = cmp_scaled("0.3.21", fb[i], 8);
+        s[i] = cmp_scaled("0.3.26", 1.5 * fs[i], 8);
+    }
+    compare_opts_default(&o);
+    assert_int_equal(
+        compare_sets((const results *const *)a, 3, (const results *const *)b, 3, &o, &cs, &e),
+        BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - 1.000125) < 1e-6);
+    assert_true(fabs(cs.groups[0].lo - 0.967610) < 1e-5);
+    assert_true(fabs(cs.groups[0].hi - 1.033732) < 1e-5);
+    assert_int_equal(cs.groups[0].df, 4);
+    assert_int_equal(cs.verdict, CMP_UNCHANGED);
+    compare_free(&cs);
+    assert_int_equal(
+        compare_sets((const results *const *)a, 3, (const results *const *)s, 3, &o, &cs, &e),
+        BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - 1.500150) < 1e-5);
+    assert_true(fabs(cs.groups[0].lo - 1.447325) < 1e-5);
+    assert_int_equal(cs.verdict, CMP_SLOWER);
+    compare_free(&cs);
+    /* a threshold above the change that its interval reaches: not a
+     * regression, and not "no change" (1.6 would be: all of 1.45–1.55 is
+     * within it) */
+    o.threshold = 1.55;
+    assert_int_equal(
+        compare_sets((const results *const *)a, 3, (const results *const *)s, 3, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_non_null(strstr(cs.why, "under the 55% threshold"));
+    compare_free(&cs);
+    /* replicates with another grid on one side: refused */
+    odd = cmp_scaled("0.3.21", 1.0, 8);
+    snprintf(odd->prov.batch, sizeof odd->prov.batch, "16..1024");
+    keep = b[1];
+    b[1] = odd;
+    assert_int_equal(
+        compare_sets((const results *const *)a, 3, (const results *const *)b, 3, &o, &cs, &e),
+        BE_EUSAGE);
+    assert_non_null(strstr(e.msg, "side B"));
+    assert_non_null(strstr(e.msg, "batch sizes"));
+    b[1] = keep;
+    results_free(odd);
+    for (i = 0; i < 3; i++) {
+        results_free(a[i]);
+        results_free(b[i]);
+        results_free(s[i]);
+    }
+}
+
+/* One run a side, and repeated runs of the same host and software in the
+ * archive: their spread is the band (σ² of the runs' log geometric means,
+ * n − 1 degrees of freedom); a run of another host is left out.  Without
+ * a correction, a slowdown on the side that ran on a busier machine is
+ * inconclusive: the load explains it. */
+static void test_compare_band_and_busy(void **state)
+{
+    static const double fr[4] = {1.0, 1.1, 0.9, 1.0};
+    results *a = cmp_scaled("0.3.21", 1.0, 4), *b = cmp_scaled("0.3.21", 2.0, 4), *r[5];
+    results *b4 = cmp_scaled("0.3.21", 4.0, 4);
+    compare_opts o;
+    compare_set cs;
+    err e;
+    double m = 0.0, v = 0.0, half;
+    int i;
+    (void)state;
+    snprintf(a->prov.id, sizeof a->prov.id, "A");
+    snprintf(b->prov.id, sizeof b->prov.id, "B");
+    for (i = 0; i < 4; i++) {
+        r[i] = cmp_scaled("0.3.21", fr[i], 4);
+        snprintf(r[i]->prov.id, sizeof r[i]->prov.id, "r%d", i);
+        m += log(fr[i]) / 4;
+    }
+    for (i = 0; i < 4; i++)
+        v += (log(fr[i]) - m) * (log(fr[i]) - m) / 3;
+    r[4] = cmp_scaled("0.3.21", 5.0, 4);
+    snprintf(r[4]->prov.host, sizeof r[4]->prov.host, "elsewhere");
+    compare_opts_default(&o);
+    o.band = (const results *const *)r;
+    o.nband = 5;
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&b, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.groups[0].df, 3);
+    assert_true(fabs(cs.groups[0].run_sd - sqrt(v)) < 1e-9);
+    half = stats_t_quantile(0.975, 3) * sqrt(2.0 * v);
+    assert_true(fabs(cs.groups[0].lo - 2.0 * exp(-half)) < 1e-9);
+    assert_non_null(strstr(cs.band_from, "4 earlier runs of the same host"));
+    compare_free(&cs);
+    o.band = NULL;
+    o.nband = 0;
+    o.correct = COMPARE_CORRECT_NONE;
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_SLOWER); /* 4×: beyond the uncorrected band */
+    compare_free(&cs);
+    b4->passes[0].state.others_cpu = 0.5;
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_non_null(strstr(cs.why, "B ran on a busier machine"));
+    compare_free(&cs);
+    for (i = 0; i < 5; i++)
+        results_free(r[i]);
+    results_free(a);
+    results_free(b);
+    results_free(b4);
+}
+
+/* One point twice as slow, the rest the same: listed as apart, the run
+ * not a regression; and the load correction: a run measured while others
+ * took half the CPU, twice as slow, is the same run. */
+static void test_compare_point_and_load(void **state)
+{
+    results *a = cmp_scaled("0.3.21", 1.0, 8), *b = cmp_scaled("0.3.21", 1.0, 8);
+    results *c = cmp_scaled("0.3.21", 2.0, 8);
+    compare_set cs;
+    err e;
+    int i;
+    (void)state;
+    for (i = 0; i < b->points[5].nsamples; i++)
+        b->points[5].samples[i].wall *= 2.0;
+    assert_int_equal(results_summarize(&b->points[5], &e), BE_OK);
+    assert_int_equal(compare_runs(a, b, &cs, &e), BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - pow(2.0, 1.0 / 8)) < 1e-9);
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_int_equal(cs.napart, 1);
+    assert_int_equal(cs.points[5].apart, 1);
+    assert_int_equal(cs.points[5].verdict, CMP_SLOWER);
+    assert_int_equal(cs.points[4].apart, 0);
+    compare_free(&cs);
+    c->passes[0].state.others_cpu = 0.5;
+    assert_int_equal(compare_runs(a, c, &cs, &e), BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - 1.0) < 1e-9);
+    assert_int_equal(cs.groups[0].corrected, 1);
+    compare_free(&cs);
     results_free(a);
     results_free(b);
     results_free(c);
@@ -2000,6 +2208,9 @@ int main(void)
         cmocka_unit_test(test_verify_catches),
         cmocka_unit_test(test_seeded_inputs),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_compare_replicates),
+        cmocka_unit_test(test_compare_point_and_load),
+        cmocka_unit_test(test_compare_band_and_busy),
         cmocka_unit_test(test_fsx_mkdirs_nested),
         cmocka_unit_test(test_fmt_numbers),
         cmocka_unit_test(test_reproduce),
