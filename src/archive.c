@@ -15,6 +15,7 @@
 
 #include "fmt.h"
 #include "fsx.h"
+#include "query.h"
 #include "runcharts.h"
 #include "utf8.h"
 
@@ -377,7 +378,7 @@ static void link_hosts(archive *s)
     for (i = 0; i < s->n; i++) {
         s->v[i].prev = -1;
         for (j = i - 1; j >= 0; j--)
-            if (strcmp(s->v[j].r->prov.host, s->v[i].r->prov.host) == 0) {
+            if (q_same_machine(s->v[j].r, s->v[i].r)) {
                 s->v[i].prev = j;
                 break;
             }
@@ -514,37 +515,71 @@ int archive_commit(archive_run *u, err *e)
     return BE_OK;
 }
 
-int archive_merge_hosts(const archive *rs, results **out, int *nhosts, err *e)
+/* Whether run i is the newest of its machine in rs. */
+static int newest_of_machine(const archive *rs, int i)
 {
+    int j;
+    for (j = i + 1; j < rs->n; j++)
+        if (q_same_machine(rs->v[j].r, rs->v[i].r))
+            return 0;
+    return 1;
+}
+
+/* "alpha/cpu", or "alpha~3fa2/cpu" when another machine of rs's newest
+ * runs shares r's host name: both parts cut on a character boundary. */
+static void merged_id(const archive *rs, const results *r, const char *dev, char *buf, size_t size)
+{
+    char host[15], id[17], fp[16];
+    int j, twin = 0;
+    for (j = 0; j < rs->n; j++)
+        twin |= newest_of_machine(rs, j) && strcmp(rs->v[j].r->prov.host, r->prov.host) == 0 &&
+                !q_same_machine(rs->v[j].r, r);
+    utf8_copy(id, sizeof id, dev);
+    if (twin) {
+        q_machine_print(r, fp, sizeof fp);
+        utf8_copy(host, 10, r->prov.host);
+        snprintf(buf, size, "%s~%.4s/%s", host, fp, id);
+    } else {
+        utf8_copy(host, sizeof host, r->prov.host);
+        snprintf(buf, size, "%s/%s", host, id);
+    }
+}
+
+int archive_merge_hosts(const archive *rs, results **out, int *nhosts, char *why, size_t whysize,
+                        err *e)
+{
+    const results *newest = rs->n ? rs->v[rs->n - 1].r : NULL;
     results *m;
-    int i, j, d, rc;
+    int i, j, d, rc, nlike = 0;
     *out = NULL;
     *nhosts = 0;
+    if (whysize)
+        why[0] = '\0';
     for (i = rs->n - 1; i >= 0; i--) {
-        int seen = 0;
-        for (j = i + 1; j < rs->n; j++)
-            seen |= strcmp(rs->v[j].r->prov.host, rs->v[i].r->prov.host) == 0;
-        *nhosts += !seen;
+        if (!newest_of_machine(rs, i))
+            continue;
+        ++*nhosts;
+        /* unlike runs are never set side by side: a 2-layer stack is not a
+         * 4-layer one */
+        if (rs->v[i].r->prov.layers == newest->prov.layers)
+            nlike++;
+        else
+            fmt_append(why, whysize, "%s%s (run %s) measured %d-layer stacks, not %d",
+                       why[0] ? "; " : "", rs->v[i].r->prov.host, rs->v[i].r->prov.id,
+                       rs->v[i].r->prov.layers, newest->prov.layers);
     }
-    if (*nhosts < 2)
+    if (nlike < 2)
         return BE_OK;
     if (!(m = results_new()))
         return err_set(e, BE_EFAIL, "out of memory");
-    m->prov = rs->v[rs->n - 1].r->prov;
+    m->prov = newest->prov;
     for (i = rs->n - 1; i >= 0; i--) {
         const results *r = rs->v[i].r;
-        int seen = 0;
-        for (j = i + 1; j < rs->n; j++)
-            seen |= strcmp(rs->v[j].r->prov.host, r->prov.host) == 0;
-        if (seen)
+        if (!newest_of_machine(rs, i) || r->prov.layers != newest->prov.layers)
             continue;
         for (d = 0; d < r->ndevices; d++) {
             device_info di = r->devices[d];
-            char host[15], id[17];
-            /* both cut on a character boundary, so the name stays UTF-8 */
-            utf8_copy(host, sizeof host, r->prov.host);
-            utf8_copy(id, sizeof id, r->devices[d].id);
-            snprintf(di.id, sizeof di.id, "%s/%s", host, id);
+            merged_id(rs, r, r->devices[d].id, di.id, sizeof di.id);
             if (results_device(m, di.id))
                 continue;
             if ((rc = results_add_device(m, &di, e)) < 0)
@@ -559,6 +594,7 @@ int archive_merge_hosts(const archive *rs, results **out, int *nhosts, err *e)
             }
         }
     }
+    *nhosts = nlike;
     *out = m;
     return BE_OK;
 fail:

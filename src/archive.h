@@ -123,9 +123,14 @@ int archive_commit(archive_run *u, err *e);
  * runs are made again. */
 void archive_skip(archive *a, int i, const char *why);
 
-/* The newest run of every host merged into one model (devices renamed
- * "<host>/<id>"); *out stays NULL when the runs come from one host only.
- * *nhosts receives the number of hosts; *out is the caller's to free. */
-int archive_merge_hosts(const archive *a, results **out, int *nhosts, err *e);
+/* The newest run of every machine (a host name and its hardware's
+ * fingerprint, q_same_machine) merged into one model, devices renamed
+ * "<host>/<id>" ("<host>~<fingerprint>/<id>" when two machines share the
+ * name); *out stays NULL when fewer than two such runs are alike.  Runs
+ * unlike the newest (another number of layers) are left out, and why
+ * (why[0..whysize)) says which and why ("" when none).  *nhosts receives
+ * the number of machines merged; *out is the caller's to free. */
+int archive_merge_hosts(const archive *a, results **out, int *nhosts, char *why, size_t whysize,
+                        err *e);
 
 #endif

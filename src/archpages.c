@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "prose.h"
 #include "fsx.h"
 
 #define PATHMAX 4096
@@ -22,8 +23,11 @@ static void entry(xmlNodePtr ar, const archive *a, const cache_digest *dg, int i
                   const char *prefix)
 {
     const results *r = a->v[i].r;
-    char date[64];
+    char date[64], flags[400];
     xmlNodePtr n = site_add(ar, "entry", NULL);
+    prose_flags(r, flags, sizeof flags);
+    if (flags[0])
+        site_attr(n, "warn", flags);
     fmt_date(date, sizeof date, r->prov.started);
     site_attrf(n, "href", "%sruns/%s/index.html", prefix, r->prov.id);
     site_attr(n, "id", r->prov.id);

@@ -30,6 +30,7 @@ enum {
     OPT_SEED,
     OPT_QUIET,
     OPT_HELP,
+    OPT_SAVE,
     OPT_VERSION,
     OPT_PRICE,
     OPT_PRICES,
@@ -106,6 +107,7 @@ static const option_spec options[] = {
     {"data", 0, 1, OPT_DATA, C_PAGES},
     {"format", 0, 1, OPT_FORMAT, CMD(CLI_COMPARE)},
     {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
+    {"save", 0, 0, OPT_SAVE, CMD(CLI_TUNE)},
     {"threshold", 0, 1, OPT_THRESHOLD, CMD(CLI_COMPARE)},
     {"alpha", 0, 1, OPT_ALPHA, CMD(CLI_COMPARE)},
     {"correct", 0, 1, OPT_CORRECT, CMD(CLI_COMPARE)},
@@ -143,6 +145,7 @@ void cli_usage(FILE *out)
           "  devices    list the devices that can be measured\n"
           "  tune       try kernel configurations on the OpenCL devices (--devices,\n"
           "             --budget, --quick) and keep the fastest for later runs\n"
+          "             (with --quick, only when --save is given)\n"
           "  decide RUN  for programs: decision.json, breakeven_decision.h (beside the\n"
           "             run's results) and a BREAKEVEN_MIN_BATCH_<NET>=N line per network\n"
           "  which --net NET --batch N RUN  the device to run NET on at batch N\n"
@@ -187,6 +190,8 @@ void cli_usage(FILE *out)
           "                     none, reference (its C loop and memory stream) or load (the\n"
           "                     CPU share others took) (default: load)\n"
           "  --full             report renders every page again, whatever it rendered before\n"
+          "  --save             tune --quick: keep its tuning (it is not kept without;\n"
+          "                     tune without --quick always keeps it)\n"
           "  -q, --quiet        no progress output\n"
           "  -h, --help         this help;  -V, --version  the version\n"
           "\n"
@@ -195,6 +200,73 @@ void cli_usage(FILE *out)
           "failure while running, 2 a command line error, 3 a regression found by\n"
           "compare --fail-on-regression, 4 a comparison that cannot decide.\n",
           out);
+}
+
+/* The option a help line names ("  -o, --out DIR  ..." names "out"), or
+ * -1 for a line that names none (a continuation). */
+static int help_line_option(const char *line)
+{
+    const char *p = strstr(line, "--");
+    size_t n;
+    int k;
+    if (strncmp(line, "  -", 3) != 0 || !p)
+        return -1;
+    p += 2;
+    n = strcspn(p, " =\n");
+    for (k = 0; k < NOPTIONS; k++)
+        if (strlen(options[k].name) == n && strncmp(options[k].name, p, n) == 0)
+            return k;
+    return -1;
+}
+
+/* cli_usage's text cut to one command: its own lines under "commands:"
+ * and the lines of the options it takes, so that the two never differ. */
+void cli_command_usage(FILE *out, cli_command cmd)
+{
+    char *text = NULL, *line, *save = NULL;
+    size_t len = 0;
+    int section = 0, keep = 0, k;
+    FILE *f = open_memstream(&text, &len);
+    if (!f || (unsigned)cmd >= (unsigned)NCOMMANDS) {
+        if (f)
+            fclose(f);
+        free(text);
+        cli_usage(out);
+        return;
+    }
+    cli_usage(f);
+    fclose(f);
+    fprintf(out, "usage: breakeven %s [OPTIONS]%s\n\n", command_names[cmd],
+            cmd == CLI_REPORT                       ? " [RUN...]"
+            : cmd == CLI_COMPARE                    ? " A B"
+            : cmd == CLI_REFIT                      ? " RUN..."
+            : cmd == CLI_DECIDE || cmd == CLI_WHICH ? " RUN"
+                                                    : "");
+    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strcmp(line, "commands:") == 0 || strcmp(line, "options:") == 0) {
+            section = line[0] == 'c' ? 1 : 2;
+            if (section == 2)
+                fputs("\noptions:\n", out);
+            continue;
+        }
+        if (section == 1) {
+            /* "  run  ..." starts the command's lines; continuations follow */
+            if (strncmp(line, "  ", 2) == 0 && line[2] != ' ')
+                keep = strncmp(line + 2, command_names[cmd], strlen(command_names[cmd])) == 0 &&
+                       line[2 + strlen(command_names[cmd])] == ' ';
+        } else if (section == 2) {
+            if (line[0] != ' ') {
+                section = 3; /* the notes after the options */
+                fputs("\n", out);
+            } else if ((k = help_line_option(line)) >= 0) {
+                keep = (options[k].cmds & CMD(cmd)) != 0;
+            }
+        }
+        if (section == 3 || (section && keep))
+            fprintf(out, "%s\n", line);
+    }
+    fputs("\nAll commands and options: breakeven --help; the manual: man breakeven.\n", out);
+    free(text);
 }
 
 static int parse_long(const char *opt, const char *s, long lo, long hi, long *out, err *e)
@@ -457,7 +529,11 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         c->full = 1;
         break;
     case OPT_HELP:
+        c->help_cmd = c->cmd;
         c->cmd = CLI_HELP;
+        break;
+    case OPT_SAVE:
+        c->save = 1;
         break;
     case OPT_VERSION:
         c->cmd = CLI_VERSION;
@@ -602,6 +678,7 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     memset(c, 0, sizeof *c);
     memset(&g, 0, sizeof g);
     c->cmd = CLI_ALL;
+    c->help_cmd = -1;
     snprintf(c->out, sizeof c->out, "out");
     snprintf(c->devices, sizeof c->devices, "all");
     c->which_view = 1;
@@ -666,8 +743,11 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
                     return rc;
             }
         }
-        if (c->cmd == CLI_HELP || c->cmd == CLI_VERSION)
+        if (c->cmd == CLI_HELP || c->cmd == CLI_VERSION) {
+            if (!have_cmd)
+                c->help_cmd = -1; /* -h before any command: all of it */
             return BE_OK;
+        }
     }
     if ((rc = check_applies(c, &g, e)) < 0)
         return rc;

@@ -39,6 +39,8 @@ typedef struct cli {
                                else $OPENBLAS_NUM_THREADS, else one per core */
     char threads_from[32]; /* "--threads", "OPENBLAS_NUM_THREADS" or "cores" */
     int quiet, quick;
+    int save;                      /* --save: tune --quick keeps its tuning                 */
+    int help_cmd;                  /* -h after a command: that command, else -1 (all of it) */
     int no_refine;                 /* --no-refine */
     fit_prices prices;             /* --price and --prices */
     char base_url[1024];           /* --base-url ("" = relative links) */
@@ -75,5 +77,7 @@ int cli_parse(int argc, char **argv, cli *c, err *e);
  * it for the commands that measure. */
 int cli_threads(cli *c, const char *env, int cores, err *e);
 void cli_usage(FILE *out);
+/* The usage of one command: what it does and only the options it takes. */
+void cli_command_usage(FILE *out, cli_command cmd);
 
 #endif

@@ -12,8 +12,12 @@
 #include "fit.h"
 #include "fmt.h"
 #include "json.h"
+#include "prose.h"
 #include "query.h"
 #include "workload.h"
+
+/* summary.md gives at most this many warnings (prose_warnings). */
+#define EXPORT_WARNINGS 8
 
 /* "key": string */
 static void kv_str(FILE *f, const char *sep, const char *key, const char *v)
@@ -248,9 +252,9 @@ static void md(FILE *f, const char *s)
 int export_summary(const results *r, char **out, size_t *len, err *e)
 {
     findings F;
-    char buf[1024], t[32], lo[32], hi[32];
+    char buf[4096], t[32], lo[32], hi[32], warn[EXPORT_WARNINGS][PROSE_WARNING];
     FILE *f;
-    int i, rc;
+    int i, rc, nw;
     *out = NULL;
     if ((rc = findings_make(r, &F, e)) < 0)
         return rc;
@@ -270,6 +274,12 @@ int export_summary(const results *r, char **out, size_t *len, err *e)
     }
     if (F.n == 0)
         fputs("No crossover was fitted for this run.\n\n", f);
+    nw = prose_warnings(r, warn, EXPORT_WARNINGS);
+    for (i = 0; i < nw; i++) {
+        fputs("> **Warning:** ", f);
+        md(f, warn[i]);
+        fputs("\n\n", f);
+    }
     fputs("| device | mode | hidden | batch | median | 95% interval | n |\n"
           "|---|---|---:|---:|---:|---|---:|\n",
           f);

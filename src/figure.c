@@ -92,8 +92,8 @@ double figure_ratio_at(const results *r, const char *bdev, const char *odev, wl_
 
 int figure_cross_has_point(const fit_crossover *c)
 {
-    return c && (c->kind == CROSS_IN_RANGE || c->kind == CROSS_EXTRAPOLATED) && c->flops > 0 &&
-           isfinite(c->flops);
+    /* an extrapolated crossover lies where nothing was measured: not drawn */
+    return c && c->kind == CROSS_IN_RANGE && c->flops > 0 && isfinite(c->flops);
 }
 
 int figure_cross_has_ci(const fit_crossover *c)
@@ -120,10 +120,10 @@ void figure_cross_text(const fit_crossover *c, char *buf, size_t size)
 }
 
 void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c, chart_rgb col,
-                       chart_dash dash)
+                       chart_dash dash, double *label_end)
 {
     char buf[32];
-    double x;
+    double x, w;
     if (!figure_cross_has_point(c))
         return;
     chart_clip(cr, f);
@@ -134,8 +134,14 @@ void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c
     x = chart_px(f, c->flops);
     if (x >= f->x && x <= f->x + f->w) {
         fmt_si(buf, sizeof buf, c->flops, 3, NULL);
-        chart_font(cr, 10.5, 1);
+        chart_font(cr, 11, 1);
+        w = chart_text_width(cr, buf);
+        /* a label that would overprint the previous one is left to the
+         * legend, which gives every value */
+        if (x - w / 2 < *label_end + 4)
+            return;
         chart_text(cr, x, f->y - 4, CHART_CENTER, CHART_BASELINE, col, buf);
+        *label_end = x + w / 2;
     }
 }
 
@@ -153,7 +159,7 @@ void figure_footer(cairo_t *cr, const results *r, double W, double H)
         fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.started);
     fmt_append(buf, sizeof buf, " \xc2\xb7 %d layer%s%s", layers, layers == 1 ? "" : "s",
                r->partial ? " \xc2\xb7 PARTIAL RUN (not every point was measured)" : "");
-    chart_font(cr, 10, 0);
+    chart_font(cr, 11, 0);
     n = chart_wrap(cr, buf, W - 2 * m, lines, FIG_NARROW(W) ? 2 : 1);
     for (i = 0; i < n; i++)
         chart_text(cr, m, H - 10 - 14 * (n - 1 - i), CHART_LEFT, CHART_BASELINE, figure_muted,

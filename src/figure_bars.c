@@ -313,7 +313,7 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
             chart_font(cr, 11.5, 0);
             chart_fit_text(cr, s->rows[i].label, labmax, buf, sizeof buf);
             labw = fmax(labw, chart_text_width(cr, buf));
-            chart_font(cr, 10, 0);
+            chart_font(cr, 11, 0);
             chart_fit_text(cr, s->rows[i].detail, labmax, buf, sizeof buf);
             labw = fmax(labw, chart_text_width(cr, buf));
         }
@@ -362,14 +362,14 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
             /* The label and its second line over the bar. */
             text_on_white(cr, f.x + 6, ry[i] + 14, figure_ink, buf);
             if (w->detail[0]) {
-                chart_font(cr, 10.5, 0);
+                chart_font(cr, 11, 0);
                 chart_fit_text(cr, w->detail, f.w - 12, buf, sizeof buf);
                 text_on_white(cr, f.x + 6, ry[i] + 28, figure_muted, buf);
             }
             cy = ry[i] + rh[i] - 14 - (w->money[0] ? 16 : 0);
             bh = 18;
             if (w->money[0]) {
-                chart_font(cr, 10.5, 0);
+                chart_font(cr, 11, 0);
                 text_on_white(cr, f.x + 6, cy + 24, figure_muted, w->money);
             }
         } else {
@@ -377,7 +377,7 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
             bh = rh[i] * 0.64;
             if (w->detail[0]) {
                 chart_text(cr, f.x - 8, cy - 6.5, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
-                chart_font(cr, 10, 0);
+                chart_font(cr, 11, 0);
                 chart_fit_text(cr, w->detail, labmax, buf, sizeof buf);
                 chart_text(cr, f.x - 8, cy + 7.5, CHART_RIGHT, CHART_MIDDLE, figure_muted, buf);
             } else {

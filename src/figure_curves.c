@@ -14,7 +14,8 @@
 #include "query.h"
 #include "workload.h"
 
-#define CURVE_N 96 /* samples along a fitted curve */
+#define CURVE_N 96         /* samples along a fitted curve */
+#define FIG_MAX_LABELS 256 /* direct labels on one chart */
 
 /* ---- 1. throughput ----------------------------------------------------- */
 
@@ -24,9 +25,9 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     const results *r = x->r;
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
-    char title[256], sub[1024], note[256], buf[512], a[48], b[48];
+    char title[256], sub[1024], note[256], buf[512];
     double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
-    double need, top;
+    double need, top, label_end = -INFINITY;
     fig_legend lg;
     int use[FIG_MAX_DEVICES] = {0}, nkeys = 0, d, hi, bi, i, shape;
     q_grid g;
@@ -77,7 +78,9 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     figure_key(keys, &nkeys, CHART_KEY_HEADER, "Hidden width", figure_neutral, -1, 0, CHART_SOLID);
     for (hi = 0; hi < g.nh; hi++) {
         snprintf(buf, sizeof buf, "%d", g.h[hi]);
-        figure_key(keys, &nkeys, CHART_KEY_SWATCH, buf, chart_series(hi), -1, 0, CHART_SOLID);
+        /* told apart by dash as well as colour */
+        figure_key(keys, &nkeys, CHART_KEY_LINE, buf, chart_series(hi), -1, 0,
+                   (chart_dash)(hi % 4));
     }
     for (d = 0, shape = 0, i = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
         const fit_model *m;
@@ -88,9 +91,9 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
             if (i++ == 0)
                 figure_key(keys, &nkeys, CHART_KEY_HEADER, "Fit f / (t0 + f/P)", figure_neutral, -1,
                            0, CHART_SOLID);
-            fmt_si(a, sizeof a, m->t0, 3, "s");
-            fmt_si(b, sizeof b, m->P, 3, "FLOP/s");
-            snprintf(buf, sizeof buf, "%s: t0 = %s, P = %s", r->devices[d].id, a, b);
+            /* its parameters are not quoted: P is a throughput at an
+             * infinite size, beyond anything measured (and any peak) */
+            snprintf(buf, sizeof buf, "%s, over the sizes measured", r->devices[d].id);
             figure_key(keys, &nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0,
                        (chart_dash)(shape % 4));
         }
@@ -129,7 +132,7 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
         const fit_crossover *c =
             q_cross(x->fs, q_base_id(r), r->devices[d].id, x->mode, FIT_RESIDENT, 0);
         if (use[d])
-            figure_draw_cross(cr, &f, c, figure_ink, CHART_DOTTED);
+            figure_draw_cross(cr, &f, c, figure_ink, CHART_DOTTED, &label_end);
     }
     chart_clip(cr, &f);
     for (d = 0, shape = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
@@ -155,7 +158,7 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
                 xs[i] = q_ok(p) ? p->flops_per_layer : NAN;
                 ys[i++] = q_ok(p) ? results_gflops(p, p->resident.median) * 1e9 : NAN;
             }
-            chart_polyline(cr, &f, xs, ys, i, chart_series(hi), 1.2, CHART_SOLID);
+            chart_polyline(cr, &f, xs, ys, i, chart_series(hi), 1.6, (chart_dash)(hi % 4));
             for (bi = 0; bi < i; bi++)
                 if (!isnan(xs[bi]))
                     chart_marker(cr, (chart_shape)(shape % CHART_NSHAPES), chart_px(&f, xs[bi]),
@@ -184,6 +187,51 @@ static const fit_model *base_model(const fit_set *fs, const char *bdev, wl_mode 
     return q_model_ok(m) ? m : NULL;
 }
 
+/* A placed label's box, in device units. */
+typedef struct label_box {
+    double x0, y0, x1, y1;
+} label_box;
+
+/* "h128" beside the last point of a hidden width's line, so that widths
+ * are told apart by more than position: left out where it would overprint
+ * a label already placed (placed[0..*n)) or leave the plot, and on a
+ * narrow chart. */
+static void width_label(cairo_t *cr, const chart_frame *f, const double *xs, const double *ys,
+                        int n, int hidden, chart_rgb col, label_box *placed, int *nplaced)
+{
+    char buf[24];
+    label_box b;
+    double w;
+    int k = n - 1, j;
+    while (k >= 0 && (isnan(xs[k]) || isnan(ys[k])))
+        k--;
+    /* a narrow chart has no room for them among its markers */
+    if (k < 0 || *nplaced >= FIG_MAX_LABELS || f->w < 500)
+        return;
+    snprintf(buf, sizeof buf, "h%d", hidden);
+    chart_font(cr, 11, 0);
+    w = chart_text_width(cr, buf);
+    b.x0 = chart_px(f, xs[k]) + 7;
+    b.x1 = b.x0 + w;
+    b.y0 = chart_py(f, ys[k]) - 7;
+    b.y1 = b.y0 + 14;
+    if (b.x1 > f->x + f->w) { /* no room on the right: above, to the left */
+        b.x1 = chart_px(f, xs[k]) - 4;
+        b.x0 = b.x1 - w;
+        b.y0 -= 12;
+        b.y1 -= 12;
+    }
+    if (b.x0 < f->x || b.y0 < f->y || b.y1 > f->y + f->h)
+        return;
+    for (j = 0; j < *nplaced; j++)
+        if (b.x0 < placed[j].x1 && placed[j].x0 < b.x1 && b.y0 < placed[j].y1 &&
+            placed[j].y0 < b.y1)
+            return;
+    placed[(*nplaced)++] = b;
+    chart_text(cr, b.x0, (b.y0 + b.y1) / 2, CHART_LEFT, CHART_MIDDLE,
+               chart_mix(col, figure_ink, 0.4), buf);
+}
+
 static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
     fig_ctx *x = vctx;
@@ -195,9 +243,11 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_frame f;
     char title[256], sub[1024], note[256], buf[512];
     double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
-    double need, top;
+    double need, top, label_end = -INFINITY;
     fig_legend lg;
     q_grid g;
+    label_box placed[FIG_MAX_LABELS];
+    int nplaced = 0;
 
     (void)e;
     snprintf(title, sizeof title, "Speed of each device relative to the base (%s)",
@@ -317,7 +367,7 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
         for (v = 0; v < 2 && use[d] && d != bd; v++)
             figure_draw_cross(cr, &f,
                               q_cross(x->fs, bid, r->devices[d].id, x->mode, (fit_view)v, 0),
-                              chart_series(d), CHART_DOTTED);
+                              chart_series(d), CHART_DOTTED, &label_end);
     chart_clip(cr, &f);
     chart_hline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
@@ -369,6 +419,8 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
                     if (!isnan(xs[bi]) && !isnan(ys[bi]))
                         chart_marker(cr, CHART_CIRCLE, chart_px(&f, xs[bi]), chart_py(&f, ys[bi]),
                                      4.2, chart_series(d), v == FIT_TRANSFER);
+                if (v == FIT_RESIDENT)
+                    width_label(cr, &f, xs, ys, i, g.h[hi], chart_series(d), placed, &nplaced);
             }
     cairo_restore(cr);
     chart_legend(cr, lg.x, lg.y, keys, nkeys, lg.w);

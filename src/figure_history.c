@@ -70,7 +70,7 @@ static void hist_footer(cairo_t *cr, const hist_series *s, double W, double H)
         else
             fmt_append(buf, sizeof buf, ", %s", a);
     }
-    chart_font(cr, 10, 0);
+    chart_font(cr, 11, 0);
     n = chart_wrap(cr, buf, W - 2 * m, lines, FIG_NARROW(W) ? 2 : 1);
     for (i = 0; i < n; i++)
         chart_text(cr, m, H - 10 - 14 * (n - 1 - i), CHART_LEFT, CHART_BASELINE, figure_muted,

@@ -82,9 +82,10 @@ int figure_cross_has_ci(const fit_crossover *c);
  * 2.5M–3.9M)": the crossover's summary across hidden widths (fit.h) */
 void figure_cross_text(const fit_crossover *c, char *buf, size_t size);
 /* Marks a crossover in f: its CI as a band, a vertical line, its value
- * above the plot area. */
+ * above the plot area unless it would overprint the label that ends at
+ * *label_end (-INFINITY: none yet), which it then moves on. */
 void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c, chart_rgb col,
-                       chart_dash dash);
+                       chart_dash dash, double *label_end);
 
 /* A small grey line at the bottom (two on a narrow canvas): what was
  * measured, where. */

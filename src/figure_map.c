@@ -74,8 +74,8 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
     const results *r = x->r;
     const char *bid = r->devices[bd].id, *oid = r->devices[od].id;
     const fit_crossover *c = q_cross(x->fs, bid, oid, x->mode, FIT_RESIDENT, 0);
-    double cw = pw / g->nb, ch = ph / g->nh, fs = fmin(11.0, fmin(cw / 3.4, ch * 0.5));
-    double prevx = NAN, prevy = NAN;
+    double cw = pw / g->nb, ch = ph / g->nh, fs = 11.0;
+    double prevx = NAN, prevy = NAN, dx[LIST_MAX];
     char buf[512], cut[512];
     int hi, bi, i;
 
@@ -94,7 +94,7 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
             cairo_set_line_width(cr, 1.0);
             cairo_stroke(cr);
         }
-    chart_font(cr, 10.5, 0);
+    chart_font(cr, 11, 0);
     for (hi = 0; hi < g->nh; hi++) {
         snprintf(buf, sizeof buf, "%d", g->h[hi]);
         chart_text(cr, px - 6, py + (g->nh - 1 - hi + 0.5) * ch, CHART_RIGHT, CHART_MIDDLE,
@@ -111,6 +111,43 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
         chart_text(cr, px + (bi + 0.5) * cw, py + ph + 15, CHART_CENTER, CHART_BASELINE, figure_ink,
                    buf);
     }
+    /* where each row's ◆ will be */
+    for (hi = 0; hi < g->nh && hi < LIST_MAX; hi++)
+        dx[hi] = NAN;
+    for (i = 0; c && i < c->nhidden && i < LIST_MAX; i++) {
+        const fit_hidden_cross *h = &c->per_hidden[i];
+        for (hi = 0; hi < g->nh && g->h[hi] != h->hidden; hi++)
+            ;
+        if (hi < g->nh && hi < LIST_MAX && h->kind == CROSS_IN_RANGE && h->batch > 0)
+            dx[hi] = px + (batch_pos(g, h->batch) + 0.5) * cw;
+    }
+    /* The values, each on a patch of its cell's colour and only where it
+     * fits its cell at a legible size (the table has every value), so that
+     * no label overprints another.  In tall cells they sit below the
+     * centre line, where the markers are. */
+    chart_font(cr, fs, 0);
+    for (hi = 0; hi < g->nh; hi++)
+        for (bi = 0; bi < g->nb; bi++) {
+            chart_rgb fill = cell(x, bid, oid, g->h[hi], g->b[bi], cap, buf, sizeof buf);
+            chart_rgb tc = {0.1, 0.1, 0.1};
+            double tx = px + (bi + 0.5) * cw;
+            double ty = py + (g->nh - 1 - hi + 0.5) * ch + (ch > 4 * fs ? 1.3 * fs : 0);
+            double tw;
+            if (!buf[0] || fs * 1.3 > ch)
+                continue;
+            tw = chart_text_width(cr, buf);
+            /* nor under a ◆ on the same line */
+            if (tw + 4 > cw || (hi < LIST_MAX && !(ch > 4 * fs) && fabs(tx - dx[hi]) < tw / 2 + 10))
+                continue;
+            cairo_rectangle(cr, tx - tw / 2 - 2, ty - fs * 0.7, tw + 4, fs * 1.4);
+            cairo_set_source_rgb(cr, fill.r, fill.g, fill.b);
+            cairo_fill(cr);
+            if (luminance(fill) < 0.45)
+                tc.r = tc.g = tc.b = 1.0;
+            chart_text(cr, tx, ty, CHART_CENTER, CHART_MIDDLE, tc, buf);
+        }
+    /* The crossovers last, on top: each ◆ outlined in white so that it
+     * shows on any cell. */
     for (i = 0; c && i < c->nhidden && i < LIST_MAX; i++) {
         const fit_hidden_cross *h = &c->per_hidden[i];
         double mx, my;
@@ -131,33 +168,11 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
             cairo_stroke(cr);
             cairo_restore(cr);
         }
-        chart_marker(cr, CHART_DIAMOND, mx, my, 5.5, chart_oi_rgb(CHART_BLACK), 0);
+        chart_marker(cr, CHART_DIAMOND, mx, my, 8.0, (chart_rgb){1.0, 1.0, 1.0}, 0);
+        chart_marker(cr, CHART_DIAMOND, mx, my, 6.0, chart_oi_rgb(CHART_BLACK), 0);
         prevx = mx;
         prevy = my;
     }
-    /* The values last, each on a patch of its cell's colour, so that the
-     * crossover line passes behind them instead of through them.  In tall
-     * cells they sit below the centre line, where the markers are. */
-    if (fs < 6.5)
-        return;
-    chart_font(cr, fs, 0);
-    for (hi = 0; hi < g->nh; hi++)
-        for (bi = 0; bi < g->nb; bi++) {
-            chart_rgb fill = cell(x, bid, oid, g->h[hi], g->b[bi], cap, buf, sizeof buf);
-            chart_rgb tc = {0.1, 0.1, 0.1};
-            double tx = px + (bi + 0.5) * cw;
-            double ty = py + (g->nh - 1 - hi + 0.5) * ch + (ch > 4 * fs ? 1.3 * fs : 0);
-            double tw;
-            if (!buf[0])
-                continue;
-            tw = chart_text_width(cr, buf);
-            cairo_rectangle(cr, tx - tw / 2 - 3, ty - fs * 0.7, tw + 6, fs * 1.4);
-            cairo_set_source_rgb(cr, fill.r, fill.g, fill.b);
-            cairo_fill(cr);
-            if (luminance(fill) < 0.45)
-                tc.r = tc.g = tc.b = 1.0;
-            chart_text(cr, tx, ty, CHART_CENTER, CHART_MIDDLE, tc, buf);
-        }
 }
 
 static void color_bar(cairo_t *cr, double x, double y, double h, double cap)
@@ -180,7 +195,7 @@ static void color_bar(cairo_t *cr, double x, double y, double h, double cap)
     cairo_set_source_rgb(cr, figure_muted.r, figure_muted.g, figure_muted.b);
     cairo_set_line_width(cr, 0.8);
     cairo_stroke(cr);
-    chart_font(cr, 10.5, 0);
+    chart_font(cr, 11, 0);
     if (chart_ticks_log(pow(10, -cap), pow(10, cap), ticks, 64, &n) != BE_OK)
         n = 0;
     if (n < 5) {
@@ -199,7 +214,7 @@ static void color_bar(cairo_t *cr, double x, double y, double h, double cap)
         cairo_stroke(cr);
         chart_text(cr, x + 23, ty, CHART_LEFT, CHART_MIDDLE, figure_ink, buf);
     }
-    chart_font(cr, 10.5, 0);
+    chart_font(cr, 11, 0);
     chart_text(cr, x, y + h + 16, CHART_LEFT, CHART_BASELINE, figure_muted, "> 1: other faster");
     chart_text(cr, x, y + h + 30, CHART_LEFT, CHART_BASELINE, figure_muted, "< 1: base faster");
 }

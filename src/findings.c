@@ -29,6 +29,15 @@ static double base_time(const rs_point *pb, fit_view v)
     return q_ok_view(pb, v) ? q_median(pb, v) : q_median(pb, FIT_RESIDENT);
 }
 
+/* The interval of the time of the base device's point that base_time
+ * reads, as [*lo, *hi]. */
+static void base_interval(const rs_point *pb, fit_view v, double *lo, double *hi)
+{
+    const stats_summary *s = q_ok_view(pb, v) && v == FIT_TRANSFER ? &pb->transfer : &pb->resident;
+    *lo = s->ci_lo;
+    *hi = s->ci_hi;
+}
+
 /* Counts a device's points of mode m by status into "12 of 15 points ok
  * (3 out of memory)". */
 static void status_text(const results *r, const char *id, wl_mode m, char *buf, size_t size)
@@ -59,7 +68,6 @@ void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
 
     memset(f, 0, sizeof *f);
     f->c = c;
-    f->worst = INFINITY;
     if (c->cost) {
         kb = q_price(prices, c->base);
         ko = q_price(prices, c->other);
@@ -79,23 +87,42 @@ void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
     for (i = 0; i < n && kb > 0.0 && ko > 0.0; i++) {
         const rs_point *pb = q_point(r, c->base, c->mode, shapes[i].hidden, shapes[i].batch);
         const rs_point *po = q_point(r, c->other, c->mode, shapes[i].hidden, shapes[i].batch);
-        double adv;
+        const stats_summary *so;
+        double adv, lo, hi, blo, bhi;
         if (!q_ok(pb) || !q_ok_view(po, c->view))
             continue;
         adv = kb * base_time(pb, c->view) / (ko * q_median(po, c->view));
+        so = c->view == FIT_TRANSFER ? &po->transfer : &po->resident;
+        base_interval(pb, c->view, &blo, &bhi);
+        lo = so->ci_hi > 0.0 ? kb * blo / (ko * so->ci_hi) : adv;
+        hi = so->ci_lo > 0.0 ? kb * bhi / (ko * so->ci_lo) : adv;
         f->nshapes++;
         f->nwins += adv > 1.0;
-        if (adv > f->best) {
+        /* the extremes a reader may quote: where the interval reaches
+         * furthest, not where a noisy median happens to lie */
+        if (f->nshapes == 1 || lo > f->best_lo) {
             f->best = adv;
+            f->best_lo = lo;
+            f->best_hi = hi;
             f->best_hidden = shapes[i].hidden;
             f->best_batch = shapes[i].batch;
         }
-        f->worst = fmin(f->worst, adv);
+        if (f->nshapes == 1 || hi < f->worst_hi) {
+            f->worst = adv;
+            f->worst_lo = lo;
+            f->worst_hi = hi;
+            f->worst_hidden = shapes[i].hidden;
+            f->worst_batch = shapes[i].batch;
+        }
         for (k = 0; k < f->nwidths && f->width[k].hidden != shapes[i].hidden; k++)
             ;
         if (k < f->nwidths) {
+            const fit_hidden_cross *h = &c->per_hidden[k];
             f->width[k].nshapes++;
             f->width[k].nwins += adv > 1.0;
+            if (h->kind == CROSS_IN_RANGE && shapes[i].batch == (int)ceil(h->batch - 1e-9) &&
+                !(adv > 1.0))
+                f->width[k].behind_at_cross = 1;
         }
     }
     if (f->nshapes == 0) {
@@ -181,6 +208,12 @@ void findings_batch_ci(const fit_hidden_cross *h, char *buf, size_t size)
              hi);
 }
 
+void findings_from_text(const finding *f, int k, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s batch %.0f", f->width[k].behind_at_cross ? "above" : "from",
+             ceil(f->c->per_hidden[k].batch - 1e-9));
+}
+
 /* The per-width answers of f, widest first: every width with shapes both
  * devices completed, or (wins_only) those where the other device is ahead
  * from some batch on.  Neighbouring widths with the same answer and no
@@ -214,7 +247,7 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
     for (i = 0; i < shown; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[first[i]]];
         const char *sep = i == 0 ? "" : i == shown - 1 && shown == n ? " and " : ", ";
-        char ci[96], at[48];
+        char ci[96], at[48], from[48];
         int wins = f->width[pick[first[i]]].nwins;
         if (first[i] == last[i])
             snprintf(at, sizeof at, "hidden %d", h->hidden);
@@ -224,7 +257,8 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
         switch (h->kind) {
         case CROSS_IN_RANGE:
             findings_batch_ci(h, ci, sizeof ci);
-            fmt_append(buf, size, "%sfrom batch %.0f at %s %s", sep, ceil(h->batch - 1e-9), at, ci);
+            findings_from_text(f, pick[first[i]], from, sizeof from);
+            fmt_append(buf, size, "%s%s at %s %s", sep, from, at, ci);
             break;
         case CROSS_ALWAYS:
             fmt_append(buf, size, "%sat every batch at %s", sep, at);
@@ -311,11 +345,19 @@ static void device_text(const results *r, const char *id, char *buf, size_t size
         snprintf(buf, size, "the %s device %s (%s)", kind, id, d->name);
 }
 
+void findings_extreme_text(const finding *f, int best, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.2f\xc3\x97 (95%% CI %.2f\xe2\x80\x93%.2f) at hidden %d, batch %d",
+             best ? f->best : f->worst, best ? f->best_lo : f->worst_lo,
+             best ? f->best_hi : f->worst_hi, best ? f->best_hidden : f->worst_hidden,
+             best ? f->best_batch : f->worst_batch);
+}
+
 void findings_sentence(const finding *f, const results *r, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
     const char *ahead = c->cost ? "cheaper per step than" : "faster than";
-    char other[320], base[320], shapes[96], widths[640], range[200], at[48];
+    char other[320], base[320], shapes[96], widths[640], range[200], lo[96], hi[96];
 
     if (!size)
         return;
@@ -337,24 +379,19 @@ void findings_sentence(const finding *f, const results *r, char *buf, size_t siz
         fmt_append(buf, size, ".");
         break;
     case FIND_ALWAYS:
-        fmt_append(buf, size, "%s is %s %s %s (%.2f\xc3\x97 to %.2f\xc3\x97).", other, ahead, base,
-                   shapes, f->worst, f->best);
+        findings_extreme_text(f, 0, lo, sizeof lo);
+        findings_extreme_text(f, 1, hi, sizeof hi);
+        fmt_append(buf, size, "%s is %s %s %s (from %s to %s).", other, ahead, base, shapes, lo,
+                   hi);
         break;
     case FIND_NEVER:
-        fmt_append(buf, size, "%s is %s %s %s (at best %.2f\xc3\x97, at hidden %d, batch %d)",
-                   other, ahead, base, shapes, f->best, f->best_hidden, f->best_batch);
+        findings_extreme_text(f, 1, hi, sizeof hi);
+        fmt_append(buf, size, "%s is %s %s %s (at best %s)", other, ahead, base, shapes, hi);
         if (c->kind == CROSS_EXTRAPOLATED && c->flops > 0.0) {
-            char lo[48], hi[48];
-            fmt_si(at, sizeof at, c->flops, 2, "FLOP");
-            fmt_si(lo, sizeof lo, c->flops_min, 2, "FLOP");
-            fmt_si(hi, sizeof hi, c->flops_max, 2, "FLOP");
+            /* a size nobody measured is not quoted (see findings.h) */
             fmt_append(buf, size,
-                       "; the per-width models predict it would be from about %s "
-                       "per layer",
-                       at);
-            if (c->flops_max > c->flops_min && strcmp(lo, hi) != 0)
-                fmt_append(buf, size, " (%s to %s, by width)", lo, hi);
-            fmt_append(buf, size, ", beyond the measured range (an extrapolation)");
+                       "; the per-width models would have it cross beyond the largest "
+                       "size measured, which is an extrapolation, not a measurement");
         } else if (f->nsound > 0 && f->npoor == 0) {
             fmt_append(buf, size, "; the per-width models predict no crossing beyond it either");
         } else if (f->nsound > 0) {

@@ -36,7 +36,10 @@ const char *findings_verdict_name(find_verdict v);
 /* One hidden width of a finding (aligned with its crossover's per_hidden). */
 typedef struct find_width {
     int hidden;
-    int nshapes, nwins; /* batches both devices completed; where other is ahead */
+    int nshapes, nwins;  /* batches both devices completed; where other is ahead */
+    int behind_at_cross; /* the crossover batch, rounded up, is a batch measured
+                            where other is not ahead: "above batch N", not
+                            "from batch N"                                   */
 } find_width;
 
 /* The verdict on one crossover. */
@@ -44,9 +47,12 @@ typedef struct finding {
     const fit_crossover *c; /* what it reads; not owned                        */
     find_verdict verdict;
     int nshapes, nwins; /* shapes both completed (in c's view); other ahead */
-    double best, worst; /* largest and smallest advantage of other: base's
-                                 time (or cost) over other's                      */
-    int best_hidden, best_batch;
+    double best, worst; /* the advantage of other (base's time, or cost,
+                           over other's) at the shape whose interval most
+                           supports other's being ahead (the largest lower
+                           end) and behind (the smallest upper end)       */
+    double best_lo, best_hi, worst_lo, worst_hi; /* their 95% intervals   */
+    int best_hidden, best_batch, worst_hidden, worst_batch;
     int nwidths;
     find_width width[LIST_MAX];
     int nsound;    /* widths with sound models (q_model_sound) of both */
@@ -84,6 +90,11 @@ void findings_shapes_text(const finding *f, char *buf, size_t size);
  * fit of analysis 1.  The ends are rounded outwards. */
 void findings_batch_ci(const fit_hidden_cross *h, char *buf, size_t size);
 
+/* Where other takes over at width k of f (an in-range crossover): "from
+ * batch 38", or "above batch 16" when the measured medians at batch 16
+ * still favour the base. */
+void findings_from_text(const finding *f, int k, char *buf, size_t size);
+
 /* The per-width answer, widest first, e.g. "from batch 24 at hidden 2048
  * (95% CI 20–30), at every batch at hidden 4096 and at no batch at hidden
  * 128"; "" when no width has one. */
@@ -98,6 +109,10 @@ void findings_wins_text(const finding *f, char *buf, size_t size);
  * hidden 1024 to 92 MFLOP at hidden 512 (95% CI 30–120 M)"; "" when no
  * width crosses in range. */
 void findings_range_text(const finding *f, char *buf, size_t size);
+
+/* The extreme advantage, with its interval and shape: "0.64× (95% CI
+ * 0.55–0.71) at hidden 128, batch 16"; best 1: the best, else the worst. */
+void findings_extreme_text(const finding *f, int best, char *buf, size_t size);
 
 /* The answer in one sentence (the <sentence> of a crossover, the lead of
  * a report), naming both devices as they describe themselves. */

@@ -61,9 +61,11 @@ static hist_series *series_of(history *h, int *cap, const results *r, wl_mode m,
     int i;
     for (i = 0; i < h->n; i++) {
         s = &h->s[i];
-        if (s->mode == m && strcmp(s->host, r->prov.host) == 0 && strcmp(s->base, b->id) == 0 &&
-            strcmp(s->other, o->id) == 0 && strcmp(s->base_name, b->name) == 0 &&
-            strcmp(s->other_name, o->name) == 0)
+        char fp[16];
+        q_machine_print(r, fp, sizeof fp);
+        if (s->mode == m && strcmp(s->host, r->prov.host) == 0 && strcmp(s->machine, fp) == 0 &&
+            strcmp(s->base, b->id) == 0 && strcmp(s->other, o->id) == 0 &&
+            strcmp(s->base_name, b->name) == 0 && strcmp(s->other_name, o->name) == 0)
             return s;
     }
     if (h->n == *cap) {
@@ -77,6 +79,7 @@ static hist_series *series_of(history *h, int *cap, const results *r, wl_mode m,
     s = &h->s[h->n++];
     memset(s, 0, sizeof *s);
     snprintf(s->host, sizeof s->host, "%s", r->prov.host);
+    q_machine_print(r, s->machine, sizeof s->machine);
     s->mode = m;
     snprintf(s->base, sizeof s->base, "%s", b->id);
     snprintf(s->other, sizeof s->other, "%s", o->id);
@@ -439,11 +442,30 @@ static int find_changes(hist_series *s, err *e)
     return BE_OK;
 }
 
+/* Two machines that share a host name are told apart by their fingerprint
+ * in the name every page shows ("twin [3fa2c1d0]"). */
+static int tell_twins_apart(history *h, err *e)
+{
+    char *twin = calloc((size_t)h->n + 1, 1);
+    int i, j;
+    if (!twin)
+        return err_set(e, BE_EFAIL, "out of memory");
+    for (i = 0; i < h->n; i++)
+        for (j = 0; j < h->n; j++)
+            twin[i] |= strcmp(h->s[j].host, h->s[i].host) == 0 &&
+                       strcmp(h->s[j].machine, h->s[i].machine) != 0;
+    for (i = 0; i < h->n; i++)
+        if (twin[i])
+            fmt_append(h->s[i].host, sizeof h->s[i].host, " [%s]", h->s[i].machine);
+    free(twin);
+    return BE_OK;
+}
+
 int history_make(const archive *a, history *h, err *e)
 {
     int i, rc;
     memset(h, 0, sizeof *h);
-    if ((rc = file_runs(a, h, e)) < 0)
+    if ((rc = file_runs(a, h, e)) < 0 || (rc = tell_twins_apart(h, e)) < 0)
         return rc;
     if (h->n > 1)
         qsort(h->s, (size_t)h->n, sizeof *h->s, cmp_series);

@@ -67,7 +67,9 @@ typedef struct hist_change {
 } hist_change;
 
 typedef struct hist_series {
-    char host[256];
+    char host[256];   /* the host name, with " [fingerprint]" when two
+                          machines of the archive share it               */
+    char machine[16]; /* the hardware's fingerprint (q_machine_print)   */
     wl_mode mode;
     char base[32], other[32];             /* device ids, in the newest run */
     char base_name[256], other_name[256]; /* their model names (the key)   */

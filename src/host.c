@@ -187,3 +187,78 @@ double host_seconds(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+/* The prefixes (and whole names) of the variables that change results. */
+static const char *const env_prefixes[] = {
+    "OPENBLAS_", "GOTO_", "OMP_",     "GOMP_",   "KMP_",        "BLIS_",
+    "MKL_",      "POCL_", "OCL_ICD_", "OPENCL_", "CUDA_",       "NVIDIA_",
+    "GPU_",      "ROCR_", "HIP_",     "HSA_",    "LD_PRELOAD=", "LD_LIBRARY_PATH=",
+};
+
+static int env_wanted(const char *v)
+{
+    size_t i;
+    if (!strchr(v, '='))
+        return 0;
+    for (i = 0; i < sizeof env_prefixes / sizeof *env_prefixes; i++)
+        if (strncmp(v, env_prefixes[i], strlen(env_prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+static int env_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Appends NAME=value as one shell word: the value single-quoted unless it
+ * holds only characters a shell leaves alone. */
+static void env_word(char *buf, size_t size, const char *v)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_-.,:/+@%";
+    size_t n = strlen(buf), k = strcspn(v, "=");
+    const char *p;
+    if (n + strlen(v) + 4 >= size) /* a word is never cut */
+        return;
+    if (n)
+        buf[n++] = ' ';
+    memcpy(buf + n, v, k + 1);
+    n += k + 1;
+    if (v[k + 1] && strspn(v + k + 1, plain) == strlen(v + k + 1)) {
+        snprintf(buf + n, size - n, "%s", v + k + 1);
+        return;
+    }
+    buf[n++] = '\'';
+    for (p = v + k + 1; *p && n + 6 < size; p++) {
+        if (*p == '\'') {
+            memcpy(buf + n, "'\\''", 4);
+            n += 4;
+        } else if ((unsigned char)*p >= 0x20) {
+            buf[n++] = *p;
+        }
+    }
+    buf[n++] = '\'';
+    buf[n] = '\0';
+}
+
+void host_env_of(char *const *env, char *buf, size_t size)
+{
+    const char *pick[256];
+    size_t n = 0, i;
+    if (!size)
+        return;
+    buf[0] = '\0';
+    for (i = 0; env && env[i] && n < sizeof pick / sizeof *pick; i++)
+        if (env_wanted(env[i]))
+            pick[n++] = env[i];
+    qsort(pick, n, sizeof *pick, env_cmp);
+    for (i = 0; i < n; i++)
+        env_word(buf, size, pick[i]);
+}
+
+void host_environment(char *buf, size_t size)
+{
+    extern char **environ;
+    host_env_of(environ, buf, size);
+}

@@ -24,6 +24,14 @@ int host_cores(void);                       /* online logical CPUs */
 double host_mem_total(void);                /* bytes */
 double host_mem_available(void);            /* bytes, MemAvailable */
 void host_compiler(char *buf, size_t size); /* compiler of this binary */
+/* The variables of the environment that change what the libraries do
+ * (OpenBLAS, OpenMP, the OpenCL loader, PoCL, CUDA, the dynamic linker),
+ * as shell words "NAME=value" separated by spaces, values quoted where
+ * they need it, in alphabetical order; "" when none is set.  host_env_of
+ * reads them from environ-like list env (NULL-terminated). */
+void host_env_of(char *const *env, char *buf, size_t size);
+void host_environment(char *buf, size_t size);
+
 /* The current UTC time as ISO 8601 ("2026-11-22T02:45:50Z") and, when
  * compact is set, as "20261122T024550Z" (for run ids). */
 void host_utc_now(char *buf, size_t size, int compact);

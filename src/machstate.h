@@ -16,6 +16,11 @@
 #ifndef BE_MACHSTATE_H
 #define BE_MACHSTATE_H
 
+/* Others' share of the CPU, and the hypervisor's (steal), above which a
+ * pass's timings are suspect: the run's outputs warn of it. */
+#define MACHSTATE_BUSY_OTHERS 0.05
+#define MACHSTATE_BUSY_STEAL 0.001
+
 /* CPU time counters, in clock ticks, at one instant. */
 typedef struct machstate_ticks {
     int ok;                   /* 1 when /proc/stat and /proc/self/stat were read */

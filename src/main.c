@@ -185,6 +185,7 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
     host_utc_now(p->started, sizeof p->started, 0);
     snprintf(p->finished, sizeof p->finished, "%s", p->started);
     snprintf(p->command, sizeof p->command, "%s", c->command_line);
+    host_environment(p->env, sizeof p->env);
     p->seed = c->plan.seed;
     p->budget = c->plan.budget;
     p->layers = c->plan.layers;
@@ -203,9 +204,8 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
     snprintf(p->blas_threads_from, sizeof p->blas_threads_from, "%s", c->threads_from);
 }
 
-/* Others' share of the CPU above which a pass's timings are suspect. */
-#define BUSY_OTHERS 0.05
-#define BUSY_STEAL 0.001
+#define BUSY_OTHERS MACHSTATE_BUSY_OTHERS
+#define BUSY_STEAL MACHSTATE_BUSY_STEAL
 
 /* A warning for every pass during which other processes or the hypervisor
  * took a noticeable share of the CPU. */
@@ -378,6 +378,8 @@ static int cmd_tune(const cli *c)
         o.train_hidden = 128;
         o.train_batch = 32;
         o.reps = 3;
+        /* tiny shapes say little about real ones: kept only when asked */
+        o.keep = c->save;
     }
     for (i = 0; i < n; i++) {
         device *d = &set.devs[idx[i]];
@@ -403,7 +405,9 @@ static int cmd_tune(const cli *c)
         }
         printf("best: #%d %s (%.2f× the default) -> %s in %.0f s\n\n", rep.best,
                rep.c[rep.best].options,
-               rep.c[0].score > 0.0 ? rep.c[rep.best].score / rep.c[0].score : 1.0, rep.path,
+               rep.c[0].score > 0.0 ? rep.c[rep.best].score / rep.c[0].score : 1.0,
+               rep.path[0] ? rep.path
+                           : "not kept (--quick tunes on tiny shapes; add --save to keep it)",
                rep.seconds);
         tuned++;
     }
@@ -904,7 +908,10 @@ int main(int argc, char **argv)
         return fail(2, &e);
     switch (c.cmd) {
     case CLI_HELP:
-        cli_usage(stdout);
+        if (c.help_cmd >= 0)
+            cli_command_usage(stdout, (cli_command)c.help_cmd);
+        else
+            cli_usage(stdout);
         return 0;
     case CLI_VERSION:
         printf("breakeven %s (%s)\n", BE_VERSION, BE_COMMIT);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "list.h"
 #include "netfit.h"
 #include "query.h"
 #include "telemetry.h"
@@ -16,74 +17,50 @@
 /* A paragraph compares at most this many devices (the charts' limit). */
 #define PROSE_MAX_DEVICES 64
 
-/* "from 120 to 180 GFLOP/s (hidden 128 to 2048)": the throughput of the
- * sound per-width models of dev, or "" when none fits. */
-static void width_throughput(const results *r, const char *dev, wl_mode m, char *buf, size_t size)
+/* The point of dev (NULL: any) in mode m (-1: any) whose throughput's
+ * interval reaches highest (the largest lower end), or NULL: a peak a
+ * reader may quote. */
+static const rs_point *peak_point(const results *r, const char *dev, int m)
 {
-    const fit_set *fs = q_fit(r);
-    double lo = INFINITY, hi = 0.0;
-    int i, hlo = 0, hhi = 0, n = 0;
-    char a[32], b[32];
-    buf[0] = '\0';
-    for (i = 0; fs && i < fs->nmodels; i++) {
-        const fit_model *x = &fs->models[i];
-        if (x->hidden == 0 || x->mode != m || x->view != FIT_RESIDENT ||
-            strcmp(x->device, dev) != 0 || !q_model_sound(x))
+    const rs_point *best = NULL;
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if ((dev && strcmp(p->device, dev) != 0) || (m >= 0 && (int)p->mode != m) || !q_ok(p))
             continue;
-        n++;
-        if (x->P < lo) {
-            lo = x->P;
-            hlo = x->hidden;
-        }
-        if (x->P > hi) {
-            hi = x->P;
-            hhi = x->hidden;
-        }
+        if (!best ||
+            results_gflops(p, p->resident.ci_hi) > results_gflops(best, best->resident.ci_hi))
+            best = p;
     }
-    if (n == 0)
-        return;
-    fmt_si(a, sizeof a, lo, 3, "FLOP/s");
-    fmt_si(b, sizeof b, hi, 3, "FLOP/s");
-    if (n == 1 || strcmp(a, b) == 0)
-        snprintf(buf, size, "%s", b);
-    else
-        snprintf(buf, size, "from %s at hidden %d to %s at hidden %d", a, hlo, b, hhi);
+    return best;
+}
+
+/* "28.6 TFLOP/s (95% CI 28.5–28.7 TFLOP/s)": a point's measured
+ * throughput with the interval of its median. */
+static void throughput_text(const rs_point *p, char *buf, size_t size)
+{
+    char g[32], range[64];
+    fmt_si(g, sizeof g, results_gflops(p, p->resident.median) * 1e9, 3, "FLOP/s");
+    fmt_si_range(range, sizeof range, results_gflops(p, p->resident.ci_hi) * 1e9,
+                 results_gflops(p, p->resident.ci_lo) * 1e9);
+    snprintf(buf, size, "%s (95%% CI %sFLOP/s)", g, range);
 }
 
 void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
 {
-    int d, i;
+    int d;
     buf[0] = '\0';
     fmt_append(buf, size,
                "Throughput of the whole stack against the work per layer, log–log; "
-               "higher is faster.");
+               "higher is faster. Every throughput quoted here was measured.");
     for (d = 0; d < r->ndevices; d++) {
-        const rs_point *best = NULL;
-        const fit_model *fm;
-        char g[32], w[160];
-        for (i = 0; i < r->npoints; i++) {
-            const rs_point *p = &r->points[i];
-            if (p->mode != m || strcmp(p->device, r->devices[d].id) != 0 || !q_ok(p))
-                continue;
-            if (!best ||
-                results_gflops(p, p->resident.median) > results_gflops(best, best->resident.median))
-                best = p;
-        }
+        const rs_point *best = peak_point(r, r->devices[d].id, (int)m);
+        char g[96];
         if (!best)
             continue;
-        fmt_si(g, sizeof g, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
-        fmt_append(buf, size, " %s peaks at %s (hidden %d, batch %d)", r->devices[d].id, g,
+        throughput_text(best, g, sizeof g);
+        fmt_append(buf, size, " %s peaks at %s at hidden %d, batch %d.", r->devices[d].id, g,
                    best->hidden, best->batch);
-        width_throughput(r, r->devices[d].id, m, w, sizeof w);
-        fm = q_model(q_fit(r), r->devices[d].id, m, FIT_RESIDENT);
-        if (w[0]) {
-            fmt_append(buf, size, "; fitted per hidden width, its throughput per layer-step is %s",
-                       w);
-        } else if (q_model_sound(fm)) {
-            fmt_si(g, sizeof g, fm->P, 3, "FLOP/s");
-            fmt_append(buf, size, "; the fit puts its throughput at %s per layer-step", g);
-        }
-        fmt_append(buf, size, ".");
     }
     prose_models(r, m, buf + strlen(buf), size - strlen(buf));
 }
@@ -145,7 +122,7 @@ void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size
         const char *other = r->devices[d].id;
         const finding *f = time_finding(F, other, m, FIT_RESIDENT);
         const finding *t = time_finding(F, other, m, FIT_TRANSFER);
-        char shapes[96], widths[640];
+        char shapes[96], widths[640], lo[96], hi[96];
         if (d == bd || !q_has_mode(r, other, m))
             continue;
         if (!f || f->verdict == FIND_UNKNOWN) {
@@ -155,11 +132,13 @@ void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size
         findings_shapes_text(f, shapes, sizeof shapes);
         findings_widths_text(f, widths, sizeof widths);
         fmt_append(buf, size, " %s is faster than %s %s", other, base, shapes);
-        if (f->verdict == FIND_ALWAYS)
-            fmt_append(buf, size, " (%.2f\xc3\x97 to %.2f\xc3\x97)", f->worst, f->best);
-        else
-            fmt_append(buf, size, " (at best %.2f\xc3\x97, at hidden %d, batch %d)", f->best,
-                       f->best_hidden, f->best_batch);
+        findings_extreme_text(f, 1, hi, sizeof hi);
+        if (f->verdict == FIND_ALWAYS) {
+            findings_extreme_text(f, 0, lo, sizeof lo);
+            fmt_append(buf, size, " (from %s to %s)", lo, hi);
+        } else {
+            fmt_append(buf, size, " (at best %s)", hi);
+        }
         if (f->verdict == FIND_SOME && widths[0])
             fmt_append(buf, size, ": %s", widths);
         fmt_append(buf, size, ".");
@@ -197,14 +176,14 @@ void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, siz
     }
 }
 
-/* The money of the cost chart's paragraph: each priced device's cost per
- * step and per million samples, in USD, at the largest of the shapes
- * done[0..n) (by FLOPs). */
+/* The money of the cost chart's paragraph: each priced device's one
+ * figure, its cost per million samples in USD, at the largest of the
+ * shapes done[0..n) (by FLOPs). */
 static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_shape *done, int n,
                         char *buf, size_t size)
 {
     int i, d, k = 0, said = 0;
-    char step[48], per[48], price[48];
+    char per[48], price[48];
     for (i = 1; i < n; i++)
         if (workload_flops_per_layer(m, done[i].hidden, done[i].batch) >
             workload_flops_per_layer(m, done[k].hidden, done[k].batch))
@@ -216,7 +195,6 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
         if (!use[d] || !q_ok(p) || !(usd_h > 0))
             continue;
         c = p->resident.median * usd_h / 3600.0;
-        fmt_usd(step, sizeof step, c, 2);
         fmt_usd(per, sizeof per, c / done[k].batch * 1e6, 2);
         fmt_usd(price, sizeof price, usd_h, 3);
         if (!said++)
@@ -226,8 +204,7 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
                        done[k].hidden, done[k].batch, n == 1 ? "it" : "these shapes");
         else
             fmt_append(buf, size, "; ");
-        fmt_append(buf, size, "%s at %s per hour costs %s per step, %s per million samples", id,
-                   price, step, per);
+        fmt_append(buf, size, "%s at %s per hour costs %s per million samples", id, price, per);
     }
     if (said)
         fmt_append(buf, size, ".");
@@ -277,10 +254,12 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
             fmt_append(buf, size, " %s has no price;", id);
             continue;
         }
-        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s", id, cost ? "costs" : "takes",
+        /* one direction only: each device relative to the base */
+        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s (%s relative to %s)", id,
+                   cost ? "costs" : "takes",
                    q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
                        (cost ? q_price(&r->prices, id) / pb : 1.0),
-                   cost ? "the cost" : "the time", base);
+                   cost ? "the cost" : "the time", base, id, base);
         if (f && f->verdict != FIND_UNKNOWN) {
             char shapes[96];
             findings_shapes_text(f, shapes, sizeof shapes);
@@ -293,15 +272,84 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         cost_in_usd(r, m, use, done, n, buf, size);
 }
 
+/* "P" of "partial": the first letter of an ASCII phrase in capitals. */
+static char toupper_first(const char *s)
+{
+    return *s >= 'a' && *s <= 'z' ? (char)(*s - 'a' + 'A') : *s;
+}
+
+/* The passes during which others (or the hypervisor) took a noticeable
+ * share of the CPU: "pass 2: others 31%, pass 3: steal 1.1%"; returns how
+ * many. */
+static int busy_passes(const results *r, char *buf, size_t size)
+{
+    int i, k = 0;
+    buf[0] = '\0';
+    for (i = 0; i < r->npasses; i++) {
+        const machstate *m = &r->passes[i].state;
+        if (!m->has_cpu ||
+            !(m->others_cpu > MACHSTATE_BUSY_OTHERS || m->steal > MACHSTATE_BUSY_STEAL))
+            continue;
+        fmt_append(buf, size, "%spass %d:", k++ ? ", " : "", r->passes[i].index);
+        if (m->others_cpu > MACHSTATE_BUSY_OTHERS)
+            fmt_append(buf, size, " others %.0f%%", 100.0 * m->others_cpu);
+        if (m->steal > MACHSTATE_BUSY_STEAL)
+            fmt_append(buf, size, " steal %.1f%%", 100.0 * m->steal);
+    }
+    return k;
+}
+
+void prose_partial_text(const results *r, char *buf, size_t size)
+{
+    size_list h, b;
+    err e;
+    int i, done = 0, modes;
+    buf[0] = '\0';
+    if (!r->partial)
+        return;
+    /* a partial file keeps the points it reached: the plan is the grid of
+     * its command, every mode on every device (refinement points apart) */
+    for (i = 0; i < r->npoints; i++)
+        done += r->points[i].why[0] == '\0';
+    modes = strchr(r->prov.modes, ',') ? 2 : 1;
+    if (list_parse(r->prov.hidden, "hidden", 1 << 20, &h, &e) == BE_OK &&
+        list_parse(r->prov.batch, "batch", 1 << 20, &b, &e) == BE_OK &&
+        h.n * b.n * modes * r->ndevices >= done)
+        snprintf(buf, size, "partial: %d of %d points", done, h.n * b.n * modes * r->ndevices);
+    else
+        snprintf(buf, size, "partial: %d points", done);
+}
+
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
 {
     char buf[2048];
     int i, k, n = 0;
     rs_status st;
-    if (r->partial && n < max)
+    if (r->partial && n < max) {
+        prose_partial_text(r, buf, sizeof buf);
         snprintf(w[n++], PROSE_WARNING,
-                 "This run did not finish (it was interrupted or "
-                 "failed): the results are partial.");
+                 "This run did not finish (it was interrupted or failed) and is %s: "
+                 "the points it did not reach are missing from every chart and table.",
+                 buf);
+    }
+    if ((k = busy_passes(r, buf, sizeof buf)) > 0 && n < max)
+        snprintf(w[n++], PROSE_WARNING,
+                 "Busy machine: other processes (others) or the hypervisor (steal) took a "
+                 "share of the CPU while this run measured (%s); its times may be slower "
+                 "and its intervals are wider than on a quiet machine.",
+                 buf);
+    buf[0] = '\0';
+    for (i = 0, k = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->tel.throttled)
+            fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d", k++ ? ", " : "", p->device,
+                       workload_mode_name(p->mode), p->hidden, p->batch);
+    }
+    if (k && n < max)
+        snprintf(w[n++], PROSE_WARNING,
+                 "Throttling: %d point%s %s measured while the device reported throttling "
+                 "(marked \xe2\x80\xa0 in the tables): %s.",
+                 k, k == 1 ? "" : "s", k == 1 ? "was" : "were", buf);
     buf[0] = '\0';
     for (i = 0, k = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
@@ -333,6 +381,36 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
     return n;
 }
 
+void prose_flags(const results *r, char *buf, size_t size)
+{
+    int i, drift = 0, throttled = 0, failed = 0, busy;
+    char part[64], passes[1024];
+    buf[0] = '\0';
+    prose_partial_text(r, part, sizeof part);
+    if (part[0])
+        fmt_append(buf, size, "%s", part);
+    busy = busy_passes(r, passes, sizeof passes);
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        drift +=
+            p->status == PT_OK && (p->resident.drift || (p->has_transfer && p->transfer.drift));
+        throttled += p->tel.throttled != 0;
+        failed += p->status != PT_OK;
+    }
+    if (busy)
+        fmt_append(buf, size, "%sbusy machine (%d pass%s)", buf[0] ? "; " : "", busy,
+                   busy == 1 ? "" : "es");
+    if (throttled)
+        fmt_append(buf, size, "%sthrottled at %d point%s", buf[0] ? "; " : "", throttled,
+                   throttled == 1 ? "" : "s");
+    if (drift)
+        fmt_append(buf, size, "%sdrift at %d point%s", buf[0] ? "; " : "", drift,
+                   drift == 1 ? "" : "s");
+    if (failed)
+        fmt_append(buf, size, "%s%d point%s not measured (out of memory, failed or skipped)",
+                   buf[0] ? "; " : "", failed, failed == 1 ? "" : "s");
+}
+
 void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
 {
     int bd = q_base(r), d;
@@ -342,7 +420,7 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
         const char *id = r->devices[d].id;
         const finding *f = time_finding(F, id, m, FIT_RESIDENT);
         const finding *t = time_finding(F, id, m, FIT_TRANSFER);
-        char shapes[96], widths[640], ts[96], at[48];
+        char shapes[96], widths[640], ts[96];
         if (d == bd || !f)
             continue;
         findings_shapes_text(f, shapes, sizeof shapes);
@@ -369,13 +447,10 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
             break;
         case FIND_NEVER:
             fmt_append(buf, size, "For %s, stay on %s: %s is faster %s", mode, base, id, shapes);
-            if (f->c->kind == CROSS_EXTRAPOLATED && f->c->flops > 0.0) {
-                fmt_si(at, sizeof at, f->c->flops, 2, "FLOP");
+            if (f->c->kind == CROSS_EXTRAPOLATED && f->c->flops > 0.0)
                 fmt_append(buf, size,
-                           " (the per-width models predict it would win from about "
-                           "%s per layer, beyond what was measured)",
-                           at);
-            }
+                           " (the per-width models would have it win only beyond the "
+                           "largest size measured: measure larger sizes before moving)");
             fmt_append(buf, size, ". ");
             break;
         case FIND_ALWAYS:
@@ -460,34 +535,104 @@ void prose_answer(const results *r, const findings *F, char *buf, size_t size)
 
 void prose_alone(const results *r, char *buf, size_t size)
 {
-    const rs_point *best = NULL;
-    char peak[48];
+    const rs_point *best;
+    char peak[96];
     int i, n = 0;
     buf[0] = '\0';
     if (r->ndevices != 1)
         return;
-    for (i = 0; i < r->npoints; i++) {
-        const rs_point *p = &r->points[i];
-        if (!q_ok(p))
-            continue;
-        n++;
-        if (!best ||
-            results_gflops(p, p->resident.median) > results_gflops(best, best->resident.median))
-            best = p;
-    }
+    for (i = 0; i < r->npoints; i++)
+        n += q_ok(&r->points[i]);
+    best = peak_point(r, NULL, -1);
     fmt_append(buf, size,
                "Only %s (%s, %s) was measured, so there is no other device to "
                "compare it with and no crossover.",
                r->devices[0].id, r->devices[0].type[0] ? r->devices[0].type : "unknown type",
                r->devices[0].name[0] ? r->devices[0].name : "unnamed");
     if (best) {
-        fmt_si(peak, sizeof peak, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
+        throughput_text(best, peak, sizeof peak);
         fmt_append(buf, size,
                    " It peaks at %s (%s, hidden %d, batch %d) over the %d point%s "
                    "it measured.",
                    peak, workload_mode_name(best->mode), best->hidden, best->batch, n,
                    n == 1 ? "" : "s");
     }
+}
+
+/* "NVIDIA H100 80GB HBM3" of a device; "Intel Xeon (16 threads)" of the
+ * CPU measured through OpenBLAS, whose threads are part of what it is. */
+static void device_short(const results *r, const char *id, char *buf, size_t size)
+{
+    const device_info *d = results_device(r, id);
+    if (!d || !d->name[0])
+        snprintf(buf, size, "%s", id);
+    else if (strcmp(d->kind, "openblas") == 0 && r->prov.blas_threads > 0)
+        snprintf(buf, size, "%s (%d thread%s)", d->name, r->prov.blas_threads,
+                 r->prov.blas_threads == 1 ? "" : "s");
+    else
+        snprintf(buf, size, "%s", d->name);
+}
+
+/* The first resident time finding of r, inference first. */
+static const finding *headline_finding(const findings *F)
+{
+    int m, i;
+    for (m = WL_INFERENCE; m <= WL_TRAINING; m++)
+        for (i = 0; F && i < F->n; i++) {
+            const fit_crossover *c = F->f[i].c;
+            if (c->view == FIT_RESIDENT && !c->cost && (int)c->mode == m &&
+                F->f[i].verdict != FIND_UNKNOWN)
+                return &F->f[i];
+        }
+    return NULL;
+}
+
+void prose_headline(const results *r, const findings *F, char *buf, size_t size)
+{
+    const finding *f = headline_finding(F);
+    char other[300], base[300], ci[96], part[64];
+    int i;
+    buf[0] = '\0';
+    prose_partial_text(r, part, sizeof part);
+    if (part[0])
+        fmt_append(buf, size, "%c%s: ", toupper_first(part), part + 1);
+    if (!f) {
+        const rs_point *best = peak_point(r, NULL, -1);
+        if (r->ndevices == 1 && best) {
+            device_short(r, r->devices[0].id, other, sizeof other);
+            throughput_text(best, ci, sizeof ci);
+            fmt_append(buf, size, "%s alone peaks at %s on %s", other, ci, r->prov.host);
+        } else {
+            fmt_append(buf, size, "Dense layers on %s: %d point%s, no verdict", r->prov.host,
+                       r->npoints, r->npoints == 1 ? "" : "s");
+        }
+        return;
+    }
+    device_short(r, f->c->other, other, sizeof other);
+    device_short(r, f->c->base, base, sizeof base);
+    switch (f->verdict) {
+    case FIND_ALWAYS:
+        fmt_append(buf, size, "%s beats %s at every shape measured", other, base);
+        break;
+    case FIND_NEVER:
+        fmt_append(buf, size, "%s never beats %s at the %d shapes measured", other, base,
+                   f->nshapes);
+        break;
+    default:
+        fmt_append(buf, size, "%s beats %s at %d of %d shapes", other, base, f->nwins, f->nshapes);
+        /* the narrowest width that crosses in range: where the answer turns */
+        for (i = 0; i < f->c->nhidden; i++) {
+            const fit_hidden_cross *h = &f->c->per_hidden[i];
+            if (h->kind != CROSS_IN_RANGE)
+                continue;
+            findings_batch_ci(h, ci, sizeof ci);
+            findings_from_text(f, i, part, sizeof part);
+            fmt_append(buf, size, ", %s %s at hidden %d", part, ci, h->hidden);
+            break;
+        }
+        break;
+    }
+    fmt_append(buf, size, " (%s, %s)", workload_mode_name(f->c->mode), r->prov.host);
 }
 
 void prose_title(const char *title, const results *r, char *buf, size_t size)
@@ -573,6 +718,40 @@ static void energy_pair(const results *r, const char *base, const char *other, w
         fmt_append(buf, size, ".");
 }
 
+/* How dev's energy figures of mode m were measured, as the method was:
+ * " cl:0.0 by NVML (the whole board, idle power included), over the timed
+ * samples at 3 points and over a run of untimed steps of the same work,
+ * apart from the timing, at 32;" */
+static void energy_method(const results *r, const char *dev, wl_mode m, char *buf, size_t size)
+{
+    int i, timed = 0, apart = 0;
+    tel_kind kind = TEL_NONE;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode != m || strcmp(p->device, dev) != 0 || q_energy(p) < 0.0)
+            continue;
+        kind = p->tel.kind;
+        /* an energy run's steps are not the timed samples */
+        if (p->tel.energy_samples > p->nsamples)
+            apart++;
+        else
+            timed++;
+    }
+    fmt_append(buf, size, " %s by %s, ", dev,
+               kind == TEL_NVML
+                   ? "NVML (the whole board, idle power included)"
+                   : "RAPL (the CPU packages, idle power and other processes included)");
+    if (timed)
+        fmt_append(buf, size, "over its timed samples at %d point%s%s", timed,
+                   timed == 1 ? "" : "s", apart ? " and " : "");
+    if (apart)
+        fmt_append(buf, size,
+                   "over a run of untimed steps of the same work, measured apart from the "
+                   "timing because the timed samples spanned too little, at %d point%s",
+                   apart, apart == 1 ? "" : "s");
+    fmt_append(buf, size, ";");
+}
+
 void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
 {
     const char *base = q_base_id(r);
@@ -583,9 +762,13 @@ void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
     if (with == 0)
         return;
     fmt_append(buf, size,
-               "Energy per step is the energy counter's advance over the timed "
-               "samples of a point divided by their number (NVML for NVIDIA GPUs, RAPL for "
-               "the CPU's packages: the whole device, idle power included).");
+               "Energy per step is a device's energy counter's advance over a run of steps "
+               "divided by their number, kept only where the run spanned at least %.0f s:",
+               TEL_MIN_ENERGY_SPAN);
+    for (d = 0; d < r->ndevices; d++)
+        if (q_has_energy(r, r->devices[d].id, m))
+            energy_method(r, r->devices[d].id, m, buf, size);
+    buf[strlen(buf) - 1] = '.';
     if (!q_has_energy(r, base, m)) {
         fmt_append(buf, size,
                    " %s has no energy figures (its counters were not readable), "

@@ -73,13 +73,30 @@ void prose_answer(const results *r, const findings *F, char *buf, size_t size);
  * unless r has exactly one device. */
 void prose_alone(const results *r, char *buf, size_t size);
 
+/* The verdict of a run as a headline, for the feed's item titles and the
+ * archive: "NVIDIA H100 80GB HBM3 beats Intel(R) Xeon(R) Processor (16
+ * threads) at 33 of 35 shapes, from batch 38 (95% CI 32–44) at hidden 128
+ * (inference, vm)", prefixed "Partial: 12 of 35 points: " for a run that
+ * did not finish. */
+void prose_headline(const results *r, const findings *F, char *buf, size_t size);
+
 /* The title of a run's report: title when given (not NULL or ""), else
  * "CPU or GPU? Dense layers on <host>". */
 void prose_title(const char *title, const results *r, char *buf, size_t size);
 
-/* The warnings of a run, one per entry of w[0..max): partial run, drift,
- * out of memory, failed verification, skipped points.  Returns how many. */
+/* The warnings of a run, one per entry of w[0..max): partial run, a busy
+ * machine (others' share of the CPU, machstate.h), throttling, drift, out
+ * of memory, failed verification, skipped points.  Returns how many. */
 #define PROSE_WARNING 2400
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max);
+
+/* The warnings in a few words, for the archive's entries: "partial: 12
+ * of 35 points; busy machine (2 passes); drift at 4 points"; "" when
+ * there is nothing to warn of. */
+void prose_flags(const results *r, char *buf, size_t size);
+
+/* "partial: 12 of 35 points" for a run that did not finish (counting
+ * the points it reached, measured or not), "" for one that did. */
+void prose_partial_text(const results *r, char *buf, size_t size);
 
 #endif

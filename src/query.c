@@ -6,6 +6,7 @@
 #include "query.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "workload.h"
@@ -332,4 +333,26 @@ int q_energy_cross(const results *r, const char *base, const char *other, wl_mod
                    x * (log((double)batch[last + 1]) - log((double)batch[last])));
     h->flops = q_flops_at(m, hidden, h->batch);
     return n;
+}
+
+void q_machine_print(const results *r, char *buf, size_t size)
+{
+    char text[600];
+    unsigned long h = 2166136261ul; /* FNV-1a, 32 bits */
+    const char *p;
+    snprintf(text, sizeof text, "%s|%d|%.0f", r->prov.cpu_model, r->prov.cores,
+             floor(r->prov.memory / 1073741824.0 + 0.5));
+    for (p = text; *p; p++)
+        h = ((h ^ (unsigned char)*p) * 16777619ul) & 0xfffffffful;
+    snprintf(buf, size, "%08lx", h);
+}
+
+int q_same_machine(const results *a, const results *b)
+{
+    char fa[16], fb[16];
+    if (strcmp(a->prov.host, b->prov.host) != 0)
+        return 0;
+    q_machine_print(a, fa, sizeof fa);
+    q_machine_print(b, fb, sizeof fb);
+    return strcmp(fa, fb) == 0;
 }

@@ -158,4 +158,13 @@ const fit_crossover *q_cross(const fit_set *fs, const char *base, const char *ot
  * is NULL or does not price it. */
 double q_price(const fit_prices *p, const char *dev);
 
+/* The fingerprint of the hardware a run was measured on, 8 hex digits of
+ * a hash of its CPU model, cores and memory (to the GiB): what tells apart
+ * two machines that share a host name. */
+void q_machine_print(const results *r, char *buf, size_t size);
+
+/* Whether a and b were measured on the same machine: the same host name
+ * and the same fingerprint. */
+int q_same_machine(const results *a, const results *b);
+
 #endif

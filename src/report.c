@@ -432,6 +432,8 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     reproduce_command(r, buf, sizeof buf);
     cc = site_add(a, "reproduce", buf);
     site_attr(cc, "version", r->prov.version);
+    if (r->prov.env[0])
+        site_attr(cc, "env", r->prov.env);
     reproduce_commit(r, buf, sizeof buf, &dirty);
     site_attr(cc, "commit", buf);
     if (dirty)
@@ -448,16 +450,26 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
 }
 
 /* The devices of every host side by side, on the index page. */
-static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const char *out)
+static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const char *unlike,
+                           const char *out)
 {
     xmlNodePtr h = site_add(a, "hosts", NULL);
     char buf[4096], alt[300], kind[64];
     int k;
-    snprintf(buf, sizeof buf,
-             "The newest run of each of the %d hosts, side by side; devices "
-             "are named host/device.",
-             nhosts);
+    if (m)
+        snprintf(buf, sizeof buf,
+                 "The newest run of each of the %d machines, side by side; devices "
+                 "are named host/device (host~fingerprint/device where two machines share "
+                 "a name).",
+                 nhosts);
+    else
+        buf[0] = '\0';
+    if (unlike[0])
+        fmt_append(buf, sizeof buf, "%s as unlike runs are never compared: %s.",
+                   m ? " Not set beside them," : "Not set beside this run,", unlike);
     site_add(h, "p", buf);
+    if (!m)
+        return;
     for (k = WL_INFERENCE; k <= WL_TRAINING; k++) {
         const char *mode = workload_mode_name((wl_mode)k);
         if (!q_has_mode(m, NULL, (wl_mode)k))
@@ -880,33 +892,50 @@ static int article_html(const report_ctx *x, int k, char **out, err *e)
     return *out ? BE_OK : err_set(e, BE_EFAIL, "out of memory");
 }
 
-/* Run k's feed item as the cache keeps it: its description (the answer,
- * and what changed since the previous run) and its article, apart by
- * ITEM_SEP; run k's full model, findings and comparison in place. */
+/* Run k's feed item as the cache keeps it: its title (the verdict), its
+ * description (the warnings first, the answer, and what changed since the
+ * previous run) and its article, apart by ITEM_SEP; run k's full model,
+ * findings and comparison in place. */
 #define ITEM_SEP '\x1e'
 static int item_make(const report_ctx *x, int k, char **item, err *e)
 {
     const results *r = x->a.v[k].r;
     const cmp_slot *cs = &x->cmp[k];
-    char *body = NULL, buf[2048];
-    size_t n;
-    int rc;
+    char *body = NULL, title[1024], buf[8192], warn[MAX_WARNINGS][PROSE_WARNING];
+    size_t n, nt;
+    int rc, i, nw;
     if ((rc = article_html(x, k, &body, e)) < 0)
         return rc;
-    prose_answer(r, &x->F[k], buf, sizeof buf);
+    /* the title says the verdict (and that a run is partial) */
+    prose_headline(r, &x->F[k], buf, sizeof buf);
+    if (x->s.title[0]) {
+        char t[1024];
+        snprintf(t, sizeof t, "%s: %s", x->s.title, buf);
+        utf8_line(title, sizeof title, t);
+    } else
+        utf8_line(title, sizeof title, buf);
+    buf[0] = '\0';
+    nw = prose_warnings(r, warn, MAX_WARNINGS);
+    for (i = 0; i < nw; i++)
+        fmt_append(buf, sizeof buf, "Warning: %s ", warn[i]);
+    n = strlen(buf);
+    prose_answer(r, &x->F[k], buf + n, sizeof buf - n);
     if (cs->has && (cs->cmp.verdict == CMP_SLOWER || cs->cmp.verdict == CMP_FASTER)) {
         char sum[400];
         compare_summary(&cs->cmp, sum, sizeof sum);
         fmt_append(buf, sizeof buf, " Since the previous run on %s: %s.", r->prov.host, sum);
     }
+    nt = strlen(title);
     n = strlen(buf);
-    if (!(*item = malloc(n + strlen(body) + 2))) {
+    if (!(*item = malloc(nt + n + strlen(body) + 3))) {
         free(body);
         return err_set(e, BE_EFAIL, "out of memory");
     }
-    memcpy(*item, buf, n);
-    (*item)[n] = ITEM_SEP;
-    strcpy(*item + n + 1, body);
+    memcpy(*item, title, nt);
+    (*item)[nt] = ITEM_SEP;
+    memcpy(*item + nt + 1, buf, n);
+    (*item)[nt + 1 + n] = ITEM_SEP;
+    strcpy(*item + nt + n + 2, body);
     free(body);
     return BE_OK;
 }
@@ -915,18 +944,16 @@ static int item_make(const report_ctx *x, int k, char **item, err *e)
 static int add_item(const report_ctx *x, xmlNodePtr feed, int k, const char *item, err *e)
 {
     const results *r = x->a.v[k].r;
-    const char *base = x->s.base, *sep = strchr(item, ITEM_SEP);
+    const char *base = x->s.base, *sep = strchr(item, ITEM_SEP), *sep2;
     xmlNodePtr it = site_add(feed, "item", NULL);
-    char *html = NULL, title[1024], hd[64], buf[2048];
+    char *html = NULL, buf[8192];
     int rc;
-    if (!sep)
+    if (!sep || !(sep2 = strchr(sep + 1, ITEM_SEP)))
         return err_set(e, BE_EFAIL, "run %s: its feed item is damaged", r->prov.id);
     /* feed readers render a title and a description as HTML: each is text
      * made HTML (escaped) by libxml2's serializer, then escaped again as
      * XML by the feed's own */
-    page_title(x, r, title, sizeof title);
-    fmt_date(hd, sizeof hd, r->prov.started);
-    snprintf(buf, sizeof buf, "%s (%s)", title, hd);
+    snprintf(buf, sizeof buf, "%.*s", (int)(sep - item), item);
     if ((rc = site_html_text(buf, 0, &html, e)) < 0)
         return rc;
     site_attr(it, "title", html);
@@ -938,12 +965,12 @@ static int add_item(const report_ctx *x, xmlNodePtr feed, int k, const char *ite
     site_attr(it, "permalink", "false");
     fmt_date_rfc822(buf, sizeof buf, r->prov.finished);
     site_attr(it, "pubdate", buf);
-    snprintf(buf, sizeof buf, "%.*s", (int)(sep - item), item);
+    snprintf(buf, sizeof buf, "%.*s", (int)(sep2 - sep - 1), sep + 1);
     if ((rc = site_html_text(buf, 1, &html, e)) < 0)
         return rc;
     site_add(it, "description", html);
     free(html);
-    site_add(it, "content", sep + 1);
+    site_add(it, "content", sep2 + 1);
     return BE_OK;
 }
 
@@ -1035,7 +1062,7 @@ static int render_feed(report_ctx *x, err *e)
 /* Run k's page: OUT/runs/<id>/index.html, or OUT/index.html (index 1,
  * with the hosts' charts when hosts is not NULL). */
 static int render_run_page(report_ctx *x, int k, int index, const results *hosts, int nhosts,
-                           site_outbox *box, err *e)
+                           const char *unlike, site_outbox *box, err *e)
 {
     const archive_run *u = &x->a.v[k];
     char p[PATHMAX], chart_prefix[300];
@@ -1046,8 +1073,8 @@ static int render_run_page(report_ctx *x, int k, int index, const results *hosts
     else
         chart_prefix[0] = '\0';
     a = annotate_run(x, k, index ? "" : "../../", chart_prefix, index);
-    if (index && hosts)
-        annotate_hosts(a, hosts, nhosts, x->o->out);
+    if (index && (hosts || (unlike && unlike[0])))
+        annotate_hosts(a, hosts, nhosts, unlike ? unlike : "", x->o->out);
     doc = site_page(&x->s, index ? "index" : "run", a, "style.css",
                     index ? "index.html" : "../../index.html",
                     index ? "feed.xml" : "../../feed.xml", e);
@@ -1084,7 +1111,7 @@ static int render_run(report_ctx *x, int k, err *e)
     snprintf(p, sizeof p, "%s/style.css", u->dir);
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
-    return render_run_page(x, k, 0, NULL, 0, &x->box, e);
+    return render_run_page(x, k, 0, NULL, 0, NULL, &x->box, e);
 }
 
 /* The oldest run (archive index) of the feed. */
@@ -1473,15 +1500,22 @@ static int put_tables(report_ctx *x, err *e)
  * side by side when there are several. */
 static int render_index(report_ctx *x, err *e)
 {
-    const int k = x->a.n - 1;
     results *small, *small_prev, *hosts = NULL;
     archive newest;
-    int i, j, rc, nhosts = 0;
+    char unlike[2048];
+    int i, j, k, rc, nhosts = 0;
     memset(&newest, 0, sizeof newest);
+    unlike[0] = '\0';
+    /* the front page is the newest run that finished (a partial one does
+     * not take it over) */
+    for (k = x->a.n - 1; k > 0 && x->a.v[k].r->partial; k--)
+        ;
+    if (x->a.v[k].r->partial)
+        k = x->a.n - 1;
     /* the newest run of each host, loaded whole, newest first */
     for (i = x->a.n - 1; i >= 0; i--) {
         archive_run u = x->a.v[i];
-        for (j = 0; j < newest.n && strcmp(newest.v[j].r->prov.host, u.r->prov.host) != 0; j++)
+        for (j = 0; j < newest.n && !q_same_machine(newest.v[j].r, u.r); j++)
             ;
         if (j < newest.n)
             continue;
@@ -1497,13 +1531,13 @@ static int render_index(report_ctx *x, err *e)
         newest.v[i] = newest.v[newest.n - 1 - i];
         newest.v[newest.n - 1 - i] = t;
     }
-    if ((rc = archive_merge_hosts(&newest, &hosts, &nhosts, e)) < 0)
+    if ((rc = archive_merge_hosts(&newest, &hosts, &nhosts, unlike, sizeof unlike, e)) < 0)
         goto done;
     if (hosts && (rc = runcharts_hosts(hosts, x->o->out, e)) < 0)
         goto done;
     if ((rc = with_run(x, k, &small, &small_prev, e)) < 0)
         goto done;
-    rc = render_run_page(x, k, 1, hosts, nhosts, &x->box, e);
+    rc = render_run_page(x, k, 1, hosts, nhosts, unlike, &x->box, e);
     without_run(x, k, small, small_prev);
 done:
     results_free(hosts);

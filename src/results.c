@@ -307,6 +307,8 @@ static xmlNodePtr write_prov(xmlNodePtr root, const rs_prov *p)
         put(n, "started", p->started);
         put(n, "finished", p->finished);
         put(n, "command", p->command);
+        if (p->env[0])
+            put(n, "environment", p->env);
         putf(n, "seed", "%llu", p->seed);
         putd(n, "budget", p->budget);
         putf(n, "layers", "%d", p->layers);
@@ -1102,6 +1104,8 @@ static void read_run(loader *ld, xmlNodePtr n, rs_prov *p)
     get_time(ld, n, "started", p->started, sizeof p->started);
     get_time(ld, n, "finished", p->finished, sizeof p->finished);
     get_text(ld, n, "command", p->command, sizeof p->command, 0);
+    if (has(n, "environment"))
+        get_text(ld, n, "environment", p->env, sizeof p->env, 0);
     p->seed = get_seed(ld, n, "seed");
     p->budget = get_real(ld, n, "budget", DBL_MIN, TIME_MAX);
     p->layers = (int)get_int(ld, n, "layers", 1, PLAN_MAX_LAYERS);

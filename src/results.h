@@ -31,6 +31,8 @@ typedef struct rs_prov {
     char version[32], commit[64];
     char id[128], started[32], finished[32];
     char command[2048];
+    char env[1024]; /* the environment that changes results (host_environment),
+                       as shell words; "" when none was set or recorded   */
     unsigned long long seed;
     double budget;
     int layers;

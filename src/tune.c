@@ -53,6 +53,7 @@ void tune_options_default(tune_options *o)
     o->train_batch = 256;
     o->reps = 5;
     o->seed = 1;
+    o->keep = 1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -311,8 +312,10 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
      * the default. */
     if (r->c[0].status == TUNE_OK && r->c[r->best].score < TUNE_MARGIN * r->c[0].score)
         r->best = 0;
+    r->path[0] = '\0';
     if ((rc = clgemm_set_config(d->handle, &r->c[r->best].cfg, e)) ||
-        (rc = clgemm_cache_store_tuned(&d->info, &r->c[r->best].cfg, r->path, sizeof r->path, e)))
+        (o->keep &&
+         (rc = clgemm_cache_store_tuned(&d->info, &r->c[r->best].cfg, r->path, sizeof r->path, e))))
         goto fail;
     r->seconds = host_seconds() - t0;
     workload_free(&train);

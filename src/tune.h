@@ -69,10 +69,13 @@ typedef struct tune_options {
     volatile sig_atomic_t *stop;   /* polled between steps; NULL = never     */
     tune_progress_fn progress;     /* may be NULL                            */
     void *ctx;
+    int keep; /* 1: store the winner as the device's tuning file (the
+                 default); 0: only report it (r->path "")            */
 } tune_options;
 
 /* Fills o with the defaults: budget 120 s, forward 2048 × batch 1024,
- * training 512 × batch 256, 5 repetitions, seed 1, every candidate. */
+ * training 512 × batch 256, 5 repetitions, seed 1, every candidate, the
+ * winner kept. */
 void tune_options_default(tune_options *o);
 
 /* Tunes d, an OpenCL device from clgemm_discover/device_discover on which

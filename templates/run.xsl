@@ -119,7 +119,17 @@
         On a Debian or Ubuntu machine, in a clone of breakeven's repository:</p>
       <pre><code><xsl:if test="$a/reproduce/@commit != ''">git checkout <xsl:value-of select="$a/reproduce/@commit"/><xsl:text>
 </xsl:text></xsl:if>make<xsl:text>
-./</xsl:text><xsl:value-of select="$a/reproduce"/></code></pre>
+</xsl:text><xsl:if test="$a/reproduce/@env"><xsl:value-of select="$a/reproduce/@env"/><xsl:text> </xsl:text></xsl:if>./<xsl:value-of select="$a/reproduce"/></code></pre>
+      <xsl:choose>
+        <xsl:when test="$a/reproduce/@env">
+          <p>The environment variables before the command are those of the run that change what
+            OpenBLAS, OpenMP, the OpenCL loader or the drivers do; set them the same way.</p>
+        </xsl:when>
+        <xsl:otherwise>
+          <p>No variable that changes what OpenBLAS, OpenMP, the OpenCL loader or the drivers do
+            was recorded for this run (none was set, or an older breakeven did not record them).</p>
+        </xsl:otherwise>
+      </xsl:choose>
       <p>The data: <a href="{$a/files/@results}">results.xml</a> (every sample, with its
         provenance) and <a href="{$a/files/@csv}">results.csv</a> (one line per point).</p>
       <xsl:if test="$a/note and /page/@kind != 'feed-item'">
@@ -170,6 +180,9 @@
                 <a href="{@href}"><xsl:value-of select="@date"/> — <xsl:value-of select="@host"/></a>
               </xsl:otherwise>
             </xsl:choose>
+            <xsl:if test="@warn">
+              <br/><span class="flags"><strong>Warning: </strong><xsl:value-of select="@warn"/></span>
+            </xsl:if>
             <br/><span class="answer"><xsl:value-of select="@answer"/></span>
           </li>
         </xsl:for-each>

@@ -433,7 +433,20 @@ static void test_tune(void **state)
     (void)state;
     snprintf(cache, sizeof cache, "%s/cache", tmpdir);
     assert_int_equal(setenv("BREAKEVEN_CACHE", cache, 1), 0);
+    /* --quick alone says it keeps nothing, and keeps nothing */
     run(&o, "tune", "--quick", "--budget", "3", NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    assert_non_null(strstr(o.out, "best: #"));
+    assert_non_null(
+        strstr(o.out, "not kept (--quick tunes on tiny shapes; add --save to keep it)"));
+    assert_null(strstr(o.out, cache));
+    outcome_free(&o);
+    run(&o, "devices", NULL);
+    assert_int_equal(o.status, 0);
+    assert_null(strstr(o.out, "kernel_config          tuned"));
+    outcome_free(&o);
+    run(&o, "tune", "--quick", "--save", "--budget", "3", NULL);
     if (o.status != 0)
         fail_msg("exit %d: %s", o.status, o.err);
     assert_non_null(strstr(o.out, "best: #"));
@@ -585,6 +598,8 @@ static void test_threads_from_environment(void **state)
         fail_msg("%s", e.msg);
     assert_int_equal(r->prov.blas_threads, 1);
     assert_string_equal(r->prov.blas_threads_from, "OPENBLAS_NUM_THREADS");
+    /* the environment is recorded, for the reproduce command */
+    assert_non_null(strstr(r->prov.env, "OPENBLAS_NUM_THREADS=1"));
     assert_int_equal(r->npasses, 2);
     for (i = 0; i < r->npoints; i++) {
         int in2 = 0;

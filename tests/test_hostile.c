@@ -1358,6 +1358,7 @@ static void test_merge_hosts_utf8(void **state)
     archive a;
     archive_run v[2];
     results *m = NULL;
+    char why[512];
     int nhosts, i;
     err e;
     (void)state;
@@ -1375,12 +1376,26 @@ static void test_merge_hosts_utf8(void **state)
              "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC");
     a.n = 2;
     a.v = v;
-    assert_int_equal(archive_merge_hosts(&a, &m, &nhosts, &e), BE_OK);
+    assert_int_equal(archive_merge_hosts(&a, &m, &nhosts, why, sizeof why, &e), BE_OK);
     assert_int_equal(nhosts, 2);
     assert_non_null(m);
     for (i = 0; i < m->ndevices; i++) {
         assert_true(utf8_clean(m->devices[i].id));
         assert_true(strlen(m->devices[i].id) < sizeof m->devices[i].id);
+    }
+    /* two machines under the same long name: "name~print/id", cut on a
+     * character boundary too, and told apart */
+    results_free(m);
+    m = NULL;
+    snprintf(v[1].r->prov.host, sizeof v[1].r->prov.host, "%s", v[0].r->prov.host);
+    snprintf(v[1].r->prov.cpu_model, sizeof v[1].r->prov.cpu_model, "another CPU");
+    assert_int_equal(archive_merge_hosts(&a, &m, &nhosts, why, sizeof why, &e), BE_OK);
+    assert_int_equal(nhosts, 2);
+    assert_non_null(m);
+    assert_int_equal(m->ndevices, 2 * v[0].r->ndevices);
+    for (i = 0; i < m->ndevices; i++) {
+        assert_true(utf8_clean(m->devices[i].id));
+        assert_non_null(strchr(m->devices[i].id, '~'));
     }
     /* and it is a model breakeven would save */
     {

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,6 +397,21 @@ static void test_gpu_run(void **state)
         html = slurp(path);
         assert_non_null(strstr(html, "NVIDIA H100 80GB HBM3"));
         assert_non_null(strstr(html, "winner-map-inference.png"));
+        /* the CPU is ahead at hidden 256 batch 16 with transfers counted
+         * (115 against 117 µs): the GPU wins above batch 16, not from it */
+        assert_non_null(strstr(html, "above batch 16 at hidden 256 (95% CI under 16 to 24)"));
+        assert_null(strstr(html, "from batch 16 at hidden 256"));
+        /* the energy paragraph names the method used: an energy run apart */
+        assert_non_null(strstr(html, "cl:0.0 by NVML (the whole board, idle power included), "
+                                     "over a run of untimed steps of the same work"));
+        free(html);
+        /* the feed's title says the verdict */
+        snprintf(path, sizeof path, "%s/feed.xml", out);
+        html = slurp(path);
+        assert_non_null(strstr(html, "<title>NVIDIA H100 80GB HBM3 beats Intel(R) Xeon(R) "
+                                     "Processor (16 threads) at 33 of 35 shapes, from batch 38 "
+                                     "(95% CI 32&amp;#x2013;44) at hidden 128 (inference, vm)"
+                                     "</title>"));
         free(html);
         results_free(r);
     }
@@ -657,6 +674,263 @@ static void test_table_precision(void **state)
     results_free(r);
 }
 
+/* The largest throughput stated in text: every "<number> <prefix>FLOP/s"
+ * outside a "(95% CI ...)" (an interval's ends are bounds, not claims),
+ * in FLOP/s. */
+static double largest_stated_flops(const char *text)
+{
+    static const char prefixes[] = "kMGTPE";
+    double most = 0.0;
+    const char *p = text;
+    while ((p = strstr(p, "FLOP/s"))) {
+        const char *q = p, *ci, *close;
+        double mult = 1.0, v;
+        if (q > text && strchr(prefixes, q[-1]) && q[-1]) {
+            mult = pow(1e3, (double)(strchr(prefixes, q[-1]) - prefixes + 1));
+            q--;
+        }
+        if (q > text && q[-1] == ' ')
+            q--;
+        while (q > text && (isdigit((unsigned char)q[-1]) || q[-1] == '.'))
+            q--;
+        /* inside "(95% CI ...)": the nearest "(95% CI" before it, with no ")" between */
+        ci = NULL;
+        for (close = text; (close = strstr(close, "(95% CI")) && close < p; close++)
+            ci = close;
+        p += 6;
+        if (ci && !memchr(ci, ')', (size_t)(q - ci)))
+            continue;
+        v = strtod(q, NULL) * mult;
+        most = fmax(most, v);
+    }
+    return most;
+}
+
+/* No figure beyond what was measured: on every fixture (the H100 run, the
+ * telemetry run, a run of 0.1.0, a synthetic run), no throughput stated on
+ * the run's page, in the feed or in summary.md exceeds the best measured
+ * one by more than 10% (the H100 page once said "313 TFLOP/s", a fitted
+ * P, of a device that measured 28.6 and peaks near 67). */
+static void test_no_figure_beyond_measured(void **state)
+{
+    static const char *const files[] = {"tests/data/gpu/h100-20261123T074740Z.xml",
+                                        "tests/telemetry/results.xml",
+                                        "tests/data/results-0.1.0.xml", NULL};
+    static const char *const pages[] = {"runs/%s/index.html", "feed.xml", "runs/%s/summary.md",
+                                        "index.html"};
+    size_t f, k;
+    int i;
+    (void)state;
+    for (f = 0; f < sizeof files / sizeof *files; f++) {
+        results *r = NULL;
+        char out[400], path[900], rel[300];
+        double best = 0.0;
+        report_opts o;
+        err e;
+        if (files[f] && results_load(files[f], &r, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        if (!files[f])
+            r = make_run("20260101T000000Z-flops", "2026-01-01T00:00:00Z", "CPU", 0.5, 32);
+        for (i = 0; i < r->npoints; i++)
+            if (q_ok(&r->points[i]))
+                best =
+                    fmax(best, 1e9 * results_gflops(&r->points[i], r->points[i].resident.median));
+        assert_true(best > 0.0);
+        snprintf(out, sizeof out, "%s/flops%zu", tmpdir, f);
+        save_run(out, r);
+        memset(&o, 0, sizeof o);
+        o.out = out;
+        o.data_dir = ".";
+        if (report_write(&o, path, sizeof path, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        for (k = 0; k < sizeof pages / sizeof *pages; k++) {
+            char *text;
+            double most;
+            snprintf(rel, sizeof rel, pages[k], r->prov.id);
+            snprintf(path, sizeof path, "%s/%s", out, rel);
+            text = slurp(path);
+            most = largest_stated_flops(text);
+            if (most > 1.1 * best)
+                fail_msg("%s: %s states %g FLOP/s, best measured %g",
+                         files[f] ? files[f] : "synthetic", rel, most, best);
+            free(text);
+        }
+        results_free(r);
+    }
+}
+
+/* Warnings where people read: a run whose second pass others took 31% of
+ * the CPU during says so on its page, the front page's archive, its feed
+ * item and summary.md; a newer partial run does not take over the front
+ * page, and its page and feed item say "partial: N of M points"; the feed
+ * titles say the verdict. */
+static void test_warnings_where_read(void **state)
+{
+    results *busy = make_run("20260301T000000Z-busy", "2026-03-01T00:00:00Z", "Busy CPU", 0.5, 32);
+    results *part = make_run("20260302T000000Z-part", "2026-03-02T00:00:00Z", "Busy CPU", 0.5, 32);
+    char out[400], path[900], *text;
+    rs_pass ps;
+    fit_set fs;
+    report_opts o;
+    err e;
+    (void)state;
+    memset(&ps, 0, sizeof ps);
+    ps.index = 1;
+    ps.seconds = 1.0;
+    ps.visits = 8;
+    snprintf(ps.started, sizeof ps.started, "2026-03-01T00:00:00Z");
+    ps.state.has_cpu = 1;
+    ps.state.self_cpu = 0.9;
+    ps.state.others_cpu = 0.01;
+    assert_int_equal(results_add_pass(busy, &ps, &e), BE_OK);
+    ps.index = 2;
+    ps.state.others_cpu = 0.31;
+    assert_int_equal(results_add_pass(busy, &ps, &e), BE_OK);
+    assert_int_equal(fit_run(busy, NULL, 1, 200, &fs, &e), BE_OK);
+    results_set_fit(busy, &fs, 1, NULL);
+    busy->partial = 0;
+    /* the partial run reached 3 of the 8 points of its plan (a partial
+     * file keeps only the points reached) */
+    while (part->npoints > 3)
+        results_remove_point(part, part->npoints - 1);
+    snprintf(part->prov.hidden, sizeof part->prov.hidden, "32,128");
+    snprintf(part->prov.batch, sizeof part->prov.batch, "16,64");
+    part->partial = 1;
+    snprintf(out, sizeof out, "%s/warn", tmpdir);
+    save_run(out, busy);
+    save_run(out, part);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+
+    snprintf(path, sizeof path, "%s/runs/%s/index.html", out, busy->prov.id);
+    text = slurp(path);
+    assert_non_null(strstr(text, "Busy machine: other processes (others) or the hypervisor "
+                                 "(steal) took a share of the CPU while this run measured "
+                                 "(pass 2: others 31%)"));
+    free(text);
+    snprintf(path, sizeof path, "%s/runs/%s/summary.md", out, busy->prov.id);
+    text = slurp(path);
+    assert_non_null(strstr(text, "> **Warning:** Busy machine: "));
+    assert_non_null(strstr(text, "(pass 2: others 31%)"));
+    free(text);
+    /* the front page: the finished run, not the newer partial one */
+    snprintf(path, sizeof path, "%s/index.html", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "run <code>20260301T000000Z-busy</code>"));
+    assert_non_null(strstr(text, "Busy machine: "));
+    assert_non_null(strstr(text, "busy machine (1 pass)"));
+    assert_non_null(strstr(text, "partial: 3 of 8 points"));
+    free(text);
+    snprintf(path, sizeof path, "%s/runs/%s/index.html", out, part->prov.id);
+    text = slurp(path);
+    assert_non_null(strstr(text, "is partial: 3 of 8 points"));
+    free(text);
+    /* the feed: the verdict in the title, the warning in the description */
+    snprintf(path, sizeof path, "%s/feed.xml", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "<title>Test GPU beats Busy CPU (2 threads) at every shape "
+                                 "measured (inference, testhost)</title>"));
+    /* (only the busy run has passes: the description is its item's) */
+    assert_non_null(strstr(text, "<description>&lt;p&gt;Warning: Busy machine: "));
+    assert_non_null(strstr(text, "<title>Partial: 3 of 8 points: "));
+    assert_null(strstr(text, "<title>CPU or GPU? Dense layers on"));
+    free(text);
+    results_free(busy);
+    results_free(part);
+}
+
+/* Several hosts: two machines both called "twin" (another CPU) are told
+ * apart, not merged, not compared as one host's runs; a 4-layer run is
+ * not set beside 2-layer ones, and the front page says why. */
+static void test_hosts_merge_rules(void **state)
+{
+    results *a = make_run("20260401T000000Z-twin", "2026-04-01T00:00:00Z", "CPU A", 0.5, 32);
+    results *f = make_run("20260402T000000Z-four", "2026-04-02T00:00:00Z", "CPU F", 0.5, 32);
+    results *b = make_run("20260403T000000Z-twin", "2026-04-03T00:00:00Z", "CPU B", 0.5, 32);
+    char out[400], path[900], *text;
+    report_opts o;
+    int i;
+    err e;
+    (void)state;
+    snprintf(a->prov.host, sizeof a->prov.host, "twin");
+    snprintf(a->prov.cpu_model, sizeof a->prov.cpu_model, "CPU A");
+    snprintf(b->prov.host, sizeof b->prov.host, "twin");
+    snprintf(b->prov.cpu_model, sizeof b->prov.cpu_model, "CPU B");
+    snprintf(f->prov.host, sizeof f->prov.host, "four");
+    f->prov.layers = 4;
+    for (i = 0; i < f->npoints; i++)
+        f->points[i].layers = 4;
+    assert_false(q_same_machine(a, b));
+    snprintf(out, sizeof out, "%s/hosts", tmpdir);
+    save_run(out, a);
+    save_run(out, f);
+    save_run(out, b);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "The newest run of each of the 2 machines, side by side"));
+    assert_non_null(strstr(text, "twin~"));
+    assert_non_null(strstr(text, " Not set beside them, as unlike runs are never compared: four "
+                                 "(run 20260402T000000Z-four) measured 4-layer stacks, not 2."));
+    /* the other "twin" is not this one's previous run */
+    assert_null(strstr(text, "Compared with the previous run on this host"));
+    free(text);
+    /* the history keeps the two machines apart, each named with its print */
+    snprintf(path, sizeof path, "%s/history.html", out);
+    text = slurp(path);
+    assert_int_equal(occurrences(text, "<h2>Host twin ["), 2);
+    free(text);
+    results_free(a);
+    results_free(b);
+    results_free(f);
+}
+
+/* Extremes from points whose interval supports them: on the H100 run the
+ * largest median ratio (35.05x at hidden 1024 x batch 1024) has a wide
+ * interval; "at best" is the shape whose interval reaches highest, here
+ * hidden 512 x batch 1024, quoted with its interval, and no shape's lower
+ * end is higher. */
+static void test_extremes_supported(void **state)
+{
+    results *r = NULL;
+    findings F;
+    const finding *f;
+    char text[256];
+    int i;
+    double most = 0.0;
+    err e;
+    (void)state;
+    if (results_load("tests/data/gpu/h100-20261123T074740Z.xml", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(findings_make(r, &F, &e), BE_OK);
+    f = findings_get(&F, "cl:0.0", WL_INFERENCE, FIT_RESIDENT, 0);
+    assert_non_null(f);
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *pb = &r->points[i], *po;
+        if (strcmp(pb->device, "cpu") != 0 || pb->mode != WL_INFERENCE || !q_ok(pb))
+            continue;
+        po = q_point(r, "cl:0.0", WL_INFERENCE, pb->hidden, pb->batch);
+        if (q_ok(po))
+            most = fmax(most, pb->resident.ci_lo / po->resident.ci_hi);
+    }
+    assert_true(fabs(f->best_lo - most) < 1e-12);
+    assert_int_equal(f->best_hidden, 512);
+    assert_int_equal(f->best_batch, 1024);
+    assert_true(f->best_lo <= f->best && f->best <= f->best_hi);
+    findings_extreme_text(f, 1, text, sizeof text);
+    assert_string_equal(text, "32.16\xc3\x97 (95% CI 27.84\xe2\x80\x93"
+                              "37.15) at hidden 512, batch 1024");
+    findings_free(&F);
+    results_free(r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -684,6 +958,10 @@ int main(void)
         cmocka_unit_test(test_gpu_run),
         cmocka_unit_test(test_one_verdict),
         cmocka_unit_test(test_table_precision),
+        cmocka_unit_test(test_no_figure_beyond_measured),
+        cmocka_unit_test(test_warnings_where_read),
+        cmocka_unit_test(test_hosts_merge_rules),
+        cmocka_unit_test(test_extremes_supported),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }

@@ -1984,6 +1984,82 @@ static void test_results_passes_round_trip(void **state)
     expect_rejected("<s wall=\"", "<s pass=\"0\" wall=\"", "pass");
 }
 
+/* `breakeven CMD -h` for every command: that command's lines and options
+ * only; -h before a command gives all of it. */
+static void test_command_help(void **state)
+{
+    static const char *const cmds[] = {"all",   "run",     "report", "compare",
+                                       "refit", "devices", "tune"};
+    size_t k;
+    (void)state;
+    for (k = 0; k < sizeof cmds / sizeof *cmds; k++) {
+        char *argv[] = {"breakeven", (char *)cmds[k], "-h", NULL}, *text = NULL, want[64];
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        cli c;
+        err e;
+        assert_int_equal(cli_parse(3, argv, &c, &e), BE_OK);
+        assert_int_equal(c.cmd, CLI_HELP);
+        assert_int_equal(c.help_cmd, (int)k);
+        assert_non_null(f);
+        cli_command_usage(f, (cli_command)k);
+        fclose(f);
+        snprintf(want, sizeof want, "usage: breakeven %s ", cmds[k]);
+        assert_non_null(strstr(text, want));
+        snprintf(want, sizeof want, "\n  %s ", cmds[k]);
+        assert_non_null(strstr(text, want));
+        /* the options of the command, and no other's */
+        assert_true(!strstr(text, "--hidden") == !(k <= 1));
+        assert_true(!strstr(text, "--format") == !(k == 3));
+        assert_true(!strstr(text, "--save") == !(k == 6));
+        assert_non_null(strstr(text, "--help"));
+        free(text);
+    }
+    {
+        char *argv[] = {"breakeven", "--help", "run", NULL};
+        cli c;
+        err e;
+        assert_int_equal(cli_parse(3, argv, &c, &e), BE_OK);
+        assert_int_equal(c.cmd, CLI_HELP);
+        assert_int_equal(c.help_cmd, -1);
+    }
+}
+
+/* The environment that changes results: only the libraries' variables,
+ * sorted, quoted where a shell needs it; and it survives the results file. */
+static void test_host_environment(void **state)
+{
+    char *const env[] = {"PATH=/usr/bin",
+                         "POCL_DEVICES=pthread",
+                         "OPENBLAS_NUM_THREADS=4",
+                         "HOME=/root",
+                         "OMP_PROC_BIND=close",
+                         "CUDA_VISIBLE_DEVICES=0,1",
+                         "OPENBLAS_CORETYPE=it's odd",
+                         "OMPX=1",
+                         NULL};
+    char buf[512], path[300];
+    results *r = results_new(), *b = NULL;
+    err e;
+    (void)state;
+    host_env_of(env, buf, sizeof buf);
+    assert_string_equal(buf, "CUDA_VISIBLE_DEVICES=0,1 OMP_PROC_BIND=close "
+                             "OPENBLAS_CORETYPE='it'\\''s odd' OPENBLAS_NUM_THREADS=4 "
+                             "POCL_DEVICES=pthread");
+    host_env_of(env, buf, 20); /* a word that does not fit is left out, never cut */
+    assert_string_equal(buf, "");
+    assert_non_null(r);
+    fill_fixture(r);
+    snprintf(r->prov.env, sizeof r->prov.env, "%s", "OPENBLAS_CORETYPE=Haswell");
+    snprintf(path, sizeof path, "/tmp/be-env-results-%d.xml", (int)getpid());
+    if (results_save(r, path, &e) != BE_OK || results_load(path, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(b->prov.env, "OPENBLAS_CORETYPE=Haswell");
+    unlink(path);
+    results_free(r);
+    results_free(b);
+}
+
 /* The ISA from a cpuinfo flags list, and the core OpenBLAS should have
  * picked: only when it fell back to an older core's kernels. */
 static void test_blas_core_advice(void **state)
@@ -2143,6 +2219,8 @@ static void test_verify_every_row_and_column(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_host_environment),
+        cmocka_unit_test(test_command_help),
         cmocka_unit_test(test_list_forms),
         cmocka_unit_test(test_list_errors),
         cmocka_unit_test(test_flops),
