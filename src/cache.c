@@ -135,7 +135,8 @@ int cache_digest_make(const results *full, const char *answer, const char *rows,
         if (results_add_pass(r, &full->passes[i], e) < 0)
             goto fail;
     for (i = 0; i < full->npoints; i++) {
-        rs_point p = full->points[i];
+        rs_point p;
+        memcpy(&p, &full->points[i], sizeof p);
         p.nsamples = 0;
         p.samples = NULL;
         p.pass = NULL;
@@ -235,6 +236,7 @@ int cache_digest_save(const char *out, const char *id, const cache_key *k, const
                       err *e)
 {
     const results *r = d->r;
+    fit_prices prices;
     buf b = {NULL, 0, 0, 0};
     cache_hasher h;
     cache_key build;
@@ -242,6 +244,14 @@ int cache_digest_save(const char *out, const char *id, const cache_key *k, const
     cache_hash_init(&h);
     build_key(&h);
     cache_hash_end(&h, &build);
+    /* the prices given, and zeros past them and past each name's end:
+     * those bytes were never written */
+    memset(&prices, 0, sizeof prices);
+    for (i = 0; i < r->prices.n && i < FIT_MAX_PRICES; i++) {
+        snprintf(prices.device[i], sizeof prices.device[i], "%s", r->prices.device[i]);
+        prices.usd_per_hour[i] = r->prices.usd_per_hour[i];
+    }
+    prices.n = i;
     put(&b, digest_magic, sizeof digest_magic);
     put(&b, build.hex, sizeof build.hex);
     put(&b, k->hex, sizeof k->hex);
@@ -255,7 +265,7 @@ int cache_digest_save(const char *out, const char *id, const cache_key *k, const
     put_u32(&b, (size_t)r->fit.analysis);
     put(&b, &r->fit_seed, sizeof r->fit_seed);
     put(&b, &r->prov, sizeof r->prov);
-    put(&b, &r->prices, sizeof r->prices);
+    put(&b, &prices, sizeof prices);
     put(&b, r->devices, (size_t)r->ndevices * sizeof *r->devices);
     put(&b, r->passes, (size_t)r->npasses * sizeof *r->passes);
     for (i = 0; i < r->npoints; i++)

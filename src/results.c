@@ -90,7 +90,8 @@ int results_add_device(results *r, const device_info *d, err *e)
     if (!nd)
         return err_set(e, BE_EFAIL, "out of memory adding a device");
     r->devices = nd;
-    r->devices[r->ndevices++] = *d;
+    /* whole, padding too: the render cache writes these bytes (cache.h) */
+    memcpy(&r->devices[r->ndevices++], d, sizeof *d);
     return BE_OK;
 }
 
@@ -106,7 +107,7 @@ int results_add_point(results *r, const rs_point *p, err *e)
         r->cap = cap;
     }
     np = &r->points[r->npoints];
-    *np = *p;
+    memcpy(np, p, sizeof *np);
     np->samples = NULL;
     np->pass = NULL;
     if (p->nsamples > 0) {
@@ -168,7 +169,7 @@ int results_add_pass(results *r, const rs_pass *ps, err *e)
     if (!np)
         return err_set(e, BE_EFAIL, "out of memory adding a pass");
     r->passes = np;
-    r->passes[r->npasses++] = *ps;
+    memcpy(&r->passes[r->npasses++], ps, sizeof *ps);
     return BE_OK;
 }
 
