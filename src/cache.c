@@ -542,3 +542,30 @@ int cache_page_load(const char *out, const char *id, cache_key *k, char **item, 
     free(data);
     return BE_OK;
 }
+
+/* ---- the marks of charts drawn in place ------------------------------ */
+
+int cache_mark_same(const char *out, const char *name, const cache_key *k)
+{
+    char p[PATHMAX], *data = NULL;
+    size_t n = 0;
+    int same;
+    err ignore;
+    entry_path(out, name, "mark", p, sizeof p);
+    if (fsx_read_all(p, &data, &n, &ignore) < 0)
+        return 0;
+    same = n == sizeof k->hex && memcmp(data, k->hex, sizeof k->hex) == 0;
+    free(data);
+    return same;
+}
+
+int cache_mark_save(const char *out, const char *name, const cache_key *k, err *e)
+{
+    char p[PATHMAX];
+    int rc;
+    snprintf(p, sizeof p, "%s/" CACHE_DIR, out);
+    if ((rc = fsx_mkdirs(p, e)) < 0 || (rc = fsx_real_dir(p, e)) < 0)
+        return rc;
+    entry_path(out, name, "mark", p, sizeof p);
+    return fsx_write_atomic(p, k->hex, sizeof k->hex, e);
+}

@@ -32,6 +32,8 @@
 
 #define CACHE_DIR ".cache"
 #define CACHE_ANSWER 600
+/* the id of the front page's entry: no run id starts with a dot */
+#define CACHE_FRONT ".front"
 
 /* A hash of 128 bits, as 32 hex digits and a NUL. */
 typedef struct cache_key {
@@ -81,5 +83,11 @@ int cache_page_load(const char *out, const char *id, cache_key *k, char **item, 
  * cache never says a page is written that is not. */
 int cache_page_entry(const char *out, const char *id, const cache_key *k, const char *item,
                      char *path, size_t size, char **data, size_t *len, err *e);
+
+/* OUT/.cache/<name>.mark: the key of charts drawn in place (not staged
+ * with the pages), so that a report draws them again only when what they
+ * show changed.  cache_mark_same: 1 when the mark holds k. */
+int cache_mark_same(const char *out, const char *name, const cache_key *k);
+int cache_mark_save(const char *out, const char *name, const cache_key *k, err *e);
 
 #endif

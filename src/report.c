@@ -81,6 +81,12 @@ typedef struct report_ctx {
     history h;             /* the archive as series */
     cache_key site_key;    /* the settings and templates of every page */
     struct run_side *side; /* digests by run id, until the archive is in order */
+    int front;             /* the run of the front page                      */
+    int front_done;        /* its page rendered (while its run was loaded)   */
+    results *hosts;        /* the newest run of each machine side by side    */
+    int nhosts;
+    char unlike[2048];     /* the runs not set beside them, and why          */
+    cache_key hosts_key;   /* the results of those newest runs               */
     int nside;
     site_outbox box;
 } report_ctx;
@@ -735,19 +741,53 @@ static void history_table(xmlNodePtr parent, const hist_series *s)
     }
 }
 
-/* Draws series s's two charts into OUT/history/ and adds them. */
+/* Whether the charts at each of the n bases (without extension) are all
+ * there, wide and narrow. */
+static int charts_exist(const char *const *base, int n)
+{
+    char p[PATHMAX + 32];
+    int i;
+    for (i = 0; i < n; i++) {
+        snprintf(p, sizeof p, "%s.png", base[i]);
+        if (access(p, F_OK) != 0)
+            return 0;
+        snprintf(p, sizeof p, "%s" FIGURE_NARROW_SUFFIX ".png", base[i]);
+        if (access(p, F_OK) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Draws series s's two charts into OUT/history/ unless they show what
+ * they showed (the mark of its runs' results, its title and this build),
+ * and adds them. */
 static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series *s,
                           const char *title, err *e)
 {
-    char dir[PATHMAX], base[PATHMAX], href[300], alt[600], text[1200];
-    int rc;
+    char dir[PATHMAX], base[PATHMAX], peak[PATHMAX], href[300], alt[600], text[1200];
+    char mark[sizeof s->anchor + 16];
+    const char *bases[2] = {base, peak};
+    cache_hasher h;
+    cache_key k;
+    int rc, i;
     xmlNodePtr c;
     snprintf(dir, sizeof dir, "%s/history", x->o->out);
     if ((rc = fsx_mkdirs_in(x->o->out, dir, e)) < 0)
         return rc;
     snprintf(base, sizeof base, "%s/%s-crossover", dir, s->anchor);
-    if ((rc = figure_history_cross(s, title, base, e)) < 0)
-        return rc;
+    snprintf(peak, sizeof peak, "%s/%s-peak", dir, s->anchor);
+    snprintf(mark, sizeof mark, "history-%s", s->anchor);
+    cache_hash_init(&h);
+    cache_hash_str(&h, title);
+    for (i = 0; i < s->nruns; i++)
+        cache_hash_str(&h, x->key[s->arch[i]].hex);
+    cache_hash_end(&h, &k);
+    if (x->o->full || !charts_exist(bases, 2) || !cache_mark_same(x->o->out, mark, &k)) {
+        if ((rc = figure_history_cross(s, title, base, e)) < 0 ||
+            (rc = figure_history_peak(s, title, peak, e)) < 0 ||
+            (rc = cache_mark_save(x->o->out, mark, &k, e)) < 0)
+            return rc;
+    }
     c = site_add(sn, "chart", NULL);
     snprintf(href, sizeof href, "history/%s-crossover", s->anchor);
     chart_links(c, base, href);
@@ -761,12 +801,9 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
              "is the 95%% interval, a dashed line a detected change.",
              s->other, s->base, workload_mode_name(s->mode));
     site_add(c, "p", text);
-    snprintf(base, sizeof base, "%s/%s-peak", dir, s->anchor);
-    if ((rc = figure_history_peak(s, title, base, e)) < 0)
-        return rc;
     c = site_add(sn, "chart", NULL);
     snprintf(href, sizeof href, "history/%s-peak", s->anchor);
-    chart_links(c, base, href);
+    chart_links(c, peak, href);
     snprintf(alt, sizeof alt, "Chart: the peak throughput of both devices over the runs of %s.",
              title);
     site_attr(c, "alt", alt);
@@ -1322,62 +1359,199 @@ static int site_key(report_ctx *x, err *e)
 
 /* ---- rendering, one run whole at a time ------------------------------ */
 
-/* Run k (and the previous run of its host) loaded whole in place of their
- * small models, with k's findings and comparison; undone by without_run. */
-static int with_run(report_ctx *x, int k, results **small, results **small_prev, err *e)
+/* Run k loaded whole in place of its small model, with its findings and
+ * its comparison with the previous run of its host; undone by
+ * without_run.  The previous run stays small: the comparison reads the
+ * points' summaries, the passes and the provenance, which its digest
+ * keeps whole, never the samples (one run loaded, not two). */
+static int with_run(report_ctx *x, int k, results **small, err *e)
 {
     archive_run *u = &x->a.v[k];
-    results *full = NULL, *prev = NULL;
+    results *full = NULL;
     cmp_slot *cs = &x->cmp[k];
     int rc;
-    *small = *small_prev = NULL;
+    *small = NULL;
     if ((rc = results_load(u->src, &full, e)) < 0)
         return rc;
-    if (u->prev >= 0 && (rc = results_load(x->a.v[u->prev].src, &prev, e)) < 0) {
-        results_free(full);
-        return rc;
-    }
     if ((rc = findings_make(full, &x->F[k], e)) < 0) {
         results_free(full);
-        results_free(prev);
         return rc;
     }
     memset(cs, 0, sizeof *cs);
-    if (prev) {
+    if (u->prev >= 0) {
         err ce;
-        if (compare_runs(prev, full, &cs->cmp, &ce) == BE_OK)
+        if (compare_runs(x->a.v[u->prev].r, full, &cs->cmp, &ce) == BE_OK)
             cs->has = 1;
         else
             snprintf(cs->note, sizeof cs->note,
                      "No comparison with the previous run on this host: %s.", ce.msg);
-        *small_prev = x->a.v[u->prev].r;
-        x->a.v[u->prev].r = prev;
     }
     *small = u->r;
     u->r = full;
     return BE_OK;
 }
 
-static void without_run(report_ctx *x, int k, results *small, results *small_prev)
+static void without_run(report_ctx *x, int k, results *small)
 {
     archive_run *u = &x->a.v[k];
     results_free(u->r);
     u->r = small;
-    if (small_prev) {
-        results_free(x->a.v[u->prev].r);
-        x->a.v[u->prev].r = small_prev;
-    }
     findings_free(&x->F[k]);
     compare_free(&x->cmp[k].cmp);
     memset(&x->cmp[k], 0, sizeof x->cmp[k]);
+}
+
+/* The run of the front page: the newest that finished (a partial one
+ * does not take it over), else the newest. */
+static int front_run(const archive *a)
+{
+    int k;
+    for (k = a->n - 1; k > 0 && a->v[k].r->partial; k--)
+        ;
+    return a->v[k].r->partial ? a->n - 1 : k;
+}
+
+/* Draws the charts of the hosts side by side unless they show what they
+ * showed (x->hosts_key). */
+static int hosts_charts(report_ctx *x, err *e)
+{
+    char base[2 * WL_TRAINING + 2][PATHMAX];
+    const char *bases[2 * WL_TRAINING + 2];
+    int m, n = 0, rc;
+    for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+        const char *mode = workload_mode_name((wl_mode)m);
+        if (!q_has_mode(x->hosts, NULL, (wl_mode)m))
+            continue;
+        snprintf(base[n], sizeof base[n], "%s/" RUNCHARTS_HOSTS "%s-%s", x->o->out,
+                 runcharts_name(RUNCHARTS_THROUGHPUT), mode);
+        bases[n] = base[n];
+        n++;
+        snprintf(base[n], sizeof base[n], "%s/" RUNCHARTS_HOSTS "%s-%s", x->o->out,
+                 runcharts_name(RUNCHARTS_RELATIVE_TIME), mode);
+        bases[n] = base[n];
+        n++;
+    }
+    if (!x->o->full && charts_exist(bases, n) && cache_mark_same(x->o->out, "hosts", &x->hosts_key))
+        return BE_OK;
+    if ((rc = runcharts_hosts(x->hosts, x->o->out, e)) < 0)
+        return rc;
+    return cache_mark_save(x->o->out, "hosts", &x->hosts_key, e);
+}
+
+/* The front page's run (x->front), and the newest run of every machine
+ * side by side (x->hosts) with their charts.  Each is the archive's small
+ * model: the charts and their words read the points' summaries, which the
+ * digest keeps whole; so the key of the newest runs' results is the key of
+ * the charts. */
+static int prepare_front(report_ctx *x, err *e)
+{
+    archive newest;
+    cache_hasher h;
+    int i, j, rc = BE_OK;
+    results_free(x->hosts);
+    x->hosts = NULL;
+    x->nhosts = 0;
+    x->unlike[0] = '\0';
+    x->front_done = 0;
+    x->front = front_run(&x->a);
+    memset(&newest, 0, sizeof newest);
+    cache_hash_init(&h);
+    cache_hash_str(&h, "hosts");
+    /* newest first, as the keys are hashed */
+    for (i = x->a.n - 1; i >= 0; i--) {
+        archive_run u = x->a.v[i];
+        for (j = 0; j < newest.n && !q_same_machine(newest.v[j].r, u.r); j++)
+            ;
+        if (j < newest.n)
+            continue;
+        u.stage[0] = '\0';
+        if ((rc = archive_add(&newest, &u, e)) < 0)
+            goto done;
+        cache_hash_str(&h, x->key[i].hex);
+    }
+    cache_hash_end(&h, &x->hosts_key);
+    /* archive_merge_hosts reads the runs oldest first */
+    for (i = 0; i < newest.n / 2; i++) {
+        archive_run t = newest.v[i];
+        newest.v[i] = newest.v[newest.n - 1 - i];
+        newest.v[newest.n - 1 - i] = t;
+    }
+    if ((rc = archive_merge_hosts(&newest, &x->hosts, &x->nhosts, x->unlike, sizeof x->unlike,
+                                  e)) == BE_OK &&
+        x->hosts)
+        rc = hosts_charts(x, e);
+done:
+    free(newest.v); /* its runs are the archive's */
+    return rc;
+}
+
+/* The key of the front page: run k's pages, the hosts, the newest runs it
+ * lists and how many runs there are. */
+static void front_key(const report_ctx *x, cache_key *fk)
+{
+    cache_hasher h;
+    char buf[32];
+    int j;
+    cache_hash_init(&h);
+    cache_hash_str(&h, x->page[x->front].hex);
+    cache_hash_str(&h, x->hosts_key.hex);
+    snprintf(buf, sizeof buf, "%d %d", x->front, x->a.n);
+    cache_hash_str(&h, buf);
+    for (j = x->a.n - ARCHPAGES_FRONT; j < x->a.n; j++)
+        if (j >= 0)
+            cache_hash_str(&h, x->key[j].hex);
+    cache_hash_end(&h, fk);
+}
+
+/* OUT/index.html from run x->front, loaded whole (see with_run), and the
+ * hosts side by side; its cache entry published with it. */
+static int put_front(report_ctx *x, err *e)
+{
+    char p[PATHMAX], *data;
+    size_t len;
+    cache_key fk;
+    int rc;
+    if ((rc = render_run_page(x, x->front, 1, x->hosts, x->nhosts, x->unlike, &x->box, e)) < 0)
+        return rc;
+    front_key(x, &fk);
+    if ((rc = cache_page_entry(x->o->out, CACHE_FRONT, &fk, NULL, p, sizeof p, &data, &len, e)) <
+            0 ||
+        (rc = site_put(&x->box, p, data, len, 0, e)) < 0)
+        return rc;
+    x->front_done = 1;
+    return BE_OK;
+}
+
+/* OUT/index.html, unless the pages rendered it already (render_whole) or
+ * it is as the cache says it was rendered. */
+static int render_index(report_ctx *x, err *e)
+{
+    char p[PATHMAX + 16];
+    cache_key fk, old;
+    results *small;
+    err ignore;
+    int rc;
+    if (x->front_done)
+        return BE_OK;
+    front_key(x, &fk);
+    snprintf(p, sizeof p, "%s/index.html", x->o->out);
+    if (!x->o->full && access(p, F_OK) == 0 &&
+        cache_page_load(x->o->out, CACHE_FRONT, &old, NULL, &ignore) == BE_OK &&
+        strcmp(old.hex, fk.hex) == 0)
+        return BE_OK;
+    if ((rc = with_run(x, x->front, &small, e)) < 0)
+        return rc;
+    rc = put_front(x, e);
+    without_run(x, x->front, small);
+    return rc;
 }
 
 /* Run k's pages, its comparison page and, in the feed, its item. */
 static int render_whole(report_ctx *x, int k, err *e)
 {
     archive_run *u = &x->a.v[k];
-    results *small, *small_prev;
-    int rc = with_run(x, k, &small, &small_prev, e);
+    results *small;
+    int rc = with_run(x, k, &small, e);
     if (rc < 0)
         return rc;
     /* an archived run's charts, drawn when its directory lacks them */
@@ -1388,11 +1562,14 @@ static int render_whole(report_ctx *x, int k, err *e)
                             NULL, 0, e);
     if (rc == BE_OK)
         rc = render_run(x, k, e);
+    /* the front page while the run is loaded */
+    if (rc == BE_OK && k == x->front)
+        rc = put_front(x, e);
     free(x->items[k]);
     x->items[k] = NULL;
     if (rc == BE_OK && k >= feed_oldest(x))
         rc = item_make(x, k, &x->items[k], e);
-    without_run(x, k, small, small_prev);
+    without_run(x, k, small);
     return rc;
 }
 
@@ -1437,7 +1614,7 @@ static int render_runs(report_ctx *x, int *again, err *e)
     err why;
     *again = 0;
     history_free(&x->h);
-    if ((rc = history_make(&x->a, &x->h, e)) < 0)
+    if ((rc = history_make(&x->a, &x->h, e)) < 0 || (rc = prepare_front(x, e)) < 0)
         return rc;
     for (k = 0; k < x->a.n; k++) {
         if ((rc = stopped(x, e)) < 0)
@@ -1496,67 +1673,18 @@ static int put_tables(report_ctx *x, err *e)
     return rc;
 }
 
-/* OUT/index.html: the newest run whole, and the newest run of every host
- * side by side when there are several. */
-static int render_index(report_ctx *x, err *e)
-{
-    results *small, *small_prev, *hosts = NULL;
-    archive newest;
-    char unlike[2048];
-    int i, j, k, rc, nhosts = 0;
-    memset(&newest, 0, sizeof newest);
-    unlike[0] = '\0';
-    /* the front page is the newest run that finished (a partial one does
-     * not take it over) */
-    for (k = x->a.n - 1; k > 0 && x->a.v[k].r->partial; k--)
-        ;
-    if (x->a.v[k].r->partial)
-        k = x->a.n - 1;
-    /* the newest run of each host, loaded whole, newest first */
-    for (i = x->a.n - 1; i >= 0; i--) {
-        archive_run u = x->a.v[i];
-        for (j = 0; j < newest.n && !q_same_machine(newest.v[j].r, u.r); j++)
-            ;
-        if (j < newest.n)
-            continue;
-        u.stage[0] = '\0';
-        if ((rc = results_load(u.src, &u.r, e)) < 0 || (rc = archive_add(&newest, &u, e)) < 0) {
-            results_free(u.r);
-            goto done;
-        }
-    }
-    /* archive_merge_hosts reads the runs oldest first */
-    for (i = 0; i < newest.n / 2; i++) {
-        archive_run t = newest.v[i];
-        newest.v[i] = newest.v[newest.n - 1 - i];
-        newest.v[newest.n - 1 - i] = t;
-    }
-    if ((rc = archive_merge_hosts(&newest, &hosts, &nhosts, unlike, sizeof unlike, e)) < 0)
-        goto done;
-    if (hosts && (rc = runcharts_hosts(hosts, x->o->out, e)) < 0)
-        goto done;
-    if ((rc = with_run(x, k, &small, &small_prev, e)) < 0)
-        goto done;
-    rc = render_run_page(x, k, 1, hosts, nhosts, unlike, &x->box, e);
-    without_run(x, k, small, small_prev);
-done:
-    results_free(hosts);
-    archive_free(&newest);
-    return rc;
-}
-
 /* Every feed item the pages did not render: loaded whole for it. */
 static int fill_items(report_ctx *x, err *e)
 {
     int k, rc;
     for (k = feed_oldest(x); k < x->a.n; k++) {
-        results *small, *small_prev;
+        results *small;
         if (x->items[k])
             continue;
-        if ((rc = with_run(x, k, &small, &small_prev, e)) < 0)
+        if ((rc = with_run(x, k, &small, e)) < 0)
             return rc;
         rc = item_make(x, k, &x->items[k], e);
-        without_run(x, k, small, small_prev);
+        without_run(x, k, small);
         if (rc < 0)
             return rc;
     }
@@ -1670,6 +1798,7 @@ static void ctx_free(report_ctx *x)
     for (i = 0; x->items && i < x->a.n; i++)
         free(x->items[i]);
     history_free(&x->h);
+    results_free(x->hosts);
     free(x->side);
     free(x->dg);
     free(x->key);
