@@ -835,6 +835,6 @@ int compare_chart(const compare_set *s, const char *base, err *e)
     if ((rc = chart_measure(FIGURE_NARROW_WIDTH, draw_change, &x, e)) < 0)
         return rc;
     return chart_render(nb, FIGURE_NARROW_WIDTH,
-                        x.need_h > 0 ? ceil(x.need_h) : FIGURE_NARROW_WIDTH, FIGURE_SCALE,
+                        x.need_h > 0 ? ceil(x.need_h) : FIGURE_NARROW_WIDTH, FIGURE_NARROW_SCALE,
                         draw_change, &x, e);
 }

@@ -231,7 +231,7 @@ int figure_render(fig_ctx *x, const char *base, chart_draw_fn draw, int fit_wide
     if ((rc = chart_measure(FIGURE_NARROW_WIDTH, draw, x, e)) < 0)
         return rc;
     h = x->need_h > 0 ? ceil(x->need_h) : FIGURE_NARROW_WIDTH;
-    return chart_render(nb, FIGURE_NARROW_WIDTH, h, FIGURE_SCALE, draw, x, e);
+    return chart_render(nb, FIGURE_NARROW_WIDTH, h, FIGURE_NARROW_SCALE, draw, x, e);
 }
 
 void figure_key(chart_key *keys, int *n, chart_key_kind kind, const char *label, chart_rgb c,

@@ -7,7 +7,7 @@
  * (FIGURE_WIDTH × FIGURE_HEIGHT user units at FIGURE_SCALE, i.e. 2200 × 1280
  * pixels; the bar charts as high as their bars need), atomically; and the
  * same chart laid out for phones, "<base>-narrow.png": FIGURE_NARROW_WIDTH user
- * units wide, as high as it needs, the legend under the plot, so that its
+ * units wide at FIGURE_NARROW_SCALE, as high as it needs, the legend under the plot, so that its
  * text is as large on a phone's screen as the wide one's is on a desktop's
  * (about 11 CSS px).  chart_png_size (chart.h) gives a chart's height.
  * The fit_set may be NULL or empty (no models, no crossovers): the charts
@@ -41,6 +41,9 @@
 #define FIGURE_HEIGHT 640.0
 #define FIGURE_SCALE 2.0
 #define FIGURE_NARROW_WIDTH 330.0
+/* the narrow chart at 1.5 pixels per unit (495 pixels wide): sharp enough
+ * on a phone, and a run's directory stays under 1 MB (docs/archive.md) */
+#define FIGURE_NARROW_SCALE 1.5
 #define FIGURE_NARROW_SUFFIX "-narrow"
 
 /* One network shape, for the relative time and cost charts. */

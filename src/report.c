@@ -142,8 +142,8 @@ static void chart_links(xmlNodePtr c, const char *file_base, const char *href_ba
     snprintf(p, sizeof p, "%s" FIGURE_NARROW_SUFFIX ".png", file_base);
     if (chart_png_size(p, &w, &h, &e) == BE_OK) {
         site_attrf(c, "narrow-png", "%s" FIGURE_NARROW_SUFFIX ".png", href_base);
-        site_attrf(c, "narrow-width", "%.0f", w / FIGURE_SCALE);
-        site_attrf(c, "narrow-height", "%.0f", h / FIGURE_SCALE);
+        site_attrf(c, "narrow-width", "%.0f", w / FIGURE_NARROW_SCALE);
+        site_attrf(c, "narrow-height", "%.0f", h / FIGURE_NARROW_SCALE);
     }
 }
 
