@@ -162,6 +162,7 @@ static void report(const char *bin, const char *out, int full, double *secs, dou
     struct rusage ru;
     int status;
     pid_t pid;
+    fflush(stdout); /* or the child's freopen writes the table's buffered lines again */
     clock_gettime(CLOCK_MONOTONIC, &a);
     pid = fork();
     if (pid == 0) {
@@ -181,6 +182,11 @@ static void report(const char *bin, const char *out, int full, double *secs, dou
     clock_gettime(CLOCK_MONOTONIC, &b);
     *secs = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
     *mb = (double)ru.ru_maxrss / 1024.0;
+    /* as it goes: a long bench stopped half way still says what it saw */
+    fprintf(stderr, "bench-archive:   %.1f s wall, %.1f s CPU, peak RSS %.0f MB\n", *secs,
+            (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec,
+            *mb);
 }
 
 /* Bytes under path (du -sb). */
@@ -219,8 +225,9 @@ int main(int argc, char **argv)
         make_variant(argv[4], p, "h100", k, &h100[k]);
     }
     printf("\n| runs | full report | peak RSS | nothing new | add one run | peak RSS | "
-           "--full | disk per run (runs/) | OUT/ per run | feed.xml | history.html |\n"
-           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+           "--full | disk per run (runs/) | OUT/ per run | default run | feed.xml | "
+           "history.html |\n"
+           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (tok = strtok_r(sizes, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
         int n = atoi(tok), i;
         double t_full, m_full, t_none, m_none, t_add, m_add, t_forced, m_forced;
@@ -248,7 +255,10 @@ int main(int argc, char **argv)
         }
         snprintf(p, sizeof p, "%s/runs", out);
         {
-            double runs = bytes_of(p), all = bytes_of(out), feed, hist;
+            /* the first night is a default-sized run: its directory alone */
+            double runs = bytes_of(p), all = bytes_of(out), one, feed, hist;
+            snprintf(p, sizeof p, "%s/runs/20250101T020000Z-bench", out);
+            one = bytes_of(p);
             snprintf(p, sizeof p, "%s/feed.xml", out);
             feed = bytes_of(p);
             snprintf(p, sizeof p, "%s/history.html", out);
@@ -257,9 +267,9 @@ int main(int argc, char **argv)
             if (t_forced >= 0)
                 snprintf(forced, sizeof forced, "%.1f s", t_forced);
             printf("| %d | %.1f s | %.0f MB | %.1f s | %.1f s | %.0f MB | %s | %.2f MB | "
-                   "%.2f MB | %.2f MB | %.2f MB |\n",
+                   "%.2f MB | %.3f MB | %.2f MB | %.2f MB |\n",
                    n, t_full, m_full, t_none, t_add, m_add, forced, runs / (n + 1) / 1e6,
-                   all / (n + 1) / 1e6, feed / 1e6, hist / 1e6);
+                   all / (n + 1) / 1e6, one / 1e6, feed / 1e6, hist / 1e6);
             fflush(stdout);
         }
     }
