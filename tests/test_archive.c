@@ -322,11 +322,12 @@ static int same_time(struct timespec a, struct timespec b)
 /* The incremental report writes what a full one writes, byte for byte:
  * after a run is added (and only the pages it changes are written again),
  * after cache entries are damaged or swapped (ignored and made again),
- * after a run's results change under the same id (its pages change). */
+ * after a run's results change under the same id (its pages change),
+ * after a chart drawn in place is lost or its mark garbled. */
 static void test_incremental_same_bytes(void **state)
 {
     char inc[400], full[400], p[800], cmd[1200], *before, *after;
-    struct timespec t1, t5, t6;
+    struct timespec t1, t5, t6, th;
     int day;
     (void)state;
     snprintf(inc, sizeof inc, "%s/inc", tmpdir);
@@ -337,9 +338,11 @@ static void test_incremental_same_bytes(void **state)
     t1 = mtime_of(inc, "runs/20260101T000000Z-t/index.html");
     t5 = mtime_of(inc, "runs/20260105T000000Z-t/index.html");
     t6 = mtime_of(inc, "runs/20260106T000000Z-t/index.html");
-    /* nothing new: nothing of the runs' pages written again */
+    th = mtime_of(inc, "history/s1-peak.png");
+    /* nothing new: nothing of the runs' pages written again, no chart drawn again */
     report(inc, 3, 2);
     assert_true(same_time(t6, mtime_of(inc, "runs/20260106T000000Z-t/index.html")));
+    assert_true(same_time(th, mtime_of(inc, "history/s1-peak.png")));
     /* one run more: its page and its previous neighbour's, no other */
     save_run(inc, 7, 1.5);
     report(inc, 3, 2);
@@ -383,6 +386,15 @@ static void test_incremental_same_bytes(void **state)
     report(inc, 3, 2);
     assert_int_not_equal(access(p, F_OK), 0);
     report_full(full, 3, 2, 1);
+    assert_same_site(inc, full);
+    /* charts drawn in place: one gone under its mark, another mark
+     * garbled, the front page's entry torn: each made again */
+    snprintf(cmd, sizeof cmd,
+             "rm '%s/history/s1-peak-narrow.png' && printf %%032d 0 > '%s/.cache/history-s1.mark' "
+             "&& printf x >> '%s/.cache/.front.page'",
+             inc, inc, inc);
+    assert_int_equal(system(cmd), 0);
+    report(inc, 3, 2);
     assert_same_site(inc, full);
 }
 
