@@ -25,6 +25,7 @@
 
 #include "fmt.h"
 #include "fsx.h"
+#include "png.h"
 #include "infile.h"
 #include "utf8.h"
 
@@ -784,31 +785,6 @@ void chart_legend(cairo_t *cr, double x, double y, const chart_key *keys, int n,
 
 /* ---- output -------------------------------------------------------------- */
 
-/* A growing memory buffer that Cairo's stream writers append to. */
-typedef struct membuf {
-    unsigned char *data;
-    size_t len, cap;
-} membuf;
-
-static cairo_status_t membuf_write(void *closure, const unsigned char *data, unsigned int length)
-{
-    membuf *b = closure;
-    if (b->len + length > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        unsigned char *nd;
-        while (cap < b->len + length)
-            cap *= 2;
-        nd = realloc(b->data, cap);
-        if (!nd)
-            return CAIRO_STATUS_WRITE_ERROR;
-        b->data = nd;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, data, length);
-    b->len += length;
-    return CAIRO_STATUS_SUCCESS;
-}
-
 static int cairo_fail(err *e, const char *path, cairo_status_t st)
 {
     return err_set(e, BE_EFAIL, "%s: cairo: %s", path, cairo_status_to_string(st));
@@ -855,8 +831,9 @@ static int draw_on(cairo_surface_t *s, double width, double height, double scale
 static int render_to(const char *path, double width, double height, double scale,
                      chart_draw_fn draw, void *ctx, err *e)
 {
-    membuf b = {NULL, 0, 0};
     cairo_status_t st;
+    char *png = NULL;
+    size_t pnglen = 0;
     int rc;
     cairo_surface_t *s = cairo_image_surface_create(
         CAIRO_FORMAT_ARGB32, (int)ceil(width * scale - 1e-9), (int)ceil(height * scale - 1e-9));
@@ -869,17 +846,15 @@ static int render_to(const char *path, double width, double height, double scale
     if (rc != BE_OK)
         goto done;
     cairo_surface_flush(s);
-    st = cairo_surface_write_to_png_stream(s, membuf_write, &b);
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(s);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        rc = cairo_fail(e, path, st);
-        goto done;
-    }
-    rc = fsx_write_atomic(path, b.data, b.len, e);
+    /* as png.h writes it: a quarter to a third smaller than Cairo's */
+    rc = png_write(cairo_image_surface_get_data(s), cairo_image_surface_get_width(s),
+                   cairo_image_surface_get_height(s), cairo_image_surface_get_stride(s), &png,
+                   &pnglen, e);
+    if (rc == BE_OK)
+        rc = fsx_write_atomic(path, png, pnglen, e);
 done:
     cairo_surface_destroy(s);
-    free(b.data);
+    free(png);
     return rc;
 }
 

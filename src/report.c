@@ -85,8 +85,8 @@ typedef struct report_ctx {
     int front_done;        /* its page rendered (while its run was loaded)   */
     results *hosts;        /* the newest run of each machine side by side    */
     int nhosts;
-    char unlike[2048];     /* the runs not set beside them, and why          */
-    cache_key hosts_key;   /* the results of those newest runs               */
+    char unlike[2048];   /* the runs not set beside them, and why          */
+    cache_key hosts_key; /* the results of those newest runs               */
     int nside;
     site_outbox box;
 } report_ctx;

@@ -34,6 +34,7 @@
 #include "fit.h"
 #include "fmt.h"
 #include "history.h"
+#include "png.h"
 #include "prose.h"
 #include "query.h"
 #include "results.h"
@@ -387,8 +388,7 @@ static int is_bars(const char *name)
  * have each colour in want[0..nwant): at least 20 each); no <file>.svg
  * beside it.  Returns the PNG's height. */
 static int check_render(const char *file, double width, double scale, int height,
-                        const chart_oi *want, int nwant,
-                        const chart_oi *absent, int nabsent)
+                        const chart_oi *want, int nwant, const chart_oi *absent, int nabsent)
 {
     char path[768];
     cairo_surface_t *s;
@@ -432,9 +432,9 @@ static int check_chart(const char *name, const chart_oi *want, int nwant, const 
                        int nabsent)
 {
     char narrow[256];
-    int h =
-        check_render(name, FIGURE_WIDTH, FIGURE_SCALE, is_bars(name) ? 0 : (int)(FIGURE_HEIGHT * FIGURE_SCALE),
-                     want, nwant, absent, nabsent);
+    int h = check_render(name, FIGURE_WIDTH, FIGURE_SCALE,
+                         is_bars(name) ? 0 : (int)(FIGURE_HEIGHT * FIGURE_SCALE), want, nwant,
+                         absent, nabsent);
     snprintf(narrow, sizeof narrow, "%s" FIGURE_NARROW_SUFFIX, name);
     check_render(narrow, FIGURE_NARROW_WIDTH, FIGURE_NARROW_SCALE, 0, want, nwant, absent, nabsent);
     return h;
@@ -1013,6 +1013,74 @@ static void test_history_empty(void **state)
     check_sizes("hist-none", 1280);
 }
 
+/* The pixels png_write was given, read back by Cairo: an opaque image
+ * (RGB) and one with partly transparent pixels (RGBA, unpremultiplied as
+ * Cairo's own writer does), each through a file. */
+static void test_png_lossless(void **state)
+{
+    static const int alpha[] = {255, 0};
+    char path[768], *png;
+    size_t len;
+    int k, y;
+    err e;
+    (void)state;
+    for (k = 0; k < 2; k++) {
+        cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 37, 23), *t, *u;
+        cairo_t *cr = cairo_create(s);
+        FILE *f;
+        cairo_set_source_rgba(cr, 1, 1, 1, alpha[k] / 255.0);
+        cairo_paint(cr);
+        cairo_set_source_rgba(cr, 0.2, 0.45, 0.7, 0.6);
+        cairo_arc(cr, 18, 11, 9.3, 0, 6.3);
+        cairo_fill(cr);
+        cairo_destroy(cr);
+        cairo_surface_flush(s);
+        assert_int_equal(png_write(cairo_image_surface_get_data(s), 37, 23,
+                                   cairo_image_surface_get_stride(s), &png, &len, &e),
+                         BE_OK);
+        snprintf(path, sizeof path, "%s/png-%d.png", outdir, k);
+        assert_non_null(f = fopen(path, "wb"));
+        assert_int_equal(fwrite(png, 1, len, f), len);
+        fclose(f);
+        free(png);
+        t = cairo_image_surface_create_from_png(path);
+        assert_int_equal(cairo_surface_status(t), CAIRO_STATUS_SUCCESS);
+        assert_int_equal(cairo_image_surface_get_format(t),
+                         k == 0 ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32);
+        /* RGB24 leaves the alpha byte undefined: both as ARGB32 */
+        u = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 37, 23);
+        cr = cairo_create(u);
+        cairo_set_source_surface(cr, t, 0, 0);
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_paint(cr);
+        cairo_destroy(cr);
+        cairo_surface_flush(u);
+        /* the opaque one exactly; a partly transparent pixel as a round
+         * trip through Cairo's own writer leaves it */
+        if (k == 0)
+            for (y = 0; y < 23; y++)
+                assert_memory_equal(
+                    cairo_image_surface_get_data(s) + y * cairo_image_surface_get_stride(s),
+                    cairo_image_surface_get_data(u) + y * cairo_image_surface_get_stride(u),
+                    37 * 4);
+        else {
+            cairo_surface_t *c;
+            snprintf(path, sizeof path, "%s/png-cairo.png", outdir);
+            assert_int_equal(cairo_surface_write_to_png(s, path), CAIRO_STATUS_SUCCESS);
+            c = cairo_image_surface_create_from_png(path);
+            for (y = 0; y < 23; y++)
+                assert_memory_equal(
+                    cairo_image_surface_get_data(c) + y * cairo_image_surface_get_stride(c),
+                    cairo_image_surface_get_data(u) + y * cairo_image_surface_get_stride(u),
+                    37 * 4);
+            cairo_surface_destroy(c);
+        }
+        cairo_surface_destroy(u);
+        cairo_surface_destroy(t);
+        cairo_surface_destroy(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1032,6 +1100,7 @@ int main(void)
         cmocka_unit_test(test_cost_paragraph_matches_bars),
         cmocka_unit_test(test_history_charts),
         cmocka_unit_test(test_history_empty),
+        cmocka_unit_test(test_png_lossless),
     };
     return cmocka_run_group_tests_name("chart", tests, setup_dir, remove_dir);
 }
