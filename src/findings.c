@@ -214,6 +214,52 @@ void findings_from_text(const finding *f, int k, char *buf, size_t size)
              ceil(f->c->per_hidden[k].batch - 1e-9));
 }
 
+/* 1 when a width's "always" or "never" is what its interval says too:
+ * every replicate of the bootstrap (xover.h) agreed, so the interval is
+ * the one end of the measured batches; 0 when a crossing inside them
+ * stays within its 95% interval.  An older analysis without intervals
+ * counts as agreeing: there is nothing to tell it by. */
+static int kind_supported(const fit_hidden_cross *h)
+{
+    return !(h->batch_hi > h->batch_lo);
+}
+
+/* What the data do not rule out at a width whose always or never they do
+ * not support: "a crossing from batch 700 on is within its 95% CI, 700 to
+ * over 1024". */
+static void unsupported_text(const fit_hidden_cross *h, char *buf, size_t size)
+{
+    char ci[96];
+    size_t n;
+    findings_batch_ci(h, ci, sizeof ci);
+    /* "(95% CI 700 to over 1024)" → "700 to over 1024" */
+    n = strlen(ci);
+    if (n > 0 && ci[n - 1] == ')')
+        ci[n - 1] = '\0';
+    if (h->kind == CROSS_ALWAYS)
+        snprintf(buf, size, "being behind up to batch %.0f is within its 95%% CI, %s",
+                 ceil(h->batch_hi - 1e-9), ci + strlen("(95% CI "));
+    else
+        snprintf(buf, size, "a crossing from batch %.0f on is within its 95%% CI, %s",
+                 floor(h->batch_lo + 1e-9), ci + strlen("(95% CI "));
+}
+
+/* "; at hidden 1024, though, a crossing …" for every width of kind k whose
+ * interval does not support it. */
+static void unsupported_widths(const finding *f, cross_kind k, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    char t[200];
+    int i;
+    for (i = c->nhidden - 1; i >= 0; i--) {
+        const fit_hidden_cross *h = &c->per_hidden[i];
+        if (h->kind != k || kind_supported(h))
+            continue;
+        unsupported_text(h, t, sizeof t);
+        fmt_append(buf, size, "; at hidden %d, though, %s", h->hidden, t);
+    }
+}
+
 /* The per-width answers of f, widest first: every width with shapes both
  * devices completed, or (wins_only) those where the other device is ahead
  * from some batch on.  Neighbouring widths with the same answer and no
@@ -235,7 +281,8 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
     for (i = 0; i < k; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[i]];
         if (n > 0 && h->kind != CROSS_IN_RANGE &&
-            h->kind == c->per_hidden[pick[last[n - 1]]].kind &&
+            h->kind == c->per_hidden[pick[last[n - 1]]].kind && kind_supported(h) &&
+            kind_supported(&c->per_hidden[pick[last[n - 1]]]) &&
             (f->width[pick[i]].nwins > 0) == (f->width[pick[last[n - 1]]].nwins > 0)) {
             last[n - 1] = i;
             continue;
@@ -247,7 +294,7 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
     for (i = 0; i < shown; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[first[i]]];
         const char *sep = i == 0 ? "" : i == shown - 1 && shown == n ? " and " : ", ";
-        char ci[96], at[48], from[48];
+        char ci[200], at[48], from[48];
         int wins = f->width[pick[first[i]]].nwins;
         if (first[i] == last[i])
             snprintf(at, sizeof at, "hidden %d", h->hidden);
@@ -268,6 +315,10 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
                        wins ? "%sat some batches but not the largest at %s" : "%sat no batch at %s",
                        sep, at);
             break;
+        }
+        if ((h->kind == CROSS_ALWAYS || h->kind == CROSS_NEVER) && !kind_supported(h)) {
+            unsupported_text(h, ci, sizeof ci);
+            fmt_append(buf, size, " (though %s)", ci);
         }
     }
     if (shown < n)
@@ -381,12 +432,15 @@ void findings_sentence(const finding *f, const results *r, char *buf, size_t siz
     case FIND_ALWAYS:
         findings_extreme_text(f, 0, lo, sizeof lo);
         findings_extreme_text(f, 1, hi, sizeof hi);
-        fmt_append(buf, size, "%s is %s %s %s (from %s to %s).", other, ahead, base, shapes, lo,
+        fmt_append(buf, size, "%s is %s %s %s (from %s to %s)", other, ahead, base, shapes, lo,
                    hi);
+        unsupported_widths(f, CROSS_ALWAYS, buf, size);
+        fmt_append(buf, size, ".");
         break;
     case FIND_NEVER:
         findings_extreme_text(f, 1, hi, sizeof hi);
         fmt_append(buf, size, "%s is %s %s %s (at best %s)", other, ahead, base, shapes, hi);
+        unsupported_widths(f, CROSS_NEVER, buf, size);
         if (c->kind == CROSS_EXTRAPOLATED && c->flops > 0.0) {
             /* a size nobody measured is not quoted (see findings.h) */
             fmt_append(buf, size,
