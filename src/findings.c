@@ -432,8 +432,7 @@ void findings_sentence(const finding *f, const results *r, char *buf, size_t siz
     case FIND_ALWAYS:
         findings_extreme_text(f, 0, lo, sizeof lo);
         findings_extreme_text(f, 1, hi, sizeof hi);
-        fmt_append(buf, size, "%s is %s %s %s (from %s to %s)", other, ahead, base, shapes, lo,
-                   hi);
+        fmt_append(buf, size, "%s is %s %s %s (from %s to %s)", other, ahead, base, shapes, lo, hi);
         unsupported_widths(f, CROSS_ALWAYS, buf, size);
         fmt_append(buf, size, ".");
         break;
