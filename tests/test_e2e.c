@@ -666,6 +666,7 @@ static char *lines_with(const char *text, const char *prefix)
 typedef struct copy_spec {
     const char *id, *started, *host, *dev;
     double scale;
+    const char *version; /* breakeven's version recorded, when not NULL */
 } copy_spec;
 
 static void run_copy(const char *src, const char *out, const copy_spec *c, char *path, size_t size)
@@ -683,6 +684,8 @@ static void run_copy(const char *src, const char *out, const copy_spec *c, char 
     }
     if (c->host)
         snprintf(r->prov.host, sizeof r->prov.host, "%s", c->host);
+    if (c->version)
+        snprintf(r->prov.version, sizeof r->prov.version, "%s", c->version);
     for (i = 0; i < r->npasses; i++) /* as on a quiet machine: no widening */
         r->passes[i].state.has_cpu = 0;
     for (i = 0; i < r->npoints; i++) {
@@ -713,7 +716,7 @@ static void run_copy(const char *src, const char *out, const copy_spec *c, char 
 static void steady_copy(const char *src, const char *out, const char *id, double scale, char *path,
                         size_t size)
 {
-    copy_spec c = {id, NULL, NULL, NULL, scale};
+    copy_spec c = {id, NULL, NULL, NULL, scale, NULL};
     run_copy(src, out, &c, path, size);
 }
 
@@ -814,6 +817,64 @@ static void test_compare_gate(void **state)
     outcome_free(&o);
     run(&o, "compare", a[0], b[0], "--threshold", "0.9", "--out", out, NULL);
     assert_int_equal(o.status, 2);
+    outcome_free(&o);
+}
+
+/* Sides chosen from the archive by version (@version=V): the runs of
+ * each version are its replicates; a selector that matches nothing, or
+ * with an unknown key, is a usage error naming what the archive has; one
+ * that picks runs of two versions for one side is refused, one line. */
+static void test_compare_selectors(void **state)
+{
+    static const double f[3] = {1.0, 1.01, 0.99};
+    char out[300], id[200], src[700], path[700], name[64], host[256];
+    outcome o;
+    int i;
+    (void)state;
+    snprintf(out, sizeof out, "%s/pick", tmpdir);
+    run(&o, "run", "--quick", "--quiet", "--no-refine", "--devices", "cpu", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    outcome_free(&o);
+    only_run(out, id, sizeof id);
+    snprintf(src, sizeof src, "%s/runs/%s/results.xml.gz", out, id);
+    for (i = 0; i < 3; i++) {
+        copy_spec a = {name, NULL, "pickhost", NULL, f[i], "9.0.0"};
+        copy_spec b = {name, NULL, "pickhost", NULL, 1.5 * f[i], "9.1.0"};
+        snprintf(name, sizeof name, "20991230T00000%dZ-old", i);
+        run_copy(src, out, &a, path, sizeof path);
+        snprintf(name, sizeof name, "20991231T00000%dZ-new", i);
+        run_copy(src, out, &b, path, sizeof path);
+    }
+    run(&o, "compare", "@version=9.0.0", "@version=9.1.0", "--out", out, "--fail-on-regression",
+        NULL);
+    if (o.status != 3)
+        fail_msg("9.0.0 vs 9.1.0: exit %d, not 3: %s%s", o.status, o.out, o.err);
+    assert_true(starts_with(o.out, "cpu inference resident: 1.50\xc3\x97 slower ("));
+    assert_non_null(strstr(o.out, "3 runs"));
+    outcome_free(&o);
+    /* a selector and conditions joined by "," */
+    run(&o, "compare", "@version=9.1.0,host=pickhost", "--", "@version=9.0.0", "--out", out,
+        "--fail-on-regression", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "faster"));
+    outcome_free(&o);
+    run(&o, "compare", "@version=9.0.0", "@version=7.7.7", "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "side B: @version=7.7.7 matches none of the 7 runs in"));
+    assert_non_null(strstr(o.err, "9.0.0, 9.1.0"));
+    outcome_free(&o);
+    run(&o, "compare", "@colour=red", "@version=9.0.0", "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "unknown key \"colour\""));
+    outcome_free(&o);
+    /* the host picks both versions: one side's replicates must agree */
+    snprintf(host, sizeof host, "@host=pickhost");
+    run(&o, "compare", host, "@version=9.0.0", "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "side A: runs"));
     outcome_free(&o);
 }
 
@@ -1070,6 +1131,7 @@ static void test_history_hosts(void **state)
         c.host = i < 8 ? "alpha" : "beta";
         c.dev = "cl:0.0";
         c.scale = i < 8 ? scale[i] : 1.0;
+        c.version = NULL;
         run_copy(src, out, &c, path, sizeof path);
         run(&o, "refit", "--quiet", path, NULL);
         if (o.status != 0)
@@ -1173,6 +1235,7 @@ int main(void)
         cmocka_unit_test(test_threads_from_environment),
         cmocka_unit_test(test_refit_0_1_0),
         cmocka_unit_test(test_compare_gate),
+        cmocka_unit_test(test_compare_selectors),
         cmocka_unit_test(test_run_repeat),
         cmocka_unit_test(test_site_settings),
         cmocka_unit_test(test_history_hosts),
