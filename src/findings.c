@@ -224,47 +224,63 @@ static int kind_supported(const fit_hidden_cross *h)
     return !(h->batch_hi > h->batch_lo);
 }
 
-/* What the data do not rule out at a width whose always or never they do
- * not support: "a crossing from batch 700 on is within its 95% CI, 700 to
- * over 1024". */
-static void unsupported_text(const fit_hidden_cross *h, char *buf, size_t size)
+/* The batch a width's unsupported always or never leaves open: for never,
+ * the lowest batch of its interval; for always, the highest. */
+static double open_bound(const fit_hidden_cross *h)
 {
-    char ci[96];
-    size_t n;
-    findings_batch_ci(h, ci, sizeof ci);
-    /* "(95% CI 700 to over 1024)" → "700 to over 1024" */
-    n = strlen(ci);
-    if (n > 0 && ci[n - 1] == ')')
-        ci[n - 1] = '\0';
-    if (h->kind == CROSS_ALWAYS)
-        snprintf(buf, size, "being behind up to batch %.0f is within its 95%% CI, %s",
-                 ceil(h->batch_hi - 1e-9), ci + strlen("(95% CI "));
-    else
-        snprintf(buf, size, "a crossing from batch %.0f on is within its 95%% CI, %s",
-                 floor(h->batch_lo + 1e-9), ci + strlen("(95% CI "));
+    return h->kind == CROSS_ALWAYS ? ceil(h->batch_hi - 1e-9) : floor(h->batch_lo + 1e-9);
 }
 
-/* "; at hidden 1024, though, a crossing …" for every width of kind k whose
- * interval does not support it. */
+/* What the data do not rule out at widths whose always or never (kind)
+ * they do not support, bound the open_bound over them (the lowest for
+ * never, the highest for always), one width or several: "a crossing from
+ * batch 700 on is within its 95% CI". */
+static void unsupported_text(cross_kind kind, double bound, int several, char *buf, size_t size)
+{
+    if (kind == CROSS_ALWAYS)
+        snprintf(buf, size, "being behind up to batch %.0f is within %s", bound,
+                 several ? "their 95% CIs" : "its 95% CI");
+    else
+        snprintf(buf, size, "a crossing from batch %.0f on is within %s", bound,
+                 several ? "their 95% CIs" : "its 95% CI");
+}
+
+/* "; at hidden 1024, though, a crossing …", or "; at 5 widths (hidden 128
+ * to 2048), though, …": the widths of kind k whose intervals do not
+ * support it. */
 static void unsupported_widths(const finding *f, cross_kind k, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
-    char t[200];
-    int i;
-    for (i = c->nhidden - 1; i >= 0; i--) {
+    double bound = 0.0;
+    int i, m = 0, hlo = 0, hhi = 0;
+    char t[160];
+    for (i = 0; i < c->nhidden; i++) {
         const fit_hidden_cross *h = &c->per_hidden[i];
         if (h->kind != k || kind_supported(h))
             continue;
-        unsupported_text(h, t, sizeof t);
-        fmt_append(buf, size, "; at hidden %d, though, %s", h->hidden, t);
+        if (m == 0 || h->hidden < hlo)
+            hlo = h->hidden;
+        if (m == 0 || h->hidden > hhi)
+            hhi = h->hidden;
+        bound = m == 0              ? open_bound(h)
+                : k == CROSS_ALWAYS ? fmax(bound, open_bound(h))
+                                    : fmin(bound, open_bound(h));
+        m++;
     }
+    if (m == 0)
+        return;
+    unsupported_text(k, bound, m > 1, t, sizeof t);
+    if (m == 1)
+        fmt_append(buf, size, "; at hidden %d, though, %s", hlo, t);
+    else
+        fmt_append(buf, size, "; at %d widths (hidden %d to %d), though, %s", m, hlo, hhi, t);
 }
 
 /* The per-width answers of f, widest first: every width with shapes both
  * devices completed, or (wins_only) those where the other device is ahead
  * from some batch on.  Neighbouring widths with the same answer and no
- * batch of their own (always, or never) share one clause ("at every batch
- * at hidden 256 to 2048"). */
+ * batch of their own (always, or never), whose intervals support it or
+ * not alike, share one clause ("at every batch at hidden 256 to 2048"). */
 static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
@@ -281,8 +297,8 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
     for (i = 0; i < k; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[i]];
         if (n > 0 && h->kind != CROSS_IN_RANGE &&
-            h->kind == c->per_hidden[pick[last[n - 1]]].kind && kind_supported(h) &&
-            kind_supported(&c->per_hidden[pick[last[n - 1]]]) &&
+            h->kind == c->per_hidden[pick[last[n - 1]]].kind &&
+            kind_supported(h) == kind_supported(&c->per_hidden[pick[last[n - 1]]]) &&
             (f->width[pick[i]].nwins > 0) == (f->width[pick[last[n - 1]]].nwins > 0)) {
             last[n - 1] = i;
             continue;
@@ -317,7 +333,12 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
             break;
         }
         if ((h->kind == CROSS_ALWAYS || h->kind == CROSS_NEVER) && !kind_supported(h)) {
-            unsupported_text(h, ci, sizeof ci);
+            double bound = open_bound(h);
+            int j;
+            for (j = first[i] + 1; j <= last[i]; j++)
+                bound = h->kind == CROSS_ALWAYS ? fmax(bound, open_bound(&c->per_hidden[pick[j]]))
+                                                : fmin(bound, open_bound(&c->per_hidden[pick[j]]));
+            unsupported_text(h->kind, bound, first[i] != last[i], ci, sizeof ci);
             fmt_append(buf, size, " (though %s)", ci);
         }
     }
