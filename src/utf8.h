@@ -2,7 +2,7 @@
  * utf8.h — text from untrusted sources, made safe to store and to show.
  *
  * breakeven reads names, messages and ids from results files gathered on
- * many machines (results.c) and copies them into fixed buffers that other
+ * many machines (results_load.c) and copies them into fixed buffers that other
  * modules print, put in charts, CSV and HTML.  utf8_copy makes such a copy
  * valid UTF-8 whatever it was given, cut on a character boundary, with the
  * characters that have no business in a name replaced by U+FFFD;
