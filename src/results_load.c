@@ -922,15 +922,16 @@ static xmlNodePtr only_child(loader *ld, xmlNodePtr parent, const char *name)
     return found;
 }
 
-/* The number of children of parent called name, or -1 (an error) past max. */
+/* The number of children of parent called name; past max, BE_EFAIL, and
+ * the error in ld. */
 static long count_children(loader *ld, xmlNodePtr parent, const char *name, long max)
 {
     xmlNodePtr n;
     long k = 0;
     for (n = first_elem(parent->children); n; n = next_elem(n))
         if (is(n, name) && ++k > max) {
-            bad(ld, n, "<%s> holds more than %ld <%s>", (const char *)parent->name, max, name);
-            return -1;
+            return bad(ld, n, "<%s> holds more than %ld <%s>", (const char *)parent->name, max,
+                       name);
         }
     return k;
 }

@@ -224,6 +224,33 @@ static void write_telemetry(xmlNodePtr pt, const tel_point *t)
     }
 }
 
+/* <devices>: each device as its backend described it (devinfo.h). */
+static void write_devices(xmlNodePtr root, const results *r)
+{
+    xmlNodePtr devs = child(root, "devices");
+    int i, j;
+    for (i = 0; devs && i < r->ndevices; i++) {
+        const device_info *d = &r->devices[i];
+        xmlNodePtr n = child(devs, "device");
+        if (!n)
+            return;
+        put(n, "id", d->id);
+        put(n, "kind", d->kind);
+        put(n, "type", d->type);
+        put(n, "name", d->name);
+        put(n, "vendor", d->vendor);
+        put(n, "driver", d->driver);
+        put(n, "library", d->library);
+        for (j = 0; j < d->nprops; j++) {
+            xmlNodePtr pr = child(n, "prop");
+            if (!pr)
+                break;
+            put(pr, "name", d->props[j].name);
+            put(pr, "value", d->props[j].value);
+        }
+    }
+}
+
 static void write_point(xmlNodePtr points, const rs_point *p)
 {
     xmlNodePtr pt = child(points, "point"), n;
@@ -401,10 +428,10 @@ static int write_maybe_gz(const char *path, const void *text, size_t len, err *e
 int results_save(const results *r, const char *path, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
-    xmlNodePtr root, devs, pts;
+    xmlNodePtr root, pts;
     xmlChar *mem = NULL;
     writer w = {0, ""};
-    int len = 0, i, j, rc;
+    int len = 0, i, rc;
 
     if (!doc || !(root = xmlNewNode(NULL, BAD_CAST "breakeven-results"))) {
         xmlFreeDoc(doc);
@@ -415,27 +442,7 @@ int results_save(const results *r, const char *path, err *e)
     putf(root, "format", "%d", RESULTS_FORMAT);
     put(root, "status", r->partial ? "partial" : "complete");
     write_passes(write_prov(root, &r->prov), r);
-    if ((devs = child(root, "devices")))
-        for (i = 0; i < r->ndevices; i++) {
-            const device_info *d = &r->devices[i];
-            xmlNodePtr n = child(devs, "device");
-            if (!n)
-                break;
-            put(n, "id", d->id);
-            put(n, "kind", d->kind);
-            put(n, "type", d->type);
-            put(n, "name", d->name);
-            put(n, "vendor", d->vendor);
-            put(n, "driver", d->driver);
-            put(n, "library", d->library);
-            for (j = 0; j < d->nprops; j++) {
-                xmlNodePtr pr = child(n, "prop");
-                if (!pr)
-                    break;
-                put(pr, "name", d->props[j].name);
-                put(pr, "value", d->props[j].value);
-            }
-        }
+    write_devices(root, r);
     if ((pts = child(root, "points")))
         for (i = 0; i < r->npoints; i++)
             write_point(pts, &r->points[i]);

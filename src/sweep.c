@@ -422,6 +422,19 @@ static int checkpoint_due(sweep *sw, err *e)
     return rc;
 }
 
+/* An event of pass k (0-based), after the visits done so far. */
+static sweep_event event_of(const sweep *sw, sweep_event_kind kind, int k)
+{
+    sweep_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.index = sw->done;
+    ev.total = sw->total;
+    ev.pass = k + 1;
+    ev.passes = sw->passes;
+    return ev;
+}
+
 /* The d-th device (in this cell's order) on the q-th cell of pass k
  * (r->passes[slot]): told to progress before and after, visited while its
  * point is ok, with the cell's data made by the first visit that needs it
@@ -438,12 +451,7 @@ static int visit_device(sweep *sw, int k, int slot, int q, int d, workload_data 
 
     if (stopped(&sw->m))
         return BE_EINTR;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = SWEEP_START;
-    ev.index = sw->done;
-    ev.total = sw->total;
-    ev.pass = k + 1;
-    ev.passes = sw->passes;
+    ev = event_of(sw, SWEEP_START, k);
     ev.elapsed = elapsed;
     ev.eta = sw->done > 0 ? elapsed / sw->done * (sw->total - sw->done) : sw->budget;
     ev.dev = &sw->devs[dev]->info;
@@ -508,13 +516,7 @@ static int resummarize(sweep *sw, int index, int rc, err *e)
 /* Tells progress that pass k (r->passes[slot]) is done. */
 static void pass_done(const sweep *sw, int k, int slot)
 {
-    sweep_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = SWEEP_PASS_DONE;
-    ev.index = sw->done;
-    ev.total = sw->total;
-    ev.pass = k + 1;
-    ev.passes = sw->passes;
+    sweep_event ev = event_of(sw, SWEEP_PASS_DONE, k);
     ev.elapsed = host_seconds() - sw->start;
     ev.pass_info = &sw->r->passes[slot];
     sw->progress(sw->ctx, &ev);

@@ -16,8 +16,11 @@
 /* U+FFFD REPLACEMENT CHARACTER, encoded. */
 #define UTF8_REPLACEMENT "\xEF\xBF\xBD"
 
+/* What utf8_decode returns for an invalid sequence: no code point. */
+#define UTF8_INVALID (-1L)
+
 /* Decodes the character at s[0..n) (n >= 1).  Returns its code point, or
- * -1 for an invalid sequence (a stray or truncated byte, an overlong form, a
+ * UTF8_INVALID for an invalid sequence (a stray or truncated byte, an overlong form, a
  * surrogate, beyond U+10FFFF); *len is the number of bytes it takes (1 for
  * an invalid byte, so that decoding always moves on). */
 long utf8_decode(const char *s, size_t n, size_t *len);
