@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "figure.h"
+#include "figure_net.h"
 #include "query.h"
 #include "workload.h"
 
@@ -60,6 +61,10 @@ int runcharts_draw(const results *r, const char *dir, int *count, err *e)
             *count += drawn;
         }
     }
+    /* a run of networks: the charts of each network's page */
+    if ((rc = figure_net_all(r, dir, &drawn, e)) < 0)
+        return rc;
+    *count += drawn;
     return BE_OK;
 }
 
