@@ -751,8 +751,14 @@ static void what_has(const results *r, char *buf, size_t size)
         fmt_append(buf, size, "%s%s (%.60s) %d points", d ? ", " : "", r->devices[d].id,
                    r->devices[d].name, n);
     }
-    fmt_append(buf, size, " of %s, hidden %s, batch %s, %d layers", r->prov.modes, r->prov.hidden,
-               r->prov.batch, r->prov.layers);
+    for (d = 0; d < r->npoints && r->points[d].sizes[0]; d++)
+        ;
+    /* a run of networks only: its <run> keeps the unused square defaults */
+    if (d < r->npoints || r->npoints == 0)
+        fmt_append(buf, size, " of %s, hidden %s, batch %s, %d layers", r->prov.modes,
+                   r->prov.hidden, r->prov.batch, r->prov.layers);
+    else
+        fmt_append(buf, size, " of %s, batch %s", r->prov.modes, r->prov.batch);
     /* the networks, each once (a few in any run breakeven wrote) */
     for (d = 0, nn = 0; d < r->npoints && nn < 16; d++) {
         const char *sz = r->points[d].sizes;
