@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "figure_impl.h"
 #include "fmt.h"
@@ -508,4 +509,22 @@ int figure_net_all(const results *r, const char *dir, int *count, err *e)
         }
     netfit_free(&s);
     return rc;
+}
+
+int figure_net_present(const results *r, const char *dir)
+{
+    const char *names[NET_MAX_NETS * 4];
+    char name[NET_NAME_MAX + 64], path[4096], sizes[NET_SIZES_MAX];
+    int n = netfit_networks(r, names, NET_MAX_NETS * 4), i, m;
+    for (i = 0; i < n; i++)
+        for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+            net_sizes(r, names[i], (wl_mode)m, sizes, sizeof sizes);
+            if (!sizes[0])
+                continue;
+            figure_net_name(names[i], "layers", (wl_mode)m, name, sizeof name);
+            snprintf(path, sizeof path, "%s/%s" FIGURE_NARROW_SUFFIX ".png", dir, name);
+            if (access(path, F_OK) != 0)
+                return 0;
+        }
+    return 1;
 }

@@ -41,4 +41,8 @@ void figure_net_name(const char *net, const char *kind, wl_mode mode, char *buf,
  * network.  The crossovers come from netfit_run with the run's seed. */
 int figure_net_all(const results *r, const char *dir, int *count, err *e);
 
+/* 1 when dir holds the narrow rendering of the layer chart (the last drawn)
+ * of every network and mode of r: figure_net_all has nothing to add. */
+int figure_net_present(const results *r, const char *dir);
+
 #endif

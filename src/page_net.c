@@ -125,7 +125,6 @@ static void add_layers(xmlNodePtr mn, const results *r, const char *net, wl_mode
     for (i = 0; i < nb; i++) {
         netfit_layers nl;
         xmlNodePtr row;
-        size_t k = 0;
         if (!netfit_layers_at(r, net, m, other, b[i], &nl))
             continue;
         row = site_add(t, "row", NULL);
@@ -139,8 +138,7 @@ static void add_layers(xmlNodePtr mn, const results *r, const char *net, wl_mode
             site_attr(c, "other", t2);
             site_attr(c, "faster", nl.t[1][l] < nl.t[0][l] ? other : q_base_id(r));
             site_attr(c, "winner", nl.t[1][l] < nl.t[0][l] ? "other" : "base");
-            k += (size_t)snprintf(on + k, k < sizeof on ? sizeof on - k : 0, "%s%s", l ? ", " : "",
-                                  nl.on[l] ? other : q_base_id(r));
+            fmt_append(on, sizeof on, "%s%s", l ? ", " : "", nl.on[l] ? other : q_base_id(r));
         }
         site_attr(row, "placement", on);
         fmt_time(t1, sizeof t1, nl.best);

@@ -81,6 +81,9 @@ int runcharts_ensure(const results *r, const char *dir, err *e)
         if (access(p, F_OK) != 0)
             return runcharts_draw(r, dir, &n, e);
     }
+    /* runs drawn before the page per network get its charts */
+    if (!figure_net_present(r, dir))
+        return figure_net_all(r, dir, &n, e);
     return BE_OK;
 }
 
