@@ -5,8 +5,11 @@
  * verifier (inference and training, ×10 and ×1 output layers, and a wrong
  * entry caught), results format 2 (round trip, hostile network attributes,
  * format-1 files still loading), the placement estimate (exact), and end
- * to end: a small --net run, `decide` whose header compiles with -std=c99
- * -Wall -Werror and answers as `which` does, and `which`'s refusals.
+ * to end: a small --net run, its page per network parsed (answers, charts,
+ * per-layer table, the run page's link), the exports naming its network,
+ * `compare` of runs whose networks differ, `decide` whose header compiles
+ * with -std=c99 -Wall -Werror and answers as `which` does, and `which`'s
+ * refusals.  The batches the page shows by layer are checked exactly.
  * The end-to-end part runs $BREAKEVEN (tests/run sets it).
  */
 #define _XOPEN_SOURCE 700
@@ -638,6 +641,83 @@ static void test_breakdown(void **state)
     assert_int_equal(netfit_breakdown(&pb, &po, &b), 0);
 }
 
+/* The batches the network page shows by layer: those where both devices
+ * timed the layers (ascending, each once, of that network only), and the
+ * three picked of them. */
+static void test_layer_batches(void **state)
+{
+    static const int batches[] = {64, 8, 256, 16, 128};
+    results *r = results_new();
+    device_info d;
+    rs_point p;
+    step_times t = {0};
+    netfit_layers nl;
+    int b[8], pick[3], n, i, k;
+    err e;
+    (void)state;
+    assert_non_null(r);
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.kind, sizeof d.kind, "openblas");
+    assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+    snprintf(d.id, sizeof d.id, "cl:0.0");
+    snprintf(d.kind, sizeof d.kind, "opencl");
+    assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+    t.wall = 1e-3;
+    t.h2d = t.d2h = 1e-6;
+    for (i = 0; i < 5; i++)
+        for (k = 0; k < 2; k++) {
+            memset(&p, 0, sizeof p);
+            snprintf(p.device, sizeof p.device, "%s", k ? "cl:0.0" : "cpu");
+            snprintf(p.net, sizeof p.net, "n");
+            snprintf(p.sizes, sizeof p.sizes, "8-4-2");
+            p.layers = 2;
+            p.hidden = 8;
+            p.batch = batches[i];
+            p.resident.n = 1;
+            p.resident.median = 1e-3;
+            /* cl:0.0 did not time the layers at batch 16 */
+            p.nlayer = k && batches[i] == 16 ? 0 : 2;
+            p.layer_s[0] = p.layer_s[1] = 0.5e-3;
+            p.has_transfer = k;
+            p.samples = &t;
+            p.nsamples = 1;
+            assert_int_equal(results_add_point(r, &p, &e), BE_OK);
+        }
+    /* another network's point on the base: not one of n's batches */
+    snprintf(p.device, sizeof p.device, "cpu");
+    snprintf(p.net, sizeof p.net, "m");
+    snprintf(p.sizes, sizeof p.sizes, "8-4-3");
+    p.batch = 32;
+    p.nlayer = 2;
+    assert_int_equal(results_add_point(r, &p, &e), BE_OK);
+
+    assert_string_equal(netfit_other(r, "n", WL_INFERENCE), "cl:0.0");
+    assert_null(netfit_other(r, "m", WL_INFERENCE));
+    assert_null(netfit_other(r, "n", WL_TRAINING));
+    n = netfit_layer_batches(r, "n", WL_INFERENCE, "cl:0.0", b, 8);
+    assert_int_equal(n, 4);
+    assert_int_equal(b[0], 8);
+    assert_int_equal(b[1], 64);
+    assert_int_equal(b[2], 128);
+    assert_int_equal(b[3], 256);
+    assert_int_equal(netfit_layer_batches(r, "n", WL_INFERENCE, "cl:0.0", b, 2), 2);
+    assert_int_equal(netfit_layer_picks(b, 0, pick), 0);
+    n = netfit_layer_batches(r, "n", WL_INFERENCE, "cl:0.0", b, 8);
+    assert_int_equal(netfit_layer_picks(b, n, pick), 3);
+    assert_int_equal(pick[0], 8);
+    assert_int_equal(pick[1], 128);
+    assert_int_equal(pick[2], 256);
+    assert_int_equal(netfit_layer_picks(b, 2, pick), 2);
+    assert_int_equal(pick[0], 8);
+    assert_int_equal(pick[1], 64);
+    assert_int_equal(netfit_layers_at(r, "n", WL_INFERENCE, "cl:0.0", 16, &nl), 0);
+    assert_int_equal(netfit_layers_at(r, "n", WL_INFERENCE, "cl:0.0", 64, &nl), 1);
+    assert_int_equal(nl.layers, 2);
+    assert_int_equal(netfit_layers_at(r, "m", WL_INFERENCE, "cl:0.0", 32, &nl), 0);
+    results_free(r);
+}
+
 /* The placement estimate, against sums done by hand. */
 static void test_place(void **state)
 {
@@ -854,6 +934,7 @@ int main(void)
         cmocka_unit_test(test_netfit_and_which),
         cmocka_unit_test(test_place),
         cmocka_unit_test(test_breakdown),
+        cmocka_unit_test(test_layer_batches),
         cmocka_unit_test(test_e2e),
     };
     return cmocka_run_group_tests_name("net", tests, make_tmpdir, remove_tmpdir);
