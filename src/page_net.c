@@ -47,6 +47,14 @@ static int shown_view(const netfit_set *s, const netfit_cross *c)
     return 1;
 }
 
+/* What stands for the answer of a network no other device measured. */
+static void alone(const results *r, char *buf, size_t size)
+{
+    snprintf(buf, size,
+             "Only %s measured this network: there is no other device to set it against.",
+             q_base_id(r));
+}
+
 void page_net_links(xmlNodePtr a, const results *r, const char *prefix)
 {
     const char *names[PAGE_NET_MAX];
@@ -62,11 +70,17 @@ void page_net_links(xmlNodePtr a, const results *r, const char *prefix)
         site_attrf(nn, "href", "%snet-%s.html", prefix, names[i]);
         site_attr(nn, "name", names[i]);
         site_attr(nn, "sizes", sizes_of(r, names[i]));
+        int said = 0;
         for (k = 0; k < s.n; k++) {
             const netfit_cross *c = &s.c[k];
             if (strcmp(c->net, names[i]) != 0 || !shown_view(&s, c))
                 continue;
             netfit_sentence(c, buf, sizeof buf);
+            site_add(nn, "verdict", buf);
+            said = 1;
+        }
+        if (!said) {
+            alone(r, buf, sizeof buf);
             site_add(nn, "verdict", buf);
         }
     }
@@ -157,7 +171,7 @@ static xmlNodePtr annotate(const results *r, const netfit_set *s, const char *ne
     xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), v, mn;
     const char *sizes = sizes_of(r, net);
     char buf[1024], name[NET_NAME_MAX + 64], alt[512], date[64];
-    int k, m;
+    int k, m, said = 0;
     const int named = strcmp(net, sizes) != 0;
 
     fmt_date(date, sizeof date, r->prov.started);
@@ -180,6 +194,11 @@ static xmlNodePtr annotate(const results *r, const netfit_set *s, const char *ne
         site_attr(x, "mode", workload_mode_name(c->mode));
         site_attr(x, "view", view_name(c->view));
         site_attr(x, "kind", fit_cross_kind_name(c->x.kind));
+        said = 1;
+    }
+    if (!said) {
+        alone(r, buf, sizeof buf);
+        site_add(v, "verdict", buf);
     }
     for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
         const char *other = netfit_other(r, net, (wl_mode)m),
