@@ -484,8 +484,9 @@ int figure_net_all(const results *r, const char *dir, int *count, err *e)
 {
     const char *names[NET_MAX_NETS * 4];
     char name[NET_NAME_MAX + 64], base[4096];
+    const char *other;
     netfit_set s;
-    int n = netfit_networks(r, names, NET_MAX_NETS * 4), i, m, rc = BE_OK;
+    int n = netfit_networks(r, names, NET_MAX_NETS * 4), i, m, rc = BE_OK, b[1];
     *count = 0;
     if (n == 0)
         return BE_OK;
@@ -501,11 +502,17 @@ int figure_net_all(const results *r, const char *dir, int *count, err *e)
             snprintf(base, sizeof base, "%s/%s", dir, name);
             if ((rc = figure_net_time(r, &s, names[i], (wl_mode)m, base, e)) < 0)
                 break;
+            *count += 1;
+            /* the layer chart only where two devices timed the layers: the
+             * page says why there is none */
+            other = netfit_other(r, names[i], (wl_mode)m);
+            if (!other || netfit_layer_batches(r, names[i], (wl_mode)m, other, b, 1) == 0)
+                continue;
             figure_net_name(names[i], "layers", (wl_mode)m, name, sizeof name);
             snprintf(base, sizeof base, "%s/%s", dir, name);
             if ((rc = figure_net_layers(r, names[i], (wl_mode)m, base, e)) < 0)
                 break;
-            *count += 2;
+            *count += 1;
         }
     netfit_free(&s);
     return rc;
@@ -521,7 +528,7 @@ int figure_net_present(const results *r, const char *dir)
             net_sizes(r, names[i], (wl_mode)m, sizes, sizeof sizes);
             if (!sizes[0])
                 continue;
-            figure_net_name(names[i], "layers", (wl_mode)m, name, sizeof name);
+            figure_net_name(names[i], "time", (wl_mode)m, name, sizeof name);
             snprintf(path, sizeof path, "%s/%s" FIGURE_NARROW_SUFFIX ".png", dir, name);
             if (access(path, F_OK) != 0)
                 return 0;

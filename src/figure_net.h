@@ -36,13 +36,15 @@ int figure_net_layers(const results *r, const char *net, wl_mode mode, const cha
  * file name. */
 void figure_net_name(const char *net, const char *kind, wl_mode mode, char *buf, size_t size);
 
-/* Draws both charts of every network of r in every mode it measured into
+/* Draws the charts of every network of r in every mode it measured into
  * dir (the run's directory), *count the number drawn; none when r has no
- * network.  The crossovers come from netfit_run with the run's seed. */
+ * network: the time chart always, the layer chart where two devices timed
+ * the layers (netfit_layer_batches).  The crossovers come from netfit_run
+ * with the run's seed. */
 int figure_net_all(const results *r, const char *dir, int *count, err *e);
 
-/* 1 when dir holds the narrow rendering of the layer chart (the last drawn)
- * of every network and mode of r: figure_net_all has nothing to add. */
+/* 1 when dir holds the narrow rendering of the time chart of every network
+ * and mode of r: figure_net_all has been there. */
 int figure_net_present(const results *r, const char *dir);
 
 #endif

@@ -203,7 +203,7 @@ static xmlNodePtr annotate(const results *r, const netfit_set *s, const char *ne
     for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
         const char *other = netfit_other(r, net, (wl_mode)m),
                    *mode = workload_mode_name((wl_mode)m);
-        int i, has = 0;
+        int i, has = 0, first;
         for (i = 0; i < r->npoints && !has; i++)
             has = r->points[i].mode == (wl_mode)m && strcmp(r->points[i].net, net) == 0;
         if (!has)
@@ -228,8 +228,20 @@ static xmlNodePtr annotate(const results *r, const netfit_set *s, const char *ne
                   "Each layer's time per sample on each device at the smallest, a middle and "
                   "the largest batch where both timed the layers; the arrow marks the device "
                   "the best placement puts the layer on.");
-        if (other)
+        if (other && netfit_layer_batches(r, net, (wl_mode)m, other, &first, 1) > 0)
             add_layers(mn, r, net, (wl_mode)m, other);
+        else {
+            if (other)
+                snprintf(buf, sizeof buf,
+                         "No batch where both %s and %s timed this network's layers: no "
+                         "per-layer breakdown.",
+                         q_base_id(r), other);
+            else
+                snprintf(buf, sizeof buf,
+                         "Only %s measured this network in %s: no per-layer breakdown.",
+                         q_base_id(r), mode);
+            site_add(mn, "note", buf);
+        }
     }
     site_add(a, "method",
              "Per-layer times are the mean over a point's timed steps of each layer's time "

@@ -36,6 +36,7 @@
               </xsl:choose>
             </h2>
             <xsl:apply-templates select="chart"/>
+            <xsl:for-each select="note"><p><xsl:value-of select="."/></p></xsl:for-each>
             <xsl:for-each select="layers">
               <div class="table-wrap">
                 <table class="layers">
