@@ -48,7 +48,7 @@
                   <thead>
                     <tr><th scope="col">Batch</th>
                       <xsl:for-each select="head/layer">
-                        <th scope="col">Layer <xsl:value-of select="@n"/><br/><small><xsl:value-of select="@shape"/></small></th>
+                        <th scope="col">Layer <xsl:value-of select="@n"/><br/><small><xsl:value-of select="@shape"/></small><br/><small><xsl:value-of select="../../@base"/> / <xsl:value-of select="../../@other"/></small></th>
                       </xsl:for-each>
                       <th scope="col">Best placement</th>
                       <th scope="col">Its estimate</th>
@@ -64,7 +64,7 @@
                               <xsl:when test="@winner = 'base'"><strong><xsl:value-of select="@base"/></strong> / <xsl:value-of select="@other"/></xsl:when>
                               <xsl:otherwise><xsl:value-of select="@base"/> / <strong><xsl:value-of select="@other"/></strong></xsl:otherwise>
                             </xsl:choose>
-                            <br/><small><xsl:value-of select="@faster"/> faster</small>
+                            <br/><small class="ci"><xsl:value-of select="@faster"/> faster</small>
                           </td>
                         </xsl:for-each>
                         <td class="text"><xsl:value-of select="@placement"/></td>
