@@ -317,11 +317,12 @@ void compare_lead(const compare_set *s, char *buf, size_t size)
     ref[0] = (char)(ref[0] == 't' ? 'T' : ref[0]);
     fmt_append(buf, size, "%s.", ref);
     if (s->left_a || s->left_b)
-        fmt_append(buf, size, " Left out: %d ok point%s of A and %d of B that the other lacks%s.",
-                   s->left_a, s->left_a == 1 ? "" : "s", s->left_b,
-                   s->only_nets[0][0] || s->only_nets[1][0]
-                       ? " (networks measured on one side only are not compared)"
-                       : "");
+        fmt_append(buf, size, " Left out: %d ok point%s of A and %d of B that the other lacks.",
+                   s->left_a, s->left_a == 1 ? "" : "s", s->left_b);
+    if (s->only_nets[0][0] || s->only_nets[1][0])
+        fmt_append(buf, size, " Networks not shared, not compared: A only %s; B only %s.",
+                   s->only_nets[0][0] ? s->only_nets[0] : "none",
+                   s->only_nets[1][0] ? s->only_nets[1] : "none");
     if (s->napart)
         fmt_append(buf, size, " Moved apart from their run:");
     for (i = 0; i < s->npoints; i++) {

@@ -509,7 +509,10 @@ static void annotate_points(xmlNodePtr an, const compare_set *c)
         else
             site_attrf(n, "device", "%s → %s", p->dev_a, p->dev_b);
         site_attr(n, "mode", workload_mode_name(p->mode));
-        site_attrf(n, "hidden", "%d", p->hidden);
+        if (p->sizes[0]) /* a network's widest size would pass for a width */
+            site_attrf(n, "hidden", "network %s", p->sizes);
+        else
+            site_attrf(n, "hidden", "%d", p->hidden);
         site_attrf(n, "batch", "%d", p->batch);
         site_attr(n, "verdict", compare_verdict_name(p->verdict));
         if (p->verdict == CMP_MISSING) {

@@ -877,13 +877,16 @@ static void test_e2e(void **state)
                         "%s/c/runs/*/results.xml.gz > %s/cmp.txt",
                         bin, tmpdir, tmpdir, tmpdir, tmpdir),
                      0);
-    assert_int_equal(sh("grep -q '^networks not shared, not compared: A only none; B only "
-                        "256-96-10$' %s/cmp.txt && grep -q '^left out: 0 ok points of A and 4 of "
-                        "B that the other side lacks$' %s/cmp.txt && "
-                        "[ $(grep -c '^96-256-10 c' %s/cmp.txt) = 4 ] && "
-                        "! grep -q '^256-96-10 ' %s/cmp.txt",
-                        tmpdir, tmpdir, tmpdir, tmpdir),
-                     0);
+    assert_int_equal(
+        sh("grep -q '^networks not shared, not compared: A only none; B only "
+           "256-96-10$' %s/cmp.txt && grep -q '^left out: 0 ok points of A and 4 of "
+           "B that the other side lacks$' %s/cmp.txt && "
+           "[ $(grep -c '^96-256-10 c' %s/cmp.txt) = 4 ] && "
+           "! grep -q '^256-96-10 ' %s/cmp.txt && grep -q 'Networks not shared, not compared: A "
+           "only none; B only 256-96-10.' %s/cmp/compare/*.html && grep -q "
+           "'network 96-256-10' %s/cmp/compare/*.html",
+           tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir),
+        0);
     assert_int_equal(sh("cd %s/o/runs/* && %s decide . > %s/decide.txt", tmpdir, bin, tmpdir), 0);
     assert_int_equal(sh("grep -q '^# 96-256-10, inference' %s/decide.txt", tmpdir), 0);
     /* decision.json is JSON, with the decisions and the per-layer placements */
