@@ -240,19 +240,19 @@ static double median_of(double *v, int n)
  * input plus read-back of the output over their bytes; 0 when unknown. */
 static double per_byte(const rs_point *po, const net_spec *n)
 {
-    double *v = malloc(2 * (size_t)(po->nsamples + 1) * sizeof *v), up, down, bytes;
+    /* on the stack (80 KB at most, results_load's bound on samples): a
+     * failed allocation would drop the breakdown from the pages unseen,
+     * as if the point lacked its copies */
+    double v[RESULTS_MAX_SAMPLES], up, down, bytes;
     int i;
-    if (!v || !po->has_transfer || po->nsamples == 0) {
-        free(v);
+    if (!po->has_transfer || po->nsamples == 0 || po->nsamples > RESULTS_MAX_SAMPLES)
         return 0.0;
-    }
-    for (i = 0; i < po->nsamples; i++) {
+    for (i = 0; i < po->nsamples; i++)
         v[i] = po->samples[i].h2d;
-        v[po->nsamples + i] = po->samples[i].d2h;
-    }
     up = median_of(v, po->nsamples);
-    down = median_of(v + po->nsamples, po->nsamples);
-    free(v);
+    for (i = 0; i < po->nsamples; i++)
+        v[i] = po->samples[i].d2h;
+    down = median_of(v, po->nsamples);
     bytes = 4.0 * po->batch * ((double)n->dims[0] + n->dims[n->layers]);
     return bytes > 0.0 ? (up + down) / bytes : 0.0;
 }

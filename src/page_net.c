@@ -62,8 +62,13 @@ void page_net_links(xmlNodePtr a, const results *r, const char *prefix)
     xmlNodePtr list;
     int n = netfit_networks(r, names, PAGE_NET_MAX), i, k;
     char buf[1024];
-    if (n == 0 || netfit_run(r, r->prov.seed, 0, &s, NULL) < 0)
+    if (n == 0)
         return;
+    if (netfit_run(r, r->prov.seed, 0, &s, NULL) < 0) {
+        /* out of memory: no page rather than one without its networks */
+        site_tree_fail(a);
+        return;
+    }
     list = site_add(a, "networks", NULL);
     for (i = 0; i < n; i++) {
         xmlNodePtr nn = site_add(list, "network", NULL);

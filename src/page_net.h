@@ -22,7 +22,9 @@
  * networks: per network a <network href=… name=… sizes=…> holding its
  * answers (<verdict>, netfit_sentence) in the views the run's page shows;
  * href is prefix + "net-<name>.html" (prefix: from the page to the run's
- * directory). */
+ * directory).  When the answers cannot be had (out of memory), a's tree
+ * is marked failed (site_tree_fail): the page is refused, not rendered
+ * without them. */
 void page_net_links(xmlNodePtr a, const results *r, const char *prefix);
 
 /* Stages the page of every network of r in box: "<dir>/net-<name>.html",

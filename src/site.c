@@ -338,6 +338,11 @@ static void mark_failed(xmlNodePtr n)
         n->_private = (void *)&tree_failed;
 }
 
+void site_tree_fail(xmlNodePtr n)
+{
+    mark_failed(n);
+}
+
 int site_tree_failed(xmlNodePtr n)
 {
     n = root_of(n);

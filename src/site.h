@@ -107,6 +107,10 @@ void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* 1 when building the tree of n (or n itself: NULL) failed for memory. */
 int site_tree_failed(xmlNodePtr n);
+/* Marks the tree of n as failed, as a failed allocation does: for a
+ * builder whose facts could not be had (out of memory in a query), so
+ * that the page is refused rather than rendered with a part missing. */
+void site_tree_fail(xmlNodePtr n);
 
 /* A new <page kind=…> document with <site> (the settings), <links> (the
  * stylesheet, the home page and the feed as seen from the page) and the
