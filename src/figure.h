@@ -43,7 +43,7 @@
 #define FIGURE_NARROW_WIDTH 330.0
 /* the narrow chart at 1.5 pixels per unit (495 pixels wide): sharp enough
  * on a phone, a fifth fewer bytes than at FIGURE_SCALE (docs/archive.md);
- * at 1.25 the thinnest marks lose their colour */
+ * below it the thinnest marks start to lose their colour */
 #define FIGURE_NARROW_SCALE 1.5
 #define FIGURE_NARROW_SUFFIX "-narrow"
 
