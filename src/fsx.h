@@ -69,6 +69,25 @@ int fsx_inside(const char *root, const char *path);
 int fsx_write_at(int dirfd, const char *name, const char *shown, const void *data, size_t len,
                  err *e);
 
+/* fsx_check_in for every file of the directory dir (inside root) whose
+ * name ends in suffix, as far as links go: BE_EFAIL naming the first that
+ * is a symbolic link; BE_OK when dir does not exist.  For a writer whose
+ * file names are not all known before it starts (the charts: ".png"), so
+ * that a planted link refuses it before it wrote anything. */
+int fsx_check_links_in(const char *root, const char *dir, const char *suffix, err *e);
+
+/* Removes from the directory dirfd (shown names it in errors) what a
+ * killed writer of breakeven left there and nothing else: a regular file
+ * named "NAME.tmp.PID.XXXXXX" (fsx_write_at's temporary) or a directory
+ * ".import-PID-XXXXXX" (an import's staging, with the files in it), each
+ * only when no process PID runs on this machine.  A signal never leaves
+ * these (stop.h); SIGKILL, a crash or a power cut does. */
+int fsx_sweep_at(int dirfd, const char *shown, err *e);
+
+/* fsx_sweep_at of the directory dir inside root, opened as fsx_dir_open
+ * opens it (no link followed below root); BE_OK when it does not exist. */
+int fsx_sweep_in(const char *root, const char *dir, err *e);
+
 /* Reads a whole file into a NUL-terminated buffer the caller frees: a
  * regular file of at most FSX_READ_MAX bytes (infile_read, which callers
  * of untrusted files use directly, with their own cap and checks). */

@@ -549,7 +549,9 @@ static int write_manifest(const site_outbox *b, const char *path, err *e)
 {
     char tmp[SITE_PATH + 48];
     int i, fd, why = 0;
-    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+    /* named as fsx.h names its temporaries, so that one a SIGKILL left is
+     * removed by the next command (fsx_sweep_at) */
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
     for (i = 0; i < b->n; i++)
         if (strchr(b->v[i].path, '\n'))
             return err_set(e, BE_EFAIL, "%s: a file name holds a line break", b->v[i].path);
