@@ -463,13 +463,45 @@ int fsx_sweep_in(const char *root, const char *dir, err *e)
     return rc;
 }
 
-int fsx_check_links_in(const char *root, const char *dir, const char *suffix, err *e)
+/* fsx_check_links_in of the open directory fd (closed here), shown as
+ * dir; with depth > 0, of each directory in it too (not followed when a
+ * link: what reads a directory there refuses that link itself). */
+static int check_links_at(int fd, const char *dir, const char *suffix, int depth, err *e)
 {
     char shown[4400], esc[1024];
     struct dirent *de;
-    DIR *d;
+    size_t ns = strlen(suffix);
+    int rc = BE_OK;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return err_set(e, BE_EFAIL, "%s: cannot list: %s", dir, strerror(errno));
+    }
+    while (rc == BE_OK && (de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+        struct stat st;
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+            fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        snprintf(shown, sizeof shown, "%s/%s", dir, de->d_name);
+        if (depth > 0 && S_ISDIR(st.st_mode)) {
+            int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                rc = check_links_at(sub, shown, suffix, depth - 1, e);
+        } else if (S_ISLNK(st.st_mode) && n >= ns && strcmp(de->d_name + n - ns, suffix) == 0) {
+            utf8_escape(esc, sizeof esc, shown);
+            rc = err_set(e, BE_EFAIL,
+                         "%s: is a symbolic link (breakeven replaces no link where it writes)", esc);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int fsx_check_links_in(const char *root, const char *dir, const char *suffix, int depth, err *e)
+{
     const char *rel = NULL;
-    size_t ndirs = 0, ns = strlen(suffix);
+    size_t ndirs = 0;
     int fd, rc, missing;
     if ((rc = split(root, dir, &rel, &ndirs, NULL, e)) < 0)
         return rc;
@@ -481,23 +513,7 @@ int fsx_check_links_in(const char *root, const char *dir, const char *suffix, er
         close(fd);
         return rc;
     }
-    if (!(d = fdopendir(fd))) {
-        close(fd);
-        return err_set(e, BE_EFAIL, "%s: cannot list: %s", dir, strerror(errno));
-    }
-    while (rc == BE_OK && (de = readdir(d)) != NULL) {
-        size_t n = strlen(de->d_name);
-        struct stat st;
-        if (n < ns || strcmp(de->d_name + n - ns, suffix) != 0 ||
-            fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode))
-            continue;
-        snprintf(shown, sizeof shown, "%s/%s", dir, de->d_name);
-        utf8_escape(esc, sizeof esc, shown);
-        rc = err_set(e, BE_EFAIL,
-                     "%s: is a symbolic link (breakeven replaces no link where it writes)", esc);
-    }
-    closedir(d);
-    return rc;
+    return check_links_at(fd, dir, suffix, depth, e);
 }
 
 int fsx_read_all(const char *path, char **data, size_t *len, err *e)
