@@ -504,8 +504,19 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = archive_load_run(c->out, arg, &u, e)) < 0)
         return rc;
     r = u.r;
-    /* a run of OUT is rewritten inside OUT, through no link planted there */
-    if ((fsx_inside(c->out, u.src) && (rc = fsx_check_in(c->out, u.src, e)) < 0) ||
+    snprintf(dir, sizeof dir, "%s", u.src);
+    slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    /* a run of OUT is rewritten inside OUT, through no link planted there
+     * (its charts' included: checked before the results file is
+     * rewritten), after what a killed command left there is gone */
+    if ((fsx_inside(c->out, u.src) &&
+         ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
+          (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
+          (rc = fsx_sweep_in(c->out, dir, e)) < 0)) ||
         (rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
         goto done;
     for (i = 0; i < r->npoints; i++) {
@@ -534,12 +545,6 @@ static int refit_one(const cli *c, const char *arg, err *e)
                      u.src);
         goto done;
     }
-    snprintf(dir, sizeof dir, "%s", u.src);
-    slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
     if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0)
         goto done;
     if (onepass && !c->quiet)
@@ -597,6 +602,15 @@ static int cmd_decide(const cli *c)
             rc = err_set(&e, BE_EUSAGE,
                          "%s measured no network (measure one with breakeven run --net SIZES)",
                          u.src);
+    }
+    /* beside a run of OUT: through no link planted there */
+    if (rc == BE_OK && fsx_inside(c->out, dir)) {
+        char p[ARCHIVE_PATH + 32];
+        snprintf(p, sizeof p, "%s/decision.json", dir);
+        if ((rc = fsx_check_in(c->out, p, &e)) == BE_OK) {
+            snprintf(p, sizeof p, "%s/breakeven_decision.h", dir);
+            rc = fsx_check_in(c->out, p, &e);
+        }
     }
     if (rc == BE_OK && (rc = decide_write(u.r, &s, dir, stdout, &e)) == BE_OK) {
         print_path(stdout, "%s/decision.json\n", dir);

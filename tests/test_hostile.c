@@ -2137,6 +2137,39 @@ static void test_report_chart_links(void **state)
     assert_no_leftovers(out);
 }
 
+/* `refit` of a run whose directory holds a chart link: refused before
+ * the results file is rewritten (it was rewritten, and charts drawn, before
+ * the link was met), OUT as it was, the link's target untouched. */
+static void test_refit_chart_link(void **state)
+{
+    char errbuf[4096], out[400], victim[500], p[900], *before, *after;
+    const char *args[] = {"refit", "--quiet", "--out", out, BASE_ID, NULL};
+    warnings w;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/refitlink", tmpdir);
+    snprintf(victim, sizeof victim, "%s/refitlink-victim.png", tmpdir);
+    sh("mkdir -p '%s/runs/" BASE_ID "'", out);
+    write_text(victim, "victim", 6);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/winner-map-inference.png", out);
+    assert_true(exists("%s", p));
+    sh("rm '%s' && ln -s '%s' '%s'", p, victim, p);
+    before = listing(out);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, BASE_ID "/winner-map-inference.png: is a symbolic link"));
+    after = listing(out);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    snprintf(p, sizeof p, "test \"$(cat '%s')\" = victim", victim);
+    assert_int_equal(system(p), 0);
+}
+
 /* The pid of a process that ran and is gone. */
 static long dead_pid(void)
 {
@@ -2358,6 +2391,7 @@ int main(void)
         cmocka_unit_test(test_report_fifo_chart),
         cmocka_unit_test(test_report_chart_links),
         cmocka_unit_test(test_report_sweeps_killed),
+        cmocka_unit_test(test_refit_chart_link),
         cmocka_unit_test(test_compare_planted_link),
         cmocka_unit_test(test_site_conf_hostile),
     };
