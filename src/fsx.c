@@ -331,6 +331,63 @@ int fsx_write_in(const char *root, const char *path, const void *data, size_t le
     return rc;
 }
 
+/* Opens the directory of path (inside root) without creating anything:
+ * *fd -1 and BE_OK when a directory on the way is missing; *file its
+ * last component. */
+static int open_parent(const char *root, const char *path, int *fd, const char **file,
+                       size_t *ndirs, const char **rel, err *e)
+{
+    int rc, missing;
+    *fd = -1;
+    if ((rc = split(root, path, rel, ndirs, file, e)) < 0)
+        return rc;
+    if ((*fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return errno == ENOENT ? BE_OK
+                               : err_set(e, BE_EFAIL, "%s: cannot open the directory: %s", root,
+                                         strerror(errno));
+    if ((rc = walk(fd, root, *rel, *ndirs, 0, &missing, e)) < 0 || missing) {
+        close(*fd);
+        *fd = -1;
+    }
+    return rc;
+}
+
+int fsx_rename_in(const char *root, const char *from, const char *to, err *e)
+{
+    char esc[1024];
+    const char *rel, *file, *rel2, *file2;
+    size_t ndirs, ndirs2;
+    int fd, rc;
+    if ((rc = split(root, to, &rel2, &ndirs2, &file2, e)) < 0 ||
+        (rc = open_parent(root, from, &fd, &file, &ndirs, &rel, e)) < 0)
+        return rc;
+    if (ndirs != ndirs2 || strncmp(rel, rel2, ndirs) != 0)
+        rc = err_set(e, BE_EFAIL, "%s: not in the directory of %s", to, from);
+    else if (fd >= 0 && renameat(fd, file, fd, file2) != 0 && errno != ENOENT) {
+        utf8_escape(esc, sizeof esc, to);
+        rc = err_set(e, BE_EFAIL, "%s: cannot move into place: %s", esc, strerror(errno));
+    }
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
+int fsx_unlink_in(const char *root, const char *path, err *e)
+{
+    char esc[1024];
+    const char *rel, *file;
+    size_t ndirs;
+    int fd, rc;
+    if ((rc = open_parent(root, path, &fd, &file, &ndirs, &rel, e)) < 0 || fd < 0)
+        return rc;
+    if (unlinkat(fd, file, 0) != 0 && errno != ENOENT) {
+        utf8_escape(esc, sizeof esc, path);
+        rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", esc, strerror(errno));
+    }
+    close(fd);
+    return rc;
+}
+
 int fsx_check_in(const char *root, const char *path, err *e)
 {
     char esc[1024];

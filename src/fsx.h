@@ -53,6 +53,16 @@ int fsx_mkdirs_in(const char *root, const char *path, err *e);
  * symbolic link or not a regular file. */
 int fsx_write_in(const char *root, const char *path, const void *data, size_t len, err *e);
 
+/* Renames from to to, both inside root and in the same directory (a
+ * staged file into place), that directory opened as fsx_dir_open opens it:
+ * no link below root followed.  BE_OK, and nothing done, when from (or a
+ * directory on its way) does not exist: moved already. */
+int fsx_rename_in(const char *root, const char *from, const char *to, err *e);
+
+/* Removes the file path inside root the same way; BE_OK when it is not
+ * there. */
+int fsx_unlink_in(const char *root, const char *path, err *e);
+
 /* What fsx_write_in would refuse, checked without writing anything: every
  * existing directory of path a directory of its own, the file (when it
  * exists) a regular file of its own.  A writer of many files checks them

@@ -2170,6 +2170,41 @@ static void test_refit_chart_link(void **state)
     assert_int_equal(system(p), 0);
 }
 
+/* A manifest of an unfinished publish planted in OUT (OUT/.publish, which
+ * the next report replays): its lines lead through a link out of OUT, or
+ * it is a link itself.  The staged file outside is neither moved nor
+ * removed (it was: rename(2) by path followed the link), and the report is
+ * refused with one line naming the link. */
+static void test_report_planted_manifest(void **state)
+{
+    char errbuf[4096], out[400], outside[400], p[900], line[900];
+    const char *args[] = {"report", "--quiet", "--out", out, NULL};
+    (void)state;
+    snprintf(out, sizeof out, "%s/manifest", tmpdir);
+    snprintf(outside, sizeof outside, "%s/manifest-outside", tmpdir);
+    sh("mkdir -p '%s' '%s' && ln -s '%s' '%s/evil'", out, outside, outside, out);
+    snprintf(p, sizeof p, "%s/x.stage", outside);
+    write_text(p, "mine", 4);
+    snprintf(line, sizeof line, "%s/evil/x\n", out);
+    snprintf(p, sizeof p, "%s/.publish", out);
+    write_text(p, line, strlen(line));
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "manifest/evil: is a symbolic link"));
+    snprintf(p, sizeof p, "test \"$(ls -A '%s')\" = x.stage && test \"$(cat '%s/x.stage')\" = mine",
+             outside, outside);
+    assert_int_equal(system(p), 0);
+    /* the manifest a link: not read */
+    snprintf(p, sizeof p, "%s/list", outside);
+    write_text(p, line, strlen(line));
+    sh("rm -f '%s/.publish' && ln -s '%s' '%s/.publish'", out, p, out);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, ".publish: is a symbolic link"));
+    snprintf(p, sizeof p, "test \"$(cat '%s/x.stage')\" = mine", outside);
+    assert_int_equal(system(p), 0);
+}
+
 /* The pid of a process that ran and is gone. */
 static long dead_pid(void)
 {
@@ -2392,6 +2427,7 @@ int main(void)
         cmocka_unit_test(test_report_chart_links),
         cmocka_unit_test(test_report_sweeps_killed),
         cmocka_unit_test(test_refit_chart_link),
+        cmocka_unit_test(test_report_planted_manifest),
         cmocka_unit_test(test_compare_planted_link),
         cmocka_unit_test(test_site_conf_hostile),
     };
