@@ -547,8 +547,9 @@ static int check_links_at(int fd, const char *dir, const char *suffix, int depth
                 rc = check_links_at(sub, shown, suffix, depth - 1, e);
         } else if (S_ISLNK(st.st_mode) && n >= ns && strcmp(de->d_name + n - ns, suffix) == 0) {
             utf8_escape(esc, sizeof esc, shown);
-            rc = err_set(e, BE_EFAIL,
-                         "%s: is a symbolic link (breakeven replaces no link where it writes)", esc);
+            rc =
+                err_set(e, BE_EFAIL,
+                        "%s: is a symbolic link (breakeven replaces no link where it writes)", esc);
         }
     }
     closedir(d);

@@ -513,10 +513,9 @@ static int refit_one(const cli *c, const char *arg, err *e)
     /* a run of OUT is rewritten inside OUT, through no link planted there
      * (its charts' included: checked before the results file is
      * rewritten), after what a killed command left there is gone */
-    if ((fsx_inside(c->out, u.src) &&
-         ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
-          (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
-          (rc = fsx_sweep_in(c->out, dir, e)) < 0)) ||
+    if ((fsx_inside(c->out, u.src) && ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
+                                       (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
+                                       (rc = fsx_sweep_in(c->out, dir, e)) < 0)) ||
         (rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
         goto done;
     for (i = 0; i < r->npoints; i++) {

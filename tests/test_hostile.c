@@ -2101,8 +2101,9 @@ static void test_report_chart_links(void **state)
     write_text(p, base, strlen(base));
     /* a second host, so that the hosts' charts are drawn */
     t = replace(base, "<host name=\"host\"", "<host name=\"other\"");
-    u = replace(t, "id=\"" BASE_ID "\" started=\"2026-11-22T", "id=\"20261123T000000Z-other\" "
-                                                              "started=\"2026-11-23T");
+    u = replace(t, "id=\"" BASE_ID "\" started=\"2026-11-22T",
+                "id=\"20261123T000000Z-other\" "
+                "started=\"2026-11-23T");
     snprintf(p, sizeof p, "%s/runs/20261123T000000Z-other/results.xml", out);
     write_text(p, u, strlen(u));
     free(t);
@@ -2128,8 +2129,9 @@ static void test_report_chart_links(void **state)
         free(after);
         snprintf(p, sizeof p, "%s/%s", out, plant[i]);
         sh("rm '%s'", p);
-        snprintf(p, sizeof p, "test \"$(ls -A '%s')\" = victim.png && test \"$(cat '%s')\" = victim",
-                 outside, victim);
+        snprintf(p, sizeof p,
+                 "test \"$(ls -A '%s')\" = victim.png && test \"$(cat '%s')\" = victim", outside,
+                 victim);
         assert_int_equal(system(p), 0);
         if (report(out, NULL, NULL, &w, &e) != BE_OK)
             fail_msg("%s", e.msg);
@@ -2223,20 +2225,21 @@ static long dead_pid(void)
  * that only looks like one. */
 static void test_report_sweeps_killed(void **state)
 {
-    static const char *const dead[] = {
-        "index.html.tmp.%ld.aB3xYz",       "runs/" BASE_ID "/results.xml.gz.tmp.%ld.q1W2e3",
-        "history/style.css.tmp.%ld.zzzzzz", ".publish.pending.tmp.%ld.AbCdEf",
-        "runs/.import-%ld-Qw3rTy",           "compare/a..b.png.tmp.%ld.000000",
-        ".cache/" BASE_ID ".page.tmp.%ld.x9x9x9"};
-    static const char *const kept[] = {
-        "index.html.tmp.1.aB3xYz",   /* pid 1 runs */
-        "feed.xml.tmp.%ld",          /* no suffix */
-        "notes.tmp.%ld.abc",         /* a short suffix */
-        "style.css.tmp.aB3xYz",      /* no pid: not ours to judge */
-        "my.tmp.%ld.ab-cde",         /* not letters and digits */
-        "runs/.import-1-Qw3rTy",     /* pid 1 */
-        "runs/.import-%ld-Qw3rTy.d", /* not the name */
-        "history/link.tmp.%ld.abcdef"};
+    static const char *const dead[] = {"index.html.tmp.%ld.aB3xYz",
+                                       "runs/" BASE_ID "/results.xml.gz.tmp.%ld.q1W2e3",
+                                       "history/style.css.tmp.%ld.zzzzzz",
+                                       ".publish.pending.tmp.%ld.AbCdEf",
+                                       "runs/.import-%ld-Qw3rTy",
+                                       "compare/a..b.png.tmp.%ld.000000",
+                                       ".cache/" BASE_ID ".page.tmp.%ld.x9x9x9"};
+    static const char *const kept[] = {"index.html.tmp.1.aB3xYz",   /* pid 1 runs */
+                                       "feed.xml.tmp.%ld",          /* no suffix */
+                                       "notes.tmp.%ld.abc",         /* a short suffix */
+                                       "style.css.tmp.aB3xYz",      /* no pid: not ours to judge */
+                                       "my.tmp.%ld.ab-cde",         /* not letters and digits */
+                                       "runs/.import-1-Qw3rTy",     /* pid 1 */
+                                       "runs/.import-%ld-Qw3rTy.d", /* not the name */
+                                       "history/link.tmp.%ld.abcdef"};
     char out[400], p[900], name[200];
     long pid = dead_pid();
     warnings w;
