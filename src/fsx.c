@@ -521,8 +521,8 @@ int fsx_sweep_in(const char *root, const char *dir, err *e)
 }
 
 /* fsx_check_links_in of the open directory fd (closed here), shown as
- * dir; with depth > 0, of each directory in it too (not followed when a
- * link: what reads a directory there refuses that link itself). */
+ * dir: with depth > 0, of each directory in it instead (not followed when
+ * a link: what reads a directory there refuses that link itself). */
 static int check_links_at(int fd, const char *dir, const char *suffix, int depth, err *e)
 {
     char shown[4400], esc[1024];
@@ -545,7 +545,8 @@ static int check_links_at(int fd, const char *dir, const char *suffix, int depth
             int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (sub >= 0)
                 rc = check_links_at(sub, shown, suffix, depth - 1, e);
-        } else if (S_ISLNK(st.st_mode) && n >= ns && strcmp(de->d_name + n - ns, suffix) == 0) {
+        } else if (depth == 0 && S_ISLNK(st.st_mode) && n >= ns &&
+                   strcmp(de->d_name + n - ns, suffix) == 0) {
             utf8_escape(esc, sizeof esc, shown);
             rc =
                 err_set(e, BE_EFAIL,

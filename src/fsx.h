@@ -82,7 +82,7 @@ int fsx_write_at(int dirfd, const char *name, const char *shown, const void *dat
 /* fsx_check_in for every file of the directory dir (inside root) whose
  * name ends in suffix, as far as links go: BE_EFAIL naming the first that
  * is a symbolic link; BE_OK when dir does not exist.  With depth 1, the
- * same in every directory of dir (OUT/runs/: each run's).  For a writer
+ * same in every directory of dir instead (OUT/runs/: each run's).  For a writer
  * whose file names are not all known before it starts (the charts:
  * ".png"), so that a planted link refuses it before it wrote anything. */
 int fsx_check_links_in(const char *root, const char *dir, const char *suffix, int depth, err *e);
