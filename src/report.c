@@ -85,7 +85,7 @@ typedef struct report_ctx {
     site_outbox box;
 } report_ctx;
 
-/* BE_EINTR when SIGINT or SIGTERM asked to stop. */
+/* BE_EINTR when a signal asked to stop (stop.h). */
 static int stopped(const report_ctx *x, err *e)
 {
     if (x->o->stop && *x->o->stop)
