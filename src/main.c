@@ -13,11 +13,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "archive.h"
 #include "cli.h"
@@ -40,43 +40,13 @@
 #include "results.h"
 #include "runcharts.h"
 #include "site.h"
+#include "stop.h"
 #include "sweep.h"
 #include "table.h"
 #include "tune.h"
 #include "utf8.h"
 #include "version.h"
 #include "workload.h"
-
-/* The one piece of file-scope mutable state: what the signal handler can
- * touch.  Set by SIGINT or SIGTERM once catch_signals has run; the modules
- * get it as a `volatile sig_atomic_t *stop` argument (stop_flag) and stop
- * at their next check, between files, so that every file is the previous
- * one or the new one, whole, and no temporary file is left. */
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
-static volatile sig_atomic_t *stop_flag(void)
-{
-    return &interrupted;
-}
-
-/* Every command that writes calls this before its first write (and passes
- * stop_flag() down), and exits 1 when the work stopped with BE_EINTR:
- * SIGINT and SIGTERM only raise the flag. */
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 /* A message on one printable line: input it quotes is escaped already
  * where it is read; what still holds a control character or invalid UTF-8
@@ -142,11 +112,13 @@ static int cmd_devices(const cli *c)
     return 0;
 }
 
-/* Creates OUT/runs/<UTC time>-<host>[-N]/ and writes its path into dir. */
+/* Creates OUT/runs/<UTC time>-<host>[-N]/ (relative to OUT/runs/, opened
+ * through no link: fsx.h) and writes its path into dir; first removes what
+ * a killed run left in OUT/runs/ (fsx_sweep_in). */
 static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_t idsize, err *e)
 {
     char stamp[32], host[64], runs[2200];
-    int k, rc;
+    int k, rc, fd;
     size_t i;
 
     host_utc_now(stamp, sizeof stamp, 1);
@@ -156,19 +128,29 @@ static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_
               (host[i] >= '0' && host[i] <= '9') || host[i] == '-'))
             host[i] = '-';
     snprintf(runs, sizeof runs, "%s/runs", out);
-    if ((rc = fsx_mkdirs_in(out, runs, e)) < 0)
+    if ((rc = fsx_dir_open(out, runs, 1, &fd, e)) < 0)
         return err_prefix(e, rc, "--out %s", out);
+    if ((rc = fsx_sweep_at(fd, runs, e)) < 0) {
+        close(fd);
+        return rc;
+    }
     for (k = 1; k < 1000; k++) {
         if (k == 1)
             snprintf(id, idsize, "%s-%s", stamp, host);
         else
             snprintf(id, idsize, "%s-%s-%d", stamp, host, k);
         snprintf(dir, size, "%s/%s", runs, id);
-        if (mkdir(dir, 0777) == 0)
+        if (mkdirat(fd, id, 0777) == 0) {
+            close(fd);
             return BE_OK;
-        if (errno != EEXIST)
-            return err_set(e, BE_EFAIL, "%s: cannot create directory: %s", dir, strerror(errno));
+        }
+        if (errno != EEXIST) {
+            rc = err_set(e, BE_EFAIL, "%s: cannot create directory: %s", dir, strerror(errno));
+            close(fd);
+            return rc;
+        }
     }
+    close(fd);
     return err_set(e, BE_EFAIL, "%s: too many runs in the same second", runs);
 }
 
@@ -321,7 +303,6 @@ static int cmd_report(const cli *c)
     char index[4200];
     err e;
     int rc, changed;
-    catch_signals();
     if ((rc = settings_of(c, &st, &changed, &e)) < 0)
         return fail(status_of(rc), &e);
     report_options(c, &st, &o);
@@ -372,7 +353,6 @@ static int cmd_tune(const cli *c)
     o.seed = c->plan.seed;
     o.stop = stop_flag();
     o.progress = tune_row;
-    catch_signals();
     if (c->quick) {
         o.fwd_hidden = 256;
         o.fwd_batch = 64;
@@ -440,7 +420,6 @@ static int cmd_compare(const cli *c)
     err e;
     site_settings st;
     int rc, changed, status = 0;
-    catch_signals();
     if ((rc = settings_of(c, &st, &changed, &e)) < 0)
         return fail(status_of(rc), &e);
     report_options(c, &st, &o);
@@ -530,8 +509,18 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = archive_load_run(c->out, arg, &u, e)) < 0)
         return rc;
     r = u.r;
-    /* a run of OUT is rewritten inside OUT, through no link planted there */
-    if ((fsx_inside(c->out, u.src) && (rc = fsx_check_in(c->out, u.src, e)) < 0) ||
+    snprintf(dir, sizeof dir, "%s", u.src);
+    slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    /* a run of OUT is rewritten inside OUT, through no link planted there
+     * (its charts' included: checked before the results file is
+     * rewritten), after what a killed command left there is gone */
+    if ((fsx_inside(c->out, u.src) && ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
+                                       (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
+                                       (rc = fsx_sweep_in(c->out, dir, e)) < 0)) ||
         (rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
         goto done;
     for (i = 0; i < r->npoints; i++) {
@@ -547,25 +536,19 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = fit_run(r, &prices, r->prov.seed, 0, &fs, e)) < 0)
         goto done;
     results_set_fit(r, &fs, r->prov.seed, &prices);
-    if (interrupted) {
+    if (stop_requested()) {
         rc = err_set(e, BE_EINTR, "interrupted: %s is as it was", u.src);
         goto done;
     }
     if ((rc = results_save(r, u.src, e)) < 0)
         goto done;
-    if (interrupted) {
+    if (stop_requested()) {
         rc = err_set(e, BE_EINTR,
                      "interrupted: %s is refitted, its charts not redrawn (`breakeven refit` "
                      "again draws them)",
                      u.src);
         goto done;
     }
-    snprintf(dir, sizeof dir, "%s", u.src);
-    slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
     if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0)
         goto done;
     if (onepass && !c->quiet)
@@ -589,7 +572,6 @@ static int cmd_refit(const cli *c)
 {
     err e;
     int i, rc;
-    catch_signals();
     for (i = 0; i < c->nargs; i++)
         if ((rc = refit_one(c, c->args[i], &e)) < 0)
             return fail(status_of(rc), &e);
@@ -606,7 +588,6 @@ static int cmd_decide(const cli *c)
     err e;
     int rc;
     memset(&s, 0, sizeof s);
-    catch_signals();
     if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
         return fail(status_of(rc), &e);
     snprintf(dir, sizeof dir, "%s", u.src);
@@ -625,6 +606,15 @@ static int cmd_decide(const cli *c)
             rc = err_set(&e, BE_EUSAGE,
                          "%s measured no network (measure one with breakeven run --net SIZES)",
                          u.src);
+    }
+    /* beside a run of OUT: through no link planted there */
+    if (rc == BE_OK && fsx_inside(c->out, dir)) {
+        char p[ARCHIVE_PATH + 32];
+        snprintf(p, sizeof p, "%s/decision.json", dir);
+        if ((rc = fsx_check_in(c->out, p, &e)) == BE_OK) {
+            snprintf(p, sizeof p, "%s/breakeven_decision.h", dir);
+            rc = fsx_check_in(c->out, p, &e);
+        }
     }
     if (rc == BE_OK && (rc = decide_write(u.r, &s, dir, stdout, &e)) == BE_OK) {
         print_path(stdout, "%s/decision.json\n", dir);
@@ -773,10 +763,9 @@ static int cmd_run(const cli *c, int then_report)
         status = status_of(rc);
         goto fail;
     }
-    /* from here on a signal stops the run at its next check, after the
-     * file being written */
-    catch_signals();
-    if (interrupted) {
+    /* a signal since main caught them stops the run at its next check,
+     * after the file being written; one before this point stops it here */
+    if (stop_requested()) {
         err_set(&e, BE_EINTR, "interrupted before the run started; nothing written");
         goto fail;
     }
@@ -820,7 +809,7 @@ static int cmd_run(const cli *c, int then_report)
     start = host_seconds();
     /* a fifth of the budget is kept for refinement around the crossover */
     rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
-                   nsel, r, path, &interrupted, progress_event, &pg, &e);
+                   nsel, r, path, stop_flag(), progress_event, &pg, &e);
     if (rc == BE_OK) {
         refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel,
                           nsel,     path,       stop_flag(),  progress_event, &pg};
@@ -858,7 +847,7 @@ static int cmd_run(const cli *c, int then_report)
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
-    if (interrupted) {
+    if (stop_requested()) {
         err_set(&e, BE_EINTR,
                 "interrupted: the run is complete in %s, its charts not drawn "
                 "(`breakeven report` draws them)",
@@ -895,7 +884,7 @@ done:
 static int cmd_repeat(const cli *c)
 {
     int k, status = 0;
-    for (k = 0; k < c->repeat && status == 0 && !interrupted; k++) {
+    for (k = 0; k < c->repeat && status == 0 && !stop_requested(); k++) {
         if (c->repeat > 1 && !c->quiet)
             fprintf(stderr, "run %d of %d\n", k + 1, c->repeat);
         status = cmd_run(c, c->cmd == CLI_ALL && k == c->repeat - 1);
@@ -911,6 +900,10 @@ int main(int argc, char **argv)
 
     if (rc < 0)
         return fail(2, &e);
+    /* every command that writes gets the one signal path (stop.h) before
+     * it starts; the others keep the default (a signal ends them) */
+    if (c.cmd != CLI_HELP && c.cmd != CLI_VERSION && c.cmd != CLI_DEVICES && c.cmd != CLI_WHICH)
+        stop_catch();
     switch (c.cmd) {
     case CLI_HELP:
         if (c.help_cmd >= 0)
