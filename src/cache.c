@@ -574,8 +574,8 @@ int cache_mark_save(const char *out, const char *name, const cache_key *k, err *
     char p[PATHMAX];
     int rc;
     snprintf(p, sizeof p, "%s/" CACHE_DIR, out);
-    if ((rc = fsx_mkdirs(p, e)) < 0 || (rc = fsx_real_dir(p, e)) < 0)
+    if ((rc = fsx_mkdirs_in(out, p, e)) < 0)
         return rc;
     entry_path(out, name, "mark", p, sizeof p);
-    return fsx_write_atomic(p, k->hex, sizeof k->hex, e);
+    return fsx_write_in(out, p, k->hex, sizeof k->hex, e);
 }
