@@ -204,21 +204,24 @@ void cli_usage(FILE *out)
           out);
 }
 
+/* What the option lookups return for no option. */
+#define NO_OPTION (-1)
+
 /* The option a help line names ("  -o, --out DIR  ..." names "out"), or
- * -1 for a line that names none (a continuation). */
+ * NO_OPTION for a line that names none (a continuation). */
 static int help_line_option(const char *line)
 {
     const char *p = strstr(line, "--");
     size_t n;
     int k;
     if (strncmp(line, "  -", 3) != 0 || !p)
-        return -1;
+        return NO_OPTION;
     p += 2;
     n = strcspn(p, " =\n");
     for (k = 0; k < NOPTIONS; k++)
         if (strlen(options[k].name) == n && strncmp(options[k].name, p, n) == 0)
             return k;
-    return -1;
+    return NO_OPTION;
 }
 
 /* cli_usage's text cut to one command: its own lines under "commands:"
@@ -377,7 +380,7 @@ static int find_short(char ch)
     for (i = 0; i < NOPTIONS; i++)
         if (options[i].shrt && options[i].shrt == ch)
             return i;
-    return -1;
+    return NO_OPTION;
 }
 
 /* The options whose value is a number: --threads, --budget, --seed,
