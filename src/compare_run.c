@@ -109,13 +109,16 @@ static const rs_point *point_in(const results *a, int da, const rs_point *pa, co
     return p && q_ok(p) ? p : NULL;
 }
 
+/* What device_index and group_of return for none. */
+#define NO_INDEX (-1)
+
 static int device_index(const results *r, const char *id)
 {
     int i;
     for (i = 0; i < r->ndevices; i++)
         if (strcmp(r->devices[i].id, id) == 0)
             return i;
-    return -1;
+    return NO_INDEX;
 }
 
 /* Fills c from every run's point at its shape: ok (both log medians of
@@ -265,7 +268,7 @@ static int group_of(compare_set *s, const compare_point *c, fit_view v, const re
             strcmp(s->groups[i].dev_a, c->dev_a) == 0)
             return i;
     if (s->ngroups == COMPARE_MAX_GROUPS)
-        return -1;
+        return NO_INDEX;
     g = &s->groups[s->ngroups];
     memset(g, 0, sizeof *g);
     snprintf(g->dev_a, sizeof g->dev_a, "%s", c->dev_a);

@@ -461,7 +461,7 @@ static int remove_stage_at(int parent, const char *name)
     if (fd < 0 || !(d = fdopendir(fd))) {
         if (fd >= 0)
             close(fd);
-        return -1;
+        return BE_EFAIL;
     }
     while ((de = readdir(d)) != NULL) {
         struct stat st;
@@ -472,7 +472,7 @@ static int remove_stage_at(int parent, const char *name)
             (void)unlinkat(dirfd(d), de->d_name, 0);
     }
     closedir(d);
-    return unlinkat(parent, name, AT_REMOVEDIR);
+    return unlinkat(parent, name, AT_REMOVEDIR) == 0 ? BE_OK : BE_EFAIL;
 }
 
 int fsx_sweep_at(int dirfd, const char *shown, err *e)

@@ -737,16 +737,105 @@ static int write_exports(const results *r, const char *out, const char *dir, err
     return rc;
 }
 
+/* What `run` is about to measure, on stderr. */
+static void run_announce(const cli *c, const device_set *set, device *const *sel, int nsel)
+{
+    int i;
+    if (c->quiet)
+        return;
+    fprintf(stderr, "breakeven %s: measuring", BE_VERSION);
+    for (i = 0; i < nsel; i++)
+        fprintf(stderr, "%s %s (%s %s)", i ? "," : "", sel[i]->info.id, sel[i]->info.type,
+                sel[i]->info.name);
+    fprintf(stderr, "; %d points in %d passes, budget %.0f s\n", plan_cells(&c->plan) * nsel,
+            c->plan.passes, c->plan.budget);
+    if (strcmp(c->threads_from, "OPENBLAS_NUM_THREADS") == 0)
+        fprintf(stderr, "note: %d OpenBLAS threads, as OPENBLAS_NUM_THREADS says\n", c->threads);
+    if (set->note[0])
+        fprintf(stderr, "note: %s\n", set->note);
+}
+
+/* The sweep and its refinement into r, saved at path as they go; on an
+ * interruption r is saved (marked partial) and BE_EINTR says where. */
+static int run_measure(const cli *c, device **sel, int nsel, results *r, const char *path, err *e)
+{
+    int ngrid = 0, rc;
+    double start;
+    plan_point *grid;
+    progress pg;
+    err save;
+
+    progress_init(&pg, stderr, c->quiet);
+    grid = plan_grid(&c->plan, &ngrid);
+    if (!grid)
+        return err_set(e, BE_EFAIL, "out of memory");
+    start = host_seconds();
+    /* a fifth of the budget is kept for refinement around the crossover */
+    rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
+                   nsel, r, path, stop_flag(), progress_event, &pg, e);
+    if (rc == BE_OK) {
+        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel,
+                          nsel,     path,       stop_flag(),  progress_event, &pg};
+        rc = refine_run(&ro, r, e);
+    }
+    progress_finish(&pg);
+    free(grid);
+    host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
+    if (rc != BE_EINTR)
+        return rc;
+    if ((rc = results_save(r, path, &save)) < 0) {
+        *e = save;
+        return rc;
+    }
+    return err_set(e, BE_EINTR, "interrupted: %d points saved in %s (marked partial)", r->npoints,
+                   path);
+}
+
+/* The kernels' build time (stderr) and OpenBLAS using fewer threads than
+ * asked (stdout), noted in r's devices. */
+static void run_notes(const cli *c, device **sel, int nsel, results *r)
+{
+    int i;
+    for (i = 0; i < nsel; i++) {
+        const device_info *d = &r->devices[i];
+        const char *secs, *cache;
+        device_note_build(sel[i], &r->devices[i]);
+        secs = devinfo_prop(d, "kernel-build-seconds");
+        cache = devinfo_prop(d, "kernel-binary-cache");
+        if (secs && cache && !c->quiet)
+            fprintf(stderr, "%s: kernels built in %s s (binary cache %s), not part of any sample\n",
+                    d->id, secs, cache);
+    }
+    for (i = 0; i < r->ndevices; i++) {
+        const char *why = devinfo_prop(&r->devices[i], "openblas-underuses");
+        if (why)
+            printf("warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
+    }
+}
+
+/* A finished run's charts and exports, and its tables on stdout. */
+static int run_publish(const cli *c, const results *r, const char *dir, const char *path, err *e)
+{
+    int rc, ncharts = 0;
+    if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0 ||
+        (rc = write_exports(r, c->out, dir, e)) < 0)
+        return rc;
+    table_points(stdout, r);
+    print_machine_warnings(stdout, r);
+    if ((rc = print_crossovers(stdout, r, e)) < 0 || (rc = print_networks(stdout, r, e)) < 0)
+        return rc;
+    printf("charts: %d PNG in %s/\n", ncharts, dir);
+    printf("%s\n", path);
+    return BE_OK;
+}
+
 static int cmd_run(const cli *c, int then_report)
 {
     device_set set;
     device **sel = NULL;
-    int *idx = NULL, nsel = 0, i, rc, status = 1, ngrid = 0, ncharts = 0;
-    double start;
-    plan_point *grid = NULL;
+    int *idx = NULL, nsel = 0, i, rc, status = 1;
     char dir[2400], id[128], path[2600];
     results *r = NULL;
-    progress pg;
     err e;
 
     if ((rc = device_discover(&set, c->threads, &e)) < 0)
@@ -784,66 +873,10 @@ static int cmd_run(const cli *c, int then_report)
         if ((rc = results_add_device(r, &sel[i]->info, &e)) < 0)
             goto fail;
     }
-    if (!c->quiet) {
-        fprintf(stderr, "breakeven %s: measuring", BE_VERSION);
-        for (i = 0; i < nsel; i++)
-            fprintf(stderr, "%s %s (%s %s)", i ? "," : "", sel[i]->info.id, sel[i]->info.type,
-                    sel[i]->info.name);
-        fprintf(stderr, "; %d points in %d passes, budget %.0f s\n", plan_cells(&c->plan) * nsel,
-                c->plan.passes, c->plan.budget);
-        if (strcmp(c->threads_from, "OPENBLAS_NUM_THREADS") == 0)
-            fprintf(stderr, "note: %d OpenBLAS threads, as OPENBLAS_NUM_THREADS says\n",
-                    c->threads);
-        if (set.note[0])
-            fprintf(stderr, "note: %s\n", set.note);
-    }
-    if ((rc = results_save(r, path, &e)) < 0)
+    run_announce(c, &set, sel, nsel);
+    if ((rc = results_save(r, path, &e)) < 0 || (rc = run_measure(c, sel, nsel, r, path, &e)) < 0)
         goto fail;
-
-    progress_init(&pg, stderr, c->quiet);
-    grid = plan_grid(&c->plan, &ngrid);
-    if (!grid) {
-        err_set(&e, BE_EFAIL, "out of memory");
-        goto fail;
-    }
-    start = host_seconds();
-    /* a fifth of the budget is kept for refinement around the crossover */
-    rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
-                   nsel, r, path, stop_flag(), progress_event, &pg, &e);
-    if (rc == BE_OK) {
-        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel,
-                          nsel,     path,       stop_flag(),  progress_event, &pg};
-        rc = refine_run(&ro, r, &e);
-    }
-    progress_finish(&pg);
-    host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
-    if (rc == BE_EINTR) {
-        err save;
-        if (results_save(r, path, &save) < 0) {
-            e = save;
-            goto fail;
-        }
-        err_set(&e, BE_EINTR, "interrupted: %d points saved in %s (marked partial)", r->npoints,
-                path);
-        goto fail;
-    }
-    if (rc < 0)
-        goto fail;
-    for (i = 0; i < nsel; i++) {
-        const device_info *d = &r->devices[i];
-        const char *secs, *cache;
-        device_note_build(sel[i], &r->devices[i]);
-        secs = devinfo_prop(d, "kernel-build-seconds");
-        cache = devinfo_prop(d, "kernel-binary-cache");
-        if (secs && cache && !c->quiet)
-            fprintf(stderr, "%s: kernels built in %s s (binary cache %s), not part of any sample\n",
-                    d->id, secs, cache);
-    }
-    for (i = 0; i < r->ndevices; i++) {
-        const char *why = devinfo_prop(&r->devices[i], "openblas-underuses");
-        if (why)
-            printf("warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
-    }
+    run_notes(c, sel, nsel, r);
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
@@ -854,15 +887,8 @@ static int cmd_run(const cli *c, int then_report)
                 path);
         goto fail;
     }
-    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0 ||
-        (rc = write_exports(r, c->out, dir, &e)) < 0)
+    if ((rc = run_publish(c, r, dir, path, &e)) < 0)
         goto fail;
-    table_points(stdout, r);
-    print_machine_warnings(stdout, r);
-    if ((rc = print_crossovers(stdout, r, &e)) < 0 || (rc = print_networks(stdout, r, &e)) < 0)
-        goto fail;
-    printf("charts: %d PNG in %s/\n", ncharts, dir);
-    printf("%s\n", path);
     status = 0;
     if (then_report)
         status = cmd_report(c);
@@ -871,7 +897,6 @@ fail:
     fail(status, &e);
 done:
     results_free(r);
-    free(grid);
     free(idx);
     free(sel);
     device_set_free(&set);
