@@ -80,9 +80,10 @@ void prose_alone(const results *r, char *buf, size_t size);
  * did not finish. */
 void prose_headline(const results *r, const findings *F, char *buf, size_t size);
 
-/* The title of a run's report: title when given (not NULL or ""), else
- * "CPU or GPU? Dense layers on <host>". */
-void prose_title(const char *title, const results *r, char *buf, size_t size);
+/* The title of a run: its page's <title> and heading, and its feed
+ * item's title, all one sentence: the headline (prose_headline), after
+ * "<title>: " when the site has a title (not NULL or ""). */
+void prose_title(const char *title, const results *r, const findings *F, char *buf, size_t size);
 
 /* The warnings of a run, one per entry of w[0..max): partial run, a busy
  * machine (others' share of the CPU, machstate.h), throttling, drift, out

@@ -53,6 +53,22 @@ int q_ok(const rs_point *p)
     return p && p->status == PT_OK && summary_ok(&p->resident);
 }
 
+double q_peak(const results *r, const char *dev)
+{
+    const device_info *d = results_device(r, dev);
+    double flops;
+    char how[8];
+    return d && devinfo_peak(d, &flops, how, sizeof how) ? flops : 0.0;
+}
+
+int q_beyond_peak(const results *r, const rs_point *p)
+{
+    double peak;
+    if (!q_ok(p) || !((peak = q_peak(r, p->device)) > 0.0))
+        return 0;
+    return results_gflops(p, p->resident.median) * 1e9 > peak;
+}
+
 int q_ok_view(const rs_point *p, fit_view v)
 {
     return q_ok(p) &&

@@ -36,6 +36,13 @@ int q_has_mode(const results *r, const char *dev, wl_mode m);
 /* 1 when p was measured successfully and has a positive, finite median
  * step time in the resident view (the only speeds anything draws or sums). */
 int q_ok(const rs_point *p);
+/* The fp32 peak of device dev of r in FLOP/s (devinfo_peak), 0 when it
+ * cannot be known. */
+double q_peak(const results *r, const char *dev);
+/* 1 when p (q_ok) measured a throughput (its median, resident) above its
+ * device's known peak: a measurement that cannot be true, never quoted as
+ * a device's best and warned of wherever the run's warnings are. */
+int q_beyond_peak(const results *r, const rs_point *p);
 /* The same for view v: FIT_TRANSFER also needs the point's transfer times. */
 int q_ok_view(const rs_point *p, fit_view v);
 /* The median step time of an ok point in view v (q_ok_view). */

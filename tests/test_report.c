@@ -24,6 +24,7 @@
 #include <libxml/tree.h>
 
 #include "compare.h"
+#include "devinfo.h"
 #include "csv.h"
 #include "findings.h"
 #include "fit.h"
@@ -676,8 +677,9 @@ static void test_table_precision(void **state)
 
 /* The largest throughput stated in text: every "<number> <prefix>FLOP/s"
  * outside a "(95% CI ...)" (an interval's ends are bounds, not claims),
- * in FLOP/s. */
-static double largest_stated_flops(const char *text)
+ * in FLOP/s, apart from the device peaks peak[0..npeak) (a bound too,
+ * stated to 3 significant digits). */
+static double largest_stated_flops(const char *text, const double *peak, int npeak)
 {
     static const char prefixes[] = "kMGTPE";
     double most = 0.0;
@@ -685,6 +687,7 @@ static double largest_stated_flops(const char *text)
     while ((p = strstr(p, "FLOP/s"))) {
         const char *q = p, *ci, *close;
         double mult = 1.0, v;
+        int k, bound = 0;
         if (q > text && strchr(prefixes, q[-1]) && q[-1]) {
             mult = pow(1e3, (double)(strchr(prefixes, q[-1]) - prefixes + 1));
             q--;
@@ -701,16 +704,30 @@ static double largest_stated_flops(const char *text)
         if (ci && !memchr(ci, ')', (size_t)(q - ci)))
             continue;
         v = strtod(q, NULL) * mult;
-        most = fmax(most, v);
+        for (k = 0; k < npeak; k++)
+            bound |= fabs(v - peak[k]) <= 0.005 * peak[k];
+        if (!bound)
+            most = fmax(most, v);
     }
     return most;
+}
+
+/* The known peaks of r's devices into peak[0..max); returns how many. */
+static int device_peaks(const results *r, double *peak, int max)
+{
+    int d, n = 0;
+    for (d = 0; d < r->ndevices && n < max; d++)
+        if (q_peak(r, r->devices[d].id) > 0.0)
+            peak[n++] = q_peak(r, r->devices[d].id);
+    return n;
 }
 
 /* No figure beyond what was measured: on every fixture (the H100 run, the
  * telemetry run, a run of 0.1.0, a synthetic run), no throughput stated on
  * the run's page, in the feed or in summary.md exceeds the best measured
  * one by more than 10% (the H100 page once said "313 TFLOP/s", a fitted
- * P, of a device that measured 28.6 and peaks near 67). */
+ * P, of a device that measured 28.6 and peaks near 67), nor a known
+ * device peak (the H100's, 66.9 TFLOP/s, stated as such). */
 static void test_no_figure_beyond_measured(void **state)
 {
     static const char *const files[] = {"tests/data/gpu/h100-20261123T074740Z.xml",
@@ -724,7 +741,8 @@ static void test_no_figure_beyond_measured(void **state)
     for (f = 0; f < sizeof files / sizeof *files; f++) {
         results *r = NULL;
         char out[400], path[900], rel[300];
-        double best = 0.0;
+        double best = 0.0, peak[8];
+        int npeak;
         report_opts o;
         err e;
         if (files[f] && results_load(files[f], &r, &e) != BE_OK)
@@ -736,6 +754,11 @@ static void test_no_figure_beyond_measured(void **state)
                 best =
                     fmax(best, 1e9 * results_gflops(&r->points[i], r->points[i].resident.median));
         assert_true(best > 0.0);
+        npeak = device_peaks(r, peak, 8);
+        /* the H100's is known: 132 SMs × 128 fp32 lanes × 2 × 1980 MHz */
+        assert_int_equal(npeak, f == 0);
+        if (f == 0)
+            assert_true(fabs(peak[0] - 132.0 * 256.0 * 1980e6) < 1.0);
         snprintf(out, sizeof out, "%s/flops%zu", tmpdir, f);
         save_run(out, r);
         memset(&o, 0, sizeof o);
@@ -749,14 +772,77 @@ static void test_no_figure_beyond_measured(void **state)
             snprintf(rel, sizeof rel, pages[k], r->prov.id);
             snprintf(path, sizeof path, "%s/%s", out, rel);
             text = slurp(path);
-            most = largest_stated_flops(text);
-            if (most > 1.1 * best)
+            most = largest_stated_flops(text, peak, npeak);
+            if (most > 1.1 * best || (npeak && most > peak[0]))
                 fail_msg("%s: %s states %g FLOP/s, best measured %g",
                          files[f] ? files[f] : "synthetic", rel, most, best);
+            if (f == 0 && k == 0)
+                assert_non_null(strstr(text, "at hidden 2048, batch 1024, 43% of its 66.9 TFLOP/s "
+                                             "fp32 peak (NVIDIA Hopper: 132 compute units "
+                                             "\xc3\x97 256 FLOP per cycle \xc3\x97 1980 MHz)."));
             free(text);
         }
         results_free(r);
     }
+}
+
+/* An impossible point: a GPU known to peak at 51.2 TFLOP/s (an H100 PCIe:
+ * 114 SMs at 1755 MHz) with one point timed 10,000 times too fast.  Its
+ * page, feed item, summary.md and the front page's archive say so, and
+ * no figure above the peak is stated anywhere. */
+static void test_impossible_point(void **state)
+{
+    results *r = make_run("20260501T000000Z-fast", "2026-05-01T00:00:00Z", "CPU", 0.5, 32);
+    static const char *const pages[] = {"runs/%s/index.html", "feed.xml", "runs/%s/summary.md",
+                                        "index.html"};
+    device_info *g = &r->devices[1];
+    rs_point *p = NULL;
+    char out[400], path[900], rel[300], *text;
+    double peak;
+    report_opts o;
+    size_t k;
+    int i, n = 0;
+    err e;
+    (void)state;
+    snprintf(g->name, sizeof g->name, "NVIDIA H100 PCIe");
+    devinfo_prop_add(g, "compute_units", "114");
+    devinfo_prop_add(g, "max_clock_mhz", "1755");
+    peak = q_peak(r, "cl:0.0");
+    assert_true(fabs(peak - 114.0 * 256.0 * 1755e6) < 1.0);
+    for (i = 0; i < r->npoints; i++)
+        if (strcmp(r->points[i].device, "cl:0.0") == 0 && r->points[i].hidden == 128 &&
+            r->points[i].batch == 64)
+            p = &r->points[i];
+    assert_non_null(p);
+    for (i = 0; i < p->nsamples; i++)
+        p->samples[i].wall *= 1e-4;
+    assert_int_equal(results_summarize(p, &e), BE_OK);
+    for (i = 0; i < r->npoints; i++)
+        n += q_beyond_peak(r, &r->points[i]);
+    assert_int_equal(n, 1);
+    assert_true(q_beyond_peak(r, p));
+    snprintf(out, sizeof out, "%s/impossible", tmpdir);
+    save_run(out, r);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (k = 0; k < sizeof pages / sizeof *pages; k++) {
+        snprintf(rel, sizeof rel, pages[k], r->prov.id);
+        snprintf(path, sizeof path, "%s/%s", out, rel);
+        text = slurp(path);
+        if (largest_stated_flops(text, &peak, 1) > peak)
+            fail_msg("%s states %g FLOP/s, above the peak %g", rel,
+                     largest_stated_flops(text, &peak, 1), peak);
+        assert_non_null(strstr(text, "Impossible measurements: 1 point measured faster than its "
+                                     "device's fp32 peak allows: cl:0.0 inference hidden 128 "
+                                     "batch 64 (peak 51.2 TFLOP/s)."));
+        if (k == 3)
+            assert_non_null(strstr(text, "above the device's peak at 1 point"));
+        free(text);
+    }
+    results_free(r);
 }
 
 /* Warnings where people read: a run whose second pass others took 31% of
@@ -959,6 +1045,7 @@ int main(void)
         cmocka_unit_test(test_one_verdict),
         cmocka_unit_test(test_table_precision),
         cmocka_unit_test(test_no_figure_beyond_measured),
+        cmocka_unit_test(test_impossible_point),
         cmocka_unit_test(test_warnings_where_read),
         cmocka_unit_test(test_hosts_merge_rules),
         cmocka_unit_test(test_extremes_supported),
