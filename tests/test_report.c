@@ -893,6 +893,11 @@ static void test_warnings_where_read(void **state)
 
     snprintf(path, sizeof path, "%s/runs/%s/index.html", out, busy->prov.id);
     text = slurp(path);
+    /* the page's title and heading are the feed item's title */
+    assert_non_null(strstr(text, "<title>Test GPU beats Busy CPU (2 threads) at every shape "
+                                 "measured (inference, testhost)</title>"));
+    assert_non_null(strstr(text, "<h1>Test GPU beats Busy CPU (2 threads) at every shape "
+                                 "measured (inference, testhost)</h1>"));
     assert_non_null(strstr(text, "Busy machine: other processes (others) or the hypervisor "
                                  "(steal) took a share of the CPU while this run measured "
                                  "(pass 2: others 31%)"));
@@ -913,6 +918,7 @@ static void test_warnings_where_read(void **state)
     snprintf(path, sizeof path, "%s/runs/%s/index.html", out, part->prov.id);
     text = slurp(path);
     assert_non_null(strstr(text, "is partial: 3 of 8 points"));
+    assert_non_null(strstr(text, "<title>Partial: 3 of 8 points: "));
     free(text);
     /* the feed: the verdict in the title, the warning in the description */
     snprintf(path, sizeof path, "%s/feed.xml", out);
