@@ -295,23 +295,30 @@ static char toupper_first(const char *s)
     return *s >= 'a' && *s <= 'z' ? (char)(*s - 'a' + 'A') : *s;
 }
 
+void prose_busy_pass(const results *r, const rs_pass *p, char *buf, size_t size)
+{
+    int cores = r->prov.cores > 0 ? r->prov.cores : 1;
+    buf[0] = '\0';
+    if (p->state.others_cpu >= 0.005)
+        fmt_append(buf, size, "others %.0f%%, ", 100.0 * p->state.others_cpu);
+    if (p->state.steal >= 0.0005)
+        fmt_append(buf, size, "steal %.1f%%, ", 100.0 * p->state.steal);
+    fmt_append(buf, size, "%.1f of %d CPU%s", q_pass_taken(r, p), cores, cores == 1 ? "" : "s");
+}
+
 /* The passes during which others (or the hypervisor) took a noticeable
- * share of the CPU: "pass 2: others 31%, pass 3: steal 1.1%"; returns how
- * many. */
+ * share of the CPU (q_pass_busy): "pass 2: others 31%, 0.6 of 2 CPUs";
+ * returns how many. */
 static int busy_passes(const results *r, char *buf, size_t size)
 {
     int i, k = 0;
+    char one[128];
     buf[0] = '\0';
     for (i = 0; i < r->npasses; i++) {
-        const machstate *m = &r->passes[i].state;
-        if (!m->has_cpu ||
-            !(m->others_cpu > MACHSTATE_BUSY_OTHERS || m->steal > MACHSTATE_BUSY_STEAL))
+        if (!q_pass_busy(r, &r->passes[i]))
             continue;
-        fmt_append(buf, size, "%spass %d:", k++ ? ", " : "", r->passes[i].index);
-        if (m->others_cpu > MACHSTATE_BUSY_OTHERS)
-            fmt_append(buf, size, " others %.0f%%", 100.0 * m->others_cpu);
-        if (m->steal > MACHSTATE_BUSY_STEAL)
-            fmt_append(buf, size, " steal %.1f%%", 100.0 * m->steal);
+        prose_busy_pass(r, &r->passes[i], one, sizeof one);
+        fmt_append(buf, size, "%spass %d: %s", k++ ? "; " : "", r->passes[i].index, one);
     }
     return k;
 }

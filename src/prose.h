@@ -91,6 +91,10 @@ void prose_title(const char *title, const results *r, const findings *F, char *b
 #define PROSE_WARNING 2400
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max);
 
+/* What others and the hypervisor took during pass p of r: "others 31%,
+ * steal 1.1%, 0.6 of 2 CPUs" (each share left out below 0.5% and 0.05%). */
+void prose_busy_pass(const results *r, const rs_pass *p, char *buf, size_t size);
+
 /* The warnings in a few words, for the archive's entries: "partial: 12
  * of 35 points; busy machine (2 passes); drift at 4 points"; "" when
  * there is nothing to warn of. */

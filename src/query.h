@@ -31,6 +31,16 @@ int q_device_index(const results *r, const char *id);
 /* 1 when r has a point of mode m on device dev (NULL: on any device). */
 int q_has_mode(const results *r, const char *dev, wl_mode m);
 
+/* ---- passes ------------------------------------------------------------- */
+
+/* The CPUs' worth of time that other processes and the hypervisor took
+ * during pass p of r: (others-cpu + steal) × the machine's CPUs (one when
+ * unrecorded); 0 when p has no CPU readings. */
+double q_pass_taken(const results *r, const rs_pass *p);
+/* 1 when that reached MACHSTATE_BUSY_CPUS: a busy machine, warned of
+ * wherever the run's warnings are. */
+int q_pass_busy(const results *r, const rs_pass *p);
+
 /* ---- points ------------------------------------------------------------- */
 
 /* 1 when p was measured successfully and has a positive, finite median

@@ -900,12 +900,12 @@ static void test_warnings_where_read(void **state)
                                  "measured (inference, testhost)</h1>"));
     assert_non_null(strstr(text, "Busy machine: other processes (others) or the hypervisor "
                                  "(steal) took a share of the CPU while this run measured "
-                                 "(pass 2: others 31%)"));
+                                 "(pass 2: others 31%, 0.6 of 2 CPUs)"));
     free(text);
     snprintf(path, sizeof path, "%s/runs/%s/summary.md", out, busy->prov.id);
     text = slurp(path);
     assert_non_null(strstr(text, "> **Warning:** Busy machine: "));
-    assert_non_null(strstr(text, "(pass 2: others 31%)"));
+    assert_non_null(strstr(text, "(pass 2: others 31%, 0.6 of 2 CPUs)"));
     free(text);
     /* the front page: the finished run, not the newer partial one */
     snprintf(path, sizeof path, "%s/index.html", out);
@@ -1023,6 +1023,44 @@ static void test_extremes_supported(void **state)
     results_free(r);
 }
 
+/* A busy machine is half a CPU or more taken by others and the
+ * hypervisor: not the committed H100 run (16 CPUs; steal 1.1%, 0.9% and
+ * 0.15%, at most 0.18 of a CPU), but the same run beside one process
+ * busy on one core (others 1/16 of the CPU time). */
+static void test_busy_threshold(void **state)
+{
+    results *r = NULL;
+    char w[8][PROSE_WARNING], flags[512], one[128];
+    int i, n;
+    err e;
+    (void)state;
+    if (results_load("tests/data/gpu/h100-20261123T074740Z.xml", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(r->prov.cores, 16);
+    assert_int_equal(r->npasses, 3);
+    for (i = 0; i < r->npasses; i++) {
+        assert_false(q_pass_busy(r, &r->passes[i]));
+        assert_true(q_pass_taken(r, &r->passes[i]) < 0.2);
+    }
+    assert_true(fabs(q_pass_taken(r, &r->passes[0]) - 16 * 0.011153563207480007) < 1e-12);
+    n = prose_warnings(r, w, 8);
+    for (i = 0; i < n; i++)
+        assert_null(strstr(w[i], "Busy machine"));
+    prose_flags(r, flags, sizeof flags);
+    assert_null(strstr(flags, "busy"));
+    /* one core of sixteen busy beside it */
+    r->passes[1].state.others_cpu = 1.0 / 16.0;
+    assert_true(q_pass_busy(r, &r->passes[1]));
+    prose_busy_pass(r, &r->passes[1], one, sizeof one);
+    assert_string_equal(one, "others 6%, steal 0.9%, 1.1 of 16 CPUs");
+    prose_flags(r, flags, sizeof flags);
+    assert_string_equal(flags, "busy machine (1 pass); drift at 4 points");
+    /* a third of a core is not */
+    r->passes[1].state.others_cpu = 1.0 / 48.0;
+    assert_false(q_pass_busy(r, &r->passes[1]));
+    results_free(r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1055,6 +1093,7 @@ int main(void)
         cmocka_unit_test(test_warnings_where_read),
         cmocka_unit_test(test_hosts_merge_rules),
         cmocka_unit_test(test_extremes_supported),
+        cmocka_unit_test(test_busy_threshold),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
