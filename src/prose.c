@@ -323,21 +323,29 @@ static int busy_passes(const results *r, char *buf, size_t size)
     return k;
 }
 
-/* The points above their device's peak (q_beyond_peak): "cl:0.0
- * inference hidden 128 batch 16 (peak 51.2 TFLOP/s)", their measured
- * figures withheld; returns how many. */
+/* The points above their device's peak (q_beyond_peak), by device:
+ * "cl:0.0 (peak 51.2 TFLOP/s) at inference hidden 128 batch 16, …",
+ * their measured figures withheld; returns how many. */
 static int beyond_peak_points(const results *r, char *buf, size_t size)
 {
-    int i, k = 0;
+    int d, i, k = 0;
     buf[0] = '\0';
-    for (i = 0; i < r->npoints; i++) {
-        const rs_point *p = &r->points[i];
-        char g[32];
-        if (!q_beyond_peak(r, p))
-            continue;
-        fmt_si(g, sizeof g, q_peak(r, p->device), 3, "FLOP/s");
-        fmt_append(buf, size, "%s%s %s hidden %d batch %d (peak %s)", k++ ? ", " : "", p->device,
-                   workload_mode_name(p->mode), p->hidden, p->batch, g);
+    for (d = 0; d < r->ndevices; d++) {
+        const char *id = r->devices[d].id;
+        int kd = 0;
+        for (i = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            char g[32];
+            if (strcmp(p->device, id) != 0 || !q_beyond_peak(r, p))
+                continue;
+            if (!kd++) {
+                fmt_si(g, sizeof g, q_peak(r, id), 3, "FLOP/s");
+                fmt_append(buf, size, "%s%s (peak %s) at", k ? "; " : "", id, g);
+            }
+            fmt_append(buf, size, "%s %s hidden %d batch %d", kd > 1 ? "," : "",
+                       workload_mode_name(p->mode), p->hidden, p->batch);
+            k++;
+        }
     }
     return k;
 }
