@@ -120,7 +120,7 @@ int devinfo_peak(const device_info *info, double *flops, char *how, size_t size)
         int per = cpu_per_cycle(devinfo_prop(info, "isa"));
         units = prop_number(info, "cores");
         mhz = prop_number(info, "max_clock_mhz");
-        if (!per || !units || !mhz)
+        if (!per || !(units > 0.0) || !(mhz > 0.0))
             return 0;
         *flops = units * per * mhz * 1e6;
         snprintf(how, size, "%s: %.0f CPUs × %d FLOP per cycle × %.0f MHz, a bound",
@@ -129,7 +129,7 @@ int devinfo_peak(const device_info *info, double *flops, char *how, size_t size)
     }
     units = prop_number(info, "compute_units");
     mhz = prop_number(info, "max_clock_mhz");
-    if (!units || !mhz)
+    if (!(units > 0.0) || !(mhz > 0.0))
         return 0;
     for (i = 0; i < sizeof gpu_table / sizeof *gpu_table; i++)
         if (has_word(info->name, gpu_table[i].word)) {
