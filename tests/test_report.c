@@ -35,6 +35,7 @@
 #include "report.h"
 #include "results.h"
 #include "site.h"
+#include "table.h"
 
 static char tmpdir[256];
 
@@ -821,6 +822,23 @@ static void test_impossible_point(void **state)
         n += q_beyond_peak(r, &r->points[i]);
     assert_int_equal(n, 1);
     assert_true(q_beyond_peak(r, p));
+    /* run's table: its throughput withheld, the point noted */
+    {
+        char *tab = NULL, *line;
+        size_t len = 0;
+        FILE *m = open_memstream(&tab, &len);
+        assert_non_null(m);
+        table_points(m, r);
+        fclose(m);
+        assert_int_equal(occurrences(tab, "faster than the device's fp32 peak: impossible"), 1);
+        /* its line: the median, the interval, no GFLOP/s, the transfers */
+        line = strstr(tab, "cl:0.0   inference    128     64");
+        assert_non_null(line);
+        *strchr(line, '\n') = '\0';
+        assert_int_equal(occurrences(line, "\xe2\x80\x94"), 1);
+        assert_non_null(strstr(line, " \xe2\x80\x94 "));
+        free(tab);
+    }
     snprintf(out, sizeof out, "%s/impossible", tmpdir);
     save_run(out, r);
     memset(&o, 0, sizeof o);
