@@ -55,7 +55,7 @@ DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl
 
 # The fuzzers, one per parser of untrusted input (tests/fuzz/fuzz_NAME.c),
 # each with what it links, built by clang with libFuzzer, ASan and UBSan:
-#   results   the results loader (results.c: XML, schema, sense checks)
+#   results   the results loader (results_load.c: XML, schema, sense checks)
 #   siteconf  OUT/site.conf and prices files (infile.c's text check, site.c,
 #             price.c)
 #   compare   what reads loaded runs: compare (text, Markdown, JSON), the
@@ -68,13 +68,14 @@ FUZZ_SECONDS ?= 600
 FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZERS      := results siteconf compare netlist
-FUZZ_SRC_results  := src/results.c src/utf8.c src/err.c src/fsx.c src/infile.c src/fmt.c \
-                     src/stats.c src/net.c src/gz.c
+FUZZ_SRC_results  := src/results.c src/results_load.c src/results_write.c src/utf8.c src/err.c \
+                     src/fsx.c src/infile.c src/fmt.c src/stats.c src/net.c src/gz.c
 FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c
 FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
 FUZZ_SRC_compare  := $(addprefix src/,changes.c chart.c compare.c compare_run.c csv.c devinfo.c err.c export.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c host.c infile.c \
-                     json.c list.c net.c netfit.c prose.c query.c telemetry.c results.c rng.c stats.c utf8.c workload.c xover.c gz.c)
+                     json.c list.c net.c netfit.c prose.c query.c telemetry.c results.c results_load.c \
+                     results_write.c rng.c stats.c utf8.c workload.c xover.c gz.c)
 # the seeds and every input that once failed, per fuzzer
 FUZZ_CORPUS_results  := tests/fuzz/corpus
 FUZZ_CORPUS_siteconf := tests/fuzz/corpus-siteconf

@@ -28,6 +28,7 @@
 #include "clgemm_cache.h"
 #include "clgemm_probe.h"
 #include "host.h"
+#include "workload.h"
 
 /* The column-sum kernel's work-group size: a multiple of every vendor's
  * SIMD width and within every device's limit. */
@@ -63,8 +64,7 @@ typedef struct cl_run {
     float *out;    /* host copy of y_L that step reads back into */
     cl_event *evs; /* one per kernel of a step */
     int nev;
-    double lsum[WL_MAX_LAYERS]; /* kernel seconds per layer since layer_times */
-    long lsteps;
+    workload_layer_clock clock; /* the kernels' event times, per layer */
 } cl_run;
 
 static size_t ceil_to(size_t n, size_t m)
@@ -693,9 +693,9 @@ static int cl_step(void *run, step_times *t, err *e)
         t->kernel += s;
         /* enq_step's order: the forward kernels by layer, then three
          * kernels a layer from the top */
-        r->lsum[i < L ? i : L - 1 - (i - L) / 3] += s;
+        r->clock.sum[i < L ? i : L - 1 - (i - L) / 3] += s;
     }
-    r->lsteps++;
+    r->clock.steps++;
     if ((rc = ev_seconds(up, &t->h2d, "upload", e)) ||
         (rc = ev_seconds(down, &t->d2h, "read-back", e)))
         goto fail;
@@ -740,15 +740,7 @@ static int cl_state(void *run, net_state *s, err *e)
 static long cl_layer_times(void *run, double *mean)
 {
     cl_run *r = run;
-    long n = r->lsteps;
-    int l;
-    for (l = 0; l < r->w.layers; l++) {
-        if (mean)
-            mean[l] = n > 0 ? r->lsum[l] / (double)n : 0.0;
-        r->lsum[l] = 0.0;
-    }
-    r->lsteps = 0;
-    return n;
+    return workload_layer_times(&r->clock, r->w.layers, mean);
 }
 
 static const backend_ops cl_ops = {

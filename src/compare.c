@@ -307,6 +307,12 @@ void compare_lead(const compare_set *s, char *buf, size_t size)
              s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict),
              s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
              s->verdict == CMP_INCONCLUSIVE ? s->why : "");
+    for (i = 0; i < s->nwarnings; i++)
+        fmt_append(buf, size, "Warning: %c %s recorded %s: its times may owe to the machine. ",
+                   s->warnings[i].side, s->warnings[i].id, s->warnings[i].text);
+    if (s->warnings_more)
+        fmt_append(buf, size, "Warning: %d more run%s recorded such things. ", s->warnings_more,
+                   s->warnings_more == 1 ? "" : "s");
     fmt_append(buf, size,
                "A change counts from %.0f%%; the intervals are at %.0f%% and hold the "
                "run-to-run variation, measured from %s. ",
@@ -348,8 +354,27 @@ static void lead_line(FILE *out, int md, const char *line)
         fprintf(out, "%s\n", line);
 }
 
+/* "warning: B 2099…-x recorded busy machine (3 passes); …": what a run
+ * recorded that its times may owe to the machine. */
+static void warning_text(const compare_warning *w, char *buf, size_t size)
+{
+    snprintf(buf, size, "warning: %c %s recorded %s: its times may owe to the machine", w->side,
+             w->id, w->text);
+}
+
+/* "provenance: nothing differs", unless a run recorded a warning: then the
+ * machine's state did differ from a quiet one's. */
+static const char *nothing_differs(const compare_set *s)
+{
+    return s->nwarnings || s->warnings_more
+               ? "provenance: nothing differs, but the machine's state may have (see the "
+                 "warnings above)"
+               : "provenance: nothing differs";
+}
+
 /* The lines that lead every format: the groups, the overall verdict and
- * why, the band, the machine, what was left out, the points apart. */
+ * why, what the runs recorded of the machine, the band, the machine's
+ * reference, what was left out, the points apart. */
 static void lead_lines(FILE *out, const compare_set *s, int md)
 {
     char buf[1600], dev[320];
@@ -361,6 +386,15 @@ static void lead_lines(FILE *out, const compare_set *s, int md)
              s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
              s->verdict == CMP_INCONCLUSIVE ? s->why : "");
     lead_line(out, md, buf);
+    for (i = 0; i < s->nwarnings; i++) {
+        warning_text(&s->warnings[i], buf, sizeof buf);
+        lead_line(out, md, buf);
+    }
+    if (s->warnings_more) {
+        snprintf(buf, sizeof buf, "warning: %d more run%s recorded such things", s->warnings_more,
+                 s->warnings_more == 1 ? "" : "s");
+        lead_line(out, md, buf);
+    }
     snprintf(buf, sizeof buf, "threshold %.0f%%, intervals at %.0f%%; run-to-run band from %s",
              100.0 * (s->opts.threshold - 1.0), 100.0 * (1.0 - s->opts.alpha), s->band_from);
     lead_line(out, md, buf);
@@ -412,7 +446,7 @@ static void write_text(FILE *out, const compare_set *s)
         fprintf(out, "\ncrossovers:\n");
     for (i = 0; i < s->ncross; i++)
         fprintf(out, "  %s\n", s->cross[i].text);
-    fprintf(out, "\n%s\n", s->ndiffs ? "what differs:" : "provenance: nothing differs");
+    fprintf(out, "\n%s\n", s->ndiffs ? "what differs:" : nothing_differs(s));
     for (i = 0; i < s->ndiffs; i++)
         fprintf(out, "  %s: %s → %s\n", s->diffs[i].what, s->diffs[i].a, s->diffs[i].b);
 }
@@ -460,7 +494,14 @@ static void write_markdown(FILE *out, const compare_set *s)
         md_cell(out, s->cross[i].text);
         fputc('\n', out);
     }
-    fprintf(out, "\n**%s**\n\n", s->ndiffs ? "What differs" : "Provenance: nothing differs");
+    if (s->ndiffs)
+        fputs("\n**What differs**\n\n", out);
+    else if (s->nwarnings || s->warnings_more)
+        fputs("\n**Provenance: nothing differs**, but the machine's state may have (see the "
+              "warnings above)\n\n",
+              out);
+    else
+        fputs("\n**Provenance: nothing differs**\n\n", out);
     for (i = 0; i < s->ndiffs; i++) {
         fputs("- ", out);
         md_cell(out, s->diffs[i].what);
@@ -525,7 +566,15 @@ static void write_json(FILE *out, const compare_set *s)
     fprintf(out, "{\"verdict\": \"%s\", \"why\": ",
             s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict));
     json_string(out, s->verdict == CMP_INCONCLUSIVE ? s->why : "");
-    fputs(",\n \"groups\": [", out);
+    fputs(",\n \"warnings\": [", out);
+    for (i = 0; i < s->nwarnings; i++) {
+        fprintf(out, "%s{\"side\": \"%c\", \"run\": ", i ? ", " : "", s->warnings[i].side);
+        json_string(out, s->warnings[i].id);
+        fputs(", \"text\": ", out);
+        json_string(out, s->warnings[i].text);
+        fputc('}', out);
+    }
+    fprintf(out, "], \"warnings_more\": %d,\n \"groups\": [", s->warnings_more);
     for (i = 0; i < s->ngroups; i++) {
         fputs(i ? ",\n  " : "\n  ", out);
         json_group(out, &s->groups[i]);
@@ -646,6 +695,13 @@ static void write_csv(FILE *out, const compare_set *s)
         fprintf(out, ",%s,",
                 g->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(g->verdict));
         csv_text(out, g->why);
+        fputs("\r\n", out);
+    }
+    for (i = 0; i < s->nwarnings; i++) {
+        char buf[800];
+        warning_text(&s->warnings[i], buf, sizeof buf);
+        fputs("warning,,,,,,,,,,,,,,", out);
+        csv_text(out, buf);
         fputs("\r\n", out);
     }
     for (i = 0; i < s->npoints; i++) {

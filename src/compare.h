@@ -161,6 +161,18 @@ typedef struct compare_diff {
 #define COMPARE_MAX_DIFFS 48
 #define COMPARE_MAX_GROUPS 32
 
+/* The warnings a comparison keeps (each run's, A's first). */
+#define COMPARE_MAX_WARNINGS 8
+
+/* What one run of a comparison recorded that its times may owe to the
+ * machine rather than to what changed (prose.h's prose_flags: partial,
+ * busy, throttled, drift, points not measured). */
+typedef struct compare_warning {
+    char side;      /* 'A' or 'B'                                          */
+    char id[128];   /* the run                                             */
+    char text[400]; /* "busy machine (3 passes); drift at 2 points"        */
+} compare_warning;
+
 typedef struct compare_set {
     char id_a[128], id_b[128];   /* the first run of each side           */
     int na, nb;                  /* runs per side                        */
@@ -185,6 +197,9 @@ typedef struct compare_set {
     compare_cross cross[COMPARE_MAX_CROSS];
     int ndiffs;
     compare_diff diffs[COMPARE_MAX_DIFFS];
+    int nwarnings;     /* the runs with something to warn of, A's first */
+    int warnings_more; /* … beyond the COMPARE_MAX_WARNINGS kept         */
+    compare_warning warnings[COMPARE_MAX_WARNINGS];
 } compare_set;
 
 /* The provenance fields in which b differs from a (host, hardware, OS,

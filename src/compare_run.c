@@ -44,6 +44,7 @@
 #include "compare_impl.h"
 #include "fit.h"
 #include "fmt.h"
+#include "prose.h"
 #include "query.h"
 #include "stats.h"
 #include "workload.h"
@@ -771,6 +772,27 @@ static int left_out(const compare_set *s, const results *x, int side)
     return n;
 }
 
+/* The warnings of the runs rs[0..n) of side `side`, appended to out. */
+static void side_warnings(const results *const *rs, int n, char side, compare_set *out)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        compare_warning *w = &out->warnings[out->nwarnings];
+        char text[sizeof w->text];
+        prose_flags(rs[i], text, sizeof text);
+        if (!text[0])
+            continue;
+        if (out->nwarnings == COMPARE_MAX_WARNINGS) {
+            out->warnings_more++;
+            continue;
+        }
+        memcpy(w->text, text, sizeof text);
+        w->side = side;
+        snprintf(w->id, sizeof w->id, "%s", rs[i]->prov.id);
+        out->nwarnings++;
+    }
+}
+
 int compare_sets(const results *const *a, int na, const results *const *b, int nb,
                  const compare_opts *o, compare_set *out, err *e)
 {
@@ -832,6 +854,8 @@ int compare_sets(const results *const *a, int na, const results *const *b, int n
     overall(out);
     compare_crossovers(a[0], b[0], out);
     out->ndiffs = compare_provenance(a[0], b[0], out->diffs, COMPARE_MAX_DIFFS);
+    side_warnings(a, na, 'A', out);
+    side_warnings(b, nb, 'B', out);
     return BE_OK;
 }
 

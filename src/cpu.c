@@ -20,8 +20,7 @@ typedef struct cpu_run {
     float **dx;                 /* training: gradient w.r.t. each layer's input */
     float *dz;                  /* training: dy ⊙ [y > 0] of the layer being processed */
     float *db;                  /* training: bias gradient of that layer */
-    double lsum[WL_MAX_LAYERS]; /* seconds per layer since layer_times */
-    long lsteps;
+    workload_layer_clock clock; /* the host clock around each layer's calls */
 } cpu_run;
 
 /* Elements of the activations entering layer l (l = layers: the output). */
@@ -161,7 +160,7 @@ static void forward(cpu_run *r)
             bias_relu(r->act[l + 1], r->par[r->w.layers + l], B, N);
         else
             bias_only(r->act[l + 1], r->par[r->w.layers + l], B, N);
-        r->lsum[l] += host_seconds() - t0;
+        r->clock.sum[l] += host_seconds() - t0;
     }
 }
 
@@ -197,7 +196,7 @@ static void backward(cpu_run *r)
         /* W ← W − lr·xᵀ·dz in one sgemm */
         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, K, N, B, -lr, r->act[l], K, r->dz, N,
                     1.0f, r->par[l], N);
-        r->lsum[l] += host_seconds() - t0;
+        r->clock.sum[l] += host_seconds() - t0;
         dy = r->dx[l];
     }
 }
@@ -211,7 +210,7 @@ static int cpu_step(void *p, step_times *t, err *e)
     if (r->w.mode == WL_TRAINING)
         backward(r);
     t->wall = t->total = host_seconds() - t0;
-    r->lsteps++;
+    r->clock.steps++;
     t->kernel = t->h2d = t->d2h = t->whost = -1.0;
     return BE_OK;
 }
@@ -235,15 +234,7 @@ static int cpu_state(void *p, net_state *s, err *e)
 static long cpu_layer_times(void *p, double *mean)
 {
     cpu_run *r = p;
-    long n = r->lsteps;
-    int l;
-    for (l = 0; l < r->w.layers; l++) {
-        if (mean)
-            mean[l] = n > 0 ? r->lsum[l] / (double)n : 0.0;
-        r->lsum[l] = 0.0;
-    }
-    r->lsteps = 0;
-    return n;
+    return workload_layer_times(&r->clock, r->w.layers, mean);
 }
 
 /* No kernels to build: build_info stays NULL. */

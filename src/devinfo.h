@@ -5,7 +5,7 @@
  * A device_info is filled by the backend that found the device (cpu.c,
  * clgemm.c), shown by `breakeven devices`, stored in the results file
  * (<device> and its <prop name="..." value="..."/>) and read back by
- * results.c.  This module sits below every backend and below device.c, so
+ * results_load.c.  This module sits below every backend and below device.c, so
  * that a backend describing its devices calls nothing above itself.
  */
 #ifndef BE_DEVINFO_H

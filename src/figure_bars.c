@@ -286,14 +286,112 @@ static void text_on_white(cairo_t *cr, double x, double y, chart_rgb c, const ch
     chart_text(cr, x, y, CHART_LEFT, CHART_BASELINE, c, s);
 }
 
+/* The widest label of a wide chart (a narrow one puts its labels over
+ * their bars), and the longest bar. */
+static void bars_extent(cairo_t *cr, const bar_set *s, int narrow, double labmax, double *labw,
+                        double *hmax)
+{
+    char buf[512];
+    int i;
+    *labw = *hmax = 0;
+    for (i = 0; i < s->n; i++) {
+        if (!s->rows[i].group && !narrow) {
+            chart_font(cr, 11.5, 0);
+            chart_fit_text(cr, s->rows[i].label, labmax, buf, sizeof buf);
+            *labw = fmax(*labw, chart_text_width(cr, buf));
+            chart_font(cr, 11, 0);
+            chart_fit_text(cr, s->rows[i].detail, labmax, buf, sizeof buf);
+            *labw = fmax(*labw, chart_text_width(cr, buf));
+        }
+        if (isfinite(s->rows[i].value))
+            *hmax = fmax(*hmax, s->rows[i].value);
+    }
+}
+
+/* A group heading in its row (top ry, height rh): the shape of the bars
+ * under it. */
+static void bar_group(cairo_t *cr, const bar_row *w, const chart_frame *f, double ry, double rh)
+{
+    char buf[512];
+    chart_font(cr, 12, 1);
+    chart_fit_text(cr, w->label, f->w - 12, buf, sizeof buf);
+    chart_text(cr, f->x + 6, ry + rh / 2 + 2, CHART_LEFT, CHART_MIDDLE, figure_ink, buf);
+}
+
+/* A bar's label in its row (top ry, height rh): left of the bar on a wide
+ * chart, over it (with its money) on a narrow one.  *cy and *bh: where the
+ * bar goes, its middle and its height. */
+static void bar_label(cairo_t *cr, const bar_row *w, const chart_frame *f, double ry, double rh,
+                      int narrow, double labmax, double *cy, double *bh)
+{
+    char buf[512];
+    chart_font(cr, 11.5, 0);
+    chart_fit_text(cr, w->label, labmax - (narrow ? 12 : 0), buf, sizeof buf);
+    if (narrow) {
+        /* The label and its second line over the bar. */
+        text_on_white(cr, f->x + 6, ry + 14, figure_ink, buf);
+        if (w->detail[0]) {
+            chart_font(cr, 11, 0);
+            chart_fit_text(cr, w->detail, f->w - 12, buf, sizeof buf);
+            text_on_white(cr, f->x + 6, ry + 28, figure_muted, buf);
+        }
+        *cy = ry + rh - 14 - (w->money[0] ? 16 : 0);
+        *bh = 18;
+        if (w->money[0]) {
+            chart_font(cr, 11, 0);
+            text_on_white(cr, f->x + 6, *cy + 24, figure_muted, w->money);
+        }
+    } else {
+        *cy = ry + rh / 2;
+        *bh = rh * 0.64;
+        if (w->detail[0]) {
+            chart_text(cr, f->x - 8, *cy - 6.5, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
+            chart_font(cr, 11, 0);
+            chart_fit_text(cr, w->detail, labmax, buf, sizeof buf);
+            chart_text(cr, f->x - 8, *cy + 7.5, CHART_RIGHT, CHART_MIDDLE, figure_muted, buf);
+        } else {
+            chart_text(cr, f->x - 8, *cy, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
+        }
+    }
+}
+
+/* The bar of w, bh high around cy, with its value; or why it has none. */
+static void bar_draw(cairo_t *cr, const bar_row *w, const chart_frame *f, double cy, double bh,
+                     int narrow)
+{
+    chart_rgb c = chart_series(w->device);
+    char buf[512];
+    chart_font(cr, 11.5, 0);
+    if (isfinite(w->value)) {
+        double x1 = chart_px(f, w->value), tw;
+        if (w->transfer)
+            c = chart_mix(c, (chart_rgb){1, 1, 1}, 0.45);
+        cairo_rectangle(cr, f->x, cy - bh / 2, x1 - f->x, bh);
+        cairo_set_source_rgb(cr, c.r, c.g, c.b);
+        cairo_fill(cr);
+        bar_value(w, narrow, buf, sizeof buf);
+        tw = chart_text_width(cr, buf);
+        /* Beside the bar's end, or inside it when that would run past
+         * the frame (in white where the bar is dark enough). */
+        if (x1 + 5 + tw <= f->x + f->w - 2 || x1 - 5 - tw < f->x + 2)
+            chart_text(cr, x1 + 5, cy, CHART_LEFT, CHART_MIDDLE, figure_ink, buf);
+        else
+            chart_text(cr, x1 - 5, cy, CHART_RIGHT, CHART_MIDDLE,
+                       w->transfer ? figure_ink : (chart_rgb){1, 1, 1}, buf);
+    } else {
+        chart_font(cr, 11, 0);
+        chart_text(cr, f->x + 6, cy, CHART_LEFT, CHART_MIDDLE, figure_muted, w->why);
+    }
+}
+
 static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
     fig_ctx *x = vctx;
     const results *r = x->r;
     bar_set *s = malloc(sizeof *s);
     chart_frame f;
-    char title[256], buf[512], axis[256];
-    double labw = 0, hmax = 0, top, ry[MAXROWS], rh[MAXROWS], bottom, m = chart_margin(W);
+    char title[256], axis[256];
+    double labw, hmax, top, ry[MAXROWS], rh[MAXROWS], bottom, m = chart_margin(W);
     double labmax = FIG_NARROW(W) ? W - 2 * m : 340;
     int i, bd = q_base(r), narrow = FIG_NARROW(W);
 
@@ -308,18 +406,7 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
         return BE_OK;
     }
     top = chart_title(cr, W, title, s->sub);
-    for (i = 0; i < s->n; i++) {
-        if (!s->rows[i].group && !narrow) {
-            chart_font(cr, 11.5, 0);
-            chart_fit_text(cr, s->rows[i].label, labmax, buf, sizeof buf);
-            labw = fmax(labw, chart_text_width(cr, buf));
-            chart_font(cr, 11, 0);
-            chart_fit_text(cr, s->rows[i].detail, labmax, buf, sizeof buf);
-            labw = fmax(labw, chart_text_width(cr, buf));
-        }
-        if (isfinite(s->rows[i].value))
-            hmax = fmax(hmax, s->rows[i].value);
-    }
+    bars_extent(cr, s, narrow, labmax, &labw, &hmax);
     memset(&f, 0, sizeof f);
     f.xa.scale = CHART_LINEAR;
     snprintf(axis, sizeof axis, "%s relative to %s (lower is better)",
@@ -346,65 +433,13 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
     if (narrow)
         chart_vline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);
     for (i = 0; i < s->n; i++) {
-        const bar_row *w = &s->rows[i];
-        double cy, bh, tw;
-        chart_rgb c = chart_series(w->device);
-        if (w->group) {
-            chart_font(cr, 12, 1);
-            chart_fit_text(cr, w->label, f.w - 12, buf, sizeof buf);
-            chart_text(cr, f.x + 6, ry[i] + rh[i] / 2 + 2, CHART_LEFT, CHART_MIDDLE, figure_ink,
-                       buf);
+        double cy, bh;
+        if (s->rows[i].group) {
+            bar_group(cr, &s->rows[i], &f, ry[i], rh[i]);
             continue;
         }
-        chart_font(cr, 11.5, 0);
-        chart_fit_text(cr, w->label, labmax - (narrow ? 12 : 0), buf, sizeof buf);
-        if (narrow) {
-            /* The label and its second line over the bar. */
-            text_on_white(cr, f.x + 6, ry[i] + 14, figure_ink, buf);
-            if (w->detail[0]) {
-                chart_font(cr, 11, 0);
-                chart_fit_text(cr, w->detail, f.w - 12, buf, sizeof buf);
-                text_on_white(cr, f.x + 6, ry[i] + 28, figure_muted, buf);
-            }
-            cy = ry[i] + rh[i] - 14 - (w->money[0] ? 16 : 0);
-            bh = 18;
-            if (w->money[0]) {
-                chart_font(cr, 11, 0);
-                text_on_white(cr, f.x + 6, cy + 24, figure_muted, w->money);
-            }
-        } else {
-            cy = ry[i] + rh[i] / 2;
-            bh = rh[i] * 0.64;
-            if (w->detail[0]) {
-                chart_text(cr, f.x - 8, cy - 6.5, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
-                chart_font(cr, 11, 0);
-                chart_fit_text(cr, w->detail, labmax, buf, sizeof buf);
-                chart_text(cr, f.x - 8, cy + 7.5, CHART_RIGHT, CHART_MIDDLE, figure_muted, buf);
-            } else {
-                chart_text(cr, f.x - 8, cy, CHART_RIGHT, CHART_MIDDLE, figure_ink, buf);
-            }
-        }
-        chart_font(cr, 11.5, 0);
-        if (isfinite(w->value)) {
-            double x1 = chart_px(&f, w->value);
-            if (w->transfer)
-                c = chart_mix(c, (chart_rgb){1, 1, 1}, 0.45);
-            cairo_rectangle(cr, f.x, cy - bh / 2, x1 - f.x, bh);
-            cairo_set_source_rgb(cr, c.r, c.g, c.b);
-            cairo_fill(cr);
-            bar_value(w, narrow, buf, sizeof buf);
-            tw = chart_text_width(cr, buf);
-            /* Beside the bar's end, or inside it when that would run past
-             * the frame (in white where the bar is dark enough). */
-            if (x1 + 5 + tw <= f.x + f.w - 2 || x1 - 5 - tw < f.x + 2)
-                chart_text(cr, x1 + 5, cy, CHART_LEFT, CHART_MIDDLE, figure_ink, buf);
-            else
-                chart_text(cr, x1 - 5, cy, CHART_RIGHT, CHART_MIDDLE,
-                           w->transfer ? figure_ink : (chart_rgb){1, 1, 1}, buf);
-        } else {
-            chart_font(cr, 11, 0);
-            chart_text(cr, f.x + 6, cy, CHART_LEFT, CHART_MIDDLE, figure_muted, w->why);
-        }
+        bar_label(cr, &s->rows[i], &f, ry[i], rh[i], narrow, labmax, &cy, &bh);
+        bar_draw(cr, &s->rows[i], &f, cy, bh, narrow);
     }
     if (!narrow)
         chart_vline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);

@@ -20,6 +20,117 @@
 
 /* ---- 1. throughput ----------------------------------------------------- */
 
+/* The range of the measured throughputs, FLOPs per layer (x) and FLOP/s
+ * (y); *xhi stays 0 when no point of the mode is ok. */
+static void throughput_range(const fig_ctx *x, double *xlo, double *xhi, double *ylo, double *yhi)
+{
+    const results *r = x->r;
+    int i;
+    *xlo = *ylo = INFINITY;
+    *xhi = *yhi = 0;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        double v;
+        if (p->mode != x->mode || !q_ok(p))
+            continue;
+        v = results_gflops(p, p->resident.median) * 1e9;
+        *xlo = fmin(*xlo, p->flops_per_layer);
+        *xhi = fmax(*xhi, p->flops_per_layer);
+        *ylo = fmin(*ylo, v);
+        *yhi = fmax(*yhi, v);
+    }
+}
+
+/* The legend: devices (shapes), hidden widths (colours), the fits and the
+ * crossovers, whose CIs widen the x range. */
+static void throughput_keys(const fig_ctx *x, const int *use, const q_grid *g, chart_key *keys,
+                            int *nkeys, double *xlo, double *xhi)
+{
+    const results *r = x->r;
+    char buf[512];
+    int d, hi, i, shape;
+
+    figure_key(keys, nkeys, CHART_KEY_HEADER, "Device", figure_neutral, -1, 0, CHART_SOLID);
+    for (d = 0, shape = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
+        if (use[d]) {
+            figure_device_label(&r->devices[d], buf, sizeof buf);
+            figure_key(keys, nkeys, CHART_KEY_MARKER, buf, figure_neutral, shape++ % CHART_NSHAPES,
+                       0, CHART_SOLID);
+        }
+    figure_key(keys, nkeys, CHART_KEY_HEADER, "Hidden width", figure_neutral, -1, 0, CHART_SOLID);
+    for (hi = 0; hi < g->nh; hi++) {
+        snprintf(buf, sizeof buf, "%d", g->h[hi]);
+        /* told apart by dash as well as colour */
+        figure_key(keys, nkeys, CHART_KEY_LINE, buf, chart_series(hi), -1, 0, (chart_dash)(hi % 4));
+    }
+    for (d = 0, shape = 0, i = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
+        const fit_model *m;
+        if (!use[d])
+            continue;
+        m = figure_model(x->fs, r->devices[d].id, x->mode, FIT_RESIDENT);
+        if (m) {
+            if (i++ == 0)
+                figure_key(keys, nkeys, CHART_KEY_HEADER, "Fit f / (t0 + f/P)", figure_neutral, -1,
+                           0, CHART_SOLID);
+            /* its parameters are not quoted: P is a throughput at an
+             * infinite size, beyond anything measured (and any peak) */
+            snprintf(buf, sizeof buf, "%s, over the sizes measured", r->devices[d].id);
+            figure_key(keys, nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0,
+                       (chart_dash)(shape % 4));
+        }
+        shape++;
+    }
+    for (d = 0, i = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
+        const fit_crossover *c =
+            q_cross(x->fs, q_base_id(r), r->devices[d].id, x->mode, FIT_RESIDENT, 0);
+        if (!use[d] || !figure_cross_has_point(c))
+            continue;
+        if (i++ == 0)
+            figure_key(keys, nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)", figure_neutral,
+                       -1, 0, CHART_SOLID);
+        figure_cross_text(c, buf, sizeof buf);
+        figure_key(keys, nkeys, CHART_KEY_BAND, buf, figure_ink, -1, 0, CHART_DOTTED);
+        *xlo = fmin(*xlo, figure_cross_has_ci(c) ? c->ci_lo : c->flops);
+        *xhi = fmax(*xhi, figure_cross_has_ci(c) ? c->ci_hi : c->flops);
+    }
+}
+
+/* Device d's curves, drawn with marker `shape`: its fitted model over the
+ * sizes measured, and a line joining the batch sizes at each hidden width. */
+static void throughput_device(cairo_t *cr, const chart_frame *f, const fig_ctx *x, const q_grid *g,
+                              int d, int shape)
+{
+    const results *r = x->r;
+    const fit_model *m = figure_model(x->fs, r->devices[d].id, x->mode, FIT_RESIDENT);
+    double xs[Q_MAX_GRID], ys[Q_MAX_GRID];
+    int hi, bi, i;
+
+    if (m && m->fmax > m->fmin && m->fmin > 0) {
+        double cx[CURVE_N], cy[CURVE_N];
+        for (i = 0; i < CURVE_N; i++) {
+            cx[i] = m->fmin * pow(m->fmax / m->fmin, i / (CURVE_N - 1.0));
+            cy[i] = cx[i] / figure_model_time(m, cx[i]);
+        }
+        chart_polyline(cr, f, cx, cy, CURVE_N, figure_ink, 1.6, (chart_dash)(shape % 4));
+    }
+    for (hi = 0; hi < g->nh; hi++) {
+        /* A shape the device did not measure at all is skipped rather
+         * than a break in the line; one it failed at is a gap (NaN). */
+        for (bi = 0, i = 0; bi < g->nb; bi++) {
+            const rs_point *p = q_point(r, r->devices[d].id, x->mode, g->h[hi], g->b[bi]);
+            if (!p)
+                continue;
+            xs[i] = q_ok(p) ? p->flops_per_layer : NAN;
+            ys[i++] = q_ok(p) ? results_gflops(p, p->resident.median) * 1e9 : NAN;
+        }
+        chart_polyline(cr, f, xs, ys, i, chart_series(hi), 1.6, (chart_dash)(hi % 4));
+        for (bi = 0; bi < i; bi++)
+            if (!isnan(xs[bi]))
+                chart_marker(cr, (chart_shape)(shape % CHART_NSHAPES), chart_px(f, xs[bi]),
+                             chart_py(f, ys[bi]), 4.6, chart_series(hi), 0);
+    }
+}
+
 static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
     fig_ctx *x = vctx;
@@ -27,33 +138,23 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
     char title[256], sub[1024], note[256], buf[512];
-    double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
-    double need, top, label_end = -INFINITY;
+    double xlo, xhi, ylo, yhi, need, top, label_end = -INFINITY;
     fig_legend lg;
-    int use[FIG_MAX_DEVICES] = {0}, nkeys = 0, d, hi, bi, i, shape;
+    int use[FIG_MAX_DEVICES] = {0}, nkeys = 0, d, shape;
     q_grid g;
 
     (void)e;
     q_grid_make(r, x->mode, &g);
     snprintf(title, sizeof title, "Throughput against work per layer (%s)",
              workload_mode_name(x->mode));
-    for (i = 0; i < r->npoints; i++) {
-        const rs_point *p = &r->points[i];
-        double v;
-        if (p->mode != x->mode || !q_ok(p))
-            continue;
-        v = results_gflops(p, p->resident.median) * 1e9;
-        xlo = fmin(xlo, p->flops_per_layer);
-        xhi = fmax(xhi, p->flops_per_layer);
-        ylo = fmin(ylo, v);
-        yhi = fmax(yhi, v);
-    }
+    throughput_range(x, &xlo, &xhi, &ylo, &yhi);
     if (!(xhi > 0)) {
         snprintf(buf, sizeof buf, "No %s point was measured successfully: nothing to plot.",
                  workload_mode_name(x->mode));
         figure_empty(cr, x, W, H, title, buf);
         return BE_OK;
     }
+    /* the devices of the mode, and their models' range */
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
         const fit_model *m = figure_model(x->fs, r->devices[d].id, x->mode, FIT_RESIDENT);
         use[d] = q_has_mode(r, r->devices[d].id, x->mode);
@@ -67,52 +168,7 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
              "FLOP/s of the %d-layer stack, data resident on the device; "
              "marker = device, colour = hidden width, lines join batch sizes%s",
              figure_layers(r), note);
-
-    /* Legend: devices (shapes), hidden widths (colours), fits, crossovers. */
-    figure_key(keys, &nkeys, CHART_KEY_HEADER, "Device", figure_neutral, -1, 0, CHART_SOLID);
-    for (d = 0, shape = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
-        if (use[d]) {
-            figure_device_label(&r->devices[d], buf, sizeof buf);
-            figure_key(keys, &nkeys, CHART_KEY_MARKER, buf, figure_neutral, shape++ % CHART_NSHAPES,
-                       0, CHART_SOLID);
-        }
-    figure_key(keys, &nkeys, CHART_KEY_HEADER, "Hidden width", figure_neutral, -1, 0, CHART_SOLID);
-    for (hi = 0; hi < g.nh; hi++) {
-        snprintf(buf, sizeof buf, "%d", g.h[hi]);
-        /* told apart by dash as well as colour */
-        figure_key(keys, &nkeys, CHART_KEY_LINE, buf, chart_series(hi), -1, 0,
-                   (chart_dash)(hi % 4));
-    }
-    for (d = 0, shape = 0, i = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
-        const fit_model *m;
-        if (!use[d])
-            continue;
-        m = figure_model(x->fs, r->devices[d].id, x->mode, FIT_RESIDENT);
-        if (m) {
-            if (i++ == 0)
-                figure_key(keys, &nkeys, CHART_KEY_HEADER, "Fit f / (t0 + f/P)", figure_neutral, -1,
-                           0, CHART_SOLID);
-            /* its parameters are not quoted: P is a throughput at an
-             * infinite size, beyond anything measured (and any peak) */
-            snprintf(buf, sizeof buf, "%s, over the sizes measured", r->devices[d].id);
-            figure_key(keys, &nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0,
-                       (chart_dash)(shape % 4));
-        }
-        shape++;
-    }
-    for (d = 0, i = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
-        const fit_crossover *c =
-            q_cross(x->fs, q_base_id(r), r->devices[d].id, x->mode, FIT_RESIDENT, 0);
-        if (!use[d] || !figure_cross_has_point(c))
-            continue;
-        if (i++ == 0)
-            figure_key(keys, &nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)", figure_neutral,
-                       -1, 0, CHART_SOLID);
-        figure_cross_text(c, buf, sizeof buf);
-        figure_key(keys, &nkeys, CHART_KEY_BAND, buf, figure_ink, -1, 0, CHART_DOTTED);
-        xlo = fmin(xlo, figure_cross_has_ci(c) ? c->ci_lo : c->flops);
-        xhi = fmax(xhi, figure_cross_has_ci(c) ? c->ci_hi : c->flops);
-    }
+    throughput_keys(x, use, &g, keys, &nkeys, &xlo, &xhi);
 
     top = chart_title(cr, W, title, sub);
     memset(&f, 0, sizeof f);
@@ -136,37 +192,9 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
             figure_draw_cross(cr, &f, c, figure_ink, CHART_DOTTED, &label_end);
     }
     chart_clip(cr, &f);
-    for (d = 0, shape = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
-        const fit_model *m;
-        if (!use[d])
-            continue;
-        m = figure_model(x->fs, r->devices[d].id, x->mode, FIT_RESIDENT);
-        if (m && m->fmax > m->fmin && m->fmin > 0) {
-            double cx[CURVE_N], cy[CURVE_N];
-            for (i = 0; i < CURVE_N; i++) {
-                cx[i] = m->fmin * pow(m->fmax / m->fmin, i / (CURVE_N - 1.0));
-                cy[i] = cx[i] / figure_model_time(m, cx[i]);
-            }
-            chart_polyline(cr, &f, cx, cy, CURVE_N, figure_ink, 1.6, (chart_dash)(shape % 4));
-        }
-        for (hi = 0; hi < g.nh; hi++) {
-            /* A shape the device did not measure at all is skipped rather
-             * than a break in the line; one it failed at is a gap (NaN). */
-            for (bi = 0, i = 0; bi < g.nb; bi++) {
-                const rs_point *p = q_point(r, r->devices[d].id, x->mode, g.h[hi], g.b[bi]);
-                if (!p)
-                    continue;
-                xs[i] = q_ok(p) ? p->flops_per_layer : NAN;
-                ys[i++] = q_ok(p) ? results_gflops(p, p->resident.median) * 1e9 : NAN;
-            }
-            chart_polyline(cr, &f, xs, ys, i, chart_series(hi), 1.6, (chart_dash)(hi % 4));
-            for (bi = 0; bi < i; bi++)
-                if (!isnan(xs[bi]))
-                    chart_marker(cr, (chart_shape)(shape % CHART_NSHAPES), chart_px(&f, xs[bi]),
-                                 chart_py(&f, ys[bi]), 4.6, chart_series(hi), 0);
-        }
-        shape++;
-    }
+    for (d = 0, shape = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
+        if (use[d])
+            throughput_device(cr, &f, x, &g, d, shape++);
     cairo_restore(cr);
     chart_legend(cr, lg.x, lg.y, keys, nkeys, lg.w);
     figure_footer(cr, r, W, H);

@@ -225,14 +225,17 @@ static double *values_buffer(int nruns, err *e)
     return buf;
 }
 
-/* The width index of a change to the crossover at `hidden`, or −1. */
+/* What width_index returns for a width the series does not have. */
+#define NO_WIDTH (-1)
+
+/* The width index of a change to the crossover at `hidden`, or NO_WIDTH. */
 static int width_index(const hist_series *s, int hidden)
 {
     int w;
     for (w = 0; w < s->nwidths; w++)
         if (s->hidden[w] == hidden)
             return w;
-    return -1;
+    return NO_WIDTH;
 }
 
 static int count_changes(const hist_series *s, hist_what what)

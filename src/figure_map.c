@@ -68,49 +68,75 @@ static chart_rgb cell(const fig_ctx *x, const char *bid, const char *oid, int hi
     return unmeasured;
 }
 
-static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, int od, double cap,
-                       double px, double py, double pw, double ph)
-{
-    const results *r = x->r;
-    const char *bid = r->devices[bd].id, *oid = r->devices[od].id;
-    const fit_crossover *c = q_cross(x->fs, bid, oid, x->mode, FIT_RESIDENT, 0);
-    double cw = pw / g->nb, ch = ph / g->nh, fs = 11.0;
-    double prevx = NAN, prevy = NAN, dx[LIST_MAX];
-    char buf[512], cut[512];
-    int hi, bi, i;
+/* One panel of the map: base against one other device, at px, py, pw × ph,
+ * cells cw × ch. */
+typedef struct panel {
+    const fig_ctx *x;
+    const q_grid *g;
+    const char *bid, *oid;
+    const fit_crossover *c; /* of oid against bid, or NULL */
+    double cap;             /* of ratio_color */
+    double px, py, pw, ph, cw, ch;
+} panel;
 
-    figure_device_label(&r->devices[od], buf, sizeof buf);
-    chart_font(cr, 12.5, 1);
-    chart_fit_text(cr, buf, pw, cut, sizeof cut);
-    chart_text(cr, px, py - 8, CHART_LEFT, CHART_BASELINE, figure_ink, cut);
+/* The cells, coloured by their ratio; hidden widths grow upwards, like a
+ * y axis. */
+static void panel_cells(cairo_t *cr, const panel *pn)
+{
+    const q_grid *g = pn->g;
+    char buf[512];
+    int hi, bi;
     for (hi = 0; hi < g->nh; hi++)
         for (bi = 0; bi < g->nb; bi++) {
-            /* Hidden widths grow upwards, like a y axis. */
-            chart_rgb fill = cell(x, bid, oid, g->h[hi], g->b[bi], cap, buf, sizeof buf);
-            cairo_rectangle(cr, px + bi * cw, py + (g->nh - 1 - hi) * ch, cw, ch);
+            chart_rgb fill =
+                cell(pn->x, pn->bid, pn->oid, g->h[hi], g->b[bi], pn->cap, buf, sizeof buf);
+            cairo_rectangle(cr, pn->px + bi * pn->cw, pn->py + (g->nh - 1 - hi) * pn->ch, pn->cw,
+                            pn->ch);
             cairo_set_source_rgb(cr, fill.r, fill.g, fill.b);
             cairo_fill_preserve(cr);
             cairo_set_source_rgb(cr, 1, 1, 1);
             cairo_set_line_width(cr, 1.0);
             cairo_stroke(cr);
         }
+}
+
+/* The hidden widths left of the rows, the batch sizes under the columns. */
+static void panel_labels(cairo_t *cr, const panel *pn)
+{
+    const q_grid *g = pn->g;
+    char buf[512];
+    int hi, bi, step;
     chart_font(cr, 11, 0);
     for (hi = 0; hi < g->nh; hi++) {
         snprintf(buf, sizeof buf, "%d", g->h[hi]);
-        chart_text(cr, px - 6, py + (g->nh - 1 - hi + 0.5) * ch, CHART_RIGHT, CHART_MIDDLE,
-                   figure_ink, buf);
+        chart_text(cr, pn->px - 6, pn->py + (g->nh - 1 - hi + 0.5) * pn->ch, CHART_RIGHT,
+                   CHART_MIDDLE, figure_ink, buf);
     }
     /* Label every batch while they fit, else every other one (or fewer). */
-    for (bi = 0, i = 1; bi < g->nb; bi++) {
+    for (bi = 0, step = 1; bi < g->nb; bi++) {
         snprintf(buf, sizeof buf, "%d", g->b[bi]);
-        if (chart_text_width(cr, buf) + 4 > cw * i)
-            i++;
+        if (chart_text_width(cr, buf) + 4 > pn->cw * step)
+            step++;
     }
-    for (bi = 0; bi < g->nb; bi += i) {
+    for (bi = 0; bi < g->nb; bi += step) {
         snprintf(buf, sizeof buf, "%d", g->b[bi]);
-        chart_text(cr, px + (bi + 0.5) * cw, py + ph + 15, CHART_CENTER, CHART_BASELINE, figure_ink,
-                   buf);
+        chart_text(cr, pn->px + (bi + 0.5) * pn->cw, pn->py + pn->ph + 15, CHART_CENTER,
+                   CHART_BASELINE, figure_ink, buf);
     }
+}
+
+/* The values, each on a patch of its cell's colour and only where it fits
+ * its cell at a legible size (the table has every value), so that no
+ * label overprints another.  In tall cells they sit below the centre
+ * line, where the markers are. */
+static void panel_values(cairo_t *cr, const panel *pn)
+{
+    const q_grid *g = pn->g;
+    const fit_crossover *c = pn->c;
+    double cw = pn->cw, ch = pn->ch, fs = 11.0, dx[LIST_MAX];
+    char buf[512];
+    int hi, bi, i;
+
     /* where each row's ◆ will be */
     for (hi = 0; hi < g->nh && hi < LIST_MAX; hi++)
         dx[hi] = NAN;
@@ -119,19 +145,16 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
         for (hi = 0; hi < g->nh && g->h[hi] != h->hidden; hi++)
             ;
         if (hi < g->nh && hi < LIST_MAX && h->kind == CROSS_IN_RANGE && h->batch > 0)
-            dx[hi] = px + (batch_pos(g, h->batch) + 0.5) * cw;
+            dx[hi] = pn->px + (batch_pos(g, h->batch) + 0.5) * cw;
     }
-    /* The values, each on a patch of its cell's colour and only where it
-     * fits its cell at a legible size (the table has every value), so that
-     * no label overprints another.  In tall cells they sit below the
-     * centre line, where the markers are. */
     chart_font(cr, fs, 0);
     for (hi = 0; hi < g->nh; hi++)
         for (bi = 0; bi < g->nb; bi++) {
-            chart_rgb fill = cell(x, bid, oid, g->h[hi], g->b[bi], cap, buf, sizeof buf);
+            chart_rgb fill =
+                cell(pn->x, pn->bid, pn->oid, g->h[hi], g->b[bi], pn->cap, buf, sizeof buf);
             chart_rgb tc = {0.1, 0.1, 0.1};
-            double tx = px + (bi + 0.5) * cw;
-            double ty = py + (g->nh - 1 - hi + 0.5) * ch + (ch > 4 * fs ? 1.3 * fs : 0);
+            double tx = pn->px + (bi + 0.5) * cw;
+            double ty = pn->py + (g->nh - 1 - hi + 0.5) * ch + (ch > 4 * fs ? 1.3 * fs : 0);
             double tw;
             if (!buf[0] || fs * 1.3 > ch)
                 continue;
@@ -146,8 +169,16 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
                 tc.r = tc.g = tc.b = 1.0;
             chart_text(cr, tx, ty, CHART_CENTER, CHART_MIDDLE, tc, buf);
         }
-    /* The crossovers last, on top: each ◆ outlined in white so that it
-     * shows on any cell. */
+}
+
+/* The crossovers, each ◆ outlined in white so that it shows on any cell,
+ * joined row to row where they follow one another. */
+static void panel_crossovers(cairo_t *cr, const panel *pn)
+{
+    const q_grid *g = pn->g;
+    const fit_crossover *c = pn->c;
+    double prevx = NAN, prevy = NAN;
+    int hi, i;
     for (i = 0; c && i < c->nhidden && i < LIST_MAX; i++) {
         const fit_hidden_cross *h = &c->per_hidden[i];
         double mx, my;
@@ -157,8 +188,8 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
             prevx = prevy = NAN;
             continue;
         }
-        mx = px + (batch_pos(g, h->batch) + 0.5) * cw;
-        my = py + (g->nh - 1 - hi + 0.5) * ch;
+        mx = pn->px + (batch_pos(g, h->batch) + 0.5) * pn->cw;
+        my = pn->py + (g->nh - 1 - hi + 0.5) * pn->ch;
         if (!isnan(prevx)) {
             cairo_save(cr);
             cairo_move_to(cr, prevx, prevy);
@@ -173,6 +204,37 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
         prevx = mx;
         prevy = my;
     }
+}
+
+/* The panel of device od against the base bd: its title, cells, labels,
+ * values, and the crossovers last, on top. */
+static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, int od, double cap,
+                       double px, double py, double pw, double ph)
+{
+    const results *r = x->r;
+    panel pn;
+    char buf[512], cut[512];
+
+    pn.x = x;
+    pn.g = g;
+    pn.bid = r->devices[bd].id;
+    pn.oid = r->devices[od].id;
+    pn.c = q_cross(x->fs, pn.bid, pn.oid, x->mode, FIT_RESIDENT, 0);
+    pn.cap = cap;
+    pn.px = px;
+    pn.py = py;
+    pn.pw = pw;
+    pn.ph = ph;
+    pn.cw = pw / g->nb;
+    pn.ch = ph / g->nh;
+    figure_device_label(&r->devices[od], buf, sizeof buf);
+    chart_font(cr, 12.5, 1);
+    chart_fit_text(cr, buf, pw, cut, sizeof cut);
+    chart_text(cr, px, py - 8, CHART_LEFT, CHART_BASELINE, figure_ink, cut);
+    panel_cells(cr, &pn);
+    panel_labels(cr, &pn);
+    panel_values(cr, &pn);
+    panel_crossovers(cr, &pn);
 }
 
 static void color_bar(cairo_t *cr, double x, double y, double h, double cap)

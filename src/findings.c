@@ -214,11 +214,73 @@ void findings_from_text(const finding *f, int k, char *buf, size_t size)
              ceil(f->c->per_hidden[k].batch - 1e-9));
 }
 
+/* 1 when a width's "always" or "never" is what its interval says too:
+ * every replicate of the bootstrap (xover.h) agreed, so the interval is
+ * the one end of the measured batches; 0 when a crossing inside them
+ * stays within its 95% interval.  An older analysis without intervals
+ * counts as agreeing: there is nothing to tell it by. */
+static int kind_supported(const fit_hidden_cross *h)
+{
+    return !(h->batch_hi > h->batch_lo);
+}
+
+/* The batch a width's unsupported always or never leaves open: for never,
+ * the lowest batch of its interval; for always, the highest. */
+static double open_bound(const fit_hidden_cross *h)
+{
+    return h->kind == CROSS_ALWAYS ? ceil(h->batch_hi - 1e-9) : floor(h->batch_lo + 1e-9);
+}
+
+/* What the data do not rule out at widths whose always or never (kind)
+ * they do not support, bound the open_bound over them (the lowest for
+ * never, the highest for always), one width or several: "a crossing from
+ * batch 700 on is within its 95% CI". */
+static void unsupported_text(cross_kind kind, double bound, int several, char *buf, size_t size)
+{
+    if (kind == CROSS_ALWAYS)
+        snprintf(buf, size, "being behind up to batch %.0f is within %s", bound,
+                 several ? "their 95% CIs" : "its 95% CI");
+    else
+        snprintf(buf, size, "a crossing from batch %.0f on is within %s", bound,
+                 several ? "their 95% CIs" : "its 95% CI");
+}
+
+/* "; at hidden 1024, though, a crossing …", or "; at 5 widths (hidden 128
+ * to 2048), though, …": the widths of kind k whose intervals do not
+ * support it. */
+static void unsupported_widths(const finding *f, cross_kind k, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    double bound = 0.0;
+    int i, m = 0, hlo = 0, hhi = 0;
+    char t[160];
+    for (i = 0; i < c->nhidden; i++) {
+        const fit_hidden_cross *h = &c->per_hidden[i];
+        if (h->kind != k || kind_supported(h))
+            continue;
+        if (m == 0 || h->hidden < hlo)
+            hlo = h->hidden;
+        if (m == 0 || h->hidden > hhi)
+            hhi = h->hidden;
+        bound = m == 0              ? open_bound(h)
+                : k == CROSS_ALWAYS ? fmax(bound, open_bound(h))
+                                    : fmin(bound, open_bound(h));
+        m++;
+    }
+    if (m == 0)
+        return;
+    unsupported_text(k, bound, m > 1, t, sizeof t);
+    if (m == 1)
+        fmt_append(buf, size, "; at hidden %d, though, %s", hlo, t);
+    else
+        fmt_append(buf, size, "; at %d widths (hidden %d to %d), though, %s", m, hlo, hhi, t);
+}
+
 /* The per-width answers of f, widest first: every width with shapes both
  * devices completed, or (wins_only) those where the other device is ahead
  * from some batch on.  Neighbouring widths with the same answer and no
- * batch of their own (always, or never) share one clause ("at every batch
- * at hidden 256 to 2048"). */
+ * batch of their own (always, or never), whose intervals support it or
+ * not alike, share one clause ("at every batch at hidden 256 to 2048"). */
 static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
@@ -236,6 +298,7 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
         const fit_hidden_cross *h = &c->per_hidden[pick[i]];
         if (n > 0 && h->kind != CROSS_IN_RANGE &&
             h->kind == c->per_hidden[pick[last[n - 1]]].kind &&
+            kind_supported(h) == kind_supported(&c->per_hidden[pick[last[n - 1]]]) &&
             (f->width[pick[i]].nwins > 0) == (f->width[pick[last[n - 1]]].nwins > 0)) {
             last[n - 1] = i;
             continue;
@@ -247,7 +310,7 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
     for (i = 0; i < shown; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[first[i]]];
         const char *sep = i == 0 ? "" : i == shown - 1 && shown == n ? " and " : ", ";
-        char ci[96], at[48], from[48];
+        char ci[200], at[48], from[48];
         int wins = f->width[pick[first[i]]].nwins;
         if (first[i] == last[i])
             snprintf(at, sizeof at, "hidden %d", h->hidden);
@@ -268,6 +331,15 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
                        wins ? "%sat some batches but not the largest at %s" : "%sat no batch at %s",
                        sep, at);
             break;
+        }
+        if ((h->kind == CROSS_ALWAYS || h->kind == CROSS_NEVER) && !kind_supported(h)) {
+            double bound = open_bound(h);
+            int j;
+            for (j = first[i] + 1; j <= last[i]; j++)
+                bound = h->kind == CROSS_ALWAYS ? fmax(bound, open_bound(&c->per_hidden[pick[j]]))
+                                                : fmin(bound, open_bound(&c->per_hidden[pick[j]]));
+            unsupported_text(h->kind, bound, first[i] != last[i], ci, sizeof ci);
+            fmt_append(buf, size, " (though %s)", ci);
         }
     }
     if (shown < n)
@@ -381,12 +453,14 @@ void findings_sentence(const finding *f, const results *r, char *buf, size_t siz
     case FIND_ALWAYS:
         findings_extreme_text(f, 0, lo, sizeof lo);
         findings_extreme_text(f, 1, hi, sizeof hi);
-        fmt_append(buf, size, "%s is %s %s %s (from %s to %s).", other, ahead, base, shapes, lo,
-                   hi);
+        fmt_append(buf, size, "%s is %s %s %s (from %s to %s)", other, ahead, base, shapes, lo, hi);
+        unsupported_widths(f, CROSS_ALWAYS, buf, size);
+        fmt_append(buf, size, ".");
         break;
     case FIND_NEVER:
         findings_extreme_text(f, 1, hi, sizeof hi);
         fmt_append(buf, size, "%s is %s %s %s (at best %s)", other, ahead, base, shapes, hi);
+        unsupported_widths(f, CROSS_NEVER, buf, size);
         if (c->kind == CROSS_EXTRAPOLATED && c->flops > 0.0) {
             /* a size nobody measured is not quoted (see findings.h) */
             fmt_append(buf, size,

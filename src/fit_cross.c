@@ -6,7 +6,9 @@
  * width, the batches both devices measured become xover.h's cells (each
  * median with the standard error of its logarithm, read off its interval,
  * which covers the variation between passes), and the estimator finds the
- * batch from which the other device stays ahead, with a 95% interval.
+ * batch from which the other device stays ahead, with a 95% interval
+ * widened by each device's scatter around its curves, measured over all
+ * the widths (xover.h).
  * The crossover's summary spans the widths; a model enters only where no
  * width crosses in the measured range, to say whether the per-width models
  * predict a crossing beyond it, and only a model that fits (not poor).
@@ -95,20 +97,14 @@ static double log_sd(const rs_point *p, fit_view v)
     return xover_log_sd(s->ci_lo, s->ci_hi, s->ci_level);
 }
 
-/* The crossover at one hidden width from the batches both series have
- * there (base in view bv, other in view ov; times scaled by kb and ko). */
-static int hidden_cross(const results *r, const fit_series *sb, const fit_series *so, fit_view bv,
-                        fit_view ov, double kb, double ko, wl_mode mode, int hidden, uint64_t seed,
-                        int boot, fit_hidden_cross *h, err *e)
+/* The cells of one hidden width: the batches both series have there (base
+ * in view bv, other in view ov; times scaled by kb and ko); returns how
+ * many, at most max. */
+static int hidden_cells(const results *r, const fit_series *sb, const fit_series *so, fit_view bv,
+                        fit_view ov, double kb, double ko, int hidden, xover_cell *cells, int max)
 {
-    xover_cell cells[LIST_MAX * 4];
-    xover_est x;
-    int i, j, m = 0, rc;
-
-    memset(h, 0, sizeof *h);
-    h->hidden = hidden;
-    h->kind = CROSS_UNKNOWN;
-    for (i = 0; i < sb->n && m < (int)(sizeof cells / sizeof *cells); i++) {
+    int i, j, m = 0;
+    for (i = 0; i < sb->n && m < max; i++) {
         const rs_point *pb = &r->points[sb->idx[i]];
         if (pb->hidden != hidden)
             continue;
@@ -126,9 +122,23 @@ static int hidden_cross(const results *r, const fit_series *sb, const fit_series
         cells[m].other_sd = log_sd(&r->points[so->idx[j]], ov);
         m++;
     }
+    return m;
+}
+
+/* The crossover at one hidden width from its cells, with the devices'
+ * scatter around their curves over every width (sc). */
+static int hidden_cross(const xover_cell *cells, int m, const xover_scatter *sc, wl_mode mode,
+                        int hidden, uint64_t seed, int boot, fit_hidden_cross *h, err *e)
+{
+    xover_est x;
+    int rc;
+
+    memset(h, 0, sizeof *h);
+    h->hidden = hidden;
+    h->kind = CROSS_UNKNOWN;
     if (m == 0)
         return BE_OK;
-    if ((rc = xover_estimate(cells, m, seed, boot, &x, e)) < 0)
+    if ((rc = xover_estimate_with(cells, m, sc, seed, boot, &x, e)) < 0)
         return err_prefix(e, rc, "hidden %d", hidden);
     h->kind = x.kind;
     h->batch = x.batch;
@@ -220,17 +230,31 @@ int fit_crossover_fill(const results *r, const fit_set *fs, fit_view bview, cons
                        const fit_series *so, double kb, double ko, const fit_prices *prices,
                        uint64_t seed, int boot, fit_crossover *c, err *e)
 {
-    int widths[LIST_MAX], nw, i, rc;
+    enum { MAX_CELLS = LIST_MAX * 4 };
+    xover_cell cells[MAX_CELLS];
+    xover_scatter *sc;
+    int widths[LIST_MAX], nw, i, m, rc = BE_OK;
 
     nw = hidden_widths(r, c->base, c->other, c->mode, widths);
     c->nhidden = nw;
+    /* the scatter around the curves rests on every width's points: one
+     * width has too few to say much on its own */
+    if (!(sc = calloc(1, sizeof *sc)))
+        return err_set(e, BE_EFAIL, "crossover %s/%s: out of memory", c->base, c->other);
+    for (i = 0; i < nw; i++) {
+        m = hidden_cells(r, sb, so, bview, c->view, kb, ko, widths[i], cells, MAX_CELLS);
+        xover_scatter_add(sc, cells, m);
+    }
     for (i = 0; i < nw; i++) {
         uint64_t s = seed ^ (UINT64_C(0x9E3779B97F4A7C15) * (uint64_t)widths[i]);
-        if ((rc = hidden_cross(r, sb, so, bview, c->view, kb, ko, c->mode, widths[i], s, boot,
-                               &c->per_hidden[i], e)) < 0)
-            return rc;
+        m = hidden_cells(r, sb, so, bview, c->view, kb, ko, widths[i], cells, MAX_CELLS);
+        if ((rc = hidden_cross(cells, m, sc, c->mode, widths[i], s, boot, &c->per_hidden[i], e)) <
+            0)
+            goto fail;
     }
     summarize(fs, bview, kb, ko, c);
     fit_sentence(fs, c, r, prices, c->sentence, sizeof c->sentence);
-    return BE_OK;
+fail:
+    free(sc);
+    return rc;
 }

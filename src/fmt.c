@@ -245,17 +245,21 @@ void fmt_markdown(char *buf, size_t size, const char *s)
     buf[used] = '\0';
 }
 
-/* n decimal digits at s as a number in [lo, hi]; -1 otherwise.  Digits
- * counted, never accumulated past four, so nothing can overflow. */
+/* What field returns for anything but a number in range (every range it
+ * is asked for starts at 0 or above). */
+#define FIELD_BAD (-1)
+
+/* n decimal digits at s as a number in [lo, hi]; FIELD_BAD otherwise.
+ * Digits counted, never accumulated past four, so nothing can overflow. */
 static int field(const char *s, int n, int lo, int hi)
 {
     int i, v = 0;
     for (i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
-            return -1;
+            return FIELD_BAD;
         v = v * 10 + (s[i] - '0');
     }
-    return v >= lo && v <= hi ? v : -1;
+    return v >= lo && v <= hi ? v : FIELD_BAD;
 }
 
 int fmt_parse_time(const char *iso, struct tm *tm)

@@ -76,6 +76,7 @@ static int temp_name(char *buf, size_t size, const char *name, unsigned attempt)
     return n > 0 && (size_t)n < size && (size_t)n <= 255;
 }
 
+/* Writes p[0..len) whole; BE_EFAIL, errno saying why, when it cannot. */
 static int write_all(int fd, const char *p, size_t len)
 {
     while (len > 0) {
@@ -83,12 +84,12 @@ static int write_all(int fd, const char *p, size_t len)
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            return -1;
+            return BE_EFAIL;
         }
         p += w;
         len -= (size_t)w;
     }
-    return 0;
+    return BE_OK;
 }
 
 /* BE_OK when name in dirfd is missing or a regular file of its own. */

@@ -7,8 +7,8 @@
  * header), so the same results give the same bytes.  Decompression is of
  * untrusted input: it stops at a cap on the output (a small file must not
  * inflate into gigabytes), refuses trailing garbage and checks the CRC
- * (zlib does).  results.c calls it on the way in and out; nothing else
- * needs to know a file was compressed.
+ * (zlib does).  results_load.c and results_write.c call it on the way in
+ * and out; nothing else needs to know a file was compressed.
  */
 #ifndef BE_GZ_H
 #define BE_GZ_H

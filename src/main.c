@@ -31,6 +31,7 @@
 #include "fmt.h"
 #include "fsx.h"
 #include "host.h"
+#include "pick.h"
 #include "progress.h"
 #include "prose.h"
 #include "query.h"
@@ -423,6 +424,7 @@ static int cmd_compare(const cli *c)
     report_opts o;
     compare_opts co;
     compare_set cmp;
+    pick_side pa, pb;
     char page[4200];
     err e;
     site_settings st;
@@ -438,8 +440,11 @@ static int cmd_compare(const cli *c)
         co.alpha = c->alpha;
     if (c->correct > 0)
         co.correct = (compare_correct)(c->correct - 1);
-    if ((rc = report_compare(&o, c->args, c->nside_a, c->args + c->nside_a, c->nargs - c->nside_a,
-                             &co, &cmp, page, sizeof page, &e)) < 0)
+    /* a side may be @KEY=VALUE: the archived runs that match */
+    if ((rc = pick_side_expand(c->out, "A", c->args, c->nside_a, &pa, &e)) < 0 ||
+        (rc = pick_side_expand(c->out, "B", c->args + c->nside_a, c->nargs - c->nside_a, &pb, &e)) <
+            0 ||
+        (rc = report_compare(&o, pa.arg, pa.n, pb.arg, pb.n, &co, &cmp, page, sizeof page, &e)) < 0)
         return fail(status_of(rc), &e);
     if (changed && (rc = site_settings_save(c->out, &st, &e)) < 0) {
         compare_free(&cmp);

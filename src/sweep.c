@@ -312,189 +312,305 @@ static int visits_left(const results *r, int base, const int *order, int ncells,
     return here + passes_after * ok;
 }
 
+/* The state of one sweep_run, across its passes. */
+typedef struct sweep {
+    const plan *p;
+    const plan_point *pts;
+    int npts;
+    double budget;
+    device *const *devs;
+    int ndev;
+    results *r;
+    const char *checkpoint;
+    sweep_progress_fn progress;
+    void *ctx;
+    int passes, total;           /* passes to run; visits in all of them        */
+    int base;                    /* r->points[base..]: this sweep's points      */
+    int done;                    /* visits made or passed over so far           */
+    int *order, *dorder;         /* this pass's cells, this cell's devices, shuffled */
+    uint64_t rng;                /* their generator                             */
+    double start;                /* host_seconds() when the sweep began         */
+    double last_save, save_took; /* the last checkpoint: when, how long */
+    /* what the visits so far spent outside their samples (preparing,
+     * verifying, warming up) and in energy runs, which the budget does
+     * not cover; timed: how many of them there were */
+    double overhead, energy;
+    int timed;
+    measure m;
+    tel_source **tel; /* each device's telemetry, or NULL */
+} sweep;
+
+/* Adds one unmeasured point per cell and device, in that order: the
+ * point of cell c on device d is r->points[base + c * ndev + d]. */
+static int add_points(sweep *sw, err *e)
+{
+    int c, d, rc = BE_OK;
+    for (c = 0; c < sw->npts && rc == BE_OK; c++)
+        for (d = 0; d < sw->ndev && rc == BE_OK; d++) {
+            const plan_point *cell = &sw->pts[c];
+            rs_point pt;
+            memset(&pt, 0, sizeof pt);
+            snprintf(pt.device, sizeof pt.device, "%s", sw->devs[d]->info.id);
+            pt.mode = cell->mode;
+            pt.layers = sw->p->layers;
+            pt.hidden = cell->hidden;
+            pt.batch = cell->batch;
+            pt.flops_per_layer = workload_flops_per_layer(pt.mode, pt.hidden, pt.batch);
+            if (cell->net >= 0) {
+                const net_spec *n = &sw->p->nets[cell->net];
+                pt.layers = n->layers;
+                snprintf(pt.net, sizeof pt.net, "%s", n->name);
+                net_format(n, pt.sizes, sizeof pt.sizes);
+                pt.flops_per_layer = net_flops(n, pt.mode, pt.batch) / n->layers;
+            }
+            snprintf(pt.why, sizeof pt.why, "%s", cell->why);
+            rc = results_add_point(sw->r, &pt, e);
+        }
+    return rc;
+}
+
+/* The seconds a visit may spend sampling: what is left of the budget,
+ * less what the visits left will spend outside their samples (the mean so
+ * far), shared among them. */
+static double visit_share(const sweep *sw, double elapsed, int left)
+{
+    double share = (sw->budget - elapsed) / left - (sw->timed > 0 ? sw->overhead / sw->timed : 0.0);
+    return share < 0.0 ? 0.0 : share;
+}
+
+/* The workload data of a cell, made once for all its devices. */
+static int make_data(const sweep *sw, const plan_point *cell, workload_data *data, err *e)
+{
+    if (cell->net >= 0)
+        return workload_make_net(data, cell->mode, &sw->p->nets[cell->net], cell->batch,
+                                 sw->p->seed, e);
+    return workload_make(data, cell->mode, sw->p->layers, cell->hidden, cell->batch, sw->p->seed,
+                         e);
+}
+
+/* Visits pt on device dev in pass k (r->passes[slot]) and summarizes what
+ * it has; since, the time the visit began, for its overhead. */
+static int timed_visit(sweep *sw, int k, int slot, int dev, const workload *w, rs_point *pt,
+                       double since, err *e)
+{
+    int rc, sum;
+    sw->m.tel = sw->tel[dev];
+    sw->m.last_pass = k == sw->passes - 1;
+    rc = visit(&sw->m, sw->devs[dev], w, pt, sw->r->passes[slot].index, e);
+    if (pt->nsamples > 0 && (sum = results_summarize_in(sw->r, pt, e)) < 0)
+        rc = sum;
+    sw->r->passes[slot].visits++;
+    sw->overhead += host_seconds() - since - sw->m.sampled - sw->m.energy_s;
+    sw->energy += sw->m.energy_s;
+    sw->timed++;
+    return rc;
+}
+
+/* Saves the checkpoint when one is due after a visit (see
+ * CHECKPOINT_SECONDS). */
+static int checkpoint_due(sweep *sw, err *e)
+{
+    double t0;
+    int rc;
+    if (!sw->checkpoint || host_seconds() - sw->last_save < CHECKPOINT_SECONDS ||
+        host_seconds() - sw->last_save < CHECKPOINT_COST * sw->save_took)
+        return BE_OK;
+    t0 = host_seconds();
+    rc = checkpoint_save(sw->r, sw->base, sw->checkpoint, e);
+    sw->last_save = host_seconds();
+    sw->save_took = sw->last_save - t0;
+    return rc;
+}
+
+/* An event of pass k (0-based), after the visits done so far. */
+static sweep_event event_of(const sweep *sw, sweep_event_kind kind, int k)
+{
+    sweep_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.index = sw->done;
+    ev.total = sw->total;
+    ev.pass = k + 1;
+    ev.passes = sw->passes;
+    return ev;
+}
+
+/* The d-th device (in this cell's order) on the q-th cell of pass k
+ * (r->passes[slot]): told to progress before and after, visited while its
+ * point is ok, with the cell's data made by the first visit that needs it
+ * (*made), then a checkpoint if one is due. */
+static int visit_device(sweep *sw, int k, int slot, int q, int d, workload_data *data, int *made,
+                        err *e)
+{
+    const plan_point *cell = &sw->pts[sw->order[q]];
+    int dev = sw->dorder[d], rc = BE_OK;
+    rs_point *pt = &sw->r->points[sw->base + sw->order[q] * sw->ndev + dev];
+    double elapsed = host_seconds() - sw->start - sw->energy;
+    int left = visits_left(sw->r, sw->base, sw->order, sw->npts, sw->ndev, q, sw->passes - 1 - k);
+    sweep_event ev;
+
+    if (stopped(&sw->m))
+        return BE_EINTR;
+    ev = event_of(sw, SWEEP_START, k);
+    ev.elapsed = elapsed;
+    ev.eta = sw->done > 0 ? elapsed / sw->done * (sw->total - sw->done) : sw->budget;
+    ev.dev = &sw->devs[dev]->info;
+    ev.mode = cell->mode;
+    ev.hidden = cell->hidden;
+    ev.batch = cell->batch;
+    ev.net = cell->net >= 0 ? sw->p->nets[cell->net].name : NULL;
+    if (sw->progress)
+        sw->progress(sw->ctx, &ev);
+    if (pt->status == PT_OK) {
+        /* the visit's overhead counts from here: making the data too */
+        double since = host_seconds();
+        sw->m.share = visit_share(sw, elapsed, left);
+        if (!*made && (rc = make_data(sw, cell, data, e)) < 0)
+            return rc;
+        *made = 1;
+        rc = timed_visit(sw, k, slot, dev, &data->w, pt, since, e);
+    }
+    sw->done++;
+    ev.kind = SWEEP_DONE;
+    ev.index = sw->done;
+    ev.elapsed = host_seconds() - sw->start;
+    ev.point = pt;
+    if (rc == BE_OK && sw->progress)
+        sw->progress(sw->ctx, &ev);
+    if (rc == BE_OK)
+        rc = checkpoint_due(sw, e);
+    return rc;
+}
+
+/* The q-th cell of pass k (r->passes[slot]), on every device in a
+ * shuffled order. */
+static int visit_cell(sweep *sw, int k, int slot, int q, err *e)
+{
+    workload_data data;
+    int made = 0, d, rc = BE_OK;
+    shuffle(sw->dorder, sw->ndev, &sw->rng);
+    for (d = 0; d < sw->ndev && rc == BE_OK; d++)
+        rc = visit_device(sw, k, slot, q, d, &data, &made, e);
+    if (made)
+        workload_free(&data);
+    return rc;
+}
+
+/* The points that pass `index` measured summarized again, now that its
+ * share of contention is known; rc is the pass's outcome so far, returned
+ * unless a summary fails. */
+static int resummarize(sweep *sw, int index, int rc, err *e)
+{
+    int q;
+    for (q = sw->base; q < sw->r->npoints && (rc == BE_OK || rc == BE_EINTR); q++) {
+        rs_point *pt = &sw->r->points[q];
+        int i, sum;
+        for (i = pt->nsamples - 1; i >= 0 && pt->pass[i] != index; i--)
+            ;
+        if (i >= 0 && (sum = results_summarize_in(sw->r, pt, e)) < 0)
+            rc = sum;
+    }
+    return rc;
+}
+
+/* Tells progress that pass k (r->passes[slot]) is done. */
+static void pass_done(const sweep *sw, int k, int slot)
+{
+    sweep_event ev = event_of(sw, SWEEP_PASS_DONE, k);
+    ev.elapsed = host_seconds() - sw->start;
+    ev.pass_info = &sw->r->passes[slot];
+    sw->progress(sw->ctx, &ev);
+}
+
+/* Pass k: every cell once, in a shuffled order, and what the machine did
+ * meanwhile; then its reference mark, and a checkpoint. */
+static int run_pass(sweep *sw, int k, err *e)
+{
+    results *r = sw->r;
+    rs_pass ps;
+    machstate_mark mark;
+    double pass_start = host_seconds();
+    int slot, q, rc;
+
+    memset(&ps, 0, sizeof ps);
+    ps.index = r->npasses + 1;
+    host_utc_now(ps.started, sizeof ps.started, 0);
+    if ((rc = results_add_pass(r, &ps, e)) < 0)
+        return rc;
+    slot = r->npasses - 1;
+    machstate_begin(&mark);
+    shuffle(sw->order, sw->npts, &sw->rng);
+    for (q = 0; q < sw->npts && rc == BE_OK; q++)
+        rc = visit_cell(sw, k, slot, q, e);
+    r->passes[slot].seconds = host_seconds() - pass_start;
+    machstate_end(&mark, &r->passes[slot].state);
+    /* the machine's own speed, beside the pass (outside its seconds
+     * and every sample), for the comparison of runs */
+    if (rc == BE_OK)
+        refmark_measure(&r->passes[slot].ref);
+    rc = resummarize(sw, ps.index, rc, e);
+    if (rc == BE_OK && sw->progress)
+        pass_done(sw, k, slot);
+    if (rc == BE_OK && sw->checkpoint) {
+        rc = checkpoint_save(r, sw->base, sw->checkpoint, e);
+        sw->last_save = host_seconds();
+    }
+    return rc;
+}
+
 int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
               int ndev, results *r, const char *checkpoint, volatile sig_atomic_t *stop,
               sweep_progress_fn progress, void *ctx, err *e)
 {
-    int passes = p->passes > 0 ? p->passes : 1, total = npts * ndev * passes;
-    int base = r->npoints, done = 0, rc = BE_OK, c, d, k, q;
-    int *order = malloc((size_t)npts * sizeof *order + 1);
-    int *dorder = malloc((size_t)ndev * sizeof *dorder + 1);
-    /* energy runs come on top of the budget: `energy` is their time so far */
-    double start = host_seconds(), last_save = start, save_took = 0.0, overhead = 0.0, energy = 0.0;
-    int timed = 0;
-    /* a fresh order for every sweep of a run (the refinement's too) */
-    uint64_t rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
-    measure m = {p, stop, PASS_MIN_SAMPLES, 0.0, 0.0, NULL, 0, 0.0};
-    tel_source **tel = calloc((size_t)ndev + 1, sizeof *tel);
+    sweep sw;
+    int rc = BE_OK, d, k, q;
     err te;
 
-    if ((p->min_samples + passes - 1) / passes > m.min_samples)
-        m.min_samples = (p->min_samples + passes - 1) / passes;
-    if (!order || !dorder || !tel) {
+    memset(&sw, 0, sizeof sw);
+    sw.p = p;
+    sw.pts = pts;
+    sw.npts = npts;
+    sw.budget = budget;
+    sw.devs = devs;
+    sw.ndev = ndev;
+    sw.r = r;
+    sw.checkpoint = checkpoint;
+    sw.progress = progress;
+    sw.ctx = ctx;
+    sw.passes = p->passes > 0 ? p->passes : 1;
+    sw.total = npts * ndev * sw.passes;
+    sw.base = r->npoints;
+    sw.order = malloc((size_t)npts * sizeof *sw.order + 1);
+    sw.dorder = malloc((size_t)ndev * sizeof *sw.dorder + 1);
+    sw.start = sw.last_save = host_seconds();
+    /* a fresh order for every sweep of a run (the refinement's too) */
+    sw.rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
+    sw.m = (measure){p, stop, PASS_MIN_SAMPLES, 0.0, 0.0, NULL, 0, 0.0};
+    sw.tel = calloc((size_t)ndev + 1, sizeof *sw.tel);
+
+    if ((p->min_samples + sw.passes - 1) / sw.passes > sw.m.min_samples)
+        sw.m.min_samples = (p->min_samples + sw.passes - 1) / sw.passes;
+    if (!sw.order || !sw.dorder || !sw.tel) {
         rc = err_set(e, BE_EFAIL, "out of memory planning the sweep");
         goto out;
     }
     /* telemetry is optional: a device without it, or a failure to open it,
      * is measured all the same, with nothing recorded */
     for (d = 0; d < ndev; d++)
-        if (tel_open_for(&devs[d]->info, &tel[d], &te) < 0)
-            tel[d] = NULL;
-    for (c = 0; c < npts && rc == BE_OK; c++)
-        for (d = 0; d < ndev && rc == BE_OK; d++) {
-            rs_point pt;
-            memset(&pt, 0, sizeof pt);
-            snprintf(pt.device, sizeof pt.device, "%s", devs[d]->info.id);
-            pt.mode = pts[c].mode;
-            pt.layers = p->layers;
-            pt.hidden = pts[c].hidden;
-            pt.batch = pts[c].batch;
-            pt.flops_per_layer = workload_flops_per_layer(pt.mode, pt.hidden, pt.batch);
-            if (pts[c].net >= 0) {
-                const net_spec *n = &p->nets[pts[c].net];
-                pt.layers = n->layers;
-                snprintf(pt.net, sizeof pt.net, "%s", n->name);
-                net_format(n, pt.sizes, sizeof pt.sizes);
-                pt.flops_per_layer = net_flops(n, pt.mode, pt.batch) / n->layers;
-            }
-            snprintf(pt.why, sizeof pt.why, "%s", pts[c].why);
-            rc = results_add_point(r, &pt, e);
-        }
-
-    for (k = 0; k < passes && rc == BE_OK; k++) {
-        rs_pass ps;
-        machstate_mark mark;
-        double pass_start = host_seconds();
-        int slot;
-
-        memset(&ps, 0, sizeof ps);
-        ps.index = r->npasses + 1;
-        host_utc_now(ps.started, sizeof ps.started, 0);
-        if ((rc = results_add_pass(r, &ps, e)) < 0)
-            break;
-        slot = r->npasses - 1;
-        machstate_begin(&mark);
-        shuffle(order, npts, &rng);
-        for (q = 0; q < npts && rc == BE_OK; q++) {
-            const plan_point *cell = &pts[order[q]];
-            workload_data data;
-            int made = 0;
-
-            shuffle(dorder, ndev, &rng);
-            for (d = 0; d < ndev && rc == BE_OK; d++) {
-                rs_point *pt = &r->points[base + order[q] * ndev + dorder[d]];
-                double elapsed = host_seconds() - start - energy;
-                int left = visits_left(r, base, order, npts, ndev, q, passes - 1 - k);
-                sweep_event ev;
-
-                if (stop && *stop) {
-                    rc = BE_EINTR;
-                    break;
-                }
-                memset(&ev, 0, sizeof ev);
-                ev.kind = SWEEP_START;
-                ev.index = done;
-                ev.total = total;
-                ev.pass = k + 1;
-                ev.passes = passes;
-                ev.elapsed = elapsed;
-                ev.eta = done > 0 ? elapsed / done * (total - done) : budget;
-                ev.dev = &devs[dorder[d]]->info;
-                ev.mode = cell->mode;
-                ev.hidden = cell->hidden;
-                ev.batch = cell->batch;
-                ev.net = cell->net >= 0 ? p->nets[cell->net].name : NULL;
-                if (progress)
-                    progress(ctx, &ev);
-                if (pt->status == PT_OK) {
-                    /* what is left, less what the visits left will spend
-                     * outside their samples (preparing, verifying, warming
-                     * up: the mean so far), shared among them */
-                    double t = host_seconds();
-                    m.share = (budget - elapsed) / left - (timed > 0 ? overhead / timed : 0.0);
-                    if (m.share < 0.0)
-                        m.share = 0.0;
-                    if (!made &&
-                        (rc = cell->net >= 0
-                                  ? workload_make_net(&data, cell->mode, &p->nets[cell->net],
-                                                      cell->batch, p->seed, e)
-                                  : workload_make(&data, cell->mode, p->layers, cell->hidden,
-                                                  cell->batch, p->seed, e)) < 0)
-                        break;
-                    made = 1;
-                    m.tel = tel[dorder[d]];
-                    m.last_pass = k == passes - 1;
-                    rc = visit(&m, devs[dorder[d]], &data.w, pt, ps.index, e);
-                    if (pt->nsamples > 0) {
-                        int sum = results_summarize_in(r, pt, e);
-                        if (sum < 0)
-                            rc = sum;
-                    }
-                    r->passes[slot].visits++;
-                    overhead += host_seconds() - t - m.sampled - m.energy_s;
-                    energy += m.energy_s;
-                    timed++;
-                }
-                done++;
-                ev.kind = SWEEP_DONE;
-                ev.index = done;
-                ev.elapsed = host_seconds() - start;
-                ev.point = pt;
-                if (progress && rc == BE_OK)
-                    progress(ctx, &ev);
-                if (rc == BE_OK && checkpoint && host_seconds() - last_save >= CHECKPOINT_SECONDS &&
-                    host_seconds() - last_save >= CHECKPOINT_COST * save_took) {
-                    double t0 = host_seconds();
-                    rc = checkpoint_save(r, base, checkpoint, e);
-                    last_save = host_seconds();
-                    save_took = last_save - t0;
-                }
-            }
-            if (made)
-                workload_free(&data);
-        }
-        r->passes[slot].seconds = host_seconds() - pass_start;
-        machstate_end(&mark, &r->passes[slot].state);
-        /* the machine's own speed, beside the pass (outside its seconds
-         * and every sample), for the comparison of runs */
-        if (rc == BE_OK)
-            refmark_measure(&r->passes[slot].ref);
-        /* the pass's share of contention is known now: the points it
-         * measured are summarized again with it */
-        for (q = base; q < r->npoints && (rc == BE_OK || rc == BE_EINTR); q++) {
-            rs_point *pt = &r->points[q];
-            int i, sum;
-            for (i = pt->nsamples - 1; i >= 0 && pt->pass[i] != ps.index; i--)
-                ;
-            if (i >= 0 && (sum = results_summarize_in(r, pt, e)) < 0)
-                rc = sum;
-        }
-        if (rc == BE_OK && progress) {
-            sweep_event ev;
-            memset(&ev, 0, sizeof ev);
-            ev.kind = SWEEP_PASS_DONE;
-            ev.index = done;
-            ev.total = total;
-            ev.pass = k + 1;
-            ev.passes = passes;
-            ev.elapsed = host_seconds() - start;
-            ev.pass_info = &r->passes[slot];
-            progress(ctx, &ev);
-        }
-        if (rc == BE_OK && checkpoint) {
-            rc = checkpoint_save(r, base, checkpoint, e);
-            last_save = host_seconds();
-        }
-    }
+        if (tel_open_for(&devs[d]->info, &sw.tel[d], &te) < 0)
+            sw.tel[d] = NULL;
+    rc = add_points(&sw, e);
+    for (k = 0; k < sw.passes && rc == BE_OK; k++)
+        rc = run_pass(&sw, k, e);
 out:
     /* points never measured (an interrupted sweep) are left out */
-    for (q = r->npoints - 1; q >= base; q--)
+    for (q = r->npoints - 1; q >= sw.base; q--)
         if (!measured(&r->points[q]))
             results_remove_point(r, q);
-    for (d = 0; tel && d < ndev; d++)
-        tel_close(tel[d]);
-    free(tel);
-    free(order);
-    free(dorder);
+    for (d = 0; sw.tel && d < ndev; d++)
+        tel_close(sw.tel[d]);
+    free(sw.tel);
+    free(sw.order);
+    free(sw.dorder);
     return rc;
 }

@@ -38,14 +38,14 @@ long utf8_decode(const char *s, size_t n, size_t *len)
         else if (u[0] == 0xF4)
             hi = 0x8F; /* beyond U+10FFFF */
     } else {
-        return -1; /* a continuation byte, C0, C1, F5..FF */
+        return UTF8_INVALID; /* a continuation byte, C0, C1, F5..FF */
     }
     if (n < need + 1)
-        return -1;
+        return UTF8_INVALID;
     for (i = 1; i <= need; i++) {
         unsigned char c = u[i];
         if (c < lo || c > hi)
-            return -1;
+            return UTF8_INVALID;
         lo = 0x80;
         hi = 0xBF;
         cp = (cp << 6) | (long)(c & 0x3F);
@@ -65,8 +65,8 @@ int utf8_control(long cp)
            (cp >= 0x7F && cp <= 0x9F);
 }
 
-/* The character at s (NUL-terminated): its code point (-1 when invalid) and
- * length. */
+/* The character at s (NUL-terminated): its code point (UTF8_INVALID when
+ * invalid) and length. */
 static long next_char(const char *s, size_t *len)
 {
     size_t n = 1;

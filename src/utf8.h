@@ -2,7 +2,7 @@
  * utf8.h — text from untrusted sources, made safe to store and to show.
  *
  * breakeven reads names, messages and ids from results files gathered on
- * many machines (results.c) and copies them into fixed buffers that other
+ * many machines (results_load.c) and copies them into fixed buffers that other
  * modules print, put in charts, CSV and HTML.  utf8_copy makes such a copy
  * valid UTF-8 whatever it was given, cut on a character boundary, with the
  * characters that have no business in a name replaced by U+FFFD;
@@ -16,8 +16,11 @@
 /* U+FFFD REPLACEMENT CHARACTER, encoded. */
 #define UTF8_REPLACEMENT "\xEF\xBF\xBD"
 
+/* What utf8_decode returns for an invalid sequence: no code point. */
+#define UTF8_INVALID (-1L)
+
 /* Decodes the character at s[0..n) (n >= 1).  Returns its code point, or
- * -1 for an invalid sequence (a stray or truncated byte, an overlong form, a
+ * UTF8_INVALID for an invalid sequence (a stray or truncated byte, an overlong form, a
  * surrogate, beyond U+10FFFF); *len is the number of bytes it takes (1 for
  * an invalid byte, so that decoding always moves on). */
 long utf8_decode(const char *s, size_t n, size_t *len);

@@ -179,3 +179,16 @@ void workload_free_arrays(float **a, int n)
         free(a[i]);
     free(a);
 }
+
+long workload_layer_times(workload_layer_clock *c, int layers, double *mean)
+{
+    long n = c->steps;
+    int l;
+    for (l = 0; l < layers; l++) {
+        if (mean)
+            mean[l] = n > 0 ? c->sum[l] / (double)n : 0.0;
+        c->sum[l] = 0.0;
+    }
+    c->steps = 0;
+    return n;
+}

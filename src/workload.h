@@ -59,4 +59,16 @@ void workload_free(workload_data *d);
  * backends' per-layer arrays. */
 void workload_free_arrays(float **a, int n);
 
+/* What a backend counts for backend_ops.layer_times: each layer's
+ * seconds, summed over the steps since the last call, and those steps. */
+typedef struct workload_layer_clock {
+    double sum[WL_MAX_LAYERS];
+    long steps;
+} workload_layer_clock;
+
+/* backend_ops.layer_times over c, for a point of `layers` layers: the
+ * means into mean[0..layers) (unless mean is NULL), then c starts afresh.
+ * Returns the steps counted. */
+long workload_layer_times(workload_layer_clock *c, int layers, double *mean);
+
 #endif

@@ -666,6 +666,8 @@ static char *lines_with(const char *text, const char *prefix)
 typedef struct copy_spec {
     const char *id, *started, *host, *dev;
     double scale;
+    const char *version; /* breakeven's version recorded, when not NULL */
+    double others;       /* > 0: every pass records others took this share of the CPU */
 } copy_spec;
 
 static void run_copy(const char *src, const char *out, const copy_spec *c, char *path, size_t size)
@@ -683,8 +685,13 @@ static void run_copy(const char *src, const char *out, const copy_spec *c, char 
     }
     if (c->host)
         snprintf(r->prov.host, sizeof r->prov.host, "%s", c->host);
-    for (i = 0; i < r->npasses; i++) /* as on a quiet machine: no widening */
-        r->passes[i].state.has_cpu = 0;
+    if (c->version)
+        snprintf(r->prov.version, sizeof r->prov.version, "%s", c->version);
+    for (i = 0; i < r->npasses; i++) { /* as on a quiet machine: no widening */
+        r->passes[i].state.has_cpu = c->others > 0.0;
+        r->passes[i].state.others_cpu = c->others;
+        r->passes[i].state.steal = 0.0;
+    }
     for (i = 0; i < r->npoints; i++) {
         rs_point *p = &r->points[i];
         double m = p->resident.median, f = !c->dev || strcmp(p->device, c->dev) == 0 ? c->scale : 1;
@@ -713,7 +720,7 @@ static void run_copy(const char *src, const char *out, const copy_spec *c, char 
 static void steady_copy(const char *src, const char *out, const char *id, double scale, char *path,
                         size_t size)
 {
-    copy_spec c = {id, NULL, NULL, NULL, scale};
+    copy_spec c = {id, NULL, NULL, NULL, scale, NULL, 0.0};
     run_copy(src, out, &c, path, size);
 }
 
@@ -815,6 +822,132 @@ static void test_compare_gate(void **state)
     run(&o, "compare", a[0], b[0], "--threshold", "0.9", "--out", out, NULL);
     assert_int_equal(o.status, 2);
     outcome_free(&o);
+}
+
+/* Sides chosen from the archive by version (@version=V): the runs of
+ * each version are its replicates; a selector that matches nothing, or
+ * with an unknown key, is a usage error naming what the archive has; one
+ * that picks runs of two versions for one side is refused, one line. */
+static void test_compare_selectors(void **state)
+{
+    static const double f[3] = {1.0, 1.01, 0.99};
+    char out[300], id[200], src[700], path[700], name[64], host[256];
+    outcome o;
+    int i;
+    (void)state;
+    snprintf(out, sizeof out, "%s/pick", tmpdir);
+    run(&o, "run", "--quick", "--quiet", "--no-refine", "--devices", "cpu", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    outcome_free(&o);
+    only_run(out, id, sizeof id);
+    snprintf(src, sizeof src, "%s/runs/%s/results.xml.gz", out, id);
+    for (i = 0; i < 3; i++) {
+        copy_spec a = {name, NULL, "pickhost", NULL, f[i], "9.0.0", 0.0};
+        copy_spec b = {name, NULL, "pickhost", NULL, 1.5 * f[i], "9.1.0", 0.0};
+        snprintf(name, sizeof name, "20991230T00000%dZ-old", i);
+        run_copy(src, out, &a, path, sizeof path);
+        snprintf(name, sizeof name, "20991231T00000%dZ-new", i);
+        run_copy(src, out, &b, path, sizeof path);
+    }
+    run(&o, "compare", "@version=9.0.0", "@version=9.1.0", "--out", out, "--fail-on-regression",
+        NULL);
+    if (o.status != 3)
+        fail_msg("9.0.0 vs 9.1.0: exit %d, not 3: %s%s", o.status, o.out, o.err);
+    assert_true(starts_with(o.out, "cpu inference resident: 1.50\xc3\x97 slower ("));
+    assert_non_null(strstr(o.out, "3 runs"));
+    outcome_free(&o);
+    /* a selector and conditions joined by "," */
+    run(&o, "compare", "@version=9.1.0,host=pickhost", "--", "@version=9.0.0", "--out", out,
+        "--fail-on-regression", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "faster"));
+    outcome_free(&o);
+    run(&o, "compare", "@version=9.0.0", "@version=7.7.7", "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "side B: @version=7.7.7 matches none of the 7 runs in"));
+    assert_non_null(strstr(o.err, "9.0.0, 9.1.0"));
+    outcome_free(&o);
+    run(&o, "compare", "@colour=red", "@version=9.0.0", "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "unknown key \"colour\""));
+    outcome_free(&o);
+    /* the host picks both versions: one side's replicates must agree */
+    snprintf(host, sizeof host, "@host=pickhost");
+    run(&o, "compare", host, "@version=9.0.0", "--out", out, NULL);
+    assert_int_equal(o.status, 2);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "side A: runs"));
+    outcome_free(&o);
+}
+
+/* A run that recorded a busy machine is named near the top of every
+ * format of compare — after the run-level lines and the verdict, before
+ * the table — and "nothing differs" is never said of it alone; a quiet
+ * pair has no warning. */
+static void test_compare_warnings(void **state)
+{
+    char out[300], id[200], src[700], quiet[700], busy[700], calm[700], cmd[4000];
+    copy_spec b = {"20991231T000000Z-busy", NULL, NULL, NULL, 1.0, NULL, 0.45};
+    outcome o;
+    const char *w;
+    (void)state;
+    snprintf(out, sizeof out, "%s/warn", tmpdir);
+    run(&o, "run", "--quick", "--quiet", "--no-refine", "--devices", "cpu", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    outcome_free(&o);
+    only_run(out, id, sizeof id);
+    snprintf(src, sizeof src, "%s/runs/%s/results.xml.gz", out, id);
+    steady_copy(src, out, "20991230T000000Z-quiet", 1.0, quiet, sizeof quiet);
+    steady_copy(src, out, "20991230T000001Z-calm", 1.0, calm, sizeof calm);
+    run_copy(src, out, &b, busy, sizeof busy);
+
+    run(&o, "compare", quiet, calm, "--out", out, NULL);
+    assert_int_equal(o.status, 0);
+    assert_null(strstr(o.out, "warning:"));
+    assert_non_null(strstr(o.out, "provenance: nothing differs\n"));
+    outcome_free(&o);
+
+    run(&o, "compare", quiet, busy, "--out", out, NULL);
+    assert_int_equal(o.status, 0);
+    assert_true(starts_with(o.out, "cpu inference resident: "));
+    w = strstr(o.out, "\nwarning: B 20991231T000000Z-busy recorded busy machine (");
+    assert_non_null(w);
+    assert_true(w > strstr(o.out, "\nverdict: ")); /* after the verdict */
+    assert_true(w < strstr(o.out, "A = "));        /* before the table */
+    assert_null(strstr(o.out, "warning: A"));
+    assert_non_null(strstr(o.out, "provenance: nothing differs, but the machine's state may have"));
+    outcome_free(&o);
+
+    run(&o, "compare", quiet, busy, "--out", out, "--format", "markdown", NULL);
+    assert_int_equal(o.status, 0);
+    assert_non_null(strstr(o.out, "> warning: B 20991231T000000Z-busy recorded busy machine ("));
+    assert_null(strstr(o.out, "**Provenance: nothing differs**\n"));
+    outcome_free(&o);
+
+    snprintf(cmd, sizeof cmd,
+             "%s compare '%s' '%s' --out '%s' --format json --quiet | "
+             "python3 -c 'import json, sys; d = json.load(sys.stdin); "
+             "w = d[\"warnings\"]; assert len(w) == 1, w; "
+             "assert w[0][\"side\"] == \"B\" and w[0][\"run\"] == "
+             "\"20991231T000000Z-busy\", w; "
+             "assert w[0][\"text\"].startswith(\"busy machine (\"), w; "
+             "assert d[\"warnings_more\"] == 0'",
+             getenv("BREAKEVEN"), quiet, busy, out);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "%s compare '%s' '%s' --out '%s' --format csv --quiet | "
+             "python3 -c 'import csv, sys; rows = list(csv.reader(sys.stdin)); "
+             "assert all(len(r) == len(rows[0]) for r in rows); "
+             "w = [r for r in rows if r[0] == \"warning\"]; assert len(w) == 1, w; "
+             "assert w[0][14].startswith(\"warning: B 20991231T000000Z-busy recorded busy "
+             "machine (\"), w; "
+             "assert [r[0] for r in rows].index(\"warning\") < "
+             "[r[0] for r in rows].index(\"point\")'",
+             getenv("BREAKEVEN"), quiet, busy, out);
+    assert_int_equal(system(cmd), 0);
 }
 
 static int count_of(const char *text, const char *what)
@@ -1070,6 +1203,8 @@ static void test_history_hosts(void **state)
         c.host = i < 8 ? "alpha" : "beta";
         c.dev = "cl:0.0";
         c.scale = i < 8 ? scale[i] : 1.0;
+        c.version = NULL;
+        c.others = 0.0;
         run_copy(src, out, &c, path, sizeof path);
         run(&o, "refit", "--quiet", path, NULL);
         if (o.status != 0)
@@ -1173,6 +1308,8 @@ int main(void)
         cmocka_unit_test(test_threads_from_environment),
         cmocka_unit_test(test_refit_0_1_0),
         cmocka_unit_test(test_compare_gate),
+        cmocka_unit_test(test_compare_selectors),
+        cmocka_unit_test(test_compare_warnings),
         cmocka_unit_test(test_run_repeat),
         cmocka_unit_test(test_site_settings),
         cmocka_unit_test(test_history_hosts),

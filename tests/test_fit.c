@@ -662,6 +662,36 @@ static void test_sentence_format(void **state)
     assert_string_equal(buf, "from batch 6 at hidden 2048 (95% CI under 4 to 9), "
                              "from batch 91 at hidden 1024 (95% CI 70\u2013111) "
                              "and at no batch at hidden 512");
+    /* a never that its interval does not support says what it leaves open */
+    c.per_hidden[0].batch_lo = 700.2;
+    c.per_hidden[0].batch_hi = 1024;
+    c.per_hidden[0].hi_open = 1;
+    findings_widths_text(&f, buf, sizeof buf);
+    assert_string_equal(buf, "from batch 6 at hidden 2048 (95% CI under 4 to 9), "
+                             "from batch 91 at hidden 1024 (95% CI 70\u2013111) "
+                             "and at no batch at hidden 512 (though a crossing from batch 700 on "
+                             "is within its 95% CI)");
+    /* neighbouring nevers alike share a clause, and the lowest open batch */
+    c.per_hidden[1].kind = CROSS_NEVER;
+    c.per_hidden[1].batch_lo = 650.5;
+    c.per_hidden[1].batch_hi = 1024;
+    findings_widths_text(&f, buf, sizeof buf);
+    assert_string_equal(buf, "from batch 6 at hidden 2048 (95% CI under 4 to 9) and at no batch at "
+                             "hidden 512 to 1024 (though a crossing from batch 650 on is within "
+                             "their 95% CIs)");
+    f.verdict = FIND_NEVER;
+    findings_sentence(&f, r, buf, sizeof buf);
+    assert_non_null(strstr(buf, "; at 2 widths (hidden 512 to 1024), though, a crossing from batch "
+                                "650 on is within their 95% CIs."));
+    f.verdict = FIND_SOME;
+    c.per_hidden[1].kind = CROSS_IN_RANGE;
+    c.per_hidden[1].batch_lo = 70.5;
+    c.per_hidden[1].batch_hi = 110.2;
+    c.per_hidden[0].batch_lo = c.per_hidden[0].batch_hi = 1024; /* every replicate: never */
+    findings_widths_text(&f, buf, sizeof buf);
+    assert_null(strstr(buf, "though"));
+    c.per_hidden[0].batch_lo = c.per_hidden[0].batch_hi = 0.0;
+    c.per_hidden[0].hi_open = 0;
     findings_range_text(&f, buf, sizeof buf);
     assert_string_equal(buf, "from about 96 MFLOP per layer at hidden 2048 to 190 MFLOP at "
                              "hidden 1024 (95% CI 80\u2013250 MFLOP)");
@@ -677,6 +707,19 @@ static void test_sentence_format(void **state)
     findings_sentence(&f, r, buf, sizeof buf);
     assert_non_null(strstr(buf, "is cheaper per step than the OpenBLAS device cpu (CPU: Test CPU "
                                 "9000) at 4 of 9 shapes measured: from batch 6 at hidden 2048"));
+
+    /* a run that never wins names the widths where its interval leaves a
+     * crossing open */
+    f.verdict = FIND_NEVER;
+    f.nwins = 0;
+    c.per_hidden[0].batch_lo = 700.2;
+    c.per_hidden[0].batch_hi = 1024;
+    c.per_hidden[0].hi_open = 1;
+    findings_sentence(&f, r, buf, sizeof buf);
+    assert_non_null(
+        strstr(buf, "; at hidden 512, though, a crossing from batch 700 on is within its 95% CI."));
+    f.verdict = FIND_SOME;
+    f.nwins = 4;
 
     /* a short buffer is cut, never overrun */
     findings_sentence(&f, r, buf, 16);

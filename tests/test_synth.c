@@ -42,6 +42,20 @@
 #define LAYERS 4
 #define SIGMA_SAMPLE 0.05
 #define SIGMA_PASS 0.03
+/* A shared machine (issue 19): each point a few percent off its law in
+ * this run, the same in every pass, and some samples 2–4× slow.  (Between
+ * two identical real runs of a 2-core machine single points differed by up
+ * to 1.44×.) */
+#define SIGMA_POINT 0.08
+#define SLOW_SHARE 0.10
+
+/* How the generated run is noisy. */
+typedef struct noise {
+    double point; /* log SD of a point's offset, the same in all its passes */
+    double slow;  /* the share of samples 2–4× slow                         */
+} noise;
+
+static const noise QUIET = {0.0, 0.0}, SHARED = {SIGMA_POINT, SLOW_SHARE};
 
 static const int widths[] = {128, 256, 384, 512, 768, 1024};
 static const double cpu_P[] = {280e9, 150e9, 135e9, 120e9, 160e9, 100e9}; /* Pc(h) */
@@ -94,8 +108,14 @@ static void add_device(results *r, const char *id, const char *kind, const char 
     assert_int_equal(results_add_device(r, &d, &e), BE_OK);
 }
 
+static double uniform(uint64_t *s)
+{
+    return ((double)(next_u64(s) >> 11) + 0.5) * 0x1.0p-53;
+}
+
 /* One point of a device whose per-layer time is t, measured in passes. */
-static void add_point(results *r, const char *id, int hidden, int batch, double t, uint64_t *s)
+static void add_point(results *r, const char *id, int hidden, int batch, double t, noise nz,
+                      uint64_t *s)
 {
     step_times st[PASSES * PER_PASS];
     int pass[PASSES * PER_PASS], k, i, n = 0;
@@ -110,10 +130,14 @@ static void add_point(results *r, const char *id, int hidden, int batch, double 
     p.batch = batch;
     p.flops_per_layer = workload_flops_per_layer(WL_INFERENCE, hidden, batch);
     p.status = PT_OK;
+    if (nz.point > 0.0)
+        t *= exp(nz.point * normal(s));
     for (k = 1; k <= PASSES; k++) {
         double drift = exp(SIGMA_PASS * normal(s));
         for (i = 0; i < PER_PASS; i++, n++) {
             st[n].wall = LAYERS * t * drift * exp(SIGMA_SAMPLE * normal(s));
+            if (nz.slow > 0.0 && uniform(s) < nz.slow)
+                st[n].wall *= 2.0 + 2.0 * uniform(s);
             st[n].kernel = st[n].h2d = st[n].d2h = st[n].total = -1.0;
             pass[n] = k;
         }
@@ -126,7 +150,7 @@ static void add_point(results *r, const char *id, int hidden, int batch, double 
 }
 
 /* A results model of both devices over the whole grid, noise from seed. */
-static results *generate(uint64_t seed)
+static results *generate(uint64_t seed, noise nz)
 {
     results *r = results_new();
     uint64_t s = seed * 0x2545F4914F6CDD1DULL + 1;
@@ -158,8 +182,8 @@ static results *generate(uint64_t seed)
     for (w = 0; w < NW; w++)
         for (b = 0; b < NB; b++) {
             double f = workload_flops_per_layer(WL_INFERENCE, widths[w], batches[b]);
-            add_point(r, "cpu", widths[w], batches[b], T0C + f / cpu_P[w], &s);
-            add_point(r, "cl:0.0", widths[w], batches[b], T0G + f / PG, &s);
+            add_point(r, "cpu", widths[w], batches[b], T0C + f / cpu_P[w], nz, &s);
+            add_point(r, "cl:0.0", widths[w], batches[b], T0G + f / PG, nz, &s);
         }
     return r;
 }
@@ -178,17 +202,30 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Over SEEDS runs: per width, how often the kind is right, the batch
- * within 10%, the interval covering the truth; the table for the README. */
-static void test_truth_recovered(void **state)
-{
-    double found[NW][SEEDS], lo[NW][SEEDS], hi[NW][SEEDS];
-    int kind_ok[NW] = {0}, close[NW] = {0}, covered[NW] = {0};
-    int seed, w, nin = 0, tot_cov = 0, tot_close = 0;
-    (void)state;
+/* What the fit found over a number of seeds, per width. */
+typedef struct tally {
+    int seeds;
+    int kind_ok[NW], close[NW], covered[NW];
+    int nin, tot_close, tot_cov; /* over the widths that cross in range */
+} tally;
 
-    for (seed = 0; seed < SEEDS; seed++) {
-        results *r = generate((uint64_t)seed + 1);
+/* Over seeds runs with noise nz: per width, how often the kind is right,
+ * the batch within 10%, the interval covering the truth; prints the table
+ * for the docs. */
+static void recover(noise nz, int seeds, tally *out)
+{
+    double *found = calloc((size_t)(NW * seeds), sizeof *found);
+    double *lo = calloc((size_t)(NW * seeds), sizeof *lo);
+    double *hi = calloc((size_t)(NW * seeds), sizeof *hi);
+    double *f = calloc((size_t)seeds, sizeof *f), *l = calloc((size_t)seeds, sizeof *l);
+    double *u = calloc((size_t)seeds, sizeof *u);
+    int seed, w;
+
+    assert_true(found && lo && hi && f && l && u);
+    memset(out, 0, sizeof *out);
+    out->seeds = seeds;
+    for (seed = 0; seed < seeds; seed++) {
+        results *r = generate((uint64_t)seed + 1, nz);
         fit_set fs;
         const fit_crossover *c;
         err e;
@@ -197,34 +234,37 @@ static void test_truth_recovered(void **state)
         for (w = 0; w < NW; w++) {
             const fit_hidden_cross *h = &c->per_hidden[w];
             double t = truth_batch(w);
+            int k = w * seeds + seed;
             assert_int_equal(h->hidden, widths[w]);
-            kind_ok[w] += h->kind == truth_kind(w);
-            found[w][seed] = h->kind == CROSS_IN_RANGE ? h->batch : NAN;
-            lo[w][seed] = h->lo_open ? 0.0 : h->batch_lo;
-            hi[w][seed] = h->hi_open ? INFINITY : h->batch_hi;
+            out->kind_ok[w] += h->kind == truth_kind(w);
+            found[k] = h->kind == CROSS_IN_RANGE ? h->batch : NAN;
+            lo[k] = h->lo_open ? 0.0 : h->batch_lo;
+            hi[k] = h->hi_open ? INFINITY : h->batch_hi;
             if (truth_kind(w) != CROSS_IN_RANGE)
                 continue;
-            close[w] += h->kind == CROSS_IN_RANGE && fabs(h->batch / t - 1.0) <= 0.10;
-            covered[w] += lo[w][seed] <= t && t <= hi[w][seed];
+            out->close[w] += h->kind == CROSS_IN_RANGE && fabs(h->batch / t - 1.0) <= 0.10;
+            out->covered[w] += lo[k] <= t && t <= hi[k];
         }
         fit_set_free(&fs);
         results_free(r);
     }
 
     printf("synthetic runs: %d seeds, %d passes of %d samples, noise %.0f%% per sample and "
-           "%.0f%% per pass (log-normal)\n",
-           SEEDS, PASSES, PER_PASS, 100 * SIGMA_SAMPLE, 100 * SIGMA_PASS);
-    printf("%6s %9s %9s %11s %14s %9s %9s %8s\n", "hidden", "truth", "kind", "median",
+           "%.0f%% per pass (log-normal)",
+           seeds, PASSES, PER_PASS, 100 * SIGMA_SAMPLE, 100 * SIGMA_PASS);
+    if (nz.point > 0.0 || nz.slow > 0.0)
+        printf(", %.0f%% per point (the same in every pass), %.0f%% of samples 2-4x slow",
+               100 * nz.point, 100 * nz.slow);
+    printf("\n%6s %9s %9s %11s %14s %9s %9s %8s\n", "hidden", "truth", "kind", "median",
            "median 95% CI", "kind ok", "in 10%", "covered");
     for (w = 0; w < NW; w++) {
-        double f[SEEDS], l[SEEDS], u[SEEDS];
         int n = 0, i;
         char t[32], med[32], ci[48];
-        for (i = 0; i < SEEDS; i++)
-            if (!isnan(found[w][i])) {
-                f[n] = found[w][i];
-                l[n] = lo[w][i];
-                u[n++] = hi[w][i];
+        for (i = 0; i < seeds; i++)
+            if (!isnan(found[w * seeds + i])) {
+                f[n] = found[w * seeds + i];
+                l[n] = lo[w * seeds + i];
+                u[n++] = hi[w * seeds + i];
             }
         if (isinf(truth_batch(w)) || truth_kind(w) != CROSS_IN_RANGE)
             snprintf(t, sizeof t, "(%.0f)", truth_batch(w));
@@ -239,29 +279,76 @@ static void test_truth_recovered(void **state)
             snprintf(ci, sizeof ci, "%.1f\xe2\x80\x93%.1f", l[n / 2], u[n / 2]);
         }
         printf("%6d %9s %9s %11s %14s %6d/%d", widths[w], t, fit_cross_kind_name(truth_kind(w)),
-               n ? med : "-", n ? ci : "-", kind_ok[w], SEEDS);
+               n ? med : "-", n ? ci : "-", out->kind_ok[w], seeds);
         if (truth_kind(w) == CROSS_IN_RANGE)
-            printf(" %6d/%d %5d/%d\n", close[w], SEEDS, covered[w], SEEDS);
+            printf(" %6d/%d %5d/%d\n", out->close[w], seeds, out->covered[w], seeds);
         else
             printf("\n");
+        if (truth_kind(w) == CROSS_IN_RANGE) {
+            out->nin++;
+            out->tot_close += out->close[w];
+            out->tot_cov += out->covered[w];
+        }
     }
+    printf("in range: within 10%% in %d of %d, covered in %d of %d\n", out->tot_close,
+           out->nin * seeds, out->tot_cov, out->nin * seeds);
+    free(found);
+    free(lo);
+    free(hi);
+    free(f);
+    free(l);
+    free(u);
+}
 
+/* The seeds of the coverage study: SEEDS, or BREAKEVEN_SYNTH_SEEDS to
+ * measure on more (a study, not a test: the assertions stay those below). */
+static int seeds_wanted(void)
+{
+    const char *v = getenv("BREAKEVEN_SYNTH_SEEDS");
+    int n = v ? atoi(v) : 0;
+    return n >= SEEDS && n <= 100000 ? n : SEEDS;
+}
+
+/* A quiet machine: noise per sample and per pass only. */
+static void test_truth_recovered(void **state)
+{
+    tally t;
+    int w;
+    (void)state;
+    recover(QUIET, seeds_wanted(), &t);
     for (w = 0; w < NW; w++) {
         /* never and always are named so, every time */
         if (truth_kind(w) != CROSS_IN_RANGE) {
-            assert_int_equal(kind_ok[w], SEEDS);
+            assert_int_equal(t.kind_ok[w], t.seeds);
             continue;
         }
-        nin++;
-        tot_cov += covered[w];
-        tot_close += close[w];
-        assert_true(kind_ok[w] >= SEEDS * 95 / 100);
-        assert_true(close[w] >= SEEDS * 90 / 100);
-        assert_true(covered[w] >= SEEDS * 80 / 100);
+        assert_true(t.kind_ok[w] >= t.seeds * 95 / 100);
+        assert_true(t.close[w] >= t.seeds * 90 / 100);
+        assert_true(t.covered[w] >= t.seeds * 80 / 100);
     }
-    assert_true(nin >= 3);
-    printf("in range: within 10%% in %d of %d, covered in %d of %d\n", tot_close, nin * SEEDS,
-           tot_cov, nin * SEEDS);
+    assert_true(t.nin >= 3);
+}
+
+/* A shared machine: points off their laws by a few percent in this run
+ * (the same in every pass, so their own intervals cannot show it) and some
+ * samples 2–4× slow.  The intervals must still cover the truth in at least
+ * 90% of the cases, each width in at least 85% (0.2.0's intervals, from
+ * the medians' own errors alone: 83% of 4,000, 1,000 seeds; these: 95%);
+ * never and always are named so in at least 98%. */
+static void test_truth_on_a_shared_machine(void **state)
+{
+    tally t;
+    int w;
+    (void)state;
+    recover(SHARED, seeds_wanted(), &t);
+    for (w = 0; w < NW; w++) {
+        if (truth_kind(w) != CROSS_IN_RANGE) {
+            assert_true(t.kind_ok[w] >= t.seeds * 98 / 100);
+            continue;
+        }
+        assert_true(t.covered[w] >= t.seeds * 85 / 100);
+    }
+    assert_true(t.tot_cov >= t.nin * t.seeds * 90 / 100);
 }
 
 /* The same answers after a save and a load: what `breakeven refit` reads
@@ -269,7 +356,7 @@ static void test_truth_recovered(void **state)
 static void test_through_a_file(void **state)
 {
     char dir[] = "/tmp/test_synth_XXXXXX", path[64];
-    results *r = generate(7), *back = NULL;
+    results *r = generate(7, QUIET), *back = NULL;
     fit_set a, b;
     err e;
     int w, i;
@@ -303,6 +390,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_truth_recovered),
+        cmocka_unit_test(test_truth_on_a_shared_machine),
         cmocka_unit_test(test_through_a_file),
     };
     return cmocka_run_group_tests_name("synthetic", tests, NULL, NULL);

@@ -31,6 +31,7 @@
 #include "fsx.h"
 #include "list.h"
 #include "machstate.h"
+#include "pick.h"
 #include "plan.h"
 #include "query.h"
 #include "reproduce.h"
@@ -1188,6 +1189,52 @@ static void test_compare_replicates(void **state)
  * n − 1 degrees of freedom); a run of another host is left out.  Without
  * a correction, a slowdown on the side that ran on a busier machine is
  * inconclusive: the load explains it. */
+/* compare's selectors: @KEY=VALUE[,KEY=VALUE], each key once, known keys
+ * only; a run matches when every condition holds (a driver: any device's). */
+static void test_pick_selectors(void **state)
+{
+    static const char *const bad[][2] = {
+        {"@", "is not a selector"},
+        {"version=1", "is not a selector"},
+        {"@version", "\"version\" is not KEY=VALUE"},
+        {"@version=", "version needs a value"},
+        {"@version=1,", "ends with \",\""},
+        {"@colour=red", "unknown key \"colour\""},
+        {"@host=a,host=b", "host given twice"},
+    };
+    results *r = results_new();
+    device_info d;
+    pick_sel s;
+    err e;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(pick_parse(bad[i][0], &s, &e), BE_EUSAGE);
+        if (!strstr(e.msg, bad[i][1]))
+            fail_msg("%s: %s", bad[i][0], e.msg);
+    }
+    assert_true(pick_is_selector("@version=1") && !pick_is_selector("./@version=1"));
+    assert_int_equal(pick_parse("@version=0.3.0,driver=pocl 5.0,host=vm", &s, &e), BE_OK);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.key[1], PICK_DRIVER);
+    assert_string_equal(s.value[1], "pocl 5.0");
+    assert_non_null(r);
+    snprintf(r->prov.version, sizeof r->prov.version, "0.3.0");
+    snprintf(r->prov.host, sizeof r->prov.host, "vm");
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.driver, sizeof d.driver, "0.3.26");
+    assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+    assert_int_equal(pick_match(&s, r), 0); /* no device has that driver */
+    snprintf(d.id, sizeof d.id, "cl:0.0");
+    snprintf(d.driver, sizeof d.driver, "pocl 5.0");
+    assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+    assert_int_equal(pick_match(&s, r), 1);
+    snprintf(r->prov.host, sizeof r->prov.host, "vm2");
+    assert_int_equal(pick_match(&s, r), 0);
+    results_free(r);
+}
+
 static void test_compare_band_and_busy(void **state)
 {
     static const double fr[4] = {1.0, 1.1, 0.9, 1.0};
@@ -2287,6 +2334,7 @@ int main(void)
         cmocka_unit_test(test_compare_replicates),
         cmocka_unit_test(test_compare_point_and_load),
         cmocka_unit_test(test_compare_band_and_busy),
+        cmocka_unit_test(test_pick_selectors),
         cmocka_unit_test(test_fsx_mkdirs_nested),
         cmocka_unit_test(test_fmt_numbers),
         cmocka_unit_test(test_reproduce),

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "xover.h"
@@ -107,10 +108,12 @@ static void test_always_and_never(void **state)
     assert_true(x.p_never == 1.0);
 }
 
-/* A ratio near 1 at the largest batch, with noise: the interval must reach
- * beyond the measured range, and some replicates must say never. */
+/* A ratio near 1 at the largest batch, with noise (the medians' own errors
+ * only: no scatter around the curves): the interval must reach beyond the
+ * measured range, and some replicates must say never. */
 static void test_open_upper_end(void **state)
 {
+    static xover_scatter none; /* zero: no scatter beyond the errors */
     xover_cell c[3];
     xover_est x;
     err e;
@@ -118,7 +121,7 @@ static void test_open_upper_end(void **state)
     c[0] = cell(16, 1.0, 3.0, 0.05);
     c[1] = cell(32, 1.0, 1.5, 0.05);
     c[2] = cell(64, 1.0, 0.98, 0.05);
-    assert_int_equal(xover_estimate(c, 3, 7, 1000, &x, &e), BE_OK);
+    assert_int_equal(xover_estimate_with(c, 3, &none, 7, 1000, &x, &e), BE_OK);
     assert_int_equal(x.kind, CROSS_IN_RANGE);
     assert_true(x.batch > 32.0 && x.batch < 64.0);
     assert_int_equal(x.hi_open, 1);
@@ -160,6 +163,77 @@ static void test_covers_known_truth(void **state)
     }
     assert_true(covered >= 180);
     assert_true(close >= 140);
+}
+
+/* One median off a straight line: with no errors of their own, the scatter
+ * is that deviation, divided by how much a common scatter would move it:
+ * τ = r / √(1 + a² + b²).  On the exact line there is none, and medians
+ * whose own errors explain the deviation leave none either. */
+static void test_scatter_of_one_deviation(void **state)
+{
+    static xover_scatter sc;
+    xover_cell c[3];
+    /* other: 4 + 0.005·b at 16, 32, 64 (4.08, 4.16, 4.32), 32 off by e^0.1 */
+    const double w = 2.0 / 3.0, a = w * 4.08 / 4.16, b = (1.0 - w) * 4.32 / 4.16;
+    (void)state;
+    c[0] = cell(16, 1.0 + 0.02 * 16, 4.08, 0.0);
+    c[1] = cell(32, 1.0 + 0.02 * 32, 4.16 * exp(0.1), 0.0);
+    c[2] = cell(64, 1.0 + 0.02 * 64, 4.32, 0.0);
+    xover_scatter_add(&sc, c, 3);
+    assert_int_equal(sc.k[0], 1);
+    assert_int_equal(sc.k[1], 1);
+    assert_true(xover_scatter_sd(&sc, 0) == 0.0); /* the base lies on its line */
+    assert_true(fabs(xover_scatter_sd(&sc, 1) - 0.1 / sqrt(1.0 + a * a + b * b)) < 1e-9);
+    /* own errors of 0.1 at every median explain a deviation of 0.1 */
+    memset(&sc, 0, sizeof sc);
+    c[0].other_sd = c[1].other_sd = c[2].other_sd = 0.1;
+    xover_scatter_add(&sc, c, 3);
+    assert_true(xover_scatter_sd(&sc, 1) == 0.0);
+    /* two cells: nothing to judge a curve by */
+    memset(&sc, 0, sizeof sc);
+    xover_scatter_add(&sc, c, 2);
+    assert_int_equal(sc.k[1], 0);
+    assert_true(xover_scatter_sd(&sc, 1) == 0.0);
+}
+
+/* Medians whose own intervals say 1% while each is off its law by 6% (the
+ * same in every pass of a run, so the intervals cannot know): from their
+ * own errors alone the interval covers the true crossing in few of 200
+ * seeds; with the scatter around the curves measured from the medians, in
+ * at least 90%. */
+static void test_scatter_restores_coverage(void **state)
+{
+    static const double batches[] = {16, 32, 64, 128, 256, 512, 1024};
+    static xover_scatter none;
+    const int nb = 7, seeds = 200;
+    const double truth = 200.0, off = 0.06, stated = 0.01;
+    int s, i, with = 0, without = 0;
+    uint64_t noise = 4242;
+    (void)state;
+    for (s = 0; s < seeds; s++) {
+        xover_cell c[7];
+        xover_est x;
+        err e;
+        for (i = 0; i < nb; i++) {
+            double b = batches[i], u1, u2, z1, z2;
+            noise = noise * 6364136223846793005ULL + 1442695040888963407ULL;
+            u1 = ((double)(noise >> 11) + 0.5) * 0x1.0p-53;
+            noise = noise * 6364136223846793005ULL + 1442695040888963407ULL;
+            u2 = ((double)(noise >> 11) + 0.5) * 0x1.0p-53;
+            z1 = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+            z2 = sqrt(-2.0 * log(u1)) * sin(6.283185307179586 * u2);
+            c[i] = cell(b, (1.0 + 0.02 * b) * exp(off * z1), (4.0 + 0.005 * b) * exp(off * z2),
+                        stated);
+        }
+        assert_int_equal(xover_estimate_with(c, nb, &none, (uint64_t)s + 1, 1000, &x, &e), BE_OK);
+        without += x.lo <= truth && truth <= x.hi;
+        assert_int_equal(xover_estimate(c, nb, (uint64_t)s + 1, 1000, &x, &e), BE_OK);
+        with += x.lo <= truth && truth <= x.hi;
+    }
+    printf("scatter 6%%, stated 1%%: covered %d of %d from the errors alone, %d with the scatter\n",
+           without, seeds, with);
+    assert_true(without < 140);
+    assert_true(with >= 180);
 }
 
 static void test_log_sd(void **state)
@@ -205,6 +279,8 @@ int main(void)
         cmocka_unit_test(test_always_and_never),
         cmocka_unit_test(test_open_upper_end),
         cmocka_unit_test(test_covers_known_truth),
+        cmocka_unit_test(test_scatter_of_one_deviation),
+        cmocka_unit_test(test_scatter_restores_coverage),
         cmocka_unit_test(test_log_sd),
         cmocka_unit_test(test_bad_input),
     };
