@@ -261,10 +261,12 @@ void compare_summary(const compare_set *s, char *buf, size_t size)
  * ids of both runs when they differ. */
 static void device_name(const compare_point *c, char *buf, size_t size)
 {
+    /* a network's point leads with its sizes: its hidden is only its widest */
+    const char *sep = c->sizes[0] ? " " : "";
     if (strcmp(c->dev_a, c->dev_b) == 0)
-        snprintf(buf, size, "%s (%s)", c->dev_a, c->model);
+        snprintf(buf, size, "%s%s%s (%s)", c->sizes, sep, c->dev_a, c->model);
     else
-        snprintf(buf, size, "%s → %s (%s)", c->dev_a, c->dev_b, c->model);
+        snprintf(buf, size, "%s%s%s → %s (%s)", c->sizes, sep, c->dev_a, c->dev_b, c->model);
 }
 
 /* A point's verdict with its move apart from the run: "slower, apart". */
@@ -323,6 +325,10 @@ void compare_lead(const compare_set *s, char *buf, size_t size)
     if (s->left_a || s->left_b)
         fmt_append(buf, size, " Left out: %d ok point%s of A and %d of B that the other lacks.",
                    s->left_a, s->left_a == 1 ? "" : "s", s->left_b);
+    if (s->only_nets[0][0] || s->only_nets[1][0])
+        fmt_append(buf, size, " Networks not shared, not compared: A only %s; B only %s.",
+                   s->only_nets[0][0] ? s->only_nets[0] : "none",
+                   s->only_nets[1][0] ? s->only_nets[1] : "none");
     if (s->napart)
         fmt_append(buf, size, " Moved apart from their run:");
     for (i = 0; i < s->npoints; i++) {
@@ -404,6 +410,12 @@ static void lead_lines(FILE *out, const compare_set *s, int md)
         snprintf(buf, sizeof buf,
                  "left out: %d ok point%s of A and %d of B that the other side lacks", s->left_a,
                  s->left_a == 1 ? "" : "s", s->left_b);
+        lead_line(out, md, buf);
+    }
+    if (s->only_nets[0][0] || s->only_nets[1][0]) {
+        snprintf(buf, sizeof buf, "networks not shared, not compared: A only %s; B only %s",
+                 s->only_nets[0][0] ? s->only_nets[0] : "none",
+                 s->only_nets[1][0] ? s->only_nets[1] : "none");
         lead_line(out, md, buf);
     }
     for (i = 0; i < s->npoints; i++) {
@@ -616,8 +628,13 @@ static void write_json(FILE *out, const compare_set *s)
         json_string(out, c->dev_b);
         fputs(", \"model\": ", out);
         json_string(out, c->model);
-        fprintf(out, ", \"mode\": \"%s\", \"hidden\": %d, \"batch\": %d, \"flops_per_layer\": ",
+        fprintf(out, ", \"mode\": \"%s\", \"hidden\": %d, \"batch\": %d, \"sizes\": ",
                 workload_mode_name(c->mode), c->hidden, c->batch);
+        if (c->sizes[0])
+            json_string(out, c->sizes);
+        else
+            fputs("null", out);
+        fputs(", \"flops_per_layer\": ", out);
         json_number(out, c->flops);
         fprintf(out, ", \"status_a\": \"%s\", \"status_b\": \"%s\", \"median_a_s\": ",
                 results_status_name(c->status_a), results_status_name(c->status_b));

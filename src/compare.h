@@ -62,7 +62,9 @@ typedef struct compare_point {
     char dev_a[32], dev_b[32]; /* its ids in A and in B                  */
     wl_mode mode;
     int hidden, batch;
-    double flops; /* per layer                              */
+    char sizes[NET_SIZES_MAX]; /* a network's sizes, "" for the square stack: points
+                                  match only with the same sizes         */
+    double flops;              /* per layer                              */
     rs_status status_a, status_b;
     double median_a, median_b; /* seconds per step (0 unless ok)         */
     double ratio;              /* 0 unless both ok                       */
@@ -193,6 +195,8 @@ typedef struct compare_set {
     double ref_ratio;            /* the machine's reference B/A (0: unknown)   */
     double ref_loop, ref_stream; /* its parts                         */
     int left_a, left_b;          /* ok points of A and of B that the other side lacks */
+    char only_nets[2][256];      /* the networks (sizes) of A only and of B only,
+                                    ", "-separated; "" when none: not compared */
     int ncross;
     compare_cross cross[COMPARE_MAX_CROSS];
     int ndiffs;

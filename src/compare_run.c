@@ -105,7 +105,7 @@ static const rs_point *point_in(const results *a, int da, const rs_point *pa, co
     const rs_point *p;
     if (!d)
         return NULL;
-    p = q_point_layers(r, d->id, pa->mode, pa->layers, pa->hidden, pa->batch);
+    p = q_point_net(r, d->id, pa->mode, pa->layers, pa->hidden, pa->batch, pa->sizes);
     return p && q_ok(p) ? p : NULL;
 }
 
@@ -165,7 +165,7 @@ static int match_points(const results *const *a, int na, const results *const *b
             if (strcmp(pa->device, a0->devices[d].id) != 0)
                 continue;
             /* step times only compare at the same depth: layers is part of the key */
-            pb = q_point_layers(b0, db->id, pa->mode, pa->layers, pa->hidden, pa->batch);
+            pb = q_point_net(b0, db->id, pa->mode, pa->layers, pa->hidden, pa->batch, pa->sizes);
             if (!pb)
                 continue;
             c = &s->points[s->npoints++];
@@ -179,6 +179,7 @@ static int match_points(const results *const *a, int na, const results *const *b
             c->mode = pa->mode;
             c->hidden = pa->hidden;
             c->batch = pa->batch;
+            snprintf(c->sizes, sizeof c->sizes, "%s", pa->sizes);
             c->flops = pa->flops_per_layer;
             c->status_a = pa->status;
             c->status_b = pb->status;
@@ -364,7 +365,8 @@ static int archive_band(const compare_set *s, const compare_group *gr, const gda
         for (i = 0; ok && i < G->K; i++) {
             const compare_point *c = &s->points[G->pt[i]];
             const rs_point *p =
-                q_point_layers(r, gr->dev_a, c->mode, a0->prov.layers, c->hidden, c->batch);
+                q_point_net(r, gr->dev_a, c->mode, c->sizes[0] ? 0 : a0->prov.layers, c->hidden,
+                            c->batch, c->sizes);
             ok = p && q_ok_view(p, gr->view) && isfinite(corr);
             if (ok)
                 y[(size_t)n * (size_t)G->K + (size_t)i] = log(q_median(p, gr->view)) - corr;
@@ -740,7 +742,8 @@ static void ids_of(const results *const *r, int n, char *buf, size_t size)
 /* "cpu (AMD EPYC): inference 256×16..1024×512 (12 points); ..." of a run. */
 static void what_has(const results *r, char *buf, size_t size)
 {
-    int d;
+    const char *seen[16];
+    int d, nn;
     buf[0] = '\0';
     for (d = 0; d < r->ndevices; d++) {
         int i, n = 0;
@@ -749,8 +752,45 @@ static void what_has(const results *r, char *buf, size_t size)
         fmt_append(buf, size, "%s%s (%.60s) %d points", d ? ", " : "", r->devices[d].id,
                    r->devices[d].name, n);
     }
-    fmt_append(buf, size, " of %s, hidden %s, batch %s, %d layers", r->prov.modes, r->prov.hidden,
-               r->prov.batch, r->prov.layers);
+    for (d = 0; d < r->npoints && r->points[d].sizes[0]; d++)
+        ;
+    /* a run of networks only: its <run> keeps the unused square defaults */
+    if (d < r->npoints || r->npoints == 0)
+        fmt_append(buf, size, " of %s, hidden %s, batch %s, %d layers", r->prov.modes,
+                   r->prov.hidden, r->prov.batch, r->prov.layers);
+    else
+        fmt_append(buf, size, " of %s, batch %s", r->prov.modes, r->prov.batch);
+    /* the networks, each once (a few in any run breakeven wrote) */
+    for (d = 0, nn = 0; d < r->npoints && nn < 16; d++) {
+        const char *sz = r->points[d].sizes;
+        int j;
+        for (j = 0; j < nn && strcmp(seen[j], sz) != 0; j++)
+            ;
+        if (!sz[0] || j < nn)
+            continue;
+        seen[nn++] = sz;
+        fmt_append(buf, size, "%s%s", nn > 1 ? ", " : "; networks ", sz);
+    }
+}
+
+/* The networks (sizes) of x that y lacks into buf, ", "-separated. */
+static void only_nets(const results *x, const results *y, char *buf, size_t size)
+{
+    const char *seen[16];
+    int i, j, n = 0;
+    buf[0] = '\0';
+    for (i = 0; i < x->npoints && n < 16; i++) {
+        const char *sz = x->points[i].sizes;
+        for (j = 0; j < n && strcmp(seen[j], sz) != 0; j++)
+            ;
+        if (!sz[0] || j < n)
+            continue;
+        seen[n++] = sz;
+        for (j = 0; j < y->npoints && strcmp(y->points[j].sizes, sz) != 0; j++)
+            ;
+        if (j == y->npoints)
+            fmt_append(buf, size, "%s%s", buf[0] ? ", " : "", sz);
+    }
 }
 
 /* ok points of x that no point of the comparison covers. */
@@ -765,6 +805,7 @@ static int left_out(const compare_set *s, const results *x, int side)
         for (j = 0; j < s->npoints && !found; j++) {
             const compare_point *c = &s->points[j];
             found = c->mode == p->mode && c->hidden == p->hidden && c->batch == p->batch &&
+                    strcmp(c->sizes, p->sizes) == 0 &&
                     strcmp(side ? c->dev_b : c->dev_a, p->device) == 0;
         }
         n += !found;
@@ -825,13 +866,16 @@ int compare_sets(const results *const *a, int na, const results *const *b, int n
         what_has(a[0], wa, sizeof wa);
         what_has(b[0], wb, sizeof wb);
         compare_free(out);
-        return err_set(e, BE_EUSAGE,
-                       "runs %s and %s have no point in common (same device, mode, layers, "
-                       "hidden and batch): A has %s; B has %s",
-                       a[0]->prov.id, b[0]->prov.id, wa, wb);
+        return err_set(
+            e, BE_EUSAGE,
+            "runs %s and %s have no point in common (same device, mode, network, layers, "
+            "hidden and batch): A has %s; B has %s",
+            a[0]->prov.id, b[0]->prov.id, wa, wb);
     }
     out->left_a = left_out(out, a[0], 0);
     out->left_b = left_out(out, b[0], 1);
+    only_nets(a[0], b[0], out->only_nets[0], sizeof out->only_nets[0]);
+    only_nets(b[0], a[0], out->only_nets[1], sizeof out->only_nets[1]);
     references(out, a, b, lref, &all);
     busy_a = side_others(a, na);
     busy_b = side_others(b, nb);

@@ -69,7 +69,7 @@ static void sb_field(sbuf *b, const char *v)
 }
 
 #define HEADER                                                                        \
-    "run,host,device,device_type,device_name,mode,layers,hidden,batch,"               \
+    "run,host,device,device_type,device_name,mode,layers,hidden,batch,network,sizes," \
     "flops_per_layer,status,samples,median_s,ci_lo_s,ci_hi_s,p10_s,p90_s,"            \
     "gflops,transfer_median_s,transfer_gflops,drift,energy_j_per_step,energy_span_s," \
     "energy_samples,throttled,usd_per_step\r\n"
@@ -86,8 +86,11 @@ static void rows(sbuf *b, const results *r)
         sb_field(b, p->device);
         sb_field(b, d ? d->type : "");
         sb_field(b, d ? d->name : "");
-        sb_add(b, "%s,%d,%d,%d,%.17g,%s,", workload_mode_name(p->mode), p->layers, p->hidden,
-               p->batch, p->flops_per_layer, results_status_name(p->status));
+        sb_add(b, "%s,%d,%d,%d,", workload_mode_name(p->mode), p->layers, p->hidden, p->batch);
+        /* empty for the square stack, whose layers and hidden say it all */
+        sb_field(b, p->net);
+        sb_field(b, p->sizes);
+        sb_add(b, "%.17g,%s,", p->flops_per_layer, results_status_name(p->status));
         if (p->status == PT_OK && p->resident.n > 0) {
             const stats_summary *s = &p->resident;
             sb_add(b, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,", s->n, s->median, s->ci_lo, s->ci_hi,

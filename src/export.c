@@ -7,11 +7,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "findings.h"
 #include "fit.h"
 #include "fmt.h"
 #include "json.h"
+#include "netfit.h"
 #include "prose.h"
 #include "query.h"
 #include "workload.h"
@@ -100,6 +102,21 @@ static void summary(FILE *f, const char *prefix, const stats_summary *s, const r
     json_number(f, results_gflops(p, s->median));
 }
 
+/* A network point's layer times: the mean of each layer's seconds over
+ * the timed steps (results.h keeps means, not medians: no interval). */
+static void layer_times(FILE *f, const rs_point *p)
+{
+    int l;
+    if (p->nlayer <= 0)
+        return;
+    fprintf(f, ", \"layer_mean_s\": [");
+    for (l = 0; l < p->nlayer && l < WL_MAX_LAYERS; l++) {
+        fputs(l ? ", " : "", f);
+        json_number(f, p->layer_s[l]);
+    }
+    fprintf(f, "], \"layer_steps\": %ld", p->layer_n);
+}
+
 static void points(FILE *f, const results *r)
 {
     int i;
@@ -111,6 +128,12 @@ static void points(FILE *f, const results *r)
         kv_str(f, "", "device", p->device);
         fprintf(f, ", \"mode\": \"%s\", \"layers\": %d, \"hidden\": %d, \"batch\": %d",
                 workload_mode_name(p->mode), p->layers, p->hidden, p->batch);
+        /* a network's name and sizes; null for the square stack */
+        if (p->net[0]) {
+            kv_str(f, ", ", "network", p->net);
+            kv_str(f, ", ", "sizes", p->sizes);
+        } else
+            fputs(", \"network\": null, \"sizes\": null", f);
         kv_num(f, ", ", "flops_per_layer", p->flops_per_layer);
         kv_str(f, ", ", "status", results_status_name(p->status));
         kv_str(f, ", ", "why", p->why);
@@ -130,6 +153,9 @@ static void points(FILE *f, const results *r)
             fputs(", \"transfer_median_s\": null, \"transfer_ci_lo_s\": null, "
                   "\"transfer_ci_hi_s\": null, \"transfer_gflops\": null",
                   f);
+        if (ok && p->has_whost)
+            summary(f, "whost_", &p->whost, p);
+        layer_times(f, p);
         kv_num(f, ", ", "energy_j_per_step", q_energy(p) >= 0.0 ? q_energy(p) : NAN);
         fputs("}", f);
     }
@@ -200,6 +226,40 @@ static void fit(FILE *f, const results *r, const findings *F)
     fputs("\n  ]\n", f);
 }
 
+/* s as Markdown text, for a paragraph or a table cell (fmt_markdown): a
+ * results file is untrusted, and Markdown renderers pass raw HTML on. */
+static void md(FILE *f, const char *s)
+{
+    char buf[5 * 2048];
+    fmt_markdown(buf, sizeof buf, s);
+    fputs(buf, f);
+}
+
+/* The answer of every network of r, every mode, view and device
+ * (netfit_sentence): as a JSON array of strings (json 1) or Markdown
+ * paragraphs.  Returns how many, or an error of netfit_run. */
+static int net_answers(FILE *f, const results *r, int json, err *e)
+{
+    netfit_set s;
+    char buf[1024];
+    int i, rc;
+    if ((rc = netfit_run(r, r->prov.seed, 0, &s, e)) < 0)
+        return rc;
+    for (i = 0; i < s.n; i++) {
+        netfit_sentence(&s.c[i], buf, sizeof buf);
+        if (json) {
+            fputs(i ? ",\n    " : "\n    ", f);
+            json_string(f, buf);
+        } else {
+            md(f, buf);
+            fputs("\n\n", f);
+        }
+    }
+    rc = s.n;
+    netfit_free(&s);
+    return rc;
+}
+
 /* A memory stream, and its end: BE_EFAIL when anything failed (*out and
  * *len are set by fclose). */
 static int close_stream(FILE *f, char **out, const char *what, err *e)
@@ -235,18 +295,17 @@ int export_json(const results *r, char **out, size_t *len, err *e)
     devices(f, r);
     points(f, r);
     fit(f, r, &F);
-    fputs("}\n", f);
+    fputs("  ,\"network_answers\": [", f);
+    if ((rc = net_answers(f, r, 1, e)) < 0) {
+        fclose(f);
+        free(*out);
+        *out = NULL;
+        findings_free(&F);
+        return rc;
+    }
+    fputs("\n  ]\n}\n", f);
     findings_free(&F);
     return close_stream(f, out, "results.json", e);
-}
-
-/* s as Markdown text, for a paragraph or a table cell (fmt_markdown): a
- * results file is untrusted, and Markdown renderers pass raw HTML on. */
-static void md(FILE *f, const char *s)
-{
-    char buf[5 * 2048];
-    fmt_markdown(buf, sizeof buf, s);
-    fputs(buf, f);
 }
 
 int export_summary(const results *r, char **out, size_t *len, err *e)
@@ -254,7 +313,7 @@ int export_summary(const results *r, char **out, size_t *len, err *e)
     findings F;
     char buf[4096], t[32], lo[32], hi[32], warn[EXPORT_WARNINGS][PROSE_WARNING];
     FILE *f;
-    int i, rc, nw;
+    int i, rc, nw, nets = 0;
     *out = NULL;
     if ((rc = findings_make(r, &F, e)) < 0)
         return rc;
@@ -272,7 +331,14 @@ int export_summary(const results *r, char **out, size_t *len, err *e)
         md(f, buf);
         fputs("\n\n", f);
     }
-    if (F.n == 0)
+    if ((rc = net_answers(f, r, 0, e)) < 0) {
+        fclose(f);
+        free(*out);
+        *out = NULL;
+        findings_free(&F);
+        return rc;
+    }
+    if (F.n == 0 && rc == 0)
         fputs("No crossover was fitted for this run.\n\n", f);
     nw = prose_warnings(r, warn, EXPORT_WARNINGS);
     for (i = 0; i < nw; i++) {
@@ -280,14 +346,31 @@ int export_summary(const results *r, char **out, size_t *len, err *e)
         md(f, warn[i]);
         fputs("\n\n", f);
     }
-    fputs("| device | mode | hidden | batch | median | 95% interval | n |\n"
-          "|---|---|---:|---:|---:|---|---:|\n",
+    for (i = 0; i < r->npoints && !nets; i++)
+        nets = r->points[i].net[0] != '\0';
+    /* a run of networks names each point's network where the square
+     * stack's tables give its hidden width */
+    fputs(nets ? "| device | mode | network | batch | median | 95% interval | n |\n"
+               : "| device | mode | hidden | batch | median | 95% interval | n |\n",
           f);
+    fputs("|---|---|---:|---:|---:|---|---:|\n", f);
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         fputs("| ", f);
         md(f, p->device);
-        fprintf(f, " | %s | %d | %d | ", workload_mode_name(p->mode), p->hidden, p->batch);
+        fprintf(f, " | %s | ", workload_mode_name(p->mode));
+        if (nets) {
+            char label[NET_NAME_MAX + NET_SIZES_MAX + 4];
+            if (!p->net[0])
+                snprintf(label, sizeof label, "hidden %d", p->hidden);
+            else if (strcmp(p->net, p->sizes) == 0)
+                snprintf(label, sizeof label, "%s", p->net);
+            else
+                snprintf(label, sizeof label, "%s (%s)", p->net, p->sizes);
+            md(f, label);
+            fprintf(f, " | %d | ", p->batch);
+        } else
+            fprintf(f, "%d | %d | ", p->hidden, p->batch);
         if (!q_ok(p)) {
             fprintf(f, "%s | | |\n", results_status_name(p->status));
             continue;

@@ -229,7 +229,9 @@ static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_v
         double c = 0.0;
         int ok = p->mode == m && strcmp(p->device, dev) == 0 && q_ok(p);
         for (k = 0; ok && k < s->nruns; k++) {
-            const rs_point *q = q_point_layers(s->runs[k], dev, m, p->layers, p->hidden, p->batch);
+            /* the same workload: a network only as itself (its sizes) */
+            const rs_point *q =
+                q_point_net(s->runs[k], dev, m, p->layers, p->hidden, p->batch, p->sizes);
             ok = q && q_ok(q) && q->resident.median > 0.0;
             /* corrected for the load as compare corrects by default */
             if (ok)

@@ -240,19 +240,19 @@ static double median_of(double *v, int n)
  * input plus read-back of the output over their bytes; 0 when unknown. */
 static double per_byte(const rs_point *po, const net_spec *n)
 {
-    double *v = malloc(2 * (size_t)(po->nsamples + 1) * sizeof *v), up, down, bytes;
+    /* on the stack (80 KB at most, results_load's bound on samples): a
+     * failed allocation would drop the breakdown from the pages unseen,
+     * as if the point lacked its copies */
+    double v[RESULTS_MAX_SAMPLES], up, down, bytes;
     int i;
-    if (!v || !po->has_transfer || po->nsamples == 0) {
-        free(v);
+    if (!po->has_transfer || po->nsamples == 0 || po->nsamples > RESULTS_MAX_SAMPLES)
         return 0.0;
-    }
-    for (i = 0; i < po->nsamples; i++) {
+    for (i = 0; i < po->nsamples; i++)
         v[i] = po->samples[i].h2d;
-        v[po->nsamples + i] = po->samples[i].d2h;
-    }
     up = median_of(v, po->nsamples);
-    down = median_of(v + po->nsamples, po->nsamples);
-    free(v);
+    for (i = 0; i < po->nsamples; i++)
+        v[i] = po->samples[i].d2h;
+    down = median_of(v, po->nsamples);
     bytes = 4.0 * po->batch * ((double)n->dims[0] + n->dims[n->layers]);
     return bytes > 0.0 ? (up + down) / bytes : 0.0;
 }
@@ -324,4 +324,83 @@ double netfit_place(int L, const double *const t[2], const double *move, int *on
         d = from[l][d];
     }
     return end ? best[L][1] + move[L] : best[L][0];
+}
+
+/* The point of net in mode m at batch on dev, or NULL. */
+static const rs_point *net_point(const results *r, const char *dev, const char *net, wl_mode m,
+                                 int batch)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode == m && p->batch == batch && strcmp(p->device, dev) == 0 &&
+            strcmp(p->net, net) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+int netfit_layers_at(const results *r, const char *net, wl_mode m, const char *other, int batch,
+                     netfit_layers *out)
+{
+    const char *base = q_base_id(r);
+    const rs_point *pb = net_point(r, base, net, m, batch), *po;
+    memset(out, 0, sizeof *out);
+    if (!pb || !other || !(po = net_point(r, other, net, m, batch)) ||
+        strcmp(pb->sizes, po->sizes) != 0)
+        return 0;
+    return netfit_breakdown(pb, po, out);
+}
+
+int netfit_layer_batches(const results *r, const char *net, wl_mode m, const char *other, int *b,
+                         int max)
+{
+    const char *base = q_base_id(r);
+    int i, j, n = 0;
+    netfit_layers l;
+    for (i = 0; i < r->npoints && n < max; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode != m || strcmp(p->device, base) != 0 || strcmp(p->net, net) != 0 ||
+            !netfit_layers_at(r, net, m, other, p->batch, &l))
+            continue;
+        for (j = 0; j < n && b[j] != p->batch; j++)
+            ;
+        if (j < n)
+            continue;
+        /* insertion, ascending */
+        for (j = n; j > 0 && b[j - 1] > p->batch; j--)
+            b[j] = b[j - 1];
+        b[j] = p->batch;
+        n++;
+    }
+    return n;
+}
+
+int netfit_layer_picks(const int *b, int n, int pick[3])
+{
+    if (n <= 0)
+        return 0;
+    if (n <= 3) {
+        memcpy(pick, b, (size_t)n * sizeof *b);
+        return n;
+    }
+    pick[0] = b[0];
+    pick[1] = b[n / 2];
+    pick[2] = b[n - 1];
+    return 3;
+}
+
+const char *netfit_other(const results *r, const char *net, wl_mode m)
+{
+    const char *base = q_base_id(r);
+    int d, i;
+    for (d = 0; d < r->ndevices; d++) {
+        if (strcmp(r->devices[d].id, base) == 0)
+            continue;
+        for (i = 0; i < r->npoints; i++)
+            if (r->points[i].mode == m && strcmp(r->points[i].net, net) == 0 &&
+                strcmp(r->points[i].device, r->devices[d].id) == 0)
+                return r->devices[d].id;
+    }
+    return NULL;
 }

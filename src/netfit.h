@@ -101,4 +101,25 @@ int netfit_breakdown(const rs_point *pb, const rs_point *po, netfit_layers *out)
  * all-0 and all-1 placements are among those considered. */
 double netfit_place(int L, const double *const t[2], const double *move, int *on);
 
+/* The breakdown of network net (a name) in mode m at batch, between the
+ * base device (q_base_id) and other: netfit_breakdown of their points.
+ * 0 when either lacks the point or the breakdown. */
+int netfit_layers_at(const results *r, const char *net, wl_mode m, const char *other, int batch,
+                     netfit_layers *out);
+
+/* The batches, ascending, at which netfit_layers_at answers for net, m and
+ * other, up to max; returns their count. */
+int netfit_layer_batches(const results *r, const char *net, wl_mode m, const char *other, int *b,
+                         int max);
+
+/* The batches the report shows by layer: of b[0..n) (ascending), the
+ * smallest, the largest and the one in the middle (fewer when n < 3),
+ * into pick; returns their count. */
+int netfit_layer_picks(const int *b, int n, int pick[3]);
+
+/* The other device of network net in mode m that the report sets against
+ * the base: the first device, in r's order, with a point of net in m
+ * that is not the base; NULL when none. */
+const char *netfit_other(const results *r, const char *net, wl_mode m);
+
 #endif

@@ -97,15 +97,16 @@ double q_median(const rs_point *p, fit_view v)
                                : p->resident.median;
 }
 
-const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers, int hidden,
-                               int batch)
+const rs_point *q_point_net(const results *r, const char *dev, wl_mode m, int layers, int hidden,
+                            int batch, const char *sizes)
 {
     const rs_point *any = NULL;
     int i;
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         if (p->mode != m || p->hidden != hidden || p->batch != batch ||
-            (layers > 0 && p->layers != layers) || strcmp(p->device, dev) != 0)
+            (layers > 0 && p->layers != layers) || strcmp(p->device, dev) != 0 ||
+            (sizes && strcmp(p->sizes, sizes) != 0))
             continue;
         if (q_ok(p))
             return p;
@@ -113,6 +114,12 @@ const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int
             any = p;
     }
     return any;
+}
+
+const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers, int hidden,
+                               int batch)
+{
+    return q_point_net(r, dev, m, layers, hidden, batch, NULL);
 }
 
 const rs_point *q_point(const results *r, const char *dev, wl_mode m, int hidden, int batch)

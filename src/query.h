@@ -65,6 +65,13 @@ double q_median(const rs_point *p, fit_view v);
 const rs_point *q_point(const results *r, const char *dev, wl_mode m, int hidden, int batch);
 const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers, int hidden,
                                int batch);
+/* The same for one network: sizes "784-512-256-10" matches only that
+ * network's points, "" only the square stack's, NULL either.  Two runs'
+ * points are the same workload only with the same sizes (a network's
+ * layers and hidden width, its widest size, do not tell networks apart);
+ * the names may differ. */
+const rs_point *q_point_net(const results *r, const char *dev, wl_mode m, int layers, int hidden,
+                            int batch, const char *sizes);
 
 /* A median's interval reaching further than this from it, on either side,
  * is flagged wherever the median is shown: the report's tables, stdout. */

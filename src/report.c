@@ -43,6 +43,7 @@
 #include "fmt.h"
 #include "fsx.h"
 #include "history.h"
+#include "page_net.h"
 #include "prose.h"
 #include "query.h"
 #include "reproduce.h"
@@ -417,6 +418,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     for (m = WL_INFERENCE; m <= WL_TRAINING; m++)
         if (q_has_mode(r, NULL, (wl_mode)m))
             add_mode(a, r, &x->F[k], (wl_mode)m, archive_files(u), chart_prefix);
+    page_net_links(a, r, chart_prefix);
     if (cs->has) {
         const results *p = x->a.v[u->prev].r;
         cc = site_add(a, "compare", NULL);
@@ -507,7 +509,10 @@ static void annotate_points(xmlNodePtr an, const compare_set *c)
         else
             site_attrf(n, "device", "%s → %s", p->dev_a, p->dev_b);
         site_attr(n, "mode", workload_mode_name(p->mode));
-        site_attrf(n, "hidden", "%d", p->hidden);
+        if (p->sizes[0]) /* a network's widest size would pass for a width */
+            site_attrf(n, "hidden", "network %s", p->sizes);
+        else
+            site_attrf(n, "hidden", "%d", p->hidden);
         site_attrf(n, "batch", "%d", p->batch);
         site_attr(n, "verdict", compare_verdict_name(p->verdict));
         if (p->verdict == CMP_MISSING) {
@@ -1105,6 +1110,9 @@ static int render_run(report_ctx *x, int k, err *e)
     snprintf(p, sizeof p, "%s/style.css", u->dir);
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
+    page_title(x, u->r, p, sizeof p);
+    if ((rc = page_net_render(&x->s, &x->box, u->r, u->dir, archive_files(u), p, e)) < 0)
+        return rc;
     return render_run_page(x, k, 0, NULL, 0, NULL, &x->box, e);
 }
 
@@ -1293,7 +1301,8 @@ static void page_key(const report_ctx *x, int k, cache_key *pk)
 static int site_key(report_ctx *x, err *e)
 {
     static const char *const files[] = {"templates/common.xsl", "templates/run.xsl",
-                                        "templates/compare.xsl", "templates/feed.xsl"};
+                                        "templates/compare.xsl", "templates/feed.xsl",
+                                        "templates/net.xsl"};
     cache_hasher h;
     char p[PATHMAX + 64], *text;
     size_t len, i;

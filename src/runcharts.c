@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "figure.h"
+#include "figure_net.h"
 #include "query.h"
 #include "workload.h"
 
@@ -60,6 +61,10 @@ int runcharts_draw(const results *r, const char *dir, int *count, err *e)
             *count += drawn;
         }
     }
+    /* a run of networks: the charts of each network's page */
+    if ((rc = figure_net_all(r, dir, &drawn, e)) < 0)
+        return rc;
+    *count += drawn;
     return BE_OK;
 }
 
@@ -76,6 +81,9 @@ int runcharts_ensure(const results *r, const char *dir, err *e)
         if (access(p, F_OK) != 0)
             return runcharts_draw(r, dir, &n, e);
     }
+    /* runs drawn before the page per network get its charts */
+    if (!figure_net_present(r, dir))
+        return figure_net_all(r, dir, &n, e);
     return BE_OK;
 }
 

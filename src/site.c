@@ -286,7 +286,8 @@ int site_open(site *s, const char *data_dir, const char *base_url, const char *t
         !(s->compare_xsl = load_xsl(s, "compare.xsl", e)) ||
         !(s->history_xsl = load_xsl(s, "history.xsl", e)) ||
         !(s->feed_xsl = load_xsl(s, "feed.xsl", e)) ||
-        !(s->archive_xsl = load_xsl(s, "archive.xsl", e)))
+        !(s->archive_xsl = load_xsl(s, "archive.xsl", e)) ||
+        !(s->net_xsl = load_xsl(s, "net.xsl", e)))
         goto fail;
     return BE_OK;
 fail:
@@ -309,6 +310,8 @@ void site_close(site *s)
         xsltFreeStylesheet(s->feed_xsl);
     if (s->archive_xsl)
         xsltFreeStylesheet(s->archive_xsl);
+    if (s->net_xsl)
+        xsltFreeStylesheet(s->net_xsl);
     free(s->css);
     memset(s, 0, sizeof *s);
 }
@@ -333,6 +336,11 @@ static void mark_failed(xmlNodePtr n)
 {
     if ((n = root_of(n)))
         n->_private = (void *)&tree_failed;
+}
+
+void site_tree_fail(xmlNodePtr n)
+{
+    mark_failed(n);
 }
 
 int site_tree_failed(xmlNodePtr n)

@@ -77,7 +77,7 @@ typedef struct site {
     char base[1024];              /* base URL with a trailing "/", or ""  */
     char data[SITE_PATH];         /* the directory of templates/, assets/ */
     char title[512], author[256]; /* as one line (utf8_line); "" for none */
-    xsltStylesheetPtr run_xsl, compare_xsl, history_xsl, feed_xsl, archive_xsl;
+    xsltStylesheetPtr run_xsl, compare_xsl, history_xsl, feed_xsl, archive_xsl, net_xsl;
     char *css; /* assets/style.css, owned              */
     size_t css_len;
     char xml_err[512]; /* the first libxml2/libxslt error      */
@@ -86,7 +86,7 @@ typedef struct site {
 
 /* Opens the site: checks base_url, finds the data directory (see
  * site_data_dir), reads the CSS, compiles run.xsl, compare.xsl,
- * history.xsl, feed.xsl and archive.xsl, and captures libxml2's and libxslt's errors into s until
+ * history.xsl, feed.xsl, archive.xsl and net.xsl, and captures libxml2's and libxslt's errors into s until
  * site_close.  title, author may be NULL; their control characters are
  * removed (the command line refuses them). */
 int site_open(site *s, const char *data_dir, const char *base_url, const char *title,
@@ -107,6 +107,10 @@ void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* 1 when building the tree of n (or n itself: NULL) failed for memory. */
 int site_tree_failed(xmlNodePtr n);
+/* Marks the tree of n as failed, as a failed allocation does: for a
+ * builder whose facts could not be had (out of memory in a query), so
+ * that the page is refused rather than rendered with a part missing. */
+void site_tree_fail(xmlNodePtr n);
 
 /* A new <page kind=…> document with <site> (the settings), <links> (the
  * stylesheet, the home page and the feed as seen from the page) and the

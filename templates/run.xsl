@@ -94,6 +94,17 @@
         <xsl:for-each select="energy"><p class="energy"><xsl:value-of select="."/></p></xsl:for-each>
       </xsl:for-each>
 
+      <xsl:if test="$a/networks">
+        <h2>Networks</h2>
+        <ul class="networks">
+          <xsl:for-each select="$a/networks/network">
+            <li><a href="{@href}"><xsl:value-of select="@name"/></a>
+              <xsl:if test="@name != @sizes"> (<code><xsl:value-of select="@sizes"/></code>)</xsl:if>:
+              <xsl:for-each select="verdict"><xsl:text> </xsl:text><xsl:value-of select="."/></xsl:for-each></li>
+          </xsl:for-each>
+        </ul>
+      </xsl:if>
+
       <h2>Conclusions</h2>
       <xsl:for-each select="$a/mode/conclusion"><p><xsl:value-of select="."/></p></xsl:for-each>
       <xsl:if test="$a/compare/@href">

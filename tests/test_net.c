@@ -5,8 +5,11 @@
  * verifier (inference and training, ×10 and ×1 output layers, and a wrong
  * entry caught), results format 2 (round trip, hostile network attributes,
  * format-1 files still loading), the placement estimate (exact), and end
- * to end: a small --net run, `decide` whose header compiles with -std=c99
- * -Wall -Werror and answers as `which` does, and `which`'s refusals.
+ * to end: a small --net run, its page per network parsed (answers, charts,
+ * per-layer table, the run page's link), the exports naming its network,
+ * `compare` of runs whose networks differ, `decide` whose header compiles
+ * with -std=c99 -Wall -Werror and answers as `which` does, and `which`'s
+ * refusals.  The batches the page shows by layer are checked exactly.
  * The end-to-end part runs $BREAKEVEN (tests/run sets it).
  */
 #define _XOPEN_SOURCE 700
@@ -638,6 +641,83 @@ static void test_breakdown(void **state)
     assert_int_equal(netfit_breakdown(&pb, &po, &b), 0);
 }
 
+/* The batches the network page shows by layer: those where both devices
+ * timed the layers (ascending, each once, of that network only), and the
+ * three picked of them. */
+static void test_layer_batches(void **state)
+{
+    static const int batches[] = {64, 8, 256, 16, 128};
+    results *r = results_new();
+    device_info d;
+    rs_point p;
+    step_times t = {0};
+    netfit_layers nl;
+    int b[8], pick[3], n, i, k;
+    err e;
+    (void)state;
+    assert_non_null(r);
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.kind, sizeof d.kind, "openblas");
+    assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+    snprintf(d.id, sizeof d.id, "cl:0.0");
+    snprintf(d.kind, sizeof d.kind, "opencl");
+    assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+    t.wall = 1e-3;
+    t.h2d = t.d2h = 1e-6;
+    for (i = 0; i < 5; i++)
+        for (k = 0; k < 2; k++) {
+            memset(&p, 0, sizeof p);
+            snprintf(p.device, sizeof p.device, "%s", k ? "cl:0.0" : "cpu");
+            snprintf(p.net, sizeof p.net, "n");
+            snprintf(p.sizes, sizeof p.sizes, "8-4-2");
+            p.layers = 2;
+            p.hidden = 8;
+            p.batch = batches[i];
+            p.resident.n = 1;
+            p.resident.median = 1e-3;
+            /* cl:0.0 did not time the layers at batch 16 */
+            p.nlayer = k && batches[i] == 16 ? 0 : 2;
+            p.layer_s[0] = p.layer_s[1] = 0.5e-3;
+            p.has_transfer = k;
+            p.samples = &t;
+            p.nsamples = 1;
+            assert_int_equal(results_add_point(r, &p, &e), BE_OK);
+        }
+    /* another network's point on the base: not one of n's batches */
+    snprintf(p.device, sizeof p.device, "cpu");
+    snprintf(p.net, sizeof p.net, "m");
+    snprintf(p.sizes, sizeof p.sizes, "8-4-3");
+    p.batch = 32;
+    p.nlayer = 2;
+    assert_int_equal(results_add_point(r, &p, &e), BE_OK);
+
+    assert_string_equal(netfit_other(r, "n", WL_INFERENCE), "cl:0.0");
+    assert_null(netfit_other(r, "m", WL_INFERENCE));
+    assert_null(netfit_other(r, "n", WL_TRAINING));
+    n = netfit_layer_batches(r, "n", WL_INFERENCE, "cl:0.0", b, 8);
+    assert_int_equal(n, 4);
+    assert_int_equal(b[0], 8);
+    assert_int_equal(b[1], 64);
+    assert_int_equal(b[2], 128);
+    assert_int_equal(b[3], 256);
+    assert_int_equal(netfit_layer_batches(r, "n", WL_INFERENCE, "cl:0.0", b, 2), 2);
+    assert_int_equal(netfit_layer_picks(b, 0, pick), 0);
+    n = netfit_layer_batches(r, "n", WL_INFERENCE, "cl:0.0", b, 8);
+    assert_int_equal(netfit_layer_picks(b, n, pick), 3);
+    assert_int_equal(pick[0], 8);
+    assert_int_equal(pick[1], 128);
+    assert_int_equal(pick[2], 256);
+    assert_int_equal(netfit_layer_picks(b, 2, pick), 2);
+    assert_int_equal(pick[0], 8);
+    assert_int_equal(pick[1], 64);
+    assert_int_equal(netfit_layers_at(r, "n", WL_INFERENCE, "cl:0.0", 16, &nl), 0);
+    assert_int_equal(netfit_layers_at(r, "n", WL_INFERENCE, "cl:0.0", 64, &nl), 1);
+    assert_int_equal(nl.layers, 2);
+    assert_int_equal(netfit_layers_at(r, "m", WL_INFERENCE, "cl:0.0", 32, &nl), 0);
+    results_free(r);
+}
+
 /* The placement estimate, against sums done by hand. */
 static void test_place(void **state)
 {
@@ -672,6 +752,57 @@ static void test_place(void **state)
     assert_true(netfit_place(0, t, cheap, on) < 0.0);
 }
 
+/* Reads the network's page (argv[1]) and the run's page (argv[2]) with
+ * Python's HTML parser and checks what they hold: the answer per view,
+ * both charts of inference (their files beside the page), the per-layer
+ * table with a row per batch both devices timed by layer (two layers,
+ * every cell naming the faster device, a placement of two devices), and
+ * the run page's link to the network's page. */
+static const char check_page_py[] =
+    "import os, sys\n"
+    "from html.parser import HTMLParser\n"
+    "class P(HTMLParser):\n"
+    "    def __init__(self):\n"
+    "        super().__init__(); self.stack = []; self.li = []; self.imgs = []; self.links = []\n"
+    "        self.rows = []; self.h1 = ''; self.cell = None\n"
+    "    def handle_starttag(self, tag, attrs):\n"
+    "        a = dict(attrs); self.stack.append((tag, a))\n"
+    "        if tag == 'br' and self.cell is not None: self.cell += ' '\n"
+    "        if tag == 'img': self.imgs.append(a['src'])\n"
+    "        if tag == 'a': self.links.append(a.get('href'))\n"
+    "        if tag == 'tr' and any(t == 'table' and 'layers' in x.get('class', '') for t, x in "
+    "self.stack): self.rows.append([])\n"
+    "        if tag in ('td', 'th') and self.rows and any(t == 'tbody' for t, _ in self.stack): "
+    "self.cell = ''\n"
+    "        if tag == 'li' and any(t == 'ul' and x.get('class') == 'verdicts' for t, x in "
+    "self.stack): self.li.append('')\n"
+    "    def handle_endtag(self, tag):\n"
+    "        while self.stack and self.stack.pop()[0] != tag: pass\n"
+    "        if tag in ('td', 'th') and self.cell is not None: self.rows[-1].append(self.cell); "
+    "self.cell = None\n"
+    "    def handle_data(self, d):\n"
+    "        if any(t == 'h1' for t, _ in self.stack): self.h1 += d\n"
+    "        if self.cell is not None: self.cell += d\n"
+    "        if self.li and any(t == 'li' for t, _ in self.stack): self.li[-1] += d\n"
+    "page, run = sys.argv[1], sys.argv[2]\n"
+    "p = P(); p.feed(open(page, encoding='utf-8').read())\n"
+    "assert p.h1.startswith('Network 96-256-10: '), p.h1\n"
+    "views = ['data resident', 'transfers counted', 'weights on the host']\n"
+    "assert [v for v in views if any(l.startswith('96-256-10, inference, ' + v + ': cl:') and "
+    "l.endswith('; batches 8..64.') for l in p.li)] == views, p.li\n"
+    "for c in ('net-96-256-10-time-inference.png', 'net-96-256-10-layers-inference.png'):\n"
+    "    assert c in p.imgs, p.imgs\n"
+    "    assert os.path.getsize(os.path.join(os.path.dirname(page), c)) > 1000, c\n"
+    "rows = [r for r in p.rows if r]\n"
+    "assert [r[0] for r in rows] == ['8', '64'], rows\n"
+    "for r in rows:\n"
+    "    assert len(r) == 1 + 2 + 4, r\n"
+    "    assert all(c.endswith(' faster') and (c.split()[-2] in ('cpu', 'cl:0.0')) for c in "
+    "r[1:3]), r\n"
+    "    assert len(r[3].split(', ')) == 2 and set(r[3].split(', ')) <= {'cpu', 'cl:0.0'}, r\n"
+    "q = P(); q.feed(open(run, encoding='utf-8').read())\n"
+    "assert 'net-96-256-10.html' in q.links, q.links\n";
+
 static void test_e2e(void **state)
 {
     const char *given = getenv("BREAKEVEN");
@@ -705,6 +836,57 @@ static void test_e2e(void **state)
                         "%s/o/runs/*/index.html",
                         tmpdir, tmpdir, tmpdir),
                      0);
+    /* the network's page, parsed, and the run page's link to it */
+    snprintf(path, sizeof path, "%s/check_page.py", tmpdir);
+    assert_int_equal(fsx_write_atomic(path, check_page_py, sizeof check_page_py - 1, &e), BE_OK);
+    assert_int_equal(
+        sh("cd %s/o/runs/* && /usr/bin/python3 %s net-96-256-10.html index.html", tmpdir, path), 0);
+    /* every export names the network of every point */
+    assert_int_equal(sh("cd %s/o/runs/* && head -1 results.csv | grep -q "
+                        "',hidden,batch,network,sizes,flops_per_layer,' && "
+                        "[ $(tail -n +2 results.csv | grep -c ',96-256-10,96-256-10,') = "
+                        "$(($(wc -l < results.csv) - 1)) ] && "
+                        "grep -q '^| device | mode | network | batch |' summary.md && "
+                        "grep -q '^96-256-10, inference, weights on the host: ' summary.md && "
+                        "/usr/bin/python3 -c 'import json; d = json.load(open(\"results.json\")); "
+                        "assert d[\"points\"] and all(p[\"network\"] == \"96-256-10\" and "
+                        "p[\"sizes\"] == \"96-256-10\" for p in d[\"points\"]), d; "
+                        "assert any(\"layer_mean_s\" in p for p in d[\"points\"]), d; "
+                        "assert len(d[\"network_answers\"]) == 3, d'",
+                        tmpdir),
+                     0);
+    /* compare: 256-96-10 has the layer count and widest size of 96-256-10
+     * but is another network; alone it shares no point with A, beside
+     * 96-256-10 only that network is compared */
+    assert_int_equal(sh("%s run --quiet --budget 1 --passes 2 --batch 8,64 --net 256-96-10 "
+                        "--out %s/b > /dev/null && %s run --quiet --budget 1 --passes 2 --batch "
+                        "8,64 --net 256-96-10 --net 96-256-10 --out %s/c > /dev/null",
+                        bin, tmpdir, bin, tmpdir),
+                     0);
+    assert_int_equal(sh("%s compare --out %s/cmp %s/o/runs/*/results.xml.gz "
+                        "%s/b/runs/*/results.xml.gz > /dev/null 2> %s/cmp.err",
+                        bin, tmpdir, tmpdir, tmpdir, tmpdir),
+                     2);
+    assert_int_equal(
+        sh("grep -q 'have no point in common (same device, mode, network, ' %s/cmp.err "
+           "&& grep -q '; networks 96-256-10; B has ' %s/cmp.err && "
+           "grep -q 'of inference, batch 8,64; networks 256-96-10 (see' %s/cmp.err",
+           tmpdir, tmpdir, tmpdir),
+        0);
+    assert_int_equal(sh("%s compare --out %s/cmp %s/o/runs/*/results.xml.gz "
+                        "%s/c/runs/*/results.xml.gz > %s/cmp.txt",
+                        bin, tmpdir, tmpdir, tmpdir, tmpdir),
+                     0);
+    assert_int_equal(
+        sh("grep -q '^networks not shared, not compared: A only none; B only "
+           "256-96-10$' %s/cmp.txt && grep -q '^left out: 0 ok points of A and 4 of "
+           "B that the other side lacks$' %s/cmp.txt && "
+           "[ $(grep -c '^96-256-10 c' %s/cmp.txt) = 4 ] && "
+           "! grep -q '^256-96-10 ' %s/cmp.txt && grep -q 'Networks not shared, not compared: A "
+           "only none; B only 256-96-10.' %s/cmp/compare/*.html && grep -q "
+           "'network 96-256-10' %s/cmp/compare/*.html",
+           tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir),
+        0);
     assert_int_equal(sh("cd %s/o/runs/* && %s decide . > %s/decide.txt", tmpdir, bin, tmpdir), 0);
     assert_int_equal(sh("grep -q '^# 96-256-10, inference' %s/decide.txt", tmpdir), 0);
     /* decision.json is JSON, with the decisions and the per-layer placements */
@@ -755,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_netfit_and_which),
         cmocka_unit_test(test_place),
         cmocka_unit_test(test_breakdown),
+        cmocka_unit_test(test_layer_batches),
         cmocka_unit_test(test_e2e),
     };
     return cmocka_run_group_tests_name("net", tests, make_tmpdir, remove_tmpdir);
