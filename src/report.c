@@ -1110,7 +1110,16 @@ static int render_run(report_ctx *x, int k, err *e)
     snprintf(p, sizeof p, "%s/style.css", u->dir);
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
-    page_title(x, u->r, p, sizeof p);
+    /* a network's page names the site or the host, not the run's verdict
+     * on its square shapes */
+    {
+        char raw[1024];
+        if (x->s.title[0])
+            snprintf(raw, sizeof raw, "%s", x->s.title);
+        else
+            snprintf(raw, sizeof raw, "CPU or GPU? Dense layers on %s", u->r->prov.host);
+        utf8_line(p, sizeof p, raw);
+    }
     if ((rc = page_net_render(&x->s, &x->box, u->r, u->dir, archive_files(u), p, e)) < 0)
         return rc;
     return render_run_page(x, k, 0, NULL, 0, NULL, &x->box, e);
