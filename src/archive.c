@@ -477,7 +477,10 @@ int archive_place(archive_run *u, err *e)
         *slash = '\0';
     if ((rc = fsx_mkdirs(runs, e)) < 0 || (rc = fsx_real_dir(runs, e)) < 0)
         return rc;
-    if (snprintf(u->stage, sizeof u->stage, "%s/.import-XXXXXX", runs) >= (int)sizeof u->stage) {
+    /* the pid lets the next command remove it when a SIGKILL left it
+     * (fsx_sweep_at) */
+    if (snprintf(u->stage, sizeof u->stage, "%s/.import-%ld-XXXXXX", runs, (long)getpid()) >=
+        (int)sizeof u->stage) {
         u->stage[0] = '\0';
         return err_set(e, BE_EFAIL, "%s: path too long", runs);
     }

@@ -20,7 +20,7 @@
  * one: with the same id and the same samples it is the archived run; with
  * other samples it is stored under a new id ("<id>-2", ...), with a note.
  * An imported run's files are made in a staging directory
- * OUT/runs/.import-XXXXXX and only moved to OUT/runs/<id> by
+ * OUT/runs/.import-PID-XXXXXX and only moved to OUT/runs/<id> by
  * archive_commit, once everything rendered; an uncommitted staging
  * directory is removed by archive_run_free.
  */

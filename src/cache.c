@@ -224,9 +224,9 @@ static int write_entry(const char *out, const char *id, const char *ext, buf *b,
     }
     free(b->p);
     snprintf(p, sizeof p, "%s/" CACHE_DIR, out);
-    if ((rc = fsx_mkdirs(p, e)) == BE_OK && (rc = fsx_real_dir(p, e)) == BE_OK) {
+    if ((rc = fsx_mkdirs_in(out, p, e)) == BE_OK) {
         entry_path(out, id, ext, p, sizeof p);
-        rc = fsx_write_atomic(p, z, zn, e);
+        rc = fsx_write_in(out, p, z, zn, e);
     }
     free(z);
     return rc;
@@ -505,7 +505,7 @@ int cache_page_entry(const char *out, const char *id, const cache_key *k, const 
         return err_set(e, BE_EFAIL, "out of memory");
     }
     snprintf(path, size, "%s/" CACHE_DIR, out);
-    if ((rc = fsx_mkdirs(path, e)) < 0 || (rc = fsx_real_dir(path, e)) < 0) {
+    if ((rc = fsx_mkdirs_in(out, path, e)) < 0) {
         free(b.p);
         return rc;
     }

@@ -204,21 +204,24 @@ void cli_usage(FILE *out)
           out);
 }
 
+/* What the option lookups return for no option. */
+#define NO_OPTION (-1)
+
 /* The option a help line names ("  -o, --out DIR  ..." names "out"), or
- * -1 for a line that names none (a continuation). */
+ * NO_OPTION for a line that names none (a continuation). */
 static int help_line_option(const char *line)
 {
     const char *p = strstr(line, "--");
     size_t n;
     int k;
     if (strncmp(line, "  -", 3) != 0 || !p)
-        return -1;
+        return NO_OPTION;
     p += 2;
     n = strcspn(p, " =\n");
     for (k = 0; k < NOPTIONS; k++)
         if (strlen(options[k].name) == n && strncmp(options[k].name, p, n) == 0)
             return k;
-    return -1;
+    return NO_OPTION;
 }
 
 /* cli_usage's text cut to one command: its own lines under "commands:"
@@ -377,15 +380,133 @@ static int find_short(char ch)
     for (i = 0; i < NOPTIONS; i++)
         if (options[i].shrt && options[i].shrt == ch)
             return i;
-    return -1;
+    return NO_OPTION;
+}
+
+/* The options whose value is a number: --threads, --budget, --seed,
+ * --threshold, --alpha, --repeat. */
+static int apply_number(cli *c, given *g, int opt, const char *val, err *e)
+{
+    char *end;
+    long v;
+    int rc;
+    switch (opt) {
+    case OPT_THREADS:
+    case OPT_REPEAT:
+        if ((rc = opt == OPT_THREADS ? parse_long("--threads", val, 1, 1024, &v, e)
+                                     : parse_long("--repeat", val, 1, 100, &v, e)) < 0)
+            return rc;
+        *(opt == OPT_THREADS ? &c->threads : &c->repeat) = (int)v;
+        break;
+    case OPT_BUDGET:
+        g->budget = strtod(val, &end);
+        if (!*val || *end || !isfinite(g->budget) || g->budget <= 0.0 || g->budget > 1e6)
+            return err_set(e, BE_EUSAGE,
+                           "--budget: \"%s\" is not a number of seconds "
+                           "between 0 and 1000000",
+                           val);
+        break;
+    case OPT_SEED:
+        errno = 0;
+        if (!*val || val[0] == '-')
+            return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", val);
+        g->seed = strtoull(val, &end, 10);
+        if (*end || errno == ERANGE)
+            return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", val);
+        g->have_seed = 1;
+        break;
+    default: { /* OPT_THRESHOLD, OPT_ALPHA */
+        double x = strtod(val, &end);
+        int thr = opt == OPT_THRESHOLD;
+        if (!*val || *end || !isfinite(x) || (thr ? x <= 1.0 || x > 10.0 : x <= 0.0 || x >= 0.5))
+            return err_set(e, BE_EUSAGE, "%s: \"%s\" is not %s", thr ? "--threshold" : "--alpha",
+                           val,
+                           thr ? "a ratio above 1 and at most 10 (1.05: 5% slower)"
+                               : "a number between 0 and 0.5");
+        if (thr)
+            c->threshold = x;
+        else
+            c->alpha = x;
+        break;
+    }
+    }
+    return BE_OK;
+}
+
+/* The options that choose one of a few words: --view, --format,
+ * --correct. */
+static int apply_choice(cli *c, int opt, const char *val, err *e)
+{
+    if (opt == OPT_VIEW) {
+        if (strcmp(val, "resident") != 0 && strcmp(val, "transfer") != 0 &&
+            strcmp(val, "weights-on-host") != 0)
+            return err_set(e, BE_EUSAGE,
+                           "--view: \"%s\" is not transfer, resident or weights-on-host", val);
+        c->which_view = strcmp(val, "transfer") == 0 ? 1 : strcmp(val, "resident") == 0 ? 0 : 2;
+    } else if (opt == OPT_FORMAT) {
+        if (strcmp(val, "text") == 0)
+            c->format = CLI_TEXT;
+        else if (strcmp(val, "markdown") == 0)
+            c->format = CLI_MARKDOWN;
+        else if (strcmp(val, "json") == 0)
+            c->format = CLI_JSON;
+        else if (strcmp(val, "csv") == 0)
+            c->format = CLI_CSV;
+        else
+            return err_set(e, BE_EUSAGE, "--format: \"%s\" is not text, markdown, csv or json",
+                           val);
+    } else { /* OPT_CORRECT */
+        if (strcmp(val, "none") == 0)
+            c->correct = 1;
+        else if (strcmp(val, "reference") == 0)
+            c->correct = 2;
+        else if (strcmp(val, "load") == 0)
+            c->correct = 3;
+        else
+            return err_set(e, BE_EUSAGE, "--correct: \"%s\" is not none, reference or load", val);
+    }
+    return BE_OK;
+}
+
+/* The options of prices and of the site: --price, --prices, --base-url,
+ * --title, --author. */
+static int apply_site(cli *c, int opt, const char *val, err *e)
+{
+    int rc;
+    switch (opt) {
+    case OPT_PRICE:
+        if (price_parse(&c->prices, val, e) < 0)
+            return err_prefix(e, BE_EUSAGE, "--price");
+        break;
+    case OPT_PRICES:
+        if (price_load(&c->prices, val, e) < 0)
+            return err_prefix(e, BE_EUSAGE, "--prices");
+        break;
+    case OPT_BASE_URL:
+        if (!*val)
+            return err_set(e, BE_EUSAGE, "--base-url: \"\" is not an http:// or https:// URL");
+        if ((rc = site_check_base_url(val, e)) < 0)
+            return rc;
+        snprintf(c->base_url, sizeof c->base_url, "%s", val);
+        break;
+    case OPT_TITLE:
+        if ((rc = check_text("--title", val, sizeof c->title, e)) < 0)
+            return rc;
+        snprintf(c->title, sizeof c->title, "%s", val);
+        break;
+    default: /* OPT_AUTHOR */
+        if ((rc = check_text("--author", val, sizeof c->author, e)) < 0)
+            return rc;
+        snprintf(c->author, sizeof c->author, "%s", val);
+        break;
+    }
+    return BE_OK;
 }
 
 /* Option k with its value (NULL when it takes none), from token tok. */
 static int apply(cli *c, given *g, int k, const char *tok, const char *val, err *e)
 {
     const int opt = options[k].id;
-    long v;
-    int rc;
     if (!g->token[k])
         g->token[k] = tok;
     switch (opt) {
@@ -409,123 +530,38 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
             return err_set(e, BE_EUSAGE, "--net: more than %d networks in one run", NET_MAX_NETS);
         g->net_text[g->nnet_texts++] = val;
         break;
-    case OPT_VIEW:
-        if (strcmp(val, "resident") != 0 && strcmp(val, "transfer") != 0 &&
-            strcmp(val, "weights-on-host") != 0)
-            return err_set(e, BE_EUSAGE,
-                           "--view: \"%s\" is not transfer, resident or weights-on-host", val);
-        c->which_view = strcmp(val, "transfer") == 0 ? 1 : strcmp(val, "resident") == 0 ? 0 : 2;
-        break;
     case OPT_NET_FILE:
         return net_load_file(val, g->nets, &g->nnets, e);
+    case OPT_PASSES:
+        return parse_long("--passes", val, 1, PLAN_MAX_PASSES, &g->passes, e);
     case OPT_THREADS:
-        if ((rc = parse_long("--threads", val, 1, 1024, &v, e)) < 0)
-            return rc;
-        c->threads = (int)v;
-        break;
+    case OPT_BUDGET:
+    case OPT_SEED:
+    case OPT_THRESHOLD:
+    case OPT_ALPHA:
+    case OPT_REPEAT:
+        return apply_number(c, g, opt, val, e);
+    case OPT_VIEW:
+    case OPT_FORMAT:
+    case OPT_CORRECT:
+        return apply_choice(c, opt, val, e);
+    case OPT_PRICE:
+    case OPT_PRICES:
+    case OPT_BASE_URL:
+    case OPT_TITLE:
+    case OPT_AUTHOR:
+        return apply_site(c, opt, val, e);
     case OPT_QUICK:
         c->quick = 1;
         break;
-    case OPT_PASSES:
-        return parse_long("--passes", val, 1, PLAN_MAX_PASSES, &g->passes, e);
-    case OPT_BUDGET: {
-        char *end;
-        g->budget = strtod(val, &end);
-        if (!*val || *end || !isfinite(g->budget) || g->budget <= 0.0 || g->budget > 1e6)
-            return err_set(e, BE_EUSAGE,
-                           "--budget: \"%s\" is not a number of seconds "
-                           "between 0 and 1000000",
-                           val);
-        break;
-    }
-    case OPT_SEED: {
-        char *end;
-        errno = 0;
-        if (!*val || val[0] == '-')
-            return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", val);
-        g->seed = strtoull(val, &end, 10);
-        if (*end || errno == ERANGE)
-            return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", val);
-        g->have_seed = 1;
-        break;
-    }
     case OPT_QUIET:
         c->quiet = 1;
         break;
     case OPT_NO_REFINE:
         c->no_refine = 1;
         break;
-    case OPT_PRICE:
-        if (price_parse(&c->prices, val, e) < 0)
-            return err_prefix(e, BE_EUSAGE, "--price");
-        break;
-    case OPT_PRICES:
-        if (price_load(&c->prices, val, e) < 0)
-            return err_prefix(e, BE_EUSAGE, "--prices");
-        break;
-    case OPT_BASE_URL:
-        if (!*val)
-            return err_set(e, BE_EUSAGE, "--base-url: \"\" is not an http:// or https:// URL");
-        if ((rc = site_check_base_url(val, e)) < 0)
-            return rc;
-        snprintf(c->base_url, sizeof c->base_url, "%s", val);
-        break;
-    case OPT_TITLE:
-        if ((rc = check_text("--title", val, sizeof c->title, e)) < 0)
-            return rc;
-        snprintf(c->title, sizeof c->title, "%s", val);
-        break;
-    case OPT_AUTHOR:
-        if ((rc = check_text("--author", val, sizeof c->author, e)) < 0)
-            return rc;
-        snprintf(c->author, sizeof c->author, "%s", val);
-        break;
-    case OPT_FORMAT:
-        if (strcmp(val, "text") == 0)
-            c->format = CLI_TEXT;
-        else if (strcmp(val, "markdown") == 0)
-            c->format = CLI_MARKDOWN;
-        else if (strcmp(val, "json") == 0)
-            c->format = CLI_JSON;
-        else if (strcmp(val, "csv") == 0)
-            c->format = CLI_CSV;
-        else
-            return err_set(e, BE_EUSAGE, "--format: \"%s\" is not text, markdown, csv or json",
-                           val);
-        break;
     case OPT_FAIL_ON_REGRESSION:
         c->fail_on_regression = 1;
-        break;
-    case OPT_THRESHOLD:
-    case OPT_ALPHA: {
-        char *end;
-        double x = strtod(val, &end);
-        int thr = opt == OPT_THRESHOLD;
-        if (!*val || *end || !isfinite(x) || (thr ? x <= 1.0 || x > 10.0 : x <= 0.0 || x >= 0.5))
-            return err_set(e, BE_EUSAGE, "%s: \"%s\" is not %s", thr ? "--threshold" : "--alpha",
-                           val,
-                           thr ? "a ratio above 1 and at most 10 (1.05: 5% slower)"
-                               : "a number between 0 and 0.5");
-        if (thr)
-            c->threshold = x;
-        else
-            c->alpha = x;
-        break;
-    }
-    case OPT_CORRECT:
-        if (strcmp(val, "none") == 0)
-            c->correct = 1;
-        else if (strcmp(val, "reference") == 0)
-            c->correct = 2;
-        else if (strcmp(val, "load") == 0)
-            c->correct = 3;
-        else
-            return err_set(e, BE_EUSAGE, "--correct: \"%s\" is not none, reference or load", val);
-        break;
-    case OPT_REPEAT:
-        if ((rc = parse_long("--repeat", val, 1, 100, &v, e)) < 0)
-            return rc;
-        c->repeat = (int)v;
         break;
     case OPT_FULL:
         c->full = 1;
@@ -671,10 +707,86 @@ static int which_args(cli *c, const given *g, err *e)
     return BE_OK;
 }
 
+/* A long option at argv[*i] ("--name", "--name=value" or "--name
+ * value", then *i moves past the value). */
+static int long_option(cli *c, given *g, int argc, char **argv, int *i, err *e)
+{
+    const char *a = argv[*i], *val = NULL, *eq = strchr(a + 2, '=');
+    size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+    char q[64];
+    int k = 0, rc;
+    if ((rc = find_long(a, a + 2, len, &k, e)) < 0)
+        return rc;
+    if (!options[k].value && eq)
+        return err_set(e, BE_EUSAGE, "--%s takes no value (in \"%s\")", options[k].name,
+                       shown(a, q, sizeof q));
+    if (options[k].value && !(val = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL))
+        return err_set(e, BE_EUSAGE, "--%s needs a value", options[k].name);
+    return apply(c, g, k, a, val, e);
+}
+
+/* Short options at argv[*i], bundled ("-qh") or one taking a value
+ * ("-o DIR", "-oDIR"). */
+static int short_options(cli *c, given *g, int argc, char **argv, int *i, err *e)
+{
+    const char *a = argv[*i], *p, *val;
+    char q[64], q2[64];
+    int k, rc;
+    for (p = a + 1; *p; p++) {
+        char one[3] = {'-', *p, '\0'};
+        if ((k = find_short(*p)) < 0)
+            return err_set(e, BE_EUSAGE,
+                           a[2] ? "unknown option \"%s\" (in \"%s\")" : "unknown option \"%s\"",
+                           shown(one, q, sizeof q), shown(a, q2, sizeof q2));
+        if (options[k].value) {
+            if (!(val = p[1] ? p + 1 : *i + 1 < argc ? argv[++*i] : NULL))
+                return err_set(e, BE_EUSAGE, "-%c (--%s) needs a value", *p, options[k].name);
+            return apply(c, g, k, a, val, e);
+        }
+        if ((rc = apply(c, g, k, a, NULL, e)) < 0)
+            return rc;
+    }
+    return BE_OK;
+}
+
+/* The plan from the defaults (--quick's when given) and what was given. */
+static int make_plan(cli *c, given *g, err *e)
+{
+    int rc;
+    plan_default(&c->plan);
+    if (c->quick)
+        plan_quick(&c->plan);
+    if (c->cmd != CLI_DECIDE && c->cmd != CLI_WHICH && (rc = take_nets(c, g, e)) < 0)
+        return rc;
+    if (g->hidden &&
+        (rc = list_parse(g->hidden, "--hidden", PLAN_MAX_HIDDEN, &c->plan.hidden, e)) < 0)
+        return rc;
+    if (g->batch && (rc = list_parse(g->batch, "--batch", PLAN_MAX_BATCH, &c->plan.batch, e)) < 0)
+        return rc;
+    if (g->layers)
+        c->plan.layers = (int)g->layers;
+    if (g->budget > 0.0)
+        c->plan.budget = g->budget;
+    if (g->passes)
+        c->plan.passes = (int)g->passes;
+    if (g->have_seed)
+        c->plan.seed = g->seed;
+    if (!g->mode)
+        return BE_OK;
+    if (strcmp(g->mode, "inference") == 0)
+        c->plan.modes = 1 << WL_INFERENCE;
+    else if (strcmp(g->mode, "training") == 0)
+        c->plan.modes = 1 << WL_TRAINING;
+    else if (strcmp(g->mode, "both") == 0)
+        c->plan.modes = (1 << WL_INFERENCE) | (1 << WL_TRAINING);
+    else
+        return err_set(e, BE_EUSAGE, "--mode: \"%s\" is not inference, training or both", g->mode);
+    return BE_OK;
+}
+
 int cli_parse(int argc, char **argv, cli *c, err *e)
 {
     given g;
-    char q[64];
     int i, rc, have_cmd = 0, args_only = 0;
 
     memset(c, 0, sizeof *c);
@@ -689,8 +801,6 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
 
     for (i = 1; i < argc; i++) {
         char *a = argv[i];
-        const char *val = NULL;
-        int k = 0;
         if (args_only || a[0] != '-' || !a[1]) {
             if ((rc = positional(c, argv, &have_cmd, a, e)) < 0)
                 return rc;
@@ -710,41 +820,9 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
             args_only = 1;
             continue;
         }
-        if (a[1] == '-') {
-            const char *eq = strchr(a + 2, '=');
-            size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-            if ((rc = find_long(a, a + 2, len, &k, e)) < 0)
-                return rc;
-            if (!options[k].value && eq)
-                return err_set(e, BE_EUSAGE, "--%s takes no value (in \"%s\")", options[k].name,
-                               shown(a, q, sizeof q));
-            if (options[k].value && !(val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL))
-                return err_set(e, BE_EUSAGE, "--%s needs a value", options[k].name);
-            if ((rc = apply(c, &g, k, a, val, e)) < 0)
-                return rc;
-        } else {
-            const char *p;
-            for (p = a + 1; *p; p++) {
-                char one[3] = {'-', *p, '\0'};
-                if ((k = find_short(*p)) < 0) {
-                    char q2[64];
-                    return err_set(e, BE_EUSAGE,
-                                   a[2] ? "unknown option \"%s\" (in \"%s\")"
-                                        : "unknown option \"%s\"",
-                                   shown(one, q, sizeof q), shown(a, q2, sizeof q2));
-                }
-                if (options[k].value) {
-                    if (!(val = p[1] ? p + 1 : i + 1 < argc ? argv[++i] : NULL))
-                        return err_set(e, BE_EUSAGE, "-%c (--%s) needs a value", *p,
-                                       options[k].name);
-                    if ((rc = apply(c, &g, k, a, val, e)) < 0)
-                        return rc;
-                    break;
-                }
-                if ((rc = apply(c, &g, k, a, NULL, e)) < 0)
-                    return rc;
-            }
-        }
+        if ((rc = a[1] == '-' ? long_option(c, &g, argc, argv, &i, e)
+                              : short_options(c, &g, argc, argv, &i, e)) < 0)
+            return rc;
         if (c->cmd == CLI_HELP || c->cmd == CLI_VERSION) {
             if (!have_cmd)
                 c->help_cmd = -1; /* -h before any command: all of it */
@@ -761,35 +839,8 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         return err_set(e, BE_EUSAGE,
                        "refit needs a run (an id under --out, a directory or a "
                        "results file)");
-    plan_default(&c->plan);
-    if (c->quick)
-        plan_quick(&c->plan);
-    if (c->cmd != CLI_DECIDE && c->cmd != CLI_WHICH && (rc = take_nets(c, &g, e)) < 0)
+    if ((rc = make_plan(c, &g, e)) < 0)
         return rc;
-    if (g.hidden &&
-        (rc = list_parse(g.hidden, "--hidden", PLAN_MAX_HIDDEN, &c->plan.hidden, e)) < 0)
-        return rc;
-    if (g.batch && (rc = list_parse(g.batch, "--batch", PLAN_MAX_BATCH, &c->plan.batch, e)) < 0)
-        return rc;
-    if (g.layers)
-        c->plan.layers = (int)g.layers;
-    if (g.budget > 0.0)
-        c->plan.budget = g.budget;
-    if (g.passes)
-        c->plan.passes = (int)g.passes;
-    if (g.have_seed)
-        c->plan.seed = g.seed;
-    if (g.mode) {
-        if (strcmp(g.mode, "inference") == 0)
-            c->plan.modes = 1 << WL_INFERENCE;
-        else if (strcmp(g.mode, "training") == 0)
-            c->plan.modes = 1 << WL_TRAINING;
-        else if (strcmp(g.mode, "both") == 0)
-            c->plan.modes = (1 << WL_INFERENCE) | (1 << WL_TRAINING);
-        else
-            return err_set(e, BE_EUSAGE, "--mode: \"%s\" is not inference, training or both",
-                           g.mode);
-    }
     if (c->cmd == CLI_DECIDE || c->cmd == CLI_WHICH)
         return which_args(c, &g, e);
     if (c->cmd == CLI_RUN || c->cmd == CLI_ALL || c->cmd == CLI_DEVICES || c->cmd == CLI_TUNE)

@@ -788,6 +788,48 @@ typedef struct change_ctx {
     double need_h;
 } change_ctx;
 
+/* The legend: one marker per series, and what a hollow one means;
+ * returns how many keys. */
+static int change_keys(const series *sv, int ns, chart_key *keys)
+{
+    static const chart_rgb grey = {0.45, 0.45, 0.45};
+    int i, nkeys = 0;
+    for (i = 0; i < ns; i++) {
+        chart_key *k = &keys[nkeys++];
+        memset(k, 0, sizeof *k);
+        k->kind = CHART_KEY_MARKER;
+        snprintf(k->label, sizeof k->label, "%.100s, %s", sv[i].model,
+                 workload_mode_name(sv[i].mode));
+        k->color = chart_series(i);
+        k->shape = i % CHART_NSHAPES;
+    }
+    memset(&keys[nkeys], 0, sizeof keys[nkeys]);
+    keys[nkeys].kind = CHART_KEY_MARKER;
+    snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "hollow: not a change on its own");
+    keys[nkeys].color = grey;
+    keys[nkeys].hollow = 1;
+    keys[nkeys].shape = CHART_CIRCLE;
+    return nkeys + 1;
+}
+
+/* Every point measured in both runs at its FLOPs and ratio, filled when
+ * it is a change on its own. */
+static void change_points(cairo_t *cr, const chart_frame *f, const compare_set *s, series *sv,
+                          int *ns)
+{
+    int i;
+    for (i = 0; i < s->npoints; i++) {
+        const compare_point *c = &s->points[i];
+        int k;
+        if (c->verdict == CMP_MISSING)
+            continue;
+        k = series_of(sv, ns, c);
+        chart_marker(cr, (chart_shape)(k % CHART_NSHAPES), chart_px(f, c->flops),
+                     chart_py(f, c->ratio), 6.0, chart_series(k),
+                     c->verdict != CMP_SLOWER && c->verdict != CMP_FASTER);
+    }
+}
+
 static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
     change_ctx *x = vctx;
@@ -829,22 +871,7 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     }
     ylo = fmin(ylo, 1.0 / (s->opts.threshold * s->opts.threshold));
     yhi = fmax(yhi, s->opts.threshold * s->opts.threshold);
-    for (i = 0; i < ns; i++) {
-        chart_key *k = &keys[nkeys++];
-        memset(k, 0, sizeof *k);
-        k->kind = CHART_KEY_MARKER;
-        snprintf(k->label, sizeof k->label, "%.100s, %s", sv[i].model,
-                 workload_mode_name(sv[i].mode));
-        k->color = chart_series(i);
-        k->shape = i % CHART_NSHAPES;
-    }
-    memset(&keys[nkeys], 0, sizeof keys[nkeys]);
-    keys[nkeys].kind = CHART_KEY_MARKER;
-    snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "hollow: not a change on its own");
-    keys[nkeys].color = grey;
-    keys[nkeys].hollow = 1;
-    keys[nkeys].shape = CHART_CIRCLE;
-    nkeys++;
+    nkeys = change_keys(sv, ns, keys);
     chart_legend_size(cr, keys, nkeys, legw, &lw, &lh);
 
     memset(&f, 0, sizeof f);
@@ -877,16 +904,7 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_axes(cr, &f);
     chart_hline(cr, &f, 1.0, ink, 1.5, CHART_DOTTED);
     chart_clip(cr, &f);
-    for (i = 0; i < s->npoints; i++) {
-        const compare_point *c = &s->points[i];
-        int k;
-        if (c->verdict == CMP_MISSING)
-            continue;
-        k = series_of(sv, &ns, c);
-        chart_marker(cr, (chart_shape)(k % CHART_NSHAPES), chart_px(&f, c->flops),
-                     chart_py(&f, c->ratio), 6.0, chart_series(k),
-                     c->verdict != CMP_SLOWER && c->verdict != CMP_FASTER);
-    }
+    change_points(cr, &f, s, sv, &ns);
     cairo_restore(cr);
     if (W < CHART_NARROW)
         chart_legend(cr, m, f.y + f.h + 58, keys, nkeys, legw);

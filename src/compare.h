@@ -97,6 +97,7 @@ typedef struct compare_group {
                              around the geometric mean                    */
     double ref_ratio;        /* the machine's reference B/A (0: unknown)     */
     int corrected;           /* the times were corrected (opts.correct)      */
+    double raw_ratio;        /* the geometric mean B/A before the correction */
     compare_verdict verdict; /* CMP_SLOWER, CMP_FASTER, CMP_UNCHANGED or
                                 CMP_INCONCLUSIVE                         */
     char why[300];           /* why inconclusive                             */

@@ -109,13 +109,16 @@ static const rs_point *point_in(const results *a, int da, const rs_point *pa, co
     return p && q_ok(p) ? p : NULL;
 }
 
+/* What device_index and group_of return for none. */
+#define NO_INDEX (-1)
+
 static int device_index(const results *r, const char *id)
 {
     int i;
     for (i = 0; i < r->ndevices; i++)
         if (strcmp(r->devices[i].id, id) == 0)
             return i;
-    return -1;
+    return NO_INDEX;
 }
 
 /* Fills c from every run's point at its shape: ok (both log medians of
@@ -265,7 +268,7 @@ static int group_of(compare_set *s, const compare_point *c, fit_view v, const re
             strcmp(s->groups[i].dev_a, c->dev_a) == 0)
             return i;
     if (s->ngroups == COMPARE_MAX_GROUPS)
-        return -1;
+        return NO_INDEX;
     g = &s->groups[s->ngroups];
     memset(g, 0, sizeof *g);
     snprintf(g->dev_a, sizeof g->dev_a, "%s", c->dev_a);
@@ -283,7 +286,8 @@ static int group_of(compare_set *s, const compare_point *c, fit_view v, const re
 typedef struct gdata {
     int K, na, nb;
     double *y;
-    int *pt; /* the points' indexes in s->points */
+    int *pt;      /* the points' indexes in s->points */
+    double shift; /* what the correction took off B's log ratio (0 uncorrected) */
 } gdata;
 
 static double gy(const gdata *G, int r, int i)
@@ -422,6 +426,8 @@ static void group_text(compare_group *g, double threshold, compare_correct corr)
                !g->corrected                       ? ""
                : corr == COMPARE_CORRECT_REFERENCE ? ", corrected by the machine's reference"
                                                    : ", corrected for the others' load");
+    if (g->corrected)
+        fmt_append(g->text, sizeof g->text, " (uncorrected \xc3\x97%.2f)", g->raw_ratio);
 }
 
 /* The verdict of an interval against the threshold R. */
@@ -527,6 +533,32 @@ static void judge_points(compare_set *s, const compare_group *g, const gdata *G,
     }
 }
 
+/* A correction models the machine; it may explain a difference, never
+ * decide one: a verdict stands only where the uncorrected times point the
+ * same way (slower or faster by the threshold, or within it).  Equal
+ * medians with more load on A's side would otherwise read as "2.6×
+ * slower, corrected for the others' load". */
+static void correction_alone(compare_group *g, double R, compare_correct corr)
+{
+    double raw = g->raw_ratio;
+    int agrees = g->verdict == CMP_SLOWER      ? raw >= R
+                 : g->verdict == CMP_FASTER    ? raw <= 1.0 / R
+                 : g->verdict == CMP_UNCHANGED ? raw > 1.0 / R && raw < R
+                                               : 1;
+    if (agrees)
+        return;
+    snprintf(g->why, sizeof g->why,
+             "the correction %s alone makes this %s: the uncorrected times differ by "
+             "\xc3\x97%.2f",
+             corr == COMPARE_CORRECT_REFERENCE ? "by the machine's reference"
+                                               : "for the others' load",
+             g->verdict == CMP_SLOWER   ? "a slowdown"
+             : g->verdict == CMP_FASTER ? "a speed-up"
+                                        : "no change",
+             raw);
+    g->verdict = CMP_INCONCLUSIVE;
+}
+
 /* The run-level verdict of group g (its points collected in G). */
 static void judge_group(compare_set *s, compare_group *g, const gdata *G, const results *a0,
                         double busy_a, double busy_b, double *work)
@@ -605,8 +637,11 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     g->ratio = exp(D);
     g->lo = exp(D - t * sqrt(var));
     g->hi = exp(D + t * sqrt(var));
+    g->raw_ratio = exp(D + G->shift);
     g->verdict = verdict_of(g->ratio, g->lo, g->hi, R);
     group_why(g, R, busy_a, busy_b, g->corrected && s->opts.correct == COMPARE_CORRECT_LOAD);
+    if (g->corrected)
+        correction_alone(g, R, s->opts.correct);
     group_text(g, R, g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE);
     if (g->view == FIT_RESIDENT)
         judge_points(s, g, G, na + nb > 2 ? 0.0 : 2.0 * g->run_sd * g->run_sd, centre, d, tmp);
@@ -619,7 +654,7 @@ static int do_group(compare_set *s, int gi, const results *a0, const double *lre
 {
     compare_group *g = &s->groups[gi];
     const int na = s->na, nb = s->nb;
-    gdata G = {0, na, nb, NULL, NULL};
+    gdata G = {0, na, nb, NULL, NULL, 0.0};
     double *work = NULL;
     int i, j, rc = BE_OK;
     G.y = malloc((size_t)(na + nb) * (size_t)(s->npoints + 1) * sizeof *G.y);
@@ -636,6 +671,12 @@ static int do_group(compare_set *s, int gi, const results *a0, const double *lre
             G.pt[G.K++] = i;
     }
     g->corrected = g->kind_cpu && lref != NULL;
+    if (g->corrected) {
+        for (j = 0; j < nb; j++)
+            G.shift += lref[na + j] / nb;
+        for (j = 0; j < na; j++)
+            G.shift -= lref[j] / na;
+    }
     for (i = 0; i < G.K; i++) {
         const compare_point *c = &s->points[G.pt[i]];
         for (j = 0; j < na + nb; j++) {

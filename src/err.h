@@ -17,7 +17,7 @@ enum {
     BE_EFAIL = -1,  /* a run-time failure: I/O, a library call, bad data   */
     BE_EUSAGE = -2, /* the user asked for something malformed              */
     BE_EOOM = -3,   /* a device could not allocate what a point needs      */
-    BE_EINTR = -4   /* interrupted by SIGINT/SIGTERM                       */
+    BE_EINTR = -4   /* interrupted by SIGINT, SIGTERM or SIGHUP (stop.h)  */
 };
 
 typedef struct err {

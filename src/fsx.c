@@ -4,7 +4,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fsx.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,9 +56,10 @@ int fsx_real_dir(const char *path, err *e)
 
 /* ---- atomic replacement in a directory --------------------------------- */
 
-/* A name for a temporary beside name: "name.tmp." and six characters that
- * differ from call to call (O_EXCL makes a clash a retry, never a
- * mistake). */
+/* A name for a temporary beside name: "name.tmp.PID." and six characters
+ * that differ from call to call (O_EXCL makes a clash a retry, never a
+ * mistake).  The pid tells a later command whether the writer is gone
+ * (fsx_sweep_at). */
 static int temp_name(char *buf, size_t size, const char *name, unsigned attempt)
 {
     static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -72,7 +75,7 @@ static int temp_name(char *buf, size_t size, const char *name, unsigned attempt)
         x /= sizeof chars - 1;
     }
     suffix[6] = '\0';
-    n = snprintf(buf, size, "%s.tmp.%s", name, suffix);
+    n = snprintf(buf, size, "%s.tmp.%ld.%s", name, (long)getpid(), suffix);
     return n > 0 && (size_t)n < size && (size_t)n <= 255;
 }
 
@@ -329,6 +332,63 @@ int fsx_write_in(const char *root, const char *path, const void *data, size_t le
     return rc;
 }
 
+/* Opens the directory of path (inside root) without creating anything:
+ * *fd -1 and BE_OK when a directory on the way is missing; *file its
+ * last component. */
+static int open_parent(const char *root, const char *path, int *fd, const char **file,
+                       size_t *ndirs, const char **rel, err *e)
+{
+    int rc, missing;
+    *fd = -1;
+    if ((rc = split(root, path, rel, ndirs, file, e)) < 0)
+        return rc;
+    if ((*fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return errno == ENOENT ? BE_OK
+                               : err_set(e, BE_EFAIL, "%s: cannot open the directory: %s", root,
+                                         strerror(errno));
+    if ((rc = walk(fd, root, *rel, *ndirs, 0, &missing, e)) < 0 || missing) {
+        close(*fd);
+        *fd = -1;
+    }
+    return rc;
+}
+
+int fsx_rename_in(const char *root, const char *from, const char *to, err *e)
+{
+    char esc[1024];
+    const char *rel, *file, *rel2, *file2;
+    size_t ndirs, ndirs2;
+    int fd, rc;
+    if ((rc = split(root, to, &rel2, &ndirs2, &file2, e)) < 0 ||
+        (rc = open_parent(root, from, &fd, &file, &ndirs, &rel, e)) < 0)
+        return rc;
+    if (ndirs != ndirs2 || strncmp(rel, rel2, ndirs) != 0)
+        rc = err_set(e, BE_EFAIL, "%s: not in the directory of %s", to, from);
+    else if (fd >= 0 && renameat(fd, file, fd, file2) != 0 && errno != ENOENT) {
+        utf8_escape(esc, sizeof esc, to);
+        rc = err_set(e, BE_EFAIL, "%s: cannot move into place: %s", esc, strerror(errno));
+    }
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
+int fsx_unlink_in(const char *root, const char *path, err *e)
+{
+    char esc[1024];
+    const char *rel, *file;
+    size_t ndirs;
+    int fd, rc;
+    if ((rc = open_parent(root, path, &fd, &file, &ndirs, &rel, e)) < 0 || fd < 0)
+        return rc;
+    if (unlinkat(fd, file, 0) != 0 && errno != ENOENT) {
+        utf8_escape(esc, sizeof esc, path);
+        rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", esc, strerror(errno));
+    }
+    close(fd);
+    return rc;
+}
+
 int fsx_check_in(const char *root, const char *path, err *e)
 {
     char esc[1024];
@@ -347,6 +407,173 @@ int fsx_check_in(const char *root, const char *path, err *e)
     }
     close(fd);
     return rc;
+}
+
+/* ---- what a killed command left ------------------------------------- */
+
+/* The pid in name when name is what a writer of OUT leaves behind: a
+ * temporary file "NAME.tmp.PID.XXXXXX" (temp_name, and site.c's list) or,
+ * with dir, an import's staging directory ".import-PID-XXXXXX" (archive.c);
+ * else 0.  Six characters of [A-Za-z0-9] end both. */
+static long leftover_pid(const char *name, int dir)
+{
+    const char *p, *tail;
+    size_t n = strlen(name), i;
+    long pid = 0;
+    if (n < 6)
+        return 0;
+    tail = name + n - 6;
+    for (i = 0; i < 6; i++)
+        if (!((tail[i] >= 'a' && tail[i] <= 'z') || (tail[i] >= 'A' && tail[i] <= 'Z') ||
+              (tail[i] >= '0' && tail[i] <= '9')))
+            return 0;
+    if (dir) {
+        if (strncmp(name, ".import-", 8) != 0)
+            return 0;
+        p = name + 8;
+    } else {
+        for (p = tail - 1; p > name && p[-1] >= '0' && p[-1] <= '9'; p--)
+            ;
+        if (p - name < 6 || strncmp(p - 5, ".tmp.", 5) != 0 || p - 5 == name)
+            return 0;
+    }
+    for (; *p >= '0' && *p <= '9' && pid < 100000000L; p++)
+        pid = pid * 10 + (*p - '0');
+    if (p != tail - 1 || *p != (dir ? '-' : '.'))
+        return 0;
+    return pid;
+}
+
+/* 1 when no process of that pid runs here (kill answers ESRCH); a process
+ * of another user (EPERM), or this one, counts as alive. */
+static int gone(long pid)
+{
+    return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the staging directory name in parent: its regular files (and any
+ * link, removed as a link), then itself; what else it holds keeps it. */
+static int remove_stage_at(int parent, const char *name)
+{
+    struct dirent *de;
+    DIR *d;
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || !(d = fdopendir(fd))) {
+        if (fd >= 0)
+            close(fd);
+        return BE_EFAIL;
+    }
+    while ((de = readdir(d)) != NULL) {
+        struct stat st;
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+            (void)unlinkat(dirfd(d), de->d_name, 0);
+    }
+    closedir(d);
+    return unlinkat(parent, name, AT_REMOVEDIR) == 0 ? BE_OK : BE_EFAIL;
+}
+
+int fsx_sweep_at(int dirfd, const char *shown, err *e)
+{
+    struct dirent *de;
+    DIR *d;
+    int fd = dup(dirfd);
+    if (fd < 0 || !(d = fdopendir(fd))) {
+        if (fd >= 0)
+            close(fd);
+        return err_set(e, BE_EFAIL, "%s: cannot list: %s", shown, strerror(errno));
+    }
+    /* fdopendir shares the offset of the duplicate: start from the top */
+    rewinddir(d);
+    while ((de = readdir(d)) != NULL) {
+        struct stat st;
+        long pid = leftover_pid(de->d_name, 0), spid = leftover_pid(de->d_name, 1);
+        if ((!pid && !spid) || fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (pid && S_ISREG(st.st_mode) && gone(pid))
+            (void)unlinkat(dirfd, de->d_name, 0);
+        else if (spid && S_ISDIR(st.st_mode) && gone(spid))
+            (void)remove_stage_at(dirfd, de->d_name);
+    }
+    closedir(d);
+    return BE_OK;
+}
+
+int fsx_sweep_in(const char *root, const char *dir, err *e)
+{
+    char esc[1024];
+    int fd, rc, missing;
+    const char *rel = NULL;
+    size_t ndirs = 0;
+    if ((rc = split(root, dir, &rel, &ndirs, NULL, e)) < 0)
+        return rc;
+    if ((fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return errno == ENOENT ? BE_OK
+                               : err_set(e, BE_EFAIL, "%s: cannot open the directory: %s", root,
+                                         strerror(errno));
+    if ((rc = walk(&fd, root, rel, ndirs, 0, &missing, e)) == BE_OK && !missing) {
+        utf8_escape(esc, sizeof esc, dir);
+        rc = fsx_sweep_at(fd, esc, e);
+    }
+    close(fd);
+    return rc;
+}
+
+/* fsx_check_links_in of the open directory fd (closed here), shown as
+ * dir: with depth > 0, of each directory in it instead (not followed when
+ * a link: what reads a directory there refuses that link itself). */
+static int check_links_at(int fd, const char *dir, const char *suffix, int depth, err *e)
+{
+    char shown[4400], esc[1024];
+    struct dirent *de;
+    size_t ns = strlen(suffix);
+    int rc = BE_OK;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return err_set(e, BE_EFAIL, "%s: cannot list: %s", dir, strerror(errno));
+    }
+    while (rc == BE_OK && (de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+        struct stat st;
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+            fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        snprintf(shown, sizeof shown, "%s/%s", dir, de->d_name);
+        if (depth > 0 && S_ISDIR(st.st_mode)) {
+            int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                rc = check_links_at(sub, shown, suffix, depth - 1, e);
+        } else if (depth == 0 && S_ISLNK(st.st_mode) && n >= ns &&
+                   strcmp(de->d_name + n - ns, suffix) == 0) {
+            utf8_escape(esc, sizeof esc, shown);
+            rc =
+                err_set(e, BE_EFAIL,
+                        "%s: is a symbolic link (breakeven replaces no link where it writes)", esc);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int fsx_check_links_in(const char *root, const char *dir, const char *suffix, int depth, err *e)
+{
+    const char *rel = NULL;
+    size_t ndirs = 0;
+    int fd, rc, missing;
+    if ((rc = split(root, dir, &rel, &ndirs, NULL, e)) < 0)
+        return rc;
+    if ((fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return errno == ENOENT ? BE_OK
+                               : err_set(e, BE_EFAIL, "%s: cannot open the directory: %s", root,
+                                         strerror(errno));
+    if ((rc = walk(&fd, root, rel, ndirs, 0, &missing, e)) < 0 || missing) {
+        close(fd);
+        return rc;
+    }
+    return check_links_at(fd, dir, suffix, depth, e);
 }
 
 int fsx_read_all(const char *path, char **data, size_t *len, err *e)

@@ -53,6 +53,16 @@ int fsx_mkdirs_in(const char *root, const char *path, err *e);
  * symbolic link or not a regular file. */
 int fsx_write_in(const char *root, const char *path, const void *data, size_t len, err *e);
 
+/* Renames from to to, both inside root and in the same directory (a
+ * staged file into place), that directory opened as fsx_dir_open opens it:
+ * no link below root followed.  BE_OK, and nothing done, when from (or a
+ * directory on its way) does not exist: moved already. */
+int fsx_rename_in(const char *root, const char *from, const char *to, err *e);
+
+/* Removes the file path inside root the same way; BE_OK when it is not
+ * there. */
+int fsx_unlink_in(const char *root, const char *path, err *e);
+
 /* What fsx_write_in would refuse, checked without writing anything: every
  * existing directory of path a directory of its own, the file (when it
  * exists) a regular file of its own.  A writer of many files checks them
@@ -68,6 +78,26 @@ int fsx_inside(const char *root, const char *path);
  * names the file in errors.  The file must not be a symbolic link. */
 int fsx_write_at(int dirfd, const char *name, const char *shown, const void *data, size_t len,
                  err *e);
+
+/* fsx_check_in for every file of the directory dir (inside root) whose
+ * name ends in suffix, as far as links go: BE_EFAIL naming the first that
+ * is a symbolic link; BE_OK when dir does not exist.  With depth 1, the
+ * same in every directory of dir instead (OUT/runs/: each run's).  For a writer
+ * whose file names are not all known before it starts (the charts:
+ * ".png"), so that a planted link refuses it before it wrote anything. */
+int fsx_check_links_in(const char *root, const char *dir, const char *suffix, int depth, err *e);
+
+/* Removes from the directory dirfd (shown names it in errors) what a
+ * killed writer of breakeven left there and nothing else: a regular file
+ * named "NAME.tmp.PID.XXXXXX" (fsx_write_at's temporary) or a directory
+ * ".import-PID-XXXXXX" (an import's staging, with the files in it), each
+ * only when no process PID runs on this machine.  A signal never leaves
+ * these (stop.h); SIGKILL, a crash or a power cut does. */
+int fsx_sweep_at(int dirfd, const char *shown, err *e);
+
+/* fsx_sweep_at of the directory dir inside root, opened as fsx_dir_open
+ * opens it (no link followed below root); BE_OK when it does not exist. */
+int fsx_sweep_in(const char *root, const char *dir, err *e);
 
 /* Reads a whole file into a NUL-terminated buffer the caller frees: a
  * regular file of at most FSX_READ_MAX bytes (infile_read, which callers

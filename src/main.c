@@ -13,11 +13,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "archive.h"
 #include "cli.h"
@@ -40,43 +40,13 @@
 #include "results.h"
 #include "runcharts.h"
 #include "site.h"
+#include "stop.h"
 #include "sweep.h"
 #include "table.h"
 #include "tune.h"
 #include "utf8.h"
 #include "version.h"
 #include "workload.h"
-
-/* The one piece of file-scope mutable state: what the signal handler can
- * touch.  Set by SIGINT or SIGTERM once catch_signals has run; the modules
- * get it as a `volatile sig_atomic_t *stop` argument (stop_flag) and stop
- * at their next check, between files, so that every file is the previous
- * one or the new one, whole, and no temporary file is left. */
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
-static volatile sig_atomic_t *stop_flag(void)
-{
-    return &interrupted;
-}
-
-/* Every command that writes calls this before its first write (and passes
- * stop_flag() down), and exits 1 when the work stopped with BE_EINTR:
- * SIGINT and SIGTERM only raise the flag. */
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 /* A message on one printable line: input it quotes is escaped already
  * where it is read; what still holds a control character or invalid UTF-8
@@ -142,11 +112,13 @@ static int cmd_devices(const cli *c)
     return 0;
 }
 
-/* Creates OUT/runs/<UTC time>-<host>[-N]/ and writes its path into dir. */
+/* Creates OUT/runs/<UTC time>-<host>[-N]/ (relative to OUT/runs/, opened
+ * through no link: fsx.h) and writes its path into dir; first removes what
+ * a killed run left in OUT/runs/ (fsx_sweep_in). */
 static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_t idsize, err *e)
 {
     char stamp[32], host[64], runs[2200];
-    int k, rc;
+    int k, rc, fd;
     size_t i;
 
     host_utc_now(stamp, sizeof stamp, 1);
@@ -156,19 +128,29 @@ static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_
               (host[i] >= '0' && host[i] <= '9') || host[i] == '-'))
             host[i] = '-';
     snprintf(runs, sizeof runs, "%s/runs", out);
-    if ((rc = fsx_mkdirs_in(out, runs, e)) < 0)
+    if ((rc = fsx_dir_open(out, runs, 1, &fd, e)) < 0)
         return err_prefix(e, rc, "--out %s", out);
+    if ((rc = fsx_sweep_at(fd, runs, e)) < 0) {
+        close(fd);
+        return rc;
+    }
     for (k = 1; k < 1000; k++) {
         if (k == 1)
             snprintf(id, idsize, "%s-%s", stamp, host);
         else
             snprintf(id, idsize, "%s-%s-%d", stamp, host, k);
         snprintf(dir, size, "%s/%s", runs, id);
-        if (mkdir(dir, 0777) == 0)
+        if (mkdirat(fd, id, 0777) == 0) {
+            close(fd);
             return BE_OK;
-        if (errno != EEXIST)
-            return err_set(e, BE_EFAIL, "%s: cannot create directory: %s", dir, strerror(errno));
+        }
+        if (errno != EEXIST) {
+            rc = err_set(e, BE_EFAIL, "%s: cannot create directory: %s", dir, strerror(errno));
+            close(fd);
+            return rc;
+        }
     }
+    close(fd);
     return err_set(e, BE_EFAIL, "%s: too many runs in the same second", runs);
 }
 
@@ -310,7 +292,6 @@ static int cmd_report(const cli *c)
     char index[4200];
     err e;
     int rc, changed;
-    catch_signals();
     if ((rc = settings_of(c, &st, &changed, &e)) < 0)
         return fail(status_of(rc), &e);
     report_options(c, &st, &o);
@@ -361,7 +342,6 @@ static int cmd_tune(const cli *c)
     o.seed = c->plan.seed;
     o.stop = stop_flag();
     o.progress = tune_row;
-    catch_signals();
     if (c->quick) {
         o.fwd_hidden = 256;
         o.fwd_batch = 64;
@@ -429,7 +409,6 @@ static int cmd_compare(const cli *c)
     err e;
     site_settings st;
     int rc, changed, status = 0;
-    catch_signals();
     if ((rc = settings_of(c, &st, &changed, &e)) < 0)
         return fail(status_of(rc), &e);
     report_options(c, &st, &o);
@@ -519,8 +498,18 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = archive_load_run(c->out, arg, &u, e)) < 0)
         return rc;
     r = u.r;
-    /* a run of OUT is rewritten inside OUT, through no link planted there */
-    if ((fsx_inside(c->out, u.src) && (rc = fsx_check_in(c->out, u.src, e)) < 0) ||
+    snprintf(dir, sizeof dir, "%s", u.src);
+    slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    /* a run of OUT is rewritten inside OUT, through no link planted there
+     * (its charts' included: checked before the results file is
+     * rewritten), after what a killed command left there is gone */
+    if ((fsx_inside(c->out, u.src) && ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
+                                       (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
+                                       (rc = fsx_sweep_in(c->out, dir, e)) < 0)) ||
         (rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
         goto done;
     for (i = 0; i < r->npoints; i++) {
@@ -536,25 +525,19 @@ static int refit_one(const cli *c, const char *arg, err *e)
     if ((rc = fit_run(r, &prices, r->prov.seed, 0, &fs, e)) < 0)
         goto done;
     results_set_fit(r, &fs, r->prov.seed, &prices);
-    if (interrupted) {
+    if (stop_requested()) {
         rc = err_set(e, BE_EINTR, "interrupted: %s is as it was", u.src);
         goto done;
     }
     if ((rc = results_save(r, u.src, e)) < 0)
         goto done;
-    if (interrupted) {
+    if (stop_requested()) {
         rc = err_set(e, BE_EINTR,
                      "interrupted: %s is refitted, its charts not redrawn (`breakeven refit` "
                      "again draws them)",
                      u.src);
         goto done;
     }
-    snprintf(dir, sizeof dir, "%s", u.src);
-    slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
     if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0)
         goto done;
     if (onepass && !c->quiet)
@@ -578,7 +561,6 @@ static int cmd_refit(const cli *c)
 {
     err e;
     int i, rc;
-    catch_signals();
     for (i = 0; i < c->nargs; i++)
         if ((rc = refit_one(c, c->args[i], &e)) < 0)
             return fail(status_of(rc), &e);
@@ -595,7 +577,6 @@ static int cmd_decide(const cli *c)
     err e;
     int rc;
     memset(&s, 0, sizeof s);
-    catch_signals();
     if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
         return fail(status_of(rc), &e);
     snprintf(dir, sizeof dir, "%s", u.src);
@@ -614,6 +595,15 @@ static int cmd_decide(const cli *c)
             rc = err_set(&e, BE_EUSAGE,
                          "%s measured no network (measure one with breakeven run --net SIZES)",
                          u.src);
+    }
+    /* beside a run of OUT: through no link planted there */
+    if (rc == BE_OK && fsx_inside(c->out, dir)) {
+        char p[ARCHIVE_PATH + 32];
+        snprintf(p, sizeof p, "%s/decision.json", dir);
+        if ((rc = fsx_check_in(c->out, p, &e)) == BE_OK) {
+            snprintf(p, sizeof p, "%s/breakeven_decision.h", dir);
+            rc = fsx_check_in(c->out, p, &e);
+        }
     }
     if (rc == BE_OK && (rc = decide_write(u.r, &s, dir, stdout, &e)) == BE_OK) {
         print_path(stdout, "%s/decision.json\n", dir);
@@ -736,16 +726,105 @@ static int write_exports(const results *r, const char *out, const char *dir, err
     return rc;
 }
 
+/* What `run` is about to measure, on stderr. */
+static void run_announce(const cli *c, const device_set *set, device *const *sel, int nsel)
+{
+    int i;
+    if (c->quiet)
+        return;
+    fprintf(stderr, "breakeven %s: measuring", BE_VERSION);
+    for (i = 0; i < nsel; i++)
+        fprintf(stderr, "%s %s (%s %s)", i ? "," : "", sel[i]->info.id, sel[i]->info.type,
+                sel[i]->info.name);
+    fprintf(stderr, "; %d points in %d passes, budget %.0f s\n", plan_cells(&c->plan) * nsel,
+            c->plan.passes, c->plan.budget);
+    if (strcmp(c->threads_from, "OPENBLAS_NUM_THREADS") == 0)
+        fprintf(stderr, "note: %d OpenBLAS threads, as OPENBLAS_NUM_THREADS says\n", c->threads);
+    if (set->note[0])
+        fprintf(stderr, "note: %s\n", set->note);
+}
+
+/* The sweep and its refinement into r, saved at path as they go; on an
+ * interruption r is saved (marked partial) and BE_EINTR says where. */
+static int run_measure(const cli *c, device **sel, int nsel, results *r, const char *path, err *e)
+{
+    int ngrid = 0, rc;
+    double start;
+    plan_point *grid;
+    progress pg;
+    err save;
+
+    progress_init(&pg, stderr, c->quiet);
+    grid = plan_grid(&c->plan, &ngrid);
+    if (!grid)
+        return err_set(e, BE_EFAIL, "out of memory");
+    start = host_seconds();
+    /* a fifth of the budget is kept for refinement around the crossover */
+    rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
+                   nsel, r, path, stop_flag(), progress_event, &pg, e);
+    if (rc == BE_OK) {
+        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel,
+                          nsel,     path,       stop_flag(),  progress_event, &pg};
+        rc = refine_run(&ro, r, e);
+    }
+    progress_finish(&pg);
+    free(grid);
+    host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
+    if (rc != BE_EINTR)
+        return rc;
+    if ((rc = results_save(r, path, &save)) < 0) {
+        *e = save;
+        return rc;
+    }
+    return err_set(e, BE_EINTR, "interrupted: %d points saved in %s (marked partial)", r->npoints,
+                   path);
+}
+
+/* The kernels' build time (stderr) and OpenBLAS using fewer threads than
+ * asked (stdout), noted in r's devices. */
+static void run_notes(const cli *c, device **sel, int nsel, results *r)
+{
+    int i;
+    for (i = 0; i < nsel; i++) {
+        const device_info *d = &r->devices[i];
+        const char *secs, *cache;
+        device_note_build(sel[i], &r->devices[i]);
+        secs = devinfo_prop(d, "kernel-build-seconds");
+        cache = devinfo_prop(d, "kernel-binary-cache");
+        if (secs && cache && !c->quiet)
+            fprintf(stderr, "%s: kernels built in %s s (binary cache %s), not part of any sample\n",
+                    d->id, secs, cache);
+    }
+    for (i = 0; i < r->ndevices; i++) {
+        const char *why = devinfo_prop(&r->devices[i], "openblas-underuses");
+        if (why)
+            printf("warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
+    }
+}
+
+/* A finished run's charts and exports, and its tables on stdout. */
+static int run_publish(const cli *c, const results *r, const char *dir, const char *path, err *e)
+{
+    int rc, ncharts = 0;
+    if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0 ||
+        (rc = write_exports(r, c->out, dir, e)) < 0)
+        return rc;
+    table_points(stdout, r);
+    print_machine_warnings(stdout, r);
+    if ((rc = print_crossovers(stdout, r, e)) < 0 || (rc = print_networks(stdout, r, e)) < 0)
+        return rc;
+    printf("charts: %d PNG in %s/\n", ncharts, dir);
+    printf("%s\n", path);
+    return BE_OK;
+}
+
 static int cmd_run(const cli *c, int then_report)
 {
     device_set set;
     device **sel = NULL;
-    int *idx = NULL, nsel = 0, i, rc, status = 1, ngrid = 0, ncharts = 0;
-    double start;
-    plan_point *grid = NULL;
+    int *idx = NULL, nsel = 0, i, rc, status = 1;
     char dir[2400], id[128], path[2600];
     results *r = NULL;
-    progress pg;
     err e;
 
     if ((rc = device_discover(&set, c->threads, &e)) < 0)
@@ -762,10 +841,9 @@ static int cmd_run(const cli *c, int then_report)
         status = status_of(rc);
         goto fail;
     }
-    /* from here on a signal stops the run at its next check, after the
-     * file being written */
-    catch_signals();
-    if (interrupted) {
+    /* a signal since main caught them stops the run at its next check,
+     * after the file being written; one before this point stops it here */
+    if (stop_requested()) {
         err_set(&e, BE_EINTR, "interrupted before the run started; nothing written");
         goto fail;
     }
@@ -784,85 +862,22 @@ static int cmd_run(const cli *c, int then_report)
         if ((rc = results_add_device(r, &sel[i]->info, &e)) < 0)
             goto fail;
     }
-    if (!c->quiet) {
-        fprintf(stderr, "breakeven %s: measuring", BE_VERSION);
-        for (i = 0; i < nsel; i++)
-            fprintf(stderr, "%s %s (%s %s)", i ? "," : "", sel[i]->info.id, sel[i]->info.type,
-                    sel[i]->info.name);
-        fprintf(stderr, "; %d points in %d passes, budget %.0f s\n", plan_cells(&c->plan) * nsel,
-                c->plan.passes, c->plan.budget);
-        if (strcmp(c->threads_from, "OPENBLAS_NUM_THREADS") == 0)
-            fprintf(stderr, "note: %d OpenBLAS threads, as OPENBLAS_NUM_THREADS says\n",
-                    c->threads);
-        if (set.note[0])
-            fprintf(stderr, "note: %s\n", set.note);
-    }
-    if ((rc = results_save(r, path, &e)) < 0)
+    run_announce(c, &set, sel, nsel);
+    if ((rc = results_save(r, path, &e)) < 0 || (rc = run_measure(c, sel, nsel, r, path, &e)) < 0)
         goto fail;
-
-    progress_init(&pg, stderr, c->quiet);
-    grid = plan_grid(&c->plan, &ngrid);
-    if (!grid) {
-        err_set(&e, BE_EFAIL, "out of memory");
-        goto fail;
-    }
-    start = host_seconds();
-    /* a fifth of the budget is kept for refinement around the crossover */
-    rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
-                   nsel, r, path, &interrupted, progress_event, &pg, &e);
-    if (rc == BE_OK) {
-        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel,
-                          nsel,     path,       stop_flag(),  progress_event, &pg};
-        rc = refine_run(&ro, r, &e);
-    }
-    progress_finish(&pg);
-    host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
-    if (rc == BE_EINTR) {
-        err save;
-        if (results_save(r, path, &save) < 0) {
-            e = save;
-            goto fail;
-        }
-        err_set(&e, BE_EINTR, "interrupted: %d points saved in %s (marked partial)", r->npoints,
-                path);
-        goto fail;
-    }
-    if (rc < 0)
-        goto fail;
-    for (i = 0; i < nsel; i++) {
-        const device_info *d = &r->devices[i];
-        const char *secs, *cache;
-        device_note_build(sel[i], &r->devices[i]);
-        secs = devinfo_prop(d, "kernel-build-seconds");
-        cache = devinfo_prop(d, "kernel-binary-cache");
-        if (secs && cache && !c->quiet)
-            fprintf(stderr, "%s: kernels built in %s s (binary cache %s), not part of any sample\n",
-                    d->id, secs, cache);
-    }
-    for (i = 0; i < r->ndevices; i++) {
-        const char *why = devinfo_prop(&r->devices[i], "openblas-underuses");
-        if (why)
-            printf("warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
-    }
+    run_notes(c, sel, nsel, r);
     r->partial = 0;
     if ((rc = results_save(r, path, &e)) < 0)
         goto fail;
-    if (interrupted) {
+    if (stop_requested()) {
         err_set(&e, BE_EINTR,
                 "interrupted: the run is complete in %s, its charts not drawn "
                 "(`breakeven report` draws them)",
                 path);
         goto fail;
     }
-    if ((rc = runcharts_draw(r, dir, &ncharts, &e)) < 0 ||
-        (rc = write_exports(r, c->out, dir, &e)) < 0)
+    if ((rc = run_publish(c, r, dir, path, &e)) < 0)
         goto fail;
-    table_points(stdout, r);
-    print_machine_warnings(stdout, r);
-    if ((rc = print_crossovers(stdout, r, &e)) < 0 || (rc = print_networks(stdout, r, &e)) < 0)
-        goto fail;
-    printf("charts: %d PNG in %s/\n", ncharts, dir);
-    printf("%s\n", path);
     status = 0;
     if (then_report)
         status = cmd_report(c);
@@ -871,7 +886,6 @@ fail:
     fail(status, &e);
 done:
     results_free(r);
-    free(grid);
     free(idx);
     free(sel);
     device_set_free(&set);
@@ -884,7 +898,7 @@ done:
 static int cmd_repeat(const cli *c)
 {
     int k, status = 0;
-    for (k = 0; k < c->repeat && status == 0 && !interrupted; k++) {
+    for (k = 0; k < c->repeat && status == 0 && !stop_requested(); k++) {
         if (c->repeat > 1 && !c->quiet)
             fprintf(stderr, "run %d of %d\n", k + 1, c->repeat);
         status = cmd_run(c, c->cmd == CLI_ALL && k == c->repeat - 1);
@@ -900,6 +914,10 @@ int main(int argc, char **argv)
 
     if (rc < 0)
         return fail(2, &e);
+    /* every command that writes gets the one signal path (stop.h) before
+     * it starts; the others keep the default (a signal ends them) */
+    if (c.cmd != CLI_HELP && c.cmd != CLI_VERSION && c.cmd != CLI_DEVICES && c.cmd != CLI_WHICH)
+        stop_catch();
     switch (c.cmd) {
     case CLI_HELP:
         if (c.help_cmd >= 0)

@@ -86,7 +86,7 @@ typedef struct report_ctx {
     site_outbox box;
 } report_ctx;
 
-/* BE_EINTR when SIGINT or SIGTERM asked to stop. */
+/* BE_EINTR when a signal asked to stop (stop.h). */
 static int stopped(const report_ctx *x, err *e)
 {
     if (x->o->stop && *x->o->stop)
@@ -1628,6 +1628,7 @@ static int check_out(const char *out, err *e)
         "index.html",   "feed.xml",  "style.css",       "results.csv",       "fits.csv",
         "history.html", "site.conf", "runs/index.html", "history/style.css", "compare/style.css",
     };
+    static const char *const chart_dirs[] = {"", "history", "compare", "runs"};
     char p[PATHMAX];
     size_t i;
     int rc;
@@ -1636,6 +1637,33 @@ static int check_out(const char *out, err *e)
         if ((rc = fsx_check_in(out, p, e)) < 0)
             return rc;
     }
+    /* the charts' names depend on the data: every PNG where charts go,
+     * each run's too (before the archive is read, which writes the cache) */
+    for (i = 0; i < sizeof chart_dirs / sizeof *chart_dirs; i++) {
+        snprintf(p, sizeof p, "%s%s%s", out, *chart_dirs[i] ? "/" : "", chart_dirs[i]);
+        if ((rc = fsx_check_links_in(out, p, ".png", strcmp(chart_dirs[i], "runs") == 0, e)) < 0)
+            return rc;
+    }
+    return BE_OK;
+}
+
+/* Once every check passed: what a killed report, run or import left in
+ * the directories of OUT this report writes (runs: NULL for none), so
+ * that a SIGKILL's temporaries do not stay forever (fsx_sweep_in). */
+static int sweep_out(const char *out, const archive *a, err *e)
+{
+    static const char *const dirs[] = {"", "runs", "history", "compare", CACHE_DIR};
+    char p[PATHMAX];
+    size_t i;
+    int k, rc;
+    for (i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(p, sizeof p, "%s%s%s", out, *dirs[i] ? "/" : "", dirs[i]);
+        if ((rc = fsx_sweep_in(out, p, e)) < 0)
+            return rc;
+    }
+    for (k = 0; a && k < a->n; k++)
+        if (fsx_inside(out, a->v[k].dir) && (rc = fsx_sweep_in(out, a->v[k].dir, e)) < 0)
+            return rc;
     return BE_OK;
 }
 
@@ -1714,7 +1742,8 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
     }
     if ((rc = site_recover(o->out, e)) == BE_OK && (rc = site_key(x, e)) == BE_OK &&
         (rc = archive_load(o->out, o->runs, o->nruns, &hk, &x->a, e)) == BE_OK) {
-        if ((rc = match_sides(x, e)) == BE_OK && (rc = check_runs(o->out, &x->a, e)) == BE_OK)
+        if ((rc = match_sides(x, e)) == BE_OK && (rc = check_runs(o->out, &x->a, e)) == BE_OK &&
+            (rc = sweep_out(o->out, &x->a, e)) == BE_OK)
             rc = render_all(x, index, size, e);
         warn_notes(o, &x->a);
     }
@@ -1739,7 +1768,7 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
     memset(cmp, 0, sizeof *cmp);
     if (na < 1 || nb < 1 || na > COMPARE_MAX_RUNS || nb > COMPARE_MAX_RUNS)
         return err_set(e, BE_EUSAGE, "compare: 1 to %d runs per side", COMPARE_MAX_RUNS);
-    if ((rc = check_out(o->out, e)) < 0)
+    if ((rc = check_out(o->out, e)) < 0 || (rc = sweep_out(o->out, NULL, e)) < 0)
         return rc;
     if (!(u = calloc((size_t)(na + nb), sizeof *u)))
         return err_set(e, BE_EFAIL, "compare: out of memory");

@@ -557,7 +557,9 @@ static int write_manifest(const site_outbox *b, const char *path, err *e)
 {
     char tmp[SITE_PATH + 48];
     int i, fd, why = 0;
-    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+    /* named as fsx.h names its temporaries, so that one a SIGKILL left is
+     * removed by the next command (fsx_sweep_at) */
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
     for (i = 0; i < b->n; i++)
         if (strchr(b->v[i].path, '\n'))
             return err_set(e, BE_EFAIL, "%s: a file name holds a line break", b->v[i].path);
@@ -593,52 +595,58 @@ static int write_manifest(const site_outbox *b, const char *path, err *e)
 }
 
 /* Moves every staged file of b into place (after the commit: nothing
- * allocated, every file tried). */
-static int move_all(const site_outbox *b, err *e)
+ * allocated, every file tried), each relative to its directory opened
+ * through no link (fsx_rename_in). */
+static int move_all(const site_outbox *b, const char *out, err *e)
 {
     char st[SITE_PATH + 16];
     int i, rc = BE_OK;
+    err one;
     for (i = 0; i < b->n; i++) {
         stage_of(b->v[i].path, st, sizeof st);
-        /* ENOENT: a file staged twice (the CSS beside every comparison),
-         * moved already */
-        if (rename(st, b->v[i].path) != 0 && errno != ENOENT && rc == BE_OK)
+        /* a file staged twice (the CSS beside every comparison) is moved
+         * already: fsx_rename_in finds nothing to move */
+        if (fsx_rename_in(out, st, b->v[i].path, &one) < 0 && rc == BE_OK)
             rc = err_set(e, BE_EFAIL,
-                         "%s: cannot move into place: %s; the report is published but not all "
-                         "in place: the next report finishes it",
-                         b->v[i].path, strerror(errno));
+                         "%s; the report is published but not all in place: the next report "
+                         "finishes it",
+                         one.msg);
     }
     return rc;
 }
 
 /* Each line of the manifest at path that names a file under out: with
  * forward, its staged file moved into place; else the staged file
- * removed.  Then the manifest itself. */
+ * removed.  Then the manifest itself.  The manifest is a file of OUT (a
+ * link there is not read), and every move and removal is made relative to
+ * a directory of OUT opened through no link (fsx.h), so that a planted
+ * manifest moves nothing outside OUT. */
 static int replay(const char *out, const char *path, int forward, err *e)
 {
     char *text = NULL, *line, *next, st[SITE_PATH + 16];
     size_t n = strlen(out);
     int rc;
-    if ((rc = fsx_read_all(path, &text, NULL, e)) < 0)
+    err one;
+    if ((rc = infile_read(path, FSX_READ_MAX, INFILE_NOFOLLOW, &text, NULL, e)) < 0)
         return rc;
     for (line = text; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        /* a manifest is a file of OUT: only files under it are touched */
+        /* only files under OUT are touched */
         if (strncmp(line, out, n) != 0 || line[n] != '/' || strstr(line, "/../") ||
             strlen(line) >= SITE_PATH)
             continue;
         stage_of(line, st, sizeof st);
         /* a file that cannot be moved is dropped (the next report makes
          * it again), so that one bad path never blocks every later one */
-        if (forward && access(st, F_OK) == 0 && rename(st, line) != 0 && rc == BE_OK)
-            rc = err_set(e, BE_EFAIL, "%s: cannot move into place: %s", line, strerror(errno));
-        unlink(st);
+        if (forward && fsx_rename_in(out, st, line, &one) < 0 && rc == BE_OK)
+            rc = err_set(e, BE_EFAIL, "%s", one.msg);
+        (void)fsx_unlink_in(out, st, &one);
     }
     free(text);
-    if (unlink(path) != 0 && errno != ENOENT && rc == BE_OK)
-        rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", path, strerror(errno));
+    if (fsx_unlink_in(out, path, &one) < 0 && rc == BE_OK)
+        rc = err_set(e, BE_EFAIL, "%s", one.msg);
     return rc;
 }
 
@@ -689,11 +697,9 @@ int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *sto
         rc = err_set(e, BE_EFAIL, "%s: cannot publish: %s", commit, strerror(errno));
         goto undo;
     }
-    if ((rc = move_all(b, e)) < 0)
+    if ((rc = move_all(b, out, e)) < 0)
         return rc; /* the list stays: site_recover finishes */
-    if (unlink(commit) != 0)
-        return err_set(e, BE_EFAIL, "%s: cannot remove: %s", commit, strerror(errno));
-    return BE_OK;
+    return fsx_unlink_in(out, commit, e);
 undo:
     (void)replay(out, pending, 0, &ignore);
     return rc;

@@ -2077,6 +2077,214 @@ static void test_report_planted_links(void **state)
     assert_no_leftovers(out);
 }
 
+/* A chart link planted where the report draws, found only after other
+ * charts were drawn (the charts of a run whose directory lacks them came
+ * first, then the hosts' charts in OUT, the history's in OUT/history):
+ * refused before anything is drawn, OUT as it was, nothing written
+ * through the link. */
+static void test_report_chart_links(void **state)
+{
+    static const char *const plant[] = {
+        "hosts-throughput-inference.png", "hosts-relative-time-inference-narrow.png",
+        "runs/" BASE_ID "/winner-map-inference.png", "history/s1-peak.png"};
+    char out[400], outside[400], victim[500], p[900], *t, *u, *before, *after;
+    warnings w;
+    size_t i;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/chartlink", tmpdir);
+    snprintf(outside, sizeof outside, "%s/chartlink-outside", tmpdir);
+    snprintf(victim, sizeof victim, "%s/victim.png", outside);
+    sh("mkdir -p '%s/runs/" BASE_ID "' '%s/runs/20261123T000000Z-other' '%s'", out, out, outside);
+    write_text(victim, "victim", 6);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    /* a second host, so that the hosts' charts are drawn */
+    t = replace(base, "<host name=\"host\"", "<host name=\"other\"");
+    u = replace(t, "id=\"" BASE_ID "\" started=\"2026-11-22T",
+                "id=\"20261123T000000Z-other\" "
+                "started=\"2026-11-23T");
+    snprintf(p, sizeof p, "%s/runs/20261123T000000Z-other/results.xml", out);
+    write_text(p, u, strlen(u));
+    free(t);
+    free(u);
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (i = 0; i < sizeof plant / sizeof *plant; i++) {
+        snprintf(p, sizeof p, "%s/%s", out, plant[i]);
+        if (!exists("%s", p))
+            fail_msg("the report drew no %s: the test plants nothing", plant[i]);
+        /* the run's charts to be drawn again (its page too: no cache),
+         * then the link */
+        sh("rm -rf '%s'/runs/" BASE_ID "/*.png '%s/.cache' && rm -f '%s' && ln -s '%s' '%s'", out,
+           out, p, victim, p);
+        before = listing(out);
+        assert_int_equal(report(out, NULL, NULL, &w, &e), BE_EFAIL);
+        assert_one_line(e.msg);
+        assert_non_null(strstr(e.msg, plant[i]));
+        assert_non_null(strstr(e.msg, ": is a symbolic link"));
+        after = listing(out);
+        assert_string_equal(before, after);
+        free(before);
+        free(after);
+        snprintf(p, sizeof p, "%s/%s", out, plant[i]);
+        sh("rm '%s'", p);
+        snprintf(p, sizeof p,
+                 "test \"$(ls -A '%s')\" = victim.png && test \"$(cat '%s')\" = victim", outside,
+                 victim);
+        assert_int_equal(system(p), 0);
+        if (report(out, NULL, NULL, &w, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+    }
+    assert_no_leftovers(out);
+}
+
+/* `refit` of a run whose directory holds a chart link: refused before
+ * the results file is rewritten (it was rewritten, and charts drawn, before
+ * the link was met), OUT as it was, the link's target untouched. */
+static void test_refit_chart_link(void **state)
+{
+    char errbuf[4096], out[400], victim[500], p[900], *before, *after;
+    const char *args[] = {"refit", "--quiet", "--out", out, BASE_ID, NULL};
+    warnings w;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/refitlink", tmpdir);
+    snprintf(victim, sizeof victim, "%s/refitlink-victim.png", tmpdir);
+    sh("mkdir -p '%s/runs/" BASE_ID "'", out);
+    write_text(victim, "victim", 6);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/winner-map-inference.png", out);
+    assert_true(exists("%s", p));
+    sh("rm '%s' && ln -s '%s' '%s'", p, victim, p);
+    before = listing(out);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, BASE_ID "/winner-map-inference.png: is a symbolic link"));
+    after = listing(out);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    snprintf(p, sizeof p, "test \"$(cat '%s')\" = victim", victim);
+    assert_int_equal(system(p), 0);
+}
+
+/* A manifest of an unfinished publish planted in OUT (OUT/.publish, which
+ * the next report replays): its lines lead through a link out of OUT, or
+ * it is a link itself.  The staged file outside is neither moved nor
+ * removed (it was: rename(2) by path followed the link), and the report is
+ * refused with one line naming the link. */
+static void test_report_planted_manifest(void **state)
+{
+    char errbuf[4096], out[400], outside[400], p[900], line[900];
+    const char *args[] = {"report", "--quiet", "--out", out, NULL};
+    (void)state;
+    snprintf(out, sizeof out, "%s/manifest", tmpdir);
+    snprintf(outside, sizeof outside, "%s/manifest-outside", tmpdir);
+    sh("mkdir -p '%s' '%s' && ln -s '%s' '%s/evil'", out, outside, outside, out);
+    snprintf(p, sizeof p, "%s/x.stage", outside);
+    write_text(p, "mine", 4);
+    snprintf(line, sizeof line, "%s/evil/x\n", out);
+    snprintf(p, sizeof p, "%s/.publish", out);
+    write_text(p, line, strlen(line));
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, "manifest/evil: is a symbolic link"));
+    snprintf(p, sizeof p, "test \"$(ls -A '%s')\" = x.stage && test \"$(cat '%s/x.stage')\" = mine",
+             outside, outside);
+    assert_int_equal(system(p), 0);
+    /* the manifest a link: not read */
+    snprintf(p, sizeof p, "%s/list", outside);
+    write_text(p, line, strlen(line));
+    sh("rm -f '%s/.publish' && ln -s '%s' '%s/.publish'", out, p, out);
+    assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+    assert_int_equal(count_lines(errbuf), 1);
+    assert_non_null(strstr(errbuf, ".publish: is a symbolic link"));
+    snprintf(p, sizeof p, "test \"$(cat '%s/x.stage')\" = mine", outside);
+    assert_int_equal(system(p), 0);
+}
+
+/* The pid of a process that ran and is gone. */
+static long dead_pid(void)
+{
+    int ws;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(0);
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    return (long)pid;
+}
+
+/* What SIGKILL leaves (a temporary file beside each kind of file a report
+ * writes, an import's staging directory): removed by the next report when
+ * its process is gone, and nothing else: not a live process's, not a name
+ * that only looks like one. */
+static void test_report_sweeps_killed(void **state)
+{
+    static const char *const dead[] = {"index.html.tmp.%ld.aB3xYz",
+                                       "runs/" BASE_ID "/results.xml.gz.tmp.%ld.q1W2e3",
+                                       "history/style.css.tmp.%ld.zzzzzz",
+                                       ".publish.pending.tmp.%ld.AbCdEf",
+                                       "runs/.import-%ld-Qw3rTy",
+                                       "compare/a..b.png.tmp.%ld.000000",
+                                       ".cache/" BASE_ID ".page.tmp.%ld.x9x9x9"};
+    static const char *const kept[] = {"index.html.tmp.1.aB3xYz",   /* pid 1 runs */
+                                       "feed.xml.tmp.%ld",          /* no suffix */
+                                       "notes.tmp.%ld.abc",         /* a short suffix */
+                                       "style.css.tmp.aB3xYz",      /* no pid: not ours to judge */
+                                       "my.tmp.%ld.ab-cde",         /* not letters and digits */
+                                       "runs/.import-1-Qw3rTy",     /* pid 1 */
+                                       "runs/.import-%ld-Qw3rTy.d", /* not the name */
+                                       "history/link.tmp.%ld.abcdef"};
+    char out[400], p[900], name[200];
+    long pid = dead_pid();
+    warnings w;
+    size_t i;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/swept", tmpdir);
+    sh("mkdir -p '%s/runs/" BASE_ID "' '%s/history' '%s/compare' '%s/.cache'", out, out, out, out);
+    snprintf(p, sizeof p, "%s/runs/" BASE_ID "/results.xml", out);
+    write_text(p, base, strlen(base));
+    for (i = 0; i < sizeof dead / sizeof *dead; i++) {
+        snprintf(name, sizeof name, dead[i], pid);
+        snprintf(p, sizeof p, "%s/%s", out, name);
+        if (strstr(name, ".import-")) {
+            sh("mkdir '%s' && echo x > '%s/results.xml.gz' && ln -s /etc/passwd '%s/link'", p, p,
+               p);
+        } else
+            write_text(p, "stale", 5);
+    }
+    for (i = 0; i < sizeof kept / sizeof *kept; i++) {
+        snprintf(name, sizeof name, kept[i], pid);
+        snprintf(p, sizeof p, "%s/%s", out, name);
+        if (strstr(name, "link.tmp"))
+            sh("ln -s '%s/index.html' '%s'", out, p); /* a link of that name: not removed */
+        else if (strstr(name, ".import-"))
+            sh("mkdir '%s'", p);
+        else
+            write_text(p, "keep", 4);
+    }
+    if (report(out, NULL, NULL, &w, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (i = 0; i < sizeof dead / sizeof *dead; i++) {
+        snprintf(name, sizeof name, dead[i], pid);
+        if (exists("%s/%s", out, name))
+            fail_msg("%s/%s: left by a killed process, not removed", out, name);
+    }
+    for (i = 0; i < sizeof kept / sizeof *kept; i++) {
+        snprintf(name, sizeof name, kept[i], pid);
+        if (!exists("%s/%s", out, name))
+            fail_msg("%s/%s: removed, and it was not a killed process's", out, name);
+    }
+    assert_true(exists("/etc/passwd"));
+    sh("rm -rf '%s'", out);
+}
+
 /* `compare` with OUT/compare a link out of OUT (it wrote its page, chart
  * and style.css there): refused with one line, nothing written outside. */
 static void test_compare_planted_link(void **state)
@@ -2219,6 +2427,10 @@ int main(void)
         cmocka_unit_test(test_markdown_inert),
         cmocka_unit_test(test_report_planted_links),
         cmocka_unit_test(test_report_fifo_chart),
+        cmocka_unit_test(test_report_chart_links),
+        cmocka_unit_test(test_report_sweeps_killed),
+        cmocka_unit_test(test_refit_chart_link),
+        cmocka_unit_test(test_report_planted_manifest),
         cmocka_unit_test(test_compare_planted_link),
         cmocka_unit_test(test_site_conf_hostile),
     };

@@ -335,6 +335,50 @@ static void test_refit_signals(void **state)
     assert_true(hits >= 2);
 }
 
+/* SIGHUP (the terminal closed) takes the same path as SIGINT and SIGTERM
+ * (it killed `report` half-way), and SIGKILL, which no handler sees,
+ * leaves temporaries that the next report removes: no *.tmp.* and no
+ * staging directory stays, and the site is whole again. */
+static void test_report_hangup_and_kill(void **state)
+{
+    static const double delays[] = {0.3, 0.8, 1.4, 2.0};
+    char before[400], out[400], errf[400], cmd[1200];
+    const char *args[] = {"report", "--quiet", "--out", out, "--title", "Interrupted?", NULL};
+    size_t k;
+    int hits = 0, left = 0;
+    (void)state;
+    snprintf(before, sizeof before, "%s/before", tmpdir);
+    snprintf(out, sizeof out, "%s/hup", tmpdir);
+    snprintf(errf, sizeof errf, "%s/hup.err", tmpdir);
+    for (k = 0; k < sizeof delays / sizeof *delays; k++) {
+        int status;
+        FILE *f;
+        sh("rm -rf '%s' && cp -a '%s' '%s' && rm -rf '%s'/runs/*/*.png '%s/.cache'", out, before,
+           out, out, out);
+        status = interrupt(args, delays[k], SIGHUP, errf, NULL);
+        if (status == 128 + SIGHUP)
+            fail_msg("report: killed by SIGHUP after %.1f s, not stopped", delays[k]);
+        hits += check_status(status, SIGHUP, errf, "report");
+        assert_no_leftovers(out);
+        sh("rm -rf '%s' && cp -a '%s' '%s' && rm -rf '%s'/runs/*/*.png '%s/.cache'", out, before,
+           out, out, out);
+        status = interrupt(args, delays[k], SIGKILL, errf, NULL);
+        snprintf(cmd, sizeof cmd, "find '%s' -name '.import-*' -o -name '*.tmp.*' | grep -c .",
+                 out);
+        f = popen(cmd, "r");
+        assert_non_null(f);
+        if (status == 128 + SIGKILL && fgetc(f) != '0')
+            left++;
+        pclose(f);
+        sh("'%s' report --quiet --out '%s' >/dev/null", bin, out);
+        assert_no_leftovers(out);
+    }
+    print_message("report: %d of %zu SIGHUPs found the work under way (exit 1); %d SIGKILLs "
+                  "left temporaries, removed by the next report\n",
+                  hits, sizeof delays / sizeof *delays, left);
+    assert_true(hits >= 2);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -361,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_report_signals),
         cmocka_unit_test(test_run_signals),
         cmocka_unit_test(test_refit_signals),
+        cmocka_unit_test(test_report_hangup_and_kill),
     };
     return cmocka_run_group_tests_name("signals", tests, setup, teardown);
 }

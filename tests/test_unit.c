@@ -1297,7 +1297,7 @@ static void test_compare_band_and_busy(void **state)
 static void test_compare_point_and_load(void **state)
 {
     results *a = cmp_scaled("0.3.21", 1.0, 8), *b = cmp_scaled("0.3.21", 1.0, 8);
-    results *c = cmp_scaled("0.3.21", 2.0, 8);
+    results *c = cmp_scaled("0.3.21", 2.0, 8), *d = cmp_scaled("0.3.21", 1.0, 8);
     compare_set cs;
     err e;
     int i;
@@ -1318,9 +1318,23 @@ static void test_compare_point_and_load(void **state)
     assert_true(fabs(cs.groups[0].ratio - 1.0) < 1e-9);
     assert_int_equal(cs.groups[0].corrected, 1);
     compare_free(&cs);
+    /* the same times with others taking 60% of the CPU in B's run: the
+     * correction alone would call B 2.5× faster; the uncorrected times
+     * say nothing changed, so the verdict is inconclusive, saying why */
+    d->passes[0].state.others_cpu = 0.6;
+    assert_int_equal(compare_runs(a, d, &cs, &e), BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - 0.4) < 1e-9);
+    assert_true(fabs(cs.groups[0].raw_ratio - 1.0) < 1e-9);
+    assert_int_equal(cs.groups[0].verdict, CMP_INCONCLUSIVE);
+    assert_non_null(strstr(cs.groups[0].why, "the correction for the others' load alone makes "
+                                             "this a speed-up"));
+    assert_non_null(strstr(cs.groups[0].text, "(uncorrected \xc3\x97"
+                                              "1.00)"));
+    compare_free(&cs);
     results_free(a);
     results_free(b);
     results_free(c);
+    results_free(d);
 }
 
 /* ---- fsx: mkdir -p, and atomic writes into what it made ---- */
