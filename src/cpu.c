@@ -318,6 +318,9 @@ int cpu_discover(device *dev, int threads, err *e)
                          "would use them",
                          core, isa, better);
     devinfo_prop_add(d, "memory-bytes", "%.0f", host_mem_total());
+    /* with the cores and the isa, the CPU's peak (devinfo_peak) */
+    if (host_cpu_max_mhz() > 0.0)
+        devinfo_prop_add(d, "max_clock_mhz", "%.0f", host_cpu_max_mhz());
     dev->ops = &cpu_ops;
     dev->handle = NULL;
     return BE_OK;

@@ -11,6 +11,8 @@
 #ifndef BE_DEVINFO_H
 #define BE_DEVINFO_H
 
+#include <stddef.h>
+
 /* A property of a device, shown by `breakeven devices` and stored in the
  * results file (<prop name="..." value="..."/>). */
 typedef struct device_prop {
@@ -39,5 +41,15 @@ void devinfo_prop_add(device_info *info, const char *name, const char *fmt, ...)
 
 /* The value of info's property name, or NULL when it has none. */
 const char *devinfo_prop(const device_info *info, const char *name);
+
+/* The device's fp32 peak: the most FLOP/s it can do, as the product of
+ * what it reported (compute units and their largest clock, or cores) and
+ * the FLOPs each unit can do per cycle, which its name (a table of known
+ * GPUs) or its instruction set (a CPU of x86) tells.  A measured
+ * throughput above it is impossible.  Returns 1 and sets *flops and how
+ * ("NVIDIA Hopper: 132 compute units × 256 FLOP per cycle × 1980 MHz"),
+ * or 0 when the peak cannot be known: an unknown device, or one that did
+ * not report the numbers. */
+int devinfo_peak(const device_info *info, double *flops, char *how, size_t size);
 
 #endif

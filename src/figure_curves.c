@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "figure_impl.h"
@@ -215,245 +216,359 @@ static const fit_model *base_model(const fit_set *fs, const char *bdev, wl_mode 
     return q_model_ok(m) ? m : NULL;
 }
 
+/* What the speed-ratio chart draws: the devices set against the base
+ * (use[d]), how many, and the extent of their measured ratios. */
+typedef struct ratio_plan {
+    const char *bid;
+    int bd, nother, any_transfer;
+    int use[FIG_MAX_DEVICES];
+    double xlo, xhi, ylo, yhi;
+    q_grid g;
+} ratio_plan;
+
+/* The devices with points of x's mode other than the base, and the
+ * extent of every ratio measured in either view. */
+static void ratio_plan_make(const fig_ctx *x, ratio_plan *rp)
+{
+    const results *r = x->r;
+    int d, v, hi, bi;
+    memset(rp, 0, sizeof *rp);
+    rp->bd = q_base(r);
+    rp->bid = r->devices[rp->bd].id;
+    rp->xlo = rp->ylo = INFINITY;
+    q_grid_make(r, x->mode, &rp->g);
+    for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
+        if (d == rp->bd || !q_has_mode(r, r->devices[d].id, x->mode))
+            continue;
+        rp->use[d] = 1;
+        rp->nother++;
+        for (v = 0; v < 2; v++)
+            for (hi = 0; hi < rp->g.nh; hi++)
+                for (bi = 0; bi < rp->g.nb; bi++) {
+                    double q = figure_ratio_at(r, rp->bid, r->devices[d].id, x->mode, rp->g.h[hi],
+                                               rp->g.b[bi], (fit_view)v);
+                    const rs_point *p = q_point(r, rp->bid, x->mode, rp->g.h[hi], rp->g.b[bi]);
+                    if (!(q > 0) || !p)
+                        continue;
+                    rp->any_transfer |= v == FIT_TRANSFER;
+                    rp->xlo = fmin(rp->xlo, p->flops_per_layer);
+                    rp->xhi = fmax(rp->xhi, p->flops_per_layer);
+                    rp->ylo = fmin(rp->ylo, q);
+                    rp->yhi = fmax(rp->yhi, q);
+                }
+    }
+}
+
+/* The chart's legend: the devices, the base, the views, the fitted
+ * ratios and the crossovers (whose intervals widen rp's x extent). */
+static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *nkeys)
+{
+    const results *r = x->r;
+    char buf[512];
+    int d, v, n;
+    figure_key(keys, nkeys, CHART_KEY_HEADER, "Device", figure_neutral, -1, 0, CHART_SOLID);
+    for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
+        if (rp->use[d] && d != rp->bd) {
+            figure_device_label(&r->devices[d], buf, sizeof buf);
+            figure_key(keys, nkeys, CHART_KEY_MARKER, buf, chart_series(d), 0, 0, CHART_SOLID);
+        }
+    figure_device_label(&r->devices[rp->bd], buf, sizeof buf);
+    figure_key(keys, nkeys, CHART_KEY_HEADER, "Base", figure_neutral, -1, 0, CHART_SOLID);
+    figure_key(keys, nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0, CHART_DOTTED);
+    figure_key(keys, nkeys, CHART_KEY_HEADER, "View", figure_neutral, -1, 0, CHART_SOLID);
+    figure_key(keys, nkeys, CHART_KEY_MARKER, "resident (data on the device)", figure_neutral, 0, 0,
+               CHART_SOLID);
+    if (rp->any_transfer)
+        figure_key(keys, nkeys, CHART_KEY_MARKER, "with transfer (upload + read-back)",
+                   figure_neutral, 0, 1, CHART_SOLID);
+    for (d = 0, n = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
+        for (v = 0; v < 2 && rp->use[d] && d != rp->bd; v++) {
+            if (!figure_model(x->fs, r->devices[d].id, x->mode, (fit_view)v) ||
+                !base_model(x->fs, rp->bid, x->mode, (fit_view)v))
+                continue;
+            if (n++ == 0)
+                figure_key(keys, nkeys, CHART_KEY_HEADER, "Fitted ratio (band: ~95%)",
+                           figure_neutral, -1, 0, CHART_SOLID);
+            snprintf(buf, sizeof buf, "%s, %s", r->devices[d].id,
+                     v == FIT_TRANSFER ? "with transfer" : "resident");
+            figure_key(keys, nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0,
+                       v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
+        }
+    for (d = 0, n = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
+        for (v = 0; v < 2 && rp->use[d] && d != rp->bd; v++) {
+            const fit_crossover *c =
+                q_cross(x->fs, rp->bid, r->devices[d].id, x->mode, (fit_view)v, 0);
+            if (!figure_cross_has_point(c))
+                continue;
+            if (n++ == 0)
+                figure_key(keys, nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)",
+                           figure_neutral, -1, 0, CHART_SOLID);
+            figure_cross_text(c, buf, sizeof buf);
+            if (v == FIT_TRANSFER)
+                fmt_append(buf, sizeof buf, ", with transfer");
+            figure_key(keys, nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0, CHART_DOTTED);
+            rp->xlo = fmin(rp->xlo, figure_cross_has_ci(c) ? c->ci_lo : c->flops);
+            rp->xhi = fmax(rp->xhi, figure_cross_has_ci(c) ? c->ci_hi : c->flops);
+        }
+}
+
+/* The ratio of other's model mo to the base's mb over the frame's part
+ * of their ranges, with its ~95% band where both models have errors. */
+static void ratio_curve(cairo_t *cr, const chart_frame *f, const fit_model *mo, const fit_model *mb,
+                        chart_rgb col, chart_dash dash)
+{
+    double cx[CURVE_N], cy[CURVE_N], clo[CURVE_N], chi[CURVE_N];
+    double f0 = fmax(f->xa.lo, fmin(mo->fmin, mb->fmin));
+    double f1 = fmin(f->xa.hi, fmax(mo->fmax, mb->fmax));
+    int band = mo->t0_err > 0 || mo->P_err > 0 || mb->t0_err > 0 || mb->P_err > 0, i;
+    if (!(f1 > f0 && f0 > 0))
+        return;
+    for (i = 0; i < CURVE_N; i++) {
+        double fv = f0 * pow(f1 / f0, i / (CURVE_N - 1.0));
+        double tb = figure_model_time(mb, fv), to = figure_model_time(mo, fv);
+        double sb = hypot(mb->t0_err, fv * mb->P_err / (mb->P * mb->P));
+        double so = hypot(mo->t0_err, fv * mo->P_err / (mo->P * mo->P));
+        double rel = hypot(sb / tb, so / to);
+        cx[i] = fv;
+        cy[i] = tb / to;
+        clo[i] = cy[i] * exp(-1.96 * rel);
+        chi[i] = cy[i] * exp(1.96 * rel);
+        if (!isfinite(clo[i]) || !isfinite(chi[i]))
+            band = 0;
+    }
+    if (band)
+        chart_band(cr, f, cx, clo, chi, CURVE_N, col, 0.16);
+    chart_polyline(cr, f, cx, cy, CURVE_N, col, 1.8, dash);
+}
+
 /* A placed label's box, in device units. */
 typedef struct label_box {
     double x0, y0, x1, y1;
 } label_box;
 
-/* "h128" beside the last point of a hidden width's line, so that widths
- * are told apart by more than position: left out where it would overprint
- * a label already placed (placed[0..*n)) or leave the plot, and on a
- * narrow chart. */
-static void width_label(cairo_t *cr, const chart_frame *f, const double *xs, const double *ys,
-                        int n, int hidden, chart_rgb col, label_box *placed, int *nplaced)
+/* Every marker of the chart as a box, and every direct label placed so
+ * far: what a new label must not overprint.  A chart with more markers
+ * than the room here gets no direct labels at all (full: 1). */
+#define RATIO_MAX_BOXES 4096
+typedef struct label_room {
+    int n, full;
+    label_box box[RATIO_MAX_BOXES];
+} label_room;
+
+static void room_add(label_room *lr, double x0, double y0, double x1, double y1)
 {
+    if (lr->n >= RATIO_MAX_BOXES) {
+        lr->full = 1;
+        return;
+    }
+    lr->box[lr->n].x0 = x0;
+    lr->box[lr->n].y0 = y0;
+    lr->box[lr->n].x1 = x1;
+    lr->box[lr->n].y1 = y1;
+    lr->n++;
+}
+
+/* 1 when b lies inside the plot and clear of everything in lr. */
+static int room_free(const label_room *lr, const chart_frame *f, const label_box *b)
+{
+    int j;
+    if (lr->full || b->x0 < f->x || b->x1 > f->x + f->w || b->y0 < f->y || b->y1 > f->y + f->h)
+        return 0;
+    for (j = 0; j < lr->n; j++)
+        if (b->x0 < lr->box[j].x1 && lr->box[j].x0 < b->x1 && b->y0 < lr->box[j].y1 &&
+            lr->box[j].y0 < b->y1)
+            return 0;
+    return 1;
+}
+
+/* The measured ratios of device d in view v at hidden width hi of rp's
+ * grid into xs, ys (NAN where one side has no usable point); returns
+ * how many. */
+static int ratio_series(const fig_ctx *x, const ratio_plan *rp, int d, int v, int hi, double *xs,
+                        double *ys)
+{
+    const char *oid = x->r->devices[d].id;
+    int bi, i = 0, h = rp->g.h[hi];
+    for (bi = 0; bi < rp->g.nb; bi++) {
+        const rs_point *p = q_point(x->r, rp->bid, x->mode, h, rp->g.b[bi]);
+        double q;
+        if (!p && !q_point(x->r, oid, x->mode, h, rp->g.b[bi]))
+            continue;
+        q = figure_ratio_at(x->r, rp->bid, oid, x->mode, h, rp->g.b[bi], (fit_view)v);
+        xs[i] = isnan(q) ? NAN : p->flops_per_layer;
+        ys[i++] = q;
+    }
+    return i;
+}
+
+/* The radius of a measured ratio's marker, and the clearance a label
+ * keeps from it. */
+#define RATIO_MARKER_R 4.2
+#define RATIO_LABEL_GAP 2.0
+
+/* "h128" beside the last point of a hidden width's line, so that widths
+ * are told apart by more than position: to its right, else above or
+ * below it on either side, wherever it overprints no marker and no label
+ * already placed and stays inside the plot; left out where there is no
+ * such place (the legend and the table still tell the widths apart). */
+static void width_label(cairo_t *cr, const chart_frame *f, const double *xs, const double *ys,
+                        int n, int hidden, chart_rgb col, label_room *lr)
+{
+    static const double dx[4] = {1, -1, 1, -1}, dy[4] = {0, -1, 1, 1};
     char buf[24];
-    label_box b;
-    double w;
-    int k = n - 1, j;
+    double w, px, py, m = RATIO_MARKER_R + RATIO_LABEL_GAP;
+    int k = n - 1, c;
     while (k >= 0 && (isnan(xs[k]) || isnan(ys[k])))
         k--;
-    /* a narrow chart has no room for them among its markers */
-    if (k < 0 || *nplaced >= FIG_MAX_LABELS || f->w < 500)
+    if (k < 0)
         return;
     snprintf(buf, sizeof buf, "h%d", hidden);
     chart_font(cr, 11, 0);
     w = chart_text_width(cr, buf);
-    b.x0 = chart_px(f, xs[k]) + 7;
-    b.x1 = b.x0 + w;
-    b.y0 = chart_py(f, ys[k]) - 7;
-    b.y1 = b.y0 + 14;
-    if (b.x1 > f->x + f->w) { /* no room on the right: above, to the left */
-        b.x1 = chart_px(f, xs[k]) - 4;
-        b.x0 = b.x1 - w;
-        b.y0 -= 12;
-        b.y1 -= 12;
-    }
-    if (b.x0 < f->x || b.y0 < f->y || b.y1 > f->y + f->h)
+    px = chart_px(f, xs[k]);
+    py = chart_py(f, ys[k]);
+    for (c = 0; c < 4; c++) {
+        label_box b;
+        b.x0 = dx[c] > 0 ? px + m : px - m - w;
+        b.x1 = b.x0 + w;
+        b.y0 = dy[c] == 0 ? py - 7 : dy[c] < 0 ? py - m - 14 : py + m;
+        b.y1 = b.y0 + 14;
+        if (!room_free(lr, f, &b))
+            continue;
+        room_add(lr, b.x0, b.y0, b.x1, b.y1);
+        chart_text(cr, b.x0, (b.y0 + b.y1) / 2, CHART_LEFT, CHART_MIDDLE,
+                   chart_mix(col, figure_ink, 0.4), buf);
         return;
-    for (j = 0; j < *nplaced; j++)
-        if (b.x0 < placed[j].x1 && placed[j].x0 < b.x1 && b.y0 < placed[j].y1 &&
-            placed[j].y0 < b.y1)
-            return;
-    placed[(*nplaced)++] = b;
-    chart_text(cr, b.x0, (b.y0 + b.y1) / 2, CHART_LEFT, CHART_MIDDLE,
-               chart_mix(col, figure_ink, 0.4), buf);
+    }
+}
+
+/* The measured ratios, one line per device, view and hidden width, and
+ * the resident lines' width labels, placed after every marker is known. */
+static void ratio_measured(cairo_t *cr, const chart_frame *f, const fig_ctx *x,
+                           const ratio_plan *rp, label_room *lr)
+{
+    double xs[Q_MAX_GRID], ys[Q_MAX_GRID];
+    int d, v, hi, i, n;
+    lr->n = lr->full = 0;
+    for (d = 0; d < x->r->ndevices && d < FIG_MAX_DEVICES; d++)
+        for (v = 0; v < 2 && rp->use[d] && d != rp->bd; v++)
+            for (hi = 0; hi < rp->g.nh; hi++) {
+                n = ratio_series(x, rp, d, v, hi, xs, ys);
+                chart_polyline(cr, f, xs, ys, n, chart_mix(chart_series(d), figure_ink, 0.1), 0.9,
+                               v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
+                for (i = 0; i < n; i++) {
+                    double px, py, m = RATIO_MARKER_R + 1.0;
+                    if (isnan(xs[i]) || isnan(ys[i]))
+                        continue;
+                    px = chart_px(f, xs[i]);
+                    py = chart_py(f, ys[i]);
+                    chart_marker(cr, CHART_CIRCLE, px, py, RATIO_MARKER_R, chart_series(d),
+                                 v == FIT_TRANSFER);
+                    room_add(lr, px - m, py - m, px + m, py + m);
+                }
+            }
+    for (d = 0; d < x->r->ndevices && d < FIG_MAX_DEVICES; d++)
+        for (hi = 0; rp->use[d] && d != rp->bd && hi < rp->g.nh; hi++) {
+            n = ratio_series(x, rp, d, FIT_RESIDENT, hi, xs, ys);
+            width_label(cr, f, xs, ys, n, rp->g.h[hi], chart_series(d), lr);
+        }
+}
+
+/* Why the chart has nothing to draw: one device, or no shape both the
+ * base and another device measured. */
+static void ratio_empty(cairo_t *cr, fig_ctx *x, const ratio_plan *rp, double W, double H,
+                        const char *title)
+{
+    char buf[512], why[768];
+    figure_device_label(&x->r->devices[rp->bd], buf, sizeof buf);
+    if (rp->nother == 0)
+        snprintf(why, sizeof why,
+                 "Only one device was measured: %s. There is nothing to compare it with.", buf);
+    else
+        snprintf(why, sizeof why,
+                 "No shape was measured successfully on both %s and another device.", rp->bid);
+    figure_empty(cr, x, W, H, title, why);
 }
 
 static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
     fig_ctx *x = vctx;
     const results *r = x->r;
-    int bd = q_base(r), d, hi, bi, i, v, nkeys = 0, nother = 0, any_transfer = 0, nfit = 0,
-        use[FIG_MAX_DEVICES] = {0};
-    const char *bid;
+    int d, v, nkeys = 0;
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
-    char title[256], sub[1024], note[256], buf[512];
-    double xs[Q_MAX_GRID], ys[Q_MAX_GRID], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
-    double need, top, label_end = -INFINITY;
+    char title[256], sub[1024], note[256], ylabel[300];
+    double need, top, label_end;
     fig_legend lg;
-    q_grid g;
-    label_box placed[FIG_MAX_LABELS];
-    int nplaced = 0;
+    ratio_plan *rp = NULL;
+    label_room *lr = NULL;
+    int rc = BE_OK;
 
-    (void)e;
     snprintf(title, sizeof title, "Speed of each device relative to the base (%s)",
              workload_mode_name(x->mode));
     if (r->ndevices < 1) {
         figure_empty(cr, x, W, H, title, "No device in the results: nothing to compare.");
         return BE_OK;
     }
-    bid = r->devices[bd].id;
-    q_grid_make(r, x->mode, &g);
-    for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
-        if (d == bd || !q_has_mode(r, r->devices[d].id, x->mode))
-            continue;
-        use[d] = 1;
-        nother++;
-        for (v = 0; v < 2; v++)
-            for (hi = 0; hi < g.nh; hi++)
-                for (bi = 0; bi < g.nb; bi++) {
-                    double q = figure_ratio_at(r, bid, r->devices[d].id, x->mode, g.h[hi], g.b[bi],
-                                               (fit_view)v);
-                    const rs_point *p = q_point(r, bid, x->mode, g.h[hi], g.b[bi]);
-                    if (!(q > 0) || !p)
-                        continue;
-                    any_transfer |= v == FIT_TRANSFER;
-                    xlo = fmin(xlo, p->flops_per_layer);
-                    xhi = fmax(xhi, p->flops_per_layer);
-                    ylo = fmin(ylo, q);
-                    yhi = fmax(yhi, q);
-                }
+    if (!(rp = malloc(sizeof *rp)) || !(lr = malloc(sizeof *lr))) {
+        rc = err_set(e, BE_EFAIL, "out of memory drawing the speed-ratio chart");
+        goto done;
     }
-    figure_device_label(&r->devices[bd], buf, sizeof buf);
-    if (nother == 0 || !(xhi > 0)) {
-        char why[768];
-        if (nother == 0)
-            snprintf(why, sizeof why,
-                     "Only one device was measured: %s. "
-                     "There is nothing to compare it with.",
-                     buf);
-        else
-            snprintf(why, sizeof why,
-                     "No shape was measured successfully on both %s and "
-                     "another device.",
-                     bid);
-        figure_empty(cr, x, W, H, title, why);
-        return BE_OK;
+    ratio_plan_make(x, rp);
+    if (rp->nother == 0 || !(rp->xhi > 0)) {
+        ratio_empty(cr, x, rp, W, H, title);
+        goto done;
     }
-    use[bd] = 1;
-    figure_status_note(r, x->mode, use, note, sizeof note);
+    rp->use[rp->bd] = 1;
+    figure_status_note(r, x->mode, rp->use, note, sizeof note);
     snprintf(sub, sizeof sub,
              "Base time / other time at the same shape: above 1 the other "
              "device is faster than %s%s",
-             bid, note);
-
-    figure_key(keys, &nkeys, CHART_KEY_HEADER, "Device", figure_neutral, -1, 0, CHART_SOLID);
-    for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
-        if (use[d] && d != bd) {
-            figure_device_label(&r->devices[d], buf, sizeof buf);
-            figure_key(keys, &nkeys, CHART_KEY_MARKER, buf, chart_series(d), 0, 0, CHART_SOLID);
-        }
-    figure_device_label(&r->devices[bd], buf, sizeof buf);
-    figure_key(keys, &nkeys, CHART_KEY_HEADER, "Base", figure_neutral, -1, 0, CHART_SOLID);
-    figure_key(keys, &nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0, CHART_DOTTED);
-    figure_key(keys, &nkeys, CHART_KEY_HEADER, "View", figure_neutral, -1, 0, CHART_SOLID);
-    figure_key(keys, &nkeys, CHART_KEY_MARKER, "resident (data on the device)", figure_neutral, 0,
-               0, CHART_SOLID);
-    if (any_transfer)
-        figure_key(keys, &nkeys, CHART_KEY_MARKER, "with transfer (upload + read-back)",
-                   figure_neutral, 0, 1, CHART_SOLID);
-    for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
-        for (v = 0; v < 2 && use[d] && d != bd; v++) {
-            const fit_model *mo = figure_model(x->fs, r->devices[d].id, x->mode, (fit_view)v);
-            if (mo && base_model(x->fs, bid, x->mode, (fit_view)v)) {
-                if (nfit++ == 0)
-                    figure_key(keys, &nkeys, CHART_KEY_HEADER, "Fitted ratio (band: ~95%)",
-                               figure_neutral, -1, 0, CHART_SOLID);
-                snprintf(buf, sizeof buf, "%s, %s", r->devices[d].id,
-                         v == FIT_TRANSFER ? "with transfer" : "resident");
-                figure_key(keys, &nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0,
-                           v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
-            }
-        }
-    for (d = 0, nfit = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
-        for (v = 0; v < 2 && use[d] && d != bd; v++) {
-            const fit_crossover *c = q_cross(x->fs, bid, r->devices[d].id, x->mode, (fit_view)v, 0);
-            if (figure_cross_has_point(c)) {
-                if (nfit++ == 0)
-                    figure_key(keys, &nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)",
-                               figure_neutral, -1, 0, CHART_SOLID);
-                figure_cross_text(c, buf, sizeof buf);
-                if (v == FIT_TRANSFER) {
-                    size_t n = strlen(buf);
-                    snprintf(buf + n, sizeof buf - n, ", with transfer");
-                }
-                figure_key(keys, &nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0, CHART_DOTTED);
-                xlo = fmin(xlo, figure_cross_has_ci(c) ? c->ci_lo : c->flops);
-                xhi = fmax(xhi, figure_cross_has_ci(c) ? c->ci_hi : c->flops);
-            }
-        }
+             rp->bid, note);
+    ratio_keys(x, rp, keys, &nkeys);
 
     top = chart_title(cr, W, title, sub);
     memset(&f, 0, sizeof f);
     f.xa.scale = f.ya.scale = CHART_LOG;
     f.xa.si = 1;
     f.xa.label = "FLOPs per layer";
-    snprintf(buf, sizeof buf, "Speed relative to %s (\xc3\x97)", bid);
-    f.ya.label = buf;
-    chart_axis_fit(&f.xa, xlo, xhi);
-    chart_axis_fit(&f.ya, fmin(ylo, 1.0), fmax(yhi, 1.0));
+    snprintf(ylabel, sizeof ylabel, "Speed relative to %s (\xc3\x97)", rp->bid);
+    f.ya.label = ylabel;
+    chart_axis_fit(&f.xa, rp->xlo, rp->xhi);
+    chart_axis_fit(&f.ya, fmin(rp->ylo, 1.0), fmax(rp->yhi, 1.0));
     need = figure_layout(cr, W, H, top + 8, keys, nkeys, &f, &lg);
     if (H <= 0) {
         x->need_h = need;
-        return BE_OK;
+        goto done;
     }
     chart_axes(cr, &f);
 
+    /* a crossover's value above the plot, never reaching left of it into
+     * the y axis's labels nor over another's (the legend gives them all) */
+    label_end = f.x;
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
-        for (v = 0; v < 2 && use[d] && d != bd; v++)
+        for (v = 0; v < 2 && rp->use[d] && d != rp->bd; v++)
             figure_draw_cross(cr, &f,
-                              q_cross(x->fs, bid, r->devices[d].id, x->mode, (fit_view)v, 0),
+                              q_cross(x->fs, rp->bid, r->devices[d].id, x->mode, (fit_view)v, 0),
                               chart_series(d), CHART_DOTTED, &label_end);
     chart_clip(cr, &f);
     chart_hline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
-        for (v = 0; v < 2 && use[d] && d != bd; v++) {
+        for (v = 0; v < 2 && rp->use[d] && d != rp->bd; v++) {
             const fit_model *mo = figure_model(x->fs, r->devices[d].id, x->mode, (fit_view)v);
-            const fit_model *mb = base_model(x->fs, bid, x->mode, (fit_view)v);
-            if (mo && mb) {
-                double cx[CURVE_N], cy[CURVE_N], clo[CURVE_N], chi[CURVE_N];
-                double f0 = fmax(f.xa.lo, fmin(mo->fmin, mb->fmin));
-                double f1 = fmin(f.xa.hi, fmax(mo->fmax, mb->fmax));
-                int band = mo->t0_err > 0 || mo->P_err > 0 || mb->t0_err > 0 || mb->P_err > 0;
-                if (!(f1 > f0 && f0 > 0))
-                    continue;
-                for (i = 0; i < CURVE_N; i++) {
-                    double fv = f0 * pow(f1 / f0, i / (CURVE_N - 1.0));
-                    double tb = figure_model_time(mb, fv), to = figure_model_time(mo, fv);
-                    double sb = hypot(mb->t0_err, fv * mb->P_err / (mb->P * mb->P));
-                    double so = hypot(mo->t0_err, fv * mo->P_err / (mo->P * mo->P));
-                    double rel = hypot(sb / tb, so / to);
-                    cx[i] = fv;
-                    cy[i] = tb / to;
-                    clo[i] = cy[i] * exp(-1.96 * rel);
-                    chi[i] = cy[i] * exp(1.96 * rel);
-                    if (!isfinite(clo[i]) || !isfinite(chi[i]))
-                        band = 0;
-                }
-                if (band)
-                    chart_band(cr, &f, cx, clo, chi, CURVE_N, chart_series(d), 0.16);
-                chart_polyline(cr, &f, cx, cy, CURVE_N, chart_series(d), 1.8,
-                               v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
-            }
+            const fit_model *mb = base_model(x->fs, rp->bid, x->mode, (fit_view)v);
+            if (mo && mb)
+                ratio_curve(cr, &f, mo, mb, chart_series(d),
+                            v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
         }
-    for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
-        for (v = 0; v < 2 && use[d] && d != bd; v++)
-            for (hi = 0; hi < g.nh; hi++) {
-                for (bi = 0, i = 0; bi < g.nb; bi++) {
-                    const char *oid = r->devices[d].id;
-                    const rs_point *p = q_point(r, bid, x->mode, g.h[hi], g.b[bi]);
-                    double q;
-                    if (!p && !q_point(r, oid, x->mode, g.h[hi], g.b[bi]))
-                        continue;
-                    q = figure_ratio_at(r, bid, oid, x->mode, g.h[hi], g.b[bi], (fit_view)v);
-                    xs[i] = isnan(q) ? NAN : p->flops_per_layer;
-                    ys[i++] = q;
-                }
-                chart_polyline(cr, &f, xs, ys, i, chart_mix(chart_series(d), figure_ink, 0.1), 0.9,
-                               v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
-                for (bi = 0; bi < i; bi++)
-                    if (!isnan(xs[bi]) && !isnan(ys[bi]))
-                        chart_marker(cr, CHART_CIRCLE, chart_px(&f, xs[bi]), chart_py(&f, ys[bi]),
-                                     4.2, chart_series(d), v == FIT_TRANSFER);
-                if (v == FIT_RESIDENT)
-                    width_label(cr, &f, xs, ys, i, g.h[hi], chart_series(d), placed, &nplaced);
-            }
+    ratio_measured(cr, &f, x, rp, lr);
     cairo_restore(cr);
     chart_legend(cr, lg.x, lg.y, keys, nkeys, lg.w);
     figure_footer(cr, r, W, H);
-    return BE_OK;
+done:
+    free(rp);
+    free(lr);
+    return rc;
 }
 
 int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e)

@@ -180,7 +180,8 @@ static void cross_value(const fit_hidden_cross *c, hist_value *v)
 }
 
 /* The fastest usable point of dev in mode m: its GFLOP/s, and the
- * interval of its median step time read as GFLOP/s. */
+ * interval of its median step time read as GFLOP/s (never a point above
+ * the device's peak, q_beyond_peak). */
 static void peak_value(const results *r, const char *dev, wl_mode m, hist_value *v)
 {
     int i;
@@ -189,7 +190,8 @@ static void peak_value(const results *r, const char *dev, wl_mode m, hist_value 
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         double g;
-        if (p->mode != m || strcmp(p->device, dev) != 0 || !q_ok(p) || p->resident.ci_lo <= 0.0)
+        if (p->mode != m || strcmp(p->device, dev) != 0 || !q_ok(p) || p->resident.ci_lo <= 0.0 ||
+            q_beyond_peak(r, p))
             continue;
         g = results_gflops(p, p->resident.median);
         if (!v->has || g > v->v) {

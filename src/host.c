@@ -139,6 +139,23 @@ int host_cores(void)
     return n > 0 ? (int)n : 1;
 }
 
+double host_cpu_max_mhz(void)
+{
+    double most = 0.0, khz;
+    char path[96];
+    int i, n = host_cores();
+    for (i = 0; i < n; i++) {
+        FILE *f;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq", i);
+        if (!(f = fopen(path, "r")))
+            continue;
+        if (fscanf(f, "%lf", &khz) == 1 && khz > most)
+            most = khz;
+        fclose(f);
+    }
+    return most / 1000.0;
+}
+
 static double meminfo(const char *key)
 {
     char v[64];

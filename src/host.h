@@ -20,7 +20,10 @@ void host_cpu_vendor(char *buf, size_t size);
  * a /proc/cpuinfo flags list, host_cpu_isa from this machine's. */
 const char *host_isa_of(const char *flags);
 void host_cpu_isa(char *buf, size_t size);
-int host_cores(void);                       /* online logical CPUs */
+int host_cores(void); /* online logical CPUs */
+/* The largest maximum clock of the CPUs cpufreq exposes, in MHz; 0 where
+ * it exposes none (many virtual machines). */
+double host_cpu_max_mhz(void);
 double host_mem_total(void);                /* bytes */
 double host_mem_available(void);            /* bytes, MemAvailable */
 void host_compiler(char *buf, size_t size); /* compiler of this binary */

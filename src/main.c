@@ -187,29 +187,18 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
     snprintf(p->blas_threads_from, sizeof p->blas_threads_from, "%s", c->threads_from);
 }
 
-#define BUSY_OTHERS MACHSTATE_BUSY_OTHERS
-#define BUSY_STEAL MACHSTATE_BUSY_STEAL
-
 /* A warning for every pass during which other processes or the hypervisor
- * took a noticeable share of the CPU. */
+ * took a noticeable share of the CPU (q_pass_busy). */
 static void print_machine_warnings(FILE *out, const results *r)
 {
+    char buf[128];
     int i;
-    for (i = 0; i < r->npasses; i++) {
-        const machstate *m = &r->passes[i].state;
-        if (!m->has_cpu)
-            continue;
-        if (m->others_cpu > BUSY_OTHERS)
-            fprintf(out,
-                    "warning: other processes used %.0f%% of the CPU during pass %d; "
-                    "intervals are wider\n",
-                    100.0 * m->others_cpu, r->passes[i].index);
-        if (m->steal > BUSY_STEAL)
-            fprintf(out,
-                    "warning: the hypervisor took %.1f%% of the CPU (steal) during pass %d; "
-                    "intervals are wider\n",
-                    100.0 * m->steal, r->passes[i].index);
-    }
+    for (i = 0; i < r->npasses; i++)
+        if (q_pass_busy(r, &r->passes[i])) {
+            prose_busy_pass(r, &r->passes[i], buf, sizeof buf);
+            fprintf(out, "warning: the machine was busy during pass %d (%s); intervals are wider\n",
+                    r->passes[i].index, buf);
+        }
 }
 
 /* Every priced device must be one the run measures. */

@@ -19,14 +19,15 @@
 
 /* The point of dev (NULL: any) in mode m (-1: any) whose throughput's
  * interval reaches highest (the largest lower end), or NULL: a peak a
- * reader may quote. */
+ * reader may quote, so never one above its device's peak (q_beyond_peak). */
 static const rs_point *peak_point(const results *r, const char *dev, int m)
 {
     const rs_point *best = NULL;
     int i;
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        if ((dev && strcmp(p->device, dev) != 0) || (m >= 0 && (int)p->mode != m) || !q_ok(p))
+        if ((dev && strcmp(p->device, dev) != 0) || (m >= 0 && (int)p->mode != m) || !q_ok(p) ||
+            q_beyond_peak(r, p))
             continue;
         if (!best ||
             results_gflops(p, p->resident.ci_hi) > results_gflops(best, best->resident.ci_hi))
@@ -46,6 +47,20 @@ static void throughput_text(const rs_point *p, char *buf, size_t size)
     snprintf(buf, size, "%s (95%% CI %sFLOP/s)", g, range);
 }
 
+/* ", 43% of its 66.9 TFLOP/s fp32 peak (132 compute units × …)" after a
+ * quoted best point, where its device's peak is known (devinfo_peak). */
+static void peak_share(const results *r, const rs_point *best, char *buf, size_t size)
+{
+    const device_info *d = results_device(r, best->device);
+    double peak;
+    char g[32], how[160];
+    if (!d || !devinfo_peak(d, &peak, how, sizeof how))
+        return;
+    fmt_si(g, sizeof g, peak, 3, "FLOP/s");
+    fmt_append(buf, size, ", %.0f%% of its %s fp32 peak (%s)",
+               100.0 * results_gflops(best, best->resident.median) * 1e9 / peak, g, how);
+}
+
 void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
 {
     int d;
@@ -59,8 +74,10 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
         if (!best)
             continue;
         throughput_text(best, g, sizeof g);
-        fmt_append(buf, size, " %s peaks at %s at hidden %d, batch %d.", r->devices[d].id, g,
+        fmt_append(buf, size, " %s peaks at %s at hidden %d, batch %d", r->devices[d].id, g,
                    best->hidden, best->batch);
+        peak_share(r, best, buf, size);
+        fmt_append(buf, size, ".");
     }
     prose_models(r, m, buf + strlen(buf), size - strlen(buf));
 }
@@ -278,23 +295,57 @@ static char toupper_first(const char *s)
     return *s >= 'a' && *s <= 'z' ? (char)(*s - 'a' + 'A') : *s;
 }
 
+void prose_busy_pass(const results *r, const rs_pass *p, char *buf, size_t size)
+{
+    int cores = r->prov.cores > 0 ? r->prov.cores : 1;
+    buf[0] = '\0';
+    if (p->state.others_cpu >= 0.005)
+        fmt_append(buf, size, "others %.0f%%, ", 100.0 * p->state.others_cpu);
+    if (p->state.steal >= 0.0005)
+        fmt_append(buf, size, "steal %.1f%%, ", 100.0 * p->state.steal);
+    fmt_append(buf, size, "%.1f of %d CPU%s", q_pass_taken(r, p), cores, cores == 1 ? "" : "s");
+}
+
 /* The passes during which others (or the hypervisor) took a noticeable
- * share of the CPU: "pass 2: others 31%, pass 3: steal 1.1%"; returns how
- * many. */
+ * share of the CPU (q_pass_busy): "pass 2: others 31%, 0.6 of 2 CPUs";
+ * returns how many. */
 static int busy_passes(const results *r, char *buf, size_t size)
 {
     int i, k = 0;
+    char one[128];
     buf[0] = '\0';
     for (i = 0; i < r->npasses; i++) {
-        const machstate *m = &r->passes[i].state;
-        if (!m->has_cpu ||
-            !(m->others_cpu > MACHSTATE_BUSY_OTHERS || m->steal > MACHSTATE_BUSY_STEAL))
+        if (!q_pass_busy(r, &r->passes[i]))
             continue;
-        fmt_append(buf, size, "%spass %d:", k++ ? ", " : "", r->passes[i].index);
-        if (m->others_cpu > MACHSTATE_BUSY_OTHERS)
-            fmt_append(buf, size, " others %.0f%%", 100.0 * m->others_cpu);
-        if (m->steal > MACHSTATE_BUSY_STEAL)
-            fmt_append(buf, size, " steal %.1f%%", 100.0 * m->steal);
+        prose_busy_pass(r, &r->passes[i], one, sizeof one);
+        fmt_append(buf, size, "%spass %d: %s", k++ ? "; " : "", r->passes[i].index, one);
+    }
+    return k;
+}
+
+/* The points above their device's peak (q_beyond_peak), by device:
+ * "cl:0.0 (peak 51.2 TFLOP/s) at inference hidden 128 batch 16, …",
+ * their measured figures withheld; returns how many. */
+static int beyond_peak_points(const results *r, char *buf, size_t size)
+{
+    int d, i, k = 0;
+    buf[0] = '\0';
+    for (d = 0; d < r->ndevices; d++) {
+        const char *id = r->devices[d].id;
+        int kd = 0;
+        for (i = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            char g[32];
+            if (strcmp(p->device, id) != 0 || !q_beyond_peak(r, p))
+                continue;
+            if (!kd++) {
+                fmt_si(g, sizeof g, q_peak(r, id), 3, "FLOP/s");
+                fmt_append(buf, size, "%s%s (peak %s) at", k ? "; " : "", id, g);
+            }
+            fmt_append(buf, size, "%s %s hidden %d batch %d", kd > 1 ? "," : "",
+                       workload_mode_name(p->mode), p->hidden, p->batch);
+            k++;
+        }
     }
     return k;
 }
@@ -338,6 +389,13 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
                  "share of the CPU while this run measured (%s); its times may be slower "
                  "and its intervals are wider than on a quiet machine.",
                  buf);
+    if ((k = beyond_peak_points(r, buf, sizeof buf)) > 0 && n < max)
+        snprintf(w[n++], PROSE_WARNING,
+                 "Impossible measurements: %d point%s measured faster than %s device's fp32 "
+                 "peak allows: %s. The timer or the device's report is wrong there; %s "
+                 "never quoted as a device's best.",
+                 k, k == 1 ? "" : "s", k == 1 ? "its" : "their", buf,
+                 k == 1 ? "it is" : "they are");
     buf[0] = '\0';
     for (i = 0, k = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
@@ -383,13 +441,14 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
 
 void prose_flags(const results *r, char *buf, size_t size)
 {
-    int i, drift = 0, throttled = 0, failed = 0, busy;
-    char part[64], passes[1024];
+    int i, drift = 0, throttled = 0, failed = 0, busy, impossible;
+    char part[64], passes[1024], points[2048];
     buf[0] = '\0';
     prose_partial_text(r, part, sizeof part);
     if (part[0])
         fmt_append(buf, size, "%s", part);
     busy = busy_passes(r, passes, sizeof passes);
+    impossible = beyond_peak_points(r, points, sizeof points);
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         drift +=
@@ -400,6 +459,9 @@ void prose_flags(const results *r, char *buf, size_t size)
     if (busy)
         fmt_append(buf, size, "%sbusy machine (%d pass%s)", buf[0] ? "; " : "", busy,
                    busy == 1 ? "" : "es");
+    if (impossible)
+        fmt_append(buf, size, "%sabove the device's peak at %d point%s", buf[0] ? "; " : "",
+                   impossible, impossible == 1 ? "" : "s");
     if (throttled)
         fmt_append(buf, size, "%sthrottled at %d point%s", buf[0] ? "; " : "", throttled,
                    throttled == 1 ? "" : "s");
@@ -635,12 +697,14 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
     fmt_append(buf, size, " (%s, %s)", workload_mode_name(f->c->mode), r->prov.host);
 }
 
-void prose_title(const char *title, const results *r, char *buf, size_t size)
+void prose_title(const char *title, const results *r, const findings *F, char *buf, size_t size)
 {
+    size_t n;
+    buf[0] = '\0';
     if (title && *title)
-        snprintf(buf, size, "%s", title);
-    else
-        snprintf(buf, size, "CPU or GPU? Dense layers on %s", r->prov.host);
+        fmt_append(buf, size, "%s: ", title);
+    n = strlen(buf);
+    prose_headline(r, F, buf + n, size - n);
 }
 
 /* The largest shape (by FLOPs) of mode m where both base and other have

@@ -80,15 +80,20 @@ void prose_alone(const results *r, char *buf, size_t size);
  * did not finish. */
 void prose_headline(const results *r, const findings *F, char *buf, size_t size);
 
-/* The title of a run's report: title when given (not NULL or ""), else
- * "CPU or GPU? Dense layers on <host>". */
-void prose_title(const char *title, const results *r, char *buf, size_t size);
+/* The title of a run: its page's <title> and heading, and its feed
+ * item's title, all one sentence: the headline (prose_headline), after
+ * "<title>: " when the site has a title (not NULL or ""). */
+void prose_title(const char *title, const results *r, const findings *F, char *buf, size_t size);
 
 /* The warnings of a run, one per entry of w[0..max): partial run, a busy
  * machine (others' share of the CPU, machstate.h), throttling, drift, out
  * of memory, failed verification, skipped points.  Returns how many. */
 #define PROSE_WARNING 2400
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max);
+
+/* What others and the hypervisor took during pass p of r: "others 31%,
+ * steal 1.1%, 0.6 of 2 CPUs" (each share left out below 0.5% and 0.05%). */
+void prose_busy_pass(const results *r, const rs_pass *p, char *buf, size_t size);
 
 /* The warnings in a few words, for the archive's entries: "partial: 12
  * of 35 points; busy machine (2 passes); drift at 4 points"; "" when

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "machstate.h"
 #include "workload.h"
 
 int q_base(const results *r)
@@ -51,6 +52,35 @@ static int summary_ok(const stats_summary *s)
 int q_ok(const rs_point *p)
 {
     return p && p->status == PT_OK && summary_ok(&p->resident);
+}
+
+double q_pass_taken(const results *r, const rs_pass *p)
+{
+    const machstate *m = &p->state;
+    if (!m->has_cpu)
+        return 0.0;
+    return (m->others_cpu + m->steal) * (r->prov.cores > 0 ? r->prov.cores : 1);
+}
+
+int q_pass_busy(const results *r, const rs_pass *p)
+{
+    return q_pass_taken(r, p) >= MACHSTATE_BUSY_CPUS;
+}
+
+double q_peak(const results *r, const char *dev)
+{
+    const device_info *d = results_device(r, dev);
+    double flops;
+    char how[8];
+    return d && devinfo_peak(d, &flops, how, sizeof how) ? flops : 0.0;
+}
+
+int q_beyond_peak(const results *r, const rs_point *p)
+{
+    double peak;
+    if (!q_ok(p) || !((peak = q_peak(r, p->device)) > 0.0))
+        return 0;
+    return results_gflops(p, p->resident.median) * 1e9 > peak;
 }
 
 int q_ok_view(const rs_point *p, fit_view v)

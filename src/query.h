@@ -31,11 +31,28 @@ int q_device_index(const results *r, const char *id);
 /* 1 when r has a point of mode m on device dev (NULL: on any device). */
 int q_has_mode(const results *r, const char *dev, wl_mode m);
 
+/* ---- passes ------------------------------------------------------------- */
+
+/* The CPUs' worth of time that other processes and the hypervisor took
+ * during pass p of r: (others-cpu + steal) × the machine's CPUs (one when
+ * unrecorded); 0 when p has no CPU readings. */
+double q_pass_taken(const results *r, const rs_pass *p);
+/* 1 when that reached MACHSTATE_BUSY_CPUS: a busy machine, warned of
+ * wherever the run's warnings are. */
+int q_pass_busy(const results *r, const rs_pass *p);
+
 /* ---- points ------------------------------------------------------------- */
 
 /* 1 when p was measured successfully and has a positive, finite median
  * step time in the resident view (the only speeds anything draws or sums). */
 int q_ok(const rs_point *p);
+/* The fp32 peak of device dev of r in FLOP/s (devinfo_peak), 0 when it
+ * cannot be known. */
+double q_peak(const results *r, const char *dev);
+/* 1 when p (q_ok) measured a throughput (its median, resident) above its
+ * device's known peak: a measurement that cannot be true, never quoted as
+ * a device's best and warned of wherever the run's warnings are. */
+int q_beyond_peak(const results *r, const rs_point *p);
 /* The same for view v: FIT_TRANSFER also needs the point's transfer times. */
 int q_ok_view(const rs_point *p, fit_view v);
 /* The median step time of an ok point in view v (q_ok_view). */

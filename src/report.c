@@ -102,12 +102,12 @@ static int stopped(const report_ctx *x, err *e)
     return BE_OK;
 }
 
-/* A page's title: the given one or the default naming the host, as one
+/* Run k's title, its page's and its feed item's (prose_title), as one
  * line (a host name from a results file may hold a line break). */
-static void page_title(const report_ctx *x, const results *r, char *buf, size_t size)
+static void page_title(const report_ctx *x, int k, char *buf, size_t size)
 {
     char raw[1024];
-    prose_title(x->o->title, r, raw, sizeof raw);
+    prose_title(x->s.title, x->a.v[k].r, &x->F[k], raw, sizeof raw);
     utf8_line(buf, size, raw);
 }
 
@@ -391,7 +391,7 @@ static xmlNodePtr annotate_run(const report_ctx *x, int k, const char *prefix,
     char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
     int m, i, nw, dirty;
 
-    page_title(x, r, buf, sizeof buf);
+    page_title(x, k, buf, sizeof buf);
     fmt_date(date, sizeof date, r->prov.started);
     site_attr(a, "run", r->prov.id);
     site_attr(a, "date", date);
@@ -964,13 +964,7 @@ static int item_make(const report_ctx *x, int k, char **item, err *e)
     if ((rc = article_html(x, k, &body, e)) < 0)
         return rc;
     /* the title says the verdict (and that a run is partial) */
-    prose_headline(r, &x->F[k], buf, sizeof buf);
-    if (x->s.title[0]) {
-        char t[1024];
-        snprintf(t, sizeof t, "%s: %s", x->s.title, buf);
-        utf8_line(title, sizeof title, t);
-    } else
-        utf8_line(title, sizeof title, buf);
+    page_title(x, k, title, sizeof title);
     buf[0] = '\0';
     nw = prose_warnings(r, warn, MAX_WARNINGS);
     for (i = 0; i < nw; i++)
@@ -1168,7 +1162,16 @@ static int render_run(report_ctx *x, int k, err *e)
     snprintf(p, sizeof p, "%s/style.css", u->dir);
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
-    page_title(x, u->r, p, sizeof p);
+    /* a network's page names the site or the host, not the run's verdict
+     * on its square shapes */
+    {
+        char raw[1024];
+        if (x->s.title[0])
+            snprintf(raw, sizeof raw, "%s", x->s.title);
+        else
+            snprintf(raw, sizeof raw, "CPU or GPU? Dense layers on %s", u->r->prov.host);
+        utf8_line(p, sizeof p, raw);
+    }
     if ((rc = page_net_render(&x->s, &x->box, u->r, u->dir, archive_files(u), p, e)) < 0)
         return rc;
     return render_run_page(x, k, 0, NULL, 0, NULL, &x->box, e);

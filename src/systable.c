@@ -81,7 +81,7 @@ static void add_devices(xmlNodePtr a, const results *r)
 {
     xmlNodePtr ds = site_add(a, "devices", NULL);
     char buf[256];
-    int d, priced = 0;
+    int d, priced = 0, peaks = 0;
 
     for (d = 0; d < r->ndevices; d++) {
         const device_info *v = &r->devices[d];
@@ -107,8 +107,15 @@ static void add_devices(xmlNodePtr a, const results *r)
             priced = 1;
         }
         site_attr(n, "price", buf);
+        buf[0] = '\0';
+        if (q_peak(r, v->id) > 0.0) {
+            fmt_si(buf, sizeof buf, q_peak(r, v->id), 3, "FLOP/s");
+            peaks = 1;
+        }
+        site_attr(n, "peak", buf);
     }
     site_attr(ds, "priced", priced ? "yes" : "no");
+    site_attr(ds, "peaks", peaks ? "yes" : "no");
 }
 
 void systable_add(xmlNodePtr a, const results *r)

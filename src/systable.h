@@ -18,8 +18,9 @@
 
 /* Adds to the annotation a of run r:
  *   <system><row name="Host" value="vm"/> …</system>
- *   <devices price="yes|no"><device id type name driver library threads
- *            price/> …</devices>
+ *   <devices priced="yes|no" peaks="yes|no"><device id type name driver
+ *            library threads price peak/> …</devices>   (peak: the fp32
+ *            peak where devinfo_peak knows it)
  *   <method>the method, in words</method>
  * A value the results file does not record is left out (its row too). */
 void systable_add(xmlNodePtr a, const results *r);

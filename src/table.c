@@ -49,15 +49,22 @@ void table_points(FILE *out, const results *r)
             if (p->status == PT_OK) {
                 const stats_summary *s = &p->resident;
                 char t[32], ci[48];
-                int wide = ci_text(s, ci, sizeof ci);
+                int wide = ci_text(s, ci, sizeof ci), impossible = q_beyond_peak(r, p);
                 fmt_duration(t, sizeof t, s->median);
-                fprintf(out, "%*s %13s %9.1f ", width(t, 11), t, ci, results_gflops(p, s->median));
+                /* a throughput above the device's peak is not printed */
+                if (impossible)
+                    fprintf(out, "%*s %13s %9s ", width(t, 11), t, ci, "—");
+                else
+                    fprintf(out, "%*s %13s %9.1f ", width(t, 11), t, ci,
+                            results_gflops(p, s->median));
                 fmt_duration(t, sizeof t, p->transfer.median);
                 if (p->has_transfer)
                     fprintf(out, "%*s", width(t, 11), t);
                 else
                     fprintf(out, "%13s", "—");
-                fprintf(out, " %6d  %s%s%s\n", s->n, wide ? "wide interval" : "",
+                fprintf(out, " %6d  %s%s%s%s%s\n", s->n,
+                        impossible ? "faster than the device's fp32 peak: impossible" : "",
+                        impossible && (wide || s->drift) ? "; " : "", wide ? "wide interval" : "",
                         wide && s->drift ? "; " : "",
                         s->drift ? "drift: slowed while measured" : "");
             } else {

@@ -62,6 +62,7 @@
             <tr><th scope="col">Device</th><th scope="col">Type</th><th scope="col">Name</th>
               <th scope="col">Driver</th><th scope="col">Library</th>
               <th scope="col">Threads</th>
+              <xsl:if test="$a/devices/@peaks = 'yes'"><th scope="col">fp32 peak</th></xsl:if>
               <xsl:if test="$a/devices/@priced = 'yes'"><th scope="col">Price (USD)</th></xsl:if></tr>
           </thead>
           <tbody>
@@ -70,6 +71,7 @@
                 <td><xsl:value-of select="@type"/></td><td><xsl:value-of select="@name"/></td>
                 <td><xsl:value-of select="@driver"/></td><td class="library"><xsl:value-of select="@library"/></td>
                 <td><xsl:value-of select="@threads"/></td>
+                <xsl:if test="$a/devices/@peaks = 'yes'"><td><xsl:value-of select="@peak"/></td></xsl:if>
                 <xsl:if test="$a/devices/@priced = 'yes'"><td><xsl:value-of select="@price"/></td></xsl:if></tr>
             </xsl:for-each>
           </tbody>

@@ -24,6 +24,7 @@
 #include <libxml/tree.h>
 
 #include "compare.h"
+#include "devinfo.h"
 #include "csv.h"
 #include "findings.h"
 #include "fit.h"
@@ -34,6 +35,7 @@
 #include "report.h"
 #include "results.h"
 #include "site.h"
+#include "table.h"
 
 static char tmpdir[256];
 
@@ -676,8 +678,9 @@ static void test_table_precision(void **state)
 
 /* The largest throughput stated in text: every "<number> <prefix>FLOP/s"
  * outside a "(95% CI ...)" (an interval's ends are bounds, not claims),
- * in FLOP/s. */
-static double largest_stated_flops(const char *text)
+ * in FLOP/s, apart from the device peaks peak[0..npeak) (a bound too,
+ * stated to 3 significant digits). */
+static double largest_stated_flops(const char *text, const double *peak, int npeak)
 {
     static const char prefixes[] = "kMGTPE";
     double most = 0.0;
@@ -685,6 +688,7 @@ static double largest_stated_flops(const char *text)
     while ((p = strstr(p, "FLOP/s"))) {
         const char *q = p, *ci, *close;
         double mult = 1.0, v;
+        int k, bound = 0;
         if (q > text && strchr(prefixes, q[-1]) && q[-1]) {
             mult = pow(1e3, (double)(strchr(prefixes, q[-1]) - prefixes + 1));
             q--;
@@ -701,16 +705,30 @@ static double largest_stated_flops(const char *text)
         if (ci && !memchr(ci, ')', (size_t)(q - ci)))
             continue;
         v = strtod(q, NULL) * mult;
-        most = fmax(most, v);
+        for (k = 0; k < npeak; k++)
+            bound |= fabs(v - peak[k]) <= 0.005 * peak[k];
+        if (!bound)
+            most = fmax(most, v);
     }
     return most;
+}
+
+/* The known peaks of r's devices into peak[0..max); returns how many. */
+static int device_peaks(const results *r, double *peak, int max)
+{
+    int d, n = 0;
+    for (d = 0; d < r->ndevices && n < max; d++)
+        if (q_peak(r, r->devices[d].id) > 0.0)
+            peak[n++] = q_peak(r, r->devices[d].id);
+    return n;
 }
 
 /* No figure beyond what was measured: on every fixture (the H100 run, the
  * telemetry run, a run of 0.1.0, a synthetic run), no throughput stated on
  * the run's page, in the feed or in summary.md exceeds the best measured
  * one by more than 10% (the H100 page once said "313 TFLOP/s", a fitted
- * P, of a device that measured 28.6 and peaks near 67). */
+ * P, of a device that measured 28.6 and peaks near 67), nor a known
+ * device peak (the H100's, 66.9 TFLOP/s, stated as such). */
 static void test_no_figure_beyond_measured(void **state)
 {
     static const char *const files[] = {"tests/data/gpu/h100-20261123T074740Z.xml",
@@ -724,7 +742,8 @@ static void test_no_figure_beyond_measured(void **state)
     for (f = 0; f < sizeof files / sizeof *files; f++) {
         results *r = NULL;
         char out[400], path[900], rel[300];
-        double best = 0.0;
+        double best = 0.0, peak[8];
+        int npeak;
         report_opts o;
         err e;
         if (files[f] && results_load(files[f], &r, &e) != BE_OK)
@@ -736,6 +755,11 @@ static void test_no_figure_beyond_measured(void **state)
                 best =
                     fmax(best, 1e9 * results_gflops(&r->points[i], r->points[i].resident.median));
         assert_true(best > 0.0);
+        npeak = device_peaks(r, peak, 8);
+        /* the H100's is known: 132 SMs × 128 fp32 lanes × 2 × 1980 MHz */
+        assert_int_equal(npeak, f == 0);
+        if (f == 0)
+            assert_true(fabs(peak[0] - 132.0 * 256.0 * 1980e6) < 1.0);
         snprintf(out, sizeof out, "%s/flops%zu", tmpdir, f);
         save_run(out, r);
         memset(&o, 0, sizeof o);
@@ -749,14 +773,94 @@ static void test_no_figure_beyond_measured(void **state)
             snprintf(rel, sizeof rel, pages[k], r->prov.id);
             snprintf(path, sizeof path, "%s/%s", out, rel);
             text = slurp(path);
-            most = largest_stated_flops(text);
-            if (most > 1.1 * best)
+            most = largest_stated_flops(text, peak, npeak);
+            if (most > 1.1 * best || (npeak && most > peak[0]))
                 fail_msg("%s: %s states %g FLOP/s, best measured %g",
                          files[f] ? files[f] : "synthetic", rel, most, best);
+            if (f == 0 && k == 0)
+                assert_non_null(strstr(text, "at hidden 2048, batch 1024, 43% of its 66.9 TFLOP/s "
+                                             "fp32 peak (NVIDIA Hopper: 132 compute units "
+                                             "\xc3\x97 256 FLOP per cycle \xc3\x97 1980 MHz)."));
             free(text);
         }
         results_free(r);
     }
+}
+
+/* An impossible point: a GPU known to peak at 51.2 TFLOP/s (an H100 PCIe:
+ * 114 SMs at 1755 MHz) with one point timed 10,000 times too fast.  Its
+ * page, feed item, summary.md and the front page's archive say so, and
+ * no figure above the peak is stated anywhere. */
+static void test_impossible_point(void **state)
+{
+    results *r = make_run("20260501T000000Z-fast", "2026-05-01T00:00:00Z", "CPU", 0.5, 32);
+    static const char *const pages[] = {"runs/%s/index.html", "feed.xml", "runs/%s/summary.md",
+                                        "index.html"};
+    device_info *g = &r->devices[1];
+    rs_point *p = NULL;
+    char out[400], path[900], rel[300], *text;
+    double peak;
+    report_opts o;
+    size_t k;
+    int i, n = 0;
+    err e;
+    (void)state;
+    snprintf(g->name, sizeof g->name, "NVIDIA H100 PCIe");
+    devinfo_prop_add(g, "compute_units", "114");
+    devinfo_prop_add(g, "max_clock_mhz", "1755");
+    peak = q_peak(r, "cl:0.0");
+    assert_true(fabs(peak - 114.0 * 256.0 * 1755e6) < 1.0);
+    for (i = 0; i < r->npoints; i++)
+        if (strcmp(r->points[i].device, "cl:0.0") == 0 && r->points[i].hidden == 128 &&
+            r->points[i].batch == 64)
+            p = &r->points[i];
+    assert_non_null(p);
+    for (i = 0; i < p->nsamples; i++)
+        p->samples[i].wall *= 1e-4;
+    assert_int_equal(results_summarize(p, &e), BE_OK);
+    for (i = 0; i < r->npoints; i++)
+        n += q_beyond_peak(r, &r->points[i]);
+    assert_int_equal(n, 1);
+    assert_true(q_beyond_peak(r, p));
+    /* run's table: its throughput withheld, the point noted */
+    {
+        char *tab = NULL, *line;
+        size_t len = 0;
+        FILE *m = open_memstream(&tab, &len);
+        assert_non_null(m);
+        table_points(m, r);
+        fclose(m);
+        assert_int_equal(occurrences(tab, "faster than the device's fp32 peak: impossible"), 1);
+        /* its line: the median, the interval, no GFLOP/s, the transfers */
+        line = strstr(tab, "cl:0.0   inference    128     64");
+        assert_non_null(line);
+        *strchr(line, '\n') = '\0';
+        assert_int_equal(occurrences(line, "\xe2\x80\x94"), 1);
+        assert_non_null(strstr(line, " \xe2\x80\x94 "));
+        free(tab);
+    }
+    snprintf(out, sizeof out, "%s/impossible", tmpdir);
+    save_run(out, r);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (k = 0; k < sizeof pages / sizeof *pages; k++) {
+        snprintf(rel, sizeof rel, pages[k], r->prov.id);
+        snprintf(path, sizeof path, "%s/%s", out, rel);
+        text = slurp(path);
+        if (largest_stated_flops(text, &peak, 1) > peak)
+            fail_msg("%s states %g FLOP/s, above the peak %g", rel,
+                     largest_stated_flops(text, &peak, 1), peak);
+        assert_non_null(strstr(text, "Impossible measurements: 1 point measured faster than its "
+                                     "device's fp32 peak allows: cl:0.0 (peak 51.2 TFLOP/s) "
+                                     "at inference hidden 128 batch 64."));
+        if (k == 3)
+            assert_non_null(strstr(text, "above the device's peak at 1 point"));
+        free(text);
+    }
+    results_free(r);
 }
 
 /* Warnings where people read: a run whose second pass others took 31% of
@@ -807,14 +911,19 @@ static void test_warnings_where_read(void **state)
 
     snprintf(path, sizeof path, "%s/runs/%s/index.html", out, busy->prov.id);
     text = slurp(path);
+    /* the page's title and heading are the feed item's title */
+    assert_non_null(strstr(text, "<title>Test GPU beats Busy CPU (2 threads) at every shape "
+                                 "measured (inference, testhost)</title>"));
+    assert_non_null(strstr(text, "<h1>Test GPU beats Busy CPU (2 threads) at every shape "
+                                 "measured (inference, testhost)</h1>"));
     assert_non_null(strstr(text, "Busy machine: other processes (others) or the hypervisor "
                                  "(steal) took a share of the CPU while this run measured "
-                                 "(pass 2: others 31%)"));
+                                 "(pass 2: others 31%, 0.6 of 2 CPUs)"));
     free(text);
     snprintf(path, sizeof path, "%s/runs/%s/summary.md", out, busy->prov.id);
     text = slurp(path);
     assert_non_null(strstr(text, "> **Warning:** Busy machine: "));
-    assert_non_null(strstr(text, "(pass 2: others 31%)"));
+    assert_non_null(strstr(text, "(pass 2: others 31%, 0.6 of 2 CPUs)"));
     free(text);
     /* the front page: the finished run, not the newer partial one */
     snprintf(path, sizeof path, "%s/index.html", out);
@@ -827,6 +936,7 @@ static void test_warnings_where_read(void **state)
     snprintf(path, sizeof path, "%s/runs/%s/index.html", out, part->prov.id);
     text = slurp(path);
     assert_non_null(strstr(text, "is partial: 3 of 8 points"));
+    assert_non_null(strstr(text, "<title>Partial: 3 of 8 points: "));
     free(text);
     /* the feed: the verdict in the title, the warning in the description */
     snprintf(path, sizeof path, "%s/feed.xml", out);
@@ -931,6 +1041,44 @@ static void test_extremes_supported(void **state)
     results_free(r);
 }
 
+/* A busy machine is half a CPU or more taken by others and the
+ * hypervisor: not the committed H100 run (16 CPUs; steal 1.1%, 0.9% and
+ * 0.15%, at most 0.18 of a CPU), but the same run beside one process
+ * busy on one core (others 1/16 of the CPU time). */
+static void test_busy_threshold(void **state)
+{
+    results *r = NULL;
+    char w[8][PROSE_WARNING], flags[512], one[128];
+    int i, n;
+    err e;
+    (void)state;
+    if (results_load("tests/data/gpu/h100-20261123T074740Z.xml", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(r->prov.cores, 16);
+    assert_int_equal(r->npasses, 3);
+    for (i = 0; i < r->npasses; i++) {
+        assert_false(q_pass_busy(r, &r->passes[i]));
+        assert_true(q_pass_taken(r, &r->passes[i]) < 0.2);
+    }
+    assert_true(fabs(q_pass_taken(r, &r->passes[0]) - 16 * 0.011153563207480007) < 1e-12);
+    n = prose_warnings(r, w, 8);
+    for (i = 0; i < n; i++)
+        assert_null(strstr(w[i], "Busy machine"));
+    prose_flags(r, flags, sizeof flags);
+    assert_null(strstr(flags, "busy"));
+    /* one core of sixteen busy beside it */
+    r->passes[1].state.others_cpu = 1.0 / 16.0;
+    assert_true(q_pass_busy(r, &r->passes[1]));
+    prose_busy_pass(r, &r->passes[1], one, sizeof one);
+    assert_string_equal(one, "others 6%, steal 0.9%, 1.1 of 16 CPUs");
+    prose_flags(r, flags, sizeof flags);
+    assert_string_equal(flags, "busy machine (1 pass); drift at 4 points");
+    /* a third of a core is not */
+    r->passes[1].state.others_cpu = 1.0 / 48.0;
+    assert_false(q_pass_busy(r, &r->passes[1]));
+    results_free(r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -959,9 +1107,11 @@ int main(void)
         cmocka_unit_test(test_one_verdict),
         cmocka_unit_test(test_table_precision),
         cmocka_unit_test(test_no_figure_beyond_measured),
+        cmocka_unit_test(test_impossible_point),
         cmocka_unit_test(test_warnings_where_read),
         cmocka_unit_test(test_hosts_merge_rules),
         cmocka_unit_test(test_extremes_supported),
+        cmocka_unit_test(test_busy_threshold),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }

@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "cpu.h"
+#include "devinfo.h"
 #include "host.h"
 #include "fmt.h"
 #include "fsx.h"
@@ -98,6 +99,45 @@ static void test_list_errors(void **state)
 }
 
 /* ---- FLOP counts ---- */
+
+/* A device's fp32 peak: a GPU of the table by a whole word of its name
+ * (an A10 is not an A100) times what it reported; a CPU by its isa, cores
+ * and clock; nothing for an unknown device or one that reported no clock. */
+static void test_device_peak(void **state)
+{
+    device_info d;
+    double f;
+    char how[160];
+    (void)state;
+    memset(&d, 0, sizeof d);
+    snprintf(d.kind, sizeof d.kind, "opencl");
+    snprintf(d.name, sizeof d.name, "NVIDIA A100-SXM4-40GB");
+    devinfo_prop_add(&d, "compute_units", "108");
+    assert_int_equal(devinfo_peak(&d, &f, how, sizeof how), 0);
+    devinfo_prop_add(&d, "max_clock_mhz", "1410");
+    assert_int_equal(devinfo_peak(&d, &f, how, sizeof how), 1);
+    assert_true(fabs(f - 19.49184e12) < 1.0);
+    assert_string_equal(how, "NVIDIA Ampere GA100: 108 compute units \xc3\x97 128 FLOP per cycle "
+                             "\xc3\x97 1410 MHz");
+    snprintf(d.name, sizeof d.name, "NVIDIA A10");
+    assert_int_equal(devinfo_peak(&d, &f, how, sizeof how), 1);
+    assert_true(fabs(f - 108.0 * 256.0 * 1410e6) < 1.0);
+    snprintf(d.name, sizeof d.name, "NVIDIA A1000");
+    assert_int_equal(devinfo_peak(&d, &f, how, sizeof how), 0);
+    assert_true(f == 0.0);
+    snprintf(d.name, sizeof d.name, "pthread-Intel(R) Xeon(R)");
+    assert_int_equal(devinfo_peak(&d, &f, how, sizeof how), 0);
+    memset(&d, 0, sizeof d);
+    snprintf(d.kind, sizeof d.kind, "openblas");
+    devinfo_prop_add(&d, "cores", "16");
+    devinfo_prop_add(&d, "isa", "avx512");
+    assert_int_equal(devinfo_peak(&d, &f, how, sizeof how), 0);
+    devinfo_prop_add(&d, "max_clock_mhz", "3500");
+    assert_int_equal(devinfo_peak(&d, &f, how, sizeof how), 1);
+    assert_true(fabs(f - 16.0 * 64.0 * 3500e6) < 1.0);
+    assert_string_equal(how,
+                        "avx512: 16 CPUs \xc3\x97 64 FLOP per cycle \xc3\x97 3500 MHz, a bound");
+}
 
 static void test_flops(void **state)
 {
@@ -2285,6 +2325,7 @@ int main(void)
         cmocka_unit_test(test_list_forms),
         cmocka_unit_test(test_list_errors),
         cmocka_unit_test(test_flops),
+        cmocka_unit_test(test_device_peak),
         cmocka_unit_test(test_stats_basic),
         cmocka_unit_test(test_stats_ci_coverage),
         cmocka_unit_test(test_stats_drift_and_convergence),
