@@ -138,6 +138,62 @@ static void cross_span(const netfit_cross *c, double *lo, double *hi)
     *hi = fmin(c->x.hi_open ? c->bmax : c->x.hi, c->bmax);
 }
 
+/* Series sr's measured medians joined by a line (a failed point a gap),
+ * each with its 95% interval as a bar. */
+static void time_curve(cairo_t *cr, const chart_frame *f, const net_ctx *x, const net_series *sr)
+{
+    const results *r = x->f.r;
+    double xs[NET_MAX_BATCHES], ys[NET_MAX_BATCHES];
+    int i, n;
+    const char *dev = r->devices[sr->device].id;
+    int b[NET_MAX_BATCHES];
+    /* the measured batches of this series, ascending */
+    for (i = 0, n = 0; i < r->npoints && n < NET_MAX_BATCHES; i++) {
+        const rs_point *p = &r->points[i];
+        int j;
+        if (p->mode != x->f.mode || strcmp(p->net, x->net) != 0 || strcmp(p->device, dev) != 0)
+            continue;
+        for (j = n; j > 0 && b[j - 1] > p->batch; j--) {
+            b[j] = b[j - 1];
+            xs[j] = xs[j - 1];
+            ys[j] = ys[j - 1];
+        }
+        b[j] = p->batch;
+        xs[j] = p->batch;
+        /* a failed point is a gap in the line, never a zero */
+        ys[j] = q_ok_view(p, sr->view) ? q_median(p, sr->view) : NAN;
+        n++;
+    }
+    chart_polyline(cr, f, xs, ys, n, sr->color, 1.6, (chart_dash)sr->view);
+    for (i = 0; i < n; i++) {
+        const rs_point *p = NULL;
+        const stats_summary *s;
+        int j;
+        if (isnan(ys[i]))
+            continue;
+        for (j = 0; j < r->npoints && !p; j++)
+            if (r->points[j].mode == x->f.mode && r->points[j].batch == b[i] &&
+                strcmp(r->points[j].net, x->net) == 0 && strcmp(r->points[j].device, dev) == 0)
+                p = &r->points[j];
+        s = view_summary(p, sr->view);
+        if (s->ci_lo > 0 && s->ci_hi > s->ci_lo) {
+            double px = chart_px(f, xs[i]);
+            cairo_set_source_rgb(cr, sr->color.r, sr->color.g, sr->color.b);
+            cairo_set_line_width(cr, 1.3);
+            cairo_set_dash(cr, NULL, 0, 0);
+            cairo_move_to(cr, px, chart_py(f, s->ci_lo));
+            cairo_line_to(cr, px, chart_py(f, s->ci_hi));
+            cairo_move_to(cr, px - 3.5, chart_py(f, s->ci_lo));
+            cairo_line_to(cr, px + 3.5, chart_py(f, s->ci_lo));
+            cairo_move_to(cr, px - 3.5, chart_py(f, s->ci_hi));
+            cairo_line_to(cr, px + 3.5, chart_py(f, s->ci_hi));
+            cairo_stroke(cr);
+        }
+        chart_marker(cr, (chart_shape)sr->shape, chart_px(f, xs[i]), chart_py(f, ys[i]), 4.4,
+                     sr->color, sr->view != FIT_RESIDENT);
+    }
+}
+
 static int draw_time(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
     net_ctx *x = vctx;
@@ -147,9 +203,8 @@ static int draw_time(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_frame f;
     fig_legend lg;
     char title[640], sub[1024], buf[640], label[512];
-    double xs[NET_MAX_BATCHES], ys[NET_MAX_BATCHES], xlo = INFINITY, xhi = 0, ylo = INFINITY,
-                                                     yhi = 0, top, need;
-    int ns, k, i, n, nkeys = 0, ncross = 0;
+    double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, top, need;
+    int ns, k, i, nkeys = 0, ncross = 0;
 
     (void)e;
     net_label(x, label, sizeof label);
@@ -228,55 +283,8 @@ static int draw_time(cairo_t *cr, double W, double H, void *vctx, err *e)
         chart_vband(cr, &f, lo, hi, sr[k].color, 0.12);
         chart_vline(cr, &f, c->x.batch, sr[k].color, 1.4, (chart_dash)sr[k].view);
     }
-    for (k = 0; k < ns; k++) {
-        const char *dev = r->devices[sr[k].device].id;
-        int b[NET_MAX_BATCHES];
-        /* the measured batches of this series, ascending */
-        for (i = 0, n = 0; i < r->npoints && n < NET_MAX_BATCHES; i++) {
-            const rs_point *p = &r->points[i];
-            int j;
-            if (p->mode != x->f.mode || strcmp(p->net, x->net) != 0 || strcmp(p->device, dev) != 0)
-                continue;
-            for (j = n; j > 0 && b[j - 1] > p->batch; j--) {
-                b[j] = b[j - 1];
-                xs[j] = xs[j - 1];
-                ys[j] = ys[j - 1];
-            }
-            b[j] = p->batch;
-            xs[j] = p->batch;
-            /* a failed point is a gap in the line, never a zero */
-            ys[j] = q_ok_view(p, sr[k].view) ? q_median(p, sr[k].view) : NAN;
-            n++;
-        }
-        chart_polyline(cr, &f, xs, ys, n, sr[k].color, 1.6, (chart_dash)sr[k].view);
-        for (i = 0; i < n; i++) {
-            const rs_point *p = NULL;
-            const stats_summary *s;
-            int j;
-            if (isnan(ys[i]))
-                continue;
-            for (j = 0; j < r->npoints && !p; j++)
-                if (r->points[j].mode == x->f.mode && r->points[j].batch == b[i] &&
-                    strcmp(r->points[j].net, x->net) == 0 && strcmp(r->points[j].device, dev) == 0)
-                    p = &r->points[j];
-            s = view_summary(p, sr[k].view);
-            if (s->ci_lo > 0 && s->ci_hi > s->ci_lo) {
-                double px = chart_px(&f, xs[i]);
-                cairo_set_source_rgb(cr, sr[k].color.r, sr[k].color.g, sr[k].color.b);
-                cairo_set_line_width(cr, 1.3);
-                cairo_set_dash(cr, NULL, 0, 0);
-                cairo_move_to(cr, px, chart_py(&f, s->ci_lo));
-                cairo_line_to(cr, px, chart_py(&f, s->ci_hi));
-                cairo_move_to(cr, px - 3.5, chart_py(&f, s->ci_lo));
-                cairo_line_to(cr, px + 3.5, chart_py(&f, s->ci_lo));
-                cairo_move_to(cr, px - 3.5, chart_py(&f, s->ci_hi));
-                cairo_line_to(cr, px + 3.5, chart_py(&f, s->ci_hi));
-                cairo_stroke(cr);
-            }
-            chart_marker(cr, (chart_shape)sr[k].shape, chart_px(&f, xs[i]), chart_py(&f, ys[i]),
-                         4.4, sr[k].color, sr[k].view != FIT_RESIDENT);
-        }
-    }
+    for (k = 0; k < ns; k++)
+        time_curve(cr, &f, x, &sr[k]);
     cairo_restore(cr);
     chart_legend(cr, lg.x, lg.y, keys, nkeys, lg.w);
     net_footer(cr, x, W, H);

@@ -21,14 +21,14 @@ static int grow(obuf *b, size_t more)
     unsigned char *np;
     size_t cap = b->cap ? b->cap : 65536;
     if (b->n + more <= b->cap)
-        return 0;
+        return BE_OK;
     while (cap < b->n + more)
         cap *= 2;
     if (!(np = realloc(b->p, cap)))
-        return -1;
+        return BE_EFAIL;
     b->p = np;
     b->cap = cap;
-    return 0;
+    return BE_OK;
 }
 
 static void be32(unsigned char *p, uint32_t v)
@@ -44,7 +44,7 @@ static int chunk(obuf *b, const char type[4], const unsigned char *data, size_t 
 {
     uLong crc;
     if (len > 0x7fffffffUL || grow(b, len + 12) < 0)
-        return -1;
+        return BE_EFAIL;
     be32(b->p + b->n, (uint32_t)len);
     memcpy(b->p + b->n + 4, type, 4);
     if (len)
@@ -52,7 +52,7 @@ static int chunk(obuf *b, const char type[4], const unsigned char *data, size_t 
     crc = crc32(0L, b->p + b->n + 4, (uInt)(len + 4));
     be32(b->p + b->n + 8 + len, (uint32_t)crc);
     b->n += len + 12;
-    return 0;
+    return BE_OK;
 }
 
 /* Whether every pixel is opaque. */
@@ -102,10 +102,10 @@ static int deflate_to(const unsigned char *raw, size_t rawlen, unsigned char *ou
     int zr;
     memset(&z, 0, sizeof z);
     if (deflateInit(&z, 9) != Z_OK)
-        return -1;
+        return BE_EFAIL;
     if (deflateTune(&z, 32, 258, 258, 512) != Z_OK) {
         deflateEnd(&z);
-        return -1;
+        return BE_EFAIL;
     }
     z.next_in = (Bytef *)(uintptr_t)raw;
     z.avail_in = (uInt)rawlen;
@@ -114,7 +114,7 @@ static int deflate_to(const unsigned char *raw, size_t rawlen, unsigned char *ou
     zr = deflate(&z, Z_FINISH);
     *outlen = z.total_out;
     deflateEnd(&z);
-    return zr == Z_STREAM_END ? 0 : -1;
+    return zr == Z_STREAM_END ? BE_OK : BE_EFAIL;
 }
 
 int png_write(const unsigned char *data, int w, int h, int stride, char **out, size_t *len, err *e)

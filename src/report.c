@@ -653,14 +653,17 @@ static void peak_cell(const hist_value *v, char *buf, size_t size)
  * history_row): a year of nightly runs stays a page one reads. */
 #define HIST_TABLE_RUNS 120
 
+/* What week_of returns for a time that is no date. */
+#define NO_WEEK (-1L)
+
 /* The week of an ISO 8601 time: days since 1970-01-01 (Monday 1969-12-29
- * starts week 0) over 7, or -1 when it is no date. */
+ * starts week 0) over 7, or NO_WEEK. */
 static long week_of(const char *iso)
 {
     int y, m, d;
     long era, yoe, doy, doe;
     if (sscanf(iso, "%4d-%2d-%2d", &y, &m, &d) != 3 || m < 1 || m > 12 || d < 1 || d > 31)
-        return -1;
+        return NO_WEEK;
     y -= m <= 2;
     era = (y >= 0 ? y : y - 399) / 400;
     yoe = y - era * 400;
