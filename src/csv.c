@@ -3,6 +3,7 @@
  */
 #include "csv.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,15 @@ static void sb_field(sbuf *b, const char *v)
     "energy_samples,throttled,usd_per_step\r\n"
 
 /* The rows of r's points. */
+/* A throughput, empty where q_gflops_shown withholds it. */
+static void gflops_field(sbuf *b, double g)
+{
+    if (isnan(g))
+        sb_add(b, ",");
+    else
+        sb_add(b, "%.6g,", g);
+}
+
 static void rows(sbuf *b, const results *r)
 {
     int i;
@@ -93,11 +103,13 @@ static void rows(sbuf *b, const results *r)
         sb_add(b, "%.17g,%s,", p->flops_per_layer, results_status_name(p->status));
         if (p->status == PT_OK && p->resident.n > 0) {
             const stats_summary *s = &p->resident;
-            sb_add(b, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,", s->n, s->median, s->ci_lo, s->ci_hi,
-                   s->p10, s->p90, results_gflops(p, s->median));
-            if (p->has_transfer && p->transfer.n > 0)
-                sb_add(b, "%.9g,%.6g,", p->transfer.median, results_gflops(p, p->transfer.median));
-            else
+            sb_add(b, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,", s->n, s->median, s->ci_lo, s->ci_hi, s->p10,
+                   s->p90);
+            gflops_field(b, q_gflops_shown(d, p, s->median));
+            if (p->has_transfer && p->transfer.n > 0) {
+                sb_add(b, "%.9g,", p->transfer.median);
+                gflops_field(b, q_gflops_shown(d, p, p->transfer.median));
+            } else
                 sb_add(b, ",,");
             sb_add(b, "%s,", s->drift ? "yes" : "no");
             if (q_energy(p) >= 0.0)

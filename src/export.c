@@ -90,7 +90,8 @@ static void devices(FILE *f, const results *r)
 }
 
 /* One summary's statistics, as "<prefix>median_s" and the rest. */
-static void summary(FILE *f, const char *prefix, const stats_summary *s, const rs_point *p)
+static void summary(FILE *f, const char *prefix, const stats_summary *s, const results *r,
+                    const rs_point *p)
 {
     fprintf(f, ", \"%smedian_s\": ", prefix);
     json_number(f, s->median);
@@ -99,7 +100,7 @@ static void summary(FILE *f, const char *prefix, const stats_summary *s, const r
     fprintf(f, ", \"%sci_hi_s\": ", prefix);
     json_number(f, s->ci_hi);
     fprintf(f, ", \"%sgflops\": ", prefix);
-    json_number(f, results_gflops(p, s->median));
+    json_number(f, q_gflops_shown(results_device(r, p->device), p, s->median));
 }
 
 /* A network point's layer times: the mean of each layer's seconds over
@@ -139,7 +140,7 @@ static void points(FILE *f, const results *r)
         kv_str(f, ", ", "why", p->why);
         fprintf(f, ", \"samples\": %d", p->nsamples);
         if (ok) {
-            summary(f, "", &p->resident, p);
+            summary(f, "", &p->resident, r, p);
             fprintf(f, ", \"n\": %d, \"passes\": %d, \"drift\": %s", p->resident.n,
                     p->resident.passes, p->resident.drift ? "true" : "false");
         } else {
@@ -148,13 +149,13 @@ static void points(FILE *f, const results *r)
                   f);
         }
         if (ok && p->has_transfer)
-            summary(f, "transfer_", &p->transfer, p);
+            summary(f, "transfer_", &p->transfer, r, p);
         else
             fputs(", \"transfer_median_s\": null, \"transfer_ci_lo_s\": null, "
                   "\"transfer_ci_hi_s\": null, \"transfer_gflops\": null",
                   f);
         if (ok && p->has_whost)
-            summary(f, "whost_", &p->whost, p);
+            summary(f, "whost_", &p->whost, r, p);
         layer_times(f, p);
         kv_num(f, ", ", "energy_j_per_step", q_energy(p) >= 0.0 ? q_energy(p) : NAN);
         fputs("}", f);

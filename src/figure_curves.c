@@ -31,7 +31,7 @@ static void throughput_range(const fig_ctx *x, double *xlo, double *xhi, double 
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         double v;
-        if (p->mode != x->mode || !q_ok(p))
+        if (p->mode != x->mode || !q_ok(p) || q_beyond_peak(r, p))
             continue;
         v = results_gflops(p, p->resident.median) * 1e9;
         *xlo = fmin(*xlo, p->flops_per_layer);
@@ -115,13 +115,16 @@ static void throughput_device(cairo_t *cr, const chart_frame *f, const fig_ctx *
     }
     for (hi = 0; hi < g->nh; hi++) {
         /* A shape the device did not measure at all is skipped rather
-         * than a break in the line; one it failed at is a gap (NaN). */
+         * than a break in the line; one it failed at, or measured above
+         * its peak (the page's warning names it), is a gap (NaN). */
         for (bi = 0, i = 0; bi < g->nb; bi++) {
             const rs_point *p = q_point(r, r->devices[d].id, x->mode, g->h[hi], g->b[bi]);
+            int shown;
             if (!p)
                 continue;
-            xs[i] = q_ok(p) ? p->flops_per_layer : NAN;
-            ys[i++] = q_ok(p) ? results_gflops(p, p->resident.median) * 1e9 : NAN;
+            shown = q_ok(p) && !q_beyond_peak(r, p);
+            xs[i] = shown ? p->flops_per_layer : NAN;
+            ys[i++] = shown ? results_gflops(p, p->resident.median) * 1e9 : NAN;
         }
         chart_polyline(cr, f, xs, ys, i, chart_series(hi), 1.6, (chart_dash)(hi % 4));
         for (bi = 0; bi < i; bi++)

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
+#include <math.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -72,10 +73,10 @@ static void bar_line(const sweep_event *ev, int width, char *buf, size_t size)
         buf[width - 1] = '\0';
 }
 
-static void describe(const rs_point *p, char *buf, size_t size)
+static void describe(const device_info *d, const rs_point *p, char *buf, size_t size)
 {
-    char t[32];
-    double lo, hi;
+    char t[32], g[48];
+    double lo, hi, gf;
     int wide;
     if (p->status != PT_OK) {
         snprintf(buf, size, "%s%s%s", results_status_name(p->status), p->message[0] ? ": " : "",
@@ -84,9 +85,13 @@ static void describe(const rs_point *p, char *buf, size_t size)
     }
     fmt_duration(t, sizeof t, p->resident.median);
     wide = q_ci_rel(&p->resident, &lo, &hi);
-    snprintf(buf, size, "%s per step, %.1f GFLOP/s (n=%d, 95%% CI -%.1f%%/+%.1f%%%s)%s", t,
-             results_gflops(p, p->resident.median), p->resident.n, 100.0 * lo, 100.0 * hi,
-             wide ? ", wide" : "", p->resident.drift ? ", DRIFT" : "");
+    gf = q_gflops_shown(d, p, p->resident.median);
+    if (isnan(gf))
+        snprintf(g, sizeof g, "above the device's peak: impossible");
+    else
+        snprintf(g, sizeof g, "%.1f GFLOP/s", gf);
+    snprintf(buf, size, "%s per step, %s (n=%d, 95%% CI -%.1f%%/+%.1f%%%s)%s", t, g, p->resident.n,
+             100.0 * lo, 100.0 * hi, wide ? ", wide" : "", p->resident.drift ? ", DRIFT" : "");
 }
 
 /* "pass 1/3: 31.2 s, 70 visits, others used 3% of the CPU, load 2.10" */
@@ -127,7 +132,7 @@ void progress_event(void *ctx, const sweep_event *ev)
         /* one line per point, once its last pass has measured it */
         int per_pass = ev->passes > 0 ? ev->total / ev->passes : ev->total;
         char sh[80];
-        describe(ev->point, what, sizeof what);
+        describe(ev->dev, ev->point, what, sizeof what);
         fprintf(pg->out, "[%d/%d] %s %s %s batch=%d: %s\n", ev->index - (ev->passes - 1) * per_pass,
                 per_pass, ev->dev->id, workload_mode_name(ev->mode), shape(ev, sh, sizeof sh),
                 ev->batch, what);

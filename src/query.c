@@ -75,6 +75,13 @@ double q_peak(const results *r, const char *dev)
     return d && devinfo_peak(d, &flops, how, sizeof how) ? flops : 0.0;
 }
 
+double q_gflops_shown(const device_info *d, const rs_point *p, double t)
+{
+    double g = results_gflops(p, t), peak;
+    char how[8];
+    return d && devinfo_peak(d, &peak, how, sizeof how) && g * 1e9 > peak ? NAN : g;
+}
+
 int q_beyond_peak(const results *r, const rs_point *p)
 {
     double peak;

@@ -53,6 +53,10 @@ double q_peak(const results *r, const char *dev);
  * device's known peak: a measurement that cannot be true, never quoted as
  * a device's best and warned of wherever the run's warnings are. */
 int q_beyond_peak(const results *r, const rs_point *p);
+/* p's throughput at step time t in GFLOP/s as it may be published: NAN
+ * when it lies above device d's known peak (d may be NULL: no peak known),
+ * so that no export or live line prints a figure that cannot be true. */
+double q_gflops_shown(const device_info *d, const rs_point *p, double t);
 /* The same for view v: FIT_TRANSFER also needs the point's transfer times. */
 int q_ok_view(const rs_point *p, fit_view v);
 /* The median step time of an ok point in view v (q_ok_view). */

@@ -26,6 +26,7 @@
 #include "compare.h"
 #include "devinfo.h"
 #include "csv.h"
+#include "export.h"
 #include "findings.h"
 #include "fit.h"
 #include "fsx.h"
@@ -838,6 +839,20 @@ static void test_impossible_point(void **state)
         assert_int_equal(occurrences(line, "\xe2\x80\x94"), 1);
         assert_non_null(strstr(line, " \xe2\x80\x94 "));
         free(tab);
+    }
+    /* the exports keep the point's times and withhold its throughput */
+    {
+        char *csv = NULL, *json = NULL, bad[64];
+        size_t len = 0;
+        snprintf(bad, sizeof bad, "%.6g", results_gflops(p, p->resident.median));
+        assert_int_equal(csv_results(r, &csv, &len, &e), BE_OK);
+        assert_null(strstr(csv, bad));
+        assert_int_equal(export_json(r, &json, &len, &e), BE_OK);
+        snprintf(bad, sizeof bad, "\"gflops\": %.17g", results_gflops(p, p->resident.median));
+        assert_null(strstr(json, bad));
+        assert_int_equal(occurrences(json, "\"gflops\": null"), 1);
+        free(csv);
+        free(json);
     }
     snprintf(out, sizeof out, "%s/impossible", tmpdir);
     save_run(out, r);
