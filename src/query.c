@@ -44,6 +44,15 @@ int q_has_mode(const results *r, const char *dev, wl_mode m)
     return 0;
 }
 
+int q_has_square(const results *r, wl_mode m)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].mode == m && !r->points[i].net[0])
+            return 1;
+    return 0;
+}
+
 static int summary_ok(const stats_summary *s)
 {
     return s->n > 0 && s->median > 0.0 && isfinite(s->median);

@@ -30,6 +30,9 @@ int q_device_index(const results *r, const char *id);
 
 /* 1 when r has a point of mode m on device dev (NULL: on any device). */
 int q_has_mode(const results *r, const char *dev, wl_mode m);
+/* 1 when r has a point of the square stack (no network) in mode m: the
+ * run page's charts and table of hidden widths are about those only. */
+int q_has_square(const results *r, wl_mode m);
 
 /* ---- passes ------------------------------------------------------------- */
 

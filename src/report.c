@@ -307,15 +307,15 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 
 /* ---- the run's annotation ---------------------------------------------- */
 
-/* The charts, their paragraphs, the table and the conclusion of one mode. */
-static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m, const char *dir,
-                     const char *chart_prefix)
+/* The charts of hidden widths, their paragraphs and the table of one
+ * mode: for the square stack only (a network's are on its own page,
+ * page_net.c, where its sizes are not taken for a hidden width). */
+static void add_square(xmlNodePtr mn, const results *r, const findings *F, wl_mode m,
+                       const char *dir, const char *chart_prefix)
 {
     const char *mode = workload_mode_name(m), *base = q_base_id(r);
-    xmlNodePtr mn = site_add(a, "mode", NULL);
     char buf[8192], alt[512];
 
-    site_attr(mn, "name", mode);
     prose_throughput(r, m, buf, sizeof buf);
     snprintf(alt, sizeof alt,
              "Chart: throughput in FLOP/s against FLOPs per layer (%s), "
@@ -351,6 +351,18 @@ static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode 
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_COST), m, alt, buf);
     }
     add_table(mn, r, m);
+}
+
+/* The charts, their paragraphs, the table and the conclusion of one mode. */
+static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m, const char *dir,
+                     const char *chart_prefix)
+{
+    xmlNodePtr mn = site_add(a, "mode", NULL);
+    char buf[8192];
+
+    site_attr(mn, "name", workload_mode_name(m));
+    if (q_has_square(r, m))
+        add_square(mn, r, F, m, dir, chart_prefix);
     prose_energy(r, m, buf, sizeof buf);
     if (buf[0])
         site_add(mn, "energy", buf);

@@ -82,7 +82,7 @@
         <p class="telemetry"><xsl:value-of select="$a/telemetry"/></p>
       </xsl:if>
 
-      <xsl:for-each select="$a/mode">
+      <xsl:for-each select="$a/mode[chart or table or energy]">
         <h2>
           <xsl:choose>
             <xsl:when test="@name = 'training'">Training</xsl:when>
