@@ -119,7 +119,10 @@ static int file_runs(const archive *a, history *h, err *e)
                 continue;
             for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
                 hist_series *s;
-                if (!q_has_mode(r, b->id, (wl_mode)m) || !q_has_mode(r, o->id, (wl_mode)m))
+                /* a series follows the square stack: a run of networks
+                 * alone would read as a step in its peak and crossovers */
+                if (!q_has_mode(r, b->id, (wl_mode)m) || !q_has_mode(r, o->id, (wl_mode)m) ||
+                    !q_has_square(r, (wl_mode)m))
                     continue;
                 if (!(s = series_of(h, &cap, r, (wl_mode)m, b, o)) || series_add(s, r, k) < 0)
                     return err_set(e, BE_EFAIL, "out of memory");
@@ -191,7 +194,7 @@ static void peak_value(const results *r, const char *dev, wl_mode m, hist_value 
         const rs_point *p = &r->points[i];
         double g;
         if (p->mode != m || strcmp(p->device, dev) != 0 || !q_ok(p) || p->resident.ci_lo <= 0.0 ||
-            q_beyond_peak(r, p))
+            q_beyond_peak(r, p) || p->net[0])
             continue;
         g = results_gflops(p, p->resident.median);
         if (!v->has || g > v->v) {

@@ -18,8 +18,9 @@
           <h1><xsl:value-of select="$a/title"/></h1>
           <section class="lead"><p><xsl:value-of select="$a/intro"/></p></section>
           <xsl:if test="not($a/host)">
-            <p>No run has two devices measured in the same mode, so there is no pair whose
-              history to show.</p>
+            <p>No run of the stack of square layers has two devices measured in the same
+              mode, so there is no pair whose history to show (runs of networks alone are
+              not part of the history: each network's page is where it is read).</p>
           </xsl:if>
           <xsl:if test="count($a/host/series) &gt; 1">
             <nav aria-label="Series">

@@ -840,6 +840,13 @@ static void test_e2e(void **state)
                         "%s/o/runs/*/index.html",
                         tmpdir, tmpdir, tmpdir),
                      0);
+    /* the run page has no charts of hidden widths, the history no series:
+     * a network's widest size is no hidden width */
+    assert_int_equal(sh("! grep -q 'throughput-inference.png' %s/o/runs/*/index.html && "
+                        "! grep -q 'id=\"s1\"' %s/o/history.html && "
+                        "grep -q 'runs of networks alone are' %s/o/history.html",
+                        tmpdir, tmpdir, tmpdir),
+                     0);
     /* the network's page, parsed, and the run page's link to it */
     snprintf(path, sizeof path, "%s/check_page.py", tmpdir);
     assert_int_equal(fsx_write_atomic(path, check_page_py, sizeof check_page_py - 1, &e), BE_OK);
