@@ -43,6 +43,8 @@
 #include "fmt.h"
 #include "fsx.h"
 #include "history.h"
+#include "net.h"
+#include "netfit.h"
 #include "page_net.h"
 #include "prose.h"
 #include "query.h"
@@ -353,6 +355,27 @@ static void add_square(xmlNodePtr mn, const results *r, const findings *F, wl_mo
     add_table(mn, r, m);
 }
 
+/* A run of networks alone: each network's step time against batch (its
+ * page, page_net.c, has the rest). */
+static void add_net_charts(xmlNodePtr mn, const results *r, wl_mode m, const char *dir,
+                           const char *chart_prefix)
+{
+    const char *names[NET_MAX_NETS];
+    char kind[NET_NAME_MAX + 16], alt[NET_NAME_MAX + 200], text[NET_NAME_MAX + 300];
+    int n = netfit_networks(r, names, NET_MAX_NETS), i;
+    for (i = 0; i < n; i++) {
+        snprintf(kind, sizeof kind, "net-%s-time", names[i]);
+        snprintf(alt, sizeof alt,
+                 "Chart: step time of network %s against batch size (%s), per device and view.",
+                 names[i], workload_mode_name(m));
+        snprintf(text, sizeof text,
+                 "Median step time of the whole network %s against the batch size, with 95%% "
+                 "intervals; its page gives the answer per view and the time of each layer.",
+                 names[i]);
+        add_chart(mn, dir, chart_prefix, kind, m, alt, text);
+    }
+}
+
 /* The charts, their paragraphs, the table and the conclusion of one mode. */
 static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m, const char *dir,
                      const char *chart_prefix)
@@ -363,6 +386,8 @@ static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode 
     site_attr(mn, "name", workload_mode_name(m));
     if (q_has_square(r, m))
         add_square(mn, r, F, m, dir, chart_prefix);
+    else
+        add_net_charts(mn, r, m, dir, chart_prefix);
     prose_energy(r, m, buf, sizeof buf);
     if (buf[0])
         site_add(mn, "energy", buf);
