@@ -149,15 +149,23 @@ void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c
 
 void figure_footer(cairo_t *cr, const results *r, double W, double H)
 {
+    char what[32];
+    int layers = figure_layers(r);
+    snprintf(what, sizeof what, "%d layer%s", layers, layers == 1 ? "" : "s");
+    figure_footer_of(cr, r, what, W, H);
+}
+
+void figure_footer_of(cairo_t *cr, const results *r, const char *what, double W, double H)
+{
     char buf[768], lines[2][CHART_LINE];
     double m = chart_margin(W);
-    int layers = figure_layers(r), i, n;
+    int i, n;
     snprintf(buf, sizeof buf, "breakeven%s%s", r->prov.version[0] ? " " : "", r->prov.version);
     if (r->prov.host[0])
         fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.host);
     if (r->prov.started[0])
         fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.started);
-    fmt_append(buf, sizeof buf, " \xc2\xb7 %d layer%s%s", layers, layers == 1 ? "" : "s",
+    fmt_append(buf, sizeof buf, " \xc2\xb7 %s%s", what,
                r->partial ? " \xc2\xb7 PARTIAL RUN (not every point was measured)" : "");
     chart_font(cr, 11, 0);
     n = chart_wrap(cr, buf, W - 2 * m, lines, FIG_NARROW(W) ? 2 : 1);

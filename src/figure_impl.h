@@ -90,6 +90,8 @@ void figure_draw_cross(cairo_t *cr, const chart_frame *f, const fit_crossover *c
 /* A small grey line at the bottom (two on a narrow canvas): what was
  * measured, where. */
 void figure_footer(cairo_t *cr, const results *r, double W, double H);
+/* The same line ending in what (a network's "network 784-512-10"). */
+void figure_footer_of(cairo_t *cr, const results *r, const char *what, double W, double H);
 /* Places the plot area under the title (top) with the legend at its right
  * (under it, on a narrow canvas), leaving room for the y tick labels and
  * axis title at its left.  Returns the height the whole chart needs: H on

@@ -63,23 +63,10 @@ static void net_label(const net_ctx *x, char *buf, size_t size)
 /* The grey line at the bottom: the run and the network. */
 static void net_footer(cairo_t *cr, const net_ctx *x, double W, double H)
 {
-    const results *r = x->f.r;
-    char buf[768], lines[2][CHART_LINE], label[512];
-    double m = chart_margin(W);
-    int i, n;
+    char label[512], what[600];
     net_label(x, label, sizeof label);
-    snprintf(buf, sizeof buf, "breakeven%s%s", r->prov.version[0] ? " " : "", r->prov.version);
-    if (r->prov.host[0])
-        fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.host);
-    if (r->prov.started[0])
-        fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.started);
-    fmt_append(buf, sizeof buf, " \xc2\xb7 network %s%s", label,
-               r->partial ? " \xc2\xb7 PARTIAL RUN (not every point was measured)" : "");
-    chart_font(cr, 11, 0);
-    n = chart_wrap(cr, buf, W - 2 * m, lines, FIG_NARROW(W) ? 2 : 1);
-    for (i = 0; i < n; i++)
-        chart_text(cr, m, H - 10 - 14 * (n - 1 - i), CHART_LEFT, CHART_BASELINE, figure_muted,
-                   lines[i]);
+    snprintf(what, sizeof what, "network %s", label);
+    figure_footer_of(cr, x->f.r, what, W, H);
 }
 
 /* ---- step time against batch ------------------------------------------ */

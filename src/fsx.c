@@ -334,7 +334,7 @@ int fsx_write_in(const char *root, const char *path, const void *data, size_t le
 
 /* Opens the directory of path (inside root) without creating anything:
  * *fd -1 and BE_OK when a directory on the way is missing; *file its
- * last component. */
+ * last component (file NULL: path is a directory, opened whole). */
 static int open_parent(const char *root, const char *path, int *fd, const char **file,
                        size_t *ndirs, const char **rel, err *e)
 {
@@ -394,17 +394,11 @@ int fsx_check_in(const char *root, const char *path, err *e)
     char esc[1024];
     const char *rel = NULL, *file = NULL;
     size_t ndirs = 0;
-    int fd, rc, missing;
-    if ((rc = split(root, path, &rel, &ndirs, &file, e)) < 0)
+    int fd, rc;
+    if ((rc = open_parent(root, path, &fd, &file, &ndirs, &rel, e)) < 0 || fd < 0)
         return rc;
-    if ((fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-        return errno == ENOENT ? BE_OK
-                               : err_set(e, BE_EFAIL, "%s: cannot open the directory: %s", root,
-                                         strerror(errno));
-    if ((rc = walk(&fd, root, rel, ndirs, 0, &missing, e)) == BE_OK && !missing) {
-        utf8_escape(esc, sizeof esc, path);
-        rc = replaceable(fd, file, esc, e);
-    }
+    utf8_escape(esc, sizeof esc, path);
+    rc = replaceable(fd, file, esc, e);
     close(fd);
     return rc;
 }
@@ -504,19 +498,13 @@ int fsx_sweep_at(int dirfd, const char *shown, err *e)
 int fsx_sweep_in(const char *root, const char *dir, err *e)
 {
     char esc[1024];
-    int fd, rc, missing;
+    int fd, rc;
     const char *rel = NULL;
     size_t ndirs = 0;
-    if ((rc = split(root, dir, &rel, &ndirs, NULL, e)) < 0)
+    if ((rc = open_parent(root, dir, &fd, NULL, &ndirs, &rel, e)) < 0 || fd < 0)
         return rc;
-    if ((fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-        return errno == ENOENT ? BE_OK
-                               : err_set(e, BE_EFAIL, "%s: cannot open the directory: %s", root,
-                                         strerror(errno));
-    if ((rc = walk(&fd, root, rel, ndirs, 0, &missing, e)) == BE_OK && !missing) {
-        utf8_escape(esc, sizeof esc, dir);
-        rc = fsx_sweep_at(fd, esc, e);
-    }
+    utf8_escape(esc, sizeof esc, dir);
+    rc = fsx_sweep_at(fd, esc, e);
     close(fd);
     return rc;
 }
@@ -562,17 +550,9 @@ int fsx_check_links_in(const char *root, const char *dir, const char *suffix, in
 {
     const char *rel = NULL;
     size_t ndirs = 0;
-    int fd, rc, missing;
-    if ((rc = split(root, dir, &rel, &ndirs, NULL, e)) < 0)
+    int fd, rc;
+    if ((rc = open_parent(root, dir, &fd, NULL, &ndirs, &rel, e)) < 0 || fd < 0)
         return rc;
-    if ((fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-        return errno == ENOENT ? BE_OK
-                               : err_set(e, BE_EFAIL, "%s: cannot open the directory: %s", root,
-                                         strerror(errno));
-    if ((rc = walk(&fd, root, rel, ndirs, 0, &missing, e)) < 0 || missing) {
-        close(fd);
-        return rc;
-    }
     return check_links_at(fd, dir, suffix, depth, e);
 }
 
