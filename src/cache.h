@@ -13,7 +13,7 @@
  * the layout of the structures it holds), so that a run whose results
  * changed under the same id, or a new version, rebuilds it.  The page
  * entry (OUT/.cache/<id>.page): the key of everything the run's own pages
- * were last rendered from (report.c's page_key),
+ * were last rendered from (report_keys.c's report_page_key),
  * and its feed item once rendered, published with those pages.
  *
  * Entries are files of OUT like the pages, but read as untrusted input: a

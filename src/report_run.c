@@ -1,0 +1,551 @@
+/*
+ * report_run.c — the page of one run (see report_impl.h): its charts with
+ * what each shows in words (prose.h), the tables of times, the warnings,
+ * its neighbours in the archive and the comparison with the previous run
+ * of its host, as an <annotation> that site.h's XSLT turns into its page,
+ * the front page and its feed item's article; and the files beside it
+ * (results.csv, results.json, summary.md, its networks' pages).
+ *
+ * Strings only ever enter the tree as text or attribute values, so a
+ * device called "<script>" comes out escaped.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "report_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "archpages.h"
+#include "chart.h"
+#include "csv.h"
+#include "export.h"
+#include "figure.h"
+#include "fmt.h"
+#include "net.h"
+#include "netfit.h"
+#include "page_net.h"
+#include "prose.h"
+#include "query.h"
+#include "reproduce.h"
+#include "runcharts.h"
+#include "systable.h"
+#include "utf8.h"
+#include "workload.h"
+
+/* Run k's title, its page's and its feed item's (prose_title), as one
+ * line (a host name from a results file may hold a line break). */
+void report_page_title(const report_ctx *x, int k, char *buf, size_t size)
+{
+    char raw[1024];
+    prose_title(x->s.title, x->a.v[k].r, &x->F[k], raw, sizeof raw);
+    utf8_line(buf, size, raw);
+}
+
+/* Applies xsl to doc (freed here) and stages the page at path in box. */
+int report_put_page(const site *s, site_outbox *box, xsltStylesheetPtr xsl, xmlDocPtr doc,
+                    const char *path, err *e)
+{
+    xmlChar *html = NULL;
+    int len, rc = site_transform(s, xsl, doc, path, &html, &len, NULL, e);
+    xmlFreeDoc(doc);
+    return rc < 0 ? rc : site_put_xml(box, path, html, len, e);
+}
+
+/* ---- charts and tables ------------------------------------------------- */
+
+/* The link attributes of a chart element: href_base + ".png", shown and
+ * linked (at FIGURE_SCALE, a closer look), with the chart's size in CSS pixels, and the same for its narrow
+ * rendering when file_base (the chart's path, without extension) has one. */
+void report_chart_links(xmlNodePtr c, const char *file_base, const char *href_base)
+{
+    char p[PATHMAX];
+    int w, h;
+    err e;
+    site_attrf(c, "png", "%s.png", href_base);
+    snprintf(p, sizeof p, "%s.png", file_base);
+    if (chart_png_size(p, &w, &h, &e) == BE_OK) {
+        site_attrf(c, "width", "%.0f", w / FIGURE_SCALE);
+        site_attrf(c, "height", "%.0f", h / FIGURE_SCALE);
+    } else {
+        site_attrf(c, "width", "%.0f", FIGURE_WIDTH);
+        site_attrf(c, "height", "%.0f", FIGURE_HEIGHT);
+    }
+    snprintf(p, sizeof p, "%s" FIGURE_NARROW_SUFFIX ".png", file_base);
+    if (chart_png_size(p, &w, &h, &e) == BE_OK) {
+        site_attrf(c, "narrow-png", "%s" FIGURE_NARROW_SUFFIX ".png", href_base);
+        site_attrf(c, "narrow-width", "%.0f", w / FIGURE_NARROW_SCALE);
+        site_attrf(c, "narrow-height", "%.0f", h / FIGURE_NARROW_SCALE);
+    }
+}
+
+/* One <chart> element, when its PNG exists in dir. */
+static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefix, const char *kind,
+                      wl_mode m, const char *alt, const char *text)
+{
+    char png[PATHMAX], name[128], href[PATHMAX];
+    xmlNodePtr c;
+    snprintf(name, sizeof name, "%s-%s", kind, workload_mode_name(m));
+    snprintf(png, sizeof png, "%s/%s.png", dir, name);
+    if (access(png, F_OK) != 0)
+        return;
+    c = site_add(parent, "chart", NULL);
+    site_attr(c, "kind", kind);
+    snprintf(href, sizeof href, "%s%s", href_prefix, name);
+    png[strlen(png) - 4] = '\0';
+    report_chart_links(c, png, href);
+    site_attr(c, "alt", alt);
+    site_add(c, "p", text);
+}
+
+/* One cell of the table of times: device p's median in the resident view
+ * (transfer 0) or with transfers, or why there is none; "†" after a time
+ * measured while the device was throttled (telemetry.h). */
+static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
+{
+    xmlNodePtr c;
+    char buf[64];
+    if (!p) {
+        c = site_add(row, "td", "");
+        site_attr(c, "status", "missing");
+    } else if (p->status == PT_OUT_OF_MEMORY) {
+        c = site_add(row, "td", "—");
+        site_attr(c, "status", "out-of-memory");
+    } else if (!q_ok(p)) {
+        c = site_add(row, "td", results_status_name(p->status));
+        site_attr(c, "status", results_status_name(p->status));
+    } else {
+        const stats_summary *s = transfer && p->has_transfer ? &p->transfer : &p->resident;
+        char lo_t[32], hi_t[32];
+        double lo, hi;
+        int wide = q_ci_rel(s, &lo, &hi);
+        fmt_time(buf, sizeof buf, s->median);
+        c = site_add(row, "td", buf);
+        if (p->tel.throttled)
+            site_attr(c, "throttled", "yes");
+        site_attr(c, "status", s->drift ? "drift" : "ok");
+        /* the precision on a second line, the interval itself on demand */
+        site_attrf(c, "ci", "\xe2\x88\x92%.1f%% +%.1f%%", 100.0 * lo, 100.0 * hi);
+        site_attrf(c, "n", "%d", s->n);
+        if (wide)
+            site_attr(c, "flag", "wide");
+        fmt_time(lo_t, sizeof lo_t, s->ci_lo);
+        fmt_time(hi_t, sizeof hi_t, s->ci_hi);
+        site_attrf(c, "title",
+                   "median %s, 95%% interval %s to %s (\xe2\x88\x92%.1f%%, "
+                   "+%.1f%%), %d samples%s%s%s",
+                   buf, lo_t, hi_t, 100.0 * lo, 100.0 * hi, s->n,
+                   s->passes > 1 ? " in passes: the interval includes how they differ" : "",
+                   wide ? "; wider than \xc2\xb1"
+                          "10%"
+                        : "",
+                   p->tel.throttled ? "; measured while the device was throttled" : "");
+    }
+}
+
+/* The energy cells of p: joules per step and per sample of the batch, or
+ * empty ones where it has none. */
+static void add_energy_cells(xmlNodePtr row, const rs_point *p)
+{
+    double j = q_energy(p);
+    char buf[64];
+    int k;
+    for (k = 0; k < 2; k++) {
+        xmlNodePtr c;
+        if (j < 0.0) {
+            c = site_add(row, "td", "");
+            site_attr(c, "status", "missing");
+            continue;
+        }
+        fmt_si(buf, sizeof buf, k == 0 ? j : j / p->batch, 3, "J");
+        c = site_add(row, "td", buf);
+        site_attr(c, "status", "ok");
+    }
+}
+
+/* 1 when a point of mode m was measured while its device was throttled. */
+static int any_throttled(const results *r, wl_mode m)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].mode == m && r->points[i].tel.throttled && q_ok(&r->points[i]))
+            return 1;
+    return 0;
+}
+
+static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
+{
+    q_shape shapes[Q_MAX_SHAPES];
+    int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d;
+    int energy[RESULTS_MAX_DEVICES];
+    xmlNodePtr t = site_add(parent, "table", NULL), head, row;
+    char buf[64], cap[512];
+    snprintf(cap, sizeof cap,
+             "Median time of one step of %d layer%s (%s); below each, its "
+             "95%% interval relative to it and the number of samples n (hover for the interval "
+             "itself); \xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than "
+             "10%% from the median; — means out of memory.",
+             r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m));
+    for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
+        energy[d] = q_has_energy(r, r->devices[d].id, m);
+    if (q_has_energy(r, NULL, m))
+        fmt_append(cap, sizeof cap,
+                   " Energy: per step, and per sample of the batch, where "
+                   "the device's counter covered at least a second of samples.");
+    if (any_throttled(r, m))
+        fmt_append(cap, sizeof cap,
+                   " † measured while the device was throttled (power "
+                   "cap, thermal or hardware slowdown).");
+    site_attr(t, "caption", cap);
+    head = site_add(t, "head", NULL);
+    site_add(head, "th", "Hidden");
+    site_add(head, "th", "Batch");
+    site_add(head, "th", "FLOP per layer");
+    for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
+        char l[400];
+        figure_device_label(&r->devices[d], l, sizeof l);
+        site_add(head, "th", l);
+        if (strcmp(r->devices[d].kind, "opencl") == 0) {
+            snprintf(l, sizeof l, "%s with transfers", r->devices[d].id);
+            site_add(head, "th", l);
+        }
+        if (energy[d]) {
+            snprintf(l, sizeof l, "%s energy per step", r->devices[d].id);
+            site_add(head, "th", l);
+            snprintf(l, sizeof l, "%s energy per sample", r->devices[d].id);
+            site_add(head, "th", l);
+        }
+    }
+    for (i = 0; i < n; i++) {
+        row = site_add(t, "row", NULL);
+        snprintf(buf, sizeof buf, "%d", shapes[i].hidden);
+        site_add(row, "td", buf);
+        snprintf(buf, sizeof buf, "%d", shapes[i].batch);
+        site_add(row, "td", buf);
+        fmt_si(buf, sizeof buf, workload_flops_per_layer(m, shapes[i].hidden, shapes[i].batch), 3,
+               "");
+        site_add(row, "td", buf);
+        for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
+            const rs_point *p = q_point(r, r->devices[d].id, m, shapes[i].hidden, shapes[i].batch);
+            add_cell(row, p, 0);
+            if (strcmp(r->devices[d].kind, "opencl") == 0)
+                add_cell(row, p, 1);
+            if (energy[d])
+                add_energy_cells(row, p);
+        }
+    }
+}
+
+/* ---- the run's annotation ---------------------------------------------- */
+
+/* The charts of hidden widths, their paragraphs and the table of one
+ * mode: for the square stack only (a network's are on its own page,
+ * page_net.c, where its sizes are not taken for a hidden width). */
+static void add_square(xmlNodePtr mn, const results *r, const findings *F, wl_mode m,
+                       const char *dir, const char *chart_prefix)
+{
+    const char *mode = workload_mode_name(m), *base = q_base_id(r);
+    char buf[8192], alt[512];
+
+    prose_throughput(r, m, buf, sizeof buf);
+    snprintf(alt, sizeof alt,
+             "Chart: throughput in FLOP/s against FLOPs per layer (%s), "
+             "one series per device and hidden width.",
+             mode);
+    add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_THROUGHPUT), m, alt, buf);
+    if (r->ndevices > 1) {
+        prose_ratio(r, F, m, buf, sizeof buf);
+        snprintf(alt, sizeof alt,
+                 "Chart: speed of each device relative to %s against "
+                 "FLOPs per layer (%s), with the crossovers.",
+                 base, mode);
+        add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_SPEED_RATIO), m, alt, buf);
+        prose_winner(r, F, m, buf, sizeof buf);
+        snprintf(alt, sizeof alt,
+                 "Chart: winner map of hidden width against batch size "
+                 "(%s), each cell coloured by the faster device.",
+                 mode);
+        add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_WINNER_MAP), m, alt, buf);
+    }
+    prose_relative(r, F, m, 0, buf, sizeof buf);
+    snprintf(alt, sizeof alt,
+             "Chart: bars of step time relative to %s (%s), lower is "
+             "better.",
+             base, mode);
+    add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_RELATIVE_TIME), m, alt, buf);
+    if (r->prices.n > 0) {
+        prose_relative(r, F, m, 1, buf, sizeof buf);
+        snprintf(alt, sizeof alt,
+                 "Chart: bars of the cost of a step relative to %s (%s), "
+                 "lower is cheaper.",
+                 base, mode);
+        add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_COST), m, alt, buf);
+    }
+    add_table(mn, r, m);
+}
+
+/* A run of networks alone: each network's step time against batch (its
+ * page, page_net.c, has the rest). */
+static void add_net_charts(xmlNodePtr mn, const results *r, wl_mode m, const char *dir,
+                           const char *chart_prefix)
+{
+    const char *names[NET_MAX_NETS];
+    char kind[NET_NAME_MAX + 16], alt[NET_NAME_MAX + 200], text[NET_NAME_MAX + 300];
+    int n = netfit_networks(r, names, NET_MAX_NETS), i;
+    for (i = 0; i < n; i++) {
+        snprintf(kind, sizeof kind, "net-%s-time", names[i]);
+        snprintf(alt, sizeof alt,
+                 "Chart: step time of network %s against batch size (%s), per device and view.",
+                 names[i], workload_mode_name(m));
+        snprintf(text, sizeof text,
+                 "Median step time of the whole network %s against the batch size, with 95%% "
+                 "intervals; its page gives the answer per view and the time of each layer.",
+                 names[i]);
+        add_chart(mn, dir, chart_prefix, kind, m, alt, text);
+    }
+}
+
+/* The charts, their paragraphs, the table and the conclusion of one mode. */
+static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m, const char *dir,
+                     const char *chart_prefix)
+{
+    xmlNodePtr mn = site_add(a, "mode", NULL);
+    char buf[8192];
+
+    site_attr(mn, "name", workload_mode_name(m));
+    if (q_has_square(r, m))
+        add_square(mn, r, F, m, dir, chart_prefix);
+    else
+        add_net_charts(mn, r, m, dir, chart_prefix);
+    prose_energy(r, m, buf, sizeof buf);
+    if (buf[0])
+        site_add(mn, "energy", buf);
+    prose_conclusion(r, F, m, buf, sizeof buf);
+    site_add(mn, "conclusion", buf);
+}
+
+/* The changes the history found at run k (history.h), linked to their
+ * series on the history page. */
+static void add_run_changes(const report_ctx *x, xmlNodePtr a, int k, const char *prefix)
+{
+    xmlNodePtr list = NULL;
+    int i, j;
+    for (i = 0; i < x->h.n; i++) {
+        const hist_series *s = &x->h.s[i];
+        for (j = 0; j < s->nchanges; j++) {
+            xmlNodePtr c;
+            if (s->arch[s->changes[j].at] != k)
+                continue;
+            if (!list)
+                list = site_add(a, "changes", NULL);
+            c = site_add(list, "change", s->changes[j].text);
+            site_attrf(c, "href", "%shistory.html#%s", prefix, s->anchor);
+        }
+    }
+}
+
+/* The annotation of run k.  prefix: from the page to OUT/; chart links
+ * get chart_prefix (prefix + "runs/<id>/" unless the page is beside
+ * them). */
+xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
+                               const char *chart_prefix, int front)
+{
+    const archive_run *u = &x->a.v[k];
+    const results *r = u->r;
+    const cmp_slot *cs = &x->cmp[k];
+    xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), lead, cc;
+    char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
+    int m, i, nw, dirty;
+
+    report_page_title(x, k, buf, sizeof buf);
+    fmt_date(date, sizeof date, r->prov.started);
+    site_attr(a, "run", r->prov.id);
+    site_attr(a, "date", date);
+    site_attr(a, "datetime", r->prov.started);
+    site_add(a, "title", buf);
+    lead = site_add(a, "lead", NULL);
+    for (i = 0; i < x->F[k].n; i++)
+        if (x->F[k].f[i].c->view == FIT_RESIDENT) {
+            findings_sentence(&x->F[k].f[i], r, buf, sizeof buf);
+            site_add(lead, "p", buf);
+        }
+    prose_alone(r, buf, sizeof buf);
+    if (buf[0])
+        site_add(lead, "p", buf);
+    else if (!r->has_fit)
+        site_add(lead, "p",
+                 "This results file has no fit, so no crossover can be given; the "
+                 "tables below show the measured times.");
+    else if (r->fit.ncross > 0 && r->prices.n == 0)
+        site_add(lead, "p",
+                 "No prices were given, so there are no cost figures (run with "
+                 "--price DEVICE=USD_PER_HOUR for each device).");
+    systable_add(a, r);
+    prose_telemetry(r, buf, sizeof buf);
+    if (buf[0])
+        site_add(a, "telemetry", buf);
+    nw = prose_warnings(r, warn, MAX_WARNINGS);
+    for (i = 0; i < nw; i++)
+        site_add(a, "warning", warn[i]);
+    for (m = WL_INFERENCE; m <= WL_TRAINING; m++)
+        if (q_has_mode(r, NULL, (wl_mode)m))
+            add_mode(a, r, &x->F[k], (wl_mode)m, archive_files(u), chart_prefix);
+    page_net_links(a, r, chart_prefix);
+    if (cs->has) {
+        const results *p = x->a.v[u->prev].r;
+        cc = site_add(a, "compare", NULL);
+        site_attrf(cc, "href", "%scompare/%s..%s.html", prefix, p->prov.id, r->prov.id);
+        site_attr(cc, "previous", p->prov.id);
+        compare_summary(&cs->cmp, buf, sizeof buf);
+        site_attr(cc, "summary", buf);
+    } else if (cs->note[0]) {
+        cc = site_add(a, "compare", NULL);
+        site_attr(cc, "note", cs->note);
+    }
+    add_run_changes(x, a, k, prefix);
+    reproduce_command(r, buf, sizeof buf);
+    cc = site_add(a, "reproduce", buf);
+    site_attr(cc, "version", r->prov.version);
+    if (r->prov.env[0])
+        site_attr(cc, "env", r->prov.env);
+    reproduce_commit(r, buf, sizeof buf, &dirty);
+    site_attr(cc, "commit", buf);
+    if (dirty)
+        site_attr(cc, "dirty", "yes");
+    cc = site_add(a, "files", NULL);
+    site_attrf(cc, "results", "%s%s", chart_prefix, archive_results_name(u));
+    site_attrf(cc, "csv", "%sresults.csv", chart_prefix);
+    archpages_list(a, &x->a, x->dg, k, front, x->o->archive_page, prefix);
+    if (!x->s.base[0])
+        site_add(a, "note",
+                 "The feed of this report uses relative links: regenerate it with "
+                 "--base-url URL for feed readers that need absolute ones.");
+    return a;
+}
+
+/* The devices of every host side by side, on the index page. */
+static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const char *unlike,
+                           const char *out)
+{
+    xmlNodePtr h = site_add(a, "hosts", NULL);
+    char buf[4096], alt[300], kind[64];
+    int k;
+    if (m)
+        snprintf(buf, sizeof buf,
+                 "The newest run of each of the %d machines, side by side; devices "
+                 "are named host/device (host~fingerprint/device where two machines share "
+                 "a name).",
+                 nhosts);
+    else
+        buf[0] = '\0';
+    if (unlike[0])
+        fmt_append(buf, sizeof buf, "%s as unlike runs are never compared: %s.",
+                   m ? " Not set beside them," : "Not set beside this run,", unlike);
+    site_add(h, "p", buf);
+    if (!m)
+        return;
+    for (k = WL_INFERENCE; k <= WL_TRAINING; k++) {
+        const char *mode = workload_mode_name((wl_mode)k);
+        if (!q_has_mode(m, NULL, (wl_mode)k))
+            continue;
+        prose_throughput(m, (wl_mode)k, buf, sizeof buf);
+        snprintf(alt, sizeof alt,
+                 "Chart: throughput of the devices of every host against FLOPs "
+                 "per layer (%s).",
+                 mode);
+        snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s", runcharts_name(RUNCHARTS_THROUGHPUT));
+        add_chart(h, out, "", kind, (wl_mode)k, alt, buf);
+        prose_relative(m, NULL, (wl_mode)k, 0, buf, sizeof buf);
+        snprintf(alt, sizeof alt,
+                 "Chart: step time of the devices of every host relative to %s "
+                 "(%s).",
+                 q_base_id(m), mode);
+        snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s", runcharts_name(RUNCHARTS_RELATIVE_TIME));
+        add_chart(h, out, "", kind, (wl_mode)k, alt, buf);
+    }
+}
+
+/* Whether the charts at each of the n bases (without extension) are all
+ * there, wide and narrow. */
+int report_charts_exist(const char *const *base, int n)
+{
+    char p[PATHMAX + 32];
+    int i;
+    for (i = 0; i < n; i++) {
+        snprintf(p, sizeof p, "%s.png", base[i]);
+        if (access(p, F_OK) != 0)
+            return 0;
+        snprintf(p, sizeof p, "%s" FIGURE_NARROW_SUFFIX ".png", base[i]);
+        if (access(p, F_OK) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Run k's page: OUT/runs/<id>/index.html, or OUT/index.html (index 1,
+ * with the hosts' charts when hosts is not NULL). */
+int report_run_page(report_ctx *x, int k, int index, const results *hosts, int nhosts,
+                    const char *unlike, site_outbox *box, err *e)
+{
+    const archive_run *u = &x->a.v[k];
+    char p[PATHMAX], chart_prefix[300];
+    xmlDocPtr doc;
+    xmlNodePtr a;
+    if (index)
+        snprintf(chart_prefix, sizeof chart_prefix, "runs/%s/", u->r->prov.id);
+    else
+        chart_prefix[0] = '\0';
+    a = report_annotate_run(x, k, index ? "" : "../../", chart_prefix, index);
+    if (index && (hosts || (unlike && unlike[0])))
+        annotate_hosts(a, hosts, nhosts, unlike ? unlike : "", x->o->out);
+    doc = site_page(&x->s, index ? "index" : "run", a, "style.css",
+                    index ? "index.html" : "../../index.html",
+                    index ? "feed.xml" : "../../feed.xml", e);
+    if (!doc)
+        return BE_EFAIL;
+    snprintf(p, sizeof p, "%s/index.html", index ? x->o->out : u->dir);
+    return report_put_page(&x->s, box, x->s.run_xsl, doc, p, e);
+}
+
+/* Run k's own files into the box: results.csv, results.json, summary.md,
+ * style.css and its page (its full model, findings and comparison in
+ * place, see report.c's with_run). */
+int report_render_run(report_ctx *x, int k, err *e)
+{
+    const archive_run *u = &x->a.v[k];
+    char p[PATHMAX], *csv;
+    size_t len;
+    int rc;
+    if ((rc = csv_results(u->r, &csv, &len, e)) < 0)
+        return rc;
+    snprintf(p, sizeof p, "%s/results.csv", u->dir);
+    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
+        return rc;
+    if ((rc = export_json(u->r, &csv, &len, e)) < 0)
+        return rc;
+    snprintf(p, sizeof p, "%s/results.json", u->dir);
+    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
+        return rc;
+    if ((rc = export_summary(u->r, &csv, &len, e)) < 0)
+        return rc;
+    snprintf(p, sizeof p, "%s/summary.md", u->dir);
+    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
+        return rc;
+    snprintf(p, sizeof p, "%s/style.css", u->dir);
+    if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
+        return rc;
+    /* a network's page names the site or the host, not the run's verdict
+     * on its square shapes */
+    {
+        char raw[1024];
+        if (x->s.title[0])
+            snprintf(raw, sizeof raw, "%s", x->s.title);
+        else
+            snprintf(raw, sizeof raw, "CPU or GPU? Dense layers on %s", u->r->prov.host);
+        utf8_line(p, sizeof p, raw);
+    }
+    if ((rc = page_net_render(&x->s, &x->box, u->r, u->dir, archive_files(u), p, e)) < 0)
+        return rc;
+    return report_run_page(x, k, 0, NULL, 0, NULL, &x->box, e);
+}
