@@ -134,14 +134,14 @@ static int resolve(const char *out, const char *arg, char *path, size_t size, er
     return BE_OK;
 }
 
-static int load_run(const char *out, const char *path, archive_run *u, err *e)
+static int load_run(const char *out, const char *path, results_memo *m, archive_run *u, err *e)
 {
     char real_src[ARCHIVE_PATH], real_dir[ARCHIVE_PATH], *slash;
     int rc;
     memset(u, 0, sizeof *u);
     u->prev = -1;
     snprintf(u->src, sizeof u->src, "%s", path);
-    if ((rc = results_load(path, &u->r, e)) < 0)
+    if ((rc = results_load_file(path, m, &u->r, e)) < 0)
         return rc;
     if (!safe_id(u->r->prov.id))
         return err_set(e, BE_EFAIL, "%s: run id \"%s\" cannot be a directory name", path,
@@ -170,14 +170,14 @@ int archive_check_run(const char *out, const char *id, archive_run *u, err *e)
     return BE_OK;
 }
 
-int archive_load_archived(const char *out, const char *id, archive_run *u, err *e)
+int archive_load_archived(const char *out, const char *id, results_memo *m, archive_run *u, err *e)
 {
     char path[ARCHIVE_PATH];
     int rc;
     if ((rc = archive_check_run(out, id, u, e)) < 0)
         return rc;
     snprintf(path, sizeof path, "%s", u->src);
-    if ((rc = load_run(out, path, u, e)) < 0)
+    if ((rc = load_run(out, path, m, u, e)) < 0)
         goto fail;
     if (u->imported || strcmp(u->r->prov.id, id) != 0) {
         rc = err_set(e, BE_EFAIL, "%s: holds run %s, not run %s", path, u->r->prov.id, id);
@@ -199,11 +199,11 @@ int archive_load_run(const char *out, const char *arg, archive_run *u, err *e)
     if (!strchr(arg, '/') && safe_id(arg) && stat(arg, &st) != 0) {
         snprintf(path, sizeof path, "%s/runs/%s", out, arg);
         if (lstat(path, &st) == 0)
-            return archive_load_archived(out, arg, u, e);
+            return archive_load_archived(out, arg, NULL, u, e);
     }
     if ((rc = resolve(out, arg, path, sizeof path, e)) < 0)
         return rc;
-    if ((rc = load_run(out, path, u, e)) < 0)
+    if ((rc = load_run(out, path, NULL, u, e)) < 0)
         archive_run_free(u);
     return rc;
 }
@@ -279,7 +279,7 @@ static int place_import(const char *out, archive *a, int i, err *e)
             return BE_OK;
         }
         /* an archived run by that id: the same one, or another */
-        if (archive_load_archived(out, cand, &old, &ignore) != BE_OK)
+        if (archive_load_archived(out, cand, NULL, &old, &ignore) != BE_OK)
             continue;
         if (same_samples(old.r, u->r)) {
             archive_run_free(u);
@@ -346,7 +346,7 @@ static int scan(const char *out, archive *s, int *cap, const archive_hooks *hk, 
             continue; /* given on the command line, loaded already */
         u = &s->v[s->n];
         rc = hk ? hk->archived(hk->ctx, out, de->d_name, u, &why)
-                : archive_load_archived(out, de->d_name, u, &why);
+                : archive_load_archived(out, de->d_name, NULL, u, &why);
         if (rc == BE_OK) {
             s->n++;
             continue;

@@ -87,8 +87,9 @@ void archive_free(archive *a);
  * (u->r stays NULL). */
 int archive_check_run(const char *out, const char *id, archive_run *u, err *e);
 /* Run id of the archive, loaded (archive_check_run, then the results,
- * which must hold run id). */
-int archive_load_archived(const char *out, const char *id, archive_run *u, err *e);
+ * which must hold run id), through the memo m of the loads of this
+ * process (results.h; NULL: none). */
+int archive_load_archived(const char *out, const char *id, results_memo *m, archive_run *u, err *e);
 
 /* Appends a copy of *u (a takes over what it owns). */
 int archive_add(archive *a, const archive_run *u, err *e);

@@ -12,7 +12,8 @@
  * comparison page in report_compare.c, its feed item in report_feed.c),
  * then the front page, the exports, the archive's pages (archpages.h),
  * the history page (report_history.c) and the feed.  Writing happens
- * after everything is rendered in memory, as one set (site_flush): a
+ * as one set: each file is staged as it is rendered (site_outbox_spool)
+ * and the set is published once everything rendered (site_flush), so a
  * failure or a signal on the way leaves the previous site as it was.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -61,7 +62,7 @@ static int with_run(report_ctx *x, int k, results **small, err *e)
     cmp_slot *cs = &x->cmp[k];
     int rc;
     *small = NULL;
-    if ((rc = results_load(u->src, &full, e)) < 0)
+    if ((rc = results_load_file(u->src, x->memo, &full, e)) < 0)
         return rc;
     if ((rc = findings_make(full, &x->F[k], e)) < 0) {
         results_free(full);
@@ -529,6 +530,7 @@ static void ctx_free(report_ctx *x)
     archive_free(&x->a);
     site_outbox_free(&x->box);
     site_close(&x->s);
+    results_memo_free(x->memo);
 }
 
 int report_write(const report_opts *o, char *index, size_t size, err *e)
@@ -537,14 +539,17 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
     archive_hooks hk;
     int rc;
 
-    if (!x)
+    if (!x || !(x->memo = results_memo_new())) {
+        free(x);
         return err_set(e, BE_EFAIL, "out of memory");
+    }
     x->o = o;
     hk.ctx = x;
     hk.given = report_on_given;
     hk.archived = report_on_archived;
     if ((rc = report_check_out(o->out, e)) < 0 ||
         (rc = site_open(&x->s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
+        results_memo_free(x->memo);
         free(x);
         return rc;
     }
@@ -552,8 +557,11 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
         (rc = archive_load(o->out, o->runs, o->nruns, &hk, &x->a, e)) == BE_OK) {
         if ((rc = report_match_sides(x, e)) == BE_OK &&
             (rc = check_runs(o->out, &x->a, e)) == BE_OK &&
-            (rc = report_sweep_out(o->out, &x->a, e)) == BE_OK)
+            (rc = report_sweep_out(o->out, &x->a, e)) == BE_OK) {
+            /* each file staged as it is rendered: memory bounded by a page */
+            site_outbox_spool(&x->box, o->out);
             rc = render_all(x, index, size, e);
+        }
         warn_notes(o, &x->a);
     }
     ctx_free(x);

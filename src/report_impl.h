@@ -68,6 +68,7 @@ typedef struct report_ctx {
     cache_key hosts_key; /* the results of those newest runs               */
     int nside;
     site_outbox box;
+    results_memo *memo; /* the loads of this report: each run checked against the schema once */
 } report_ctx;
 
 /* ---- report.c -------------------------------------------------------- */

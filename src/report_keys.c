@@ -120,7 +120,7 @@ int report_on_archived(void *ctx, const char *out, const char *id, archive_run *
         }
         return rc;
     }
-    if ((rc = archive_load_archived(out, id, u, e)) < 0)
+    if ((rc = archive_load_archived(out, id, x->memo, u, e)) < 0)
         return rc;
     if ((rc = keep_small(x, u, u->src, e)) < 0)
         archive_run_free(u);

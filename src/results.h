@@ -264,4 +264,23 @@ int results_load(const char *path, results **out, err *e);
  * infile.h, or decompressed): path names them in errors. */
 int results_load_bytes(const char *path, const char *bytes, size_t len, results **out, err *e);
 
+/* What one process has checked already, so that a report that reads a run
+ * twice (for its digest, then for its pages) compiles the schema once and
+ * checks each run against it once: the schema, compiled at the first
+ * load, and the bytes of each results file that passed every check (their
+ * length and a hash).  The same bytes read again skip the schema, never
+ * the other checks of sense, which the loader makes on every model
+ * whatever the schema said; other bytes under the same name are checked
+ * in full.  The hash is a checksum, not a defence against forgery: who
+ * can rewrite a file of OUT between the two reads can rewrite the pages.
+ * The caller owns a memo (results_memo_new, NULL when out of memory;
+ * results_memo_free) and passes it where a load may take one; NULL there:
+ * a load as results_load. */
+typedef struct results_memo results_memo;
+results_memo *results_memo_new(void);
+void results_memo_free(results_memo *m);
+int results_load_file(const char *path, results_memo *m, results **out, err *e);
+int results_load_memo(const char *path, const char *bytes, size_t len, results_memo *m,
+                      results **out, err *e);
+
 #endif

@@ -76,7 +76,22 @@ typedef struct loader {
     long nodes;                   /* elements and attributes parsed     */
     startElementNsSAX2Func start; /* libxml2's handler, which on_start wraps */
     xmlNodePtr schema_node;       /* the element the schema first complained of */
+    results_memo *memo;           /* NULL: the schema compiled for this load alone */
+    int schema_seen;              /* these bytes passed the schema in this memo */
 } loader;
+
+/* See results.h.  A seen file is its length and two 64-bit hashes of its
+ * bytes. */
+typedef struct memo_seen {
+    size_t len;
+    unsigned long long a, b;
+} memo_seen;
+
+struct results_memo {
+    xmlRelaxNGPtr schema; /* compiled at the first load that needs it */
+    memo_seen *seen;
+    size_t n, cap;
+};
 
 /* Records the first error as "path:line: message" ("path: message" when
  * line is 0), on one line: what came from the file is escaped. */
@@ -1510,18 +1525,32 @@ static int diagnose_any(const char *path, xmlDocPtr doc, err *e)
     return BE_OK;
 }
 
-static int validate(loader *ld, xmlDocPtr doc)
+/* The built-in schema, compiled (NULL when it does not compile). */
+static xmlRelaxNGPtr compile_schema(void)
 {
     xmlRelaxNGParserCtxtPtr sctx;
     xmlRelaxNGPtr schema = NULL;
+    sctx = xmlRelaxNGNewMemParserCtxt(embed_results_rng, (int)strlen(embed_results_rng));
+    if (sctx) {
+        xmlRelaxNGSetParserStructuredErrors(sctx, ignore_error, NULL);
+        schema = xmlRelaxNGParse(sctx);
+    }
+    xmlRelaxNGFreeParserCtxt(sctx);
+    return schema;
+}
+
+static int validate(loader *ld, xmlDocPtr doc)
+{
+    xmlRelaxNGPtr schema = ld->memo ? ld->memo->schema : NULL;
     xmlRelaxNGValidCtxtPtr vctx = NULL;
     err why;
     int rc = BE_OK;
 
-    sctx = xmlRelaxNGNewMemParserCtxt(embed_results_rng, (int)strlen(embed_results_rng));
-    if (sctx)
-        xmlRelaxNGSetParserStructuredErrors(sctx, ignore_error, NULL);
-    if (!sctx || !(schema = xmlRelaxNGParse(sctx)) || !(vctx = xmlRelaxNGNewValidCtxt(schema))) {
+    if (ld->schema_seen)
+        return BE_OK;
+    if (!schema && (schema = compile_schema()) != NULL && ld->memo)
+        ld->memo->schema = schema;
+    if (!schema || !(vctx = xmlRelaxNGNewValidCtxt(schema))) {
         rc = fail_line(ld, 0, "the built-in results schema does not compile");
         goto done;
     }
@@ -1536,8 +1565,8 @@ static int validate(loader *ld, xmlDocPtr doc)
     }
 done:
     xmlRelaxNGFreeValidCtxt(vctx);
-    xmlRelaxNGFree(schema);
-    xmlRelaxNGFreeParserCtxt(sctx);
+    if (!ld->memo || ld->memo->schema != schema)
+        xmlRelaxNGFree(schema);
     return rc;
 }
 
@@ -1589,17 +1618,14 @@ done:
     return rc;
 }
 
-int results_load_bytes(const char *path, const char *bytes, size_t len, results **out, err *e)
+/* results_load_bytes on ld. */
+static int load_any(loader *ld, const char *path, const char *bytes, size_t len, results **out,
+                    err *e)
 {
-    loader ld;
-    *out = NULL;
-    memset(&ld, 0, sizeof ld);
-    ld.path = path;
-    ld.e = e;
     if (len == 0)
-        return fail_line(&ld, 0, "is empty");
+        return fail_line(ld, 0, "is empty");
     if (len > RESULTS_MAX_BYTES)
-        return fail_line(&ld, 0, "is %zu bytes; at most %ld are read", len, RESULTS_MAX_BYTES);
+        return fail_line(ld, 0, "is %zu bytes; at most %ld are read", len, RESULTS_MAX_BYTES);
     if (gz_is(bytes, len)) {
         /* results.xml.gz, or any results file compressed: the same checks
          * on what it inflates to, itself within the size cap */
@@ -1607,14 +1633,101 @@ int results_load_bytes(const char *path, const char *bytes, size_t len, results 
         int rc;
         if (gz_decompress(path, bytes, len, RESULTS_MAX_BYTES, &xml, &len, e) < 0)
             return BE_EFAIL;
-        rc = load_text(&ld, xml, len, out);
+        rc = load_text(ld, xml, len, out);
         free(xml);
         return rc;
     }
-    return load_text(&ld, bytes, len, out);
+    return load_text(ld, bytes, len, out);
+}
+
+/* The seen entry of bytes[0..len): its length and hashes (two
+ * multiply-xor streams over eight bytes a step, the tail byte by byte). */
+static memo_seen seen_of(const char *bytes, size_t len)
+{
+    memo_seen s = {len, 0xcbf29ce484222325ULL, 0x9e3779b97f4a7c15ULL};
+    unsigned long long w;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        memcpy(&w, bytes + i, sizeof w);
+        s.a = (s.a ^ w) * 0x100000001b3ULL;
+        s.a ^= s.a >> 32;
+        s.b = (s.b + w) * 0xff51afd7ed558ccdULL;
+        s.b ^= s.b >> 29;
+    }
+    for (; i < len; i++) {
+        s.a = (s.a ^ (unsigned char)bytes[i]) * 0x100000001b3ULL;
+        s.b = (s.b ^ (unsigned char)bytes[i]) * 0xc4ceb9fe1a85ec53ULL;
+        s.b ^= s.b >> 29;
+    }
+    return s;
+}
+
+static int seen_before(const results_memo *m, const memo_seen *s)
+{
+    size_t i;
+    for (i = 0; i < m->n; i++)
+        if (m->seen[i].len == s->len && m->seen[i].a == s->a && m->seen[i].b == s->b)
+            return 1;
+    return 0;
+}
+
+results_memo *results_memo_new(void)
+{
+    return calloc(1, sizeof(results_memo));
+}
+
+void results_memo_free(results_memo *m)
+{
+    if (!m)
+        return;
+    xmlRelaxNGFree(m->schema);
+    free(m->seen);
+    free(m);
+}
+
+int results_load_bytes(const char *path, const char *bytes, size_t len, results **out, err *e)
+{
+    return results_load_memo(path, bytes, len, NULL, out, e);
+}
+
+int results_load_memo(const char *path, const char *bytes, size_t len, results_memo *m,
+                      results **out, err *e)
+{
+    memo_seen s;
+    loader ld;
+    int rc;
+    *out = NULL;
+    memset(&ld, 0, sizeof ld);
+    ld.path = path;
+    ld.e = e;
+    ld.memo = m;
+    if (m) {
+        s = seen_of(bytes, len);
+        ld.schema_seen = seen_before(m, &s);
+    }
+    rc = load_any(&ld, path, bytes, len, out, e);
+    /* remembered once every check passed; a memo that cannot grow only
+     * costs the schema again */
+    if (rc == BE_OK && m && !ld.schema_seen) {
+        if (m->n == m->cap) {
+            size_t cap = m->cap ? 2 * m->cap : 64;
+            memo_seen *v = realloc(m->seen, cap * sizeof *v);
+            if (!v)
+                return rc;
+            m->seen = v;
+            m->cap = cap;
+        }
+        m->seen[m->n++] = s;
+    }
+    return rc;
 }
 
 int results_load(const char *path, results **out, err *e)
+{
+    return results_load_file(path, NULL, out, e);
+}
+
+int results_load_file(const char *path, results_memo *m, results **out, err *e)
 {
     char *text = NULL;
     size_t len = 0;
@@ -1624,7 +1737,7 @@ int results_load(const char *path, results **out, err *e)
     /* the one way to read an input file: a regular file (a FIFO cannot
      * hang the load, the file checked is the file read), of bounded size */
     if ((rc = infile_read(path, RESULTS_MAX_BYTES, INFILE_NONEMPTY, &text, &len, e)) == BE_OK)
-        rc = results_load_bytes(path, text, len, out, e);
+        rc = results_load_memo(path, text, len, m, out, e);
     free(text);
     return rc;
 }

@@ -5,6 +5,7 @@
 #include "site.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -506,8 +507,130 @@ int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const ch
 
 /* ---- staged files ---------------------------------------------------- */
 
+/* path + ".stage": where a file waits for the set's commit. */
+static void stage_of(const char *path, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s" SITE_STAGE_SUFFIX, path);
+}
+
+/* Whether the file at path, inside out and reached through no link, holds
+ * data[0..len) already: read in blocks and compared, never trusted by its
+ * size or time. */
+static int same_on_disk(const char *out, const char *path, const char *data, size_t len)
+{
+    char dir[SITE_PATH], block[65536], *slash;
+    struct stat st;
+    size_t at = 0;
+    ssize_t got = 1;
+    int dfd, fd, same = 0;
+    err ignore;
+    snprintf(dir, sizeof dir, "%s", path);
+    if (!(slash = strrchr(dir, '/')))
+        return 0;
+    *slash = '\0';
+    if (fsx_dir_open(out, dir, 0, &dfd, &ignore) < 0)
+        return 0;
+    fd = openat(dfd, slash + 1, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    close(dfd);
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == len) {
+        while (at < len && (got = read(fd, block, sizeof block)) > 0 && (size_t)got <= len - at &&
+               memcmp(block, data + at, (size_t)got) == 0)
+            at += (size_t)got;
+        same = at == len && read(fd, block, 1) == 0;
+    }
+    close(fd);
+    return same;
+}
+
+/* Appends path to the list of the set's staged files, OUT/.publish.pending
+ * (created at the first), before the file is staged: so that the staged
+ * files of a set never committed are found and removed (site_recover).
+ * Nothing allocated (after the imported runs entered OUT/runs/, nothing
+ * may fail for memory). */
+static int list_add(site_outbox *b, const char *out, const char *path, err *e)
+{
+    char pending[SITE_PATH + 32];
+    const char *p = path;
+    size_t left = strlen(path);
+    int nl = 0;
+    snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
+    if (strchr(path, '\n'))
+        return err_set(e, BE_EFAIL, "%s: a file name holds a line break", path);
+    if (!b->listing) {
+        b->list = open(pending, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (b->list < 0)
+            return err_set(e, BE_EFAIL, "%s: cannot create: %s", pending, strerror(errno));
+        b->listing = 1;
+        snprintf(b->out, sizeof b->out, "%s", out);
+    }
+    while (left > 0 || !nl) {
+        ssize_t w = left > 0 ? write(b->list, p, left) : write(b->list, "\n", 1);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return err_set(e, BE_EFAIL, "%s: cannot write: %s", pending,
+                           w < 0 ? strerror(errno) : "nothing written");
+        if (left > 0) {
+            p += w;
+            left -= (size_t)w;
+        } else
+            nl = 1;
+    }
+    return BE_OK;
+}
+
+/* Stages file f of b now, inside out (fsx_check_in first): listed, then
+ * written to its stage, its bytes freed; or, when the file holds them
+ * already, marked the same and nothing written. */
+static int stage_now(site_outbox *b, site_file *f, const char *out, err *e)
+{
+    char st[SITE_PATH + 16];
+    int rc;
+    if ((rc = fsx_check_in(out, f->path, e)) < 0)
+        return rc;
+    if (same_on_disk(out, f->path, f->data, f->len))
+        f->same = 1;
+    else {
+        stage_of(f->path, st, sizeof st);
+        if ((rc = list_add(b, out, f->path, e)) < 0 ||
+            (rc = fsx_write_in(out, st, f->data, f->len, e)) < 0)
+            return rc;
+    }
+    if (!f->borrowed)
+        free(f->data);
+    f->data = NULL;
+    f->staged = 1;
+    return BE_OK;
+}
+
+/* Whether the directory of path is there already (its files can be
+ * staged now: an imported run's directory appears only when it enters
+ * OUT/runs/). */
+static int dir_there(const char *out, const char *path)
+{
+    char dir[SITE_PATH], *slash;
+    int fd;
+    err ignore;
+    snprintf(dir, sizeof dir, "%s", path);
+    if (!(slash = strrchr(dir, '/')))
+        return 0;
+    *slash = '\0';
+    if (fsx_dir_open(out, dir, 0, &fd, &ignore) < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
+
+void site_outbox_spool(site_outbox *b, const char *out)
+{
+    snprintf(b->spool, sizeof b->spool, "%s", out);
+}
+
 int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e)
 {
+    site_file *f;
     if (b->n == b->cap) {
         int cap = b->cap ? b->cap * 2 : 32;
         site_file *v = realloc(b->v, (size_t)cap * sizeof *v);
@@ -519,11 +642,14 @@ int site_put(site_outbox *b, const char *path, char *data, size_t len, int borro
         b->v = v;
         b->cap = cap;
     }
-    snprintf(b->v[b->n].path, sizeof b->v[b->n].path, "%s", path);
-    b->v[b->n].data = data;
-    b->v[b->n].len = len;
-    b->v[b->n].borrowed = borrowed;
-    b->n++;
+    f = &b->v[b->n++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->path, sizeof f->path, "%s", path);
+    f->data = data;
+    f->len = len;
+    f->borrowed = borrowed;
+    if (b->spool[0] && dir_there(b->spool, path))
+        return stage_now(b, f, b->spool, e);
     return BE_OK;
 }
 
@@ -544,56 +670,6 @@ int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *
 
 /* ---- publishing a set of files at once ----------------------------- */
 
-/* path + ".stage": where a file waits for the set's commit. */
-static void stage_of(const char *path, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s" SITE_STAGE_SUFFIX, path);
-}
-
-/* The list of the set's files, one path a line, written to path without
- * allocating (after the imported runs entered OUT/runs/, nothing may fail
- * for memory), through a temporary file renamed into place. */
-static int write_manifest(const site_outbox *b, const char *path, err *e)
-{
-    char tmp[SITE_PATH + 48];
-    int i, fd, why = 0;
-    /* named as fsx.h names its temporaries, so that one a SIGKILL left is
-     * removed by the next command (fsx_sweep_at) */
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
-    for (i = 0; i < b->n; i++)
-        if (strchr(b->v[i].path, '\n'))
-            return err_set(e, BE_EFAIL, "%s: a file name holds a line break", b->v[i].path);
-    if ((fd = mkstemp(tmp)) < 0)
-        return err_set(e, BE_EFAIL, "%s: cannot create: %s", path, strerror(errno));
-    for (i = 0; !why && i < b->n; i++) {
-        const char *p = b->v[i].path;
-        size_t left = strlen(p);
-        while (!why && left > 0) {
-            ssize_t w = write(fd, p, left);
-            if (w < 0 && errno != EINTR)
-                why = errno;
-            if (w > 0) {
-                p += w;
-                left -= (size_t)w;
-            }
-        }
-        while (!why && write(fd, "\n", 1) != 1)
-            if (errno != EINTR)
-                why = errno;
-    }
-    if (!why && fsync(fd) != 0)
-        why = errno;
-    if (close(fd) != 0 && !why)
-        why = errno;
-    if (!why && rename(tmp, path) != 0)
-        why = errno;
-    if (why) {
-        unlink(tmp);
-        return err_set(e, BE_EFAIL, "%s: cannot write: %s", path, strerror(why));
-    }
-    return BE_OK;
-}
-
 /* Moves every staged file of b into place (after the commit: nothing
  * allocated, every file tried), each relative to its directory opened
  * through no link (fsx_rename_in). */
@@ -603,6 +679,8 @@ static int move_all(const site_outbox *b, const char *out, err *e)
     int i, rc = BE_OK;
     err one;
     for (i = 0; i < b->n; i++) {
+        if (b->v[i].same)
+            continue;
         stage_of(b->v[i].path, st, sizeof st);
         /* a file staged twice (the CSS beside every comparison) is moved
          * already: fsx_rename_in finds nothing to move */
@@ -663,23 +741,32 @@ int site_recover(const char *out, err *e)
     return BE_OK;
 }
 
-int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e)
+/* The staged files of b removed, and their list (a set not committed). */
+static void unstage(site_outbox *b)
 {
-    char pending[SITE_PATH + 32], commit[SITE_PATH + 32], st[SITE_PATH + 16];
-    int i, rc;
+    char pending[SITE_PATH + 32];
     err ignore;
+    if (!b->listing)
+        return;
+    if (b->list >= 0)
+        close(b->list);
+    b->listing = 0;
+    snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, b->out);
+    (void)replay(b->out, pending, 0, &ignore);
+}
+
+int site_flush(site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e)
+{
+    char pending[SITE_PATH + 32], commit[SITE_PATH + 32];
+    int i, rc, why = 0;
     snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
     snprintf(commit, sizeof commit, "%s/" SITE_PUBLISH, out);
-    /* every target checked first (fsx_check_in: no link planted in OUT,
-     * nothing but a file where a file goes), so that the renames after the
-     * commit can only fail for the disk */
+    /* every target not staged yet checked first (fsx_check_in: no link
+     * planted in OUT, nothing but a file where a file goes), so that the
+     * renames after the commit can only fail for the disk */
     for (i = 0; i < b->n; i++)
-        if ((rc = fsx_check_in(out, b->v[i].path, e)) < 0)
-            return rc;
-    /* the list first, so that staged files of a set never committed are
-     * found and removed (site_recover) */
-    if ((rc = write_manifest(b, pending, e)) < 0)
-        return rc;
+        if (!b->v[i].staged && (rc = fsx_check_in(out, b->v[i].path, e)) < 0)
+            goto undo;
     for (i = 0; i < b->n; i++) {
         if (stop && *stop) {
             rc = err_set(e, BE_EINTR,
@@ -687,30 +774,47 @@ int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *sto
                          "intact");
             goto undo;
         }
-        stage_of(b->v[i].path, st, sizeof st);
-        if ((rc = fsx_write_in(out, st, b->v[i].data, b->v[i].len, e)) < 0)
+        if (!b->v[i].staged && (rc = stage_now(b, &b->v[i], out, e)) < 0)
             goto undo;
     }
+    /* nothing staged: every file holds its bytes already */
+    if (!b->listing)
+        return BE_OK;
     /* the commit: from here on the new set is the site, and a crash is
      * finished by the next report (site_recover) */
-    if (rename(pending, commit) != 0) {
-        rc = err_set(e, BE_EFAIL, "%s: cannot publish: %s", commit, strerror(errno));
+    if (fsync(b->list) != 0)
+        why = errno;
+    if (close(b->list) != 0 && !why)
+        why = errno;
+    b->listing = 0;
+    if (!why && rename(pending, commit) != 0)
+        why = errno;
+    if (why) {
+        rc = err_set(e, BE_EFAIL, "%s: cannot publish: %s", commit, strerror(why));
+        b->listing = 1; /* unstage: its list is still the pending one */
+        b->list = -1;
         goto undo;
     }
     if ((rc = move_all(b, out, e)) < 0)
         return rc; /* the list stays: site_recover finishes */
     return fsx_unlink_in(out, commit, e);
 undo:
-    (void)replay(out, pending, 0, &ignore);
+    unstage(b);
     return rc;
 }
 
 void site_outbox_free(site_outbox *b)
 {
+    char spool[SITE_PATH];
     int i;
+    /* a set never published: its staged files go */
+    unstage(b);
     for (i = 0; i < b->n; i++)
         if (!b->v[i].borrowed)
             free(b->v[i].data);
     free(b->v);
+    snprintf(spool, sizeof spool, "%s", b->spool);
     memset(b, 0, sizeof *b);
+    /* spooling stays what it was for the next set */
+    snprintf(b->spool, sizeof b->spool, "%s", spool);
 }

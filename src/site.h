@@ -136,32 +136,48 @@ int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const ch
 
 typedef struct site_file {
     char path[SITE_PATH];
-    char *data; /* owned unless borrowed */
+    char *data; /* owned unless borrowed; NULL once staged */
     size_t len;
     int borrowed;
+    int staged; /* written to "<path>.stage" already, or the same */
+    int same;   /* the file holds these bytes already: left as it is */
 } site_file;
 
 /* The files of a report, in the order they are to be written. */
 typedef struct site_outbox {
     int n, cap;
     site_file *v;
+    char spool[SITE_PATH]; /* "": files held in memory until site_flush */
+    char out[SITE_PATH];   /* where the list below is */
+    int listing;           /* OUT/.publish.pending is open as list */
+    int list;
 } site_outbox;
 
+/* From now on, each file put whose directory exists already is staged at
+ * once (listed, written to "<path>.stage", its bytes freed), so that a
+ * report holds in memory only the files it has not staged (those of an
+ * imported run, whose directory appears when it enters OUT/runs/):
+ * memory bounded by one page, not by the archive.  out is OUT.  Kept
+ * across site_outbox_free. */
+void site_outbox_spool(site_outbox *b, const char *out);
 /* Stages data (len bytes) for path: the outbox takes data over unless
  * borrowed (then it must outlive the outbox), and frees it on failure. */
 int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e);
 /* Stages a serialized page (taken over and freed). */
 int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *e);
 /* Publishes every staged file as one set, so that the site is the old set
- * or the new one, never a mix: every target is checked first
- * (fsx_check_in), the list of the files goes to
- * OUT/.publish.pending, each file to "<path>.stage" (each written
- * atomically inside out, fsx_write_in), then the rename of the list to OUT/.publish commits
- * the set, and each staged file is renamed into place.  A failure or
- * *stop (stop may be NULL) before the commit removes the staged files
- * (BE_EINTR when stopped); after it, nothing stops the renames, and a
- * crash among them is finished by site_recover. */
-int site_flush(const site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e);
+ * or the new one, never a mix.  Each file is checked (fsx_check_in: a
+ * link planted in OUT refuses the set before anything of it is written),
+ * its path added to OUT/.publish.pending, and it is written to
+ * "<path>.stage" (atomically inside out, fsx_write_in), unless it was
+ * staged already (site_outbox_spool) or it holds these bytes already (read
+ * and compared: it is the same in the old site and the new one, and is
+ * left as it is).  Then the rename of the list to OUT/.publish commits the
+ * set, and each staged file is renamed into place.  A failure or *stop
+ * (stop may be NULL) before the commit removes the staged files (BE_EINTR
+ * when stopped); after it, nothing stops the renames, and a crash among
+ * them is finished by site_recover. */
+int site_flush(site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e);
 /* Finishes a set committed but not all in place (OUT/.publish), removes
  * the staged files of one never committed (OUT/.publish.pending).  Only
  * paths under out are touched.  report_write calls it first. */
@@ -170,6 +186,7 @@ int site_recover(const char *out, err *e);
 #define SITE_PUBLISH ".publish"
 #define SITE_PENDING_SUFFIX ".pending"
 #define SITE_STAGE_SUFFIX ".stage"
+/* Frees b; the files it staged but never published are removed. */
 void site_outbox_free(site_outbox *b);
 
 #endif
