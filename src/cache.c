@@ -4,8 +4,11 @@
  * An entry is the bytes of plain structures of this build (results.h), so
  * writing and reading one is a copy; the build key (version, commit and the
  * sizes of those structures) makes an entry of any other build no entry.
- * What is read is then checked as input: the checksum, counts, enums, and
- * every string cut at its buffer's end.
+ * A digest is kept in runs of zeros and the bytes between them (most of a
+ * structure is the unused rest of its strings), so that reading one is
+ * a copy, not an inflate.  What is read is then checked as input: the
+ * checksum, each record of the runs, counts, enums, and every string cut
+ * at its buffer's end.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cache.h"
@@ -18,7 +21,6 @@
 
 #include "commit.h"
 #include "fsx.h"
-#include "gz.h"
 #include "query.h"
 #include "version.h"
 
@@ -210,35 +212,112 @@ static void entry_path(const char *out, const char *id, const char *ext, char *p
     snprintf(p, size, "%s/" CACHE_DIR "/%s.%s", out, id, ext);
 }
 
-/* Appends the checksum and writes b to OUT/.cache/<id>.<ext>. */
+/* ---- zero runs: a digest holds every point's summary as the structures
+ * lay it out, and nine bytes in ten are zeros (the rest of each string's
+ * buffer, the fields a point does not use).  An entry is kept as records
+ * of a run of zeros and the bytes after it, so that reading a thousand
+ * digests is a copy each, not an inflate of a thousand times 200 KB.
+ * Encoded: zrle_magic, the length of the bytes (u32), then records
+ * (zeros u32, bytes u32, the bytes); the checksum follows. */
+
+static const char zrle_magic[8] = {'B', 'E', 'Z', 'E', 'R', 'O', 'S', '1'};
+
+/* A run of zeros shorter than this stays among the bytes: a record costs
+ * eight. */
+#define ZRLE_MIN 16
+
+/* b's bytes as records, into z (freed by the caller). */
+static void zrle_encode(const buf *b, buf *z)
+{
+    size_t i = 0, j, n;
+    put(z, zrle_magic, sizeof zrle_magic);
+    put_u32(z, b->n);
+    while (i < b->n) {
+        size_t zeros = 0, lit = i;
+        while (i < b->n && b->p[i] == 0)
+            i++;
+        zeros = i - lit;
+        /* the bytes up to the next run of ZRLE_MIN zeros (or the end) */
+        for (j = i; j < b->n; j++) {
+            if (b->p[j] != 0)
+                continue;
+            for (n = j; n < b->n && n - j < ZRLE_MIN && b->p[n] == 0; n++)
+                ;
+            if (n - j == ZRLE_MIN || n == b->n)
+                break;
+            j = n - 1;
+        }
+        put_u32(z, zeros);
+        put_u32(z, j - i);
+        put(z, b->p + i, j - i);
+        i = j;
+    }
+}
+
+/* The bytes of records z[0..n) (after the magic): *out (malloc'd),
+ * *len; BE_EFAIL when a record reaches past the end of either. */
+static int zrle_decode(const char *z, size_t n, char **out, size_t *len)
+{
+    size_t at = 0, total, done = 0;
+    uint32_t u;
+    char *p;
+    if (n < 4)
+        return BE_EFAIL;
+    memcpy(&u, z, 4);
+    total = u;
+    if (total > (size_t)MAX_ENTRY || !(p = calloc(total + 1, 1)))
+        return BE_EFAIL;
+    at = 4;
+    while (at < n) {
+        uint32_t zeros, lit;
+        if (n - at < 8)
+            goto bad;
+        memcpy(&zeros, z + at, 4);
+        memcpy(&lit, z + at + 4, 4);
+        at += 8;
+        if (zeros > total - done || lit > total - done - zeros || lit > n - at)
+            goto bad;
+        done += zeros; /* calloc'd: the zeros are there */
+        memcpy(p + done, z + at, lit);
+        done += lit;
+        at += lit;
+    }
+    if (done != total)
+        goto bad;
+    *out = p;
+    *len = total;
+    return BE_OK;
+bad:
+    free(p);
+    return BE_EFAIL;
+}
+
+/* Writes b (freed here) to OUT/.cache/<id>.<ext> in zero runs, with a
+ * checksum over what is written. */
 static int write_entry(const char *out, const char *id, const char *ext, buf *b, err *e)
 {
-    char p[PATHMAX], *z = NULL;
-    size_t zn = 0;
+    char p[PATHMAX];
+    buf z = {NULL, 0, 0, 0};
     cache_hasher h;
     cache_key sum;
     int rc;
+    zrle_encode(b, &z);
+    free(b->p);
+    z.oom |= b->oom;
     cache_hash_init(&h);
-    cache_hash(&h, b->p, b->n);
+    cache_hash(&h, z.p, z.n);
     cache_hash_end(&h, &sum);
-    put(b, sum.hex, sizeof sum.hex);
-    if (b->oom) {
-        free(b->p);
+    put(&z, sum.hex, sizeof sum.hex);
+    if (z.oom) {
+        free(z.p);
         return err_set(e, BE_EFAIL, "out of memory");
     }
-    /* a digest holds every point's summary as the structures lay it out,
-     * mostly zeros: compressed, a run's entry is a few kilobytes */
-    if ((rc = gz_compress(b->p, b->n, &z, &zn, e)) < 0) {
-        free(b->p);
-        return rc;
-    }
-    free(b->p);
     snprintf(p, sizeof p, "%s/" CACHE_DIR, out);
     if ((rc = fsx_mkdirs_in(out, p, e)) == BE_OK) {
         entry_path(out, id, ext, p, sizeof p);
-        rc = fsx_write_in(out, p, z, zn, e);
+        rc = fsx_write_in(out, p, z.p, z.n, e);
     }
-    free(z);
+    free(z.p);
     return rc;
 }
 
@@ -286,13 +365,12 @@ int cache_digest_save(const char *out, const char *id, const cache_key *k, const
     return write_entry(out, id, "digest", &b, e);
 }
 
-/* Reads OUT/.cache/<id>.<ext> whole when its checksum holds: *len bytes
- * before the checksum. */
+/* Reads OUT/.cache/<id>.<ext> whole when its checksum holds, decoded
+ * when it is in zero runs: *len bytes, from its magic on. */
 static int read_entry(const char *out, const char *id, const char *ext, const char magic[8],
                       char **data, size_t *len, err *e)
 {
     char p[PATHMAX], *z = NULL;
-    int rc;
     cache_hasher h;
     cache_key sum;
     size_t n;
@@ -300,27 +378,29 @@ static int read_entry(const char *out, const char *id, const char *ext, const ch
     *data = NULL;
     if (fsx_read_all(p, &z, &n, e) < 0)
         return BE_EFAIL;
-    /* the digest is written compressed, the page entry (published with
-     * its pages by the report) as it is */
-    if (gz_is(z, n)) {
-        rc = gz_decompress(p, z, n, (size_t)MAX_ENTRY, data, &n, e);
-        free(z);
-        if (rc < 0)
-            goto bad;
-    } else
-        *data = z;
-    if (n < sizeof digest_magic + sizeof sum.hex || (long)n > MAX_ENTRY ||
-        memcmp(*data, magic, 8) != 0)
+    if (n < sizeof zrle_magic + sizeof sum.hex || (long)n > MAX_ENTRY)
         goto bad;
     n -= sizeof sum.hex;
     cache_hash_init(&h);
-    cache_hash(&h, *data, n);
+    cache_hash(&h, z, n);
     cache_hash_end(&h, &sum);
-    if (memcmp(sum.hex, *data + n, sizeof sum.hex) != 0)
+    if (memcmp(sum.hex, z + n, sizeof sum.hex) != 0)
+        goto bad;
+    /* the digest is kept in zero runs, the page entry (published with its
+     * pages by the report) as it is */
+    if (memcmp(z, zrle_magic, sizeof zrle_magic) == 0) {
+        if (zrle_decode(z + sizeof zrle_magic, n - sizeof zrle_magic, data, &n) < 0)
+            goto bad;
+        free(z);
+    } else
+        *data = z;
+    z = NULL;
+    if (n < sizeof digest_magic || memcmp(*data, magic, 8) != 0)
         goto bad;
     *len = n;
     return BE_OK;
 bad:
+    free(z);
     free(*data);
     *data = NULL;
     return err_set(e, BE_EFAIL, "%s: not a cache entry of this breakeven (ignored)", p);

@@ -21,6 +21,7 @@
 #include <libxml/parser.h>
 
 #include "archive.h"
+#include "cache.h"
 #include "fsx.h"
 #include "gz.h"
 #include "report.h"
@@ -324,9 +325,32 @@ static int same_time(struct timespec a, struct timespec b)
  * after cache entries are damaged or swapped (ignored and made again),
  * after a run's results change under the same id (its pages change),
  * after a chart drawn in place is lost or its mark garbled. */
+/* A forged digest: its first record of zero runs says it holds more
+ * bytes than the file has, under a checksum made again for the forgery
+ * (the checksum is no defence: the records are checked for themselves). */
+static void forge_digest(const char *path)
+{
+    char *data = NULL;
+    size_t n = 0;
+    uint32_t huge = 0xfffffff0u;
+    cache_hasher h;
+    cache_key sum;
+    err e;
+    assert_int_equal(fsx_read_all(path, &data, &n, &e), BE_OK);
+    /* magic (8), the length (4), the first record's zeros (4), its bytes (4) */
+    assert_true(n > 20 + sizeof sum.hex);
+    memcpy(data + 16, &huge, sizeof huge);
+    cache_hash_init(&h);
+    cache_hash(&h, data, n - sizeof sum.hex);
+    cache_hash_end(&h, &sum);
+    memcpy(data + n - sizeof sum.hex, sum.hex, sizeof sum.hex);
+    assert_int_equal(fsx_write_atomic(path, data, n, &e), BE_OK);
+    free(data);
+}
+
 static void test_incremental_same_bytes(void **state)
 {
-    char inc[400], full[400], p[800], cmd[1200], *before, *after;
+    char inc[400], full[400], p[800], cmd[1200], *before, *after, *forged;
     struct timespec t1, t5, t6, th;
     int day;
     (void)state;
@@ -362,6 +386,9 @@ static void test_incremental_same_bytes(void **state)
              "printf x >> '%s/.cache/20260105T000000Z-t.page'",
              inc, inc, inc);
     assert_int_equal(system(cmd), 0);
+    snprintf(p, sizeof p, "%s/.cache/20260106T000000Z-t.digest", inc);
+    forge_digest(p);
+    forged = slurp(inc, ".cache/20260106T000000Z-t.digest");
     /* and run 3's results changed under its id */
     before = slurp(inc, "runs/20260103T000000Z-t/index.html");
     save_run(inc, 3, 2.0);
@@ -369,6 +396,11 @@ static void test_incremental_same_bytes(void **state)
     report(inc, 3, 2);
     report_full(full, 3, 2, 1);
     assert_same_site(inc, full);
+    /* the forged digest ignored, and made again */
+    after = slurp(inc, ".cache/20260106T000000Z-t.digest");
+    assert_memory_not_equal(after, forged, 20);
+    free(after);
+    free(forged);
     after = slurp(inc, "runs/20260103T000000Z-t/index.html");
     assert_string_not_equal(before, after);
     free(before);
