@@ -146,6 +146,11 @@ int cache_digest_make(const results *full, const char *answer, const char *rows,
     for (i = 0; i < full->npasses; i++)
         if (results_add_pass(r, &full->passes[i], e) < 0)
             goto fail;
+    /* as many points as there are: a thousand digests are held at once */
+    if (full->npoints > 0 &&
+        !(r->points = malloc((size_t)full->npoints * sizeof *r->points)))
+        goto oom;
+    r->cap = full->npoints;
     for (i = 0; i < full->npoints; i++) {
         rs_point p;
         memcpy(&p, &full->points[i], sizeof p);
@@ -538,6 +543,13 @@ int cache_digest_load(const char *out, const char *id, const cache_key *k, cache
         if (!rd.bad && results_add_pass(r, &ps, e) < 0)
             goto bad;
     }
+    /* as many points as the entry holds (a thousand digests are held at
+     * once), and no more than its bytes can */
+    if (npts > rd.left / sizeof(rs_point))
+        goto bad;
+    if (npts > 0 && !(r->points = malloc(npts * sizeof *r->points)))
+        goto bad;
+    r->cap = (int)npts;
     for (i = 0; i < npts && !rd.bad; i++) {
         rs_point p;
         take(&rd, &p, sizeof p);

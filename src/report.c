@@ -59,7 +59,7 @@ static int with_run(report_ctx *x, int k, results **small, err *e)
 {
     archive_run *u = &x->a.v[k];
     results *full = NULL;
-    cmp_slot *cs = &x->cmp[k];
+    cmp_slot *cs = x->cmp;
     int rc;
     *small = NULL;
     if ((rc = results_load_file(u->src, x->memo, &full, e)) < 0)
@@ -88,8 +88,8 @@ static void without_run(report_ctx *x, int k, results *small)
     results_free(u->r);
     u->r = small;
     findings_free(&x->F[k]);
-    compare_free(&x->cmp[k].cmp);
-    memset(&x->cmp[k], 0, sizeof x->cmp[k]);
+    compare_free(&x->cmp->cmp);
+    memset(x->cmp, 0, sizeof *x->cmp);
 }
 
 /* The run of the front page: the newest that finished (a partial one
@@ -249,8 +249,8 @@ static int render_whole(report_ctx *x, int k, err *e)
     /* an archived run's charts, drawn when its directory lacks them */
     if (!u->imported)
         rc = archive_place(u, e);
-    if (rc == BE_OK && x->cmp[k].has)
-        rc = report_render_compare(&x->s, x->o->out, &x->cmp[k].cmp, x->a.v[u->prev].r, u->r,
+    if (rc == BE_OK && x->cmp->has)
+        rc = report_render_compare(&x->s, x->o->out, &x->cmp->cmp, x->a.v[u->prev].r, u->r,
                                    &x->box, NULL, 0, e);
     if (rc == BE_OK)
         rc = report_render_run(x, k, e);

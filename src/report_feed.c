@@ -100,7 +100,7 @@ static int article_html(const report_ctx *x, int k, char **out, err *e)
 int report_item_make(const report_ctx *x, int k, char **item, err *e)
 {
     const results *r = x->a.v[k].r;
-    const cmp_slot *cs = &x->cmp[k];
+    const cmp_slot *cs = x->cmp;
     char *body = NULL, title[1024], buf[8192], warn[MAX_WARNINGS][PROSE_WARNING];
     size_t n, nt;
     int rc, i, nw;

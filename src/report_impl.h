@@ -55,7 +55,7 @@ typedef struct report_ctx {
     cache_key *page;    /* a.n: the key of each run's pages              */
     char *fresh;        /* a.n: 1 when the run's pages were rendered now */
     char **items;       /* a.n: the feed items (report_item_make) of the feed's runs */
-    cmp_slot *cmp;      /* a.n: the comparison of the run being rendered  */
+    cmp_slot *cmp;      /* one: the comparison of the run loaded whole    */
     findings *F;        /* a.n: the verdicts of the run being rendered    */
     history h;          /* the archive as series */
     cache_key site_key; /* the settings and templates of every page */

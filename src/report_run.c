@@ -353,7 +353,7 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
 {
     const archive_run *u = &x->a.v[k];
     const results *r = u->r;
-    const cmp_slot *cs = &x->cmp[k];
+    const cmp_slot *cs = x->cmp;
     xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), lead, cc;
     char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
     int m, i, nw, dirty;

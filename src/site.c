@@ -642,9 +642,15 @@ int site_put(site_outbox *b, const char *path, char *data, size_t len, int borro
         b->v = v;
         b->cap = cap;
     }
-    f = &b->v[b->n++];
+    f = &b->v[b->n];
     memset(f, 0, sizeof *f);
-    snprintf(f->path, sizeof f->path, "%s", path);
+    if (strlen(path) >= SITE_PATH || !(f->path = strdup(path))) {
+        if (!borrowed)
+            free(data);
+        return err_set(e, BE_EFAIL, "%s: %s", path,
+                       strlen(path) >= SITE_PATH ? "path too long" : "out of memory");
+    }
+    b->n++;
     f->data = data;
     f->len = len;
     f->borrowed = borrowed;
@@ -809,9 +815,11 @@ void site_outbox_free(site_outbox *b)
     int i;
     /* a set never published: its staged files go */
     unstage(b);
-    for (i = 0; i < b->n; i++)
+    for (i = 0; i < b->n; i++) {
         if (!b->v[i].borrowed)
             free(b->v[i].data);
+        free(b->v[i].path);
+    }
     free(b->v);
     snprintf(spool, sizeof spool, "%s", b->spool);
     memset(b, 0, sizeof *b);

@@ -135,7 +135,7 @@ int site_transform(const site *s, xsltStylesheetPtr xsl, xmlDocPtr doc, const ch
 /* ---- staged files ---------------------------------------------------- */
 
 typedef struct site_file {
-    char path[SITE_PATH];
+    char *path; /* owned */
     char *data; /* owned unless borrowed; NULL once staged */
     size_t len;
     int borrowed;
