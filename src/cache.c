@@ -147,8 +147,7 @@ int cache_digest_make(const results *full, const char *answer, const char *rows,
         if (results_add_pass(r, &full->passes[i], e) < 0)
             goto fail;
     /* as many points as there are: a thousand digests are held at once */
-    if (full->npoints > 0 &&
-        !(r->points = malloc((size_t)full->npoints * sizeof *r->points)))
+    if (full->npoints > 0 && !(r->points = malloc((size_t)full->npoints * sizeof *r->points)))
         goto oom;
     r->cap = full->npoints;
     for (i = 0; i < full->npoints; i++) {

@@ -250,8 +250,8 @@ static int render_whole(report_ctx *x, int k, err *e)
     if (!u->imported)
         rc = archive_place(u, e);
     if (rc == BE_OK && x->cmp->has)
-        rc = report_render_compare(&x->s, x->o->out, &x->cmp->cmp, x->a.v[u->prev].r, u->r,
-                                   &x->box, NULL, 0, e);
+        rc = report_render_compare(&x->s, x->o->out, &x->cmp->cmp, x->a.v[u->prev].r, u->r, &x->box,
+                                   NULL, 0, e);
     if (rc == BE_OK)
         rc = report_render_run(x, k, e);
     /* the front page while the run is loaded */

@@ -136,8 +136,7 @@ int report_match_sides(report_ctx *x, err *e)
         !(x->items = calloc((size_t)x->a.n, sizeof *x->items)) ||
         !(x->page = calloc((size_t)x->a.n, sizeof *x->page)) ||
         !(x->fresh = calloc((size_t)x->a.n, sizeof *x->fresh)) ||
-        !(x->cmp = calloc(1, sizeof *x->cmp)) ||
-        !(x->F = calloc((size_t)x->a.n, sizeof *x->F)))
+        !(x->cmp = calloc(1, sizeof *x->cmp)) || !(x->F = calloc((size_t)x->a.n, sizeof *x->F)))
         return err_set(e, BE_EFAIL, "out of memory");
     for (i = 0; i < x->a.n; i++) {
         for (j = 0; j < x->nside && strcmp(x->side[j].id, x->a.v[i].r->prov.id) != 0; j++)
