@@ -204,10 +204,11 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     return BE_OK;
 }
 
-int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e)
+int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *root,
+                      const char *base, err *e)
 {
     fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
-    return figure_render(&x, base, draw_throughput, 0, e);
+    return figure_render(&x, root, base, draw_throughput, 0, e);
 }
 
 /* ---- 2. speed ratio ---------------------------------------------------- */
@@ -574,8 +575,9 @@ done:
     return rc;
 }
 
-int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e)
+int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *root,
+                       const char *base, err *e)
 {
     fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
-    return figure_render(&x, base, draw_ratio, 0, e);
+    return figure_render(&x, root, base, draw_ratio, 0, e);
 }

@@ -630,7 +630,7 @@ static int render_compare(const site *s, const char *out, const compare_set *c, 
         return rc;
     snprintf(name, sizeof name, "%s..%s", c->id_a, c->id_b);
     snprintf(base, sizeof base, "%s/%s", dir, name);
-    if ((rc = compare_chart(c, base, e)) < 0)
+    if ((rc = compare_chart(c, out, base, e)) < 0)
         return rc;
     doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), "style.css",
                     "../index.html", "../feed.xml", e);
@@ -828,8 +828,8 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
         cache_hash_str(&h, x->key[s->arch[i]].hex);
     cache_hash_end(&h, &k);
     if (x->o->full || !charts_exist(bases, 2) || !cache_mark_same(x->o->out, mark, &k)) {
-        if ((rc = figure_history_cross(s, title, base, e)) < 0 ||
-            (rc = figure_history_peak(s, title, peak, e)) < 0 ||
+        if ((rc = figure_history_cross(s, title, x->o->out, base, e)) < 0 ||
+            (rc = figure_history_peak(s, title, x->o->out, peak, e)) < 0 ||
             (rc = cache_mark_save(x->o->out, mark, &k, e)) < 0)
             return rc;
     }
@@ -1500,7 +1500,7 @@ static int hosts_charts(report_ctx *x, err *e)
     }
     if (!x->o->full && charts_exist(bases, n) && cache_mark_same(x->o->out, "hosts", &x->hosts_key))
         return BE_OK;
-    if ((rc = runcharts_hosts(x->hosts, x->o->out, e)) < 0)
+    if ((rc = runcharts_hosts(x->hosts, x->o->out, x->o->out, e)) < 0)
         return rc;
     return cache_mark_save(x->o->out, "hosts", &x->hosts_key, e);
 }

@@ -403,7 +403,7 @@ static void test_results_round_trip(void **state)
     err e;
     (void)state;
     snprintf(path, sizeof path, "%s/net.xml", tmpdir);
-    if (results_save(r, path, &e) != BE_OK)
+    if (results_save(r, NULL, path, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
     assert_non_null(strstr(text, "format=\"2\""));
@@ -435,7 +435,7 @@ static void expect_rejected(const char *from, const char *to, const char *needle
     size_t len;
     err e;
     snprintf(path, sizeof path, "%s/bad.xml", tmpdir);
-    assert_int_equal(results_save(r, path, &e), BE_OK);
+    assert_int_equal(results_save(r, NULL, path, &e), BE_OK);
     results_free(r);
     assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
     assert_non_null(hit = strstr(text, from));

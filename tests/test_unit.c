@@ -546,7 +546,7 @@ static void test_results_round_trip(void **state)
     assert_non_null(a);
     fill_fixture(a);
     snprintf(path, sizeof path, "%s/rt.xml", tmpdir);
-    assert_int_equal(results_save(a, path, &e), BE_OK);
+    assert_int_equal(results_save(a, NULL, path, &e), BE_OK);
     if (results_load(path, &b, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(b->partial, 0);
@@ -656,7 +656,7 @@ static void expect_rejected(const char *from, const char *to, const char *needle
 
     fill_fixture(a);
     snprintf(path, sizeof path, "%s/bad.xml", tmpdir);
-    assert_int_equal(results_save(a, path, &e), BE_OK);
+    assert_int_equal(results_save(a, NULL, path, &e), BE_OK);
     results_free(a);
     assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
     hit = strstr(text, from);
@@ -2039,7 +2039,7 @@ static void test_results_passes_round_trip(void **state)
     /* pass 1 had others at 38% of the CPU */
     assert_true(p->resident.contention == 0.38);
     snprintf(path, sizeof path, "%s/passes.xml", tmpdir);
-    assert_int_equal(results_save(a, path, &e), BE_OK);
+    assert_int_equal(results_save(a, NULL, path, &e), BE_OK);
     if (results_load(path, &b, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_string_equal(b->prov.blas_threads_from, "OPENBLAS_NUM_THREADS");
@@ -2073,7 +2073,7 @@ static void test_results_passes_round_trip(void **state)
     /* 0.1.0: the fixture without any of it */
     a = results_new();
     fill_fixture(a);
-    assert_int_equal(results_save(a, path, &e), BE_OK);
+    assert_int_equal(results_save(a, NULL, path, &e), BE_OK);
     results_free(a);
     if (results_load(path, &b, &e) != BE_OK)
         fail_msg("%s", e.msg);
@@ -2153,7 +2153,7 @@ static void test_host_environment(void **state)
     fill_fixture(r);
     snprintf(r->prov.env, sizeof r->prov.env, "%s", "OPENBLAS_CORETYPE=Haswell");
     snprintf(path, sizeof path, "/tmp/be-env-results-%d.xml", (int)getpid());
-    if (results_save(r, path, &e) != BE_OK || results_load(path, &b, &e) != BE_OK)
+    if (results_save(r, NULL, path, &e) != BE_OK || results_load(path, &b, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_string_equal(b->prov.env, "OPENBLAS_CORETYPE=Haswell");
     unlink(path);
