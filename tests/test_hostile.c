@@ -2308,6 +2308,42 @@ static void test_compare_planted_link(void **state)
     assert_int_equal(system(p), 0);
 }
 
+/* `refit` of a run whose directory OUT/runs/<id> is a link to a directory
+ * outside holding a run, named by its path and by its id: refused with one
+ * line naming the link, the directory outside and OUT as they were. */
+static void test_refit_planted_dir(void **state)
+{
+    char errbuf[4096], out[400], outside[400], arg[900], *before, *after, *obefore, *oafter;
+    const char *args[] = {"refit", "--quiet", "--out", out, arg, NULL};
+    int k;
+    (void)state;
+    snprintf(out, sizeof out, "%s/refitdir", tmpdir);
+    snprintf(outside, sizeof outside, "%s/refitdir-outside", tmpdir);
+    sh("mkdir -p '%s/runs' '%s'", out, outside);
+    snprintf(arg, sizeof arg, "%s/results.xml", outside);
+    write_text(arg, base, strlen(base));
+    sh("ln -s '%s' '%s/runs/" BASE_ID "'", outside, out);
+    for (k = 0; k < 2; k++) {
+        if (k == 0)
+            snprintf(arg, sizeof arg, "%s/runs/" BASE_ID "/results.xml", out);
+        else
+            snprintf(arg, sizeof arg, "%s", BASE_ID);
+        before = listing(out);
+        obefore = listing(outside);
+        assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+        assert_int_equal(count_lines(errbuf), 1);
+        assert_non_null(strstr(errbuf, "refitdir/runs/" BASE_ID ": is a symbolic link"));
+        after = listing(out);
+        oafter = listing(outside);
+        assert_string_equal(before, after);
+        assert_string_equal(obefore, oafter);
+        free(before);
+        free(after);
+        free(obefore);
+        free(oafter);
+    }
+}
+
 /* ---- a link swapped in while a command writes ---- */
 
 /* Fails unless dir holds exactly what expect lists ("" for nothing), names
@@ -2591,6 +2627,7 @@ int main(void)
         cmocka_unit_test(test_refit_chart_link),
         cmocka_unit_test(test_report_planted_manifest),
         cmocka_unit_test(test_compare_planted_link),
+        cmocka_unit_test(test_refit_planted_dir),
         cmocka_unit_test(test_write_swapped),
         cmocka_unit_test(test_import_swapped),
         cmocka_unit_test(test_site_conf_hostile),
