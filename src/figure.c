@@ -57,7 +57,7 @@ void figure_status_note(const results *r, wl_mode mode, const int *use, char *bu
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         int d = q_device_index(r, p->device);
-        if (p->mode != mode || (use && (d < 0 || d >= FIG_MAX_DEVICES || !use[d])))
+        if (p->mode != mode || p->net[0] || (use && (d < 0 || d >= FIG_MAX_DEVICES || !use[d])))
             continue;
         oom += p->status == PT_OUT_OF_MEMORY;
         bad += p->status == PT_FAILED_VERIFICATION;

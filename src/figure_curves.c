@@ -31,7 +31,8 @@ static void throughput_range(const fig_ctx *x, double *xlo, double *xhi, double 
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         double v;
-        if (p->mode != x->mode || !q_ok(p) || q_beyond_peak(r, p))
+        /* a network's points are no shapes of the square stack */
+        if (p->mode != x->mode || p->net[0] || !q_ok(p) || q_beyond_peak(r, p))
             continue;
         v = results_gflops(p, p->resident.median) * 1e9;
         *xlo = fmin(*xlo, p->flops_per_layer);

@@ -50,7 +50,9 @@ int runcharts_draw(const results *r, const char *root, const char *dir, int *cou
     int m, k, rc, drawn;
     *count = 0;
     for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
-        if (!q_has_mode(r, NULL, (wl_mode)m))
+        /* the charts of hidden widths only of the square stacks measured:
+         * a network's points drawn there would read as hidden widths */
+        if (!q_has_square(r, (wl_mode)m))
             continue;
         for (k = 0; k < RUNCHARTS_KINDS; k++) {
             char base[PATHMAX];
@@ -73,7 +75,7 @@ int runcharts_ensure(const results *r, const char *root, const char *dir, err *e
     int m, n;
     char p[PATHMAX];
     for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
-        if (!q_has_mode(r, NULL, (wl_mode)m))
+        if (!q_has_square(r, (wl_mode)m))
             continue;
         /* the narrow rendering is the newest: runs drawn before it get both */
         snprintf(p, sizeof p, "%s/%s-%s" FIGURE_NARROW_SUFFIX ".png", dir,
