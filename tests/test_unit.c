@@ -316,6 +316,39 @@ static void test_changes_floors(void **state)
     assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_EUSAGE);
 }
 
+/* Real runs: the OpenCL device's run-level log geometric mean over 20
+ * consecutive identical real runs of the 2-core machine (make
+ * bench-compare, 2026-11-25, runs 1 to 20), each run's own interval ±1%.
+ * Alone: no change, although a level of 2 to 6 runs wanders by 10–20%
+ * (without the series' noise floor and the Bonferroni bound, three steps).
+ * Every time ×1.2 from the 12th run on (as bench-compare does): one step,
+ * found at run 10, because runs 10 and 11 already sat 11% above the nine
+ * before them; its interval holds the ×1.2. */
+static void test_changes_real_runs(void **state)
+{
+    static const double g[20] = {-0.068, -0.123, 0.002, -0.014, 0.103,  0.097, 0.007,
+                                 0.075,  -0.005, 0.113, 0.107,  0.048,  0.108, 0.038,
+                                 0.092,  -0.016, 0.035, -0.007, -0.066, -0.095};
+    double v[20];
+    chg_value x[20];
+    chg_step st[CHG_MAX];
+    int n, i;
+    err e;
+    (void)state;
+    for (i = 0; i < 20; i++)
+        v[i] = exp(g[i]);
+    chg_series(x, v, 20, 0.01);
+    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
+    for (i = 11; i < 20; i++)
+        v[i] *= 1.2;
+    chg_series(x, v, 20, 0.01);
+    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 9);
+    assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
+}
+
 /* z against values computed by hand: U counts the pairs where b is larger
  * (a tie counts one half), z = (U − na·nb/2) / √(na·nb·(na + nb + 1)/12). */
 static void test_mann_whitney(void **state)
@@ -2333,6 +2366,7 @@ int main(void)
         cmocka_unit_test(test_changes_step_not_outlier),
         cmocka_unit_test(test_changes_two_steps),
         cmocka_unit_test(test_changes_floors),
+        cmocka_unit_test(test_changes_real_runs),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_results_rejects),
         cmocka_unit_test(test_results_not_ours),
