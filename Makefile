@@ -219,7 +219,7 @@ bench: deps
 	$(MAKE) --no-print-directory $(BUILD)/bench
 	$(BUILD)/bench
 
-# 44 real runs the first time (about 20 minutes), reused afterwards.
+# 44 real runs the first time (10 to 20 minutes), reused afterwards.
 bench-compare: $(BIN)
 	tests/bench_compare --binary ./$(BIN)
 

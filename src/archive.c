@@ -32,30 +32,29 @@ static int safe_id(const char *id)
     return 1;
 }
 
-/* Removes a staging directory: the files archive_place made in it, then
- * the directory.  Only its own entries, never recursing. */
-static void remove_stage(const char *stage)
+/* OUT of run u, whose dir is OUT/runs/<id> (load_run, archive_check_run
+ * and place_import make it so, and an id holds no "/"): the root below
+ * which its files are written through no link (fsx.h). */
+static void run_root(const archive_run *u, char *buf, size_t size)
 {
-    char p[ARCHIVE_PATH + 300];
-    struct dirent *de;
-    DIR *d = opendir(stage);
-    if (d) {
-        while ((de = readdir(d)))
-            if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-                snprintf(p, sizeof p, "%s/%s", stage, de->d_name);
-                unlink(p);
-            }
-        closedir(d);
-    }
-    rmdir(stage);
+    char *slash;
+    int k;
+    snprintf(buf, size, "%s", u->dir);
+    for (k = 0; k < 2; k++)
+        if ((slash = strrchr(buf, '/')))
+            *slash = '\0';
 }
 
 void archive_run_free(archive_run *u)
 {
     results_free(u->r);
     u->r = NULL;
-    if (u->stage[0])
-        remove_stage(u->stage);
+    if (u->stage[0]) {
+        char root[ARCHIVE_PATH];
+        err ignore;
+        run_root(u, root, sizeof root);
+        (void)fsx_unstage_in(root, u->stage, &ignore);
+    }
     u->stage[0] = '\0';
 }
 
@@ -463,39 +462,27 @@ void archive_skip(archive *a, int i, const char *why)
 
 int archive_place(archive_run *u, err *e)
 {
-    char p[ARCHIVE_PATH], runs[ARCHIVE_PATH], *slash;
+    char p[ARCHIVE_PATH], runs[ARCHIVE_PATH], root[ARCHIVE_PATH], *slash;
     int rc, n;
+    run_root(u, root, sizeof root);
     if (!u->imported) {
         if ((rc = fsx_real_dir(u->dir, e)) < 0)
             return rc;
-        return runcharts_ensure(u->r, u->dir, e);
+        return runcharts_ensure(u->r, root, u->dir, e);
     }
     if (u->stage[0])
         return BE_OK;
     snprintf(runs, sizeof runs, "%s", u->dir);
     if ((slash = strrchr(runs, '/')))
         *slash = '\0';
-    if ((rc = fsx_mkdirs(runs, e)) < 0 || (rc = fsx_real_dir(runs, e)) < 0)
+    /* made, filled and moved relative to OUT/runs/ opened through no link:
+     * a link planted or swapped in on the way is refused (fsx.h) */
+    if ((rc = fsx_stage_in(root, runs, u->stage, sizeof u->stage, e)) < 0)
         return rc;
-    /* the pid lets the next command remove it when a SIGKILL left it
-     * (fsx_sweep_at) */
-    if (snprintf(u->stage, sizeof u->stage, "%s/.import-%ld-XXXXXX", runs, (long)getpid()) >=
-        (int)sizeof u->stage) {
-        u->stage[0] = '\0';
-        return err_set(e, BE_EFAIL, "%s: path too long", runs);
-    }
-    if (!mkdtemp(u->stage)) {
-        rc = err_set(e, BE_EFAIL, "%s: cannot create a staging directory: %s", runs,
-                     strerror(errno));
-        u->stage[0] = '\0';
-        return rc;
-    }
-    /* mkdtemp makes it private; it is to be published, as the files in it
-     * (fsx_write_atomic makes those 0644) */
-    if (chmod(u->stage, 0755) != 0)
-        return err_set(e, BE_EFAIL, "%s: %s", u->stage, strerror(errno));
-    snprintf(p, sizeof p, "%s/" ARCHIVE_RESULTS, u->stage);
-    if ((rc = results_save(u->r, p, e)) < 0 || (rc = runcharts_draw(u->r, u->stage, &n, e)) < 0)
+    if (snprintf(p, sizeof p, "%s/" ARCHIVE_RESULTS, u->stage) >= (int)sizeof p)
+        return err_set(e, BE_EFAIL, "%s: path too long", u->stage);
+    if ((rc = results_save(u->r, root, p, e)) < 0 ||
+        (rc = runcharts_draw(u->r, root, u->stage, &n, e)) < 0)
         return err_prefix(e, rc, "%s: not imported", u->src);
     return BE_OK;
 }
@@ -507,9 +494,21 @@ const char *archive_files(const archive_run *u)
 
 int archive_commit(archive_run *u, err *e)
 {
+    char root[ARCHIVE_PATH], runs[ARCHIVE_PATH], *slash;
+    int fd, rc;
     if (!u->stage[0])
         return BE_OK;
-    if (rename(u->stage, u->dir) != 0)
+    run_root(u, root, sizeof root);
+    snprintf(runs, sizeof runs, "%s", u->dir);
+    if ((slash = strrchr(runs, '/')))
+        *slash = '\0';
+    /* both names relative to OUT/runs/ opened through no link; the stage's
+     * own name is never followed by renameat, nor is the target's */
+    if ((rc = fsx_dir_open(root, runs, 0, &fd, e)) < 0)
+        return rc;
+    rc = renameat(fd, strrchr(u->stage, '/') + 1, fd, strrchr(u->dir, '/') + 1);
+    close(fd);
+    if (rc != 0)
         return err_set(e, BE_EFAIL, "%s: cannot move the imported run into place: %s", u->dir,
                        strerror(errno));
     u->stage[0] = '\0';

@@ -22,7 +22,9 @@
  * An imported run's files are made in a staging directory
  * OUT/runs/.import-PID-XXXXXX and only moved to OUT/runs/<id> by
  * archive_commit, once everything rendered; an uncommitted staging
- * directory is removed by archive_run_free.
+ * directory is removed by archive_run_free.  All three relative to OUT
+ * through no link (fsx_stage_in, renameat, fsx_unstage_in), OUT being the
+ * directory two above a run's dir.
  */
 #ifndef BE_ARCHIVE_H
 #define BE_ARCHIVE_H

@@ -91,7 +91,7 @@ int archpages_render(const site *s, const archive *a, const cache_digest *dg, co
         per_page = ARCHPAGES_RUNS;
     npages = archpages_page_of(a->n - 1, per_page);
     snprintf(p, sizeof p, "%s/archive", out);
-    if ((rc = fsx_mkdirs(p, e)) < 0)
+    if ((rc = fsx_mkdirs_in(out, p, e)) < 0)
         return rc;
     for (k = 1; k <= npages; k++) {
         xmlChar *html = NULL;

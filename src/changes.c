@@ -21,6 +21,7 @@ typedef struct chg_log {
     const double *y; /* log v                                 */
     const double *w; /* log half-width of the run's interval  */
     double *tmp;     /* scratch, as long as the series        */
+    double noise;    /* the series' run-to-run SD, robustly   */
 } chg_log;
 
 static int cmp_double(const void *a, const void *b)
@@ -85,17 +86,40 @@ static void level(const chg_log *L, int s, int e, double *mean, double *se)
         ww += L->w[i] * L->w[i];
     }
     sd = k > 1 ? sqrt(ss / (k - 1)) : 0.0;
-    *se = fmax(sd, sqrt(ww / k) / 1.959964) / sqrt(k);
+    *se = fmax(fmax(sd, L->noise), sqrt(ww / k) / 1.959964) / sqrt(k);
+}
+
+/* The run-to-run SD of the whole series, robust to its steps: from the
+ * differences of consecutive runs, of which a step moves only one (the
+ * MAD, scaled to an SD, over √2 since a difference holds two runs'
+ * noise). */
+static double series_noise(const chg_log *L, int n)
+{
+    double med;
+    int i;
+    if (n < 3)
+        return 0.0;
+    for (i = 0; i + 1 < n; i++)
+        L->tmp[i] = L->y[i + 1] - L->y[i];
+    qsort(L->tmp, (size_t)(n - 1), sizeof *L->tmp, cmp_double);
+    med = stats_quantile(L->tmp, n - 1, 0.5);
+    for (i = 0; i + 1 < n; i++)
+        L->tmp[i] = fabs(L->tmp[i] - med);
+    qsort(L->tmp, (size_t)(n - 1), sizeof *L->tmp, cmp_double);
+    return 1.482602 * stats_quantile(L->tmp, n - 1, 0.5) / sqrt(2.0);
 }
 
 /* The step test of y[s..t) against y[t..e): fills st and returns |t| of
  * the step when it is significant and beyond CHG_NOISE, else 0.  The
  * levels are the sides' medians, so that a lone outlier beside a step
  * does not change its size; the width is Student's, from the means'
- * standard errors (which the outlier widens). */
+ * standard errors (which the outlier widens).  The split was the best of
+ * the segment's candidates, so it must pass at 5% over all of them
+ * (Bonferroni): the interval reported stays the 95% one. */
 static double step_test(const chg_log *L, int s, int t, int e, chg_step *st)
 {
-    double ma, sa, mb, sb, d, se, q;
+    const int cand = e - s - 2 * CHG_MIN_SIDE + 1;
+    double ma, sa, mb, sb, d, se, q, qs;
     level(L, s, t, &ma, &sa);
     level(L, t, e, &mb, &sb);
     ma = median(L, s, t);
@@ -111,7 +135,8 @@ static double step_test(const chg_log *L, int s, int t, int e, chg_step *st)
     st->ratio = exp(d);
     st->ratio_lo = exp(d - q * se);
     st->ratio_hi = exp(d + q * se);
-    if (fabs(st->ratio - 1.0) <= CHG_NOISE || (st->ratio_lo <= 1.0 && st->ratio_hi >= 1.0))
+    qs = cand > 1 ? stats_t_quantile(1.0 - 0.025 / cand, e - s - 2) : q;
+    if (fabs(st->ratio - 1.0) <= CHG_NOISE || fabs(d) <= qs * se)
         return 0.0;
     return se > 0.0 ? fabs(d) / se : INFINITY;
 }
@@ -165,6 +190,7 @@ int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, e
     L.y = y;
     L.w = w;
     L.tmp = tmp;
+    L.noise = series_noise(&L, n);
     segment(&L, 0, n, at, &na, n);
     qsort(at, (size_t)na, sizeof *at, cmp_int);
     /* prune: each split against its neighbours, the weakest failing one

@@ -827,8 +827,8 @@ static int draw_on(cairo_surface_t *s, double width, double height, double scale
 }
 
 /* Draws on a PNG image surface of (width·scale) × (height·scale) pixels
- * and writes the file to path. */
-static int render_to(const char *path, double width, double height, double scale,
+ * and writes the file to path inside root. */
+static int render_to(const char *root, const char *path, double width, double height, double scale,
                      chart_draw_fn draw, void *ctx, err *e)
 {
     cairo_status_t st;
@@ -851,15 +851,15 @@ static int render_to(const char *path, double width, double height, double scale
                    cairo_image_surface_get_height(s), cairo_image_surface_get_stride(s), &png,
                    &pnglen, e);
     if (rc == BE_OK)
-        rc = fsx_write_atomic(path, png, pnglen, e);
+        rc = fsx_write_in(root, path, png, pnglen, e);
 done:
     cairo_surface_destroy(s);
     free(png);
     return rc;
 }
 
-int chart_render(const char *base, double width, double height, double scale, chart_draw_fn draw,
-                 void *ctx, err *e)
+int chart_render(const char *root, const char *base, double width, double height, double scale,
+                 chart_draw_fn draw, void *ctx, err *e)
 {
     char path[4096];
 
@@ -869,7 +869,7 @@ int chart_render(const char *base, double width, double height, double scale, ch
                        scale);
     if (snprintf(path, sizeof path, "%s.png", base) >= (int)sizeof path)
         return err_set(e, BE_EUSAGE, "%s: path too long", base);
-    return render_to(path, width, height, scale, draw, ctx, e);
+    return render_to(root, path, width, height, scale, draw, ctx, e);
 }
 
 int chart_measure(double width, chart_draw_fn draw, void *ctx, err *e)

@@ -7,7 +7,7 @@
  * written by fmt.h), axes with grid and titles, markers, polylines with
  * gaps, legends, and the output: one drawing function is run on a PNG image surface (at a HiDPI
  * scale factor), checked for Cairo errors and written atomically through
- * fsx.  Text uses Cairo's toy font API with the
+ * fsx, inside OUT through no link (fsx_write_in).  Text uses Cairo's toy font API with the
  * family "DejaVu Sans" (fontconfig substitutes a similar face when it is not
  * installed).  What a chart shows is figure.c's business.
  */
@@ -212,11 +212,13 @@ void chart_legend(cairo_t *cr, double x, double y, const chart_key *keys, int n,
 typedef int (*chart_draw_fn)(cairo_t *cr, double width, double height, void *ctx, err *e);
 
 /* Runs draw on a white PNG image surface of (width·scale) × (height·scale)
- * pixels and writes "<base>.png" atomically.  Every Cairo status is
- * checked; errors read "out/x.png: cairo: out of memory" or fsx's
- * "out/x.png: cannot create: No such file or directory". */
-int chart_render(const char *base, double width, double height, double scale, chart_draw_fn draw,
-                 void *ctx, err *e);
+ * pixels and writes "<base>.png" atomically inside root, through no link
+ * below it (fsx_write_in; root NULL: by path, for a file outside OUT).
+ * The file is written after draw returns, its directories opened again
+ * then.  Every Cairo status is checked; errors read "out/x.png: cairo: out
+ * of memory" or fsx's "out/x: is a symbolic link (…)". */
+int chart_render(const char *root, const char *base, double width, double height, double scale,
+                 chart_draw_fn draw, void *ctx, err *e);
 
 /* Runs draw with a height of 0 on a scratch surface of the given width
  * (the same font settings as chart_render's), so that a drawing whose

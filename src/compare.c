@@ -913,19 +913,19 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     return BE_OK;
 }
 
-int compare_chart(const compare_set *s, const char *base, err *e)
+int compare_chart(const compare_set *s, const char *root, const char *base, err *e)
 {
     change_ctx x = {s, 0};
     char nb[4096];
     int rc;
-    if ((rc = chart_render(base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, &x, e)) <
-        0)
+    if ((rc = chart_render(root, base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, &x,
+                           e)) < 0)
         return rc;
     if (snprintf(nb, sizeof nb, "%s" FIGURE_NARROW_SUFFIX, base) >= (int)sizeof nb)
         return err_set(e, BE_EUSAGE, "%s: path too long", base);
     if ((rc = chart_measure(FIGURE_NARROW_WIDTH, draw_change, &x, e)) < 0)
         return rc;
-    return chart_render(nb, FIGURE_NARROW_WIDTH,
+    return chart_render(root, nb, FIGURE_NARROW_WIDTH,
                         x.need_h > 0 ? ceil(x.need_h) : FIGURE_NARROW_WIDTH, FIGURE_NARROW_SCALE,
                         draw_change, &x, e);
 }

@@ -252,7 +252,8 @@ int compare_regressed(const compare_set *s);
  * for significant changes, a line at 1 and the noise band; "<base>.png" and
  * "<base>.svg" (FIGURE_WIDTH × FIGURE_HEIGHT at FIGURE_SCALE), and for
  * phones "<base>-narrow.png" and ".svg" (FIGURE_NARROW_WIDTH wide, the
- * legend under the plot, as high as that takes). */
-int compare_chart(const compare_set *s, const char *base, err *e);
+ * legend under the plot, as high as that takes); written inside root
+ * through no link below it (chart_render). */
+int compare_chart(const compare_set *s, const char *root, const char *base, err *e);
 
 #endif

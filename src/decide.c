@@ -478,7 +478,8 @@ static void env_line(FILE *env, const netfit_set *s, const char *net)
                 c->base, c->other, c->bmin, c->bmax, c->nfaster, c->ncells);
 }
 
-int decide_write(const results *r, const netfit_set *s, const char *dir, FILE *env, err *e)
+int decide_write(const results *r, const netfit_set *s, const char *root, const char *dir,
+                 FILE *env, err *e)
 {
     char path[4200], *text = NULL;
     const char *names[64];
@@ -494,13 +495,13 @@ int decide_write(const results *r, const netfit_set *s, const char *dir, FILE *e
         return err_set(e, BE_EFAIL, "out of memory for decision.json");
     }
     snprintf(path, sizeof path, "%s/decision.json", dir);
-    rc = fsx_write_atomic(path, text, len, e);
+    rc = fsx_write_in(root, path, text, len, e);
     free(text);
     text = NULL;
     if (rc < 0 || (rc = decide_header(r, s, &text, &len, e)) < 0)
         return rc;
     snprintf(path, sizeof path, "%s/breakeven_decision.h", dir);
-    rc = fsx_write_atomic(path, text, len, e);
+    rc = fsx_write_in(root, path, text, len, e);
     free(text);
     if (rc < 0)
         return rc;

@@ -35,11 +35,14 @@ typedef struct decide_answer {
 int decide_which(const results *r, const netfit_set *s, const char *net, wl_mode mode,
                  fit_view view, int batch, decide_answer *a, err *e);
 
-/* Writes decision.json and breakeven_decision.h into dir, atomically, and
- * the environment lines to env (one comment line and one VAR=VALUE line
- * per network with a crossover: inference with the weights on the host,
- * else with transfers counted). */
-int decide_write(const results *r, const netfit_set *s, const char *dir, FILE *env, err *e);
+/* Writes decision.json and breakeven_decision.h into dir, atomically and
+ * inside root through no link below it (fsx_write_in: root OUT for a run
+ * there, NULL for a run the user named elsewhere), and the environment
+ * lines to env (one comment line and one VAR=VALUE line per network with a
+ * crossover: inference with the weights on the host, else with transfers
+ * counted). */
+int decide_write(const results *r, const netfit_set *s, const char *root, const char *dir,
+                 FILE *env, err *e);
 
 /* The header alone, into a malloc'ed text (*text, *len): for tests. */
 int decide_header(const results *r, const netfit_set *s, char **text, size_t *len, err *e);

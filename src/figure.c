@@ -57,7 +57,7 @@ void figure_status_note(const results *r, wl_mode mode, const int *use, char *bu
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         int d = q_device_index(r, p->device);
-        if (p->mode != mode || (use && (d < 0 || d >= FIG_MAX_DEVICES || !use[d])))
+        if (p->mode != mode || p->net[0] || (use && (d < 0 || d >= FIG_MAX_DEVICES || !use[d])))
             continue;
         oom += p->status == PT_OUT_OF_MEMORY;
         bad += p->status == PT_FAILED_VERIFICATION;
@@ -220,7 +220,8 @@ void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title
     figure_footer(cr, x->r, W, H);
 }
 
-int figure_render(fig_ctx *x, const char *base, chart_draw_fn draw, int fit_wide, err *e)
+int figure_render(fig_ctx *x, const char *root, const char *base, chart_draw_fn draw, int fit_wide,
+                  err *e)
 {
     char nb[4096];
     double h = FIGURE_HEIGHT;
@@ -233,13 +234,13 @@ int figure_render(fig_ctx *x, const char *base, chart_draw_fn draw, int fit_wide
             return rc;
         h = x->need_h > 0 ? ceil(x->need_h) : FIGURE_HEIGHT;
     }
-    if ((rc = chart_render(base, FIGURE_WIDTH, h, FIGURE_SCALE, draw, x, e)) < 0)
+    if ((rc = chart_render(root, base, FIGURE_WIDTH, h, FIGURE_SCALE, draw, x, e)) < 0)
         return rc;
     x->need_h = 0;
     if ((rc = chart_measure(FIGURE_NARROW_WIDTH, draw, x, e)) < 0)
         return rc;
     h = x->need_h > 0 ? ceil(x->need_h) : FIGURE_NARROW_WIDTH;
-    return chart_render(nb, FIGURE_NARROW_WIDTH, h, FIGURE_NARROW_SCALE, draw, x, e);
+    return chart_render(root, nb, FIGURE_NARROW_WIDTH, h, FIGURE_NARROW_SCALE, draw, x, e);
 }
 
 void figure_key(chart_key *keys, int *n, chart_key_kind kind, const char *label, chart_rgb c,

@@ -4,6 +4,7 @@
  * Each function reads a results model (results.h) and, where it draws
  * fitted curves or crossovers, a fit_set (fit.h) — the history charts
  * (6 and 7) read a history series (history.h) instead — and writes "<base>.png"
+ * inside root, through no link below it (chart_render; root NULL: by path)
  * (FIGURE_WIDTH × FIGURE_HEIGHT user units at FIGURE_SCALE, i.e. 2200 × 1280
  * pixels; the bar charts as high as their bars need), atomically; and the
  * same chart laid out for phones, "<base>-narrow.png": FIGURE_NARROW_WIDTH user
@@ -25,8 +26,9 @@
  *     ok point) the chart is still written, saying so in place of the data,
  *     and the function returns 0.
  * Errors: BE_EFAIL with a line such as "out/x.png: cairo: out of memory"
- * or "out/x.png: cannot create: No such file or directory" (the directory
- * must exist); BE_EUSAGE for a cost chart without the base device's price.
+ * or "out/runs/x: is a symbolic link (…)" (below root, missing directories
+ * are made; with root NULL the directory must exist); BE_EUSAGE for a cost
+ * chart without the base device's price.
  */
 #ifndef BE_FIGURE_H
 #define BE_FIGURE_H
@@ -62,7 +64,8 @@ void figure_device_label(const device_info *d, char *buf, size_t size);
  * along the batch sizes; each device's fitted f / (t0 + f/P) over its
  * measured range; every time crossover of this mode (resident view) as a
  * vertical line with its 95% CI as a band. */
-int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e);
+int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *root,
+                      const char *base, err *e);
 
 /* 2. Speed ratio (base time / other time) against FLOPs per layer, log–log,
  * with a line at 1: filled markers for the resident view, hollow ones with
@@ -70,14 +73,16 @@ int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const c
  * (t0b + f/Pb) / (t0o + f/Po) with an approximate 95% band (delta method
  * from the parameters' standard errors, their covariance ignored); the
  * crossovers with their CIs. */
-int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e);
+int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *root,
+                       const char *base, err *e);
 
 /* 3. Winner map: a hidden × batch heatmap of the measured speed ratio per
  * other device (at most 3 panels), diverging colours centred on 1 (blue:
  * the other device is faster, vermillion: the base is), each cell
  * annotated with its ratio, and the per-hidden crossover batches of the
  * resident time crossover drawn as a line of markers. */
-int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e);
+int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const char *root,
+                      const char *base, err *e);
 
 /* 4. Relative time (the cloud posts' chart): horizontal bars of step time
  * relative to the base device, a dotted line at 1, lower is better.  With
@@ -88,7 +93,7 @@ int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const c
  * shape, grouped by shape, where a device without an ok point at a shape
  * gets a label saying why instead of a bar. */
 int figure_relative_time(const results *r, wl_mode mode, const figure_shape *shapes, int nshapes,
-                         const char *base, err *e);
+                         const char *root, const char *base, err *e);
 
 /* 5. Normalized cost: the same chart for the cost of a step (time × price
  * per hour).  The base device must have a positive price in prices, else
@@ -96,7 +101,8 @@ int figure_relative_time(const results *r, wl_mode mode, const figure_shape *sha
  * devices without a price are left out (of the shapes every device
  * completed too) and named in the subtitle. */
 int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
-                const figure_shape *shapes, int nshapes, const char *base, err *e);
+                const figure_shape *shapes, int nshapes, const char *root, const char *base,
+                err *e);
 
 /* 6. History of the crossover: over the runs of one history series
  * (history.h), oldest first and numbered from 1 as the history page's
@@ -110,13 +116,15 @@ int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
  * and the first run of the new level.  title is the caller's; the footer
  * names the host and the span of the runs.  A series with nothing to draw
  * still gets its chart, saying so. */
-int figure_history_cross(const hist_series *s, const char *title, const char *base, err *e);
+int figure_history_cross(const hist_series *s, const char *title, const char *root,
+                         const char *base, err *e);
 
 /* 7. History of peak throughput: over the same runs, each device's peak
  * throughput (its fastest point's FLOP/s, log scale) with the 95%
  * interval of its median step time, a run without a value left as a gap,
  * and each change found in a device's peak as a dashed vertical line in
  * that device's colour. */
-int figure_history_peak(const hist_series *s, const char *title, const char *base, err *e);
+int figure_history_peak(const hist_series *s, const char *title, const char *root, const char *base,
+                        err *e);
 
 #endif

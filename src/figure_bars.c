@@ -449,23 +449,23 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
 }
 
 /* Checks the shapes asked for and renders the bars. */
-static int render_bars(fig_ctx *x, const char *what, const char *base, err *e)
+static int render_bars(fig_ctx *x, const char *what, const char *root, const char *base, err *e)
 {
     if (x->nshapes < 0 || x->nshapes > FIGURE_MAX_SHAPES || (x->nshapes > 0 && !x->shapes))
         return err_set(e, BE_EUSAGE, "%s: %d shapes (at most %d)", what, x->nshapes,
                        FIGURE_MAX_SHAPES);
-    return figure_render(x, base, draw_bars, 1, e);
+    return figure_render(x, root, base, draw_bars, 1, e);
 }
 
 int figure_relative_time(const results *r, wl_mode mode, const figure_shape *shapes, int nshapes,
-                         const char *base, err *e)
+                         const char *root, const char *base, err *e)
 {
     fig_ctx x = {r, NULL, NULL, mode, shapes, nshapes, 0, 0};
-    return render_bars(&x, "figure_relative_time", base, e);
+    return render_bars(&x, "figure_relative_time", root, base, e);
 }
 
 int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
-                const figure_shape *shapes, int nshapes, const char *base, err *e)
+                const figure_shape *shapes, int nshapes, const char *root, const char *base, err *e)
 {
     fig_ctx x = {r, NULL, prices, mode, shapes, nshapes, 1, 0};
     const char *bid = r->ndevices > 0 ? q_base_id(r) : "(none)";
@@ -474,5 +474,5 @@ int figure_cost(const results *r, const fit_prices *prices, wl_mode mode,
                        "figure_cost: no price for the base device %s "
                        "(give its USD per hour, e.g. %s=0.12)",
                        bid, bid);
-    return render_bars(&x, "figure_cost", base, e);
+    return render_bars(&x, "figure_cost", root, base, e);
 }

@@ -31,7 +31,8 @@ static void throughput_range(const fig_ctx *x, double *xlo, double *xhi, double 
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         double v;
-        if (p->mode != x->mode || !q_ok(p) || q_beyond_peak(r, p))
+        /* a network's points are no shapes of the square stack */
+        if (p->mode != x->mode || p->net[0] || !q_ok(p) || q_beyond_peak(r, p))
             continue;
         v = results_gflops(p, p->resident.median) * 1e9;
         *xlo = fmin(*xlo, p->flops_per_layer);
@@ -204,10 +205,11 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     return BE_OK;
 }
 
-int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e)
+int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *root,
+                      const char *base, err *e)
 {
     fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
-    return figure_render(&x, base, draw_throughput, 0, e);
+    return figure_render(&x, root, base, draw_throughput, 0, e);
 }
 
 /* ---- 2. speed ratio ---------------------------------------------------- */
@@ -574,8 +576,9 @@ done:
     return rc;
 }
 
-int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *base, err *e)
+int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *root,
+                       const char *base, err *e)
 {
     fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
-    return figure_render(&x, base, draw_ratio, 0, e);
+    return figure_render(&x, root, base, draw_ratio, 0, e);
 }

@@ -265,14 +265,14 @@ static void draw_changes(cairo_t *cr, const chart_frame *f, const hist_series *s
 }
 
 /* Draws one of the two charts of s, wide and narrow (figure_render). */
-static int render(const hist_series *s, const char *title, const char *base, chart_draw_fn draw,
-                  err *e)
+static int render(const hist_series *s, const char *title, const char *root, const char *base,
+                  chart_draw_fn draw, err *e)
 {
     hist_ctx x;
     memset(&x, 0, sizeof x);
     x.s = s;
     x.title = title;
-    return figure_render(&x.fig, base, draw, 0, e);
+    return figure_render(&x.fig, root, base, draw, 0, e);
 }
 
 /* ---- 6. crossover ----------------------------------------------------- */
@@ -375,9 +375,10 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
     return BE_OK;
 }
 
-int figure_history_cross(const hist_series *s, const char *title, const char *base, err *e)
+int figure_history_cross(const hist_series *s, const char *title, const char *root,
+                         const char *base, err *e)
 {
-    return render(s, title, base, draw_cross, e);
+    return render(s, title, root, base, draw_cross, e);
 }
 
 /* ---- 7. peak throughput ----------------------------------------------- */
@@ -449,7 +450,8 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
     return BE_OK;
 }
 
-int figure_history_peak(const hist_series *s, const char *title, const char *base, err *e)
+int figure_history_peak(const hist_series *s, const char *title, const char *root, const char *base,
+                        err *e)
 {
-    return render(s, title, base, draw_peak, e);
+    return render(s, title, root, base, draw_peak, e);
 }

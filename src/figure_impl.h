@@ -47,7 +47,8 @@ typedef struct fig_ctx {
  * drawing), and "<base>" FIGURE_NARROW_SUFFIX ".png/.svg" FIGURE_NARROW_WIDTH
  * wide and as high as draw asks.  draw, called with a height of 0, lays
  * itself out, sets x->need_h and returns without drawing. */
-int figure_render(fig_ctx *x, const char *base, chart_draw_fn draw, int fit_wide, err *e);
+int figure_render(fig_ctx *x, const char *root, const char *base, chart_draw_fn draw, int fit_wide,
+                  err *e);
 
 /* Where the legend goes: its top left corner and the width it may take. */
 typedef struct fig_legend {

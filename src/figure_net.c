@@ -279,7 +279,7 @@ static int draw_time(cairo_t *cr, double W, double H, void *vctx, err *e)
 }
 
 int figure_net_time(const results *r, const netfit_set *s, const char *net, wl_mode mode,
-                    const char *base, err *e)
+                    const char *root, const char *base, err *e)
 {
     net_ctx x;
     memset(&x, 0, sizeof x);
@@ -288,7 +288,7 @@ int figure_net_time(const results *r, const netfit_set *s, const char *net, wl_m
     x.s = s;
     x.net = net;
     net_sizes(r, net, mode, x.sizes, sizeof x.sizes);
-    return figure_render(&x.f, base, draw_time, 0, e);
+    return figure_render(&x.f, root, base, draw_time, 0, e);
 }
 
 /* ---- layers ------------------------------------------------------------ */
@@ -459,7 +459,8 @@ static int draw_layers(cairo_t *cr, double W, double H, void *vctx, err *e)
     return BE_OK;
 }
 
-int figure_net_layers(const results *r, const char *net, wl_mode mode, const char *base, err *e)
+int figure_net_layers(const results *r, const char *net, wl_mode mode, const char *root,
+                      const char *base, err *e)
 {
     net_ctx x;
     memset(&x, 0, sizeof x);
@@ -467,7 +468,7 @@ int figure_net_layers(const results *r, const char *net, wl_mode mode, const cha
     x.f.mode = mode;
     x.net = net;
     net_sizes(r, net, mode, x.sizes, sizeof x.sizes);
-    return figure_render(&x.f, base, draw_layers, 1, e);
+    return figure_render(&x.f, root, base, draw_layers, 1, e);
 }
 
 void figure_net_name(const char *net, const char *kind, wl_mode mode, char *buf, size_t size)
@@ -475,7 +476,7 @@ void figure_net_name(const char *net, const char *kind, wl_mode mode, char *buf,
     snprintf(buf, size, "net-%s-%s-%s", net, kind, workload_mode_name(mode));
 }
 
-int figure_net_all(const results *r, const char *dir, int *count, err *e)
+int figure_net_all(const results *r, const char *root, const char *dir, int *count, err *e)
 {
     const char *names[NET_MAX_NETS * 4];
     char name[NET_NAME_MAX + 64], base[4096];
@@ -495,7 +496,7 @@ int figure_net_all(const results *r, const char *dir, int *count, err *e)
                 continue;
             figure_net_name(names[i], "time", (wl_mode)m, name, sizeof name);
             snprintf(base, sizeof base, "%s/%s", dir, name);
-            if ((rc = figure_net_time(r, &s, names[i], (wl_mode)m, base, e)) < 0)
+            if ((rc = figure_net_time(r, &s, names[i], (wl_mode)m, root, base, e)) < 0)
                 break;
             *count += 1;
             /* the layer chart only where two devices timed the layers: the
@@ -505,7 +506,7 @@ int figure_net_all(const results *r, const char *dir, int *count, err *e)
                 continue;
             figure_net_name(names[i], "layers", (wl_mode)m, name, sizeof name);
             snprintf(base, sizeof base, "%s/%s", dir, name);
-            if ((rc = figure_net_layers(r, names[i], (wl_mode)m, base, e)) < 0)
+            if ((rc = figure_net_layers(r, names[i], (wl_mode)m, root, base, e)) < 0)
                 break;
             *count += 1;
         }

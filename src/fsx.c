@@ -56,25 +56,32 @@ int fsx_real_dir(const char *path, err *e)
 
 /* ---- atomic replacement in a directory --------------------------------- */
 
-/* A name for a temporary beside name: "name.tmp.PID." and six characters
- * that differ from call to call (O_EXCL makes a clash a retry, never a
- * mistake).  The pid tells a later command whether the writer is gone
- * (fsx_sweep_at). */
-static int temp_name(char *buf, size_t size, const char *name, unsigned attempt)
+/* Six characters of [A-Za-z0-9] that differ from call to call (O_EXCL
+ * makes a clash a retry, never a mistake). */
+static void random6(char suffix[7], unsigned attempt, const void *salt)
 {
     static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     struct timespec ts;
     unsigned long long x;
-    char suffix[7];
-    int i, n;
+    int i;
     clock_gettime(CLOCK_REALTIME, &ts);
     x = (unsigned long long)ts.tv_nsec * 2654435761ULL ^ (unsigned long long)getpid() << 20 ^
-        (unsigned long long)attempt * 0x9E3779B97F4A7C15ULL ^ (unsigned long long)(uintptr_t)buf;
+        (unsigned long long)attempt * 0x9E3779B97F4A7C15ULL ^ (unsigned long long)(uintptr_t)salt;
     for (i = 0; i < 6; i++) {
         suffix[i] = chars[x % (sizeof chars - 1)];
         x /= sizeof chars - 1;
     }
     suffix[6] = '\0';
+}
+
+/* A name for a temporary beside name: "name.tmp.PID." and six random
+ * characters.  The pid tells a later command whether the writer is gone
+ * (fsx_sweep_at). */
+static int temp_name(char *buf, size_t size, const char *name, unsigned attempt)
+{
+    char suffix[7];
+    int n;
+    random6(suffix, attempt, buf);
     n = snprintf(buf, size, "%s.tmp.%ld.%s", name, (long)getpid(), suffix);
     return n > 0 && (size_t)n < size && (size_t)n <= 255;
 }
@@ -321,6 +328,8 @@ int fsx_write_in(const char *root, const char *path, const void *data, size_t le
     const char *rel = NULL, *file = NULL;
     size_t ndirs = 0;
     int fd, rc, missing;
+    if (!root)
+        return fsx_write_atomic(path, data, len, e);
     if ((rc = split(root, path, &rel, &ndirs, &file, e)) < 0 ||
         (rc = open_root(root, 1, &fd, e)) < 0)
         return rc;
@@ -505,6 +514,67 @@ int fsx_sweep_in(const char *root, const char *dir, err *e)
         return rc;
     utf8_escape(esc, sizeof esc, dir);
     rc = fsx_sweep_at(fd, esc, e);
+    close(fd);
+    return rc;
+}
+
+int fsx_stage_in(const char *root, const char *dir, char *path, size_t size, err *e)
+{
+    char name[64], esc[1024];
+    unsigned attempt;
+    int fd, sfd = -1, rc, made = 0;
+    path[0] = '\0';
+    if ((rc = fsx_dir_open(root, dir, 1, &fd, e)) < 0)
+        return rc;
+    utf8_escape(esc, sizeof esc, dir);
+    for (attempt = 0; attempt < 100; attempt++) {
+        char suffix[7];
+        random6(suffix, attempt, name);
+        snprintf(name, sizeof name, ".import-%ld-%s", (long)getpid(), suffix);
+        /* private until made whole, as mkdtemp(3) makes it */
+        if ((made = mkdirat(fd, name, 0700) == 0) || errno != EEXIST)
+            break;
+    }
+    if (!made) {
+        rc =
+            err_set(e, BE_EFAIL, "%s: cannot create a staging directory: %s", esc, strerror(errno));
+        goto done;
+    }
+    if (snprintf(path, size, "%s/%s", dir, name) >= (int)size) {
+        rc = err_set(e, BE_EFAIL, "%s: path too long", esc);
+        goto fail;
+    }
+    /* published as the files in it are (fsx_write_at makes those 0644);
+     * through the directory's own fd: its name is not followed */
+    sfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sfd < 0 || fchmod(sfd, 0755) != 0) {
+        rc = err_set(e, BE_EFAIL, "%s/%s: %s", esc, name, strerror(errno));
+        goto fail;
+    }
+    rc = BE_OK;
+    goto done;
+fail:
+    (void)remove_stage_at(fd, name);
+    path[0] = '\0';
+done:
+    if (sfd >= 0)
+        close(sfd);
+    close(fd);
+    return rc;
+}
+
+int fsx_unstage_in(const char *root, const char *path, err *e)
+{
+    char esc[1024];
+    const char *rel, *file;
+    size_t ndirs;
+    int fd, rc;
+    if ((rc = open_parent(root, path, &fd, &file, &ndirs, &rel, e)) < 0 || fd < 0)
+        return rc;
+    if (remove_stage_at(fd, file) != BE_OK && errno != ENOENT) {
+        utf8_escape(esc, sizeof esc, path);
+        rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", esc, strerror(errno));
+    }
     close(fd);
     return rc;
 }

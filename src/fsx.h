@@ -13,7 +13,17 @@
  * relative to that directory (renameat): whatever links someone plants
  * inside OUT, nothing is written outside it.  A link met on the way is
  * refused with one line naming it.  OUT itself is followed when it is a
- * link: its user named it.
+ * link: its user named it.  Each write walks down from OUT again, so a
+ * link swapped in during a command (between two writes) is refused as one
+ * planted before it.  The writers above fsx take the same (root, path):
+ * results_save, the charts (chart_render and every figure, runcharts),
+ * decide_write; the import's staging directory is made, filled, moved
+ * into place and removed the same way (fsx_stage_in, fsx_unstage_in).
+ *
+ * A root of NULL writes path by path, links followed: only for files the
+ * user named outside OUT (`refit` or `decide` of a results file elsewhere,
+ * written beside it) and for tests.  The clgemm tuning cache, in the
+ * user's cache directory, is written by path too (fsx_write_atomic).
  */
 #ifndef BE_FSX_H
 #define BE_FSX_H
@@ -50,7 +60,8 @@ int fsx_mkdirs_in(const char *root, const char *path, err *e);
 
 /* Replaces path (inside root, as fsx_dir_open) with data[0..len)
  * atomically, creating its directories; refused when the file itself is a
- * symbolic link or not a regular file. */
+ * symbolic link or not a regular file.  root NULL: fsx_write_atomic (see
+ * above). */
 int fsx_write_in(const char *root, const char *path, const void *data, size_t len, err *e);
 
 /* Renames from to to, both inside root and in the same directory (a
@@ -98,6 +109,17 @@ int fsx_sweep_at(int dirfd, const char *shown, err *e);
 /* fsx_sweep_at of the directory dir inside root, opened as fsx_dir_open
  * opens it (no link followed below root); BE_OK when it does not exist. */
 int fsx_sweep_in(const char *root, const char *dir, err *e);
+
+/* Creates a new directory "DIR/.import-PID-XXXXXX" (dir inside root,
+ * opened as fsx_dir_open opens it, created when missing), mode 0755, and
+ * writes its path into path: where an import's files wait until they are
+ * whole (fsx_sweep_at removes one a killed command left). */
+int fsx_stage_in(const char *root, const char *dir, char *path, size_t size, err *e);
+
+/* Removes the staging directory path (inside root, reached through no
+ * link): its regular files and links, then itself.  BE_OK when it is not
+ * there. */
+int fsx_unstage_in(const char *root, const char *path, err *e);
 
 /* Reads a whole file into a NUL-terminated buffer the caller frees: a
  * regular file of at most FSX_READ_MAX bytes (infile_read, which callers

@@ -492,6 +492,7 @@ static int refit_one(const cli *c, const char *arg, err *e)
     fit_set fs;
     results *r;
     char dir[ARCHIVE_PATH], *slash;
+    const char *root;
     int i, rc, ncharts = 0, onepass = 0;
 
     memset(&fs, 0, sizeof fs);
@@ -506,10 +507,13 @@ static int refit_one(const cli *c, const char *arg, err *e)
         snprintf(dir, sizeof dir, ".");
     /* a run of OUT is rewritten inside OUT, through no link planted there
      * (its charts' included: checked before the results file is
-     * rewritten), after what a killed command left there is gone */
-    if ((fsx_inside(c->out, u.src) && ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
-                                       (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
-                                       (rc = fsx_sweep_in(c->out, dir, e)) < 0)) ||
+     * rewritten, and each file written relative to OUT), after what a
+     * killed command left there is gone; a file the user named elsewhere
+     * is rewritten where the user's path leads */
+    root = fsx_inside(c->out, u.src) ? c->out : NULL;
+    if ((root && ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
+                  (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
+                  (rc = fsx_sweep_in(c->out, dir, e)) < 0)) ||
         (rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
         goto done;
     for (i = 0; i < r->npoints; i++) {
@@ -529,7 +533,7 @@ static int refit_one(const cli *c, const char *arg, err *e)
         rc = err_set(e, BE_EINTR, "interrupted: %s is as it was", u.src);
         goto done;
     }
-    if ((rc = results_save(r, u.src, e)) < 0)
+    if ((rc = results_save(r, root, u.src, e)) < 0)
         goto done;
     if (stop_requested()) {
         rc = err_set(e, BE_EINTR,
@@ -538,7 +542,7 @@ static int refit_one(const cli *c, const char *arg, err *e)
                      u.src);
         goto done;
     }
-    if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0)
+    if ((rc = runcharts_draw(r, root, dir, &ncharts, e)) < 0)
         goto done;
     if (onepass && !c->quiet)
         print_path(stderr,
@@ -605,7 +609,8 @@ static int cmd_decide(const cli *c)
             rc = fsx_check_in(c->out, p, &e);
         }
     }
-    if (rc == BE_OK && (rc = decide_write(u.r, &s, dir, stdout, &e)) == BE_OK) {
+    if (rc == BE_OK && (rc = decide_write(u.r, &s, fsx_inside(c->out, dir) ? c->out : NULL, dir,
+                                          stdout, &e)) == BE_OK) {
         print_path(stdout, "%s/decision.json\n", dir);
         print_path(stdout, "%s/breakeven_decision.h\n", dir);
     }
@@ -761,10 +766,10 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
     start = host_seconds();
     /* a fifth of the budget is kept for refinement around the crossover */
     rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
-                   nsel, r, path, stop_flag(), progress_event, &pg, e);
+                   nsel, r, c->out, path, stop_flag(), progress_event, &pg, e);
     if (rc == BE_OK) {
-        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel,
-                          nsel,     path,       stop_flag(),  progress_event, &pg};
+        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel, nsel,
+                          c->out,   path,       stop_flag(),  progress_event, &pg};
         rc = refine_run(&ro, r, e);
     }
     progress_finish(&pg);
@@ -772,7 +777,7 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
     host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
     if (rc != BE_EINTR)
         return rc;
-    if ((rc = results_save(r, path, &save)) < 0) {
+    if ((rc = results_save(r, c->out, path, &save)) < 0) {
         *e = save;
         return rc;
     }
@@ -806,7 +811,7 @@ static void run_notes(const cli *c, device **sel, int nsel, results *r)
 static int run_publish(const cli *c, const results *r, const char *dir, const char *path, err *e)
 {
     int rc, ncharts = 0;
-    if ((rc = runcharts_draw(r, dir, &ncharts, e)) < 0 ||
+    if ((rc = runcharts_draw(r, c->out, dir, &ncharts, e)) < 0 ||
         (rc = write_exports(r, c->out, dir, e)) < 0)
         return rc;
     table_points(stdout, r);
@@ -863,11 +868,12 @@ static int cmd_run(const cli *c, int then_report)
             goto fail;
     }
     run_announce(c, &set, sel, nsel);
-    if ((rc = results_save(r, path, &e)) < 0 || (rc = run_measure(c, sel, nsel, r, path, &e)) < 0)
+    if ((rc = results_save(r, c->out, path, &e)) < 0 ||
+        (rc = run_measure(c, sel, nsel, r, path, &e)) < 0)
         goto fail;
     run_notes(c, sel, nsel, r);
     r->partial = 0;
-    if ((rc = results_save(r, path, &e)) < 0)
+    if ((rc = results_save(r, c->out, path, &e)) < 0)
         goto fail;
     if (stop_requested()) {
         err_set(&e, BE_EINTR,

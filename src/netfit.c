@@ -106,10 +106,14 @@ void netfit_sentence(const netfit_cross *x, char *buf, size_t size)
 void netfit_summary(const results *r, wl_mode m, char *buf, size_t size)
 {
     netfit_set s;
+    err e;
     int i, v;
     buf[0] = '\0';
-    if (netfit_run(r, r->prov.seed, 0, &s, NULL) < 0)
+    /* never silent: a reader must not take a missing answer for none */
+    if (netfit_run(r, r->prov.seed, 0, &s, &e) < 0) {
+        snprintf(buf, size, "The networks' answers could not be computed: %s.", e.msg);
         return;
+    }
     for (i = 0; i < s.n; i++) {
         const netfit_cross *c = &s.c[i];
         char line[1024];

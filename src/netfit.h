@@ -54,7 +54,8 @@ void netfit_sentence(const netfit_cross *c, char *buf, size_t size);
 
 /* The answers of r's networks in mode m in words into buf (a sentence each,
  * space-separated): those with the weights on the host where measured,
- * else with transfers counted, else resident; "" when r has none. */
+ * else with transfers counted, else resident; "" when r has none, and a
+ * sentence saying why when they could not be computed (out of memory). */
 void netfit_summary(const results *r, wl_mode m, char *buf, size_t size);
 
 /* The networks of r in the order first measured: names[i] (pointing into

@@ -540,7 +540,8 @@ void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf,
 void prose_setup(const results *r, char *buf, size_t size)
 {
     const rs_prov *p = &r->prov;
-    int total = 0, i;
+    const char *net = NULL;
+    int total = 0, i, square, nets;
     buf[0] = '\0';
     for (i = 0; i < r->npoints; i++)
         total += r->points[i].nsamples;
@@ -564,13 +565,28 @@ void prose_setup(const results *r, char *buf, size_t size)
                    r->npasses);
     fmt_append(buf, size,
                " within the %.0f s budget (%d sample%s in all). Times are medians, "
-               "with a 95%% interval that includes how the passes differ. At each hidden width "
-               "the crossover batch is where the difference of the two devices' measured "
-               "times meets zero between the batches that bracket it, its 95%% interval drawn "
-               "from the medians' intervals; t = t0 + f/P is fitted per device and hidden width "
-               "to describe the devices, and only where it fits; drift is a one-sided "
-               "Mann–Whitney test of the last third of the samples against the first.",
+               "with a 95%% interval that includes how the passes differ. ",
                p->budget, total, total == 1 ? "" : "s");
+    /* a run of networks alone has no hidden widths to speak of */
+    square = q_has_square(r, WL_INFERENCE) || q_has_square(r, WL_TRAINING);
+    if (square)
+        fmt_append(buf, size,
+                   "At each hidden width the crossover batch is where the difference of the "
+                   "two devices' measured times meets zero between the batches that bracket "
+                   "it, its 95%% interval drawn from the medians' intervals; t = t0 + f/P is "
+                   "fitted per device and hidden width to describe the devices, and only where "
+                   "it fits; ");
+    nets = netfit_networks(r, &net, 1) > 0;
+    if (nets)
+        fmt_append(buf, size,
+                   "%cor each network the crossover batch is where the difference of the two "
+                   "devices' measured step times meets zero between the batches that bracket "
+                   "it, its 95%% interval drawn from the medians' intervals; ",
+                   square ? 'f' : 'F');
+    fmt_append(buf, size,
+               "%crift is a one-sided Mann–Whitney test of the last third of the samples "
+               "against the first.",
+               square || nets ? 'd' : 'D');
 }
 
 void prose_answer(const results *r, const findings *F, char *buf, size_t size)
@@ -649,6 +665,44 @@ static const finding *headline_finding(const findings *F)
     return NULL;
 }
 
+/* The headline of a run of networks alone: the first network's resident
+ * answer in the first mode measured, "cl:0.0 beats cpu on 784-512-10 from
+ * batch 38 (95% CI 32–44)"; 0 (buf untouched) when there is none. */
+static int net_headline(const results *r, char *buf, size_t size)
+{
+    const char *names[2];
+    char other[300], base[300];
+    netfit_set s;
+    const netfit_cross *c = NULL;
+    int i, m, nn = netfit_networks(r, names, 2), done = 0;
+    if (nn == 0 || netfit_run(r, r->prov.seed, 0, &s, NULL) < 0)
+        return 0;
+    for (m = WL_INFERENCE; m <= WL_TRAINING && !c; m++)
+        for (i = 0; i < s.n && !c; i++)
+            if ((int)s.c[i].mode == m && s.c[i].view == FIT_RESIDENT &&
+                strcmp(s.c[i].net, names[0]) == 0 && s.c[i].x.kind != CROSS_UNKNOWN)
+                c = &s.c[i];
+    if (c) {
+        device_short(r, c->other, other, sizeof other);
+        device_short(r, c->base, base, sizeof base);
+        if (c->x.kind == CROSS_IN_RANGE)
+            fmt_append(buf, size,
+                       "%s beats %s on %s from batch %.0f (95%% CI %s%.0f\xe2\x80\x93%.0f%s)",
+                       other, base, c->net, c->x.batch, c->x.lo_open ? "below " : "", c->x.lo,
+                       c->x.hi, c->x.hi_open ? " or beyond" : "");
+        else if (c->x.kind == CROSS_ALWAYS)
+            fmt_append(buf, size, "%s beats %s on %s at every batch measured", other, base, c->net);
+        else
+            fmt_append(buf, size, "%s never stays ahead of %s on %s", other, base, c->net);
+        if (nn > 1)
+            fmt_append(buf, size, " and other networks");
+        fmt_append(buf, size, " (%s, %s)", workload_mode_name(c->mode), r->prov.host);
+        done = 1;
+    }
+    netfit_free(&s);
+    return done;
+}
+
 void prose_headline(const results *r, const findings *F, char *buf, size_t size)
 {
     const finding *f = headline_finding(F);
@@ -664,7 +718,7 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
             device_short(r, r->devices[0].id, other, sizeof other);
             throughput_text(best, ci, sizeof ci);
             fmt_append(buf, size, "%s alone peaks at %s on %s", other, ci, r->prov.host);
-        } else {
+        } else if (!net_headline(r, buf + strlen(buf), size - strlen(buf))) {
             fmt_append(buf, size, "Dense layers on %s: %d point%s, no verdict", r->prov.host,
                        r->npoints, r->npoints == 1 ? "" : "s");
         }

@@ -207,8 +207,8 @@ int refine_run(const refine_opts *o, results *r, err *e)
         if (nextra == 0)
             break;
         fit_set_free(&fs);
-        rc = sweep_run(o->plan, extra, nextra, left, o->devs, o->ndev, r, o->checkpoint, o->stop,
-                       o->progress, o->progress_ctx, e);
+        rc = sweep_run(o->plan, extra, nextra, left, o->devs, o->ndev, r, o->root, o->checkpoint,
+                       o->stop, o->progress, o->progress_ctx, e);
         if (rc < 0)
             return rc;
     }

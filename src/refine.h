@@ -30,6 +30,7 @@ typedef struct refine_opts {
     double start;             /* host_seconds() when the sweep began     */
     device *const *devs;      /* the devices measured                    */
     int ndev;
+    const char *root;            /* OUT, where the checkpoint is written    */
     const char *checkpoint;      /* results.xml, saved after each point     */
     volatile sig_atomic_t *stop; /* polled between samples (NULL: never)    */
     sweep_progress_fn progress;  /* may be NULL                             */

@@ -125,7 +125,7 @@ static int hosts_charts(report_ctx *x, err *e)
     if (!x->o->full && report_charts_exist(bases, n) &&
         cache_mark_same(x->o->out, "hosts", &x->hosts_key))
         return BE_OK;
-    if ((rc = runcharts_hosts(x->hosts, x->o->out, e)) < 0)
+    if ((rc = runcharts_hosts(x->hosts, x->o->out, x->o->out, e)) < 0)
         return rc;
     return cache_mark_save(x->o->out, "hosts", &x->hosts_key, e);
 }

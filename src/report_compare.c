@@ -109,7 +109,7 @@ int report_render_compare(const site *s, const char *out, const compare_set *c, 
         return rc;
     snprintf(name, sizeof name, "%s..%s", c->id_a, c->id_b);
     snprintf(base, sizeof base, "%s/%s", dir, name);
-    if ((rc = compare_chart(c, base, e)) < 0)
+    if ((rc = compare_chart(c, out, base, e)) < 0)
         return rc;
     doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), "style.css",
                     "../index.html", "../feed.xml", e);

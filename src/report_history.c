@@ -180,8 +180,8 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
         cache_hash_str(&h, x->key[s->arch[i]].hex);
     cache_hash_end(&h, &k);
     if (x->o->full || !report_charts_exist(bases, 2) || !cache_mark_same(x->o->out, mark, &k)) {
-        if ((rc = figure_history_cross(s, title, base, e)) < 0 ||
-            (rc = figure_history_peak(s, title, peak, e)) < 0 ||
+        if ((rc = figure_history_cross(s, title, x->o->out, base, e)) < 0 ||
+            (rc = figure_history_peak(s, title, x->o->out, peak, e)) < 0 ||
             (rc = cache_mark_save(x->o->out, mark, &k, e)) < 0)
             return rc;
     }

@@ -234,12 +234,14 @@ double results_gflops(const rs_point *p, double seconds);
  * arrays (fs is emptied) and frees any fit it had. */
 void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit_prices *prices);
 
-/* Writes r to path atomically.  BE_EFAIL, and nothing written, when a
+/* Writes r to path atomically, inside out through no link below it
+ * (fsx_write_in: out is OUT for a run's file there; NULL, by path, for a
+ * file the user named outside OUT).  BE_EFAIL, and nothing written, when a
  * number to be written is not finite (except a point's max_error, which the
  * file then omits), or when the bytes about to be written fail any check of
  * results_load ("not saved, as breakeven would refuse to load it: ..."):
  * breakeven never writes a results file it would refuse. */
-int results_save(const results *r, const char *path, err *e);
+int results_save(const results *r, const char *out, const char *path, err *e);
 
 /* The most a results file may hold: results_load refuses more (see the
  * README, "Trust model").  Memory stays within a few hundred MB. */

@@ -410,22 +410,23 @@ static void write_fit(xmlNodePtr root, const results *r)
         write_cross(fit, &r->fit.cross[i]);
 }
 
-/* Writes text to path, gzip-compressed when path ends in ".gz". */
-static int write_maybe_gz(const char *path, const void *text, size_t len, err *e)
+/* Writes text to path inside root (fsx_write_in), gzip-compressed when
+ * path ends in ".gz". */
+static int write_maybe_gz(const char *root, const char *path, const void *text, size_t len, err *e)
 {
     size_t n = strlen(path), zlen;
     char *z;
     int rc;
     if (n < 3 || strcmp(path + n - 3, ".gz") != 0)
-        return fsx_write_atomic(path, text, len, e);
+        return fsx_write_in(root, path, text, len, e);
     if ((rc = gz_compress(text, len, &z, &zlen, e)) < 0)
         return err_prefix(e, rc, "%s", path);
-    rc = fsx_write_atomic(path, z, zlen, e);
+    rc = fsx_write_in(root, path, z, zlen, e);
     free(z);
     return rc;
 }
 
-int results_save(const results *r, const char *path, err *e)
+int results_save(const results *r, const char *out, const char *path, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr root, pts;
@@ -462,7 +463,7 @@ int results_save(const results *r, const char *path, err *e)
     /* breakeven never writes a file it would refuse: what is written has
      * passed every check of results_load */
     if ((rc = results_loads_back(path, (const char *)mem, (size_t)len, e)) == BE_OK)
-        rc = write_maybe_gz(path, mem, (size_t)len, e);
+        rc = write_maybe_gz(out, path, mem, (size_t)len, e);
     xmlFree(mem);
     return rc;
 }

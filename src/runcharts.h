@@ -33,14 +33,17 @@ const char *runcharts_name(runcharts_kind k);
 
 /* Draws every chart of r into dir (PNG and SVG): per measured mode the
  * throughput, speed ratio, winner map, relative time and, with a price for
- * the base device, cost charts.  *count receives the number drawn. */
-int runcharts_draw(const results *r, const char *dir, int *count, err *e);
+ * the base device, cost charts.  *count receives the number drawn.  dir is
+ * inside root, OUT, and each chart is written through no link below it
+ * (chart_render; root NULL: by path, for a run the user named outside
+ * OUT). */
+int runcharts_draw(const results *r, const char *root, const char *dir, int *count, err *e);
 
 /* Draws them unless dir already holds them. */
-int runcharts_ensure(const results *r, const char *dir, err *e);
+int runcharts_ensure(const results *r, const char *root, const char *dir, err *e);
 
 /* The charts of a model that merges the newest run of several hosts:
  * "<dir>/hosts-throughput-<mode>" and "<dir>/hosts-relative-time-<mode>". */
-int runcharts_hosts(const results *merged, const char *dir, err *e);
+int runcharts_hosts(const results *merged, const char *root, const char *dir, err *e);
 
 #endif

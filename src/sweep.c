@@ -281,7 +281,7 @@ static int measured(const rs_point *p)
 
 /* Saves r without the points from base on that have not been measured yet
  * (an ok point without samples is not a valid point of a file). */
-static int checkpoint_save(const results *r, int base, const char *path, err *e)
+static int checkpoint_save(const results *r, int base, const char *root, const char *path, err *e)
 {
     results view = *r;
     int i, rc;
@@ -293,7 +293,7 @@ static int checkpoint_save(const results *r, int base, const char *path, err *e)
         if (i < base || measured(&r->points[i]))
             view.points[view.npoints++] = r->points[i];
     view.cap = view.npoints;
-    rc = results_save(&view, path, e);
+    rc = results_save(&view, root, path, e);
     free(view.points);
     return rc;
 }
@@ -321,7 +321,7 @@ typedef struct sweep {
     device *const *devs;
     int ndev;
     results *r;
-    const char *checkpoint;
+    const char *root, *checkpoint; /* the checkpoint inside root (results_save) */
     sweep_progress_fn progress;
     void *ctx;
     int passes, total;           /* passes to run; visits in all of them        */
@@ -416,7 +416,7 @@ static int checkpoint_due(sweep *sw, err *e)
         host_seconds() - sw->last_save < CHECKPOINT_COST * sw->save_took)
         return BE_OK;
     t0 = host_seconds();
-    rc = checkpoint_save(sw->r, sw->base, sw->checkpoint, e);
+    rc = checkpoint_save(sw->r, sw->base, sw->root, sw->checkpoint, e);
     sw->last_save = host_seconds();
     sw->save_took = sw->last_save - t0;
     return rc;
@@ -552,15 +552,15 @@ static int run_pass(sweep *sw, int k, err *e)
     if (rc == BE_OK && sw->progress)
         pass_done(sw, k, slot);
     if (rc == BE_OK && sw->checkpoint) {
-        rc = checkpoint_save(r, sw->base, sw->checkpoint, e);
+        rc = checkpoint_save(r, sw->base, sw->root, sw->checkpoint, e);
         sw->last_save = host_seconds();
     }
     return rc;
 }
 
 int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
-              int ndev, results *r, const char *checkpoint, volatile sig_atomic_t *stop,
-              sweep_progress_fn progress, void *ctx, err *e)
+              int ndev, results *r, const char *root, const char *checkpoint,
+              volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e)
 {
     sweep sw;
     int rc = BE_OK, d, k, q;
@@ -574,6 +574,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
     sw.devs = devs;
     sw.ndev = ndev;
     sw.r = r;
+    sw.root = root;
     sw.checkpoint = checkpoint;
     sw.progress = progress;
     sw.ctx = ctx;

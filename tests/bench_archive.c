@@ -90,7 +90,8 @@ static void make_variant(const char *src, const char *work, const char *name, in
     if (fsx_mkdirs(v->dir, &e) != BE_OK)
         die(v->dir, &e);
     snprintf(path, sizeof path, "%s/results.xml", v->dir);
-    if (results_save(r, path, &e) != BE_OK || runcharts_draw(r, v->dir, &n, &e) != BE_OK)
+    if (results_save(r, NULL, path, &e) != BE_OK ||
+        runcharts_draw(r, NULL, v->dir, &n, &e) != BE_OK)
         die(path, &e);
     if (fsx_read_all(path, &v->xml, &v->len, &e) != BE_OK)
         die(path, &e);

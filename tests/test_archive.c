@@ -98,7 +98,7 @@ static void save_run(const char *out, int day, double slow)
     snprintf(dir, sizeof dir, "%s/runs/%s", out, r->prov.id);
     assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
     snprintf(path, sizeof path, "%s/results.xml", dir);
-    if (results_save(r, path, &e) != BE_OK)
+    if (results_save(r, NULL, path, &e) != BE_OK)
         fail_msg("%s", e.msg);
     results_free(r);
 }
@@ -238,8 +238,8 @@ static void test_compressed_results(void **state)
     assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
     snprintf(p, sizeof p, "%s/" ARCHIVE_RESULTS, dir);
     snprintf(q, sizeof q, "%s/again.xml.gz", tmpdir);
-    assert_int_equal(results_save(r, p, &e), BE_OK);
-    assert_int_equal(results_save(r, q, &e), BE_OK);
+    assert_int_equal(results_save(r, NULL, p, &e), BE_OK);
+    assert_int_equal(results_save(r, NULL, q, &e), BE_OK);
     assert_int_equal(fsx_read_all(p, &a, &alen, &e), BE_OK);
     assert_int_equal(fsx_read_all(q, &b, &blen, &e), BE_OK);
     assert_true(gz_is(a, alen));

@@ -465,19 +465,19 @@ static void test_figures_full(void **state)
     assert_non_null(cross);
     make_fit(&fs, models, cross, 1);
     base_of(b, sizeof b, "throughput");
-    assert_int_equal(figure_throughput(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_throughput(r, &fs, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("throughput", hidden_colours, 3, NULL, 0);
     base_of(b, sizeof b, "ratio");
-    assert_int_equal(figure_speed_ratio(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_speed_ratio(r, &fs, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("ratio", &cl, 1, NULL, 0);
     base_of(b, sizeof b, "winner");
-    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("winner", both, 2, NULL, 0);
     base_of(b, sizeof b, "relative");
-    assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, NULL, b, &e), BE_OK);
     h = check_chart("relative", both, 2, NULL, 0);
     base_of(b, sizeof b, "relative-shapes");
-    assert_int_equal(figure_relative_time(r, WL_INFERENCE, shapes, 2, b, &e), BE_OK);
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, shapes, 2, NULL, b, &e), BE_OK);
     /* sized to the bars: two shapes of two devices take more room than two
      * bars (no 60% empty frame), and less than the old fixed height */
     assert_true(check_chart("relative-shapes", both, 2, NULL, 0) > h);
@@ -489,7 +489,7 @@ static void test_figures_full(void **state)
     snprintf(pr.device[1], sizeof pr.device[1], "cl:0.0");
     pr.usd_per_hour[1] = 1.5;
     base_of(b, sizeof b, "cost");
-    assert_int_equal(figure_cost(r, &pr, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    assert_int_equal(figure_cost(r, &pr, WL_INFERENCE, NULL, 0, NULL, b, &e), BE_OK);
     check_chart("cost", both, 2, NULL, 0);
     free(cross);
     results_free(r);
@@ -506,20 +506,20 @@ static void test_figures_one_device(void **state)
     (void)state;
     set_model(&m, "cpu", FIT_RESIDENT, CPU_T0, CPU_P);
     base_of(b, sizeof b, "one-throughput");
-    assert_int_equal(figure_throughput(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_throughput(r, &fs, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("one-throughput", hidden_colours, 3, NULL, 0);
     base_of(b, sizeof b, "one-ratio");
-    assert_int_equal(figure_speed_ratio(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_speed_ratio(r, &fs, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("one-ratio", NULL, 0, NULL, 0);
     base_of(b, sizeof b, "one-winner");
-    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("one-winner", NULL, 0, NULL, 0);
     base_of(b, sizeof b, "one-relative");
-    assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, NULL, b, &e), BE_OK);
     check_chart("one-relative", &blue, 1, NULL, 0);
     /* Training was not measured: a chart that says so, not an error. */
     base_of(b, sizeof b, "one-training");
-    assert_int_equal(figure_throughput(r, &fs, WL_TRAINING, b, &e), BE_OK);
+    assert_int_equal(figure_throughput(r, &fs, WL_TRAINING, NULL, b, &e), BE_OK);
     check_chart("one-training", NULL, 0, hidden_colours, 3);
     /* the words say what was measured, and count right */
     prose_alone(r, text, sizeof text);
@@ -548,18 +548,18 @@ static void test_figures_no_crossover_oom(void **state)
     (void)state;
     make_fit(&fs, models, &cross, 0);
     base_of(b, sizeof b, "oom-throughput");
-    assert_int_equal(figure_throughput(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_throughput(r, &fs, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("oom-throughput", hidden_colours, 3, NULL, 0);
     base_of(b, sizeof b, "oom-ratio");
-    assert_int_equal(figure_speed_ratio(r, &empty, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_speed_ratio(r, &empty, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("oom-ratio", &cl, 1, NULL, 0);
     base_of(b, sizeof b, "oom-winner");
-    assert_int_equal(figure_winner_map(r, NULL, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_winner_map(r, NULL, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("oom-winner", both, 2, NULL, 0);
     /* cl:0.0 is out of memory at one shape and wrong at the other: it gets
      * no bar (not a zero-length one), only the base's colour shows. */
     base_of(b, sizeof b, "oom-relative");
-    assert_int_equal(figure_relative_time(r, WL_INFERENCE, shapes, 2, b, &e), BE_OK);
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, shapes, 2, NULL, b, &e), BE_OK);
     check_chart("oom-relative", both, 1, &cl, 1);
     results_free(r);
 }
@@ -580,7 +580,7 @@ static void test_figures_failed_not_plotted(void **state)
     add_point(r, "cpu", 512, 64, CPU_T0, CPU_P, 0, PT_OK);
     add_point(r, "cl:0.0", 512, 64, 1e-9, 1e15, 1, PT_FAILED_VERIFICATION);
     base_of(b, sizeof b, "failed-ratio");
-    assert_int_equal(figure_speed_ratio(r, NULL, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_speed_ratio(r, NULL, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("failed-ratio", NULL, 0, &cl, 1);
     results_free(r);
 }
@@ -595,16 +595,16 @@ static void test_figures_single_point(void **state)
     err e;
     (void)state;
     base_of(b, sizeof b, "single-throughput");
-    assert_int_equal(figure_throughput(r, &empty, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_throughput(r, &empty, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("single-throughput", &blue, 1, NULL, 0);
     base_of(b, sizeof b, "single-ratio");
-    assert_int_equal(figure_speed_ratio(r, &empty, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_speed_ratio(r, &empty, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("single-ratio", both + 1, 1, NULL, 0);
     base_of(b, sizeof b, "single-winner");
-    assert_int_equal(figure_winner_map(r, &empty, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_winner_map(r, &empty, WL_INFERENCE, NULL, b, &e), BE_OK);
     check_chart("single-winner", NULL, 0, NULL, 0);
     base_of(b, sizeof b, "single-relative");
-    assert_int_equal(figure_relative_time(r, WL_INFERENCE, &sh, 1, b, &e), BE_OK);
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, &sh, 1, NULL, b, &e), BE_OK);
     check_chart("single-relative", both, 2, NULL, 0);
     results_free(r);
 }
@@ -617,7 +617,8 @@ static void test_figure_errors(void **state)
     err e;
     (void)state;
     e.msg[0] = '\0';
-    assert_int_equal(figure_throughput(r, NULL, WL_INFERENCE, "/nonexistent-dir/x", &e), BE_EFAIL);
+    assert_int_equal(figure_throughput(r, NULL, WL_INFERENCE, NULL, "/nonexistent-dir/x", &e),
+                     BE_EFAIL);
     assert_non_null(strstr(e.msg, "/nonexistent-dir/x.png"));
     assert_int_equal(access("/nonexistent-dir", F_OK), -1);
     /* The cost chart needs the base device's price. */
@@ -626,7 +627,7 @@ static void test_figure_errors(void **state)
     snprintf(pr.device[0], sizeof pr.device[0], "cl:0.0");
     pr.usd_per_hour[0] = 1.5;
     base_of(b, sizeof b, "nocost");
-    assert_int_equal(figure_cost(r, &pr, WL_INFERENCE, NULL, 0, b, &e), BE_EUSAGE);
+    assert_int_equal(figure_cost(r, &pr, WL_INFERENCE, NULL, 0, NULL, b, &e), BE_EUSAGE);
     assert_non_null(strstr(e.msg, "cpu"));
     snprintf(b, sizeof b, "%s/nocost.png", outdir);
     assert_int_equal(access(b, F_OK), -1);
@@ -722,7 +723,7 @@ static void test_winner_cells(void **state)
     (void)state;
     make_fit(&fs, models, &cross, 0); /* no crossover: nothing drawn over the cells */
     base_of(b, sizeof b, "cells");
-    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, b, &e), BE_OK);
+    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, NULL, b, &e), BE_OK);
     for (i = 0; i < 3; i++)
         for (j = 0; j < 4; j++) {
             q[i][j] = median_at(r, "cpu", hid[i], bat[j]) / median_at(r, "cl:0.0", hid[i], bat[j]);
@@ -777,7 +778,7 @@ static void test_relative_bars(void **state)
     want = total_ratio(r, devs, 2, &n);
     assert_int_equal(n, 9);
     base_of(b, sizeof b, "bars");
-    assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    assert_int_equal(figure_relative_time(r, WL_INFERENCE, NULL, 0, NULL, b, &e), BE_OK);
     s = load_png("bars");
     got = (double)bar_length(s, chart_oi_rgb(CHART_VERMILLION)) /
           bar_length(s, chart_oi_rgb(CHART_BLUE));
@@ -850,7 +851,7 @@ static void test_cost_paragraph_matches_bars(void **state)
 
     /* the bars */
     base_of(b, sizeof b, "cost3");
-    assert_int_equal(figure_cost(r, &r->prices, WL_INFERENCE, NULL, 0, b, &e), BE_OK);
+    assert_int_equal(figure_cost(r, &r->prices, WL_INFERENCE, NULL, 0, NULL, b, &e), BE_OK);
     s = load_png("cost3");
     got = (double)bar_length(s, chart_oi_rgb(CHART_VERMILLION)) /
           bar_length(s, chart_oi_rgb(CHART_BLUE));
@@ -976,11 +977,11 @@ static void test_history_charts(void **state)
     (void)state;
     make_series(&s, 1);
     base_of(b, sizeof b, "hist-cross");
-    assert_int_equal(figure_history_cross(&s, "Crossover over the runs", b, &e), BE_OK);
+    assert_int_equal(figure_history_cross(&s, "Crossover over the runs", NULL, b, &e), BE_OK);
     check_sizes("hist-cross", 1280);
     check_chart("hist-cross", both, 2, NULL, 0);
     base_of(b, sizeof b, "hist-peak");
-    assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", b, &e), BE_OK);
+    assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", NULL, b, &e), BE_OK);
     check_sizes("hist-peak", 1280);
     check_chart("hist-peak", both, 2, NULL, 0);
     free_series(&s);
@@ -996,20 +997,20 @@ static void test_history_empty(void **state)
     /* runs, but no value in any of them */
     make_series(&s, 0);
     base_of(b, sizeof b, "hist-cross-empty");
-    assert_int_equal(figure_history_cross(&s, "Crossover over the runs", b, &e), BE_OK);
+    assert_int_equal(figure_history_cross(&s, "Crossover over the runs", NULL, b, &e), BE_OK);
     check_sizes("hist-cross-empty", 1280);
     check_chart("hist-cross-empty", NULL, 0, both, 2);
     base_of(b, sizeof b, "hist-peak-empty");
-    assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", b, &e), BE_OK);
+    assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", NULL, b, &e), BE_OK);
     check_sizes("hist-peak-empty", 1280);
     check_chart("hist-peak-empty", NULL, 0, both, 2);
     free_series(&s);
     /* no run at all: nothing of a run is read */
     memset(&s, 0, sizeof s);
     base_of(b, sizeof b, "hist-none");
-    assert_int_equal(figure_history_cross(&s, "Crossover over the runs", b, &e), BE_OK);
+    assert_int_equal(figure_history_cross(&s, "Crossover over the runs", NULL, b, &e), BE_OK);
     check_sizes("hist-none", 1280);
-    assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", b, &e), BE_OK);
+    assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", NULL, b, &e), BE_OK);
     check_sizes("hist-none", 1280);
 }
 

@@ -712,7 +712,7 @@ static void run_copy(const char *src, const char *out, const copy_spec *c, char 
     snprintf(dir, sizeof dir, "%s/runs/%s", out, c->id);
     assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
     snprintf(path, size, "%s/results.xml", dir);
-    if (results_save(r, path, &e) != BE_OK)
+    if (results_save(r, NULL, path, &e) != BE_OK)
         fail_msg("%s", e.msg);
     results_free(r);
 }

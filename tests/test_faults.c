@@ -365,14 +365,14 @@ static void test_save(void **state)
     sh("mkdir -p %s %s %s && cp " FIXTURE " %s/results.xml && cp " FIXTURE " %s/results.xml", path,
        old, news, path, old);
     strcat(news, "/results.xml");
-    assert_int_equal(results_save(r, news, &e), BE_OK);
+    assert_int_equal(results_save(r, NULL, news, &e), BE_OK);
     news[strlen(news) - strlen("/results.xml")] = '\0';
     for (n = 1;; n++) {
         char file[500];
         snprintf(file, sizeof file, "%s/results.xml", path);
         sh("cp " FIXTURE " %s", file);
         arm(&allocs, n, 0);
-        rc = results_save(r, file, &e);
+        rc = results_save(r, NULL, file, &e);
         allocs.on = 0;
         assert_clean_error(rc, &e, n, "save");
         assert_tree(path, old, news, n, "save");

@@ -49,12 +49,14 @@
 #include "chart.h"
 #include "compare.h"
 #include "csv.h"
+#include "decide.h"
 #include "export.h"
 #include "fmt.h"
 #include "fsx.h"
 #include "infile.h"
 #include "report.h"
 #include "results.h"
+#include "runcharts.h"
 #include "utf8.h"
 
 #define HOSTILE "tests/hostile"
@@ -1000,7 +1002,7 @@ static void expect_refused(results *r, const char *what)
     err e;
     snprintf(path, sizeof path, "%s/nonfinite.xml", tmpdir);
     unlink(path);
-    assert_int_equal(results_save(r, path, &e), BE_EFAIL);
+    assert_int_equal(results_save(r, NULL, path, &e), BE_EFAIL);
     snprintf(expect, sizeof expect, "%s: not saved: %s, which is not a finite number", path, what);
     assert_string_equal(e.msg, expect);
     assert_int_equal(access(path, F_OK), -1); /* nothing written */
@@ -1035,7 +1037,7 @@ static void test_save_nan_max_error(void **state)
     r->points[0].status = PT_FAILED_VERIFICATION;
     r->points[0].max_error = NAN;
     snprintf(path, sizeof path, "%s/nan-error.xml", tmpdir);
-    if (results_save(r, path, &e) != BE_OK)
+    if (results_save(r, NULL, path, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(fsx_read_all(path, &text, NULL, &e), BE_OK);
     for (p = text; (p = strstr(p, "max-error=")); p++)
@@ -1059,7 +1061,7 @@ static void test_round_trip(void **state)
     err e;
     (void)state;
     snprintf(path, sizeof path, "%s/again.xml", tmpdir);
-    assert_int_equal(results_save(r, path, &e), BE_OK);
+    assert_int_equal(results_save(r, NULL, path, &e), BE_OK);
     if (results_load(path, &back, &e) != BE_OK)
         fail_msg("%s", e.msg);
     check_base(back);
@@ -1401,7 +1403,7 @@ static void test_merge_hosts_utf8(void **state)
     {
         char path[512];
         snprintf(path, sizeof path, "%s/merged.xml", tmpdir);
-        if (results_save(m, path, &e) != BE_OK)
+        if (results_save(m, NULL, path, &e) != BE_OK)
             fail_msg("%s", e.msg);
     }
     results_free(m);
@@ -1420,14 +1422,14 @@ static void test_save_refuses_unloadable(void **state)
     unlink(path);
     /* a point twice */
     assert_int_equal(results_add_point(r, &r->points[0], &e), BE_OK);
-    assert_int_equal(results_save(r, path, &e), BE_EFAIL);
+    assert_int_equal(results_save(r, NULL, path, &e), BE_EFAIL);
     assert_true(strncmp(e.msg, "not saved, as breakeven would refuse to load it: ", 49) == 0);
     assert_non_null(strstr(e.msg, path));
     assert_int_equal(access(path, F_OK), -1);
     results_remove_point(r, r->npoints - 1);
     /* a device id with a line break */
     snprintf(r->devices[0].id, sizeof r->devices[0].id, "cp\nu");
-    assert_int_equal(results_save(r, path, &e), BE_EFAIL);
+    assert_int_equal(results_save(r, NULL, path, &e), BE_EFAIL);
     assert_one_line(e.msg);
     assert_int_equal(access(path, F_OK), -1);
     results_free(r);
@@ -1552,7 +1554,7 @@ static void test_chart_text(void **state)
     err e;
     (void)state;
     snprintf(path, sizeof path, "%s/hostile-text", tmpdir);
-    if (chart_render(path, 300, 100, 1, draw_hostile_text, NULL, &e) != BE_OK)
+    if (chart_render(NULL, path, 300, 100, 1, draw_hostile_text, NULL, &e) != BE_OK)
         fail_msg("%s", e.msg);
 }
 
@@ -1582,7 +1584,7 @@ static void test_page_text(void **state)
         snprintf(p, sizeof p, "%s/runs/%s", out, r->prov.id);
         assert_int_equal(fsx_mkdirs(p, &e), BE_OK);
         strcat(p, "/results.xml");
-        if (results_save(r, p, &e) != BE_OK)
+        if (results_save(r, NULL, p, &e) != BE_OK)
             fail_msg("%s", e.msg);
         results_free(r);
     }
@@ -2306,6 +2308,199 @@ static void test_compare_planted_link(void **state)
     assert_int_equal(system(p), 0);
 }
 
+/* `refit` of a run whose directory OUT/runs/<id> is a link to a directory
+ * outside holding a run, named by its path and by its id: refused with one
+ * line naming the link, the directory outside and OUT as they were. */
+static void test_refit_planted_dir(void **state)
+{
+    char errbuf[4096], out[400], outside[400], arg[900], *before, *after, *obefore, *oafter;
+    const char *args[] = {"refit", "--quiet", "--out", out, arg, NULL};
+    int k;
+    (void)state;
+    snprintf(out, sizeof out, "%s/refitdir", tmpdir);
+    snprintf(outside, sizeof outside, "%s/refitdir-outside", tmpdir);
+    sh("mkdir -p '%s/runs' '%s'", out, outside);
+    snprintf(arg, sizeof arg, "%s/results.xml", outside);
+    write_text(arg, base, strlen(base));
+    sh("ln -s '%s' '%s/runs/" BASE_ID "'", outside, out);
+    for (k = 0; k < 2; k++) {
+        if (k == 0)
+            snprintf(arg, sizeof arg, "%s/runs/" BASE_ID "/results.xml", out);
+        else
+            snprintf(arg, sizeof arg, "%s", BASE_ID);
+        before = listing(out);
+        obefore = listing(outside);
+        assert_int_equal(run_cli(errbuf, sizeof errbuf, args), 1);
+        assert_int_equal(count_lines(errbuf), 1);
+        assert_non_null(strstr(errbuf, "refitdir/runs/" BASE_ID ": is a symbolic link"));
+        after = listing(out);
+        oafter = listing(outside);
+        assert_string_equal(before, after);
+        assert_string_equal(obefore, oafter);
+        free(before);
+        free(after);
+        free(obefore);
+        free(oafter);
+    }
+}
+
+/* ---- a link swapped in while a command writes ---- */
+
+/* Fails unless dir holds exactly what expect lists ("" for nothing), names
+ * sorted and separated by a space: nothing else was written there. */
+static void assert_holds(const char *dir, const char *expect)
+{
+    char cmd[900];
+    snprintf(cmd, sizeof cmd, "test \"$(echo $(ls -A '%s'))\" = '%s'", dir, expect);
+    if (system(cmd) != 0)
+        fail_msg("%s holds other than \"%s\": something was written through a link", dir, expect);
+}
+
+/* dir (inside out) moved aside to dir.real and a link to outside put in
+ * its place: what an attacker who owns OUT does while a command writes. */
+static void swap_for_link(const char *dir, const char *outside)
+{
+    sh("mv '%s' '%s.real' && ln -s '%s' '%s'", dir, dir, outside, dir);
+}
+
+static void unswap(const char *dir)
+{
+    sh("rm '%s' && mv '%s.real' '%s'", dir, dir, dir);
+}
+
+typedef struct swap_ctx {
+    const char *dir, *outside;
+} swap_ctx;
+
+static int draw_nothing(cairo_t *cr, double width, double height, void *ctx, err *e)
+{
+    (void)cr, (void)width, (void)height, (void)ctx, (void)e;
+    return BE_OK;
+}
+
+/* A drawing during which the directory its chart goes to becomes a link. */
+static int draw_and_swap(cairo_t *cr, double width, double height, void *ctx, err *e)
+{
+    const swap_ctx *s = ctx;
+    (void)cr, (void)width, (void)height, (void)e;
+    swap_for_link(s->dir, s->outside);
+    return BE_OK;
+}
+
+/* Every writer of OUT with its directory swapped for a link between two of
+ * its writes: a chart drawn while the swap happens, a results file saved
+ * again (as `run` saves its checkpoints, `refit` and an import theirs), a
+ * run's charts (`refit`, an import), decide's files.  Each is refused with
+ * one line naming the link, and nothing lands outside (each was written by
+ * path, through the link). */
+static void test_write_swapped(void **state)
+{
+    char out[400], dir[500], outside[400], p[800];
+    swap_ctx sw = {dir, outside};
+    results *r = load_base();
+    netfit_set ns;
+    FILE *env;
+    int n;
+    err e;
+    (void)state;
+    memset(&ns, 0, sizeof ns);
+    snprintf(out, sizeof out, "%s/swap", tmpdir);
+    snprintf(dir, sizeof dir, "%s/runs/" BASE_ID, out);
+    snprintf(outside, sizeof outside, "%s/swap-outside", tmpdir);
+    sh("mkdir -p '%s' '%s'", dir, outside);
+    /* a chart, then one whose drawing swaps the directory */
+    snprintf(p, sizeof p, "%s/a", dir);
+    assert_int_equal(chart_render(out, p, 100, 50, 1, draw_nothing, NULL, &e), BE_OK);
+    snprintf(p, sizeof p, "%s/b", dir);
+    assert_int_equal(chart_render(out, p, 100, 50, 1, draw_and_swap, &sw, &e), BE_EFAIL);
+    assert_one_line(e.msg);
+    assert_non_null(strstr(e.msg, "swap/runs/" BASE_ID ": is a symbolic link"));
+    assert_holds(outside, "");
+    unswap(dir);
+    assert_true(exists("%s/a.png", dir));
+    assert_false(exists("%s/b.png", dir));
+    /* a results file saved, the directory swapped, saved again */
+    snprintf(p, sizeof p, "%s/results.xml", dir);
+    assert_int_equal(results_save(r, out, p, &e), BE_OK);
+    swap_for_link(dir, outside);
+    assert_int_equal(results_save(r, out, p, &e), BE_EFAIL);
+    assert_one_line(e.msg);
+    assert_non_null(strstr(e.msg, "swap/runs/" BASE_ID ": is a symbolic link"));
+    assert_holds(outside, "");
+    /* the run's charts, and decide's files, into the swapped directory */
+    assert_int_equal(runcharts_draw(r, out, dir, &n, &e), BE_EFAIL);
+    assert_one_line(e.msg);
+    assert_non_null(strstr(e.msg, "swap/runs/" BASE_ID ": is a symbolic link"));
+    assert_holds(outside, "");
+    env = fopen("/dev/null", "w");
+    assert_non_null(env);
+    assert_int_equal(decide_write(r, &ns, out, dir, env, &e), BE_EFAIL);
+    fclose(env);
+    assert_one_line(e.msg);
+    assert_non_null(strstr(e.msg, "swap/runs/" BASE_ID ": is a symbolic link"));
+    assert_holds(outside, "");
+    /* OUT/runs itself swapped: the same */
+    unswap(dir);
+    snprintf(p, sizeof p, "%s/runs", out);
+    swap_for_link(p, outside);
+    assert_int_equal(runcharts_draw(r, out, dir, &n, &e), BE_EFAIL);
+    assert_non_null(strstr(e.msg, "swap/runs: is a symbolic link"));
+    assert_holds(outside, "");
+    unswap(p);
+    assert_no_leftovers(out);
+    results_free(r);
+}
+
+/* An imported run's staging directory, made in OUT/runs/, when OUT/runs
+ * becomes a link to the attacker's directory holding, under the staging
+ * directory's name, a link to a victim's directory: moving the staging
+ * directory into place is refused (rename(2) by path moved the attacker's
+ * link into place), and removing it deletes nothing of the victim's
+ * (removal by path followed both links and emptied the victim's
+ * directory). */
+static void test_import_swapped(void **state)
+{
+    char out[400], runs[500], src[400], att[400], victim[400], *name;
+    archive_run u;
+    int k;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/impswap", tmpdir);
+    snprintf(runs, sizeof runs, "%s/runs", out);
+    snprintf(src, sizeof src, "%s/impswap-run.xml", tmpdir);
+    snprintf(att, sizeof att, "%s/impswap-attacker", tmpdir);
+    snprintf(victim, sizeof victim, "%s/impswap-victim", tmpdir);
+    sh("mkdir -p '%s' '%s' '%s'", runs, att, victim);
+    write_text(src, base, strlen(base));
+    for (k = 0; k < 2; k++) {
+        sh("echo precious > '%s/keep'", victim);
+        if (archive_load_run(out, src, &u, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        assert_true(u.imported);
+        if (archive_place(&u, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        assert_true(exists("%s/" ARCHIVE_RESULTS, u.stage));
+        name = strrchr(u.stage, '/') + 1;
+        sh("ln -s '%s' '%s/%s'", victim, att, name);
+        swap_for_link(runs, att);
+        /* first the move into place, then (and after it) the removal */
+        if (k == 0) {
+            assert_int_equal(archive_commit(&u, &e), BE_EFAIL);
+            assert_one_line(e.msg);
+            assert_non_null(strstr(e.msg, "impswap/runs: is a symbolic link"));
+        }
+        archive_run_free(&u);
+        assert_true(exists("%s/keep", victim));
+        sh("test \"$(cat '%s/keep')\" = precious && test -L '%s/%s'", victim, att, name);
+        assert_holds(att, name);
+        sh("rm '%s/%s'", att, name);
+        unswap(runs);
+        /* the staging directory is left for the next command's sweep */
+        sh("rm -r '%s'/.import-*", runs);
+    }
+    assert_no_leftovers(out);
+}
+
 /* A chart of OUT that is a FIFO (its PNG header is read for the page's
  * image size): the report goes on (it blocked forever on the FIFO), the
  * page falls back to the chart's nominal size. */
@@ -2432,6 +2627,9 @@ int main(void)
         cmocka_unit_test(test_refit_chart_link),
         cmocka_unit_test(test_report_planted_manifest),
         cmocka_unit_test(test_compare_planted_link),
+        cmocka_unit_test(test_refit_planted_dir),
+        cmocka_unit_test(test_write_swapped),
+        cmocka_unit_test(test_import_swapped),
         cmocka_unit_test(test_site_conf_hostile),
     };
     enum { N = sizeof cases / sizeof *cases, M = sizeof more / sizeof *more };

@@ -403,7 +403,7 @@ static void test_results_round_trip(void **state)
     err e;
     (void)state;
     snprintf(path, sizeof path, "%s/net.xml", tmpdir);
-    if (results_save(r, path, &e) != BE_OK)
+    if (results_save(r, NULL, path, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
     assert_non_null(strstr(text, "format=\"2\""));
@@ -435,7 +435,7 @@ static void expect_rejected(const char *from, const char *to, const char *needle
     size_t len;
     err e;
     snprintf(path, sizeof path, "%s/bad.xml", tmpdir);
-    assert_int_equal(results_save(r, path, &e), BE_OK);
+    assert_int_equal(results_save(r, NULL, path, &e), BE_OK);
     results_free(r);
     assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
     assert_non_null(hit = strstr(text, from));
@@ -846,6 +846,17 @@ static void test_e2e(void **state)
                         "! grep -q 'id=\"s1\"' %s/o/history.html && "
                         "grep -q 'runs of networks alone are' %s/o/history.html",
                         tmpdir, tmpdir, tmpdir),
+                     0);
+    /* nor any such chart in its directory, where it would show the
+     * network's sizes as hidden widths; and its title is the network's
+     * answer, not "no verdict", as is its method paragraph */
+    assert_int_equal(sh("cd %s/o/runs/* && ls net-96-256-10-time-inference.png && "
+                        "! ls | grep -E '^(throughput|speed-ratio|winner-map|relative-time|"
+                        "cost)-' && grep -q '<title>[^<]* on 96-256-10 [^<]*(inference, ' "
+                        "index.html && ! grep -q 'no verdict' index.html && "
+                        "grep -q 'For each network the crossover batch' index.html && "
+                        "! grep -q 'At each hidden width' index.html",
+                        tmpdir),
                      0);
     /* the network's page, parsed, and the run page's link to it */
     snprintf(path, sizeof path, "%s/check_page.py", tmpdir);

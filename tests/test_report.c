@@ -109,7 +109,7 @@ static void save_run(const char *out, results *r)
     snprintf(dir, sizeof dir, "%s/runs/%s", out, r->prov.id);
     assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
     snprintf(path, sizeof path, "%s/results.xml", dir);
-    if (results_save(r, path, &e) != BE_OK)
+    if (results_save(r, NULL, path, &e) != BE_OK)
         fail_msg("%s", e.msg);
 }
 

@@ -364,7 +364,7 @@ static void test_through_a_file(void **state)
 
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/results.xml", dir);
-    assert_int_equal(results_save(r, path, &e), BE_OK);
+    assert_int_equal(results_save(r, NULL, path, &e), BE_OK);
     if (results_load(path, &back, &e) < 0)
         fail_msg("%s", e.msg);
     for (i = 0; i < back->npoints; i++)

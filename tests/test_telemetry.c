@@ -444,7 +444,7 @@ static void test_round_trip(void **state)
     assert_float_equal(r->points[1].tel.energy_j, 900.0, 1e-9);
 
     snprintf(path, sizeof path, "%s/tel.xml", tmpdir);
-    assert_int_equal(results_save(r, path, &e), BE_OK);
+    assert_int_equal(results_save(r, NULL, path, &e), BE_OK);
     if (results_load(path, &back, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(back->npoints, r->npoints);
@@ -494,7 +494,7 @@ static void test_absent_element(void **state)
     r->points[0].tel.energy_span_s = 0.5;
     r->points[0].tel.energy_samples = 1;
     snprintf(path, sizeof path, "%s/none.xml", tmpdir);
-    assert_int_equal(results_save(r, path, &e), BE_OK);
+    assert_int_equal(results_save(r, NULL, path, &e), BE_OK);
     assert_int_equal(fsx_read_all(path, &buf, &n, &e), BE_OK);
     first = strstr(buf, "<telemetry");
     assert_non_null(first);

@@ -316,6 +316,39 @@ static void test_changes_floors(void **state)
     assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_EUSAGE);
 }
 
+/* Real runs: the OpenCL device's run-level log geometric mean over 20
+ * consecutive identical real runs of the 2-core machine (make
+ * bench-compare, 2026-11-25, runs 1 to 20), each run's own interval ±1%.
+ * Alone: no change, although a level of 2 to 6 runs wanders by 10–20%
+ * (without the series' noise floor and the Bonferroni bound, three steps).
+ * Every time ×1.2 from the 12th run on (as bench-compare does): one step,
+ * found at run 10, because runs 10 and 11 already sat 11% above the nine
+ * before them; its interval holds the ×1.2. */
+static void test_changes_real_runs(void **state)
+{
+    static const double g[20] = {-0.068, -0.123, 0.002, -0.014, 0.103,  0.097, 0.007,
+                                 0.075,  -0.005, 0.113, 0.107,  0.048,  0.108, 0.038,
+                                 0.092,  -0.016, 0.035, -0.007, -0.066, -0.095};
+    double v[20];
+    chg_value x[20];
+    chg_step st[CHG_MAX];
+    int n, i;
+    err e;
+    (void)state;
+    for (i = 0; i < 20; i++)
+        v[i] = exp(g[i]);
+    chg_series(x, v, 20, 0.01);
+    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
+    for (i = 11; i < 20; i++)
+        v[i] *= 1.2;
+    chg_series(x, v, 20, 0.01);
+    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 9);
+    assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
+}
+
 /* z against values computed by hand: U counts the pairs where b is larger
  * (a tie counts one half), z = (U − na·nb/2) / √(na·nb·(na + nb + 1)/12). */
 static void test_mann_whitney(void **state)
@@ -546,7 +579,7 @@ static void test_results_round_trip(void **state)
     assert_non_null(a);
     fill_fixture(a);
     snprintf(path, sizeof path, "%s/rt.xml", tmpdir);
-    assert_int_equal(results_save(a, path, &e), BE_OK);
+    assert_int_equal(results_save(a, NULL, path, &e), BE_OK);
     if (results_load(path, &b, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(b->partial, 0);
@@ -656,7 +689,7 @@ static void expect_rejected(const char *from, const char *to, const char *needle
 
     fill_fixture(a);
     snprintf(path, sizeof path, "%s/bad.xml", tmpdir);
-    assert_int_equal(results_save(a, path, &e), BE_OK);
+    assert_int_equal(results_save(a, NULL, path, &e), BE_OK);
     results_free(a);
     assert_int_equal(fsx_read_all(path, &text, &len, &e), BE_OK);
     hit = strstr(text, from);
@@ -2039,7 +2072,7 @@ static void test_results_passes_round_trip(void **state)
     /* pass 1 had others at 38% of the CPU */
     assert_true(p->resident.contention == 0.38);
     snprintf(path, sizeof path, "%s/passes.xml", tmpdir);
-    assert_int_equal(results_save(a, path, &e), BE_OK);
+    assert_int_equal(results_save(a, NULL, path, &e), BE_OK);
     if (results_load(path, &b, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_string_equal(b->prov.blas_threads_from, "OPENBLAS_NUM_THREADS");
@@ -2073,7 +2106,7 @@ static void test_results_passes_round_trip(void **state)
     /* 0.1.0: the fixture without any of it */
     a = results_new();
     fill_fixture(a);
-    assert_int_equal(results_save(a, path, &e), BE_OK);
+    assert_int_equal(results_save(a, NULL, path, &e), BE_OK);
     results_free(a);
     if (results_load(path, &b, &e) != BE_OK)
         fail_msg("%s", e.msg);
@@ -2153,7 +2186,7 @@ static void test_host_environment(void **state)
     fill_fixture(r);
     snprintf(r->prov.env, sizeof r->prov.env, "%s", "OPENBLAS_CORETYPE=Haswell");
     snprintf(path, sizeof path, "/tmp/be-env-results-%d.xml", (int)getpid());
-    if (results_save(r, path, &e) != BE_OK || results_load(path, &b, &e) != BE_OK)
+    if (results_save(r, NULL, path, &e) != BE_OK || results_load(path, &b, &e) != BE_OK)
         fail_msg("%s", e.msg);
     assert_string_equal(b->prov.env, "OPENBLAS_CORETYPE=Haswell");
     unlink(path);
@@ -2333,6 +2366,7 @@ int main(void)
         cmocka_unit_test(test_changes_step_not_outlier),
         cmocka_unit_test(test_changes_two_steps),
         cmocka_unit_test(test_changes_floors),
+        cmocka_unit_test(test_changes_real_runs),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_results_rejects),
         cmocka_unit_test(test_results_not_ours),

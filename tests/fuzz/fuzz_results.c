@@ -45,7 +45,7 @@ static void check_round_trip(const results *r)
     results *back = NULL;
     err e;
     snprintf(path, sizeof path, "/tmp/fuzz-results-%ld.xml", (long)getpid());
-    if (results_save(r, path, &e) != BE_OK) {
+    if (results_save(r, NULL, path, &e) != BE_OK) {
         fprintf(stderr, "loaded, but does not save: %s\n", e.msg);
         abort();
     }
