@@ -238,6 +238,27 @@ static int render_index(report_ctx *x, err *e)
     return rc;
 }
 
+/* Whether the comparison chart of run k (loaded, x->cmp) shows what it
+ * would be drawn from now: its files there and its mark (OUT/.cache/
+ * mark.mark) the key of both runs' results and this build, k.  So a run
+ * whose pages render again for a neighbour's link does not draw it
+ * again; --full does. */
+static int compare_current(const report_ctx *x, int k, char *mark, size_t size, cache_key *mk)
+{
+    const compare_set *c = &x->cmp->cmp;
+    char base[PATHMAX + 300];
+    const char *bases[1] = {base};
+    cache_hasher h;
+    snprintf(mark, size, "compare-%s..%s", c->id_a, c->id_b);
+    snprintf(base, sizeof base, "%s/compare/%s..%s", x->o->out, c->id_a, c->id_b);
+    cache_hash_init(&h);
+    cache_hash_str(&h, "compare");
+    cache_hash_str(&h, x->key[x->a.v[k].prev].hex);
+    cache_hash_str(&h, x->key[k].hex);
+    cache_hash_end(&h, mk);
+    return !x->o->full && report_charts_exist(bases, 1) && cache_mark_same(x->o->out, mark, mk);
+}
+
 /* Run k's pages, its comparison page and, in the feed, its item. */
 static int render_whole(report_ctx *x, int k, err *e)
 {
@@ -249,9 +270,15 @@ static int render_whole(report_ctx *x, int k, err *e)
     /* an archived run's charts, drawn when its directory lacks them */
     if (!u->imported)
         rc = archive_place(u, e);
-    if (rc == BE_OK && x->cmp->has)
-        rc = report_render_compare(&x->s, x->o->out, &x->cmp->cmp, x->a.v[u->prev].r, u->r, &x->box,
-                                   NULL, 0, e);
+    if (rc == BE_OK && x->cmp->has) {
+        cache_key mk;
+        char mark[2 * 128 + 16];
+        int current = compare_current(x, k, mark, sizeof mark, &mk);
+        rc = report_render_compare(&x->s, x->o->out, &x->cmp->cmp, x->a.v[u->prev].r, u->r,
+                                   !current, &x->box, NULL, 0, e);
+        if (rc == BE_OK && !current)
+            rc = cache_mark_save(x->o->out, mark, &mk, e);
+    }
     if (rc == BE_OK)
         rc = report_render_run(x, k, e);
     /* the front page while the run is loaded */

@@ -99,7 +99,8 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
 /* Renders OUT/compare/<a>..<b>.html (and draws its chart) into box; page,
  * when not NULL, receives its path. */
 int report_render_compare(const site *s, const char *out, const compare_set *c, const results *a,
-                          const results *b, site_outbox *box, char *page, size_t size, err *e)
+                          const results *b, int draw, site_outbox *box, char *page, size_t size,
+                          err *e)
 {
     char dir[PATHMAX], base[PATHMAX], name[300], p[PATHMAX];
     xmlDocPtr doc;
@@ -109,7 +110,7 @@ int report_render_compare(const site *s, const char *out, const compare_set *c, 
         return rc;
     snprintf(name, sizeof name, "%s..%s", c->id_a, c->id_b);
     snprintf(base, sizeof base, "%s/%s", dir, name);
-    if ((rc = compare_chart(c, out, base, e)) < 0)
+    if (draw && (rc = compare_chart(c, out, base, e)) < 0)
         return rc;
     doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), "style.css",
                     "../index.html", "../feed.xml", e);
@@ -170,7 +171,7 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
         opts.nband = arch.n;
     }
     if (rc < 0 || (rc = compare_sets(ra, na, rb, nb, &opts, cmp, e)) < 0 ||
-        (rc = report_render_compare(&s, o->out, cmp, ra[0], rb[0], &box, page, size, e)) < 0 ||
+        (rc = report_render_compare(&s, o->out, cmp, ra[0], rb[0], 1, &box, page, size, e)) < 0 ||
         (rc = site_flush(&box, o->out, o->stop, e)) < 0) {
         compare_free(cmp);
     }

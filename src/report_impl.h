@@ -138,10 +138,12 @@ int report_render_run(report_ctx *x, int k, err *e);
 
 /* ---- report_compare.c ----------------------------------------------- */
 
-/* Renders OUT/compare/<a>..<b>.html (and draws its chart) into box; page,
- * when not NULL, receives its path. */
+/* Renders OUT/compare/<a>..<b>.html into box, and draws its chart (in
+ * place) when draw, else it is there and current; page, when not NULL,
+ * receives its path. */
 int report_render_compare(const site *s, const char *out, const compare_set *c, const results *a,
-                          const results *b, site_outbox *box, char *page, size_t size, err *e);
+                          const results *b, int draw, site_outbox *box, char *page, size_t size,
+                          err *e);
 
 /* ---- report_history.c ----------------------------------------------- */
 

@@ -351,7 +351,7 @@ static void forge_digest(const char *path)
 static void test_incremental_same_bytes(void **state)
 {
     char inc[400], full[400], p[800], cmd[1200], *before, *after, *forged;
-    struct timespec t1, t5, t6, th;
+    struct timespec t1, t5, t6, th, tc;
     int day;
     (void)state;
     snprintf(inc, sizeof inc, "%s/inc", tmpdir);
@@ -363,6 +363,7 @@ static void test_incremental_same_bytes(void **state)
     t5 = mtime_of(inc, "runs/20260105T000000Z-t/index.html");
     t6 = mtime_of(inc, "runs/20260106T000000Z-t/index.html");
     th = mtime_of(inc, "history/s1-peak.png");
+    tc = mtime_of(inc, "compare/20260105T000000Z-t..20260106T000000Z-t.png");
     /* nothing new: nothing of the runs' pages written again, no chart drawn again */
     report(inc, 3, 2);
     assert_true(same_time(t6, mtime_of(inc, "runs/20260106T000000Z-t/index.html")));
@@ -373,6 +374,9 @@ static void test_incremental_same_bytes(void **state)
     assert_true(same_time(t1, mtime_of(inc, "runs/20260101T000000Z-t/index.html")));
     assert_true(same_time(t5, mtime_of(inc, "runs/20260105T000000Z-t/index.html")));
     assert_false(same_time(t6, mtime_of(inc, "runs/20260106T000000Z-t/index.html")));
+    /* run 6's pages rendered again for their link to run 7, its comparison
+     * chart not drawn again */
+    assert_true(same_time(tc, mtime_of(inc, "compare/20260105T000000Z-t..20260106T000000Z-t.png")));
     for (day = 1; day <= 7; day++)
         save_run(full, day, day == 7 ? 1.5 : 1.0 + 0.02 * day);
     report_full(full, 3, 2, 1);
