@@ -660,6 +660,13 @@ int cache_mark_same(const char *out, const char *name, const cache_key *k)
     return same;
 }
 
+int cache_mark_drop(const char *out, const char *name, err *e)
+{
+    char p[PATHMAX];
+    entry_path(out, name, "mark", p, sizeof p);
+    return fsx_unlink_in(out, p, e);
+}
+
 int cache_mark_save(const char *out, const char *name, const cache_key *k, err *e)
 {
     char p[PATHMAX];

@@ -89,5 +89,9 @@ int cache_page_entry(const char *out, const char *id, const cache_key *k, const 
  * show changed.  cache_mark_same: 1 when the mark holds k. */
 int cache_mark_same(const char *out, const char *name, const cache_key *k);
 int cache_mark_save(const char *out, const char *name, const cache_key *k, err *e);
+/* Removes the mark (BE_OK when there is none): the charts are drawn from
+ * something else now (`compare` draws a comparison chart with its own
+ * options over the report's). */
+int cache_mark_drop(const char *out, const char *name, err *e);
 
 #endif

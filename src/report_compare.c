@@ -137,6 +137,7 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
     archive arch;
     compare_opts opts = *co;
     site_outbox box = {0};
+    char mark[2 * 128 + 16];
     err ae;
     int rc = BE_OK, i, n = 0, have_arch;
 
@@ -170,7 +171,13 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
         opts.band = band;
         opts.nband = arch.n;
     }
-    if (rc < 0 || (rc = compare_sets(ra, na, rb, nb, &opts, cmp, e)) < 0 ||
+    if (rc == BE_OK && (rc = compare_sets(ra, na, rb, nb, &opts, cmp, e)) == BE_OK) {
+        /* the chart drawn here, with these options, is not the report's:
+         * its mark goes first, so that the report draws its own again */
+        snprintf(mark, sizeof mark, "compare-%s..%s", cmp->id_a, cmp->id_b);
+        rc = cache_mark_drop(o->out, mark, e);
+    }
+    if (rc < 0 ||
         (rc = report_render_compare(&s, o->out, cmp, ra[0], rb[0], 1, &box, page, size, e)) < 0 ||
         (rc = site_flush(&box, o->out, o->stop, e)) < 0) {
         compare_free(cmp);
