@@ -61,17 +61,21 @@ DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl
 #   compare   what reads loaded runs: compare (text, Markdown, JSON), the
 #             exports (summary.md, results.json, CSV) and the history
 #   netlist   --net-file and --net values (net.c)
+#   cache     the report's cache entries in OUT/.cache (cache.c), sealed
+#             with a valid checksum so that the parsing behind it is reached
 # `make fuzz` runs each for FUZZ_SECONDS; `make check` splits
 # FUZZ_CHECK_SECONDS among them.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
-FUZZERS      := results siteconf compare netlist
+FUZZERS      := results siteconf compare netlist cache
 FUZZ_SRC_results  := src/results.c src/results_load.c src/results_write.c src/utf8.c src/err.c \
                      src/fsx.c src/infile.c src/fmt.c src/stats.c src/net.c src/gz.c
 FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c
 FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
+FUZZ_SRC_cache    := $(addprefix src/,cache.c results.c results_load.c results_write.c utf8.c err.c \
+                     fsx.c infile.c fmt.c stats.c net.c gz.c)
 FUZZ_SRC_compare  := $(addprefix src/,changes.c chart.c png.c compare.c compare_run.c csv.c devinfo.c err.c export.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c host.c infile.c \
                      json.c list.c net.c netfit.c prose.c query.c telemetry.c results.c results_load.c \
@@ -81,10 +85,12 @@ FUZZ_CORPUS_results  := tests/fuzz/corpus
 FUZZ_CORPUS_siteconf := tests/fuzz/corpus-siteconf
 FUZZ_CORPUS_compare  := tests/fuzz/corpus-compare
 FUZZ_CORPUS_netlist  := tests/fuzz/corpus-netlist
+FUZZ_CORPUS_cache    := tests/fuzz/corpus-cache
 FUZZ_DICT_results  := tests/fuzz/results.dict
 FUZZ_DICT_siteconf := tests/fuzz/siteconf.dict
 FUZZ_DICT_compare  := tests/fuzz/results.dict
 FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
+FUZZ_DICT_cache    := tests/fuzz/cache.dict
 
 .PHONY: all check test report bench bench-compare bench-archive fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:

@@ -27,8 +27,8 @@
 #define PATHMAX 4096
 #define MAX_ENTRY (64L * 1024 * 1024)
 
-static const char digest_magic[8] = {'B', 'E', 'D', 'I', 'G', 'E', 'S', '1'};
-static const char page_magic[8] = {'B', 'E', 'P', 'A', 'G', 'E', 'S', '1'};
+static const char digest_magic[8] = CACHE_MAGIC_DIGEST;
+static const char page_magic[8] = CACHE_MAGIC_PAGE;
 
 /* ---- hashing: two 64-bit multiply-xor streams, eight bytes a step (every
  * results file and every digest is hashed on every report), the tail byte
@@ -90,6 +90,14 @@ static void build_key(cache_hasher *h)
     cache_hash_str(h, BE_VERSION);
     cache_hash_str(h, BE_COMMIT);
     cache_hash(h, sizes, sizeof sizes);
+}
+
+void cache_build_key(cache_key *k)
+{
+    cache_hasher h;
+    cache_hash_init(&h);
+    build_key(&h);
+    cache_hash_end(&h, k);
 }
 
 int cache_key_file(const char *path, cache_key *k, err *e)
@@ -224,7 +232,7 @@ static void entry_path(const char *out, const char *id, const char *ext, char *p
  * Encoded: zrle_magic, the length of the bytes (u32), then records
  * (zeros u32, bytes u32, the bytes); the checksum follows. */
 
-static const char zrle_magic[8] = {'B', 'E', 'Z', 'E', 'R', 'O', 'S', '1'};
+static const char zrle_magic[8] = CACHE_MAGIC_ZRLE;
 
 /* A run of zeros shorter than this stays among the bytes: a record costs
  * eight. */
@@ -331,12 +339,9 @@ int cache_digest_save(const char *out, const char *id, const cache_key *k, const
     const results *r = d->r;
     fit_prices prices;
     buf b = {NULL, 0, 0, 0};
-    cache_hasher h;
     cache_key build;
     int i;
-    cache_hash_init(&h);
-    build_key(&h);
-    cache_hash_end(&h, &build);
+    cache_build_key(&build);
     /* the prices given, and zeros past them and past each name's end:
      * those bytes were never written */
     memset(&prices, 0, sizeof prices);
@@ -361,8 +366,15 @@ int cache_digest_save(const char *out, const char *id, const cache_key *k, const
     put(&b, &prices, sizeof prices);
     put(&b, r->devices, (size_t)r->ndevices * sizeof *r->devices);
     put(&b, r->passes, (size_t)r->npasses * sizeof *r->passes);
-    for (i = 0; i < r->npoints; i++)
-        put(&b, &r->points[i], sizeof r->points[i]);
+    for (i = 0; i < r->npoints; i++) {
+        /* its samples stay in the results file: no address of this
+         * process goes to disk */
+        rs_point p = r->points[i];
+        p.nsamples = 0;
+        p.samples = NULL;
+        p.pass = NULL;
+        put(&b, &p, sizeof p);
+    }
     put(&b, r->fit.cross, (size_t)r->fit.ncross * sizeof *r->fit.cross);
     put(&b, d->answer, sizeof d->answer);
     put(&b, d->rows, d->nrows);
@@ -447,7 +459,8 @@ static int sane(results *r)
     rs_prov *v = &r->prov;
     int i, j;
     TERM(v->version), TERM(v->commit), TERM(v->id), TERM(v->started), TERM(v->finished);
-    TERM(v->command), TERM(v->hidden), TERM(v->batch), TERM(v->modes), TERM(v->host);
+    TERM(v->command), TERM(v->env), TERM(v->hidden), TERM(v->batch), TERM(v->modes);
+    TERM(v->host);
     TERM(v->os), TERM(v->kernel), TERM(v->cpu_model), TERM(v->compiler);
     TERM(v->blas_version), TERM(v->blas_config), TERM(v->blas_core), TERM(v->blas_threads_from);
     for (i = 0; i < r->prices.n && i < FIT_MAX_PRICES; i++)
@@ -465,7 +478,8 @@ static int sane(results *r)
     }
     for (i = 0; i < r->npoints; i++) {
         rs_point *p = &r->points[i];
-        TERM(p->device), TERM(p->message), TERM(p->why), TERM(p->worst);
+        TERM(p->device), TERM(p->net), TERM(p->sizes), TERM(p->message), TERM(p->why);
+        TERM(p->worst);
         p->samples = NULL;
         p->pass = NULL;
         p->nsamples = 0;
@@ -492,7 +506,6 @@ int cache_digest_load(const char *out, const char *id, const cache_key *k, cache
 {
     char *data, magic[8], bk[33], rk[33];
     size_t len, ndev, npts, ncross, nrows, npass, i;
-    cache_hasher h;
     cache_key build;
     reader rd;
     results *r;
@@ -502,9 +515,7 @@ int cache_digest_load(const char *out, const char *id, const cache_key *k, cache
     rd.p = data;
     rd.left = len;
     rd.bad = 0;
-    cache_hash_init(&h);
-    build_key(&h);
-    cache_hash_end(&h, &build);
+    cache_build_key(&build);
     take(&rd, magic, sizeof magic);
     take(&rd, bk, sizeof bk);
     take(&rd, rk, sizeof rk);

@@ -35,6 +35,13 @@
 /* the id of the front page's entry: no run id starts with a dot */
 #define CACHE_FRONT ".front"
 
+/* The first eight bytes of an entry: a digest, a page entry, and the zero
+ * runs a digest is kept in (a string literal's ninth byte, its NUL, is
+ * not written). */
+#define CACHE_MAGIC_DIGEST "BEDIGES1"
+#define CACHE_MAGIC_PAGE "BEPAGES1"
+#define CACHE_MAGIC_ZRLE "BEZEROS1"
+
 /* A hash of 128 bits, as 32 hex digits and a NUL. */
 typedef struct cache_key {
     char hex[33];
@@ -50,6 +57,10 @@ void cache_hash(cache_hasher *h, const void *data, size_t len);
 void cache_hash_str(cache_hasher *h, const char *s); /* s and its NUL */
 void cache_hash_end(const cache_hasher *h, cache_key *k);
 
+/* The key of this build (version, commit, the layout of the structures a
+ * digest holds), which every digest carries: the fuzzer seals entries
+ * with it. */
+void cache_build_key(cache_key *k);
 /* The key of the results file at path: its bytes and this build. */
 int cache_key_file(const char *path, cache_key *k, err *e);
 

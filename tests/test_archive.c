@@ -325,6 +325,46 @@ static int same_time(struct timespec a, struct timespec b)
  * after cache entries are damaged or swapped (ignored and made again),
  * after a run's results change under the same id (its pages change),
  * after a chart drawn in place is lost or its mark garbled. */
+/* A digest whose strings fill their buffers to the end (a forged entry
+ * can hold anything under a valid checksum): each is cut at its buffer
+ * when loaded, so that what prints it stops there.  The run's network
+ * fields and its environment were once left uncut. */
+static void test_digest_strings_cut(void **state)
+{
+    results *r = make_run(1, 1.0);
+    cache_digest d, back;
+    cache_key k;
+    cache_hasher h;
+    char out[400];
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/cut", tmpdir);
+    assert_int_equal(fsx_mkdirs(out, &e), BE_OK);
+    assert_int_equal(cache_digest_make(r, "answer", "", 0, &d, &e), BE_OK);
+    memset(d.r->prov.env, 'e', sizeof d.r->prov.env);
+    memset(d.r->prov.host, 'h', sizeof d.r->prov.host);
+    memset(d.r->points[0].net, 'n', sizeof d.r->points[0].net);
+    memset(d.r->points[0].sizes, 's', sizeof d.r->points[0].sizes);
+    memset(d.r->points[0].message, 'm', sizeof d.r->points[0].message);
+    memset(d.answer, 'a', sizeof d.answer);
+    cache_hash_init(&h);
+    cache_hash_str(&h, "cut");
+    cache_hash_end(&h, &k);
+    assert_int_equal(cache_digest_save(out, r->prov.id, &k, &d, &e), BE_OK);
+    assert_int_equal(cache_digest_load(out, r->prov.id, &k, &back, &e), BE_OK);
+    assert_int_equal(strlen(back.r->prov.env), sizeof back.r->prov.env - 1);
+    assert_int_equal(strlen(back.r->prov.host), sizeof back.r->prov.host - 1);
+    assert_int_equal(strlen(back.r->points[0].net), sizeof back.r->points[0].net - 1);
+    assert_int_equal(strlen(back.r->points[0].sizes), sizeof back.r->points[0].sizes - 1);
+    assert_int_equal(strlen(back.r->points[0].message), sizeof back.r->points[0].message - 1);
+    assert_int_equal(strlen(back.answer), sizeof back.answer - 1);
+    /* and no address of the writing process in it */
+    assert_null(back.r->points[0].samples);
+    cache_digest_free(&back);
+    cache_digest_free(&d);
+    results_free(r);
+}
+
 /* A forged digest: its first record of zero runs says it holds more
  * bytes than the file has, under a checksum made again for the forgery
  * (the checksum is no defence: the records are checked for themselves). */
@@ -453,9 +493,8 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_feed_items_setting),
-        cmocka_unit_test(test_bounded_pages),
-        cmocka_unit_test(test_compressed_results),
+        cmocka_unit_test(test_feed_items_setting),     cmocka_unit_test(test_bounded_pages),
+        cmocka_unit_test(test_compressed_results),     cmocka_unit_test(test_digest_strings_cut),
         cmocka_unit_test(test_incremental_same_bytes),
     };
     return cmocka_run_group_tests_name("archive", tests, setup, teardown);
