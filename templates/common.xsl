@@ -45,7 +45,7 @@
     </html>
   </xsl:template>
 
-  <!-- a chart: the PNG (2× for sharp screens) linking to itself; on a
+  <!-- a chart: the PNG (1.75× for sharp screens) linking to itself; on a
        phone its narrow rendering, drawn for that width with legible text -->
   <xsl:template match="chart">
     <figure class="chart">

@@ -959,7 +959,7 @@ static void check_sizes(const char *name, int want_h)
     snprintf(path, sizeof path, "%s/%s.png", outdir, name);
     if (chart_png_size(path, &w, &h, &e) != BE_OK)
         fail_msg("%s", e.msg);
-    assert_int_equal(w, 2200);
+    assert_int_equal(w, (int)(FIGURE_WIDTH * FIGURE_SCALE));
     assert_int_equal(h, want_h);
     snprintf(path, sizeof path, "%s/%s" FIGURE_NARROW_SUFFIX ".png", outdir, name);
     if (chart_png_size(path, &w, &h, &e) != BE_OK)
@@ -978,11 +978,11 @@ static void test_history_charts(void **state)
     make_series(&s, 1);
     base_of(b, sizeof b, "hist-cross");
     assert_int_equal(figure_history_cross(&s, "Crossover over the runs", NULL, b, &e), BE_OK);
-    check_sizes("hist-cross", 1280);
+    check_sizes("hist-cross", (int)(FIGURE_HEIGHT * FIGURE_SCALE));
     check_chart("hist-cross", both, 2, NULL, 0);
     base_of(b, sizeof b, "hist-peak");
     assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", NULL, b, &e), BE_OK);
-    check_sizes("hist-peak", 1280);
+    check_sizes("hist-peak", (int)(FIGURE_HEIGHT * FIGURE_SCALE));
     check_chart("hist-peak", both, 2, NULL, 0);
     free_series(&s);
 }
@@ -998,20 +998,20 @@ static void test_history_empty(void **state)
     make_series(&s, 0);
     base_of(b, sizeof b, "hist-cross-empty");
     assert_int_equal(figure_history_cross(&s, "Crossover over the runs", NULL, b, &e), BE_OK);
-    check_sizes("hist-cross-empty", 1280);
+    check_sizes("hist-cross-empty", (int)(FIGURE_HEIGHT * FIGURE_SCALE));
     check_chart("hist-cross-empty", NULL, 0, both, 2);
     base_of(b, sizeof b, "hist-peak-empty");
     assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", NULL, b, &e), BE_OK);
-    check_sizes("hist-peak-empty", 1280);
+    check_sizes("hist-peak-empty", (int)(FIGURE_HEIGHT * FIGURE_SCALE));
     check_chart("hist-peak-empty", NULL, 0, both, 2);
     free_series(&s);
     /* no run at all: nothing of a run is read */
     memset(&s, 0, sizeof s);
     base_of(b, sizeof b, "hist-none");
     assert_int_equal(figure_history_cross(&s, "Crossover over the runs", NULL, b, &e), BE_OK);
-    check_sizes("hist-none", 1280);
+    check_sizes("hist-none", (int)(FIGURE_HEIGHT * FIGURE_SCALE));
     assert_int_equal(figure_history_peak(&s, "Peak throughput over the runs", NULL, b, &e), BE_OK);
-    check_sizes("hist-none", 1280);
+    check_sizes("hist-none", (int)(FIGURE_HEIGHT * FIGURE_SCALE));
 }
 
 /* The pixels png_write was given, read back by Cairo: an opaque image
