@@ -411,10 +411,14 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
     buf[0] = '\0';
     for (i = 0, k = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        if (p->status == PT_OK && (p->resident.drift || (p->has_transfer && p->transfer.drift)))
-            fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d (%+.0f%%)", k++ ? ", " : "",
+        /* the ratio of the view that drifted: the resident one's own
+         * beside a transfer's drift read "+0%" */
+        const int tr = !p->resident.drift && p->has_transfer && p->transfer.drift;
+        if (p->status == PT_OK && (p->resident.drift || tr))
+            fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d (%+.0f%%%s)", k++ ? ", " : "",
                        p->device, workload_mode_name(p->mode), p->hidden, p->batch,
-                       100.0 * (p->resident.drift_ratio - 1.0));
+                       100.0 * ((tr ? p->transfer.drift_ratio : p->resident.drift_ratio) - 1.0),
+                       tr ? " with transfers" : "");
     }
     if (k && n < max)
         snprintf(w[n++], PROSE_WARNING,

@@ -1094,6 +1094,49 @@ static void test_busy_threshold(void **state)
     results_free(r);
 }
 
+/* The drift warning quotes the ratio of the view that drifted: a point
+ * whose transfer view drifted by 18% was shown with its resident ratio,
+ * "(+0%)", which no reader can square with "got slower". */
+static void test_drift_ratio_shown(void **state)
+{
+    results *r = NULL;
+    char w[8][PROSE_WARNING], want[200];
+    const char *drift = NULL;
+    int i, n, a = -1, b = -1;
+    err e;
+    (void)state;
+    if (results_load("tests/data/gpu/h100-20261123T074740Z.xml", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (i = 0; i < r->npoints; i++) {
+        rs_point *p = &r->points[i];
+        p->resident.drift = p->transfer.drift = 0;
+        if (a < 0 && p->has_transfer && p->status == PT_OK)
+            a = i;
+        else if (b < 0 && p->status == PT_OK)
+            b = i;
+    }
+    assert_true(a >= 0 && b >= 0);
+    r->points[a].resident.drift_ratio = 1.001;
+    r->points[a].transfer.drift = 1;
+    r->points[a].transfer.drift_ratio = 1.18;
+    r->points[b].resident.drift = 1;
+    r->points[b].resident.drift_ratio = 1.07;
+    n = prose_warnings(r, w, 8);
+    for (i = 0; i < n; i++)
+        if (strncmp(w[i], "Drift: ", 7) == 0)
+            drift = w[i];
+    assert_non_null(drift);
+    snprintf(want, sizeof want, "%s %s hidden %d batch %d (+18%% with transfers)",
+             r->points[a].device, workload_mode_name(r->points[a].mode), r->points[a].hidden,
+             r->points[a].batch);
+    assert_non_null(strstr(drift, want));
+    snprintf(want, sizeof want, "%s %s hidden %d batch %d (+7%%)", r->points[b].device,
+             workload_mode_name(r->points[b].mode), r->points[b].hidden, r->points[b].batch);
+    assert_non_null(strstr(drift, want));
+    assert_null(strstr(drift, "+0%"));
+    results_free(r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1127,6 +1170,7 @@ int main(void)
         cmocka_unit_test(test_hosts_merge_rules),
         cmocka_unit_test(test_extremes_supported),
         cmocka_unit_test(test_busy_threshold),
+        cmocka_unit_test(test_drift_ratio_shown),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
