@@ -382,7 +382,16 @@ int fsx_rename_in(const char *root, const char *from, const char *to, err *e)
     return rc;
 }
 
-int fsx_unlink_in(const char *root, const char *path, err *e)
+static int remove_stage_at(int parent, const char *name);
+
+static int unlink_at(int parent, const char *name)
+{
+    return unlinkat(parent, name, 0) == 0 ? BE_OK : BE_EFAIL;
+}
+
+/* Removes path inside root with rm, in its directory opened as
+ * fsx_dir_open opens it; BE_OK when it is not there. */
+static int remove_in(const char *root, const char *path, int (*rm)(int, const char *), err *e)
 {
     char esc[1024];
     const char *rel, *file;
@@ -390,12 +399,17 @@ int fsx_unlink_in(const char *root, const char *path, err *e)
     int fd, rc;
     if ((rc = open_parent(root, path, &fd, &file, &ndirs, &rel, e)) < 0 || fd < 0)
         return rc;
-    if (unlinkat(fd, file, 0) != 0 && errno != ENOENT) {
+    if (rm(fd, file) != BE_OK && errno != ENOENT) {
         utf8_escape(esc, sizeof esc, path);
         rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", esc, strerror(errno));
     }
     close(fd);
     return rc;
+}
+
+int fsx_unlink_in(const char *root, const char *path, err *e)
+{
+    return remove_in(root, path, unlink_at, e);
 }
 
 int fsx_check_in(const char *root, const char *path, err *e)
@@ -565,18 +579,7 @@ done:
 
 int fsx_unstage_in(const char *root, const char *path, err *e)
 {
-    char esc[1024];
-    const char *rel, *file;
-    size_t ndirs;
-    int fd, rc;
-    if ((rc = open_parent(root, path, &fd, &file, &ndirs, &rel, e)) < 0 || fd < 0)
-        return rc;
-    if (remove_stage_at(fd, file) != BE_OK && errno != ENOENT) {
-        utf8_escape(esc, sizeof esc, path);
-        rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", esc, strerror(errno));
-    }
-    close(fd);
-    return rc;
+    return remove_in(root, path, remove_stage_at, e);
 }
 
 /* fsx_check_links_in of the open directory fd (closed here), shown as
