@@ -135,8 +135,11 @@ static double step_test(const chg_log *L, int s, int t, int e, chg_step *st)
     st->ratio = exp(d);
     st->ratio_lo = exp(d - q * se);
     st->ratio_hi = exp(d + q * se);
+    if (fabs(st->ratio - 1.0) <= CHG_NOISE)
+        return 0.0;
+    /* the quantile by bisection only for a step that could count */
     qs = cand > 1 ? stats_t_quantile(1.0 - 0.025 / cand, e - s - 2) : q;
-    if (fabs(st->ratio - 1.0) <= CHG_NOISE || fabs(d) <= qs * se)
+    if (fabs(d) <= qs * se)
         return 0.0;
     return se > 0.0 ? fabs(d) / se : INFINITY;
 }
