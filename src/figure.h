@@ -42,7 +42,7 @@
 #define FIGURE_WIDTH 1100.0
 #define FIGURE_HEIGHT 640.0
 /* 1.75 pixels per unit (1925 pixels wide), sharp on a high-density screen,
- * a fifth fewer bytes and less to deflate than 2: a default-sized run
+ * a sixth fewer bytes and less to deflate than 2: a default-sized run
  * stays within 1 MB on disk (docs/archive.md) */
 #define FIGURE_SCALE 1.75
 #define FIGURE_NARROW_WIDTH 330.0
