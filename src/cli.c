@@ -49,7 +49,8 @@ enum {
     OPT_NET,
     OPT_NET_FILE,
     OPT_VIEW,
-    OPT_FULL
+    OPT_FULL,
+    OPT_JOBS
 };
 
 /* --title and --author end up in page titles and the feed: one line of
@@ -116,6 +117,7 @@ static const option_spec options[] = {
     {"net-file", 0, 1, OPT_NET_FILE, C_SWEEP},
     {"view", 0, 1, OPT_VIEW, CMD(CLI_WHICH)},
     {"full", 0, 0, OPT_FULL, CMD(CLI_REPORT)},
+    {"jobs", 'j', 1, OPT_JOBS, CMD(CLI_ALL) | CMD(CLI_REPORT)},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof *options))
 
@@ -192,6 +194,8 @@ void cli_usage(FILE *out)
           "                     none, reference (its C loop and memory stream) or load (the\n"
           "                     CPU share others took) (default: load)\n"
           "  --full             report renders every page again, whatever it rendered before\n"
+          "  -j, --jobs N       processes rendering the runs' pages at once (report, all;\n"
+          "                     1..64, default: one per CPU)\n"
           "  --save             tune --quick: keep its tuning (it is not kept without;\n"
           "                     tune without --quick always keeps it)\n"
           "  -q, --quiet        no progress output\n"
@@ -384,7 +388,7 @@ static int find_short(char ch)
 }
 
 /* The options whose value is a number: --threads, --budget, --seed,
- * --threshold, --alpha, --repeat. */
+ * --threshold, --alpha, --repeat, --jobs. */
 static int apply_number(cli *c, given *g, int opt, const char *val, err *e)
 {
     char *end;
@@ -397,6 +401,11 @@ static int apply_number(cli *c, given *g, int opt, const char *val, err *e)
                                      : parse_long("--repeat", val, 1, 100, &v, e)) < 0)
             return rc;
         *(opt == OPT_THREADS ? &c->threads : &c->repeat) = (int)v;
+        break;
+    case OPT_JOBS:
+        if ((rc = parse_long("--jobs", val, 1, 64, &v, e)) < 0)
+            return rc;
+        c->jobs = (int)v;
         break;
     case OPT_BUDGET:
         g->budget = strtod(val, &end);
@@ -540,6 +549,7 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
     case OPT_THRESHOLD:
     case OPT_ALPHA:
     case OPT_REPEAT:
+    case OPT_JOBS:
         return apply_number(c, g, opt, val, e);
     case OPT_VIEW:
     case OPT_FORMAT:

@@ -50,6 +50,7 @@ typedef struct cli {
     cli_format format;             /* --format (compare) */
     int fail_on_regression;        /* --fail-on-regression (compare): exit 3 */
     int full;                      /* --full (report): no render cache */
+    int jobs;                      /* --jobs (report, all): 0 = one per CPU */
     double threshold;              /* --threshold (compare): 0 = the default */
     double alpha;                  /* --alpha (compare): 0 = the default */
     int correct;                   /* --correct (compare): 0 the default, 1 none,

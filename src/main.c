@@ -279,6 +279,7 @@ static void report_options(const cli *c, const site_settings *st, report_opts *o
     o->data_dir = c->data_dir;
     o->feed_items = st->feed_items;
     o->full = c->full;
+    o->jobs = c->jobs;
     o->stop = stop_flag();
     o->warn = print_warning;
 }

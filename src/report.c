@@ -324,34 +324,30 @@ static void drop_run(report_ctx *x, int i, const char *why)
     archive_skip(&x->a, i, why);
 }
 
-/* Every run's pages that changed; a run of the archive whose pages do not
- * render is dropped and the pages are made again without it (its
- * neighbours' links change), an imported one is refused. */
+/* Every run's pages that changed (report_jobs.c shares them among
+ * processes); a run of the archive whose pages do not render is dropped
+ * and the pages are made again without it (its neighbours' links
+ * change), an imported one is refused. */
 static int render_runs(report_ctx *x, int *again, err *e)
 {
-    int k, rc;
+    int k, rc, failed;
     err why;
     *again = 0;
     history_free(&x->h);
     if ((rc = history_make(&x->a, &x->h, e)) < 0 || (rc = prepare_front(x, e)) < 0)
         return rc;
     for (k = 0; k < x->a.n; k++) {
-        if ((rc = report_stopped(x, e)) < 0)
-            return rc;
         report_page_key(x, k, &x->page[k]);
-        if (unchanged(x, k))
-            continue;
-        x->fresh[k] = 1;
-        if (render_whole(x, k, &why) == BE_OK)
-            continue;
-        if (x->a.v[k].imported || x->a.n == 1) {
-            *e = why;
-            return BE_EFAIL;
-        }
-        drop_run(x, k, why.msg);
-        *again = 1;
-        return BE_OK;
+        x->fresh[k] = !unchanged(x, k);
     }
+    if ((rc = report_render_fresh(x, render_whole, &failed, &why, e)) < 0 || failed < 0)
+        return rc;
+    if (x->a.v[failed].imported || x->a.n == 1) {
+        *e = why;
+        return BE_EFAIL;
+    }
+    drop_run(x, failed, why.msg);
+    *again = 1;
     return BE_OK;
 }
 
@@ -558,6 +554,9 @@ static void ctx_free(report_ctx *x)
     site_outbox_free(&x->box);
     site_close(&x->s);
     results_memo_free(x->memo);
+    for (i = 0; i < x->nwarm; i++)
+        free(x->warm[i]);
+    free(x->warm);
 }
 
 int report_write(const report_opts *o, char *index, size_t size, err *e)
@@ -581,6 +580,7 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
         return rc;
     }
     if ((rc = site_recover(o->out, e)) == BE_OK && (rc = report_site_key(x, e)) == BE_OK &&
+        (rc = report_warm(x, e)) == BE_OK &&
         (rc = archive_load(o->out, o->runs, o->nruns, &hk, &x->a, e)) == BE_OK) {
         if ((rc = report_match_sides(x, e)) == BE_OK &&
             (rc = check_runs(o->out, &x->a, e)) == BE_OK &&

@@ -38,6 +38,7 @@ typedef struct report_opts {
     int feed_items;              /* runs in the feed, newest; 0: SITE_FEED_ITEMS */
     int archive_page;            /* runs per archive page; 0: ARCHPAGES_RUNS */
     int full;                    /* 1: render every page (no render cache) */
+    int jobs;                    /* processes rendering runs' pages; 0: one per CPU */
     volatile sig_atomic_t *stop; /* raised by SIGINT/SIGTERM/SIGHUP (NULL: never):
                                      BE_EINTR before the next file is written */
     report_warn_fn warn;         /* NULL: warnings are dropped               */

@@ -5,7 +5,8 @@
  * page, the exports and the publishing of the set; report_keys.c keeps
  * each run small (its digest, cache.h) and says what each page is made
  * of (its key); report_run.c builds a run's page (charts, tables, words,
- * links); report_compare.c the comparison pages, and `compare`;
+ * links), report_jobs.c shares that work among processes;
+ * report_compare.c the comparison pages, and `compare`;
  * report_history.c the history page and its charts; report_feed.c the
  * feed and its items.  The public interface is report.h.
  */
@@ -69,6 +70,9 @@ typedef struct report_ctx {
     int nside;
     site_outbox box;
     results_memo *memo; /* the loads of this report: each run checked against the schema once */
+    char **warm;        /* nwarm: the runs whose digests report_warm makes */
+    int nwarm;
+    int warmed; /* every share of them finished (--full may read them) */
 } report_ctx;
 
 /* ---- report.c -------------------------------------------------------- */
@@ -89,6 +93,10 @@ int report_sweep_out(const char *out, const archive *a, err *e);
 
 /* ---- report_keys.c: each run in small, each page's key (cache.h) ----- */
 
+/* Before the archive loads, with several processes (report_opts.jobs):
+ * the digest of every run of the archive that has none in the cache (every
+ * run, with --full) made and saved, so that the loading reads them. */
+int report_warm(report_ctx *x, err *e);
 /* archive_load's hooks (archive_hooks): a run given on the command line
  * (an import is placed, then kept small), and a run of the archive (its
  * digest from the cache when the cache has one for these very results,
@@ -135,6 +143,26 @@ int report_run_page(report_ctx *x, int k, int index, const results *hosts, int n
 /* Run k's own files into x->box: results.csv, results.json, summary.md,
  * style.css, its networks' pages and its page. */
 int report_render_run(report_ctx *x, int k, err *e);
+
+/* ---- report_jobs.c: runs rendered by several processes ------------- */
+
+/* The processes a report's runs are shared among (report_opts.jobs; 0:
+ * one per CPU online), 1 to 64. */
+int report_jobs_wanted(const report_ctx *x);
+/* Runs work(x, share, n) for every share of n = report_jobs_wanted(x):
+ * share 0 here, the others each in a process forked for it.  *all: every
+ * share returned BE_OK.  Returns BE_EINTR when stopped, else BE_OK (a
+ * helper that failed only clears *all). */
+int report_in_shares(report_ctx *x, int (*work)(report_ctx *x, int share, int n), int *all, err *e);
+/* Renders run k whole (its pages, its comparison, its feed item). */
+typedef int (*report_render_fn)(report_ctx *x, int k, err *e);
+/* Renders every run k with x->fresh[k] by render, with up to x->o->jobs
+ * processes (0: one per CPU online), the runs an import, the front page
+ * or the feed need here.  A run that cannot be rendered stops the
+ * process that met it: *failed is the earliest such run (its index,
+ * *why says why), -1 when none.  BE_EINTR when stopped; BE_EFAIL when a
+ * helper ended before it finished. */
+int report_render_fresh(report_ctx *x, report_render_fn render, int *failed, err *why, err *e);
 
 /* ---- report_compare.c ----------------------------------------------- */
 

@@ -12,9 +12,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report_impl.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "archpages.h"
 #include "csv.h"
@@ -98,9 +100,83 @@ int report_on_given(void *ctx, archive *a, int i, err *e)
     return keep_small(x, u, staged, e);
 }
 
+/* The digest of run id of the archive made and saved, unless (without
+ * --full) the cache has an entry for it; failures are left to the scan,
+ * which meets them again and says so. */
+static void warm_one(report_ctx *x, const char *id)
+{
+    archive_run u;
+    cache_digest d;
+    cache_key k;
+    char p[PATHMAX];
+    err ignore;
+    snprintf(p, sizeof p, "%s/" CACHE_DIR "/%s.digest", x->o->out, id);
+    if (!x->o->full && access(p, F_OK) == 0)
+        return;
+    /* --full: the entry made now or none (the scan then loads the run) */
+    if (x->o->full)
+        (void)fsx_unlink_in(x->o->out, p, &ignore);
+    memset(&u, 0, sizeof u);
+    if (archive_check_run(x->o->out, id, &u, &ignore) == BE_OK &&
+        cache_key_file(u.src, &k, &ignore) == BE_OK &&
+        archive_load_archived(x->o->out, id, x->memo, &u, &ignore) == BE_OK &&
+        digest_of(u.r, &d, &ignore) == BE_OK) {
+        (void)cache_digest_save(x->o->out, id, &k, &d, &ignore);
+        cache_digest_free(&d);
+    }
+    archive_run_free(&u);
+}
+
+/* report_in_shares's work: share of n of the runs in x->warm. */
+static int warm_share(report_ctx *x, int share, int n)
+{
+    int i;
+    for (i = share; i < x->nwarm; i += n) {
+        if (x->o->stop && *x->o->stop)
+            return BE_EINTR;
+        warm_one(x, x->warm[i]);
+    }
+    return BE_OK;
+}
+
+int report_warm(report_ctx *x, err *e)
+{
+    char runs[PATHMAX];
+    struct dirent *de;
+    DIR *d;
+    int rc = BE_OK, cap = 0;
+    snprintf(runs, sizeof runs, "%s/runs", x->o->out);
+    if (report_jobs_wanted(x) < 2 || !(d = opendir(runs)))
+        return BE_OK;
+    while ((de = readdir(d))) {
+        char p[PATHMAX + 300];
+        snprintf(p, sizeof p, "%s/" CACHE_DIR "/%s.digest", x->o->out, de->d_name);
+        if (de->d_name[0] == '.' || (!x->o->full && access(p, F_OK) == 0))
+            continue;
+        if (x->nwarm == cap) {
+            char **v = realloc(x->warm, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *v);
+            if (!v) {
+                rc = err_set(e, BE_EFAIL, "out of memory");
+                break;
+            }
+            x->warm = v;
+        }
+        if (!(x->warm[x->nwarm] = strdup(de->d_name))) {
+            rc = err_set(e, BE_EFAIL, "out of memory");
+            break;
+        }
+        x->nwarm++;
+    }
+    closedir(d);
+    if (rc == BE_OK && x->nwarm >= 2)
+        rc = report_in_shares(x, warm_share, &x->warmed, e);
+    return rc;
+}
+
 /* archive_load's hook for a run of the archive: its digest from the cache
  * when the cache has one for these very results (and --full was not
- * given), else loaded whole and kept small. */
+ * given, or report_warm made them all anew), else loaded whole and kept
+ * small. */
 int report_on_archived(void *ctx, const char *out, const char *id, archive_run *u, err *e)
 {
     report_ctx *x = ctx;
@@ -112,7 +188,7 @@ int report_on_archived(void *ctx, const char *out, const char *id, archive_run *
     if ((rc = report_stopped(x, e)) < 0 || (rc = archive_check_run(out, id, u, e)) < 0 ||
         (rc = cache_key_file(u->src, &k, e)) < 0)
         return rc;
-    if (!x->o->full && cache_digest_load(out, id, &k, &d, &miss) == BE_OK) {
+    if ((!x->o->full || x->warmed) && cache_digest_load(out, id, &k, &d, &miss) == BE_OK) {
         u->r = d.r;
         if ((rc = side_add(x, id, &k, &d, e)) < 0) {
             cache_digest_free(&d);

@@ -281,6 +281,16 @@ int results_load_bytes(const char *path, const char *bytes, size_t len, results 
 typedef struct results_memo results_memo;
 results_memo *results_memo_new(void);
 void results_memo_free(results_memo *m);
+/* What m remembers of the documents that passed the schema, from its
+ * from-th on, as *len bytes that m keeps (valid until its next load): so
+ * that a process forked from the one holding m hands back what it
+ * checked, and results_memo_merge adds it to the parent's memo (the same
+ * program on both sides).  results_memo_count: how many it remembers.
+ * The merge returns BE_EFAIL when out of memory (then m stays as it was:
+ * it only costs the schema again). */
+size_t results_memo_count(const results_memo *m);
+const void *results_memo_record(const results_memo *m, size_t from, size_t *len);
+int results_memo_merge(results_memo *m, const void *record, size_t len);
 int results_load_file(const char *path, results_memo *m, results **out, err *e);
 int results_load_memo(const char *path, const char *bytes, size_t len, results_memo *m,
                       results **out, err *e);

@@ -1685,6 +1685,35 @@ void results_memo_free(results_memo *m)
     free(m);
 }
 
+size_t results_memo_count(const results_memo *m)
+{
+    return m ? m->n : 0;
+}
+
+const void *results_memo_record(const results_memo *m, size_t from, size_t *len)
+{
+    from = m && from < m->n ? from : results_memo_count(m);
+    *len = (results_memo_count(m) - from) * sizeof(memo_seen);
+    return m && m->seen ? m->seen + from : (const void *)"";
+}
+
+int results_memo_merge(results_memo *m, const void *record, size_t len)
+{
+    size_t k = len / sizeof(memo_seen);
+    if (!m || !k)
+        return BE_OK;
+    if (m->n + k > m->cap) {
+        memo_seen *v = realloc(m->seen, (m->n + k) * sizeof *v);
+        if (!v)
+            return BE_EFAIL;
+        m->seen = v;
+        m->cap = m->n + k;
+    }
+    memcpy(m->seen + m->n, record, k * sizeof(memo_seen));
+    m->n += k;
+    return BE_OK;
+}
+
 int results_load_bytes(const char *path, const char *bytes, size_t len, results **out, err *e)
 {
     return results_load_memo(path, bytes, len, NULL, out, e);

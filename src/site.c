@@ -544,6 +544,19 @@ static int same_on_disk(const char *out, const char *path, const char *data, siz
     return same;
 }
 
+/* Opens the list of the set's staged files, OUT/.publish.pending. */
+static int list_open(site_outbox *b, const char *out, err *e)
+{
+    char pending[SITE_PATH + 32];
+    snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
+    b->list = open(pending, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (b->list < 0)
+        return err_set(e, BE_EFAIL, "%s: cannot create: %s", pending, strerror(errno));
+    b->listing = 1;
+    snprintf(b->out, sizeof b->out, "%s", out);
+    return BE_OK;
+}
+
 /* Appends path to the list of the set's staged files, OUT/.publish.pending
  * (created at the first), before the file is staged: so that the staged
  * files of a set never committed are found and removed (site_recover).
@@ -551,32 +564,30 @@ static int same_on_disk(const char *out, const char *path, const char *data, siz
  * may fail for memory). */
 static int list_add(site_outbox *b, const char *out, const char *path, err *e)
 {
-    char pending[SITE_PATH + 32];
-    const char *p = path;
+    char pending[SITE_PATH + 32], line[SITE_PATH + 1];
+    const char *p = line;
     size_t left = strlen(path);
-    int nl = 0;
+    int rc;
     snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
     if (strchr(path, '\n'))
         return err_set(e, BE_EFAIL, "%s: a file name holds a line break", path);
-    if (!b->listing) {
-        b->list = open(pending, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (b->list < 0)
-            return err_set(e, BE_EFAIL, "%s: cannot create: %s", pending, strerror(errno));
-        b->listing = 1;
-        snprintf(b->out, sizeof b->out, "%s", out);
-    }
-    while (left > 0 || !nl) {
-        ssize_t w = left > 0 ? write(b->list, p, left) : write(b->list, "\n", 1);
+    if (left >= SITE_PATH)
+        return err_set(e, BE_EFAIL, "%s: path too long", path);
+    if (!b->listing && (rc = list_open(b, out, e)) < 0)
+        return rc;
+    /* the name and its line break in one write, appended: processes
+     * forked from here (site_outbox_share) list into the same file */
+    memcpy(line, path, left);
+    line[left++] = '\n';
+    while (left > 0) {
+        ssize_t w = write(b->list, p, left);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
             return err_set(e, BE_EFAIL, "%s: cannot write: %s", pending,
                            w < 0 ? strerror(errno) : "nothing written");
-        if (left > 0) {
-            p += w;
-            left -= (size_t)w;
-        } else
-            nl = 1;
+        p += w;
+        left -= (size_t)w;
     }
     return BE_OK;
 }
@@ -628,16 +639,17 @@ void site_outbox_spool(site_outbox *b, const char *out)
     snprintf(b->spool, sizeof b->spool, "%s", out);
 }
 
-int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e)
+/* A new entry for path at the end of b (its fields zero), or NULL with e
+ * set. */
+static site_file *add_entry(site_outbox *b, const char *path, err *e)
 {
     site_file *f;
     if (b->n == b->cap) {
         int cap = b->cap ? b->cap * 2 : 32;
         site_file *v = realloc(b->v, (size_t)cap * sizeof *v);
         if (!v) {
-            if (!borrowed)
-                free(data);
-            return err_set(e, BE_EFAIL, "out of memory");
+            err_set(e, BE_EFAIL, "out of memory");
+            return NULL;
         }
         b->v = v;
         b->cap = cap;
@@ -645,17 +657,45 @@ int site_put(site_outbox *b, const char *path, char *data, size_t len, int borro
     f = &b->v[b->n];
     memset(f, 0, sizeof *f);
     if (strlen(path) >= SITE_PATH || !(f->path = strdup(path))) {
-        if (!borrowed)
-            free(data);
-        return err_set(e, BE_EFAIL, "%s: %s", path,
-                       strlen(path) >= SITE_PATH ? "path too long" : "out of memory");
+        err_set(e, BE_EFAIL, "%s: %s", path,
+                strlen(path) >= SITE_PATH ? "path too long" : "out of memory");
+        return NULL;
     }
     b->n++;
+    return f;
+}
+
+int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e)
+{
+    site_file *f = add_entry(b, path, e);
+    if (!f) {
+        if (!borrowed)
+            free(data);
+        return BE_EFAIL;
+    }
     f->data = data;
     f->len = len;
     f->borrowed = borrowed;
     if (b->spool[0] && dir_there(b->spool, path))
         return stage_now(b, f, b->spool, e);
+    return BE_OK;
+}
+
+int site_outbox_share(site_outbox *b, err *e)
+{
+    if (!b->spool[0])
+        return err_set(e, BE_EUSAGE, "site_outbox_share: the outbox does not spool");
+    return b->listing ? BE_OK : list_open(b, b->spool, e);
+}
+
+int site_adopt(site_outbox *b, const char *path, int same, err *e)
+{
+    site_file *f = add_entry(b, path, e);
+    if (!f)
+        return BE_EFAIL;
+    f->borrowed = 1;
+    f->staged = 1;
+    f->same = same;
     return BE_OK;
 }
 

@@ -160,6 +160,16 @@ typedef struct site_outbox {
  * memory bounded by one page, not by the archive.  out is OUT.  Kept
  * across site_outbox_free. */
 void site_outbox_spool(site_outbox *b, const char *out);
+/* Opens the set's list of staged files now (a spooling outbox opens it at
+ * the first file staged), so that processes forked from here stage into
+ * the same set: each appends its files' names to the one list (a name and
+ * its line break in one write, in append mode) and writes their stages;
+ * the parent then adopts them (site_adopt). */
+int site_outbox_share(site_outbox *b, err *e);
+/* Adds to b the file at path that a process forked after
+ * site_outbox_share staged (same: it held these bytes already and was left
+ * as it is): b publishes it, or removes its stage, with its own. */
+int site_adopt(site_outbox *b, const char *path, int same, err *e);
 /* Stages data (len bytes) for path: the outbox takes data over unless
  * borrowed (then it must outlive the outbox), and frees it on failure. */
 int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e);

@@ -121,7 +121,7 @@ static int occurrences(const char *text, const char *needle)
     return n;
 }
 
-static void report_full(const char *out, int feed_items, int per_page, int full)
+static void report_jobs(const char *out, int feed_items, int per_page, int full, int jobs)
 {
     char index[700];
     report_opts o;
@@ -132,8 +132,14 @@ static void report_full(const char *out, int feed_items, int per_page, int full)
     o.feed_items = feed_items;
     o.archive_page = per_page;
     o.full = full;
+    o.jobs = jobs;
     if (report_write(&o, index, sizeof index, &e) != BE_OK)
         fail_msg("%s", e.msg);
+}
+
+static void report_full(const char *out, int feed_items, int per_page, int full)
+{
+    report_jobs(out, feed_items, per_page, full, 0);
 }
 
 static void report(const char *out, int feed_items, int per_page)
@@ -474,6 +480,30 @@ static void test_incremental_same_bytes(void **state)
     assert_same_site(inc, full);
 }
 
+/* Ten runs rendered by one process and by three (report_jobs.c): the
+ * same files, byte for byte; then one run more, rendered by three, and
+ * the same again. */
+static void test_jobs_same_bytes(void **state)
+{
+    char one[400], three[400];
+    int day;
+    (void)state;
+    snprintf(one, sizeof one, "%s/jobs1", tmpdir);
+    snprintf(three, sizeof three, "%s/jobs3", tmpdir);
+    for (day = 1; day <= 10; day++) {
+        save_run(one, day, 1.0 + 0.03 * day);
+        save_run(three, day, 1.0 + 0.03 * day);
+    }
+    report_jobs(one, 2, 3, 0, 1);
+    report_jobs(three, 2, 3, 0, 3);
+    assert_same_site(one, three);
+    save_run(one, 11, 1.4);
+    save_run(three, 11, 1.4);
+    report_jobs(one, 2, 3, 1, 1);
+    report_jobs(three, 2, 3, 0, 3);
+    assert_same_site(one, three);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -495,7 +525,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_feed_items_setting),     cmocka_unit_test(test_bounded_pages),
         cmocka_unit_test(test_compressed_results),     cmocka_unit_test(test_digest_strings_cut),
-        cmocka_unit_test(test_incremental_same_bytes),
+        cmocka_unit_test(test_incremental_same_bytes), cmocka_unit_test(test_jobs_same_bytes),
     };
     return cmocka_run_group_tests_name("archive", tests, setup, teardown);
 }
