@@ -102,13 +102,17 @@ static int send_record(int fd, char type, const char *name, const void *data, ui
     return len ? write_all(fd, data, (size_t)len) : BE_OK;
 }
 
-/* The files of x->box from index from on, said to the parent. */
-static int send_files(report_ctx *x, int fd, int from)
+/* The files of x->box from index from on, said to the parent; only those
+ * staged when the run failed (the rest is dropped with it, as the parent
+ * drops a run it fails to render). */
+static int send_files(report_ctx *x, int fd, int from, int failed)
 {
     int i;
     for (i = from; i < x->box.n; i++) {
         const site_file *f = &x->box.v[i];
         char type = !f->staged ? 'M' : f->same ? '=' : 'S';
+        if (failed && type == 'M')
+            continue;
         if (send_record(fd, type, f->path, f->data, type == 'M' ? f->len : 0) < 0)
             return BE_EFAIL;
     }
@@ -137,11 +141,11 @@ static void helper_main(report_ctx *x, report_render_fn render, int share, int n
             break;
         }
         if ((rc = render(x, k, &why)) < 0) {
-            send_files(x, fd, from);
+            send_files(x, fd, from, 1);
             send_failure(fd, k, rc, &why);
             break;
         }
-        if (send_files(x, fd, from) < 0)
+        if (send_files(x, fd, from, 0) < 0)
             _exit(1);
     }
     send_record(fd, 'D', NULL, NULL, 0);
@@ -285,35 +289,25 @@ static int start(report_ctx *x, report_render_fn render, helper *hs, int n)
     return started;
 }
 
-/* The share of run k (its place among the movable runs), -1 when only the
- * parent may render it. */
-static int share_of(const report_ctx *x, int k, int n)
-{
-    int i, m = 0;
-    if (!movable(x, k))
-        return -1;
-    for (i = 0; i < k; i++)
-        m += movable(x, i);
-    return m % n;
-}
-
 int report_render_fresh(report_ctx *x, report_render_fn render, int *failed, err *why, err *e)
 {
     helper hs[JOBS_MAX];
     int n = report_jobs_wanted(x), k, j, m = 0, started = 0, rc = BE_OK;
     outcome o;
     err one;
+    memset(&o, 0, sizeof o);
     o.failed = -1;
-    o.code = BE_OK;
     for (k = 0; k < x->a.n; k++)
         m += movable(x, k);
     if (n > m)
         n = m;
     if (n > 1 && site_outbox_share(&x->box, e) == BE_OK)
         started = start(x, render, hs, n);
-    for (k = 0; k < x->a.n && rc == BE_OK && o.failed < 0; k++) {
-        int s = share_of(x, k, n);
-        if (!x->fresh[k] || (s > 0 && s <= started))
+    for (k = 0, m = 0; k < x->a.n && rc == BE_OK && o.failed < 0; k++) {
+        /* the movable runs dealt round: share 0 and the shares of helpers
+         * that could not be started are this process's */
+        int share = movable(x, k) ? m++ % n : 0;
+        if (!x->fresh[k] || (share > 0 && share <= started))
             continue;
         if ((rc = report_stopped(x, e)) < 0)
             break;

@@ -504,6 +504,52 @@ static void test_jobs_same_bytes(void **state)
     assert_same_site(one, three);
 }
 
+/* What diff -r says of a and b, every line "Only in <b>/compare: *.png"
+ * (a comparison chart drawn in place that no page shows): 1, else 0. */
+static int same_but_charts(const char *a, const char *b)
+{
+    char cmd[1200], line[1200], only[600];
+    int ok = 1;
+    FILE *p;
+    snprintf(cmd, sizeof cmd, "diff -r -q -x .cache '%s' '%s'", a, b);
+    snprintf(only, sizeof only, "Only in %s/compare: ", b);
+    assert_non_null(p = popen(cmd, "r"));
+    while (fgets(line, sizeof line, p))
+        if (strncmp(line, only, strlen(only)) != 0 || !strstr(line, ".png\n")) {
+            fprintf(stderr, "%s", line);
+            ok = 0;
+        }
+    pclose(p);
+    return ok;
+}
+
+/* A run whose pages cannot be staged (its comparison page's path is a
+ * directory), rendered by a helper: dropped as one process drops it, the
+ * pages made again without it, the same site but for the chart of its
+ * next neighbour's comparison with it, which the helper that rendered that
+ * neighbour meanwhile drew in place (docs/archive.md). */
+static void test_jobs_drop_run(void **state)
+{
+    char dirs[2][400], p[900];
+    int d, day;
+    (void)state;
+    snprintf(dirs[0], sizeof dirs[0], "%s/drop1", tmpdir);
+    snprintf(dirs[1], sizeof dirs[1], "%s/drop3", tmpdir);
+    for (d = 0; d < 2; d++) {
+        for (day = 1; day <= 8; day++)
+            save_run(dirs[d], day, 1.0 + 0.03 * day);
+        /* the fifth run is the second of the helper dealt runs 2 and 5 */
+        snprintf(p, sizeof p, "%s/compare/20260104T000000Z-t..20260105T000000Z-t.html", dirs[d]);
+        assert_int_equal(fsx_mkdirs(p, NULL), BE_OK);
+        report_jobs(dirs[d], 2, 3, 0, d ? 3 : 1);
+        snprintf(p, sizeof p, "%s/runs/20260105T000000Z-t/index.html", dirs[d]);
+        assert_int_not_equal(access(p, F_OK), 0);
+        snprintf(p, sizeof p, "%s/compare/20260104T000000Z-t..20260106T000000Z-t.html", dirs[d]);
+        assert_int_equal(access(p, F_OK), 0);
+    }
+    assert_true(same_but_charts(dirs[0], dirs[1]));
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -526,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_feed_items_setting),     cmocka_unit_test(test_bounded_pages),
         cmocka_unit_test(test_compressed_results),     cmocka_unit_test(test_digest_strings_cut),
         cmocka_unit_test(test_incremental_same_bytes), cmocka_unit_test(test_jobs_same_bytes),
+        cmocka_unit_test(test_jobs_drop_run),
     };
     return cmocka_run_group_tests_name("archive", tests, setup, teardown);
 }
