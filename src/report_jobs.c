@@ -127,9 +127,17 @@ static int send_failure(int fd, int k, int code, const err *why)
     return send_record(fd, 'F', why->msg, d, sizeof d);
 }
 
+/* What a helper runs: the render of report_render_fresh, or the work of
+ * report_in_shares. */
+typedef struct helper_job {
+    report_render_fn render;
+    int (*work)(report_ctx *x, int share, int n);
+} helper_job;
+
 /* Helper share of nshares: renders its runs and ends the process. */
-static void helper_main(report_ctx *x, report_render_fn render, int share, int nshares, int fd)
+static void helper_main(report_ctx *x, const helper_job *job, int share, int nshares, int fd)
 {
+    report_render_fn render = job->render;
     int i = 0, k, from, rc;
     err why;
     for (k = 0; k < x->a.n; k++) {
@@ -257,9 +265,12 @@ static int finish(report_ctx *x, helper *h, outcome *o, err *e)
     return rc;
 }
 
-/* Starts helpers 1..n-1 (fewer when a fork fails: their shares are then
- * the parent's); the number started. */
-static int start(report_ctx *x, report_render_fn render, helper *hs, int n)
+/* Forks a helper for each share 1..n-1, with a pipe to this process (its
+ * read end into fds), running body; stops at the first that cannot be
+ * started (its share and those after it are then this process's).  The
+ * number started. */
+static int spawn(report_ctx *x, void (*body)(report_ctx *, const helper_job *, int, int, int),
+                 const helper_job *job, int n, pid_t *pids, int *fds)
 {
     int j, i, p[2], started = 0;
     fflush(NULL);
@@ -275,16 +286,31 @@ static int start(report_ctx *x, report_render_fn render, helper *hs, int n)
         if (pid == 0) {
             close(p[0]);
             for (i = 0; i < started; i++)
-                close(hs[i].fd);
-            helper_main(x, render, j, n, p[1]);
+                close(fds[i]);
+            body(x, job, j, n, p[1]);
         }
         close(p[1]);
         fcntl(p[0], F_SETFD, FD_CLOEXEC);
-        fcntl(p[0], F_SETFL, O_NONBLOCK);
-        memset(&hs[started], 0, sizeof hs[started]);
-        hs[started].pid = pid;
-        hs[started].fd = p[0];
-        started++;
+        pids[started] = pid;
+        fds[started++] = p[0];
+    }
+    return started;
+}
+
+/* Starts the helpers of report_render_fresh; the number started. */
+static int start(report_ctx *x, report_render_fn render, helper *hs, int n)
+{
+    pid_t pids[JOBS_MAX];
+    int fds[JOBS_MAX], j, started;
+    helper_job job;
+    job.render = render;
+    job.work = NULL;
+    started = spawn(x, helper_main, &job, n, pids, fds);
+    for (j = 0; j < started; j++) {
+        fcntl(fds[j], F_SETFL, O_NONBLOCK);
+        memset(&hs[j], 0, sizeof hs[j]);
+        hs[j].pid = pids[j];
+        hs[j].fd = fds[j];
     }
     return started;
 }
@@ -341,11 +367,10 @@ int report_render_fresh(report_ctx *x, report_render_fn render, int *failed, err
 
 /* Helper: share j of n done, then what its loads checked against the
  * schema handed back through fd (report_in_shares). */
-static void share_main(report_ctx *x, int (*work)(report_ctx *x, int share, int n), int j, int n,
-                       int fd)
+static void share_main(report_ctx *x, const helper_job *job, int j, int n, int fd)
 {
     size_t from = results_memo_count(x->memo), len;
-    int rc = work(x, j, n);
+    int rc = job->work(x, j, n);
     const void *rec = results_memo_record(x->memo, from, &len);
     _exit(write_all(fd, rec, len) == BE_OK && rc == BE_OK ? 0 : 1);
 }
@@ -378,28 +403,12 @@ static void take_memo(report_ctx *x, int fd)
 int report_in_shares(report_ctx *x, int (*work)(report_ctx *x, int share, int n), int *all, err *e)
 {
     pid_t pids[JOBS_MAX];
-    int fds[JOBS_MAX], p[2];
-    int n = report_jobs_wanted(x), j, i, started = 0, rc;
-    fflush(NULL);
-    for (j = 1; j < n; j++) {
-        pid_t pid;
-        if (pipe(p) != 0)
-            break;
-        if ((pid = fork()) < 0) {
-            close(p[0]);
-            close(p[1]);
-            break;
-        }
-        if (pid == 0) {
-            close(p[0]);
-            for (i = 0; i < started; i++)
-                close(fds[i]);
-            share_main(x, work, j, n, p[1]);
-        }
-        close(p[1]);
-        fds[started] = p[0];
-        pids[started++] = pid;
-    }
+    int fds[JOBS_MAX];
+    int n = report_jobs_wanted(x), j, started, rc;
+    helper_job job;
+    job.render = NULL;
+    job.work = work;
+    started = spawn(x, share_main, &job, n, pids, fds);
     /* shares whose helper could not be started are done here */
     *all = 1;
     for (j = 0; j < n; j++)
