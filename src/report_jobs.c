@@ -252,6 +252,11 @@ static int drain(report_ctx *x, helper *h, int wait, outcome *o, err *e)
 static int finish(report_ctx *x, helper *h, outcome *o, err *e)
 {
     int status = 0, rc = drain(x, h, 1, o, e);
+    /* after a failure here, a helper blocked on a full pipe ends at once */
+    if (h->fd >= 0) {
+        close(h->fd);
+        h->fd = -1;
+    }
     while (waitpid(h->pid, &status, 0) < 0 && errno == EINTR)
         ;
     free(h->buf);
