@@ -78,6 +78,16 @@ static void rows_of(const unsigned char *data, int w, int h, int stride, int bpp
     for (y = 0; y < h; y++) {
         const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
         raw[o++] = 0;
+        /* opaque: the bytes as they are, no division (a tenth of a
+         * report's time went to this loop) */
+        if (bpp == 3) {
+            for (x = 0; x < w; x++, o += 3) {
+                raw[o] = (unsigned char)(row[x] >> 16);
+                raw[o + 1] = (unsigned char)(row[x] >> 8);
+                raw[o + 2] = (unsigned char)row[x];
+            }
+            continue;
+        }
         for (x = 0; x < w; x++) {
             uint32_t px = row[x], a = px >> 24;
             for (c = 2; c >= 0; c--) {
