@@ -54,6 +54,8 @@
 static void print_line(const char *prefix, const char *msg)
 {
     char safe[4 * sizeof(err)];
+    /* after what stdout holds, when both go to one file */
+    fflush(stdout);
     if (utf8_clean(msg) && !strpbrk(msg, "\t\r\n"))
         fprintf(stderr, "%s%s\n", prefix, msg);
     else {
@@ -299,6 +301,7 @@ static int cmd_report(const cli *c)
     if ((rc = report_write(&o, index, sizeof index, &e)) < 0 ||
         (changed && (rc = site_settings_save(c->out, &st, &e)) < 0))
         return fail(status_of(rc), &e);
+    fflush(stdout);
     if (!st.base_url[0] && !c->quiet)
         fprintf(stderr, "note: no --base-url, so the feed's links are relative; give the URL "
                         "OUT/ is published at to make them absolute (it is kept for OUT)\n");
