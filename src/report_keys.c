@@ -100,9 +100,9 @@ int report_on_given(void *ctx, archive *a, int i, err *e)
     return keep_small(x, u, staged, e);
 }
 
-/* The digest of run id of the archive made and saved, unless (without
- * --full) the cache has an entry for it; failures are left to the scan,
- * which meets them again and says so. */
+/* The digest of run id of the archive made and saved (report_warm chose
+ * the runs); failures are left to the scan, which meets them again and
+ * says so. */
 static void warm_one(report_ctx *x, const char *id)
 {
     archive_run u;
@@ -110,12 +110,11 @@ static void warm_one(report_ctx *x, const char *id)
     cache_key k;
     char p[PATHMAX];
     err ignore;
-    snprintf(p, sizeof p, "%s/" CACHE_DIR "/%s.digest", x->o->out, id);
-    if (!x->o->full && access(p, F_OK) == 0)
-        return;
     /* --full: the entry made now or none (the scan then loads the run) */
-    if (x->o->full)
+    if (x->o->full) {
+        snprintf(p, sizeof p, "%s/" CACHE_DIR "/%s.digest", x->o->out, id);
         (void)fsx_unlink_in(x->o->out, p, &ignore);
+    }
     memset(&u, 0, sizeof u);
     if (archive_check_run(x->o->out, id, &u, &ignore) == BE_OK &&
         cache_key_file(u.src, &k, &ignore) == BE_OK &&

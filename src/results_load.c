@@ -1694,7 +1694,7 @@ const void *results_memo_record(const results_memo *m, size_t from, size_t *len)
 {
     from = m && from < m->n ? from : results_memo_count(m);
     *len = (results_memo_count(m) - from) * sizeof(memo_seen);
-    return m && m->seen ? m->seen + from : (const void *)"";
+    return m && m->seen ? m->seen + from : NULL;
 }
 
 int results_memo_merge(results_memo *m, const void *record, size_t len)
