@@ -72,6 +72,11 @@ typedef struct step_times {
     double total;  /* host wall time of upload + step + read-back        */
     double whost;  /* weights on the host: the upload of every W and b,
                       then as total; negative when not measured          */
+    double far;    /* 1 when the host's CPUs were a cache apart around the
+                      sample's visit (cachehop.h), else 0: set by the
+                      sweep, never by a backend (a double, so that the
+                      struct holds doubles only: archive.c compares
+                      samples with memcmp)                                */
 } step_times;
 
 /* The network after exactly one step from the initial parameters, copied to

@@ -325,6 +325,11 @@ void compare_lead(const compare_set *s, char *buf, size_t size)
     if (s->left_a || s->left_b)
         fmt_append(buf, size, " Left out: %d ok point%s of A and %d of B that the other lacks.",
                    s->left_a, s->left_a == 1 ? "" : "s", s->left_b);
+    if (s->hop_left[0])
+        fmt_append(buf, size,
+                   " Left out, as the host's CPUs were a cache apart while they ran (their "
+                   "round trip against the quickest run's %.0f ns): %s.",
+                   1e9 * s->hop_min, s->hop_left);
     if (s->only_nets[0][0] || s->only_nets[1][0])
         fmt_append(buf, size, " Networks not shared, not compared: A only %s; B only %s.",
                    s->only_nets[0][0] ? s->only_nets[0] : "none",
@@ -410,6 +415,13 @@ static void lead_lines(FILE *out, const compare_set *s, int md)
         snprintf(buf, sizeof buf,
                  "left out: %d ok point%s of A and %d of B that the other side lacks", s->left_a,
                  s->left_a == 1 ? "" : "s", s->left_b);
+        lead_line(out, md, buf);
+    }
+    if (s->hop_left[0]) {
+        snprintf(buf, sizeof buf,
+                 "left out: runs with the host's CPUs a cache apart (their round trip; the "
+                 "quickest run's %.0f ns): %s",
+                 1e9 * s->hop_min, s->hop_left);
         lead_line(out, md, buf);
     }
     if (s->only_nets[0][0] || s->only_nets[1][0]) {

@@ -136,9 +136,6 @@ void compare_opts_default(compare_opts *o);
  * devices that compute on the host's CPU: −log(1 − the mean share of the
  * CPU that others took over its passes); 0 when no pass recorded it. */
 double compare_load_log(const results *r);
-/* 1 when device d computes on the host's CPU (OpenBLAS, or an OpenCL
- * device of type CPU): the machine's load and reference apply to it. */
-int compare_on_cpu(const device_info *d);
 
 /* A crossover of A and its match in B (same models, mode, view, measure). */
 typedef struct compare_cross {
@@ -195,9 +192,15 @@ typedef struct compare_set {
     char why[400];               /* the gate's one line when inconclusive          */
     double ref_ratio;            /* the machine's reference B/A (0: unknown)   */
     double ref_loop, ref_stream; /* its parts                         */
-    int left_a, left_b;          /* ok points of A and of B that the other side lacks */
-    char only_nets[2][256];      /* the networks (sizes) of A only and of B only,
-                                    ", "-separated; "" when none: not compared */
+    /* the round trip between two of the host's CPUs (cachehop.h), seconds:
+     * the median over each side's runs, and the quickest run of all (0:
+     * unknown); and the runs a side left out because their CPUs were a
+     * cache apart ("B2 20991…-x (317 ns)"), "" when none */
+    double hop_a, hop_b, hop_min;
+    char hop_left[400];
+    int left_a, left_b;     /* ok points of A and of B that the other side lacks */
+    char only_nets[2][256]; /* the networks (sizes) of A only and of B only,
+                               ", "-separated; "" when none: not compared */
     int ncross;
     compare_cross cross[COMPARE_MAX_CROSS];
     int ndiffs;

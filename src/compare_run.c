@@ -41,7 +41,9 @@
 #include <string.h>
 
 #include "compare.h"
+#include "cachehop.h"
 #include "compare_impl.h"
+#include "devinfo.h"
 #include "fit.h"
 #include "fmt.h"
 #include "prose.h"
@@ -240,11 +242,6 @@ double compare_load_log(const results *r)
     return f >= 0.0 ? -log(1.0 - fmin(f, 0.9)) : 0.0;
 }
 
-int compare_on_cpu(const device_info *d)
-{
-    return strcmp(d->kind, "openblas") == 0 || strstr(d->type, "CPU") != NULL;
-}
-
 static double side_others(const results *const *r, int n)
 {
     double sum = 0.0, v;
@@ -275,7 +272,7 @@ static int group_of(compare_set *s, const compare_point *c, fit_view v, const re
     snprintf(g->dev_b, sizeof g->dev_b, "%s", c->dev_b);
     snprintf(g->model, sizeof g->model, "%s", c->model);
     d = device_index(a0, c->dev_a);
-    g->kind_cpu = d >= 0 && compare_on_cpu(&a0->devices[d]);
+    g->kind_cpu = d >= 0 && devinfo_on_host(&a0->devices[d]);
     g->mode = c->mode;
     g->view = v;
     return s->ngroups++;
@@ -364,6 +361,7 @@ static int archive_band(const compare_set *s, const compare_group *gr, const gda
         const results *r = band[k];
         const double corr = run_correction(s, gr, r);
         int ok = strcmp(r->prov.host, a0->prov.host) == 0 &&
+                 !(gr->kind_cpu && cachehop_apart(q_run_hop(r), s->hop_min)) &&
                  compare_provenance(a0, r, dd, COMPARE_MAX_DIFFS) == 0 &&
                  strcmp(r->prov.id, s->id_a) != 0 && strcmp(r->prov.id, s->id_b) != 0;
         for (i = 0; ok && i < G->K; i++) {
@@ -442,7 +440,8 @@ static compare_verdict verdict_of(double ratio, double lo, double hi, double R)
     return CMP_INCONCLUSIVE;
 }
 
-static void group_why(compare_group *g, double R, double busy_a, double busy_b, int load_corrected)
+static void group_why(const compare_set *s, compare_group *g, double R, double busy_a,
+                      double busy_b, int load_corrected)
 {
     if (g->npoints < COMPARE_MIN_POINTS) {
         g->verdict = CMP_INCONCLUSIVE;
@@ -454,6 +453,20 @@ static void group_why(compare_group *g, double R, double busy_a, double busy_b, 
      * account already */
     if (load_corrected)
         busy_a = busy_b = -1.0;
+    /* a device on the host's CPUs slows down, at times to half its
+     * speed, while they are a cache apart (cachehop.h) */
+    if (g->kind_cpu && ((g->verdict == CMP_SLOWER && cachehop_apart(s->hop_b, s->hop_a)) ||
+                        (g->verdict == CMP_FASTER && cachehop_apart(s->hop_a, s->hop_b)))) {
+        const int b_far = g->verdict == CMP_SLOWER;
+        snprintf(g->why, sizeof g->why,
+                 "%s ran with the host's CPUs a cache apart (a round trip of %.0f ns between "
+                 "them, against %.0f ns in %s's runs), which alone can make a device on them "
+                 "up to twice as slow",
+                 b_far ? "B" : "A", 1e9 * (b_far ? s->hop_b : s->hop_a),
+                 1e9 * (b_far ? s->hop_a : s->hop_b), b_far ? "A" : "B");
+        g->verdict = CMP_INCONCLUSIVE;
+        return;
+    }
     if ((g->verdict == CMP_SLOWER && busy_b - busy_a > COMPARE_BUSY && busy_a >= 0.0) ||
         (g->verdict == CMP_FASTER && busy_a - busy_b > COMPARE_BUSY && busy_b >= 0.0)) {
         snprintf(g->why, sizeof g->why,
@@ -639,7 +652,7 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     g->hi = exp(D + t * sqrt(var));
     g->raw_ratio = exp(D + G->shift);
     g->verdict = verdict_of(g->ratio, g->lo, g->hi, R);
-    group_why(g, R, busy_a, busy_b, g->corrected && s->opts.correct == COMPARE_CORRECT_LOAD);
+    group_why(s, g, R, busy_a, busy_b, g->corrected && s->opts.correct == COMPARE_CORRECT_LOAD);
     if (g->corrected)
         correction_alone(g, R, s->opts.correct);
     group_text(g, R, g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE);
@@ -875,10 +888,57 @@ static void side_warnings(const results *const *rs, int n, char side, compare_se
     }
 }
 
+/* The quickest round trip of the runs a[0..na) and b[0..nb); 0 when none
+ * recorded one. */
+static double hop_quickest(const results *const *a, int na, const results *const *b, int nb)
+{
+    double h, best = 0.0;
+    int i;
+    for (i = 0; i < na + nb; i++)
+        if ((h = q_run_hop(i < na ? a[i] : b[i - na])) > 0.0 && (best == 0.0 || h < best))
+            best = h;
+    return best;
+}
+
+/* The runs of one side to compare: all, or, when at least two of them ran
+ * with the CPUs close (cachehop.h) and some a cache apart, the close ones
+ * (into kept; the others named in s->hop_left).  Returns how many. */
+static int near_side(compare_set *s, const results *const *in, int n, char side,
+                     const results **kept)
+{
+    int i, k = 0, near = 0;
+    for (i = 0; i < n; i++)
+        near += !cachehop_apart(q_run_hop(in[i]), s->hop_min);
+    for (i = 0; i < n; i++) {
+        double h = q_run_hop(in[i]);
+        if (near < 2 || near == n || !cachehop_apart(h, s->hop_min))
+            kept[k++] = in[i];
+        else
+            fmt_append(s->hop_left, sizeof s->hop_left, "%s%c%d %s (%.0f ns)",
+                       s->hop_left[0] ? ", " : "", side, i + 1, in[i]->prov.id, h * 1e9);
+    }
+    return k;
+}
+
+/* The median round trip of runs r[0..n) (0: none recorded). */
+static double side_hop(const results *const *r, int n)
+{
+    double v[COMPARE_MAX_RUNS], t;
+    int i, j, k = 0;
+    for (i = 0; i < n; i++)
+        if ((t = q_run_hop(r[i])) > 0.0) {
+            for (j = k++; j > 0 && v[j - 1] > t; j--)
+                v[j] = v[j - 1];
+            v[j] = t;
+        }
+    return k == 0 ? 0.0 : k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
 int compare_sets(const results *const *a, int na, const results *const *b, int nb,
                  const compare_opts *o, compare_set *out, err *e)
 {
     double lref[2 * COMPARE_MAX_RUNS], busy_a, busy_b;
+    const results *kept_a[COMPARE_MAX_RUNS], *kept_b[COMPARE_MAX_RUNS];
     int i, rc, all, nok = 0;
     double logsum = 0.0;
 
@@ -892,6 +952,14 @@ int compare_sets(const results *const *a, int na, const results *const *b, int n
         if ((rc = same_settings(b[0], b[i], 'B', e)) < 0)
             return rc;
     out->opts = *o;
+    /* runs whose CPUs were a cache apart, where a side has two others */
+    out->hop_min = hop_quickest(a, na, b, nb);
+    na = near_side(out, a, na, 'A', kept_a);
+    nb = near_side(out, b, nb, 'B', kept_b);
+    a = kept_a;
+    b = kept_b;
+    out->hop_a = side_hop(a, na);
+    out->hop_b = side_hop(b, nb);
     out->na = na;
     out->nb = nb;
     snprintf(out->id_a, sizeof out->id_a, "%s", a[0]->prov.id);

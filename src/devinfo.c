@@ -140,3 +140,8 @@ int devinfo_peak(const device_info *info, double *flops, char *how, size_t size)
         }
     return 0;
 }
+
+int devinfo_on_host(const device_info *info)
+{
+    return strcmp(info->kind, "openblas") == 0 || strstr(info->type, "CPU") != NULL;
+}

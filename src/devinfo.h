@@ -52,4 +52,9 @@ const char *devinfo_prop(const device_info *info, const char *name);
  * not report the numbers. */
 int devinfo_peak(const device_info *info, double *flops, char *how, size_t size);
 
+/* 1 when the device computes on the host's CPUs (OpenBLAS, or an OpenCL
+ * device of type CPU): the machine's load, its reference and a shared
+ * core (coreshare.h) apply to it. */
+int devinfo_on_host(const device_info *info);
+
 #endif

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cachehop.h"
 #include "compare.h"
+#include "devinfo.h"
 #include "fmt.h"
 #include "query.h"
 #include "workload.h"
@@ -213,13 +215,15 @@ static void peak_value(const results *r, const char *dev, wl_mode m, hist_value 
  * v[0..nruns): over the points of the first run that every run measured
  * ok, each run's mean log time relative to the points' mean over the
  * runs, as a ratio, corrected for the load on devices that compute on
- * the CPU (compare.h); the number of points into *npts (none below 3). */
+ * the CPU (compare.h), and none for a run whose CPUs were a cache apart;
+ * the number of points into *npts (none below 3). */
 static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_value *v, int *npts)
 {
     const results *r0 = s->runs[0];
     const device_info *d = results_device(r0, dev);
-    const int cpu = d && compare_on_cpu(d);
+    const int cpu = d && devinfo_on_host(d);
     double *g = calloc((size_t)s->nruns, sizeof *g), *y = malloc((size_t)s->nruns * sizeof *y);
+    double quickest = 0.0, h;
     int i, k, n = 0;
     *npts = 0;
     if (!g || !y) {
@@ -247,10 +251,16 @@ static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_v
             g[k] += y[k] - c;
         n++;
     }
+    for (k = 0; cpu && k < s->nruns; k++)
+        if ((h = q_run_hop(s->runs[k])) > 0.0 && (quickest == 0.0 || h < quickest))
+            quickest = h;
     for (k = 0; k < s->nruns; k++) {
         memset(&v[k], 0, sizeof v[k]);
         v[k].kind = CROSS_UNKNOWN;
-        v[k].has = n >= 3;
+        /* a run whose CPUs were a cache apart (cachehop.h) is no level
+         * of a device on them: it can be up to twice as slow for that
+         * alone */
+        v[k].has = n >= 3 && !cachehop_apart(q_run_hop(s->runs[k]), quickest);
         v[k].v = v[k].lo = v[k].hi = n ? exp(g[k] / n) : 1.0;
     }
     *npts = n;

@@ -190,17 +190,30 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
 }
 
 /* A warning for every pass during which other processes or the hypervisor
- * took a noticeable share of the CPU (q_pass_busy). */
+ * took a noticeable share of the CPU (q_pass_busy); a note when visits ran
+ * with the host's CPUs a cache apart (cachehop.h), and a warning when a
+ * point had to keep such samples. */
 static void print_machine_warnings(FILE *out, const results *r)
 {
     char buf[128];
-    int i;
+    int i, far, checked, kept;
     for (i = 0; i < r->npasses; i++)
         if (q_pass_busy(r, &r->passes[i])) {
             prose_busy_pass(r, &r->passes[i], buf, sizeof buf);
             fprintf(out, "warning: the machine was busy during pass %d (%s); intervals are wider\n",
                     r->passes[i].index, buf);
         }
+    kept = q_run_far(r, &far, &checked);
+    if (far)
+        fprintf(out,
+                "note: the host's CPUs were a cache apart around %d of %d visits; their samples "
+                "are left out wherever a point has 3 others%s (docs/statistics.md)\n",
+                far, checked, kept ? "" : ", which every point had");
+    if (kept)
+        fprintf(out,
+                "warning: %d point%s kept samples taken with the CPUs a cache apart (too few "
+                "others); their times may be slow\n",
+                kept, kept == 1 ? "" : "s");
 }
 
 /* Every priced device must be one the run measures. */

@@ -76,6 +76,39 @@ int q_pass_busy(const results *r, const rs_pass *p)
     return q_pass_taken(r, p) >= MACHSTATE_BUSY_CPUS;
 }
 
+double q_run_hop(const results *r)
+{
+    double v[RESULTS_MAX_PASSES], t;
+    int i, j, n = 0;
+    for (i = 0; i < r->npasses && n < RESULTS_MAX_PASSES; i++)
+        if (r->passes[i].hop_checks > 0) {
+            /* insertion: a run has a few passes */
+            for (t = r->passes[i].hop, j = n++; j > 0 && v[j - 1] > t; j--)
+                v[j] = v[j - 1];
+            v[j] = t;
+        }
+    if (n == 0)
+        return 0.0;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int q_run_far(const results *r, int *far, int *checked)
+{
+    int i, j, kept = 0;
+    *far = *checked = 0;
+    for (i = 0; i < r->npasses; i++) {
+        *far += r->passes[i].hop_far;
+        *checked += r->passes[i].hop_checks;
+    }
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        for (j = 0; j < p->nsamples && p->samples[j].far == 0.0; j++)
+            ;
+        kept += j < p->nsamples && results_summary_samples(p, NULL) == p->nsamples;
+    }
+    return kept;
+}
+
 double q_peak(const results *r, const char *dev)
 {
     const device_info *d = results_device(r, dev);

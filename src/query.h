@@ -43,6 +43,14 @@ double q_pass_taken(const results *r, const rs_pass *p);
 /* 1 when that reached MACHSTATE_BUSY_CPUS: a busy machine, warned of
  * wherever the run's warnings are. */
 int q_pass_busy(const results *r, const rs_pass *p);
+/* The round trip of a cache line between two of the host's CPUs during
+ * run r (cachehop.h): the median of its passes' medians, seconds; 0 when
+ * no pass timed it. */
+double q_run_hop(const results *r);
+/* The visits of r whose CPUs were a cache apart, and those timed, into
+ * *far and *checked; and the points whose summaries had to keep far
+ * samples (too few near ones: results.h), returned. */
+int q_run_far(const results *r, int *far, int *checked);
 
 /* ---- points ------------------------------------------------------------- */
 

@@ -168,33 +168,73 @@ double results_gflops(const rs_point *p, double seconds)
     return seconds > 0.0 ? p->flops_per_layer * p->layers / seconds / 1e9 : 0.0;
 }
 
+int results_summary_samples(const rs_point *p, int *idx)
+{
+    int i, n = 0, all;
+    for (i = 0; i < p->nsamples; i++)
+        n += p->samples[i].far == 0.0;
+    all = n == p->nsamples || n < RESULTS_NEAR_MIN;
+    for (n = 0, i = 0; i < p->nsamples; i++)
+        if (all || p->samples[i].far == 0.0) {
+            if (idx)
+                idx[n] = i;
+            n++;
+        }
+    return n;
+}
+
+/* One view's summary of the samples idx[0..n-1]: `part` picks the time. */
+static int summarize_view(const rs_point *p, const int *idx, int n, double *v, int *pass,
+                          double (*part)(const step_times *), stats_summary *out, err *e)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        v[i] = part(&p->samples[idx[i]]);
+        if (p->pass)
+            pass[i] = p->pass[idx[i]];
+    }
+    return p->pass ? stats_summarize_passes(v, pass, n, out, e) : stats_summarize(v, n, out, e);
+}
+
+static double part_wall(const step_times *t)
+{
+    return t->wall;
+}
+
+static double part_total(const step_times *t)
+{
+    return t->total;
+}
+
+static double part_whost(const step_times *t)
+{
+    return t->whost;
+}
+
 int results_summarize(rs_point *p, err *e)
 {
     double *v;
-    int i, rc;
+    int *idx, *pass, n, rc;
 
     if (p->nsamples < 1)
         return err_set(e, BE_EFAIL, "point hidden=%d batch=%d has no samples", p->hidden, p->batch);
     v = malloc((size_t)p->nsamples * sizeof *v);
-    if (!v)
-        return err_set(e, BE_EFAIL, "out of memory summarizing a point");
-    for (i = 0; i < p->nsamples; i++)
-        v[i] = p->samples[i].wall;
-    rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->resident, e)
-                 : stats_summarize(v, p->nsamples, &p->resident, e);
-    if (rc == BE_OK && p->has_transfer) {
-        for (i = 0; i < p->nsamples; i++)
-            v[i] = p->samples[i].total;
-        rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->transfer, e)
-                     : stats_summarize(v, p->nsamples, &p->transfer, e);
+    idx = malloc((size_t)p->nsamples * sizeof *idx);
+    pass = malloc((size_t)p->nsamples * sizeof *pass);
+    if (!v || !idx || !pass) {
+        rc = err_set(e, BE_EFAIL, "out of memory summarizing a point");
+        goto done;
     }
-    if (rc == BE_OK && p->has_whost) {
-        for (i = 0; i < p->nsamples; i++)
-            v[i] = p->samples[i].whost;
-        rc = p->pass ? stats_summarize_passes(v, p->pass, p->nsamples, &p->whost, e)
-                     : stats_summarize(v, p->nsamples, &p->whost, e);
-    }
+    n = results_summary_samples(p, idx);
+    rc = summarize_view(p, idx, n, v, pass, part_wall, &p->resident, e);
+    if (rc == BE_OK && p->has_transfer)
+        rc = summarize_view(p, idx, n, v, pass, part_total, &p->transfer, e);
+    if (rc == BE_OK && p->has_whost)
+        rc = summarize_view(p, idx, n, v, pass, part_whost, &p->whost, e);
+done:
     free(v);
+    free(idx);
+    free(pass);
     return rc;
 }
 

@@ -59,6 +59,10 @@ typedef struct rs_pass {
     machstate state;  /* see machstate.h; has_ flags say what was read */
     refmark ref;      /* the machine's reference, timed at the pass's end
                          (refmark.h); ref.has 0 in older files          */
+    int hop_checks;   /* visits whose CPUs' round trip was timed
+                         (cachehop.h); 0 when none was               */
+    int hop_far;      /* of them, visits a cache apart               */
+    double hop;       /* the median round trip of the pass, seconds  */
 } rs_pass;
 
 typedef struct rs_point {
@@ -218,10 +222,21 @@ int results_add_pass(results *r, const rs_pass *ps, err *e);
 /* The device description of a point, or NULL. */
 const device_info *results_device(const results *r, const char *id);
 
+/* A point's summaries leave out its samples taken while the host's CPUs
+ * were a cache apart (step_times.far; cachehop.h) when at least this many
+ * others remain: the fewest a visit takes (sweep.c). */
+#define RESULTS_NEAR_MIN 3
+
 /* Computes p's summaries from its samples (resident, and transfer when the
  * samples have it), by stats_summarize_passes when p->pass is set: with
- * several passes the interval of the median includes how they differ. */
+ * several passes the interval of the median includes how they differ.
+ * Far samples are left out as RESULTS_NEAR_MIN says. */
 int results_summarize(rs_point *p, err *e);
+/* The samples p's summaries take: every one, or, where the host's CPUs
+ * were a cache apart around some and at least RESULTS_NEAR_MIN others
+ * remain, those others.  Their indices into idx (NULL: none written; else
+ * room for p->nsamples); returns how many. */
+int results_summary_samples(const rs_point *p, int *idx);
 /* results_summarize, then each interval extended down for the CPU share
  * that others took during the passes of p's samples (the largest share of
  * those passes in r->passes that recorded it; see stats_contention). */

@@ -531,6 +531,11 @@ static void read_pass(loader *ld, xmlNodePtr n, rs_pass *p)
         p->ref.loop = get_real(ld, n, "ref-loop", 1e-9, TIME_MAX);
         p->ref.stream = get_real(ld, n, "ref-stream", 1e-9, TIME_MAX);
     }
+    if (has(n, "hop-checks") || has(n, "hop-far") || has(n, "hop")) {
+        p->hop_checks = (int)get_int(ld, n, "hop-checks", 1, p->visits);
+        p->hop_far = (int)get_int(ld, n, "hop-far", 0, p->hop_checks);
+        p->hop = get_real(ld, n, "hop", 1e-12, 1.0);
+    }
 }
 
 static void read_device(loader *ld, xmlNodePtr n, device_info *d)
@@ -651,6 +656,7 @@ static void read_sample(loader *ld, xmlNodePtr n, step_times *t, int *pass, int 
     int i;
     *pass = has(n, "pass") ? (int)get_int(ld, n, "pass", 1, RESULTS_MAX_PASSES) : 0;
     t->wall = get_real(ld, n, "wall", TIME_MIN, TIME_MAX);
+    t->far = has(n, "far") ? (double)get_int(ld, n, "far", 1, 1) : 0.0;
     t->kernel = t->h2d = t->d2h = t->whost = -1.0;
     t->total = t->wall;
     if (whost)
@@ -1064,19 +1070,26 @@ static void check_summary(loader *ld, xmlNodePtr n, const rs_point *p, const sta
                           fit_view view)
 {
     double lo = 0.0, hi = 0.0;
-    int i;
+    int i, k = 0, taken;
     if (ld->failed)
         return;
+    taken = results_summary_samples(p, NULL);
     for (i = 0; i < p->nsamples; i++) {
         double v = view == FIT_WHOST      ? p->samples[i].whost
                    : view == FIT_TRANSFER ? p->samples[i].total
                                           : p->samples[i].wall;
-        if (i == 0 || v < lo)
+        /* the summary's samples: the near ones, when it leaves far ones out */
+        if (taken < p->nsamples && p->samples[i].far != 0.0)
+            continue;
+        if (k++ == 0 || v < lo)
             lo = v;
-        if (i == 0 || v > hi)
+        if (k == 1 || v > hi)
             hi = v;
     }
-    if (s->n != p->nsamples)
+    if (s->n != taken && taken < p->nsamples)
+        bad(ld, n, "<summary> n=%d but the point has %d samples, %d of them near", s->n,
+            p->nsamples, taken);
+    else if (s->n != taken)
         bad(ld, n, "<summary> n=%d but the point has %d samples", s->n, p->nsamples);
     else if (s->min != lo || s->max != hi)
         bad(ld, n, "<summary> min and max are not those of the samples (%.17g and %.17g)", lo, hi);

@@ -151,6 +151,11 @@ static void write_passes(xmlNodePtr pv, const results *r)
             putd(n, "ref-loop", p->ref.loop);
             putd(n, "ref-stream", p->ref.stream);
         }
+        if (p->hop_checks > 0) {
+            putf(n, "hop-checks", "%d", p->hop_checks);
+            putf(n, "hop-far", "%d", p->hop_far);
+            putd(n, "hop", p->hop);
+        }
     }
 }
 
@@ -299,6 +304,8 @@ static void write_point(xmlNodePtr points, const rs_point *p)
         putd(s, "wall", t->wall);
         if (p->pass && p->pass[i] > 0)
             putf(s, "pass", "%d", p->pass[i]);
+        if (t->far != 0.0)
+            put(s, "far", "1");
         if (p->has_transfer) {
             putd(s, "kernel", t->kernel);
             putd(s, "h2d", t->h2d);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cachehop.h"
+#include "devinfo.h"
 #include "host.h"
 #include "machstate.h"
 #include "refmark.h"
@@ -204,6 +206,7 @@ static int sample(measure *m, const device *dev, void *run, rs_point *pt, int pa
         if ((rc = dev->ops->step(run, &t, e)) < 0)
             break;
         wall[n] = t.wall;
+        t.far = 0.0;
         got[n++] = t;
         pt->has_transfer = t.total >= 0.0 && t.h2d >= 0.0;
         pt->has_whost = t.whost >= 0.0;
@@ -312,6 +315,14 @@ static int visits_left(const results *r, int base, const int *order, int ncells,
     return here + passes_after * ok;
 }
 
+/* A visit whose CPUs' round trip was timed (cachehop.h): its point, its
+ * samples, its pass, and the slower of the round trips before and after
+ * it. */
+typedef struct hop_visit {
+    int point, first, count, slot;
+    double hop;
+} hop_visit;
+
 /* The state of one sweep_run, across its passes. */
 typedef struct sweep {
     const plan *p;
@@ -338,7 +349,20 @@ typedef struct sweep {
     int timed;
     measure m;
     tel_source **tel; /* each device's telemetry, or NULL */
+    cachehop hop;     /* how far apart the CPUs are                   */
+    hop_visit *hv;    /* the visits it timed, nhv of them (sw->total at most) */
+    int nhv;
 } sweep;
+
+/* 1 when some device computes on the host's CPUs. */
+static int any_on_host(device *const *devs, int ndev)
+{
+    int d;
+    for (d = 0; d < ndev; d++)
+        if (devinfo_on_host(&devs[d]->info))
+            return 1;
+    return 0;
+}
 
 /* Adds one unmeasured point per cell and device, in that order: the
  * point of cell c on device d is r->points[base + c * ndev + d]. */
@@ -422,6 +446,60 @@ static int checkpoint_due(sweep *sw, err *e)
     return rc;
 }
 
+/* Records a visit of point `point` in r->passes[slot] whose samples from
+ * `first` on it took, and the round trip before it. */
+static void hop_record(sweep *sw, int slot, int point, int first, double before)
+{
+    double after = cachehop_probe(&sw->hop);
+    hop_visit *v;
+    if (!sw->hv || sw->nhv == sw->total)
+        return;
+    v = &sw->hv[sw->nhv++];
+    v->point = point;
+    v->first = first;
+    v->count = sw->r->points[point].nsamples - first;
+    v->slot = slot;
+    v->hop = after > before ? after : before;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Marks the samples of every visit timed so far far or near by the run's
+ * quickest round trip now (it only falls, so a visit made before the CPUs
+ * first came close is judged again), and sets each pass's counts and
+ * median round trip. */
+static void hop_mark(sweep *sw)
+{
+    double *v = malloc((size_t)(sw->nhv > 0 ? sw->nhv : 1) * sizeof *v);
+    int i, j, s, n;
+    for (i = 0; i < sw->nhv; i++) {
+        const hop_visit *h = &sw->hv[i];
+        double far = cachehop_far(&sw->hop, h->hop) ? 1.0 : 0.0;
+        for (j = h->first; j < h->first + h->count; j++)
+            sw->r->points[h->point].samples[j].far = far;
+    }
+    for (s = 0; s < sw->r->npasses && v; s++) {
+        rs_pass *ps = &sw->r->passes[s];
+        int far = 0;
+        for (n = 0, i = 0; i < sw->nhv; i++)
+            if (sw->hv[i].slot == s) {
+                far += cachehop_far(&sw->hop, sw->hv[i].hop);
+                v[n++] = sw->hv[i].hop;
+            }
+        if (n == 0)
+            continue;
+        qsort(v, (size_t)n, sizeof *v, cmp_double);
+        ps->hop_checks = n;
+        ps->hop_far = far;
+        ps->hop = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    }
+    free(v);
+}
+
 /* An event of pass k (0-based), after the visits done so far. */
 static sweep_event event_of(const sweep *sw, sweep_event_kind kind, int k)
 {
@@ -463,12 +541,16 @@ static int visit_device(sweep *sw, int k, int slot, int q, int d, workload_data 
         sw->progress(sw->ctx, &ev);
     if (pt->status == PT_OK) {
         /* the visit's overhead counts from here: making the data too */
-        double since = host_seconds();
+        double since = host_seconds(), before;
+        int first = pt->nsamples;
         sw->m.share = visit_share(sw, elapsed, left);
         if (!*made && (rc = make_data(sw, cell, data, e)) < 0)
             return rc;
         *made = 1;
+        before = devinfo_on_host(&sw->devs[dev]->info) ? cachehop_probe(&sw->hop) : 0.0;
         rc = timed_visit(sw, k, slot, dev, &data->w, pt, since, e);
+        if (before > 0.0)
+            hop_record(sw, slot, (int)(pt - sw->r->points), first, before);
     }
     sw->done++;
     ev.kind = SWEEP_DONE;
@@ -548,6 +630,7 @@ static int run_pass(sweep *sw, int k, err *e)
      * and every sample), for the comparison of runs */
     if (rc == BE_OK)
         refmark_measure(&r->passes[slot].ref);
+    hop_mark(sw);
     rc = resummarize(sw, ps.index, rc, e);
     if (rc == BE_OK && sw->progress)
         pass_done(sw, k, slot);
@@ -588,6 +671,9 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
     sw.rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
     sw.m = (measure){p, stop, PASS_MIN_SAMPLES, 0.0, 0.0, NULL, 0, 0.0};
     sw.tel = calloc((size_t)ndev + 1, sizeof *sw.tel);
+    /* out of memory for the records leaves every sample near: the check
+     * is an aid, not a condition of the measurement */
+    sw.hv = malloc((size_t)sw.total * sizeof *sw.hv + 1);
 
     if ((p->min_samples + sw.passes - 1) / sw.passes > sw.m.min_samples)
         sw.m.min_samples = (p->min_samples + sw.passes - 1) / sw.passes;
@@ -601,6 +687,10 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
         if (tel_open_for(&devs[d]->info, &sw.tel[d], &te) < 0)
             sw.tel[d] = NULL;
     rc = add_points(&sw, e);
+    if (any_on_host(devs, ndev))
+        cachehop_init(&sw.hop);
+    else
+        sw.hop.cpu_a = sw.hop.cpu_b = -1;
     for (k = 0; k < sw.passes && rc == BE_OK; k++)
         rc = run_pass(&sw, k, e);
 out:
@@ -611,6 +701,7 @@ out:
     for (d = 0; sw.tel && d < ndev; d++)
         tel_close(sw.tel[d]);
     free(sw.tel);
+    free(sw.hv);
     free(sw.order);
     free(sw.dorder);
     return rc;

@@ -20,6 +20,15 @@
  *    would flatter it.  CLBlast's output is checked against the host
  *    before its time counts (ours is checked by the verifier as in a sweep).
  *
+ * 3. The host's CPUs a cache apart (cachehop.h): for BENCH_HOP_SECONDS
+ *    (default 60), three OpenBLAS GEMMs of batch 128 at hidden 1024, then
+ *    one round trip between the CPUs, again and again.  It prints how
+ *    often the round trip was far, the GEMMs' median time near and far,
+ *    and how much a window of about 4 s (a pass of the bench-compare grid)
+ *    varies from window to window: with every row, and with far rows left
+ *    out (as the summaries leave far samples out) over the windows that
+ *    have 3 near rows.
+ *
  * CLBlast is a benchmark-only dependency: breakeven itself never links it.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -32,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cachehop.h"
 #include "cpu.h"
 #include "device.h"
 #include "host.h"
@@ -403,6 +413,114 @@ static int sync_floor(const device *g)
     return rc != CL_SUCCESS;
 }
 
+/* ---- 3. the CPUs a cache apart ----------------------------------------- */
+
+#define HOP_ROWS_MAX 200000
+/* The window: about a pass of the bench-compare grid. */
+#define HOP_WINDOW_S 4.0
+
+typedef struct hop_row {
+    double t, gemm, hop; /* when, three GEMMs' seconds, the round trip */
+} hop_row;
+
+/* The median of rows[lo..hi) of the GEMM time, of the near rows only
+ * when near_only; 0 when there are fewer than 3. */
+static double window_median(const hop_row *rows, int lo, int hi, const cachehop *h, int near_only,
+                            double *v)
+{
+    int i, n = 0;
+    for (i = lo; i < hi; i++)
+        if (!near_only || !cachehop_far(h, rows[i].hop))
+            v[n++] = rows[i].gemm;
+    return n >= 3 ? median(v, n) : 0.0;
+}
+
+static double sd_of(const double *x, int n)
+{
+    double m = 0.0, s = 0.0;
+    int i;
+    for (i = 0; i < n; i++)
+        m += x[i] / n;
+    for (i = 0; i < n; i++)
+        s += (x[i] - m) * (x[i] - m);
+    return n > 1 ? sqrt(s / (n - 1)) : 0.0;
+}
+
+static int hop_vs_gemm(double seconds)
+{
+    const int M = 128, N = 1024, K = 1024;
+    float *a = malloc((size_t)(M * K) * sizeof *a), *b = malloc((size_t)(K * N) * sizeof *b),
+          *c = malloc((size_t)(M * N) * sizeof *c);
+    hop_row *rows = malloc(HOP_ROWS_MAX * sizeof *rows);
+    double *v = malloc(HOP_ROWS_MAX * sizeof *v), *w[2] = {NULL, NULL}, t0, m;
+    int nrows = 0, i, k, nw[2] = {0, 0}, rc = 1;
+    cachehop h;
+    cachehop_init(&h);
+    if (!a || !b || !c || !rows || !v || h.cpu_a < 0) {
+        printf("3. skipped: %s\n\n",
+               h.cpu_a < 0 ? "fewer than two CPUs, or no affinity" : "out of memory");
+        rc = h.cpu_a < 0 ? 0 : 1;
+        goto done;
+    }
+    for (i = 0; i < M * K; i++)
+        a[i] = (float)(i % 7) * 0.1f;
+    for (i = 0; i < K * N; i++)
+        b[i] = (float)(i % 5) * 0.1f;
+    t0 = host_seconds();
+    while (nrows < HOP_ROWS_MAX && host_seconds() - t0 < seconds) {
+        hop_row *r = &rows[nrows];
+        double s = host_seconds();
+        for (k = 0; k < 3; k++)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b, N, 0.0f,
+                        c, N);
+        r->gemm = host_seconds() - s;
+        r->t = s - t0;
+        if ((r->hop = cachehop_probe(&h)) > 0.0)
+            nrows++;
+    }
+    printf("3. The host's CPUs a cache apart: %d rows in %.0f s (3 OpenBLAS GEMMs %dx%dx%d, "
+           "then a round trip between CPUs %d and %d)\n",
+           nrows, seconds, M, K, N, h.cpu_a, h.cpu_b);
+    for (k = 0; k < 2; k++) {
+        int n = 0;
+        for (i = 0; i < nrows; i++)
+            if (cachehop_far(&h, rows[i].hop) == k)
+                v[n++] = rows[i].hop;
+        printf("   %s: %5d rows (%4.1f%%), round trip %6.0f ns", k ? "far " : "near", n,
+               100.0 * n / (nrows ? nrows : 1), n ? 1e9 * median(v, n) : 0.0);
+        for (n = 0, i = 0; i < nrows; i++)
+            if (cachehop_far(&h, rows[i].hop) == k)
+                v[n++] = rows[i].gemm;
+        printf(", GEMMs %.3f ms\n", n ? 1e3 * median(v, n) : 0.0);
+    }
+    w[0] = malloc((size_t)(nrows + 1) * sizeof *w[0]);
+    w[1] = malloc((size_t)(nrows + 1) * sizeof *w[1]);
+    if (!w[0] || !w[1])
+        goto done;
+    for (i = 0; i < nrows;) {
+        int j = i;
+        while (j < nrows && rows[j].t - rows[i].t < HOP_WINDOW_S)
+            j++;
+        for (k = 0; k < 2 && (rows[j - 1].t - rows[i].t >= 0.9 * HOP_WINDOW_S || j < nrows); k++)
+            if ((m = window_median(rows, i, j, &h, k, v)) > 0.0)
+                w[k][nw[k]++] = log(m);
+        i = j;
+    }
+    printf("   SD of a %.0f s window's log median GEMM time: %.3f over all %d windows; "
+           "%.3f over the %d with 3 near rows, far rows left out\n\n",
+           HOP_WINDOW_S, sd_of(w[0], nw[0]), nw[0], sd_of(w[1], nw[1]), nw[1]);
+    rc = 0;
+done:
+    free(a);
+    free(b);
+    free(c);
+    free(rows);
+    free(v);
+    free(w[0]);
+    free(w[1]);
+    return rc;
+}
+
 int main(void)
 {
     /* K inputs, N outputs, batch: the square layers, then a network's */
@@ -442,5 +560,9 @@ int main(void)
         rc |= sync_floor(g);
     }
     device_set_free(&set);
+    {
+        const char *env = getenv("BENCH_HOP_SECONDS");
+        rc |= hop_vs_gemm(env && atof(env) > 0.0 ? atof(env) : 60.0);
+    }
     return rc;
 }

@@ -64,7 +64,7 @@ static results *make_run(int day, double slow)
         for (h = 32; h <= 128; h *= 4)
             for (b = 16; b <= 64; b *= 4) {
                 rs_point p;
-                step_times s[12];
+                step_times s[12] = {{0}};
                 memset(&p, 0, sizeof p);
                 snprintf(p.device, sizeof p.device, "%s", dv ? "cl:0.0" : "cpu");
                 p.mode = WL_INFERENCE;

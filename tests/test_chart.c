@@ -194,7 +194,7 @@ static void add_point(results *r, const char *dev, int hidden, int batch, double
                       int transfer, rs_status st)
 {
     rs_point p;
-    step_times s[5];
+    step_times s[5] = {{0}};
     err e;
     int i;
     memset(&p, 0, sizeof p);

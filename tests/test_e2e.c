@@ -24,6 +24,7 @@
 
 #include "fsx.h"
 #include "gz.h"
+#include "host.h"
 #include "results.h"
 
 static const char *bin;
@@ -187,7 +188,7 @@ static void test_quick_run(void **state)
                         getenv("OPENBLAS_NUM_THREADS") ? "OPENBLAS_NUM_THREADS" : "cores");
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        int q, seen[64] = {0}, distinct = 0;
+        int q, seen[64] = {0}, distinct = 0, taken_in[64] = {0}, taken_passes = 0, taken;
         if (p->status != PT_OK)
             fail_msg("%s h=%d b=%d: %s %s", p->device, p->hidden, p->batch,
                      results_status_name(p->status), p->message);
@@ -199,11 +200,19 @@ static void test_quick_run(void **state)
             distinct += !seen[p->pass[q]]++;
         }
         assert_int_equal(distinct, 3);
-        assert_int_equal(p->resident.passes, 3);
         for (q = 0; q < 64; q++)
             assert_true(seen[q] == 0 || seen[q] >= 3);
         assert_true(p->nsamples >= 9);
-        assert_int_equal(p->resident.n, p->nsamples);
+        /* the summaries take the samples not taken a cache apart, when
+         * there are 3 (results.h), and stand on the passes those come
+         * from */
+        taken = results_summary_samples(p, NULL);
+        assert_true(taken == p->nsamples || taken >= RESULTS_NEAR_MIN);
+        for (q = 0; q < p->nsamples; q++)
+            if (taken == p->nsamples || p->samples[q].far == 0.0)
+                taken_passes += !taken_in[p->pass[q]]++;
+        assert_int_equal(p->resident.n, taken);
+        assert_int_equal(p->resident.passes, taken_passes);
         assert_true(p->resident.min <= p->resident.median && p->resident.median <= p->resident.max);
         assert_true(p->resident.ci_lo <= p->resident.median &&
                     p->resident.median <= p->resident.ci_hi);
@@ -211,7 +220,7 @@ static void test_quick_run(void **state)
         assert_int_equal(p->has_transfer, strcmp(p->device, "cpu") != 0);
         if (p->has_transfer) {
             int k;
-            assert_int_equal(p->transfer.n, p->nsamples);
+            assert_int_equal(p->transfer.n, taken);
             for (k = 0; k < p->nsamples; k++) {
                 const step_times *t = &p->samples[k];
                 assert_true(t->kernel > 0.0 && t->h2d >= 0.0 && t->d2h >= 0.0);
@@ -959,7 +968,8 @@ static int count_of(const char *text, const char *what)
 }
 
 /* run --repeat 2: two runs, each its own directory, results with the
- * machine's reference in every pass; compare takes them as A and B. */
+ * machine's reference and the CPUs' round trips in every pass; compare
+ * takes them as A and B. */
 static void test_run_repeat(void **state)
 {
     char out[300], path[600], ids[2][200];
@@ -990,6 +1000,10 @@ static void test_run_repeat(void **state)
         assert_int_equal(gz_decompress(path, packed, len, (size_t)64 << 20, &text, &tlen, &e),
                          BE_OK);
         assert_int_equal(count_of(text, " ref-loop=\""), 2);
+        /* OpenBLAS computes on the host's CPUs: with two or more, the
+         * round trip between them was timed around each of its visits */
+        if (host_cores() >= 2)
+            assert_int_equal(count_of(text, " hop-checks=\""), 2);
         free(packed);
         free(text);
     }

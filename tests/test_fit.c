@@ -68,7 +68,7 @@ static void add_device(results *r, const char *id, const char *kind, const char 
 static int add_point(results *r, const char *id, wl_mode mode, int hidden, int batch, double t,
                      double noise, double xfer, rs_status status, uint64_t *rng)
 {
-    step_times s[NSAMP];
+    step_times s[NSAMP] = {{0}};
     rs_point p;
     err e;
     int i;

@@ -575,6 +575,23 @@ static void check_seed_max(const results *r)
     assert_true(r->prov.seed == ULLONG_MAX);
 }
 
+/* A pass's round trips between the CPUs (cachehop.h), as written. */
+static void check_hop(const results *r)
+{
+    assert_int_equal(r->npasses, 1);
+    assert_int_equal(r->passes[0].hop_checks, 4);
+    assert_int_equal(r->passes[0].hop_far, 1);
+    assert_true(r->passes[0].hop == 5e-08);
+}
+
+/* Three of five samples far: too few near ones to leave them out, so the
+ * summary of all five stands. */
+static void check_far_few(const results *r)
+{
+    assert_true(r->points[0].samples[0].far == 0.0 && r->points[0].samples[4].far == 1.0);
+    assert_int_equal(r->points[0].resident.n, 5);
+}
+
 static void check_noncharacters(const results *r)
 {
     assert_string_equal(r->devices[1].name, "G" UTF8_REPLACEMENT "P" UTF8_REPLACEMENT "U");
@@ -745,6 +762,31 @@ static const hcase cases[] = {
     {"seed-negative", "seed=\"1\"", "seed=\"-1\"", NULL,
      ":5: <run> attribute \"seed\" is \"-1\", not an integer from 0 to 2^64-1", NULL},
     {"seed-max", "seed=\"1\"", "seed=\"18446744073709551615\"", NULL, NULL, check_seed_max},
+    /* the CPUs' round trips of a pass, and samples taken a cache apart */
+    {"hop", "threads=\"2\"/>",
+     "threads=\"2\"/><passes><pass index=\"1\" started=\"2026-11-22T00:00:00Z\" seconds=\"1\" "
+     "visits=\"4\" hop-checks=\"4\" hop-far=\"1\" hop=\"5e-08\"/></passes>",
+     NULL, NULL, check_hop},
+    {"hop-far-beyond-checks", "threads=\"2\"/>",
+     "threads=\"2\"/><passes><pass index=\"1\" started=\"2026-11-22T00:00:00Z\" seconds=\"1\" "
+     "visits=\"4\" hop-checks=\"4\" hop-far=\"5\" hop=\"5e-08\"/></passes>",
+     NULL, ":7: <pass> attribute \"hop-far\" is \"5\", not an integer from 0 to 4", NULL},
+    {"hop-checks-beyond-visits", "threads=\"2\"/>",
+     "threads=\"2\"/><passes><pass index=\"1\" started=\"2026-11-22T00:00:00Z\" seconds=\"1\" "
+     "visits=\"4\" hop-checks=\"9\" hop-far=\"1\" hop=\"5e-08\"/></passes>",
+     NULL, ":7: <pass> attribute \"hop-checks\" is \"9\", not an integer from 1 to 4", NULL},
+    {"far-2", "wall=\"0.0001\"/>", "wall=\"0.0001\" far=\"2\"/>", NULL,
+     ":21: <s> attribute \"far\" is \"2\", not an integer from 1 to 1", NULL},
+    /* one far sample of five: the summary must be of the four near ones */
+    {"far-summary-of-all", "wall=\"0.00015000000000000001\"/>",
+     "wall=\"0.00015000000000000001\" far=\"1\"/>", NULL,
+     ":27: <summary> n=5 but the point has 5 samples, 4 of them near", NULL},
+    {"far-few",
+     "<s wall=\"0.000125\"/>\n        <s wall=\"0.00013750000000000001\"/>\n        <s "
+     "wall=\"0.00015000000000000001\"/>",
+     "<s wall=\"0.000125\" far=\"1\"/>\n        <s wall=\"0.00013750000000000001\" far=\"1\"/>\n"
+     "        <s wall=\"0.00015000000000000001\" far=\"1\"/>",
+     NULL, NULL, check_far_few},
     {"memory-1e19", "memory-bytes=\"4000000000\"", "memory-bytes=\"1e19\"", NULL,
      ":6: <host> attribute \"memory-bytes\" is \"1e19\", not a number from 0 to 1e+18", NULL},
     {"price-zero", "usd-per-hour=\"0.12\"", "usd-per-hour=\"0\"", NULL,

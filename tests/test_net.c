@@ -363,7 +363,7 @@ static results *make_run(void)
     for (k = 0; k < 2; k++)
         for (b = 16; b <= 64; b *= 2) {
             rs_point p;
-            step_times t[12];
+            step_times t[12] = {{0}};
             int i;
             memset(&p, 0, sizeof p);
             snprintf(p.device, sizeof p.device, "%s", k ? "cl:0.0" : "cpu");
@@ -594,7 +594,7 @@ static void test_netfit_and_which(void **state)
 static void test_breakdown(void **state)
 {
     rs_point pb, po;
-    step_times t[3];
+    step_times t[3] = {{0}};
     netfit_layers b;
     int i;
     (void)state;

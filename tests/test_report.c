@@ -76,7 +76,7 @@ static results *make_run(const char *id, const char *started, const char *cpu_na
         for (h = hidden0; h <= hidden0 * 4; h *= 4)
             for (b = 16; b <= 64; b *= 4) {
                 rs_point p;
-                step_times s[12];
+                step_times s[12] = {{0}};
                 memset(&p, 0, sizeof p);
                 snprintf(p.device, sizeof p.device, "%s", dv ? "cl:0.0" : "cpu");
                 p.mode = WL_INFERENCE;
@@ -504,7 +504,7 @@ static results *make_mixed(void)
         for (w = 0; w < 4; w++)
             for (b = 16; b <= 256; b *= 2) {
                 rs_point p;
-                step_times s[9];
+                step_times s[9] = {{0}};
                 memset(&p, 0, sizeof p);
                 snprintf(p.device, sizeof p.device, "%s", dv ? "cl:0.0" : "cpu");
                 p.mode = WL_INFERENCE;

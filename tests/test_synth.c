@@ -117,7 +117,7 @@ static double uniform(uint64_t *s)
 static void add_point(results *r, const char *id, int hidden, int batch, double t, noise nz,
                       uint64_t *s)
 {
-    step_times st[PASSES * PER_PASS];
+    step_times st[PASSES * PER_PASS] = {{0}};
     int pass[PASSES * PER_PASS], k, i, n = 0;
     rs_point p;
     err e;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cachehop.h"
 #include "changes.h"
 #include "cli.h"
 #include "compare.h"
@@ -397,7 +398,7 @@ static void fill_fixture(results *r)
 {
     device_info d;
     rs_point p;
-    step_times t[6];
+    step_times t[6] = {{0}};
     int i;
 
     snprintf(r->prov.version, sizeof r->prov.version, "0.1.0");
@@ -1045,7 +1046,7 @@ static results *cmp_run(const char *blas, const int (*shape)[2], const double *s
     snprintf(r->prov.id, sizeof r->prov.id, "run-%s", blas);
     for (i = 0; i < npts; i++) {
         rs_point p;
-        step_times t[40];
+        step_times t[40] = {{0}};
         memset(&p, 0, sizeof p);
         snprintf(p.device, sizeof p.device, "cpu");
         p.layers = 2;
@@ -1321,6 +1322,109 @@ static void test_compare_band_and_busy(void **state)
         results_free(r[i]);
     results_free(a);
     results_free(b);
+    results_free(b4);
+}
+
+/* r's one pass with the CPUs' round trip h (cachehop.h). */
+static void set_hop(results *r, double h)
+{
+    r->passes[0].visits = 4;
+    r->passes[0].hop_checks = 4;
+    r->passes[0].hop = h;
+}
+
+/* Runs whose CPUs were a cache apart (a round trip over 2.5 times the
+ * quickest run's): a side of three leaves the one out; a lone B slower
+ * and a cache apart is inconclusive; the archive's band leaves such runs
+ * out. */
+static void test_compare_cache_apart(void **state)
+{
+    static const double fr[3] = {1.0, 1.1, 0.9};
+    results *a[3], *b[3], *band[4];
+    results *a1 = cmp_scaled("0.3.21", 1.0, 4), *b4 = cmp_scaled("0.3.21", 4.0, 4);
+    compare_opts o;
+    compare_set cs;
+    err e;
+    int i;
+    (void)state;
+    for (i = 0; i < 3; i++) {
+        a[i] = cmp_scaled("0.3.21", fr[i], 4);
+        b[i] = cmp_scaled("0.3.21", i == 1 ? 2.0 : fr[i], 4);
+        snprintf(a[i]->prov.id, sizeof a[i]->prov.id, "a%d", i);
+        snprintf(b[i]->prov.id, sizeof b[i]->prov.id, "b%d", i);
+        set_hop(a[i], 5e-8);
+        set_hop(b[i], i == 1 ? 3.2e-7 : 5.5e-8);
+    }
+    compare_opts_default(&o);
+    o.correct = COMPARE_CORRECT_NONE;
+    assert_int_equal(
+        compare_sets((const results *const *)a, 3, (const results *const *)b, 3, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.na, 3);
+    assert_int_equal(cs.nb, 2);
+    assert_string_equal(cs.hop_left, "B2 b1 (320 ns)");
+    assert_string_equal(cs.ids_b, "b0, b2");
+    assert_true(fabs(cs.hop_min - 5e-8) < 1e-20);
+    /* B's 1.0 and 0.9 against A's 1.0, 1.1 and 0.9, geometric means */
+    assert_true(fabs(cs.groups[0].ratio - exp(log(0.9) / 2 - (log(1.1) + log(0.9)) / 3)) < 1e-9);
+    assert_int_not_equal(cs.verdict, CMP_SLOWER);
+    compare_free(&cs);
+    /* with only one other run on that side, all three count */
+    set_hop(b[0], 3.3e-7);
+    assert_int_equal(
+        compare_sets((const results *const *)a, 3, (const results *const *)b, 3, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.nb, 3);
+    assert_string_equal(cs.hop_left, "");
+    compare_free(&cs);
+
+    /* one run a side, B four times as slow: slower, unless B alone ran a
+     * cache apart */
+    set_hop(a1, 5e-8);
+    set_hop(b4, 5e-8);
+    assert_int_equal(
+        compare_sets((const results *const *)&a1, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_SLOWER);
+    compare_free(&cs);
+    set_hop(b4, 3.2e-7);
+    assert_int_equal(
+        compare_sets((const results *const *)&a1, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_non_null(strstr(cs.why, "B ran with the host's CPUs a cache apart (a round trip of 320 "
+                                   "ns between them, against 50 ns in A's runs)"));
+    compare_free(&cs);
+    /* both a cache apart: nothing to hold against either */
+    set_hop(a1, 3.2e-7);
+    assert_int_equal(
+        compare_sets((const results *const *)&a1, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_SLOWER);
+    compare_free(&cs);
+
+    /* the band: four runs of the host, one a cache apart and slow */
+    set_hop(a1, 5e-8);
+    set_hop(b4, 5e-8);
+    for (i = 0; i < 4; i++) {
+        band[i] = cmp_scaled("0.3.21", i == 3 ? 3.0 : fr[i % 3], 4);
+        snprintf(band[i]->prov.id, sizeof band[i]->prov.id, "r%d", i);
+        set_hop(band[i], i == 3 ? 3.2e-7 : 5e-8);
+    }
+    o.band = (const results *const *)band;
+    o.nband = 4;
+    assert_int_equal(
+        compare_sets((const results *const *)&a1, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        BE_OK);
+    assert_non_null(strstr(cs.band_from, "3 earlier runs of the same host"));
+    compare_free(&cs);
+    for (i = 0; i < 4; i++)
+        results_free(band[i]);
+    for (i = 0; i < 3; i++) {
+        results_free(a[i]);
+        results_free(b[i]);
+    }
+    results_free(a1);
     results_free(b4);
 }
 
@@ -1740,6 +1844,75 @@ static void assert_close(double got, double want)
 /* Three passes of 5 equal samples, at e^0, e^0.1 and e^-0.1: the between
  * pass variance of the log-medians is 0.01 (2 degrees of freedom), so the
  * half-width is t(0.975, 2)·√(0.01/3) on the log scale around the median 1. */
+/* Samples taken while the host's CPUs were a cache apart (far) are left
+ * out of a point's summaries when RESULTS_NEAR_MIN others remain; with
+ * fewer, all count. */
+static void test_summary_leaves_far_out(void **state)
+{
+    step_times t[12] = {{0}};
+    int pass[12], idx[12], i;
+    rs_point p;
+    (void)state;
+    memset(&p, 0, sizeof p);
+    for (i = 0; i < 12; i++) {
+        pass[i] = i / 4 + 1;
+        t[i].wall = t[i].total = 1e-3 * (1.0 + 0.01 * (i % 4));
+        t[i].kernel = t[i].h2d = t[i].d2h = t[i].whost = -1.0;
+        /* pass 2 ran a cache apart, twice as slow */
+        if (pass[i] == 2) {
+            t[i].wall = t[i].total = 2.0 * t[i].wall;
+            t[i].far = 1.0;
+        }
+    }
+    p.samples = t;
+    p.pass = pass;
+    p.nsamples = 12;
+    assert_int_equal(results_summary_samples(&p, idx), 8);
+    assert_int_equal(idx[3], 3);
+    assert_int_equal(idx[4], 8);
+    assert_int_equal(results_summary_samples(&p, NULL), 8);
+    assert_int_equal(results_summarize(&p, NULL), BE_OK);
+    assert_int_equal(p.resident.n, 8);
+    assert_int_equal(p.resident.passes, 2);
+    assert_close(p.resident.max, 1.03e-3);
+    assert_close(p.resident.median, 1.015e-3);
+    /* only two near samples: all twelve count */
+    for (i = 0; i < 12; i++)
+        t[i].far = i < 2 ? 0.0 : 1.0;
+    assert_int_equal(results_summary_samples(&p, NULL), 12);
+    assert_int_equal(results_summarize(&p, NULL), BE_OK);
+    assert_int_equal(p.resident.n, 12);
+    assert_close(p.resident.max, 2.06e-3);
+    /* none far: all */
+    for (i = 0; i < 12; i++)
+        t[i].far = 0.0;
+    assert_int_equal(results_summary_samples(&p, NULL), 12);
+}
+
+/* The round trip between two CPUs: on this machine (two or more CPUs) it
+ * is measured; far is CACHEHOP_FAR times the quickest, exclusive. */
+static void test_cachehop(void **state)
+{
+    cachehop h;
+    double t;
+    (void)state;
+    cachehop_init(&h);
+    if (host_cores() >= 2) {
+        assert_true(h.cpu_a >= 0 && h.cpu_b > h.cpu_a);
+        assert_true(h.best > 0.0 && h.best < 1e-3);
+        t = cachehop_probe(&h);
+        assert_true(t >= h.best && t < 1e-3);
+    }
+    h.best = 1e-7;
+    assert_int_equal(cachehop_far(&h, 2.5e-7), 0);
+    assert_int_equal(cachehop_far(&h, 2.6e-7), 1);
+    assert_int_equal(cachehop_far(&h, 0.0), 0);
+    h.best = 0.0;
+    assert_int_equal(cachehop_far(&h, 1.0), 0);
+    h.cpu_a = h.cpu_b = -1;
+    assert_true(cachehop_probe(&h) == 0.0);
+}
+
 static void test_passes_interval_between(void **state)
 {
     static const double level[3] = {0.0, 0.1, -0.1};
@@ -1901,7 +2074,7 @@ static void test_contention(void **state)
     results *r = results_new();
     rs_pass ps;
     rs_point p;
-    step_times t[12];
+    step_times t[12] = {{0}};
     stats_summary plain;
     double lo;
     int i;
@@ -2030,7 +2203,7 @@ static void test_results_passes_round_trip(void **state)
     results *a = results_new(), *b = NULL;
     rs_pass ps;
     rs_point *p;
-    step_times t[4];
+    step_times t[4] = {{0}};
     char path[512];
     err e;
     int i;
@@ -2368,6 +2541,9 @@ int main(void)
         cmocka_unit_test(test_changes_floors),
         cmocka_unit_test(test_changes_real_runs),
         cmocka_unit_test(test_results_round_trip),
+        cmocka_unit_test(test_summary_leaves_far_out),
+        cmocka_unit_test(test_compare_cache_apart),
+        cmocka_unit_test(test_cachehop),
         cmocka_unit_test(test_results_rejects),
         cmocka_unit_test(test_results_not_ours),
         cmocka_unit_test(test_atomic_write),
