@@ -623,6 +623,14 @@ static void write_json(FILE *out, const compare_set *s)
     json_number(out, s->ref_ratio > 0 ? s->ref_loop : NAN);
     fputs(", \"reference_stream\": ", out);
     json_number(out, s->ref_ratio > 0 ? s->ref_stream : NAN);
+    /* the CPUs' round trips, seconds (cachehop.h), and the runs left out
+     * for them */
+    fputs(",\n \"round_trip_a\": ", out);
+    json_number(out, s->hop_a > 0 ? s->hop_a : NAN);
+    fputs(", \"round_trip_b\": ", out);
+    json_number(out, s->hop_b > 0 ? s->hop_b : NAN);
+    fputs(", \"left_out_apart\": ", out);
+    json_string(out, s->hop_left);
     fprintf(out,
             ",\n \"faster\": %d, \"slower\": %d, \"unchanged\": %d, \"inconclusive\": %d, "
             "\"missing\": %d, \"apart\": %d, \"left_out_a\": %d, \"left_out_b\": %d, "

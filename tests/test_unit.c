@@ -1890,14 +1890,22 @@ static void test_summary_leaves_far_out(void **state)
 }
 
 /* The round trip between two CPUs: on this machine (two or more CPUs) it
- * is measured; far is CACHEHOP_FAR times the quickest, exclusive. */
+ * is measured; under valgrind, which runs one thread at a time (tests/run
+ * sets VALGRIND=1), the probe gives up within 50 ms and the check is off;
+ * far is CACHEHOP_FAR times the quickest, exclusive. */
 static void test_cachehop(void **state)
 {
+    const char *vg = getenv("VALGRIND");
     cachehop h;
-    double t;
+    double t, t0;
     (void)state;
+    t0 = host_seconds();
     cachehop_init(&h);
-    if (host_cores() >= 2) {
+    if (vg && strcmp(vg, "1") == 0) {
+        /* five probes at most, each giving up after 50 ms of waiting */
+        assert_true(h.cpu_a < 0 || h.best > 0.0);
+        assert_true(host_seconds() - t0 < 30.0);
+    } else if (host_cores() >= 2) {
         assert_true(h.cpu_a >= 0 && h.cpu_b > h.cpu_a);
         assert_true(h.best > 0.0 && h.best < 1e-3);
         t = cachehop_probe(&h);
