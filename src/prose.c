@@ -550,7 +550,7 @@ void prose_setup(const results *r, char *buf, size_t size)
 {
     const rs_prov *p = &r->prov;
     const char *net = NULL;
-    int total = 0, i, square, nets;
+    int total = 0, i, square, nets, far, checked;
     buf[0] = '\0';
     for (i = 0; i < r->npoints; i++)
         total += r->points[i].nsamples;
@@ -576,6 +576,14 @@ void prose_setup(const results *r, char *buf, size_t size)
                " within the %.0f s budget (%d sample%s in all). Times are medians, "
                "with a 95%% interval that includes how the passes differ. ",
                p->budget, total, total == 1 ? "" : "s");
+    q_run_far(r, &far, &checked);
+    if (far > 0)
+        fmt_append(buf, size,
+                   "The host's CPUs were a cache apart around %d of the %d visits of devices "
+                   "on them (a cache line's round trip between two of them over 2.5 times "
+                   "the run's quickest); those visits' samples are left out of the medians "
+                   "wherever a point has 3 others. ",
+                   far, checked);
     /* a run of networks alone has no hidden widths to speak of */
     square = q_has_square(r, WL_INFERENCE) || q_has_square(r, WL_TRAINING);
     if (square)
