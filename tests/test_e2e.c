@@ -135,6 +135,21 @@ static void assert_no_temp_files(const char *dir)
     pclose(p);
 }
 
+/* The passes that p's summaries stand on: those of the samples they take
+ * (results_summary_samples; p->pass set, passes below 64). */
+static int summary_passes(const rs_point *p)
+{
+    int *idx = malloc((size_t)p->nsamples * sizeof *idx + 1), in[64] = {0}, n, k, passes = 0;
+    assert_non_null(idx);
+    n = results_summary_samples(p, idx);
+    for (k = 0; k < n; k++) {
+        assert_true(p->pass[idx[k]] >= 0 && p->pass[idx[k]] < 64);
+        passes += !in[p->pass[idx[k]]]++;
+    }
+    free(idx);
+    return passes;
+}
+
 static void test_quick_run(void **state)
 {
     char out[300], path[512];
@@ -188,7 +203,7 @@ static void test_quick_run(void **state)
                         getenv("OPENBLAS_NUM_THREADS") ? "OPENBLAS_NUM_THREADS" : "cores");
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        int q, seen[64] = {0}, distinct = 0, taken_in[64] = {0}, taken_passes = 0, taken;
+        int q, seen[64] = {0}, distinct = 0, taken;
         if (p->status != PT_OK)
             fail_msg("%s h=%d b=%d: %s %s", p->device, p->hidden, p->batch,
                      results_status_name(p->status), p->message);
@@ -208,11 +223,8 @@ static void test_quick_run(void **state)
          * from */
         taken = results_summary_samples(p, NULL);
         assert_true(taken == p->nsamples || taken >= RESULTS_NEAR_MIN);
-        for (q = 0; q < p->nsamples; q++)
-            if (taken == p->nsamples || p->samples[q].far == 0.0)
-                taken_passes += !taken_in[p->pass[q]]++;
         assert_int_equal(p->resident.n, taken);
-        assert_int_equal(p->resident.passes, taken_passes);
+        assert_int_equal(p->resident.passes, summary_passes(p));
         assert_true(p->resident.min <= p->resident.median && p->resident.median <= p->resident.max);
         assert_true(p->resident.ci_lo <= p->resident.median &&
                     p->resident.median <= p->resident.ci_hi);
@@ -616,7 +628,10 @@ static void test_threads_from_environment(void **state)
             in2 += r->points[i].pass[k] == 2;
         /* 9 samples a point at least: 5 in each of 2 passes */
         assert_true(in2 >= 5);
-        assert_int_equal(r->points[i].resident.passes, 2);
+        /* 2, unless one pass's samples were all taken with the CPUs a
+         * cache apart and left out (results.h) */
+        assert_int_equal(r->points[i].resident.passes, summary_passes(&r->points[i]));
+        assert_true(summary_passes(&r->points[i]) >= 1);
     }
     results_free(r);
     run(&o, "run", "--quick", "--devices", "cpu", "--threads", "2", "--out", out, NULL);
