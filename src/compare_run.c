@@ -892,12 +892,8 @@ static void side_warnings(const results *const *rs, int n, char side, compare_se
  * recorded one. */
 static double hop_quickest(const results *const *a, int na, const results *const *b, int nb)
 {
-    double h, best = 0.0;
-    int i;
-    for (i = 0; i < na + nb; i++)
-        if ((h = q_run_hop(i < na ? a[i] : b[i - na])) > 0.0 && (best == 0.0 || h < best))
-            best = h;
-    return best;
+    double x = q_runs_hop_quickest(a, na), y = q_runs_hop_quickest(b, nb);
+    return x > 0.0 && (y == 0.0 || x < y) ? x : y;
 }
 
 /* The runs of one side to compare: all, or, when at least two of them ran
@@ -923,15 +919,12 @@ static int near_side(compare_set *s, const results *const *in, int n, char side,
 /* The median round trip of runs r[0..n) (0: none recorded). */
 static double side_hop(const results *const *r, int n)
 {
-    double v[COMPARE_MAX_RUNS], t;
-    int i, j, k = 0;
+    double v[COMPARE_MAX_RUNS];
+    int i, k = 0;
     for (i = 0; i < n; i++)
-        if ((t = q_run_hop(r[i])) > 0.0) {
-            for (j = k++; j > 0 && v[j - 1] > t; j--)
-                v[j] = v[j - 1];
-            v[j] = t;
-        }
-    return k == 0 ? 0.0 : k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+        if ((v[k] = q_run_hop(r[i])) > 0.0)
+            k++;
+    return k ? stats_median(v, k) : 0.0;
 }
 
 int compare_sets(const results *const *a, int na, const results *const *b, int nb,

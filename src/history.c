@@ -223,7 +223,7 @@ static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_v
     const device_info *d = results_device(r0, dev);
     const int cpu = d && devinfo_on_host(d);
     double *g = calloc((size_t)s->nruns, sizeof *g), *y = malloc((size_t)s->nruns * sizeof *y);
-    double quickest = 0.0, h;
+    double quickest = 0.0;
     int i, k, n = 0;
     *npts = 0;
     if (!g || !y) {
@@ -251,9 +251,8 @@ static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_v
             g[k] += y[k] - c;
         n++;
     }
-    for (k = 0; cpu && k < s->nruns; k++)
-        if ((h = q_run_hop(s->runs[k])) > 0.0 && (quickest == 0.0 || h < quickest))
-            quickest = h;
+    if (cpu)
+        quickest = q_runs_hop_quickest(s->runs, s->nruns);
     for (k = 0; k < s->nruns; k++) {
         memset(&v[k], 0, sizeof v[k]);
         v[k].kind = CROSS_UNKNOWN;

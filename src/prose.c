@@ -445,7 +445,7 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
 
 void prose_flags(const results *r, char *buf, size_t size)
 {
-    int i, drift = 0, throttled = 0, failed = 0, far, checked, apart, busy, impossible;
+    int i, drift = 0, throttled = 0, failed = 0, busy, impossible;
     char part[64], passes[1024], points[2048];
     buf[0] = '\0';
     prose_partial_text(r, part, sizeof part);
@@ -460,8 +460,6 @@ void prose_flags(const results *r, char *buf, size_t size)
         throttled += p->tel.throttled != 0;
         failed += p->status != PT_OK;
     }
-    /* points whose summaries had to keep samples taken a cache apart */
-    apart = q_run_far(r, &far, &checked);
     if (busy)
         fmt_append(buf, size, "%sbusy machine (%d pass%s)", buf[0] ? "; " : "", busy,
                    busy == 1 ? "" : "es");
@@ -474,9 +472,6 @@ void prose_flags(const results *r, char *buf, size_t size)
     if (drift)
         fmt_append(buf, size, "%sdrift at %d point%s", buf[0] ? "; " : "", drift,
                    drift == 1 ? "" : "s");
-    if (apart)
-        fmt_append(buf, size, "%sthe CPUs a cache apart at %d point%s", buf[0] ? "; " : "", apart,
-                   apart == 1 ? "" : "s");
     if (failed)
         fmt_append(buf, size, "%s%d point%s not measured (out of memory, failed or skipped)",
                    buf[0] ? "; " : "", failed, failed == 1 ? "" : "s");

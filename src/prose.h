@@ -96,9 +96,9 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max);
 void prose_busy_pass(const results *r, const rs_pass *p, char *buf, size_t size);
 
 /* The warnings in a few words, for the archive's entries: "partial: 12
- * of 35 points; busy machine (2 passes); drift at 4 points; the CPUs a
- * cache apart at 3 points" (points whose summaries had to keep samples
- * taken a cache apart, results.h); "" when there is nothing to warn of. */
+ * of 35 points; busy machine (2 passes); drift at 4 points"; "" when
+ * there is nothing to warn of.  Only what a digest keeps (cache.h: no
+ * samples) may count here, so that an entry reads the same from either. */
 void prose_flags(const results *r, char *buf, size_t size);
 
 /* "partial: 12 of 35 points" for a run that did not finish (counting

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "machstate.h"
+#include "stats.h"
 #include "workload.h"
 
 int q_base(const results *r)
@@ -78,18 +79,22 @@ int q_pass_busy(const results *r, const rs_pass *p)
 
 double q_run_hop(const results *r)
 {
-    double v[RESULTS_MAX_PASSES], t;
-    int i, j, n = 0;
+    double v[RESULTS_MAX_PASSES];
+    int i, n = 0;
     for (i = 0; i < r->npasses && n < RESULTS_MAX_PASSES; i++)
-        if (r->passes[i].hop_checks > 0) {
-            /* insertion: a run has a few passes */
-            for (t = r->passes[i].hop, j = n++; j > 0 && v[j - 1] > t; j--)
-                v[j] = v[j - 1];
-            v[j] = t;
-        }
-    if (n == 0)
-        return 0.0;
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+        if (r->passes[i].hop_checks > 0)
+            v[n++] = r->passes[i].hop;
+    return n ? stats_median(v, n) : 0.0;
+}
+
+double q_runs_hop_quickest(const results *const *r, int n)
+{
+    double h, best = 0.0;
+    int i;
+    for (i = 0; i < n; i++)
+        if ((h = q_run_hop(r[i])) > 0.0 && (best == 0.0 || h < best))
+            best = h;
+    return best;
 }
 
 int q_run_far(const results *r, int *far, int *checked)

@@ -47,6 +47,9 @@ int q_pass_busy(const results *r, const rs_pass *p);
  * run r (cachehop.h): the median of its passes' medians, seconds; 0 when
  * no pass timed it. */
 double q_run_hop(const results *r);
+/* The quickest of runs r[0..n)'s round trips (q_run_hop); 0 when none
+ * recorded one. */
+double q_runs_hop_quickest(const results *const *r, int n);
 /* The visits of r whose CPUs were a cache apart, and those timed, into
  * *far and *checked; and the points whose summaries had to keep far
  * samples (too few near ones: results.h), returned. */

@@ -88,7 +88,7 @@ static void median_ci(const double *sorted, int n, stats_summary *s)
     s->ci_level = coverage;
 }
 
-static double median_of(double *v, int n)
+double stats_median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return stats_quantile(v, n, 0.5);
@@ -159,9 +159,9 @@ static double drift_of(const double *x, int n, double *v, double *ratio)
     double z, first, last;
     z = stats_mann_whitney_z(x, third, x + n - third, third);
     memcpy(v, x, (size_t)third * sizeof *v);
-    first = median_of(v, third);
+    first = stats_median(v, third);
     memcpy(v, x + n - third, (size_t)third * sizeof *v);
-    last = median_of(v, third);
+    last = stats_median(v, third);
     *ratio = first > 0.0 ? last / first : 0.0;
     return z;
 }
@@ -331,10 +331,10 @@ static double log_median(const double *y, int n, double *var, double *v)
     double med, mad;
     int i;
     memcpy(v, y, (size_t)n * sizeof *v);
-    med = median_of(v, n);
+    med = stats_median(v, n);
     for (i = 0; i < n; i++)
         v[i] = fabs(y[i] - med);
-    mad = median_of(v, n);
+    mad = stats_median(v, n);
     *var = 1.5707963267948966 * (1.4826 * mad) * (1.4826 * mad) / n;
     return med;
 }
@@ -387,7 +387,7 @@ int stats_summarize_passes(const double *x, const int *pass, int n, stats_summar
     s->drift_ratio = 0.0;
     if (nz > 0) {
         memcpy(v, ratio, (size_t)nz * sizeof *v);
-        s->drift_ratio = median_of(v, nz);
+        s->drift_ratio = stats_median(v, nz);
         s->drift = drifted(zsum / sqrt((double)nz), s->drift_ratio);
     }
     for (i = 0; i < k; i++)

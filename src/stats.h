@@ -70,6 +70,8 @@ int stats_converged(const stats_summary *s, double rel);
 
 /* The p-quantile (0 ≤ p ≤ 1) of sorted[0..n), linear interpolation. */
 double stats_quantile(const double *sorted, int n, double p);
+/* The median of v[0..n), which it sorts in place; NAN when n is 0. */
+double stats_median(double *v, int n);
 
 /* Mann–Whitney U test of whether b tends to be larger than a: returns the
  * normal-approximation z score (ties count one half, tie-corrected

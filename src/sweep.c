@@ -20,6 +20,7 @@
 #include "host.h"
 #include "machstate.h"
 #include "refmark.h"
+#include "stats.h"
 #include "telemetry.h"
 #include "verify.h"
 #include "workload.h"
@@ -462,12 +463,6 @@ static void hop_record(sweep *sw, int slot, int point, int first, double before)
     v->hop = after > before ? after : before;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Marks the samples of every visit timed so far far or near by the run's
  * quickest round trip now (it only falls, so a visit made before the CPUs
  * first came close is judged again), and sets each pass's counts and
@@ -492,10 +487,9 @@ static void hop_mark(sweep *sw)
             }
         if (n == 0)
             continue;
-        qsort(v, (size_t)n, sizeof *v, cmp_double);
         ps->hop_checks = n;
         ps->hop_far = far;
-        ps->hop = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+        ps->hop = stats_median(v, n);
     }
     free(v);
 }
