@@ -449,7 +449,7 @@ static void write_text(FILE *out, const compare_set *s)
     lead_lines(out, s, 0);
     fprintf(out, "\nA = %s\nB = %s\n\n", s->ids_a, s->ids_b);
     fprintf(out, "%-40s %-9s %6s %6s %10s %10s %7s %13s  %s\n", "device", "mode", "hidden", "batch",
-            "A", "B", "B/A", "interval", "verdict");
+            "A p10", "B p10", "B/A", "interval", "verdict");
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
         device_name(c, dev, sizeof dev);
@@ -461,8 +461,8 @@ static void write_text(FILE *out, const compare_set *s)
                     results_status_name(c->status_b));
             continue;
         }
-        fmt_time(ta, sizeof ta, c->median_a);
-        fmt_time(tb, sizeof tb, c->median_b);
+        fmt_time(ta, sizeof ta, c->level_a);
+        fmt_time(tb, sizeof tb, c->level_b);
         point_verdict(c, v, sizeof v);
         fprintf(out, "%10s %10s %7.3f %6.3f–%6.3f  %s\n", ta, tb, c->ratio, c->lo, c->hi, v);
     }
@@ -491,7 +491,7 @@ static void write_markdown(FILE *out, const compare_set *s)
     md_cell(out, s->ids_b);
     fputs("\n\n", out);
     lead_lines(out, s, 1);
-    fprintf(out, "\n| device | mode | hidden | batch | A | B | B/A | interval | verdict |\n"
+    fprintf(out, "\n| device | mode | hidden | batch | A p10 | B p10 | B/A | interval | verdict |\n"
                  "|---|---|---:|---:|---:|---:|---:|---|---|\n");
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
@@ -504,8 +504,8 @@ static void write_markdown(FILE *out, const compare_set *s)
                     results_status_name(c->status_a), results_status_name(c->status_b));
             continue;
         }
-        fmt_time(ta, sizeof ta, c->median_a);
-        fmt_time(tb, sizeof tb, c->median_b);
+        fmt_time(ta, sizeof ta, c->level_a);
+        fmt_time(tb, sizeof tb, c->level_b);
         point_verdict(c, v, sizeof v);
         fprintf(out, "%s | %s | %.3f | %.3f–%.3f | %s%s%s |\n", ta, tb, c->ratio, c->lo, c->hi,
                 c->verdict == CMP_SLOWER || c->verdict == CMP_FASTER ? "**" : "", v,
@@ -552,6 +552,8 @@ static void json_group(FILE *out, const compare_group *g)
     json_number(out, g->lo);
     fputs(", \"hi\": ", out);
     json_number(out, g->hi);
+    fputs(", \"median_ratio\": ", out);
+    json_number(out, g->median_ratio);
     fputs(", \"run_sd\": ", out);
     json_number(out, g->run_sd);
     fprintf(out, ", \"df\": %d, \"point_sd\": ", g->df);
@@ -656,11 +658,11 @@ static void write_json(FILE *out, const compare_set *s)
             fputs("null", out);
         fputs(", \"flops_per_layer\": ", out);
         json_number(out, c->flops);
-        fprintf(out, ", \"status_a\": \"%s\", \"status_b\": \"%s\", \"median_a_s\": ",
+        fprintf(out, ", \"status_a\": \"%s\", \"status_b\": \"%s\", \"p10_a_s\": ",
                 results_status_name(c->status_a), results_status_name(c->status_b));
-        json_number(out, ok ? c->median_a : NAN);
-        fputs(", \"median_b_s\": ", out);
-        json_number(out, ok ? c->median_b : NAN);
+        json_number(out, ok ? c->level_a : NAN);
+        fputs(", \"p10_b_s\": ", out);
+        json_number(out, ok ? c->level_b : NAN);
         fputs(", \"ratio\": ", out);
         json_number(out, ok ? c->ratio : NAN);
         fputs(", \"lo\": ", out);
@@ -715,7 +717,7 @@ static void csv_num(FILE *out, double v)
 static void write_csv(FILE *out, const compare_set *s)
 {
     int i;
-    fputs("level,device_a,device_b,mode,view,hidden,batch,points,median_a_s,median_b_s,ratio,"
+    fputs("level,device_a,device_b,mode,view,hidden,batch,points,p10_a_s,p10_b_s,ratio,"
           "lo,hi,verdict,note\r\n",
           out);
     for (i = 0; i < s->ngroups; i++) {
@@ -749,8 +751,8 @@ static void write_csv(FILE *out, const compare_set *s)
         fputc(',', out);
         csv_text(out, c->dev_b);
         fprintf(out, ",%s,resident,%d,%d,", workload_mode_name(c->mode), c->hidden, c->batch);
-        csv_num(out, ok ? c->median_a : NAN);
-        csv_num(out, ok ? c->median_b : NAN);
+        csv_num(out, ok ? c->level_a : NAN);
+        csv_num(out, ok ? c->level_b : NAN);
         csv_num(out, ok ? c->ratio : NAN);
         csv_num(out, ok ? c->lo : NAN);
         csv_num(out, ok ? c->hi : NAN);
@@ -876,7 +878,7 @@ static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
     }
     compare_summary(s, sum, sizeof sum);
     snprintf(sub, sizeof sub,
-             "Median step time of B / A at the same shape: below 1 B is faster. "
+             "Step time of B / A at the same shape (10th percentiles): below 1 B is faster. "
              "A = %s, B = %s. %s.",
              s->id_a, s->id_b, sum);
     top = chart_title(cr, W, "What changed between the two runs", sub);

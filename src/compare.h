@@ -52,10 +52,11 @@ typedef enum {
 
 const char *compare_verdict_name(compare_verdict v); /* "faster", "no change", ... */
 
-/* One matched point (A → B).  ratio = median B / median A of the resident
- * step time (with several runs a side, the geometric means of their
- * medians), so below 1 B is faster; lo–hi its interval, which holds the
- * run-to-run variation as the run's own does (compare.c). */
+/* One matched point (A → B).  ratio = level B / level A of the resident
+ * step time (q_level: the 10th percentile of its samples; with several
+ * runs a side, the geometric means of theirs), so below 1 B is faster;
+ * lo–hi its interval, which holds the run-to-run variation as the run's
+ * own does (compare_run.c). */
 typedef struct compare_point {
     char model[256];           /* the device model name ("X → Y" when it
                                   differs between the runs)              */
@@ -66,17 +67,19 @@ typedef struct compare_point {
                                   match only with the same sizes         */
     double flops;              /* per layer                              */
     rs_status status_a, status_b;
-    double median_a, median_b; /* seconds per step (0 unless ok)         */
-    double ratio;              /* 0 unless both ok                       */
-    double lo, hi;             /* its interval (1 − alpha)               */
-    int significant;           /* the interval excludes 1                */
-    int apart;                 /* moved apart from its device's run: 1 up,
-                                  −1 down, 0 with it                     */
-    compare_verdict verdict;   /* CMP_MISSING unless both are ok         */
-    int group;                 /* its run-level group (resident view)    */
-    double la[COMPARE_MAX_RUNS], lb[COMPARE_MAX_RUNS]; /* log medians, resident */
+    double level_a, level_b; /* seconds per step, q_level (0 unless ok)  */
+    double lmed[2];          /* mean log median B − A, resident and
+                                transfer: what the run pages show      */
+    double ratio;            /* 0 unless both ok                        */
+    double lo, hi;           /* its interval (1 − alpha)                */
+    int significant;         /* the interval excludes 1                 */
+    int apart;               /* moved apart from its device's run: 1 up,
+                                −1 down, 0 with it                      */
+    compare_verdict verdict; /* CMP_MISSING unless both are ok          */
+    int group;               /* its run-level group (resident view)     */
+    double la[COMPARE_MAX_RUNS], lb[COMPARE_MAX_RUNS]; /* log levels, resident */
     int has_transfer;
-    double ta[COMPARE_MAX_RUNS], tb[COMPARE_MAX_RUNS]; /* log medians, transfer */
+    double ta[COMPARE_MAX_RUNS], tb[COMPARE_MAX_RUNS]; /* log levels, transfer */
 } compare_point;
 
 /* The run-level verdict of one device, mode and view that the runs share:
@@ -98,6 +101,8 @@ typedef struct compare_group {
     double ref_ratio;        /* the machine's reference B/A (0: unknown)     */
     int corrected;           /* the times were corrected (opts.correct)      */
     double raw_ratio;        /* the geometric mean B/A before the correction */
+    double median_ratio;     /* the same of the points' medians (corrected
+                                as the ratio is)                          */
     compare_verdict verdict; /* CMP_SLOWER, CMP_FASTER, CMP_UNCHANGED or
                                 CMP_INCONCLUSIVE                         */
     char why[300];           /* why inconclusive                             */

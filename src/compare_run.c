@@ -9,7 +9,8 @@
  * Kalibera and Jones, the level that varies most — the run — carries the
  * interval.  Per device, mode and view that the runs share:
  *
- *   y[r][i]  the log median step time of point i in run r;
+ *   y[r][i]  the log step time of point i in run r: its 10th percentile
+ *            (q_level: the quick tenth, which a neighbour disturbs least);
  *   g[r]     run r's log geometric mean relative to the points' centres
  *            (the mean of y over the runs of A), one number per run;
  *   D        mean g of B − mean g of A: the log of the geometric mean of
@@ -123,13 +124,14 @@ static int device_index(const results *r, const char *id)
     return NO_INDEX;
 }
 
-/* Fills c from every run's point at its shape: ok (both log medians of
- * every run) or CMP_MISSING with the first run's statuses. */
+/* Fills c from every run's point at its shape: ok (both log step times of
+ * every run, q_level) or CMP_MISSING with the first run's statuses. */
 static void fill_point(const results *const *a, int na, const results *const *b, int nb, int da,
                        const rs_point *pa, const rs_point *pb, compare_point *c)
 {
     int j, ok = q_ok(pa) && q_ok(pb), tr = ok;
     c->verdict = CMP_MISSING;
+    c->lmed[0] = c->lmed[1] = 0.0;
     for (j = 0; ok && j < na + nb; j++) {
         const results *r = j < na ? a[j] : b[j - na];
         const rs_point *p = point_in(a[0], da, pa, r);
@@ -138,12 +140,14 @@ static void fill_point(const results *const *a, int na, const results *const *b,
             break;
         }
         tr = tr && q_ok_view(p, FIT_TRANSFER);
+        c->lmed[0] += (j < na ? -1.0 / na : 1.0 / nb) * log(p->resident.median);
+        c->lmed[1] += tr ? (j < na ? -1.0 / na : 1.0 / nb) * log(p->transfer.median) : 0.0;
         if (j < na) {
-            c->la[j] = log(p->resident.median);
-            c->ta[j] = tr ? log(p->transfer.median) : 0.0;
+            c->la[j] = log(q_level(p, FIT_RESIDENT));
+            c->ta[j] = tr ? log(q_level(p, FIT_TRANSFER)) : 0.0;
         } else {
-            c->lb[j - na] = log(p->resident.median);
-            c->tb[j - na] = tr ? log(p->transfer.median) : 0.0;
+            c->lb[j - na] = log(q_level(p, FIT_RESIDENT));
+            c->tb[j - na] = tr ? log(q_level(p, FIT_TRANSFER)) : 0.0;
         }
     }
     if (!ok)
@@ -191,13 +195,13 @@ static int match_points(const results *const *a, int na, const results *const *b
             fill_point(a, na, b, nb, d, pa, pb, c);
             if (c->verdict == CMP_MISSING)
                 continue;
-            for (j = 0, c->median_a = 0.0; j < na; j++)
-                c->median_a += c->la[j] / na;
-            for (j = 0, c->median_b = 0.0; j < nb; j++)
-                c->median_b += c->lb[j] / nb;
-            c->median_a = exp(c->median_a);
-            c->median_b = exp(c->median_b);
-            c->ratio = c->median_b / c->median_a;
+            for (j = 0, c->level_a = 0.0; j < na; j++)
+                c->level_a += c->la[j] / na;
+            for (j = 0, c->level_b = 0.0; j < nb; j++)
+                c->level_b += c->lb[j] / nb;
+            c->level_a = exp(c->level_a);
+            c->level_b = exp(c->level_b);
+            c->ratio = c->level_b / c->level_a;
         }
     }
     return BE_OK;
@@ -371,7 +375,7 @@ static int archive_band(const compare_set *s, const compare_group *gr, const gda
                             c->batch, c->sizes);
             ok = p && q_ok_view(p, gr->view) && isfinite(corr);
             if (ok)
-                y[(size_t)n * (size_t)G->K + (size_t)i] = log(q_median(p, gr->view)) - corr;
+                y[(size_t)n * (size_t)G->K + (size_t)i] = log(q_level(p, gr->view)) - corr;
         }
         n += ok;
     }
@@ -572,6 +576,24 @@ static void correction_alone(compare_group *g, double R, compare_correct corr)
     g->verdict = CMP_INCONCLUSIVE;
 }
 
+/* The verdict is on the quick tenth of each point's samples (q_level);
+ * the run pages show medians.  "No change" stands only where the medians
+ * did not move by the threshold either: a device that stalls more often
+ * keeps its quickest samples and loses its typical ones, and a reader who
+ * puts the two run pages side by side must not catch "no change" out. */
+static void medians_moved(compare_group *g, double R)
+{
+    const double m = g->median_ratio;
+    if (g->verdict != CMP_UNCHANGED || (m > 1.0 / R && m < R))
+        return;
+    snprintf(g->why, sizeof g->why,
+             "the quickest tenth of the step times did not move, but the medians %s "
+             "\xc3\x97%.2f: the slower samples changed (a busier machine, or a device that "
+             "stalls more often)",
+             m > 1.0 ? "rose" : "fell", m);
+    g->verdict = CMP_INCONCLUSIVE;
+}
+
 /* The run-level verdict of group g (its points collected in G). */
 static void judge_group(compare_set *s, compare_group *g, const gdata *G, const results *a0,
                         double busy_a, double busy_b, double *work)
@@ -651,10 +673,14 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     g->lo = exp(D - t * sqrt(var));
     g->hi = exp(D + t * sqrt(var));
     g->raw_ratio = exp(D + G->shift);
+    for (i = 0, g->median_ratio = 0.0; i < K; i++)
+        g->median_ratio += s->points[G->pt[i]].lmed[g->view == FIT_RESIDENT ? 0 : 1] / K;
+    g->median_ratio = exp(g->median_ratio - G->shift);
     g->verdict = verdict_of(g->ratio, g->lo, g->hi, R);
     group_why(s, g, R, busy_a, busy_b, g->corrected && s->opts.correct == COMPARE_CORRECT_LOAD);
     if (g->corrected)
         correction_alone(g, R, s->opts.correct);
+    medians_moved(g, R);
     group_text(g, R, g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE);
     if (g->view == FIT_RESIDENT)
         judge_points(s, g, G, na + nb > 2 ? 0.0 : 2.0 * g->run_sd * g->run_sd, centre, d, tmp);

@@ -213,9 +213,10 @@ static void peak_value(const results *r, const char *dev, wl_mode m, hist_value 
 
 /* The run-level step time of dev in mode m over the series' runs into
  * v[0..nruns): over the points of the first run that every run measured
- * ok, each run's mean log time relative to the points' mean over the
- * runs, as a ratio, corrected for the load on devices that compute on
- * the CPU (compare.h), and none for a run whose CPUs were a cache apart;
+ * ok, each run's mean log time (q_level) relative to the points' mean
+ * over the runs, as a ratio, corrected for the load on devices that
+ * compute on the CPU (compare.h), and none for a run whose CPUs were a
+ * cache apart;
  * the number of points into *npts (none below 3). */
 static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_value *v, int *npts)
 {
@@ -239,10 +240,12 @@ static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_v
             /* the same workload: a network only as itself (its sizes) */
             const rs_point *q =
                 q_point_net(s->runs[k], dev, m, p->layers, p->hidden, p->batch, p->sizes);
-            ok = q && q_ok(q) && q->resident.median > 0.0;
-            /* corrected for the load as compare corrects by default */
+            ok = q && q_ok(q);
+            /* the step time compare compares, corrected for the load as
+             * compare corrects by default */
             if (ok)
-                c += (y[k] = log(q->resident.median) - (cpu ? compare_load_log(s->runs[k]) : 0.0)) /
+                c += (y[k] = log(q_level(q, FIT_RESIDENT)) -
+                             (cpu ? compare_load_log(s->runs[k]) : 0.0)) /
                      s->nruns;
         }
         if (!ok)
@@ -344,8 +347,9 @@ static void change_text(const hist_series *s, hist_change *c)
                  c->device ? s->other : s->base, workload_mode_name(s->mode), pct);
     if (c->what == HIST_LEVEL) {
         snprintf(t, size,
-                 "%s (%s), %s: the run's step times (geometric mean over the %d points every run "
-                 "measured) %s %.0f%% (95%% interval %+.0f%% to %+.0f%%; %d runs before, %d after)",
+                 "%s (%s), %s: the run's step times (their 10th percentiles, geometric mean over "
+                 "the %d points every run measured) %s %.0f%% (95%% interval %+.0f%% to %+.0f%%; "
+                 "%d runs before, %d after)",
                  c->device ? s->other : s->base, c->device ? s->other_name : s->base_name,
                  workload_mode_name(s->mode), s->nlevel[c->device], pct >= 0 ? "rose" : "fell",
                  fabs(pct), lo, hi, st->nbefore, st->nafter);

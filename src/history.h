@@ -12,8 +12,8 @@
  * GFLOP/s, with the interval of its median step time).  Each run is
  * labelled with what changed in its provenance since the series' previous
  * run (compare_provenance), and each device's run-level step time (the
- * geometric mean of its points' times relative to their means over the
- * runs: compare.h's statistic, so a step in it is a change of the whole
+ * geometric mean of its points' times (q_level) relative to their means
+ * over the runs: compare.h's statistic, so a step in it is a change of the whole
  * run, found by the same two-sample test).  Every numeric sub-series goes through
  * changes_find (changes.h); what it finds is worded here, once, for the
  * history page, the run's report and the feed.

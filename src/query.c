@@ -151,6 +151,11 @@ double q_median(const rs_point *p, fit_view v)
                                : p->resident.median;
 }
 
+double q_level(const rs_point *p, fit_view v)
+{
+    return v == FIT_WHOST ? p->whost.p10 : v == FIT_TRANSFER ? p->transfer.p10 : p->resident.p10;
+}
+
 const rs_point *q_point_net(const results *r, const char *dev, wl_mode m, int layers, int hidden,
                             int batch, const char *sizes)
 {

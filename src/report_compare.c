@@ -43,9 +43,9 @@ static void annotate_points(xmlNodePtr an, const compare_set *c)
             site_attr(n, "note", buf);
             continue;
         }
-        fmt_time(buf, sizeof buf, p->median_a);
+        fmt_time(buf, sizeof buf, p->level_a);
         site_attr(n, "time-a", buf);
-        fmt_time(buf, sizeof buf, p->median_b);
+        fmt_time(buf, sizeof buf, p->level_b);
         site_attr(n, "time-b", buf);
         site_attrf(n, "ratio", "%.3f", p->ratio);
         site_attrf(n, "test", "%.3f\xe2\x80\x93%.3f", p->lo, p->hi);
@@ -82,7 +82,7 @@ static xmlNodePtr annotate_compare(const compare_set *c, const results *a, const
     n = site_add(an, "chart", NULL);
     report_chart_links(n, chart_file, chart);
     site_attr(n, "alt",
-              "Chart: the ratio of median step times B/A of every matched point "
+              "Chart: the ratio of step times B/A (10th percentiles) of every matched point "
               "against FLOPs per layer; filled markers are significant changes.");
     for (i = 0; i < c->ndiffs; i++) {
         n = site_add(an, "diff", NULL);

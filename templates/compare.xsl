@@ -52,8 +52,9 @@
           </xsl:if>
           <div class="table-wrap">
             <table class="verdicts">
-              <caption>Median step time in A and B (with several runs a side, the geometric
-                mean of their medians); the interval of B/A holds the run-to-run variation,
+              <caption>Step time in A and B: the 10th percentile of each point's samples,
+                the quick tenth that a busy machine disturbs least (with several runs a side,
+                the geometric mean of theirs); the interval of B/A holds the run-to-run variation,
                 as the run-level verdict's does, so a point is faster or slower only when its
                 interval excludes 1 and the change reaches the threshold; "up/down from its
                 run" marks a point that moved apart from its device's run. Devices are matched

@@ -814,8 +814,9 @@ static void test_compare_gate(void **state)
     run(&o, "compare", a[0], a[1], "--", s[0], "--out", out, "--format", "markdown", NULL);
     assert_int_equal(o.status, 0);
     assert_true(starts_with(o.out, "- **cpu inference resident: "));
-    assert_non_null(strstr(o.out, "| device | mode | hidden | batch | A | B | B/A | interval | "
-                                  "verdict |\n|---|"));
+    assert_non_null(strstr(o.out,
+                           "| device | mode | hidden | batch | A p10 | B p10 | B/A | interval | "
+                           "verdict |\n|---|"));
     outcome_free(&o);
     snprintf(cmd, sizeof cmd,
              "%s compare '%s' '%s' '%s' -- '%s' '%s' '%s' --out '%s' --format json --quiet | "
@@ -1265,7 +1266,8 @@ static void test_history_hosts(void **state)
         assert_null(strstr(html, "from run 20990102"));
         /* the whole run moved with it: cl:0.0's run-level step time (the
          * statistic of compare) fell by 30%, cpu's did not move */
-        assert_non_null(strstr(html, "step times (geometric mean over the"));
+        assert_non_null(
+            strstr(html, "step times (their 10th percentiles, geometric mean over the"));
         assert_int_equal(count_of(html, "measured) fell 30%"), 1);
         assert_int_equal(count_of(html, "measured) rose"), 0);
         /* one peak moved: cl:0.0's, not cpu's */

@@ -1428,6 +1428,77 @@ static void test_compare_cache_apart(void **state)
     results_free(b4);
 }
 
+/* A busy neighbour makes two thirds of B's samples three times as long
+ * and leaves its quickest alone: the medians differ by ×3, the
+ * 10th percentiles (q_level) not at all, and compare compares the latter;
+ * the quick tenth itself ×1.5 is ×1.5. */
+static void test_compare_quick_tenth(void **state)
+{
+    static const double fr[3] = {1.0, 1.01, 0.99};
+    results *a = cmp_scaled("0.3.21", 1.0, 4), *b = cmp_scaled("0.3.21", 1.0, 4);
+    results *ra[3], *rb[3];
+    compare_opts o;
+    compare_set cs;
+    err e;
+    int i, k;
+    (void)state;
+    for (i = 0; i < b->npoints; i++) {
+        rs_point *p = &b->points[i];
+        for (k = 0; k < p->nsamples; k++)
+            if (k % 7 >= 2) /* 20 of 30: the quickest 10 are left */
+                p->samples[k].wall *= 3.0;
+        assert_int_equal(results_summarize(p, &e), BE_OK);
+        assert_true(p->resident.median > 2.9 * a->points[i].resident.median);
+        assert_true(q_level(p, FIT_RESIDENT) == p->resident.p10);
+        assert_true(p->resident.p10 == a->points[i].resident.p10);
+    }
+    assert_int_equal(compare_runs(a, b, &cs, &e), BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - 1.0) < 1e-12);
+    assert_true(fabs(cs.points[2].level_b / b->points[2].resident.p10 - 1.0) < 1e-12);
+    compare_free(&cs);
+    /* three runs a side that agree to 1%: the quick tenth says "no
+     * change", the medians rose ×3, so the verdict is inconclusive */
+    for (k = 0; k < 3; k++) {
+        ra[k] = cmp_scaled("0.3.21", fr[k], 4);
+        rb[k] = cmp_scaled("0.3.21", fr[k], 4);
+        for (i = 0; i < rb[k]->npoints; i++) {
+            rs_point *p = &rb[k]->points[i];
+            int j;
+            for (j = 0; j < p->nsamples; j++)
+                if (j % 7 >= 2)
+                    p->samples[j].wall *= 3.0;
+            assert_int_equal(results_summarize(p, &e), BE_OK);
+        }
+    }
+    compare_opts_default(&o);
+    o.correct = COMPARE_CORRECT_NONE;
+    assert_int_equal(
+        compare_sets((const results *const *)ra, 3, (const results *const *)rb, 3, &o, &cs, &e),
+        BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - 1.0) < 1e-12);
+    assert_true(cs.groups[0].lo > 1.0 / 1.05 && cs.groups[0].hi < 1.05);
+    assert_true(cs.groups[0].median_ratio > 2.9 && cs.groups[0].median_ratio < 3.0);
+    assert_int_equal(cs.groups[0].verdict, CMP_INCONCLUSIVE);
+    assert_non_null(strstr(cs.groups[0].why, "the quickest tenth of the step times did not move, "
+                                             "but the medians rose \xc3\x97"));
+    compare_free(&cs);
+    for (k = 0; k < 3; k++) {
+        results_free(ra[k]);
+        results_free(rb[k]);
+    }
+    for (i = 0; i < b->npoints; i++) {
+        rs_point *p = &b->points[i];
+        for (k = 0; k < p->nsamples; k++)
+            p->samples[k].wall *= 1.5;
+        assert_int_equal(results_summarize(p, &e), BE_OK);
+    }
+    assert_int_equal(compare_runs(a, b, &cs, &e), BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - 1.5) < 1e-12);
+    compare_free(&cs);
+    results_free(a);
+    results_free(b);
+}
+
 /* One point twice as slow, the rest the same: listed as apart, the run
  * not a regression; and the load correction: a run measured while others
  * took half the CPU, twice as slow, is the same run. */
@@ -2551,6 +2622,7 @@ int main(void)
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_summary_leaves_far_out),
         cmocka_unit_test(test_compare_cache_apart),
+        cmocka_unit_test(test_compare_quick_tenth),
         cmocka_unit_test(test_cachehop),
         cmocka_unit_test(test_results_rejects),
         cmocka_unit_test(test_results_not_ours),
