@@ -304,7 +304,7 @@ static void reference_text(const compare_set *s, char *buf, size_t size)
 void compare_lead(const compare_set *s, char *buf, size_t size)
 {
     char ref[600];
-    int i;
+    int i, k;
     snprintf(buf, size, "Verdict: %s%s%s. ",
              s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict),
              s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
@@ -336,13 +336,15 @@ void compare_lead(const compare_set *s, char *buf, size_t size)
                    s->only_nets[1][0] ? s->only_nets[1] : "none");
     if (s->napart)
         fmt_append(buf, size, " Moved apart from their run:");
-    for (i = 0; i < s->npoints; i++) {
+    for (i = 0, k = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
         if (c->apart)
-            fmt_append(buf, size, " %s %s %d\xc3\x97%d (\xc3\x97%.2f, %s);", c->dev_a,
-                       workload_mode_name(c->mode), c->hidden, c->batch, c->ratio,
+            fmt_append(buf, size, "%s %s %s %d\xc3\x97%d (\xc3\x97%.2f, %s)", k++ ? ";" : "",
+                       c->dev_a, workload_mode_name(c->mode), c->hidden, c->batch, c->ratio,
                        c->apart > 0 ? "up" : "down");
     }
+    if (s->napart)
+        fmt_append(buf, size, ".");
 }
 
 /* s as Markdown text, for a table cell or a list item (fmt_markdown): no

@@ -1520,6 +1520,14 @@ static void test_compare_point_and_load(void **state)
     assert_int_equal(cs.points[5].apart, 1);
     assert_int_equal(cs.points[5].verdict, CMP_SLOWER);
     assert_int_equal(cs.points[4].apart, 0);
+    {
+        char lead[4096];
+        compare_lead(&cs, lead, sizeof lead);
+        assert_non_null(strstr(lead, " Moved apart from their run: cpu inference "
+                                     "512\xc3\x97"
+                                     "64 (\xc3\x97"
+                                     "2.00, up)."));
+    }
     compare_free(&cs);
     c->passes[0].state.others_cpu = 0.5;
     assert_int_equal(compare_runs(a, c, &cs, &e), BE_OK);
