@@ -455,18 +455,20 @@ static void write_text(FILE *out, const compare_set *s)
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
         device_name(c, dev, sizeof dev);
-        fprintf(out, "%-40.40s %-9s %6d %6d ", dev, workload_mode_name(c->mode), c->hidden,
-                c->batch);
+        fmt_clip(dev, 40);
+        fprintf(out, "%-*s %-9s %6d %6d ", fmt_width(dev, 40), dev, workload_mode_name(c->mode),
+                c->hidden, c->batch);
         if (c->verdict == CMP_MISSING) {
-            fprintf(out, "%10s %10s %7s %13s  %s (A %s, B %s)\n", "—", "—", "", "",
-                    compare_verdict_name(c->verdict), results_status_name(c->status_a),
-                    results_status_name(c->status_b));
+            fprintf(out, "%*s %*s %7s %13s  %s (A %s, B %s)\n", fmt_width("—", 10), "—",
+                    fmt_width("—", 10), "—", "", "", compare_verdict_name(c->verdict),
+                    results_status_name(c->status_a), results_status_name(c->status_b));
             continue;
         }
         fmt_time(ta, sizeof ta, c->level_a);
         fmt_time(tb, sizeof tb, c->level_b);
         point_verdict(c, v, sizeof v);
-        fprintf(out, "%10s %10s %7.3f %6.3f–%6.3f  %s\n", ta, tb, c->ratio, c->lo, c->hi, v);
+        fprintf(out, "%*s %*s %7.3f %6.3f–%6.3f  %s\n", fmt_width(ta, 10), ta, fmt_width(tb, 10),
+                tb, c->ratio, c->lo, c->hi, v);
     }
     if (s->ncross)
         fprintf(out, "\ncrossovers:\n");

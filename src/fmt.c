@@ -323,3 +323,21 @@ void fmt_date_rfc822(char *buf, size_t size, const char *iso)
     if (!strftime(buf, size, "%a, %d %b %Y %H:%M:%S +0000", &tm) && size)
         buf[0] = '\0';
 }
+
+int fmt_width(const char *s, int cols)
+{
+    int extra = 0;
+    for (; *s; s++)
+        extra += ((unsigned char)*s & 0xC0) == 0x80;
+    return cols + extra;
+}
+
+void fmt_clip(char *s, int cols)
+{
+    int n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80 && n++ == cols) {
+            *s = '\0';
+            return;
+        }
+}

@@ -51,6 +51,12 @@ void fmt_pvalue(char *buf, size_t size, double p);
 /* A measured step time, three significant digits in a readable unit:
  * "1.72 µs", "350 ms", "1.2 s". */
 void fmt_time(char *buf, size_t size, double seconds);
+/* The printf field width that pads UTF-8 text s to cols columns: a
+ * multi-byte character ("µs", "→") takes one column and more bytes. */
+int fmt_width(const char *s, int cols);
+/* Cuts UTF-8 text s in place to at most cols columns, never inside a
+ * character. */
+void fmt_clip(char *s, int cols);
 
 /* A wall-clock duration for people watching a terminal: "2.5 µs" (one
  * decimal), "350 ms", "4.2s", "1m23s", "1h02m"; negative reads as 0. */

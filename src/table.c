@@ -11,15 +11,6 @@
 #include "query.h"
 #include "workload.h"
 
-/* The printf width that pads s to cols columns (µs is two bytes, one column). */
-static int width(const char *s, int cols)
-{
-    int extra = 0;
-    for (; *s; s++)
-        extra += ((unsigned char)*s & 0xC0) == 0x80;
-    return cols + extra;
-}
-
 /* The interval of a median relative to it, as printed: "-3.1/+8.0" (in %,
  * below and above: intervals are not symmetric, see q_ci_rel).  1 when it
  * is wide (Q_WIDE). */
@@ -53,13 +44,13 @@ void table_points(FILE *out, const results *r)
                 fmt_duration(t, sizeof t, s->median);
                 /* a throughput above the device's peak is not printed */
                 if (impossible)
-                    fprintf(out, "%*s %13s %9s ", width(t, 11), t, ci, "—");
+                    fprintf(out, "%*s %13s %9s ", fmt_width(t, 11), t, ci, "—");
                 else
-                    fprintf(out, "%*s %13s %9.1f ", width(t, 11), t, ci,
+                    fprintf(out, "%*s %13s %9.1f ", fmt_width(t, 11), t, ci,
                             results_gflops(p, s->median));
                 fmt_duration(t, sizeof t, p->transfer.median);
                 if (p->has_transfer)
-                    fprintf(out, "%*s", width(t, 11), t);
+                    fprintf(out, "%*s", fmt_width(t, 11), t);
                 else
                     fprintf(out, "%13s", "—");
                 fprintf(out, " %6d  %s%s%s%s%s\n", s->n,

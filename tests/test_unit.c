@@ -1703,6 +1703,21 @@ static void test_reproduce(void **state)
     results_free(r);
 }
 
+/* Columns of UTF-8 text: "µs" and "→" take one column each. */
+static void test_fmt_columns(void **state)
+{
+    char s[32] = "a \xe2\x86\x92 b \xc2\xb5s";
+    (void)state;
+    assert_int_equal(fmt_width("72.4 \xc2\xb5s", 10), 11);
+    assert_int_equal(fmt_width("1.45 ms", 10), 10);
+    fmt_clip(s, 3);
+    assert_string_equal(s, "a \xe2\x86\x92");
+    fmt_clip(s, 2);
+    assert_string_equal(s, "a ");
+    fmt_clip(s, 40);
+    assert_string_equal(s, "a ");
+}
+
 static void test_fmt_times_and_dates(void **state)
 {
     static const struct {
@@ -2651,6 +2666,7 @@ int main(void)
         cmocka_unit_test(test_fmt_numbers),
         cmocka_unit_test(test_reproduce),
         cmocka_unit_test(test_fmt_times_and_dates),
+        cmocka_unit_test(test_fmt_columns),
         cmocka_unit_test(test_query_points),
         cmocka_unit_test(test_query_fit),
         cmocka_unit_test(test_passes_interval_between),
