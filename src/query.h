@@ -78,8 +78,8 @@ double q_median(const rs_point *p, fit_view v);
 /* The step time that comparisons of runs compare (compare.h, history.h):
  * the 10th percentile of an ok point's samples in view v.  On a shared
  * machine the neighbours only ever add time, so a point's quick tenth
- * moves between runs about half as much as its median does
- * (docs/compare.md, "Which step time"). */
+ * moves less between runs than its median does (docs/compare.md,
+ * "Which step time"). */
 double q_level(const rs_point *p, fit_view v);
 
 /* The point of device dev at one shape: the first usable one (q_ok), else
