@@ -54,9 +54,12 @@ int q_has_square(const results *r, wl_mode m)
     return 0;
 }
 
+/* A summary a figure may rest on: a positive, finite median and 10th
+ * percentile (q_level), checked here too because a render cache entry
+ * (cache.h) is read back without the loader's checks. */
 static int summary_ok(const stats_summary *s)
 {
-    return s->n > 0 && s->median > 0.0 && isfinite(s->median);
+    return s->n > 0 && s->median > 0.0 && isfinite(s->median) && s->p10 > 0.0 && isfinite(s->p10);
 }
 
 int q_ok(const rs_point *p)

@@ -605,13 +605,13 @@ static void test_breakdown(void **state)
     pb.layers = 2;
     pb.batch = 10;
     pb.resident.n = 3;
-    pb.resident.median = 3e-3;
+    pb.resident.median = pb.resident.p10 = 3e-3;
     pb.nlayer = 2;
     pb.layer_s[0] = 1e-3;
     pb.layer_s[1] = 2e-3;
     po = pb;
     snprintf(po.device, sizeof po.device, "cl:0.0");
-    po.resident.median = 1e-3;
+    po.resident.median = po.resident.p10 = 1e-3;
     po.layer_s[0] = po.layer_s[1] = 0.25e-3; /* kernels: half the wall time */
     for (i = 0; i < 3; i++) {
         t[i].wall = 1e-3;
@@ -675,7 +675,7 @@ static void test_layer_batches(void **state)
             p.hidden = 8;
             p.batch = batches[i];
             p.resident.n = 1;
-            p.resident.median = 1e-3;
+            p.resident.median = p.resident.p10 = 1e-3;
             /* cl:0.0 did not time the layers at batch 16 */
             p.nlayer = k && batches[i] == 16 ? 0 : 2;
             p.layer_s[0] = p.layer_s[1] = 0.5e-3;

@@ -1442,6 +1442,16 @@ static void test_compare_quick_tenth(void **state)
     err e;
     int i, k;
     (void)state;
+    {
+        /* a summary read back from a render cache without the loader's
+         * checks: no usable 10th percentile, no usable point */
+        rs_point z = a->points[0];
+        assert_true(q_ok(&z));
+        z.resident.p10 = 0.0;
+        assert_false(q_ok(&z));
+        z.resident.p10 = NAN;
+        assert_false(q_ok(&z));
+    }
     for (i = 0; i < b->npoints; i++) {
         rs_point *p = &b->points[i];
         for (k = 0; k < p->nsamples; k++)
@@ -1787,10 +1797,10 @@ static void qt_point(results *r, const char *dev, int layers, int hidden, int ba
     p.status = st;
     if (st == PT_OK) {
         p.resident.n = 9;
-        p.resident.median = median;
+        p.resident.median = p.resident.p10 = median;
         p.has_transfer = transfer > 0;
         p.transfer.n = transfer > 0 ? 9 : 0;
-        p.transfer.median = transfer;
+        p.transfer.median = p.transfer.p10 = transfer;
     }
     assert_int_equal(results_add_point(r, &p, &e), BE_OK);
 }
