@@ -76,7 +76,7 @@ FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/f
 FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
 FUZZ_SRC_cache    := $(addprefix src/,cache.c results.c results_load.c results_write.c utf8.c err.c \
                      fsx.c infile.c fmt.c stats.c net.c gz.c)
-FUZZ_SRC_compare  := $(addprefix src/,cachehop.c changes.c chart.c png.c compare.c compare_run.c csv.c devinfo.c err.c export.c \
+FUZZ_SRC_compare  := $(addprefix src/,cachehop.c changes.c chart.c png.c compare.c compare_gate.c compare_pair.c compare_run.c csv.c devinfo.c err.c export.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c host.c infile.c \
                      json.c list.c net.c netfit.c prose.c query.c telemetry.c results.c results_load.c \
                      results_write.c rng.c stats.c utf8.c workload.c xover.c gz.c)
@@ -155,8 +155,14 @@ $(BUILD)/test_faults: $(BUILD)/test_faults.o $(BUILD)/libbreakeven.a
 $(BUILD)/test_signals: $(BUILD)/test_signals.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
-$(BUILD)/test_e2e: $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+# test_e2e and tests/bench_ab make one side of `ab` slower with a real
+# slower BLAS in front of OpenBLAS (tests/slowblas.c, through LD_PRELOAD;
+# a plain build, as it is loaded into a plain or a sanitized breakeven).
+$(BUILD)/test_e2e: $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a $(BUILD)/libslowblas.so
+	$(CC) $(ALL_CFLAGS) -o $@ $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a $(LIBS) $(TESTLIBS)
+
+$(BUILD)/libslowblas.so: tests/slowblas.c | $(BUILD)
+	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC $(shell pkg-config --cflags openblas) -o $@ $< -ldl
 
 $(BUILD)/test_fit: $(BUILD)/test_fit.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)

@@ -50,7 +50,12 @@ enum {
     OPT_NET_FILE,
     OPT_VIEW,
     OPT_FULL,
-    OPT_JOBS
+    OPT_JOBS,
+    OPT_ENV_A,
+    OPT_ENV_B,
+    OPT_BINARY_A,
+    OPT_BINARY_B,
+    OPT_PAIRED
 };
 
 /* --title and --author end up in page titles and the feed: one line of
@@ -71,6 +76,8 @@ static int check_text(const char *opt, const char *v, size_t size, err *e)
 /* The commands an option applies to, as bits of cli_command. */
 #define CMD(x) (1u << (x))
 #define C_SWEEP (CMD(CLI_ALL) | CMD(CLI_RUN))
+/* the options of the sweep that `ab` hands both sides' runs */
+#define C_GRID (C_SWEEP | CMD(CLI_AB))
 #define C_PAGES (CMD(CLI_ALL) | CMD(CLI_REPORT) | CMD(CLI_COMPARE))
 #define C_ANY 0xffffu
 
@@ -84,37 +91,42 @@ typedef struct option_spec {
 
 static const option_spec options[] = {
     {"out", 'o', 1, OPT_OUT,
-     C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) |
+     C_GRID | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) |
          CMD(CLI_WHICH)},
-    {"hidden", 0, 1, OPT_HIDDEN, C_SWEEP},
-    {"batch", 0, 1, OPT_BATCH, C_SWEEP | CMD(CLI_WHICH)},
-    {"layers", 0, 1, OPT_LAYERS, C_SWEEP},
-    {"mode", 0, 1, OPT_MODE, C_SWEEP | CMD(CLI_WHICH)},
-    {"devices", 0, 1, OPT_DEVICES, C_SWEEP | CMD(CLI_TUNE)},
-    {"threads", 0, 1, OPT_THREADS, C_SWEEP | CMD(CLI_DEVICES) | CMD(CLI_TUNE)},
-    {"quick", 0, 0, OPT_QUICK, C_SWEEP | CMD(CLI_TUNE)},
-    {"budget", 0, 1, OPT_BUDGET, C_SWEEP | CMD(CLI_TUNE)},
-    {"passes", 0, 1, OPT_PASSES, C_SWEEP},
-    {"seed", 0, 1, OPT_SEED, C_SWEEP},
+    {"hidden", 0, 1, OPT_HIDDEN, C_GRID},
+    {"batch", 0, 1, OPT_BATCH, C_GRID | CMD(CLI_WHICH)},
+    {"layers", 0, 1, OPT_LAYERS, C_GRID},
+    {"mode", 0, 1, OPT_MODE, C_GRID | CMD(CLI_WHICH)},
+    {"devices", 0, 1, OPT_DEVICES, C_GRID | CMD(CLI_TUNE)},
+    {"threads", 0, 1, OPT_THREADS, C_GRID | CMD(CLI_DEVICES) | CMD(CLI_TUNE)},
+    {"quick", 0, 0, OPT_QUICK, C_GRID | CMD(CLI_TUNE)},
+    {"budget", 0, 1, OPT_BUDGET, C_GRID | CMD(CLI_TUNE)},
+    {"passes", 0, 1, OPT_PASSES, C_GRID},
+    {"seed", 0, 1, OPT_SEED, C_GRID},
     {"quiet", 'q', 0, OPT_QUIET, C_ANY & ~CMD(CLI_DEVICES)},
     {"help", 'h', 0, OPT_HELP, C_ANY},
     {"version", 'V', 0, OPT_VERSION, C_ANY},
     {"price", 0, 1, OPT_PRICE, C_SWEEP | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
     {"prices", 0, 1, OPT_PRICES, C_SWEEP | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
     {"no-refine", 0, 0, OPT_NO_REFINE, C_SWEEP},
-    {"base-url", 0, 1, OPT_BASE_URL, C_PAGES},
-    {"title", 0, 1, OPT_TITLE, C_PAGES},
-    {"author", 0, 1, OPT_AUTHOR, C_PAGES},
-    {"data", 0, 1, OPT_DATA, C_PAGES},
-    {"format", 0, 1, OPT_FORMAT, CMD(CLI_COMPARE)},
+    {"base-url", 0, 1, OPT_BASE_URL, C_PAGES | CMD(CLI_AB)},
+    {"title", 0, 1, OPT_TITLE, C_PAGES | CMD(CLI_AB)},
+    {"author", 0, 1, OPT_AUTHOR, C_PAGES | CMD(CLI_AB)},
+    {"data", 0, 1, OPT_DATA, C_PAGES | CMD(CLI_AB)},
+    {"format", 0, 1, OPT_FORMAT, CMD(CLI_COMPARE) | CMD(CLI_AB)},
     {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
     {"save", 0, 0, OPT_SAVE, CMD(CLI_TUNE)},
-    {"threshold", 0, 1, OPT_THRESHOLD, CMD(CLI_COMPARE)},
-    {"alpha", 0, 1, OPT_ALPHA, CMD(CLI_COMPARE)},
+    {"threshold", 0, 1, OPT_THRESHOLD, CMD(CLI_COMPARE) | CMD(CLI_AB)},
+    {"alpha", 0, 1, OPT_ALPHA, CMD(CLI_COMPARE) | CMD(CLI_AB)},
     {"correct", 0, 1, OPT_CORRECT, CMD(CLI_COMPARE)},
     {"repeat", 0, 1, OPT_REPEAT, C_SWEEP},
-    {"net", 0, 1, OPT_NET, C_SWEEP | CMD(CLI_WHICH)},
-    {"net-file", 0, 1, OPT_NET_FILE, C_SWEEP},
+    {"net", 0, 1, OPT_NET, C_GRID | CMD(CLI_WHICH)},
+    {"net-file", 0, 1, OPT_NET_FILE, C_GRID},
+    {"env-a", 0, 1, OPT_ENV_A, CMD(CLI_AB)},
+    {"env-b", 0, 1, OPT_ENV_B, CMD(CLI_AB)},
+    {"binary-a", 0, 1, OPT_BINARY_A, CMD(CLI_AB)},
+    {"binary-b", 0, 1, OPT_BINARY_B, CMD(CLI_AB)},
+    {"paired", 0, 1, OPT_PAIRED, CMD(CLI_RUN)},
     {"view", 0, 1, OPT_VIEW, CMD(CLI_WHICH)},
     {"full", 0, 0, OPT_FULL, CMD(CLI_REPORT)},
     {"jobs", 'j', 1, OPT_JOBS, CMD(CLI_ALL) | CMD(CLI_REPORT)},
@@ -122,7 +134,7 @@ static const option_spec options[] = {
 #define NOPTIONS ((int)(sizeof options / sizeof *options))
 
 static const char *const command_names[] = {"all",     "run",  "report", "compare", "refit",
-                                            "devices", "tune", "decide", "which"};
+                                            "devices", "tune", "decide", "which",   "ab"};
 #define NCOMMANDS ((int)(sizeof command_names / sizeof *command_names))
 
 void cli_usage(FILE *out)
@@ -155,6 +167,10 @@ void cli_usage(FILE *out)
           "  which --net NET --batch N RUN  the device to run NET on at batch N\n"
           "             (--mode inference or training; --view transfer, resident or\n"
           "             weights-on-host)\n"
+          "  ab         a paired comparison: the grid run twice, side A and side B\n"
+          "             (--env-a, --env-b, --binary-a, --binary-b), each in its own\n"
+          "             process, their passes alternating A B B A in one time window;\n"
+          "             the verdict from the paired passes; exits 0, 3 or 4 as the gate\n"
           "\n",
           out);
     /* two strings: C11 compilers need only take 4095 bytes in one */
@@ -186,13 +202,22 @@ void cli_usage(FILE *out)
           "                     else next to the executable, else the installed ones)\n"
           "  --repeat N         run the sweep N times in a row, each its own run (1..100)\n"
           "  --format F         compare's output as text, markdown, csv or json (default: text)\n"
-          "  --fail-on-regression  compare exits 3 when B is slower than A at the run level,\n"
-          "                     4 when the comparison is inconclusive (it says why)\n"
+          "  --fail-on-regression  compare asks: is B slower by the threshold or more?\n"
+          "                     exit 0 no (every interval ends below it), 3 yes, 4 cannot\n"
+          "                     tell (it says what would settle it)\n"
           "  --threshold R      the smallest slowdown that counts, as a ratio (default 1.05)\n"
           "  --alpha A          error rate of compare's intervals (default 0.05)\n"
           "  --correct C        compare corrects the CPU devices' times for the machine:\n"
           "                     none, reference (its C loop and memory stream) or load (the\n"
           "                     CPU share others took) (default: load)\n"
+          "  --env-a NAME=VALUE  ab: side A's environment adds or replaces NAME\n"
+          "                     (LD_LIBRARY_PATH, LD_PRELOAD, OCL_ICD_VENDORS, ...;\n"
+          "                     repeatable); --env-b likewise for side B\n"
+          "  --env-b NAME=VALUE  ab: side B's, as --env-a\n"
+          "  --binary-a PATH    ab: side A runs another breakeven (default: this one);\n"
+          "                     --binary-b likewise\n"
+          "  --binary-b PATH    ab: side B's breakeven\n"
+          "  --paired S,FD,ID   run: a side of ab's pair (ab starts it so)\n"
           "  --full             report renders every page again, whatever it rendered before\n"
           "  -j, --jobs N       processes rendering the runs' pages at once (report, all;\n"
           "                     1..64, default: one per CPU)\n"
@@ -512,13 +537,83 @@ static int apply_site(cli *c, int opt, const char *val, err *e)
     return BE_OK;
 }
 
+const char *cli_option_name(int opt)
+{
+    int k;
+    for (k = 0; k < NOPTIONS; k++)
+        if (options[k].id == opt)
+            return options[k].name;
+    return "";
+}
+
+/* ab's --env-a, --env-b (NAME=value), --binary-a, --binary-b. */
+static int apply_ab(cli *c, int opt, const char *val, err *e)
+{
+    const int side = opt == OPT_ENV_B || opt == OPT_BINARY_B;
+    const char *name = cli_option_name(opt);
+    size_t n = strcspn(val, "=");
+    if (opt == OPT_BINARY_A || opt == OPT_BINARY_B) {
+        if (!*val || strlen(val) >= sizeof c->ab_binary[side])
+            return err_set(e, BE_EUSAGE, "--%s: \"%s\" is not a path", name, val);
+        snprintf(c->ab_binary[side], sizeof c->ab_binary[side], "%s", val);
+        return BE_OK;
+    }
+    if (n == 0 || !val[n] ||
+        strspn(val, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                    "0123456789_") != n ||
+        (val[0] >= '0' && val[0] <= '9'))
+        return err_set(e, BE_EUSAGE, "--%s: \"%.60s\" is not NAME=value", name, val);
+    if (c->ab_nenv[side] == CLI_MAX_ENV)
+        return err_set(e, BE_EUSAGE, "--%s: more than %d variables", name, CLI_MAX_ENV);
+    c->ab_env[side][c->ab_nenv[side]++] = val;
+    return BE_OK;
+}
+
+/* run --paired SIDE,FD,PAIR. */
+static int apply_paired(cli *c, const char *val, err *e)
+{
+    char *end;
+    long fd;
+    if ((val[0] != 'A' && val[0] != 'B') || val[1] != ',')
+        goto bad;
+    errno = 0;
+    fd = strtol(val + 2, &end, 10);
+    if (end == val + 2 || *end != ',' || errno || fd < 3 || fd > 65535 || !end[1] ||
+        strlen(end + 1) >= sizeof c->paired_id ||
+        strspn(end + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") !=
+            strlen(end + 1))
+        goto bad;
+    c->paired_side = val[0];
+    c->paired_fd = (int)fd;
+    snprintf(c->paired_id, sizeof c->paired_id, "%s", end + 1);
+    c->no_refine = 1;
+    return BE_OK;
+bad:
+    return err_set(e, BE_EUSAGE, "--paired: \"%.60s\" is not SIDE,FD,PAIR (ab starts its runs so)",
+                   val);
+}
+
 /* Option k with its value (NULL when it takes none), from token tok. */
 static int apply(cli *c, given *g, int k, const char *tok, const char *val, err *e)
 {
     const int opt = options[k].id;
     if (!g->token[k])
         g->token[k] = tok;
+    /* what `ab` hands its sides' runs: the grid's options, as given */
+    if ((options[k].cmds & CMD(CLI_AB)) && (options[k].cmds & CMD(CLI_RUN)) && opt != OPT_OUT) {
+        if (c->npass == CLI_MAX_PASS)
+            return err_set(e, BE_EUSAGE, "too many options (at most %d of the grid)", CLI_MAX_PASS);
+        c->pass_opt[c->npass] = opt;
+        c->pass_val[c->npass++] = val;
+    }
     switch (opt) {
+    case OPT_ENV_A:
+    case OPT_ENV_B:
+    case OPT_BINARY_A:
+    case OPT_BINARY_B:
+        return apply_ab(c, opt, val, e);
+    case OPT_PAIRED:
+        return apply_paired(c, val, e);
     case OPT_OUT:
     case OPT_DEVICES:
     case OPT_DATA:
@@ -604,7 +699,7 @@ static int positional(cli *c, char **argv, int *have_cmd, char *a, err *e)
         if (k == NCOMMANDS)
             return err_set(e, BE_EUSAGE,
                            "unknown command \"%s\" (commands: all, run, report, "
-                           "compare, refit, devices, tune, decide, which)",
+                           "compare, refit, devices, tune, decide, which, ab)",
                            shown(a, q, sizeof q));
         c->cmd = (cli_command)k;
         *have_cmd = 1;
@@ -851,6 +946,11 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
                        "results file)");
     if ((rc = make_plan(c, &g, e)) < 0)
         return rc;
+    /* a pair's verdict rests on its pairs of passes: 8 by default */
+    if (c->cmd == CLI_AB && !g.passes)
+        c->plan.passes = 8;
+    if (c->cmd == CLI_AB && c->plan.passes < 2)
+        return err_set(e, BE_EUSAGE, "--passes: ab needs at least 2 (pairs of passes)");
     if (c->cmd == CLI_DECIDE || c->cmd == CLI_WHICH)
         return which_args(c, &g, e);
     if (c->cmd == CLI_RUN || c->cmd == CLI_ALL || c->cmd == CLI_DEVICES || c->cmd == CLI_TUNE)

@@ -23,12 +23,16 @@ typedef enum {
     CLI_TUNE,
     CLI_DECIDE,
     CLI_WHICH,
+    CLI_AB,
     CLI_HELP,
     CLI_VERSION
 } cli_command;
 
 /* compare's --format */
 typedef enum { CLI_TEXT = 0, CLI_MARKDOWN, CLI_JSON, CLI_CSV } cli_format;
+
+#define CLI_MAX_ENV 32
+#define CLI_MAX_PASS 40
 
 typedef struct cli {
     cli_command cmd;
@@ -65,7 +69,24 @@ typedef struct cli {
                                        `decide` and `which` (1) */
     const char *const *args;       /* argv + 1: cli_parse moves them to its front, in order */
     char command_line[2048];
+    /* ab: each side's --env-a/--env-b words (NAME=value, in argv) and
+     * --binary-a/--binary-b ("" for this binary); and the options of the
+     * sweep given, which both sides' runs get (CLI_MAX_PASS at most) */
+    const char *ab_env[2][CLI_MAX_ENV];
+    int ab_nenv[2];
+    char ab_binary[2][2048];
+    int npass;
+    int pass_opt[CLI_MAX_PASS];         /* the option: cli_option_name */
+    const char *pass_val[CLI_MAX_PASS]; /* its value, or NULL */
+    /* run --paired SIDE,FD,PAIR (ab's children): the side ('A', 'B'; 0 when
+     * not paired), the socket to ab and the pair's id */
+    char paired_side;
+    int paired_fd;
+    char paired_id[128];
 } cli;
+
+/* "--hidden" and the like: the name of the option pass_opt[i] records. */
+const char *cli_option_name(int opt);
 
 /* Parses argv into c.  BE_EUSAGE with a message on any malformed input.
  * The command's arguments, as many as given, are moved to argv[1..nargs]

@@ -196,6 +196,76 @@ static void device_set_text(const results *r, char *buf, size_t size)
     }
 }
 
+/* One variable of a recorded environment (host_environment's shell words:
+ * NAME=value or NAME='va'\''lue'), unquoted.  What is cut to the buffers
+ * still compares: two values that differ within 200 bytes differ here. */
+typedef struct env_var {
+    char name[80], value[200];
+} env_var;
+
+#define ENV_MAX 64
+
+/* The variables of env into v (ENV_MAX at most); how many. */
+static int env_parse(const char *env, env_var *v)
+{
+    const char *p = env;
+    int n = 0;
+    while (*p && n < ENV_MAX) {
+        size_t k = strcspn(p, "= "), m = 0;
+        int quoted = 0;
+        snprintf(v[n].name, sizeof v[n].name, "%.*s", (int)(k < 79 ? k : 79), p);
+        p += k;
+        p += *p == '=';
+        for (; *p && (quoted || *p != ' '); p++) {
+            if (*p == '\'') {
+                quoted = !quoted;
+                continue;
+            }
+            if (*p == '\\' && !quoted && p[1]) /* the \' between two quoted parts */
+                p++;
+            if (m + 1 < sizeof v[n].value)
+                v[n].value[m++] = *p;
+        }
+        v[n].value[m] = '\0';
+        n++;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}
+
+/* The variables of the recorded environments that differ, one by one: an
+ * interposed library (LD_PRELOAD, LD_LIBRARY_PATH) or another OpenCL
+ * driver (OCL_ICD_VENDORS) is a change of software that no version
+ * shows. */
+static void diff_env(diff_list *l, const char *ea, const char *eb)
+{
+    env_var *va = calloc(2 * ENV_MAX, sizeof *va), *vb;
+    char what[96];
+    int na, nb, i, j;
+    if (!va) {
+        diff(l, "environment", ea, eb);
+        return;
+    }
+    vb = va + ENV_MAX;
+    na = env_parse(ea, va);
+    nb = env_parse(eb, vb);
+    for (i = 0; i < na; i++) {
+        for (j = 0; j < nb && strcmp(va[i].name, vb[j].name) != 0; j++)
+            ;
+        snprintf(what, sizeof what, "environment %s", va[i].name);
+        diff(l, what, va[i].value, j < nb ? vb[j].value : "(not set)");
+    }
+    for (j = 0; j < nb; j++) {
+        for (i = 0; i < na && strcmp(va[i].name, vb[j].name) != 0; i++)
+            ;
+        snprintf(what, sizeof what, "environment %s", vb[j].name);
+        if (i == na)
+            diff(l, what, "(not set)", vb[j].value);
+    }
+    free(va);
+}
+
 int compare_provenance(const results *a, const results *b, compare_diff *out, int max)
 {
     char da[300], db[300], what[96];
@@ -220,6 +290,7 @@ int compare_provenance(const results *a, const results *b, compare_diff *out, in
     diff_num(&l, "layers", pa->layers, pb->layers, "");
     diff(&l, "hidden widths", pa->hidden, pb->hidden);
     diff(&l, "batch sizes", pa->batch, pb->batch);
+    diff_env(&l, pa->env, pb->env);
     for (i = 0; i < a->ndevices; i++) {
         const device_info *x = &a->devices[i], *y = compare_match_device(a, i, b);
         const char *ka, *kb;
@@ -399,6 +470,9 @@ static void lead_lines(FILE *out, const compare_set *s, int md)
              s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
              s->verdict == CMP_INCONCLUSIVE ? s->why : "");
     lead_line(out, md, buf);
+    snprintf(buf, sizeof buf, "gate (a slowdown of %.0f%% or more): %s \xe2\x80\x94 %s",
+             100.0 * (s->opts.threshold - 1.0), compare_gate_name(s->gate), s->gate_why);
+    lead_line(out, md, buf);
     for (i = 0; i < s->nwarnings; i++) {
         warning_text(&s->warnings[i], buf, sizeof buf);
         lead_line(out, md, buf);
@@ -566,6 +640,17 @@ static void json_group(FILE *out, const compare_group *g)
             ", \"corrected\": %s, \"verdict\": \"%s\", \"why\": ", g->corrected ? "true" : "false",
             g->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(g->verdict));
     json_string(out, g->why);
+    fprintf(out, ", \"gate\": \"%s\", \"paired\": %s, \"se\": ", compare_gate_name(g->gate),
+            g->paired ? "true" : "false");
+    json_number(out, g->se);
+    fputs(", \"detectable\": ", out);
+    json_number(out, g->detectable);
+    fputs(", \"settle\": ", out);
+    json_string(out, g->settle);
+    fputs(", \"note\": ", out);
+    json_string(out, g->note);
+    fputs(", \"band_from\": ", out);
+    json_string(out, g->band_from);
     fputs(", \"text\": ", out);
     json_string(out, g->text);
     fputc('}', out);
@@ -596,6 +681,9 @@ static void write_json(FILE *out, const compare_set *s)
     fprintf(out, "{\"verdict\": \"%s\", \"why\": ",
             s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict));
     json_string(out, s->verdict == CMP_INCONCLUSIVE ? s->why : "");
+    fprintf(out, ", \"gate\": \"%s\", \"gate_why\": ", compare_gate_name(s->gate));
+    json_string(out, s->gate_why);
+    fprintf(out, ", \"paired\": %s", s->paired ? "true" : "false");
     fputs(",\n \"warnings\": [", out);
     for (i = 0; i < s->nwarnings; i++) {
         fprintf(out, "%s{\"side\": \"%c\", \"run\": ", i ? ", " : "", s->warnings[i].side);
@@ -722,7 +810,7 @@ static void write_csv(FILE *out, const compare_set *s)
 {
     int i;
     fputs("level,device_a,device_b,mode,view,hidden,batch,points,p10_a_s,p10_b_s,ratio,"
-          "lo,hi,verdict,note\r\n",
+          "lo,hi,verdict,note,gate,detectable\r\n",
           out);
     for (i = 0; i < s->ngroups; i++) {
         const compare_group *g = &s->groups[i];
@@ -737,7 +825,9 @@ static void write_csv(FILE *out, const compare_set *s)
         csv_num(out, g->hi);
         fprintf(out, ",%s,",
                 g->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(g->verdict));
-        csv_text(out, g->why);
+        csv_text(out, g->why[0] ? g->why : g->note);
+        fprintf(out, ",%s", compare_gate_name(g->gate));
+        csv_num(out, g->detectable);
         fputs("\r\n", out);
     }
     for (i = 0; i < s->nwarnings; i++) {
@@ -745,7 +835,7 @@ static void write_csv(FILE *out, const compare_set *s)
         warning_text(&s->warnings[i], buf, sizeof buf);
         fputs("warning,,,,,,,,,,,,,,", out);
         csv_text(out, buf);
-        fputs("\r\n", out);
+        fputs(",,\r\n", out);
     }
     for (i = 0; i < s->npoints; i++) {
         const compare_point *c = &s->points[i];
@@ -760,7 +850,7 @@ static void write_csv(FILE *out, const compare_set *s)
         csv_num(out, ok ? c->ratio : NAN);
         csv_num(out, ok ? c->lo : NAN);
         csv_num(out, ok ? c->hi : NAN);
-        fprintf(out, ",%s,%s\r\n",
+        fprintf(out, ",%s,%s,,\r\n",
                 c->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(c->verdict),
                 c->apart > 0   ? "up from its run"
                 : c->apart < 0 ? "down from its run"
@@ -782,7 +872,7 @@ void compare_write(FILE *out, const compare_set *s, compare_format f)
 
 int compare_regressed(const compare_set *s)
 {
-    return s->verdict == CMP_SLOWER;
+    return s->gate == COMPARE_GATE_FAIL;
 }
 
 /* ---- the change chart ------------------------------------------------ */

@@ -34,6 +34,32 @@
 #define COMPARE_RUN_SD_REFERENCE 0.20
 #define COMPARE_RUN_SD_LOAD 0.19
 #define COMPARE_RUN_SD_RUNS 20
+/* The same on a quiet machine: others took at most COMPARE_QUIET_SHARE
+ * of the CPU, on average over each side's passes.  The largest SD of a
+ * run's quick tenth (q_level) of five studies of 44 real runs on the
+ * quiet 2-core machine, either device on its CPUs, any correction
+ * (docs/compare.md, "Which step time": 0.084), rounded up; the interval
+ * takes it on COMPARE_RUN_SD_QUIET_RUNS - 1 degrees of freedom (the
+ * smallest of those studies' evaluation sets). */
+#define COMPARE_QUIET_SHARE 0.10
+#define COMPARE_RUN_SD_QUIET 0.09
+#define COMPARE_RUN_SD_QUIET_RUNS 24
+/* A device off the host's CPUs (a GPU): its run varies far less than the
+ * CPUs'.  Measured on the 24 committed runs of the H200 machine
+ * (tests/data/gpu/h200-compare, docs/compare.md): 0.020 resident and 0.054
+ * with the transfers in the 8 calibration runs, 0.009 and 0.022 in the 16
+ * others; rounded up. */
+#define COMPARE_RUN_SD_GPU 0.03
+#define COMPARE_RUN_SD_GPU_TRANSFER 0.06
+#define COMPARE_RUN_SD_GPU_RUNS 24
+/* How much the host's CPUs a cache apart (cachehop.h) were measured to
+ * slow a device on them: OpenBLAS's GEMMs by 17-35% in windows of a
+ * second, whole runs of this VM by up to ×1.38 at every point, and ×1.7
+ * at the most (docs/compare.md, "What slows OpenBLAS down").  A change
+ * whose interval lies beyond it is not put down to it. */
+#define COMPARE_APART_REACH 1.7
+/* The power that the smallest detectable slowdown is given at. */
+#define COMPARE_POWER 0.80
 /* A run-level verdict needs at least this many shared points. */
 #define COMPARE_MIN_POINTS 3
 /* Others' share of the CPU by which one side's runs must exceed the
@@ -51,6 +77,15 @@ typedef enum {
 } compare_verdict;
 
 const char *compare_verdict_name(compare_verdict v); /* "faster", "no change", ... */
+
+/* The one question of --fail-on-regression and of `ab`: is there a
+ * slowdown of at least the threshold R?  PASS when the interval excludes
+ * it (its upper end below R, and neither the medians nor the uncorrected
+ * times moved by R), FAIL when it is established (the verdict "slower"),
+ * OPEN when neither: exit 0, 3 and 4. */
+typedef enum { COMPARE_GATE_PASS = 0, COMPARE_GATE_FAIL, COMPARE_GATE_OPEN } compare_gate;
+
+const char *compare_gate_name(compare_gate g); /* "pass", "fail", "open" */
 
 /* One matched point (A → B).  ratio = level B / level A of the resident
  * step time (q_level: the 10th percentile of its samples; with several
@@ -105,6 +140,15 @@ typedef struct compare_group {
                                 as the ratio is)                          */
     compare_verdict verdict; /* CMP_SLOWER, CMP_FASTER, CMP_UNCHANGED or
                                 CMP_INCONCLUSIVE                         */
+    double se;               /* the standard error of the log ratio          */
+    double detectable;       /* the smallest slowdown (ratio) this comparison
+                                would call slower with COMPARE_POWER        */
+    compare_gate gate;       /* the gate's one-sided answer                  */
+    int paired;              /* judged on paired passes (compare_pair.c)    */
+    char band_from[200];     /* where its run-to-run band came from          */
+    char note[300];          /* a nuisance that did not decide (its size is
+                                beyond what it was measured to do), or ""   */
+    char settle[300];        /* when the gate is open: what would settle it  */
     char why[300];           /* why inconclusive                             */
     char text[600];          /* the line: "cpu inference resident: 1.21×
                              slower (1.08–1.36), 24 shared points"        */
@@ -195,6 +239,13 @@ typedef struct compare_set {
                                 inconclusive when any is, else faster when
                                 any is, else no change              */
     char why[400];               /* the gate's one line when inconclusive          */
+    compare_gate gate;           /* FAIL when any group fails, PASS when every
+                                    group passes, else OPEN                  */
+    char gate_why[800];          /* the gate's one line: the group that decided
+                                    or held it open, what it could detect, and
+                                    what would settle it                   */
+    int paired;                  /* the sides are the two runs of one `ab`
+                                    pair, judged on their paired passes     */
     double ref_ratio;            /* the machine's reference B/A (0: unknown)   */
     double ref_loop, ref_stream; /* its parts                         */
     /* the round trip between two of the host's CPUs (cachehop.h), seconds:
@@ -202,6 +253,8 @@ typedef struct compare_set {
      * unknown); and the runs a side left out because their CPUs were a
      * cache apart ("B2 20991…-x (317 ns)"), "" when none */
     double hop_a, hop_b, hop_min;
+    int same_host; /* every run of both sides ran on one host: only then
+                      do round trips compare between the sides           */
     char hop_left[400];
     int left_a, left_b;     /* ok points of A and of B that the other side lacks */
     char only_nets[2][256]; /* the networks (sizes) of A only and of B only,
@@ -252,8 +305,11 @@ typedef enum { COMPARE_TEXT = 0, COMPARE_MARKDOWN, COMPARE_JSON, COMPARE_CSV } c
  * none). */
 void compare_write(FILE *out, const compare_set *s, compare_format f);
 
-/* Whether B regressed: a run-level group is slower. */
+/* Whether B regressed: a run-level group is slower (the gate fails). */
 int compare_regressed(const compare_set *s);
+
+/* The exit status of the gate: 0 pass, 3 fail, 4 open. */
+int compare_gate_status(const compare_set *s);
 
 /* The change chart: the ratio B/A of every matched point against FLOPs per
  * layer (log–log), one colour per device model and mode, filled markers

@@ -15,4 +15,38 @@ const device_info *compare_match_device(const results *a, int da, const results 
 /* The crossover moves of a and b (the first run of each side) into s. */
 void compare_crossovers(const results *a, const results *b, compare_set *s);
 
+/* What more measuring means for a group's comparison: more runs of one
+ * a side, more replicates, more pairs of passes (an `ab` pair). */
+typedef enum { COMPARE_MORE_SINGLE, COMPARE_MORE_RUNS, COMPARE_MORE_PASSES } compare_more;
+
+/* Group g's gate, the smallest slowdown it could detect and, when the
+ * gate is open, what would settle it (compare_gate.c); g's verdict,
+ * interval, se, df and run_sd are set. */
+void compare_group_gate(compare_group *g, double alpha, double R, compare_more how);
+
+/* The set's gate and its line, and its band_from, from its groups'. */
+void compare_set_gate(compare_set *s);
+
+/* ---- an `ab` pair, judged on its paired passes (compare_pair.c) ---- */
+
+/* 1 when a and b are the two sides of one `ab` pair (results.h). */
+int compare_pair_of(const results *a, const results *b);
+
+/* What the paired passes of one group say. */
+typedef struct compare_pair_stats {
+    int n;                      /* pairs of passes                                     */
+    int used;                   /* the group's points measured in every one of them    */
+    double D;                   /* mean over the pairs of the points' mean log ratio   */
+    double sd, se;              /* the pairs' SD, and D's standard error (sd/√n)       */
+    double *point_d, *point_se; /* per point of the group: its own mean log
+                                   ratio and standard error (NaN: not
+                                   in every pass); owned                */
+} compare_pair_stats;
+
+/* The group of view `view` whose points are s->points[pt[0..K)] in pair a
+ * (A) and b (B).  Free with compare_pair_free. */
+int compare_pair_measure(const results *a, const results *b, const compare_set *s, fit_view view,
+                         const int *pt, int K, compare_pair_stats *out, err *e);
+void compare_pair_free(compare_pair_stats *p);
+
 #endif

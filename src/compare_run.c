@@ -430,6 +430,11 @@ static void group_text(compare_group *g, double threshold, compare_correct corr)
                                                    : ", corrected for the others' load");
     if (g->corrected)
         fmt_append(g->text, sizeof g->text, " (uncorrected \xc3\x97%.2f)", g->raw_ratio);
+    if (g->paired)
+        fmt_append(g->text, sizeof g->text, ", %d paired passes", g->df + 1);
+    fmt_append(g->text, sizeof g->text, "; could detect \xc3\x97%.2f", g->detectable);
+    if (g->note[0])
+        fmt_append(g->text, sizeof g->text, "; %s", g->note);
 }
 
 /* The verdict of an interval against the threshold R. */
@@ -444,9 +449,25 @@ static compare_verdict verdict_of(double ratio, double lo, double hi, double R)
     return CMP_INCONCLUSIVE;
 }
 
+/* A nuisance that can explain a change up to ×reach: the verdict turns
+ * inconclusive (why) when the change's interval reaches within it, and
+ * stands with the nuisance as its note when it lies beyond. */
+static int nuisance(compare_group *g, double reach, const char *what)
+{
+    const int beyond = g->verdict == CMP_SLOWER ? g->lo > reach : g->hi < 1.0 / reach;
+    if (beyond) {
+        snprintf(g->note, sizeof g->note, "%s; the change is beyond that", what);
+        return 0;
+    }
+    snprintf(g->why, sizeof g->why, "%s", what);
+    g->verdict = CMP_INCONCLUSIVE;
+    return 1;
+}
+
 static void group_why(const compare_set *s, compare_group *g, double R, double busy_a,
                       double busy_b, int load_corrected)
 {
+    char what[300];
     if (g->npoints < COMPARE_MIN_POINTS) {
         g->verdict = CMP_INCONCLUSIVE;
         snprintf(g->why, sizeof g->why, "only %d shared point%s (a verdict needs %d)", g->npoints,
@@ -457,28 +478,33 @@ static void group_why(const compare_set *s, compare_group *g, double R, double b
      * account already */
     if (load_corrected)
         busy_a = busy_b = -1.0;
-    /* a device on the host's CPUs slows down, at times to half its
-     * speed, while they are a cache apart (cachehop.h) */
-    if (g->kind_cpu && ((g->verdict == CMP_SLOWER && cachehop_apart(s->hop_b, s->hop_a)) ||
-                        (g->verdict == CMP_FASTER && cachehop_apart(s->hop_a, s->hop_b)))) {
+    /* a device on the host's CPUs slows down while they are a cache apart
+     * (cachehop.h); round trips compare only on one host: another's
+     * layout is not a state of this one */
+    if (g->kind_cpu && s->same_host &&
+        ((g->verdict == CMP_SLOWER && cachehop_apart(s->hop_b, s->hop_a)) ||
+         (g->verdict == CMP_FASTER && cachehop_apart(s->hop_a, s->hop_b)))) {
         const int b_far = g->verdict == CMP_SLOWER;
-        snprintf(g->why, sizeof g->why,
+        snprintf(what, sizeof what,
                  "%s ran with the host's CPUs a cache apart (a round trip of %.0f ns between "
-                 "them, against %.0f ns in %s's runs), which alone can make a device on them "
-                 "up to twice as slow",
+                 "them, against %.0f ns in %s's runs), which was measured to make a device on "
+                 "them up to \xc3\x97%.1f slower",
                  b_far ? "B" : "A", 1e9 * (b_far ? s->hop_b : s->hop_a),
-                 1e9 * (b_far ? s->hop_a : s->hop_b), b_far ? "A" : "B");
-        g->verdict = CMP_INCONCLUSIVE;
-        return;
+                 1e9 * (b_far ? s->hop_a : s->hop_b), b_far ? "A" : "B", COMPARE_APART_REACH);
+        if (nuisance(g, COMPARE_APART_REACH, what))
+            return;
     }
     if ((g->verdict == CMP_SLOWER && busy_b - busy_a > COMPARE_BUSY && busy_a >= 0.0) ||
         (g->verdict == CMP_FASTER && busy_a - busy_b > COMPARE_BUSY && busy_b >= 0.0)) {
-        snprintf(g->why, sizeof g->why,
+        /* what others' share takes from a device that wants every CPU */
+        const double reach = g->verdict == CMP_SLOWER ? (1.0 - busy_a) / (1.0 - fmin(busy_b, 0.9))
+                                                      : (1.0 - busy_b) / (1.0 - fmin(busy_a, 0.9));
+        snprintf(what, sizeof what,
                  "%s ran on a busier machine: other processes took %.0f%% of the CPU in B's "
-                 "runs, %.0f%% in A's, which can explain a change of this size",
-                 g->verdict == CMP_SLOWER ? "B" : "A", 100.0 * busy_b, 100.0 * busy_a);
-        g->verdict = CMP_INCONCLUSIVE;
-        return;
+                 "runs, %.0f%% in A's, which can slow a device by up to \xc3\x97%.2f",
+                 g->verdict == CMP_SLOWER ? "B" : "A", 100.0 * busy_b, 100.0 * busy_a, reach);
+        if (nuisance(g, reach, what))
+            return;
     }
     if (g->verdict != CMP_INCONCLUSIVE)
         return;
@@ -594,6 +620,49 @@ static void medians_moved(compare_group *g, double R)
     g->verdict = CMP_INCONCLUSIVE;
 }
 
+/* The run-to-run band of group g when neither replicates nor the archive
+ * give one, by its device's class and the machine's state (compare.h):
+ * a device off the host's CPUs, a quiet machine (busy: the larger of the
+ * sides' mean others' share, −1 unknown), else the busy 2-core machine's
+ * default of the correction made.  The runs it rests on into *runs. */
+static double default_band(const compare_set *s, const compare_group *g, double busy, int *runs,
+                           char *from, size_t size)
+{
+    compare_correct used;
+    double sd;
+    if (!g->kind_cpu) {
+        sd = g->view == FIT_RESIDENT ? COMPARE_RUN_SD_GPU : COMPARE_RUN_SD_GPU_TRANSFER;
+        *runs = COMPARE_RUN_SD_GPU_RUNS;
+        snprintf(from, size,
+                 "the default for a device off the host's CPUs (%s: a GPU's run varied by up to "
+                 "%.0f%% from run to run on the H200 machine: docs/compare.md)",
+                 fit_view_name(g->view), 100.0 * sd);
+        return sd;
+    }
+    if (busy >= 0.0 && busy <= COMPARE_QUIET_SHARE) {
+        *runs = COMPARE_RUN_SD_QUIET_RUNS;
+        snprintf(from, size,
+                 "the default for a quiet machine (others took at most %.0f%% of the CPU: a "
+                 "run varied by up to %.0f%% from run to run on the quiet 2-core machine: "
+                 "docs/compare.md)",
+                 100.0 * COMPARE_QUIET_SHARE, 100.0 * COMPARE_RUN_SD_QUIET);
+        return COMPARE_RUN_SD_QUIET;
+    }
+    /* a device on the CPU whose runs lack what the correction needs gets
+     * the uncorrected one */
+    used = !g->corrected ? COMPARE_CORRECT_NONE : s->opts.correct;
+    sd = used == COMPARE_CORRECT_NONE        ? COMPARE_RUN_SD_NONE
+         : used == COMPARE_CORRECT_REFERENCE ? COMPARE_RUN_SD_REFERENCE
+                                             : COMPARE_RUN_SD_LOAD;
+    *runs = COMPARE_RUN_SD_RUNS;
+    snprintf(from, size,
+             "the default for a busy machine (with --correct %s, a run's geometric mean varies "
+             "by %.0f%% from run to run on the shared 2-core machine it was measured on: "
+             "docs/compare.md)",
+             compare_correct_name(used), 100.0 * sd);
+    return sd;
+}
+
 /* The run-level verdict of group g (its points collected in G). */
 static void judge_group(compare_set *s, compare_group *g, const gdata *G, const results *a0,
                         double busy_a, double busy_b, double *work)
@@ -639,7 +708,7 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
         g->df = na + nb - 2;
         g->run_sd = sqrt(ss / g->df);
         var = g->run_sd * g->run_sd * (1.0 / na + 1.0 / nb);
-        snprintf(s->band_from, sizeof s->band_from, "the replicates themselves (%d and %d runs)",
+        snprintf(g->band_from, sizeof g->band_from, "the replicates themselves (%d and %d runs)",
                  na, nb);
     } else {
         double v;
@@ -647,31 +716,21 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
         if (n >= 3) {
             g->run_sd = sqrt(v);
             g->df = n - 1;
-            snprintf(s->band_from, sizeof s->band_from,
+            snprintf(g->band_from, sizeof g->band_from,
                      "%d earlier runs of the same host and software in the archive", n);
         } else {
-            /* the band of the correction made: a device on the CPU whose
-             * runs lack what the correction needs gets the uncorrected
-             * one; a device off the CPU needs none (and is unmeasured
-             * here: docs/compare.md) */
-            compare_correct used =
-                g->kind_cpu && !g->corrected ? COMPARE_CORRECT_NONE : s->opts.correct;
-            g->run_sd = used == COMPARE_CORRECT_NONE        ? COMPARE_RUN_SD_NONE
-                        : used == COMPARE_CORRECT_REFERENCE ? COMPARE_RUN_SD_REFERENCE
-                                                            : COMPARE_RUN_SD_LOAD;
-            g->df = COMPARE_RUN_SD_RUNS - 1;
-            snprintf(s->band_from, sizeof s->band_from,
-                     "the default (with --correct %s, a run's geometric mean varies by %.0f%% "
-                     "from run to run on the shared 2-core machine it was measured on: "
-                     "docs/compare.md)",
-                     compare_correct_name(used), 100.0 * g->run_sd);
+            int runs;
+            g->run_sd = default_band(s, g, busy_a > busy_b ? busy_a : busy_b, &runs, g->band_from,
+                                     sizeof g->band_from);
+            g->df = runs - 1;
         }
         var = 2.0 * g->run_sd * g->run_sd + (K > 0 ? sd2 / K : 0.0);
     }
     t = stats_t_quantile(1.0 - s->opts.alpha / 2.0, g->df);
     g->ratio = exp(D);
-    g->lo = exp(D - t * sqrt(var));
-    g->hi = exp(D + t * sqrt(var));
+    g->se = sqrt(var);
+    g->lo = exp(D - t * g->se);
+    g->hi = exp(D + t * g->se);
     g->raw_ratio = exp(D + G->shift);
     for (i = 0, g->median_ratio = 0.0; i < K; i++)
         g->median_ratio += s->points[G->pt[i]].lmed[g->view == FIT_RESIDENT ? 0 : 1] / K;
@@ -681,15 +740,85 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     if (g->corrected)
         correction_alone(g, R, s->opts.correct);
     medians_moved(g, R);
+    compare_group_gate(g, s->opts.alpha, R, na + nb > 2 ? COMPARE_MORE_RUNS : COMPARE_MORE_SINGLE);
     group_text(g, R, g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE);
     if (g->view == FIT_RESIDENT)
         judge_points(s, g, G, na + nb > 2 ? 0.0 : 2.0 * g->run_sd * g->run_sd, centre, d, tmp);
 }
 
+/* The verdict of group g of an `ab` pair (a0 side A, b0 side B) from its
+ * paired passes (compare_pair.c), and its points' from their own. */
+static int judge_pair(compare_set *s, compare_group *g, const gdata *G, const results *a0,
+                      const results *b0, double busy_a, double busy_b, double *work, err *e)
+{
+    const double R = s->opts.threshold, alpha = s->opts.alpha;
+    double t, *tmp = work, *pd = work + G->K, centre, tapart;
+    compare_pair_stats ps;
+    int i, k = 0, rc = compare_pair_measure(a0, b0, s, g->view, G->pt, G->K, &ps, e);
+    if (rc < 0)
+        return rc;
+    g->paired = 1;
+    g->npoints = ps.used;
+    g->df = ps.n > 1 ? ps.n - 1 : 1;
+    g->se = ps.se;
+    g->run_sd = ps.sd;
+    t = stats_t_quantile(1.0 - alpha / 2.0, g->df);
+    g->ratio = g->raw_ratio = exp(ps.D);
+    g->lo = exp(ps.D - t * g->se);
+    g->hi = exp(ps.D + t * g->se);
+    for (i = 0, g->median_ratio = 0.0; i < G->K; i++)
+        g->median_ratio += s->points[G->pt[i]].lmed[g->view == FIT_RESIDENT ? 0 : 1] / G->K;
+    g->median_ratio = exp(g->median_ratio);
+    snprintf(g->band_from, sizeof g->band_from,
+             "the pairs of passes themselves (%d, A and B alternating in one time window)", ps.n);
+    if (ps.n < 2 || ps.used == 0) {
+        g->verdict = CMP_INCONCLUSIVE;
+        snprintf(g->why, sizeof g->why,
+                 "%d pair%s of passes measured every point (a verdict "
+                 "needs 2)",
+                 ps.used ? ps.n : 0, ps.n == 1 ? "" : "s");
+    } else {
+        g->verdict = verdict_of(g->ratio, g->lo, g->hi, R);
+        group_why(s, g, R, busy_a, busy_b, 0);
+    }
+    medians_moved(g, R);
+    compare_group_gate(g, alpha, R, COMPARE_MORE_PASSES);
+    group_text(g, R, COMPARE_CORRECT_NONE);
+    /* the points, on their own pairs; apart from the group's median ratio
+     * as compare's points are (judge_points) */
+    for (i = 0; i < G->K; i++)
+        if (isfinite(ps.point_d[i]))
+            pd[k++] = ps.point_d[i];
+    memcpy(tmp, pd, (size_t)k * sizeof *tmp);
+    qsort(tmp, (size_t)k, sizeof *tmp, cmp_double);
+    centre = k ? stats_quantile(tmp, k, 0.5) : 0.0;
+    g->point_sd = robust_sd(pd, k, tmp);
+    tapart = stats_t_quantile(1.0 - alpha / (2.0 * (k > 0 ? k : 1)), k > 1 ? k - 1 : 1);
+    for (i = 0; g->view == FIT_RESIDENT && i < G->K; i++) {
+        compare_point *c = &s->points[G->pt[i]];
+        const double di = ps.point_d[i], r = di - centre;
+        if (!isfinite(di)) {
+            c->lo = c->hi = c->ratio;
+            c->verdict = CMP_INCONCLUSIVE;
+            continue;
+        }
+        c->ratio = exp(di);
+        c->lo = exp(di - t * ps.point_se[i]);
+        c->hi = exp(di + t * ps.point_se[i]);
+        c->significant = c->lo > 1.0 || c->hi < 1.0;
+        c->verdict = verdict_of(c->ratio, c->lo, c->hi, R);
+        c->apart = fabs(r) > tapart * g->point_sd * sqrt(1.0 + 1.0 / k) && fabs(r) > log(R)
+                       ? (r > 0 ? 1 : -1)
+                       : 0;
+    }
+    compare_pair_free(&ps);
+    return BE_OK;
+}
+
 /* Collects group g's data and judges it; refa/refb the runs' log
  * references (subtracted when the group is corrected). */
-static int do_group(compare_set *s, int gi, const results *a0, const double *lref, double busy_a,
-                    double busy_b, err *e)
+static int do_group(compare_set *s, int gi, const results *a0, const results *b0,
+                    const double *lref, double busy_a, double busy_b, err *e)
 {
     compare_group *g = &s->groups[gi];
     const int na = s->na, nb = s->nb;
@@ -709,7 +838,8 @@ static int do_group(compare_set *s, int gi, const results *a0, const double *lre
             (g->view == FIT_RESIDENT || c->has_transfer))
             G.pt[G.K++] = i;
     }
-    g->corrected = g->kind_cpu && lref != NULL;
+    /* a pair is corrected by its pairing */
+    g->corrected = g->kind_cpu && lref != NULL && !s->paired;
     if (g->corrected) {
         for (j = 0; j < nb; j++)
             G.shift += lref[na + j] / nb;
@@ -724,7 +854,10 @@ static int do_group(compare_set *s, int gi, const results *a0, const double *lre
             G.y[(size_t)j * (size_t)G.K + (size_t)i] = v - (g->corrected ? lref[j] : 0.0);
         }
     }
-    judge_group(s, g, &G, a0, busy_a, busy_b, work);
+    if (s->paired)
+        rc = judge_pair(s, g, &G, a0, b0, busy_a, busy_b, work, e);
+    else
+        judge_group(s, g, &G, a0, busy_a, busy_b, work);
 done:
     free(G.y);
     free(G.pt);
@@ -796,6 +929,7 @@ static void overall(compare_set *s)
                  : inc >= 0 ? CMP_INCONCLUSIVE
                  : fast     ? CMP_FASTER
                             : CMP_UNCHANGED;
+    compare_set_gate(s);
     if (inc >= 0)
         snprintf(s->why, sizeof s->why, "%s %s %s: %s", s->groups[inc].dev_a,
                  workload_mode_name(s->groups[inc].mode), fit_view_name(s->groups[inc].view),
@@ -928,12 +1062,14 @@ static double hop_quickest(const results *const *a, int na, const results *const
 static int near_side(compare_set *s, const results *const *in, int n, char side,
                      const results **kept)
 {
+    /* on two hosts, each side's runs are judged against its own quickest */
+    const double quickest = s->same_host ? s->hop_min : q_runs_hop_quickest(in, n);
     int i, k = 0, near = 0;
     for (i = 0; i < n; i++)
-        near += !cachehop_apart(q_run_hop(in[i]), s->hop_min);
+        near += !cachehop_apart(q_run_hop(in[i]), quickest);
     for (i = 0; i < n; i++) {
         double h = q_run_hop(in[i]);
-        if (near < 2 || near == n || !cachehop_apart(h, s->hop_min))
+        if (near < 2 || near == n || !cachehop_apart(h, quickest))
             kept[k++] = in[i];
         else
             fmt_append(s->hop_left, sizeof s->hop_left, "%s%c%d %s (%.0f ns)",
@@ -971,6 +1107,11 @@ int compare_sets(const results *const *a, int na, const results *const *b, int n
         if ((rc = same_settings(b[0], b[i], 'B', e)) < 0)
             return rc;
     out->opts = *o;
+    out->paired = na == 1 && nb == 1 && compare_pair_of(a[0], b[0]);
+    out->same_host = 1;
+    for (i = 1; i < na + nb; i++)
+        out->same_host =
+            out->same_host && strcmp((i < na ? a[i] : b[i - na])->prov.host, a[0]->prov.host) == 0;
     /* runs whose CPUs were a cache apart, where a side has two others */
     out->hop_min = hop_quickest(a, na, b, nb);
     na = near_side(out, a, na, 'A', kept_a);
@@ -1019,7 +1160,7 @@ int compare_sets(const results *const *a, int na, const results *const *b, int n
     }
     out->geomean = nok ? exp(logsum / nok) : 0.0;
     for (i = 0; i < out->ngroups; i++)
-        if ((rc = do_group(out, i, a[0], all ? lref : NULL, busy_a, busy_b, e)) < 0) {
+        if ((rc = do_group(out, i, a[0], b[0], all ? lref : NULL, busy_a, busy_b, e)) < 0) {
             compare_free(out);
             return rc;
         }

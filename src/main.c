@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ab.h"
 #include "archive.h"
 #include "cli.h"
 #include "cpu.h"
@@ -451,12 +452,9 @@ static int cmd_compare(const cli *c)
                   : c->format == CLI_MARKDOWN ? COMPARE_MARKDOWN
                   : c->format == CLI_CSV      ? COMPARE_CSV
                                               : COMPARE_TEXT);
-    if (c->fail_on_regression && compare_regressed(&cmp))
-        status = 3;
-    else if (c->fail_on_regression && cmp.verdict == CMP_INCONCLUSIVE) {
+    if (c->fail_on_regression && (status = compare_gate_status(&cmp)) == 4) {
         fflush(stdout);
-        print_line("breakeven: inconclusive: ", cmp.why);
-        status = 4;
+        print_line("breakeven: gate open: ", cmp.gate_why);
     }
     compare_free(&cmp);
     /* the page's path on stdout would break a table or JSON meant for a
@@ -768,7 +766,8 @@ static void run_announce(const cli *c, const device_set *set, device *const *sel
 
 /* The sweep and its refinement into r, saved at path as they go; on an
  * interruption r is saved (marked partial) and BE_EINTR says where. */
-static int run_measure(const cli *c, device **sel, int nsel, results *r, const char *path, err *e)
+static int run_measure(const cli *c, device **sel, int nsel, results *r, const char *path,
+                       ab_pace *pace, err *e)
 {
     int ngrid = 0, rc;
     double start;
@@ -777,13 +776,19 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
     err save;
 
     progress_init(&pg, stderr, c->quiet);
+    if (pace)
+        pace->pg = &pg;
     grid = plan_grid(&c->plan, &ngrid);
     if (!grid)
         return err_set(e, BE_EFAIL, "out of memory");
     start = host_seconds();
     /* a fifth of the budget is kept for refinement around the crossover */
     rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
-                   nsel, r, c->out, path, stop_flag(), progress_event, &pg, e);
+                   nsel, r, c->out, path, stop_flag(), pace ? ab_pace_event : progress_event,
+                   pace ? (void *)pace : (void *)&pg, e);
+    /* a side of a pair writes nothing more until the other has measured */
+    if (rc == BE_OK && pace)
+        rc = ab_pace_end(pace, e);
     if (rc == BE_OK) {
         refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel, nsel,
                           c->out,   path,       stop_flag(),  progress_event, &pg};
@@ -845,8 +850,9 @@ static int cmd_run(const cli *c, int then_report)
     device_set set;
     device **sel = NULL;
     int *idx = NULL, nsel = 0, i, rc, status = 1;
-    char dir[2400], id[128], path[2600];
+    char dir[2400], id[128], path[2600], devs[512];
     results *r = NULL;
+    ab_pace pace = {c->paired_fd, NULL, 0};
     err e;
 
     if ((rc = device_discover(&set, c->threads, &e)) < 0)
@@ -885,8 +891,15 @@ static int cmd_run(const cli *c, int then_report)
             goto fail;
     }
     run_announce(c, &set, sel, nsel);
+    if (c->paired_side) {
+        snprintf(r->prov.pair, sizeof r->prov.pair, "%s", c->paired_id);
+        r->prov.pair_side = c->paired_side;
+        for (i = 0, devs[0] = '\0'; i < nsel; i++)
+            fmt_append(devs, sizeof devs, "%s%s", i ? "," : "", sel[i]->info.id);
+    }
     if ((rc = results_save(r, c->out, path, &e)) < 0 ||
-        (rc = run_measure(c, sel, nsel, r, path, &e)) < 0)
+        (c->paired_side && (rc = ab_pace_hello(&pace, id, devs, &e)) < 0) ||
+        (rc = run_measure(c, sel, nsel, r, path, c->paired_side ? &pace : NULL, &e)) < 0)
         goto fail;
     run_notes(c, sel, nsel, r);
     r->partial = 0;
@@ -913,6 +926,54 @@ done:
     free(sel);
     device_set_free(&set);
     return status;
+}
+
+/* `ab`: the grid's options as given, then the passes and no refinement,
+ * for both sides; the gate's status, or a failure's. */
+static int cmd_ab(const cli *c)
+{
+    ab_opts o;
+    site_settings st;
+    char passes[16], budget[32], names[CLI_MAX_PASS][48];
+    int i, s, gate = 4, rc, changed;
+    err e;
+    memset(&o, 0, sizeof o);
+    if ((rc = settings_of(c, &st, &changed, &e)) < 0)
+        return fail(status_of(rc), &e);
+    report_options(c, &st, &o.pages);
+    for (s = 0; s < 2; s++) {
+        snprintf(o.side[s].binary, sizeof o.side[s].binary, "%s", c->ab_binary[s]);
+        o.side[s].nenv = c->ab_nenv[s];
+        for (i = 0; i < c->ab_nenv[s]; i++)
+            o.side[s].env[i] = c->ab_env[s][i];
+    }
+    o.args[o.nargs++] = "--out";
+    o.args[o.nargs++] = c->out;
+    for (i = 0; i < c->npass && o.nargs + 8 < AB_MAX_ARGS; i++) {
+        snprintf(names[i], sizeof names[i], "--%s", cli_option_name(c->pass_opt[i]));
+        o.args[o.nargs++] = names[i];
+        if (c->pass_val[i])
+            o.args[o.nargs++] = c->pass_val[i];
+    }
+    snprintf(passes, sizeof passes, "%d", c->plan.passes);
+    snprintf(budget, sizeof budget, "%.17g", c->plan.budget);
+    o.args[o.nargs++] = "--passes";
+    o.args[o.nargs++] = passes;
+    o.args[o.nargs++] = "--budget";
+    o.args[o.nargs++] = budget;
+    o.passes = c->plan.passes;
+    o.budget = c->plan.budget;
+    o.quiet = c->quiet;
+    compare_opts_default(&o.cmp);
+    if (c->threshold > 0.0)
+        o.cmp.threshold = c->threshold;
+    if (c->alpha > 0.0)
+        o.cmp.alpha = c->alpha;
+    if ((rc = ab_run(&o, (compare_format)c->format, &gate, &e)) < 0)
+        return fail(status_of(rc), &e);
+    if (changed && (rc = site_settings_save(c->out, &st, &e)) < 0)
+        return fail(status_of(rc), &e);
+    return gate;
 }
 
 /* `run` (or `all`) --repeat N: N independent runs in a row, each its own
@@ -968,6 +1029,8 @@ int main(int argc, char **argv)
         return cmd_decide(&c);
     case CLI_WHICH:
         return cmd_which(&c);
+    case CLI_AB:
+        return cmd_ab(&c);
     }
     return 1;
 }

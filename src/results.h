@@ -47,6 +47,10 @@ typedef struct rs_prov {
     int blas_threads;
     char blas_threads_from[32]; /* what decided them: "--threads",
                                    "OPENBLAS_NUM_THREADS" or "cores" ("" in files of 0.1.0) */
+    /* a side of a paired comparison (`breakeven ab`, ab.h): the pair's id
+     * and 'A' or 'B'; "" and 0 for a run of its own */
+    char pair[128];
+    char pair_side;
 } rs_prov;
 
 /* One pass of the sweep: every point measured once more, in a shuffled

@@ -62,6 +62,7 @@ extern const char embed_results_rng[];
 static const char *const root_status[] = {"complete", "partial"};
 static const char *const device_kinds[] = {"openblas", "opencl"};
 static const char *const threads_from[] = {"--threads", "OPENBLAS_NUM_THREADS", "cores"};
+static const char *const pair_sides[] = {"A", "B"};
 static const char *const mode_names[] = {"inference", "training"};
 static const char *const yes_no[] = {"no", "yes"};
 static const char *const measures[] = {"time", "cost"};
@@ -475,6 +476,10 @@ static void read_run(loader *ld, xmlNodePtr n, rs_prov *p)
     get_text(ld, n, "command", p->command, sizeof p->command, 0);
     if (has(n, "environment"))
         get_text(ld, n, "environment", p->env, sizeof p->env, 0);
+    if (has(n, "pair")) {
+        get_text(ld, n, "pair", p->pair, sizeof p->pair, 0);
+        p->pair_side = (char)("AB"[get_enum(ld, n, "pair-side", pair_sides, COUNT(pair_sides))]);
+    }
     p->seed = get_seed(ld, n, "seed");
     p->budget = get_real(ld, n, "budget", DBL_MIN, TIME_MAX);
     p->layers = (int)get_int(ld, n, "layers", 1, PLAN_MAX_LAYERS);

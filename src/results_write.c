@@ -93,6 +93,11 @@ static xmlNodePtr write_prov(xmlNodePtr root, const rs_prov *p)
         put(n, "command", p->command);
         if (p->env[0])
             put(n, "environment", p->env);
+        if (p->pair[0]) {
+            char side[2] = {p->pair_side, '\0'};
+            put(n, "pair", p->pair);
+            put(n, "pair-side", side);
+        }
         putf(n, "seed", "%llu", p->seed);
         putd(n, "budget", p->budget);
         putf(n, "layers", "%d", p->layers);

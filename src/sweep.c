@@ -608,6 +608,18 @@ static int run_pass(sweep *sw, int k, err *e)
     double pass_start = host_seconds();
     int slot, q, rc;
 
+    if (sw->progress) {
+        const double held = host_seconds();
+        sw->progress(sw->ctx, &(sweep_event){.kind = SWEEP_PASS_BEGIN,
+                                             .index = sw->done,
+                                             .total = sw->total,
+                                             .pass = k + 1,
+                                             .passes = sw->passes});
+        sw->start += host_seconds() - held;
+        pass_start = host_seconds();
+        if (sw->m.stop && *sw->m.stop)
+            return err_set(e, BE_EINTR, "interrupted before pass %d", k + 1);
+    }
     memset(&ps, 0, sizeof ps);
     ps.index = r->npasses + 1;
     host_utc_now(ps.started, sizeof ps.started, 0);

@@ -804,7 +804,9 @@ static void test_compare_gate(void **state)
     if (o.status != 4)
         fail_msg("one run a side: exit %d, not 4: %s%s", o.status, o.out, o.err);
     assert_int_equal(count_lines(o.err), 1);
-    assert_non_null(strstr(o.err, "breakeven: inconclusive: cpu inference resident: the change"));
+    assert_non_null(strstr(o.err, "breakeven: gate open: cannot exclude a slowdown of 5%: cpu "
+                                  "inference resident"));
+    assert_non_null(strstr(o.err, "; to settle it: "));
     assert_non_null(strstr(o.out, "run-to-run band from the default"));
     outcome_free(&o);
     run(&o, "compare", a[0], x2, "--out", alone, "--fail-on-regression", NULL);
@@ -1304,6 +1306,161 @@ static void test_history_hosts(void **state)
     free(html);
 }
 
+/* The run `id` under out, loaded. */
+static results *load_run(const char *out, const char *id)
+{
+    char path[900];
+    results *r = NULL;
+    err e;
+    snprintf(path, sizeof path, "%s/runs/%s/results.xml.gz", out, id);
+    if (results_load(path, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    return r;
+}
+
+/* The two runs under out, oldest first (ids sort by time). */
+static void two_runs(const char *out, char *a, char *b, size_t size)
+{
+    char path[600];
+    struct dirent **names;
+    int n, i, k = 0;
+    snprintf(path, sizeof path, "%s/runs", out);
+    n = scandir(path, &names, NULL, alphasort);
+    assert_true(n >= 0);
+    for (i = 0; i < n; i++) {
+        if (names[i]->d_name[0] != '.' && k < 2)
+            snprintf(k++ ? b : a, size, "%s", names[i]->d_name);
+        free(names[i]);
+    }
+    free(names);
+    assert_int_equal(k, 2);
+}
+
+/* `ab`: side B made slower by a real slower BLAS in front of OpenBLAS
+ * (tests/slowblas.c, 3× every GEMM): exit 3, what differs first (the
+ * interposed library), both runs archived and marked as one pair, and
+ * the comparison page; the pair's A run against a copy of itself as B
+ * (known pairs: every one the same) passes the gate, exit 0; a side that
+ * crashes leaves the other's passes as a partial run, exit 1, one line;
+ * a binary that is no breakeven, or sides that measure other devices,
+ * exit 2, one line. */
+static void test_ab(void **state)
+{
+    char lib[700], pre[800], out[300], out2[300], ida[200], idb[200], page[900];
+    char self[600];
+    ssize_t n;
+    results *ra, *rb;
+    outcome o;
+    err e;
+    (void)state;
+    n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    *strrchr(self, '/') = '\0';
+    snprintf(lib, sizeof lib, "%s/libslowblas.so", self);
+    assert_int_equal(access(lib, R_OK), 0);
+    snprintf(pre, sizeof pre, "LD_PRELOAD=%s", lib);
+    snprintf(out, sizeof out, "%s/ab", tmpdir);
+    /* a sanitized breakeven must not refuse a library loaded before its
+     * runtime */
+    run(&o, "ab", "--quick", "--devices", "cpu", "--passes", "4", "--quiet", "--out", out,
+        "--env-b", pre, "--env-b", "BREAKEVEN_SLOWBLAS=3", "--env-b",
+        "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0", NULL);
+    if (o.status != 3)
+        fail_msg("B 3x slower: exit %d, not 3: %s%s", o.status, o.out, o.err);
+    assert_true(
+        starts_with(o.out, "what differs: environment LD_PRELOAD: (not set) \xe2\x86\x92 "));
+    assert_non_null(strstr(o.out, "\ncpu inference resident: "));
+    assert_non_null(strstr(o.out, "\xc3\x97 slower ("));
+    assert_non_null(strstr(o.out, ", 4 paired passes; could detect \xc3\x97"));
+    assert_non_null(strstr(o.out, "gate (a slowdown of 5% or more): fail"));
+    outcome_free(&o);
+    two_runs(out, ida, idb, sizeof ida);
+    ra = load_run(out, ida);
+    rb = load_run(out, idb);
+    assert_string_equal(ra->prov.pair, rb->prov.pair);
+    assert_true(ra->prov.pair[0] != '\0');
+    assert_int_equal(ra->prov.pair_side + rb->prov.pair_side, 'A' + 'B');
+    assert_int_equal(ra->npasses, 4);
+    assert_int_equal(ra->partial, 0);
+    assert_non_null(strstr(ra->prov.pair_side == 'B' ? ra->prov.env : rb->prov.env, "LD_PRELOAD="));
+    snprintf(page, sizeof page, "%s/compare/%s..%s.html", out,
+             ra->prov.pair_side == 'A' ? ida : idb, ra->prov.pair_side == 'A' ? idb : ida);
+    assert_int_equal(access(page, R_OK), 0);
+    /* known pairs: side A against itself as side B */
+    snprintf(out2, sizeof out2, "%s/ab-same", tmpdir);
+    {
+        results *x = ra->prov.pair_side == 'A' ? ra : rb;
+        char dir[700], path[800], id[200];
+        snprintf(id, sizeof id, "%s-copy", x->prov.id);
+        snprintf(dir, sizeof dir, "%s/runs/%s", out2, x->prov.id);
+        assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
+        snprintf(path, sizeof path, "%s/results.xml", dir);
+        assert_int_equal(results_save(x, NULL, path, &e), BE_OK);
+        snprintf(x->prov.id, sizeof x->prov.id, "%s", id);
+        x->prov.pair_side = 'B';
+        snprintf(dir, sizeof dir, "%s/runs/%s", out2, id);
+        assert_int_equal(fsx_mkdirs(dir, &e), BE_OK);
+        snprintf(path, sizeof path, "%s/results.xml", dir);
+        assert_int_equal(results_save(x, NULL, path, &e), BE_OK);
+    }
+    results_free(ra);
+    results_free(rb);
+    two_runs(out2, ida, idb, sizeof ida);
+    run(&o, "compare", ida, idb, "--out", out2, "--fail-on-regression", NULL);
+    if (o.status != 0)
+        fail_msg("known pairs: exit %d, not 0: %s%s", o.status, o.out, o.err);
+    assert_true(starts_with(o.out, "cpu inference resident: no change (time \xc3\x97"
+                                   "1.00, "
+                                   "1.00\xe2\x80\x93"
+                                   "1.00, within \xc2\xb1"
+                                   "5%), "));
+    assert_non_null(strstr(o.out, "run-to-run band from the pairs of passes themselves (4,"));
+    outcome_free(&o);
+    /* side B crashes in its first pass: A's pass is kept, partial */
+    snprintf(out, sizeof out, "%s/ab-crash", tmpdir);
+    run(&o, "ab", "--quick", "--devices", "cpu", "--passes", "3", "--quiet", "--out", out,
+        "--env-b", pre, "--env-b", "BREAKEVEN_SLOWBLAS=crash", "--env-b",
+        "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0", NULL);
+    if (o.status != 1)
+        fail_msg("B crashes: exit %d, not 1: %s%s", o.status, o.out, o.err);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_true(starts_with(o.err, "breakeven: ab: side B was killed by signal 6; side A's passes "
+                                   "are kept as a partial run "));
+    assert_non_null(strstr(o.err, "; the pair is partial\n"));
+    outcome_free(&o);
+    two_runs(out, ida, idb, sizeof ida);
+    ra = load_run(out, ida);
+    rb = load_run(out, idb);
+    if (ra->prov.pair_side != 'A') {
+        results *t = ra;
+        ra = rb;
+        rb = t;
+    }
+    assert_int_equal(ra->prov.pair_side, 'A');
+    assert_int_equal(ra->partial, 1);
+    assert_int_equal(ra->npasses, 1);
+    assert_int_equal(rb->npasses, 0); /* B died in its first pass */
+    results_free(ra);
+    results_free(rb);
+    /* not a breakeven; other devices */
+    run(&o, "ab", "--quick", "--quiet", "--out", out, "--binary-b", "/bin/true", NULL);
+    assert_int_equal(o.status, 2);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "ab: side B: /bin/true is not a breakeven"));
+    outcome_free(&o);
+    run(&o, "ab", "--quick", "--quiet", "--out", out, "--env-a", "OCL_ICD_VENDORS=/nonexistent",
+        NULL);
+    assert_int_equal(o.status, 2);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "ab: the sides measure different devices: A cpu, B cpu,cl:0.0"));
+    outcome_free(&o);
+    run(&o, "ab", "--quick", "--quiet", "--out", out, "--env-a", "=x", NULL);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "--env-a: \"=x\" is not NAME=value"));
+    outcome_free(&o);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1339,6 +1496,7 @@ int main(void)
         cmocka_unit_test(test_threads_from_environment),
         cmocka_unit_test(test_refit_0_1_0),
         cmocka_unit_test(test_compare_gate),
+        cmocka_unit_test(test_ab),
         cmocka_unit_test(test_compare_selectors),
         cmocka_unit_test(test_compare_warnings),
         cmocka_unit_test(test_run_repeat),

@@ -830,13 +830,13 @@ static void test_cli_tokens(void **state)
         {"breakeven --qui", "option \"--qui\" is ambiguous: --quick, --quiet"},
         {"breakeven --frob", "unknown option \"--frob\""},
         {"breakeven devices --devices cl:7.0",
-         "\"--devices\" does not apply to devices (only to all, run, tune)"},
+         "\"--devices\" does not apply to devices (only to all, run, tune, ab)"},
         {"breakeven report --hidden 128", "\"--hidden\" does not apply to report (only to all, "
-                                          "run)"},
+                                          "run, ab)"},
         {"breakeven run -o", "-o (--out) needs a value"},
         {"breakeven run --out", "--out needs a value"},
         {"breakeven fly", "unknown command \"fly\" (commands: all, run, report, compare, refit, "
-                          "devices, tune, decide, which)"},
+                          "devices, tune, decide, which, ab)"},
         {"breakeven run extra", "unexpected argument \"extra\" (run takes none)"},
     };
     cli c;
@@ -1065,8 +1065,9 @@ static results *cmp_run(const char *blas, const int (*shape)[2], const double *s
     return r;
 }
 
-/* n points of 30 samples, point i at (1 + i) ms × f: a run scaled by f. */
-static results *cmp_scaled(const char *blas, double f, int npts)
+/* n points of 30 samples, point i at (1 + i) ms × f: a run scaled by f,
+ * made in one pass while others took `others` of the CPU. */
+static results *cmp_scaled_at(const char *blas, double f, int npts, double others)
 {
     static const int shape[8][2] = {{128, 16}, {128, 64}, {256, 16},  {256, 64},
                                     {512, 16}, {512, 64}, {1024, 16}, {1024, 64}};
@@ -1078,13 +1079,20 @@ static results *cmp_scaled(const char *blas, double f, int npts)
     for (i = 0; i < npts; i++)
         t[i] = (1 + i) * 1e-3 * f;
     r = cmp_run(blas, shape, t, n, npts);
-    /* one pass on a quiet machine: the load correction applies, and with
-     * it the default band for the load (compare.h) */
     memset(&ps, 0, sizeof ps);
     ps.index = 1;
     ps.state.has_cpu = 1;
+    ps.state.others_cpu = others;
     assert_int_equal(results_add_pass(r, &ps, NULL), BE_OK);
     return r;
+}
+
+/* The same on a busy machine (others took 30% of the CPU on both sides):
+ * the load correction applies, and with it the default band of a busy
+ * machine for the load (compare.h). */
+static results *cmp_scaled(const char *blas, double f, int npts)
+{
+    return cmp_scaled_at(blas, f, npts, 0.30);
 }
 
 /* One run per side: the band is the documented default, so the interval
@@ -1127,6 +1135,13 @@ static void test_compare(void **state)
     assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
     assert_false(compare_regressed(&cs));
     assert_non_null(strstr(cs.why, "inside the run-to-run band"));
+    /* the gate stays open, and says what would settle it: 10 runs a side
+     * (t(0.975, 18)·0.19·√(2/10) = 0.179 < log 1.2, where 9 give 0.190) */
+    assert_int_equal(cs.gate, COMPARE_GATE_OPEN);
+    assert_int_equal(compare_gate_status(&cs), 4);
+    assert_non_null(strstr(cs.groups[0].settle, "about 10 runs a side, if the change stays at "
+                                                "\xc3\x97"
+                                                "1.20 (run --repeat 10"));
     for (i = 0; i < 4; i++)
         assert_int_equal(cs.points[i].verdict, CMP_INCONCLUSIVE);
     compare_free(&cs);
@@ -1273,7 +1288,8 @@ static void test_compare_band_and_busy(void **state)
 {
     static const double fr[4] = {1.0, 1.1, 0.9, 1.0};
     results *a = cmp_scaled("0.3.21", 1.0, 4), *b = cmp_scaled("0.3.21", 2.0, 4), *r[5];
-    results *b4 = cmp_scaled("0.3.21", 4.0, 4);
+    results *a0 = cmp_scaled_at("0.3.21", 1.0, 4, 0.0), *b4 = cmp_scaled_at("0.3.21", 4.0, 4, 0.0);
+    results *b8 = cmp_scaled_at("0.3.21", 8.0, 4, 0.5);
     compare_opts o;
     compare_set cs;
     err e;
@@ -1307,22 +1323,195 @@ static void test_compare_band_and_busy(void **state)
     o.nband = 0;
     o.correct = COMPARE_CORRECT_NONE;
     assert_int_equal(
-        compare_sets((const results *const *)&a, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        compare_sets((const results *const *)&a0, 1, (const results *const *)&b4, 1, &o, &cs, &e),
         BE_OK);
-    assert_int_equal(cs.verdict, CMP_SLOWER); /* 4×: beyond the uncorrected band */
+    assert_int_equal(cs.verdict, CMP_SLOWER); /* 4×: beyond the quiet machine's band */
+    assert_non_null(strstr(cs.band_from, "the default for a quiet machine"));
+    assert_true(fabs(cs.groups[0].run_sd - COMPARE_RUN_SD_QUIET) < 1e-12);
     compare_free(&cs);
+    /* B busier by half the CPU: ×2 is what that can do, and 4× (0.40, the
+     * busy machine's band uncorrected: 1.22–13.1) reaches within it */
     b4->passes[0].state.others_cpu = 0.5;
     assert_int_equal(
-        compare_sets((const results *const *)&a, 1, (const results *const *)&b4, 1, &o, &cs, &e),
+        compare_sets((const results *const *)&a0, 1, (const results *const *)&b4, 1, &o, &cs, &e),
         BE_OK);
     assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
-    assert_non_null(strstr(cs.why, "B ran on a busier machine"));
+    assert_true(fabs(cs.groups[0].run_sd - COMPARE_RUN_SD_NONE) < 1e-12);
+    assert_non_null(strstr(cs.why, "B ran on a busier machine: other processes took 50% of the "
+                                   "CPU in B's runs, 0% in A's, which can slow a device by up to "
+                                   "\xc3\x97"
+                                   "2.00"));
+    compare_free(&cs);
+    /* 8× lies beyond it: slower, with the load as its note */
+    assert_int_equal(
+        compare_sets((const results *const *)&a0, 1, (const results *const *)&b8, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_SLOWER);
+    assert_non_null(strstr(cs.groups[0].note, "B ran on a busier machine"));
     compare_free(&cs);
     for (i = 0; i < 5; i++)
         results_free(r[i]);
     results_free(a);
     results_free(b);
+    results_free(a0);
     results_free(b4);
+    results_free(b8);
+}
+
+/* Side `side` of the pair "P1" (an `ab` pair, ab.h): 4 points at (1 + i)
+ * ms × f, 4 passes of 5 samples (× 1.00 .. 1.04 within a pass), pass k
+ * slowed by drift[k] (what the machine did to both sides of the pair)
+ * and, on side B, by exp(e[k]) more (what it did to B alone). */
+static results *pair_run(char side, double f, const double *e)
+{
+    static const double drift[4] = {1.0, 1.3, 0.8, 1.5};
+    static const int shape[4][2] = {{128, 16}, {128, 64}, {256, 16}, {256, 64}};
+    results *r = results_new();
+    device_info d;
+    int i, k, j;
+    assert_non_null(r);
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.kind, sizeof d.kind, "openblas");
+    snprintf(d.type, sizeof d.type, "CPU");
+    snprintf(d.name, sizeof d.name, "Test CPU");
+    assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    snprintf(r->prov.id, sizeof r->prov.id, "P1-%c", side);
+    snprintf(r->prov.pair, sizeof r->prov.pair, "P1");
+    r->prov.pair_side = side;
+    for (k = 0; k < 4; k++) {
+        rs_pass ps;
+        memset(&ps, 0, sizeof ps);
+        ps.index = k + 1;
+        ps.state.has_cpu = 1;
+        assert_int_equal(results_add_pass(r, &ps, NULL), BE_OK);
+    }
+    for (i = 0; i < 4; i++) {
+        rs_point p;
+        step_times t[20];
+        int pass[20];
+        memset(&p, 0, sizeof p);
+        memset(t, 0, sizeof t);
+        snprintf(p.device, sizeof p.device, "cpu");
+        p.layers = 2;
+        p.hidden = shape[i][0];
+        p.batch = shape[i][1];
+        p.flops_per_layer = workload_flops_per_layer(WL_INFERENCE, p.hidden, p.batch);
+        for (k = 0; k < 4; k++)
+            for (j = 0; j < 5; j++) {
+                t[5 * k + j].wall = t[5 * k + j].total = (1 + i) * 1e-3 * f * drift[k] *
+                                                         (side == 'B' ? exp(e[k]) : 1.0) *
+                                                         (1.0 + 0.01 * j);
+                t[5 * k + j].kernel = t[5 * k + j].h2d = t[5 * k + j].d2h = -1.0;
+                pass[5 * k + j] = k + 1;
+            }
+        p.samples = t;
+        p.pass = pass;
+        p.nsamples = 20;
+        assert_int_equal(results_summarize(&p, NULL), BE_OK);
+        assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
+    }
+    return r;
+}
+
+/* An `ab` pair is judged on its pairs of passes: the drift that both
+ * sides of a pair shared (×0.8 to ×1.5 between the pairs) cancels; what
+ * is left is B's own ±1–2% a pair, so the interval is D ± t(0.975, 3)·s/2,
+ * s the SD of the pairs' log ratios; the gate passes, fails, or stays
+ * open saying how many pairs would settle it. */
+static void test_compare_pair(void **state)
+{
+    static const double e4[4] = {0.01, -0.01, 0.02, -0.02};
+    const double s = sqrt((1e-4 + 1e-4 + 4e-4 + 4e-4) / 3.0);
+    const double half = stats_t_quantile(0.975, 3) * s / 2.0;
+    results *a = pair_run('A', 1.0, e4), *same = pair_run('B', 1.0, e4);
+    results *slow = pair_run('B', 1.10, e4), *near = pair_run('B', 1.03, e4);
+    compare_opts o;
+    compare_set cs;
+    err e;
+    (void)state;
+    compare_opts_default(&o);
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&same, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.paired, 1);
+    assert_int_equal(cs.groups[0].paired, 1);
+    assert_int_equal(cs.groups[0].df, 3);
+    assert_int_equal(cs.groups[0].corrected, 0);
+    assert_true(fabs(cs.groups[0].ratio - 1.0) < 1e-9);
+    assert_true(fabs(cs.groups[0].lo - exp(-half)) < 1e-9);
+    assert_true(fabs(cs.groups[0].hi - exp(half)) < 1e-9);
+    assert_int_equal(cs.groups[0].verdict, CMP_UNCHANGED);
+    assert_int_equal(cs.gate, COMPARE_GATE_PASS);
+    assert_int_equal(compare_gate_status(&cs), 0);
+    assert_non_null(strstr(cs.band_from, "the pairs of passes themselves (4, A and B alternating"));
+    assert_non_null(strstr(cs.groups[0].text, ", 4 paired passes; could detect \xc3\x97"));
+    /* every point's own pairs: the same ±1–2% */
+    assert_true(fabs(cs.points[2].hi - exp(half)) < 1e-9);
+    compare_free(&cs);
+    /* ×1.10: slower, the gate fails */
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&slow, 1, &o, &cs, &e),
+        BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - 1.10) < 1e-9);
+    assert_true(fabs(cs.groups[0].lo - 1.10 * exp(-half)) < 1e-9);
+    assert_int_equal(cs.verdict, CMP_SLOWER);
+    assert_int_equal(compare_gate_status(&cs), 3);
+    compare_free(&cs);
+    /* ×1.03: slower than 1, under the threshold, and its interval reaches
+     * beyond ×1.05: open, and 6 pairs would settle it (t(0.975, 5)·s/√6
+     * = 0.0192 < log(1.05/1.03) = 0.0192, where 5 pairs give 0.0227) */
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&near, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_int_equal(cs.gate, COMPARE_GATE_OPEN);
+    assert_int_equal(compare_gate_status(&cs), 4);
+    assert_non_null(strstr(cs.groups[0].why, "slower by 3%, under the 5% threshold"));
+    assert_string_equal(cs.groups[0].settle,
+                        "about 6 pairs of passes, if the change stays at \xc3\x97"
+                        "1.03 (ab "
+                        "--passes 6)");
+    assert_non_null(strstr(cs.gate_why, "to settle it: about 6 pairs of passes"));
+    compare_free(&cs);
+    /* two runs that are not one pair: compared as runs */
+    near->prov.pair[0] = '\0';
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&near, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.paired, 0);
+    compare_free(&cs);
+    results_free(a);
+    results_free(same);
+    results_free(slow);
+    results_free(near);
+}
+
+/* A device off the host's CPUs gets the GPU's default band (compare.h):
+ * 0.03 resident; the smallest slowdown one run a side could detect then
+ * follows from it: exp((t(0.975, 23) + t(0.80, 23))·√(2·0.03²)). */
+static void test_compare_gpu_band(void **state)
+{
+    results *a = cmp_scaled_at("0.3.21", 1.0, 4, 0.0), *b = cmp_scaled_at("0.3.21", 1.2, 4, 0.0);
+    const double se = sqrt(2.0) * COMPARE_RUN_SD_GPU;
+    compare_set cs;
+    err e;
+    (void)state;
+    snprintf(a->devices[0].kind, sizeof a->devices[0].kind, "opencl");
+    snprintf(a->devices[0].type, sizeof a->devices[0].type, "GPU");
+    b->devices[0] = a->devices[0];
+    assert_int_equal(compare_runs(a, b, &cs, &e), BE_OK);
+    assert_int_equal(cs.groups[0].kind_cpu, 0);
+    assert_true(fabs(cs.groups[0].run_sd - COMPARE_RUN_SD_GPU) < 1e-12);
+    assert_int_equal(cs.groups[0].df, COMPARE_RUN_SD_GPU_RUNS - 1);
+    assert_true(fabs(cs.groups[0].lo - 1.2 * exp(-stats_t_quantile(0.975, 23) * se)) < 1e-9);
+    assert_true(fabs(cs.groups[0].detectable -
+                     exp((stats_t_quantile(0.975, 23) + stats_t_quantile(0.80, 23)) * se)) < 1e-9);
+    assert_int_equal(cs.verdict, CMP_SLOWER);
+    assert_non_null(strstr(cs.band_from, "the default for a device off the host's CPUs"));
+    compare_free(&cs);
+    results_free(a);
+    results_free(b);
 }
 
 /* r's one pass with the CPUs' round trip h (cachehop.h). */
@@ -1341,7 +1530,8 @@ static void test_compare_cache_apart(void **state)
 {
     static const double fr[3] = {1.0, 1.1, 0.9};
     results *a[3], *b[3], *band[4];
-    results *a1 = cmp_scaled("0.3.21", 1.0, 4), *b4 = cmp_scaled("0.3.21", 4.0, 4);
+    results *a1 = cmp_scaled_at("0.3.21", 1.0, 4, 0.0), *b4 = cmp_scaled_at("0.3.21", 4.0, 4, 0.0);
+    results *b15 = cmp_scaled_at("0.3.21", 1.5, 4, 0.0);
     compare_opts o;
     compare_set cs;
     err e;
@@ -1378,8 +1568,9 @@ static void test_compare_cache_apart(void **state)
     assert_string_equal(cs.hop_left, "");
     compare_free(&cs);
 
-    /* one run a side, B four times as slow: slower, unless B alone ran a
-     * cache apart */
+    /* one run a side on a quiet machine (its default band, compare.h), B
+     * four times as slow: slower; and still when B alone ran a cache apart,
+     * which was measured to slow a device on the CPUs by ×1.7 at most */
     set_hop(a1, 5e-8);
     set_hop(b4, 5e-8);
     assert_int_equal(
@@ -1391,9 +1582,32 @@ static void test_compare_cache_apart(void **state)
     assert_int_equal(
         compare_sets((const results *const *)&a1, 1, (const results *const *)&b4, 1, &o, &cs, &e),
         BE_OK);
+    assert_int_equal(cs.verdict, CMP_SLOWER);
+    assert_int_equal(cs.gate, COMPARE_GATE_FAIL);
+    assert_non_null(strstr(cs.groups[0].note,
+                           "B ran with the host's CPUs a cache apart (a round trip of 320 ns "
+                           "between them, against 50 ns in A's runs), which was measured to make "
+                           "a device on them up to \xc3\x97"
+                           "1.7 slower; the change is beyond that"));
+    assert_non_null(strstr(cs.groups[0].text, "; the change is beyond that"));
+    compare_free(&cs);
+    /* ×1.5 lies within what the CPUs a cache apart can do: inconclusive */
+    set_hop(b15, 3.2e-7);
+    assert_int_equal(
+        compare_sets((const results *const *)&a1, 1, (const results *const *)&b15, 1, &o, &cs, &e),
+        BE_OK);
     assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_int_equal(cs.gate, COMPARE_GATE_OPEN);
     assert_non_null(strstr(cs.why, "B ran with the host's CPUs a cache apart (a round trip of 320 "
                                    "ns between them, against 50 ns in A's runs)"));
+    compare_free(&cs);
+    /* on two hosts, round trips do not compare: B's host is not "apart" */
+    snprintf(b15->prov.host, sizeof b15->prov.host, "another");
+    assert_int_equal(
+        compare_sets((const results *const *)&a1, 1, (const results *const *)&b15, 1, &o, &cs, &e),
+        BE_OK);
+    assert_int_equal(cs.same_host, 0);
+    assert_int_equal(cs.verdict, CMP_SLOWER);
     compare_free(&cs);
     /* both a cache apart: nothing to hold against either */
     set_hop(a1, 3.2e-7);
@@ -1426,6 +1640,7 @@ static void test_compare_cache_apart(void **state)
     }
     results_free(a1);
     results_free(b4);
+    results_free(b15);
 }
 
 /* A busy neighbour makes two thirds of B's samples three times as long
@@ -1514,8 +1729,8 @@ static void test_compare_quick_tenth(void **state)
  * took half the CPU, twice as slow, is the same run. */
 static void test_compare_point_and_load(void **state)
 {
-    results *a = cmp_scaled("0.3.21", 1.0, 8), *b = cmp_scaled("0.3.21", 1.0, 8);
-    results *c = cmp_scaled("0.3.21", 2.0, 8), *d = cmp_scaled("0.3.21", 1.0, 8);
+    results *a = cmp_scaled_at("0.3.21", 1.0, 8, 0.0), *b = cmp_scaled_at("0.3.21", 1.0, 8, 0.0);
+    results *c = cmp_scaled_at("0.3.21", 2.0, 8, 0.0), *d = cmp_scaled_at("0.3.21", 1.0, 8, 0.0);
     compare_set cs;
     err e;
     int i;
@@ -2655,6 +2870,8 @@ int main(void)
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_summary_leaves_far_out),
         cmocka_unit_test(test_compare_cache_apart),
+        cmocka_unit_test(test_compare_pair),
+        cmocka_unit_test(test_compare_gpu_band),
         cmocka_unit_test(test_compare_quick_tenth),
         cmocka_unit_test(test_cachehop),
         cmocka_unit_test(test_results_rejects),

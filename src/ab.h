@@ -1,0 +1,84 @@
+/*
+ * ab.h — the paired comparison in one command: `breakeven ab`.
+ *
+ * Two configurations of one grid (each an environment, and optionally
+ * another breakeven binary: another OpenBLAS through LD_LIBRARY_PATH or
+ * LD_PRELOAD, another OpenCL driver through OCL_ICD_VENDORS, another build)
+ * are measured as two ordinary runs, each in its own child process so that
+ * each loads its own libraries, and their passes alternate in one time
+ * window, A B B A A B …, so that what the machine does over the minutes
+ * (a neighbour, the CPUs moved a cache apart, the clock) falls on both
+ * sides alike (duet benchmarking, after Bulej et al., ICPE 2020).  The
+ * comparison then judges the paired passes (compare_pair.c): pass k of A
+ * against pass k of B, which ran next to each other.
+ *
+ * The parent paces the children over a socket each, one line a message:
+ * a child says "id RUN DEVICES" once its run exists, "ready K" before its
+ * pass K and "end" after its last, and waits for "go" after each; EOF on
+ * the socket stops it (its passes so far are saved, marked partial).  The
+ * child's side (ab_pace_*) runs inside `breakeven run --paired SIDE,FD,ID`;
+ * the parent's (ab_run) is the `ab` command.  Both runs are archived under
+ * OUT/runs as any other, each marking its pair and side in its provenance
+ * (results.h), and `compare` on the two judges them as a pair.
+ */
+#ifndef BE_AB_H
+#define BE_AB_H
+
+#include "compare.h"
+#include "err.h"
+#include "progress.h"
+#include "report.h"
+#include "sweep.h"
+
+#define AB_MAX_ENV 32
+#define AB_MAX_ARGS 96
+
+/* One side: its binary ("" for this one) and what it adds to the
+ * environment ("NAME=value", each as given). */
+typedef struct ab_side {
+    char binary[2048];
+    const char *env[AB_MAX_ENV];
+    int nenv;
+} ab_side;
+
+typedef struct ab_opts {
+    ab_side side[2];
+    /* the options of `run` both sides get (the grid, devices, budget,
+     * passes, -o), as words */
+    const char *args[AB_MAX_ARGS];
+    int nargs;
+    int passes;    /* per side: the pairs of passes                   */
+    double budget; /* per side, seconds (for the progress line and the
+                        time a pass may take before it is called hung) */
+    int quiet;
+    compare_opts cmp;  /* threshold, alpha, correction */
+    report_opts pages; /* where the comparison page goes */
+} ab_opts;
+
+/* Runs the pair and compares it: the provenance differences first, then
+ * the comparison (format f) on stdout, its page under OUT/compare; *gate
+ * the gate's exit status (0, 3 or 4).  BE_EUSAGE (exit 2) for a binary
+ * that is not a breakeven able to pace, or sides that measure different
+ * devices; BE_EFAIL when a side fails, hangs or is killed (the other
+ * side's passes are kept as a partial run, and the message says where). */
+int ab_run(const ab_opts *o, compare_format f, int *gate, err *e);
+
+/* ---- the child's side, inside `run --paired` ---- */
+
+typedef struct ab_pace {
+    int fd;       /* the socket to the parent                          */
+    progress *pg; /* the run's own progress, told every other event    */
+    int lost;     /* the parent is gone: the run stops                 */
+} ab_pace;
+
+/* "id RUN DEVICES" (DEVICES: the device ids, comma-separated). */
+int ab_pace_hello(ab_pace *p, const char *run_id, const char *devices, err *e);
+/* A sweep_progress_fn with ctx an ab_pace: on SWEEP_PASS_BEGIN says
+ * "ready K" and waits for "go" (else raises the stop flag); every event
+ * goes on to progress_event. */
+void ab_pace_event(void *ctx, const sweep_event *ev);
+/* "end", then waits for "go": the run's own writing (fit, charts) waits
+ * until the other side has measured its last pass. */
+int ab_pace_end(ab_pace *p, err *e);
+
+#endif

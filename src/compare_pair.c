@@ -1,0 +1,162 @@
+/*
+ * compare_pair.c — the two runs of an `ab` pair (ab.h) judged on their
+ * paired passes.
+ *
+ * ab runs pass k of side A and pass k of side B next to each other, in the
+ * order A B B A A B …, so that the machine's drift over the minutes falls
+ * on both alike.  Per run-level group and pass k, over the group's points
+ * i (those measured in every pass on both sides):
+ *
+ *   d[k] = mean over i of  log B(k,i) − log A(k,i)
+ *
+ * where X(k,i) is the quick tenth (10th percentile) of point i's samples
+ * in pass k of side X, as q_level is over the whole run.  D, the mean of
+ * d over the n pairs, is the log of the geometric mean ratio B/A; its
+ * interval is D ± t(1 − α/2, n − 1)·s/√n, s the SD of the d[k]: the pairs
+ * themselves say how much a pair varies, with what the machine did to both
+ * sides of it taken out.  A point's own interval is the same on its own
+ * differences.  No correction for the load: the pairing is the
+ * correction, and it needs no model of the machine.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "compare_impl.h"
+#include "query.h"
+#include "stats.h"
+
+int compare_pair_of(const results *a, const results *b)
+{
+    return a->prov.pair[0] && strcmp(a->prov.pair, b->prov.pair) == 0 &&
+           a->prov.pair_side != b->prov.pair_side;
+}
+
+/* The pairs of passes of a and b: the passes both ran, by index. */
+static int pairs_of(const results *a, const results *b)
+{
+    int n = a->npasses < b->npasses ? a->npasses : b->npasses, k;
+    for (k = 0; k < n; k++)
+        if (a->passes[k].index != k + 1 || b->passes[k].index != k + 1)
+            return k;
+    return n;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double u = *(const double *)x, v = *(const double *)y;
+    return (u > v) - (u < v);
+}
+
+/* The log quick tenth of point p's samples in pass k of view v into
+ * out[k − 1] for k = 1..n; 0 when some pass has none. */
+static int pass_levels(const rs_point *p, fit_view v, int n, double *out, double *tmp)
+{
+    int k, i, m;
+    if (!p->pass)
+        return 0;
+    for (k = 1; k <= n; k++) {
+        for (i = 0, m = 0; i < p->nsamples; i++)
+            if (p->pass[i] == k) {
+                double t = v == FIT_TRANSFER ? p->samples[i].total : p->samples[i].wall;
+                if (!(t > 0.0) || !isfinite(t))
+                    return 0;
+                tmp[m++] = t;
+            }
+        if (m == 0)
+            return 0;
+        qsort(tmp, (size_t)m, sizeof *tmp, cmp_double);
+        out[k - 1] = log(stats_quantile(tmp, m, 0.1));
+    }
+    return 1;
+}
+
+/* mean and SD of x[0..n) */
+static void mean_sd(const double *x, int n, double *mean, double *sd)
+{
+    double m = 0.0, ss = 0.0;
+    int i;
+    for (i = 0; i < n; i++)
+        m += x[i] / n;
+    for (i = 0; i < n; i++)
+        ss += (x[i] - m) * (x[i] - m);
+    *mean = m;
+    *sd = n > 1 ? sqrt(ss / (n - 1)) : 0.0;
+}
+
+int compare_pair_measure(const results *a, const results *b, const compare_set *s, fit_view view,
+                         const int *pt, int K, compare_pair_stats *out, err *e)
+{
+    const int n = pairs_of(a, b);
+    double *la = NULL, *lb = NULL, *d = NULL, *tmp = NULL, *di = NULL;
+    int i, k, used = 0, cap = 1, rc = BE_OK;
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    for (i = 0; i < K; i++) {
+        const rs_point *pa =
+            q_point_net(a, s->points[pt[i]].dev_a, s->points[pt[i]].mode,
+                        s->points[pt[i]].sizes[0] ? 0 : a->prov.layers, s->points[pt[i]].hidden,
+                        s->points[pt[i]].batch, s->points[pt[i]].sizes);
+        if (pa && pa->nsamples > cap)
+            cap = pa->nsamples;
+    }
+    out->point_d = calloc((size_t)K + 1, sizeof *out->point_d);
+    out->point_se = calloc((size_t)K + 1, sizeof *out->point_se);
+    la = malloc(((size_t)n + 1) * sizeof *la);
+    lb = malloc(((size_t)n + 1) * sizeof *lb);
+    d = calloc((size_t)n + 1, sizeof *d);
+    di = malloc(((size_t)n + 1) * sizeof *di);
+    /* b's points may hold more samples than a's */
+    for (i = 0; i < b->npoints; i++)
+        if (b->points[i].nsamples > cap)
+            cap = b->points[i].nsamples;
+    tmp = malloc((size_t)cap * sizeof *tmp);
+    if (!out->point_d || !out->point_se || !la || !lb || !d || !di || !tmp) {
+        rc = err_set(e, BE_EFAIL, "compare: out of memory");
+        goto done;
+    }
+    for (i = 0; n >= 1 && i < K; i++) {
+        const compare_point *c = &s->points[pt[i]];
+        const int layers = c->sizes[0] ? 0 : a->prov.layers;
+        const rs_point *pa =
+            q_point_net(a, c->dev_a, c->mode, layers, c->hidden, c->batch, c->sizes);
+        const rs_point *pb = q_point_net(b, c->dev_b, c->mode, c->sizes[0] ? 0 : b->prov.layers,
+                                         c->hidden, c->batch, c->sizes);
+        double m, sd;
+        out->point_d[i] = NAN;
+        if (!pa || !pb || !pass_levels(pa, view, n, la, tmp) || !pass_levels(pb, view, n, lb, tmp))
+            continue;
+        for (k = 0; k < n; k++) {
+            di[k] = lb[k] - la[k];
+            d[k] += di[k];
+        }
+        mean_sd(di, n, &m, &sd);
+        out->point_d[i] = m;
+        out->point_se[i] = sd / sqrt((double)n);
+        used++;
+    }
+    out->used = used;
+    if (used > 0) {
+        for (k = 0; k < n; k++)
+            d[k] /= used;
+        mean_sd(d, n, &out->D, &out->sd);
+        out->se = out->sd / sqrt((double)n);
+    }
+done:
+    free(la);
+    free(lb);
+    free(d);
+    free(di);
+    free(tmp);
+    if (rc < 0)
+        compare_pair_free(out);
+    return rc;
+}
+
+void compare_pair_free(compare_pair_stats *p)
+{
+    free(p->point_d);
+    free(p->point_se);
+    p->point_d = p->point_se = NULL;
+}
