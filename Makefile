@@ -6,6 +6,8 @@
 #   make bench      side-by-side speed ratios (ours vs OpenBLAS)
 #   make bench-compare  the power study of `compare` on real runs of this machine
 #                   (docs/compare.md; its runs are cached in build/bench-compare/)
+#   make bench-ab   the power of the paired command `ab` on real runs of real
+#                   changes of known size (docs/compare.md; build/bench-ab/)
 #   make bench-archive  reports of archives of 100 and 1,000 runs, timed
 #   make fuzz       fuzz every parser (FUZZ_SECONDS each, default 600, one core)
 #   make deps       install the Debian packages pkg-config cannot find
@@ -92,7 +94,7 @@ FUZZ_DICT_compare  := tests/fuzz/results.dict
 FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 FUZZ_DICT_cache    := tests/fuzz/cache.dict
 
-.PHONY: all check test report bench bench-compare bench-archive fuzz deps install clean format format-check FORCE
+.PHONY: all check test report bench bench-compare bench-ab bench-archive fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -234,6 +236,11 @@ bench: deps
 # 44 real runs the first time (10 to 20 minutes), reused afterwards.
 bench-compare: $(BIN)
 	tests/bench_compare --binary ./$(BIN)
+
+# The power of `ab` on real runs of real changes (docs/compare.md): 12
+# paired commands a row, a row after the other, about 80 s each.
+bench-ab: $(BIN) $(BUILD)/libslowblas.so
+	tests/bench_ab --binary ./$(BIN) --slowblas $(BUILD)/libslowblas.so
 
 # The archive at scale (docs/archive.md): one real default-sized run of
 # this machine, made once and kept in $(BENCH_ARCHIVE)/real/, and the

@@ -488,11 +488,16 @@ int ab_run(const ab_opts *o, compare_format f, int *gate, err *e)
     rb = ch[1].run;
     if ((rc = report_compare(&o->pages, &ra, 1, &rb, 1, &o->cmp, &cmp, page, sizeof page, e)) < 0)
         goto out;
-    print_differences(&cmp);
+    /* JSON and CSV are for programs: the differences are in JSON's own
+     * field, and the page's path on stderr */
+    if (f == COMPARE_TEXT || f == COMPARE_MARKDOWN)
+        print_differences(&cmp);
     compare_write(stdout, &cmp, f);
     *gate = compare_gate_status(&cmp);
     if (f == COMPARE_TEXT)
         printf("%s\n", page);
+    else if (!o->quiet)
+        fprintf(stderr, "%s\n", page);
     compare_free(&cmp);
 out:
     for (s = 0; s < 2; s++) {

@@ -211,6 +211,29 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
     return BE_OK;
 }
 
+/* The runs a device's level leaves out, named: those whose host's CPUs
+ * were a cache apart (history.c: no level of a device on them). */
+static void history_left_out(xmlNodePtr sn, const hist_series *s)
+{
+    char buf[1600];
+    int d, k, n;
+    for (d = 0; d < 2; d++) {
+        if (!s->level[d] || s->nlevel[d] < 3)
+            continue;
+        snprintf(buf, sizeof buf,
+                 "Left out of %s's run-level step time, as the host's CPUs were a cache apart "
+                 "while they ran (it can be up to \xc3\x97%.1f slower for that alone): ",
+                 d ? s->other : s->base, COMPARE_APART_REACH);
+        for (k = 0, n = 0; k < s->nruns; k++)
+            if (!s->level[d][k].has)
+                fmt_append(buf, sizeof buf, "%s#%d %s", n++ ? ", " : "", k + 1,
+                           s->runs[k]->prov.id);
+        fmt_append(buf, sizeof buf, ".");
+        if (n)
+            site_add(sn, "left-out", buf);
+    }
+}
+
 static int annotate_history(const report_ctx *x, xmlNodePtr *out, err *e)
 {
     xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), hn = NULL, sn;
@@ -243,6 +266,7 @@ static int annotate_history(const report_ctx *x, xmlNodePtr *out, err *e)
             xmlNodePtr c = site_add(sn, "change", s->changes[j].text);
             site_attrf(c, "href", "runs/%s/index.html", s->runs[s->changes[j].at]->prov.id);
         }
+        history_left_out(sn, s);
         if ((rc = history_charts(x, sn, s, title, e)) < 0)
             return rc;
         history_table(sn, s);

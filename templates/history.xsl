@@ -49,6 +49,7 @@
                   </xsl:when>
                   <xsl:otherwise><p>No change detected over these <xsl:value-of select="@runs"/> runs.</p></xsl:otherwise>
                 </xsl:choose>
+                <xsl:for-each select="left-out"><p class="left-out"><xsl:value-of select="."/></p></xsl:for-each>
                 <xsl:apply-templates select="chart"/>
                 <xsl:apply-templates select="table"/>
               </section>

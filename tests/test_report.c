@@ -1017,6 +1017,46 @@ static void test_hosts_merge_rules(void **state)
     results_free(f);
 }
 
+/* The history leaves a run whose host's CPUs were a cache apart out of
+ * the level of the device on them, and names it on history.html. */
+static void test_history_names_left_out(void **state)
+{
+    results *r[4];
+    char out[400], path[900], id[64], started[32], *text;
+    report_opts o;
+    int i;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/hop", tmpdir);
+    for (i = 0; i < 4; i++) {
+        rs_pass ps;
+        snprintf(id, sizeof id, "2026040%dT000000Z-hop", i + 1);
+        snprintf(started, sizeof started, "2026-04-0%dT00:00:00Z", i + 1);
+        r[i] = make_run(id, started, "CPU A", 0.5, 32);
+        memset(&ps, 0, sizeof ps);
+        ps.index = 1;
+        snprintf(ps.started, sizeof ps.started, "%s", started);
+        ps.visits = 8;
+        ps.hop_checks = 8;
+        ps.hop_far = i == 2 ? 8 : 0;
+        ps.hop = i == 2 ? 3.2e-7 : 5e-8;
+        assert_int_equal(results_add_pass(r[i], &ps, &e), BE_OK);
+        save_run(out, r[i]);
+    }
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(path, sizeof path, "%s/history.html", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "Left out of cpu's run-level step time, as the host"));
+    assert_non_null(strstr(text, "slower for that alone): #3 20260403T000000Z-hop.</p>"));
+    free(text);
+    for (i = 0; i < 4; i++)
+        results_free(r[i]);
+}
+
 /* Extremes from points whose interval supports them: on the H100 run the
  * largest median ratio (35.05x at hidden 1024 x batch 1024) has a wide
  * interval; "at best" is the shape whose interval reaches highest, here
@@ -1168,6 +1208,7 @@ int main(void)
         cmocka_unit_test(test_impossible_point),
         cmocka_unit_test(test_warnings_where_read),
         cmocka_unit_test(test_hosts_merge_rules),
+        cmocka_unit_test(test_history_names_left_out),
         cmocka_unit_test(test_extremes_supported),
         cmocka_unit_test(test_busy_threshold),
         cmocka_unit_test(test_drift_ratio_shown),
