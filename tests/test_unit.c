@@ -691,6 +691,8 @@ static void assert_summary_equal(const stats_summary *a, const stats_summary *b)
     assert_true(a->ci_lo == b->ci_lo && a->ci_hi == b->ci_hi && a->ci_level == b->ci_level);
     assert_int_equal(a->drift, b->drift);
     assert_true(a->drift_ratio == b->drift_ratio);
+    /* not in the file: the loader tests the samples again */
+    assert_true(a->drift_z == b->drift_z);
 }
 
 static void test_results_round_trip(void **state)
@@ -2237,7 +2239,7 @@ static void test_passes_interleaved_and_single(void **state)
  * each slow down are. */
 static void test_passes_drift_within(void **state)
 {
-    double x[36];
+    double x[36], z, ratio;
     int pass[36], i;
     stats_summary s;
     (void)state;
@@ -2247,13 +2249,27 @@ static void test_passes_drift_within(void **state)
     }
     assert_int_equal(stats_summarize(x, 36, &s, NULL), BE_OK);
     assert_int_equal(s.drift, 1);
+    /* over the concatenation, thirds of 12: U = 144 of 144 pairs, no
+     * ties, z = (144 − 72) / √(144·25/12) */
+    assert_int_equal(stats_drift(x, NULL, 36, &z, &ratio, NULL), BE_OK);
+    assert_true(fabs(z - 72.0 / sqrt(144.0 * 25.0 / 12.0)) < 1e-12);
+    assert_true(s.drift_z == z && s.drift_ratio == ratio);
     assert_int_equal(stats_summarize_passes(x, pass, 36, &s, NULL), BE_OK);
     assert_int_equal(s.drift, 0);
+    assert_true(s.drift_z == 0.0); /* kept only where drift is flagged */
     for (i = 0; i < 36; i++)
         x[i] = 1.0 + 0.01 * (i % 12);
     assert_int_equal(stats_summarize_passes(x, pass, 36, &s, NULL), BE_OK);
     assert_int_equal(s.drift, 1);
     assert_true(s.drift_ratio > 1.05);
+    /* each pass's thirds apart (z = 4·4/2 / √(4·4·9/12) = 8/√12), three
+     * passes combined: √3 times one */
+    assert_int_equal(stats_drift(x, pass, 36, &z, &ratio, NULL), BE_OK);
+    assert_true(fabs(z - sqrt(3.0) * 8.0 / sqrt(12.0)) < 1e-12);
+    assert_true(s.drift_z == z && s.drift_ratio == ratio);
+    /* eight samples, all of one pass: nothing tested */
+    assert_int_equal(stats_drift(x, pass, 8, &z, &ratio, NULL), BE_OK);
+    assert_true(z == 0.0 && ratio == 0.0);
 }
 
 static void test_t975(void **state)
