@@ -42,8 +42,10 @@
 
 /* Each side of a step holds at least this many runs. */
 #define CHG_MIN_SIDE 2
-/* A step smaller than this, relative, is noise even when significant (the
- * same floor as compare.h's COMPARE_NOISE). */
+/* A step smaller than this, relative, is noise even when significant: the
+ * 5% of compare.h's COMPARE_THRESHOLD (1.05), the smallest slowdown a
+ * comparison counts (a step down is held to 0.95 here, where compare's
+ * "faster" is below 1/1.05). */
 #define CHG_NOISE 0.05
 /* At most this many steps are reported per series. */
 #define CHG_MAX 16

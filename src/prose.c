@@ -371,10 +371,48 @@ void prose_partial_text(const results *r, char *buf, size_t size)
         snprintf(buf, size, "partial: %d points", done);
 }
 
+/* The drift tests of r: one per measured point and view that had enough
+ * samples to test (a drift ratio of 0 says none was made). */
+static int drift_tests(const results *r)
+{
+    int i, m = 0;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->status != PT_OK)
+            continue;
+        m += p->resident.drift_ratio > 0.0;
+        m += p->has_transfer && p->transfer.drift_ratio > 0.0;
+    }
+    return m;
+}
+
+/* Whether the run's warning names summary s of a run of m drift tests
+ * (PROSE_DRIFT_*).  The one-sided p from the z that stats_drift gave the
+ * flag (the summaries keep it where drift is flagged), so that only what
+ * a digest keeps counts (prose_flags). */
+static int drift_named(const stats_summary *s, int m)
+{
+    return s->drift && s->drift_ratio >= PROSE_DRIFT_RATIO && m > 0 &&
+           0.5 * erfc(s->drift_z / sqrt(2.0)) <= PROSE_DRIFT_ALPHA / m;
+}
+
+/* The view of p that the drift warning names (resident first: its ratio
+ * is the one quoted), or -1. */
+static int drift_view(const rs_point *p, int m)
+{
+    if (p->status != PT_OK)
+        return -1;
+    if (drift_named(&p->resident, m))
+        return FIT_RESIDENT;
+    if (p->has_transfer && drift_named(&p->transfer, m))
+        return FIT_TRANSFER;
+    return -1;
+}
+
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
 {
     char buf[2048];
-    int i, k, n = 0;
+    int i, k, m, n = 0;
     rs_status st;
     if (r->partial && n < max) {
         prose_partial_text(r, buf, sizeof buf);
@@ -409,12 +447,12 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
                  "(marked \xe2\x80\xa0 in the tables): %s.",
                  k, k == 1 ? "" : "s", k == 1 ? "was" : "were", buf);
     buf[0] = '\0';
-    for (i = 0, k = 0; i < r->npoints; i++) {
+    for (i = 0, k = 0, m = drift_tests(r); i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         /* the ratio of the view that drifted: the resident one's own
          * beside a transfer's drift read "+0%" */
-        const int tr = !p->resident.drift && p->has_transfer && p->transfer.drift;
-        if (p->status == PT_OK && (p->resident.drift || tr))
+        const int v = drift_view(p, m), tr = v == FIT_TRANSFER;
+        if (v >= 0)
             fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d (%+.0f%%%s)", k++ ? ", " : "",
                        p->device, workload_mode_name(p->mode), p->hidden, p->batch,
                        100.0 * ((tr ? p->transfer.drift_ratio : p->resident.drift_ratio) - 1.0),
@@ -445,7 +483,7 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
 
 void prose_flags(const results *r, char *buf, size_t size)
 {
-    int i, drift = 0, throttled = 0, failed = 0, busy, impossible;
+    int i, drift = 0, throttled = 0, failed = 0, busy, impossible, m = drift_tests(r);
     char part[64], passes[1024], points[2048];
     buf[0] = '\0';
     prose_partial_text(r, part, sizeof part);
@@ -455,8 +493,7 @@ void prose_flags(const results *r, char *buf, size_t size)
     impossible = beyond_peak_points(r, points, sizeof points);
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        drift +=
-            p->status == PT_OK && (p->resident.drift || (p->has_transfer && p->transfer.drift));
+        drift += drift_view(p, m) >= 0;
         throttled += p->tel.throttled != 0;
         failed += p->status != PT_OK;
     }

@@ -85,9 +85,24 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
  * "<title>: " when the site has a title (not NULL or ""). */
 void prose_title(const char *title, const results *r, const findings *F, char *buf, size_t size);
 
+/* The run's drift warning names a point only when all three hold: its own
+ * test flagged it (stats.h: one-sided p < 0.01 and 2% slower, what its
+ * row of the table marks), that test also passes at PROSE_DRIFT_ALPHA
+ * over all the run's drift tests (Bonferroni: p ≤ α / tests, one test per
+ * measured point and view), and it got PROSE_DRIFT_RATIO slower or more.
+ * At 1% per test, a run of 26 to 207 tests would flag some point by
+ * chance in a quarter to nine tenths of runs were the tests independent,
+ * and they are not (a pass's samples follow the machine's state): 11 of
+ * 24 quiet H200 runs warned, all of +2% to +7% (docs/statistics.md).  The
+ * warning leads the page, so it has to mean more than that; the point's
+ * own flag, and its row of the table, stay as they were. */
+#define PROSE_DRIFT_ALPHA 0.05
+#define PROSE_DRIFT_RATIO 1.10
+
 /* The warnings of a run, one per entry of w[0..max): partial run, a busy
- * machine (others' share of the CPU, machstate.h), throttling, drift, out
- * of memory, failed verification, skipped points.  Returns how many. */
+ * machine (others' share of the CPU, machstate.h), throttling, drift (as
+ * PROSE_DRIFT_* say), out of memory, failed verification, skipped points.
+ * Returns how many. */
 #define PROSE_WARNING 2400
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max);
 

@@ -238,6 +238,39 @@ done:
     return rc;
 }
 
+int results_drift(const rs_point *p, fit_view view, double *z, double *ratio, err *e)
+{
+    double *v = NULL;
+    int *idx = NULL, *pass = NULL, n, i, rc;
+    double (*part)(const step_times *) = view == FIT_TRANSFER ? part_total
+                                         : view == FIT_WHOST  ? part_whost
+                                                              : part_wall;
+    *z = 0.0;
+    *ratio = 0.0;
+    if (p->nsamples < 1)
+        return BE_OK;
+    v = malloc((size_t)p->nsamples * sizeof *v);
+    idx = malloc((size_t)p->nsamples * sizeof *idx);
+    pass = malloc((size_t)p->nsamples * sizeof *pass);
+    if (!v || !idx || !pass) {
+        rc = err_set(e, BE_EFAIL, "out of memory testing a point for drift");
+        goto done;
+    }
+    /* the samples and their order as summarize_view takes them */
+    n = results_summary_samples(p, idx);
+    for (i = 0; i < n; i++) {
+        v[i] = part(&p->samples[idx[i]]);
+        if (p->pass)
+            pass[i] = p->pass[idx[i]];
+    }
+    rc = stats_drift(v, p->pass ? pass : NULL, n, z, ratio, e);
+done:
+    free(v);
+    free(idx);
+    free(pass);
+    return rc;
+}
+
 int results_summarize_in(const results *r, rs_point *p, err *e)
 {
     double lost = 0.0;

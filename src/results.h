@@ -241,6 +241,11 @@ int results_summarize(rs_point *p, err *e);
  * remain, those others.  Their indices into idx (NULL: none written; else
  * room for p->nsamples); returns how many. */
 int results_summary_samples(const rs_point *p, int *idx);
+/* The drift test behind the view's summary, again from p's samples (the
+ * ones its summary takes, in the order measured): the combined z and the
+ * ratio (stats_drift), which the results file does not store but for the
+ * ratio; 0 and 0 when nothing was tested.  BE_EFAIL when out of memory. */
+int results_drift(const rs_point *p, fit_view view, double *z, double *ratio, err *e);
 /* results_summarize, then each interval extended down for the CPU share
  * that others took during the passes of p's samples (the largest share of
  * those passes in r->passes that recorded it; see stats_contention). */

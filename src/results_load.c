@@ -1108,6 +1108,20 @@ static void check_summary(loader *ld, xmlNodePtr n, const rs_point *p, const sta
             "ci-hi, p90 <= max, mean within min..max)");
 }
 
+/* The z of each summary's drift test, which the file does not store,
+ * again from p's samples where its drift is flagged (stats.h: the only
+ * summaries whose z anything reads). */
+static void drift_again(loader *ld, xmlNodePtr n, rs_point *p)
+{
+    stats_summary *s[3] = {&p->resident, p->has_transfer ? &p->transfer : NULL,
+                           p->has_whost ? &p->whost : NULL};
+    double ratio;
+    int v;
+    for (v = 0; v < 3 && !ld->failed; v++)
+        if (s[v] && s[v]->drift && results_drift(p, (fit_view)v, &s[v]->drift_z, &ratio, NULL) < 0)
+            bad(ld, n, "out of memory testing a point for drift");
+}
+
 /* p's <telemetry> n, which only a measured point has, from the source
  * that its device's kind reads (NVML: OpenCL, RAPL: the CPU), with energy
  * over no more samples than it has. */
@@ -1186,6 +1200,8 @@ static void load_point(loader *ld, xmlNodePtr n, results *r)
         if (p.has_whost)
             check_summary(ld, sum[FIT_WHOST], &p, &p.whost, FIT_WHOST);
     }
+    if (p.nsamples > 0 && !ld->failed)
+        drift_again(ld, n, &p);
     if (part[2] && !ld->failed)
         load_telemetry(ld, part[2], dev, &p);
     if (!ld->failed && results_add_point(r, &p, ld->e) < 0)

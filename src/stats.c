@@ -204,6 +204,7 @@ int stats_summarize(const double *x, int n, stats_summary *s, err *e)
     if (n >= 9) {
         double z = drift_of(x, n, v, &s->drift_ratio);
         s->drift = drifted(z, s->drift_ratio);
+        s->drift_z = s->drift ? z : 0.0;
     }
     free(v);
     return BE_OK;
@@ -339,12 +340,65 @@ static double log_median(const double *y, int n, double *var, double *v)
     return med;
 }
 
+int stats_drift(const double *x, const int *pass, int n, double *z, double *ratio, err *e)
+{
+    tagged *tag = NULL;
+    double *y = NULL, *v = NULL, *r = NULL, zsum = 0.0;
+    int i, several = 0, nz = 0, start, rc = BE_OK;
+
+    *z = 0.0;
+    *ratio = 0.0;
+    for (i = 1; pass && i < n && !several; i++)
+        several = pass[i] != pass[0];
+    v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+    if (!v)
+        return err_set(e, BE_EFAIL, "out of memory testing %d samples for drift", n);
+    /* one pass (or none recorded): the samples in the order measured */
+    if (!several) {
+        if (n >= 9)
+            *z = drift_of(x, n, v, ratio);
+        free(v);
+        return BE_OK;
+    }
+    tag = malloc((size_t)n * sizeof *tag);
+    y = malloc((size_t)n * sizeof *y);
+    r = malloc((size_t)n * sizeof *r);
+    if (!tag || !y || !r) {
+        rc = err_set(e, BE_EFAIL, "out of memory testing %d samples for drift", n);
+        goto done;
+    }
+    for (i = 0; i < n; i++) {
+        tag[i].pass = pass[i];
+        tag[i].i = i;
+    }
+    qsort(tag, (size_t)n, sizeof *tag, cmp_tagged);
+    /* drift is a slowdown while a point is measured, within a visit; the
+     * passes' z scores are combined (Stouffer) and their ratios' median
+     * kept */
+    for (start = 0; start < n; start = i) {
+        for (i = start; i < n && tag[i].pass == tag[start].pass; i++)
+            y[i - start] = x[tag[i].i];
+        if (i - start >= 9)
+            zsum += drift_of(y, i - start, v, &r[nz++]);
+    }
+    if (nz > 0) {
+        *z = zsum / sqrt((double)nz);
+        *ratio = stats_median(r, nz);
+    }
+done:
+    free(tag);
+    free(y);
+    free(v);
+    free(r);
+    return rc;
+}
+
 int stats_summarize_passes(const double *x, const int *pass, int n, stats_summary *s, err *e)
 {
     tagged *tag = NULL;
-    double *y = NULL, *v = NULL, *lmed = NULL, *lvar = NULL, *ratio = NULL;
-    double mean = 0.0, between = 0.0, within = 0.0, zsum = 0.0, half;
-    int i, j, k = 0, nz = 0, start, rc;
+    double *y = NULL, *v = NULL, *lmed = NULL, *lvar = NULL;
+    double mean = 0.0, between = 0.0, within = 0.0, z, half;
+    int i, j, k = 0, start, rc;
 
     if ((rc = stats_summarize(x, n, s, e)) < 0)
         return rc;
@@ -353,8 +407,7 @@ int stats_summarize_passes(const double *x, const int *pass, int n, stats_summar
     v = malloc((size_t)n * sizeof *v);
     lmed = malloc((size_t)n * sizeof *lmed);
     lvar = malloc((size_t)n * sizeof *lvar);
-    ratio = malloc((size_t)n * sizeof *ratio);
-    if (!tag || !y || !v || !lmed || !lvar || !ratio) {
+    if (!tag || !y || !v || !lmed || !lvar) {
         rc = err_set(e, BE_EFAIL, "out of memory summarizing %d samples", n);
         goto done;
     }
@@ -363,15 +416,13 @@ int stats_summarize_passes(const double *x, const int *pass, int n, stats_summar
         tag[i].i = i;
     }
     qsort(tag, (size_t)n, sizeof *tag, cmp_tagged);
-    /* per pass, its samples in the order measured: the drift test, then the
-     * log-median and its variance */
+    /* per pass, its samples in the order measured: the log-median and its
+     * variance */
     for (start = 0; start < n; start = i) {
         int m;
         for (i = start; i < n && tag[i].pass == tag[start].pass; i++)
             y[i - start] = x[tag[i].i];
         m = i - start;
-        if (m >= 9)
-            zsum += drift_of(y, m, v, &ratio[nz++]);
         for (j = 0; j < m; j++)
             y[j] = log(y[j] > 0.0 ? y[j] : DBL_MIN);
         lmed[k] = log_median(y, m, &lvar[k], v);
@@ -380,16 +431,12 @@ int stats_summarize_passes(const double *x, const int *pass, int n, stats_summar
     s->passes = k;
     if (k < 2)
         goto done;
-    /* drift is a slowdown while a point is measured, within a visit; the
-     * passes' z scores are combined (Stouffer) and their ratios' median
-     * kept */
-    s->drift = 0;
-    s->drift_ratio = 0.0;
-    if (nz > 0) {
-        memcpy(v, ratio, (size_t)nz * sizeof *v);
-        s->drift_ratio = stats_median(v, nz);
-        s->drift = drifted(zsum / sqrt((double)nz), s->drift_ratio);
-    }
+    /* drift within each pass (stats_drift), in place of stats_summarize's
+     * over the passes' concatenation */
+    if ((rc = stats_drift(x, pass, n, &z, &s->drift_ratio, e)) < 0)
+        goto done;
+    s->drift = drifted(z, s->drift_ratio);
+    s->drift_z = s->drift ? z : 0.0;
     for (i = 0; i < k; i++)
         mean += lmed[i] / k;
     for (i = 0; i < k; i++) {
@@ -408,6 +455,5 @@ done:
     free(v);
     free(lmed);
     free(lvar);
-    free(ratio);
     return rc;
 }

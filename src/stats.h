@@ -27,6 +27,10 @@ typedef struct stats_summary {
     double ci_level;     /* its exact coverage (below 0.95 when n is small)  */
     int drift;           /* 1 when the last third is significantly slower    */
     double drift_ratio;  /* median(last third) / median(first third); 0 if n < 9 */
+    double drift_z;      /* the drift test's one-sided z (stats_drift) when drift
+                             is 1, else 0: not in the results file (the loader
+                             computes it again from the samples), for the run's
+                             warning, which tests its points together (prose.h) */
     int passes;          /* the passes ci_lo/ci_hi stand on: ≥ 2 when they include
                              the variation between passes (stats_summarize_passes),
                              1 when from one pass only, 0 unknown (older files) */
@@ -48,6 +52,17 @@ int stats_summarize(const double *x, int n, stats_summary *s, err *e);
  * within each pass.  With one pass, it is stats_summarize's.  Sets
  * s->passes. */
 int stats_summarize_passes(const double *x, const int *pass, int n, stats_summary *s, err *e);
+
+/* The drift test of x[0..n) (in the order measured; pass as for
+ * stats_summarize_passes, NULL when not recorded), the one that sets a
+ * summary's drift and drift_ratio: with 2 or more passes, within each pass
+ * of at least 9 samples, the last third against the first (one-sided
+ * Mann–Whitney: z > 0 when the last third is slower), the passes' z scores
+ * combined (Stouffer, Σz / √passes) and their medians' ratios' median into
+ * *ratio; with one pass, over all the samples when n ≥ 9.  *z and *ratio
+ * are 0 when nothing was tested.  Kept for a run-level rule that needs the
+ * z the summary does not store (prose.c).  BE_EFAIL when out of memory. */
+int stats_drift(const double *x, const int *pass, int n, double *z, double *ratio, err *e);
 
 /* Extends s's interval down for contention: while the samples were
  * measured, other processes (and the hypervisor) took the share `lost`

@@ -630,8 +630,11 @@ static void test_xml_allocs(void **state)
     long first = from ? atol(from) : 1, last = to ? atol(to) : 0;
     (void)state;
     if (!opt || !*opt) {
+        /* cmocka's skip, so that the summary counts it as skipped, not
+         * passed: a test that did not run must not read as one that did */
         print_message("skipped: set BREAKEVEN_FAULTS_XML=STRIDE to fail libxml2's allocations\n");
-        return;
+        skip();
+        return; /* skip() jumps out of the test; not reached */
     }
     xmlSetGenericErrorFunc(NULL, quiet);
     if (!path || strcmp(path, "load") == 0)

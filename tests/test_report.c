@@ -1127,7 +1127,9 @@ static void test_busy_threshold(void **state)
     prose_busy_pass(r, &r->passes[1], one, sizeof one);
     assert_string_equal(one, "others 6%, steal 0.9%, 1.1 of 16 CPUs");
     prose_flags(r, flags, sizeof flags);
-    assert_string_equal(flags, "busy machine (1 pass); drift at 4 points");
+    /* its four drifting points are +3% to +30%, none past the run's
+     * drift rule (test_drift_rule) */
+    assert_string_equal(flags, "busy machine (1 pass)");
     /* a third of a core is not */
     r->passes[1].state.others_cpu = 1.0 / 48.0;
     assert_false(q_pass_busy(r, &r->passes[1]));
@@ -1159,8 +1161,10 @@ static void test_drift_ratio_shown(void **state)
     r->points[a].resident.drift_ratio = 1.001;
     r->points[a].transfer.drift = 1;
     r->points[a].transfer.drift_ratio = 1.18;
+    r->points[a].transfer.drift_z = 6.0;
     r->points[b].resident.drift = 1;
-    r->points[b].resident.drift_ratio = 1.07;
+    r->points[b].resident.drift_ratio = 1.12;
+    r->points[b].resident.drift_z = 6.0;
     n = prose_warnings(r, w, 8);
     for (i = 0; i < n; i++)
         if (strncmp(w[i], "Drift: ", 7) == 0)
@@ -1170,10 +1174,97 @@ static void test_drift_ratio_shown(void **state)
              r->points[a].device, workload_mode_name(r->points[a].mode), r->points[a].hidden,
              r->points[a].batch);
     assert_non_null(strstr(drift, want));
-    snprintf(want, sizeof want, "%s %s hidden %d batch %d (+7%%)", r->points[b].device,
+    snprintf(want, sizeof want, "%s %s hidden %d batch %d (+12%%)", r->points[b].device,
              workload_mode_name(r->points[b].mode), r->points[b].hidden, r->points[b].batch);
     assert_non_null(strstr(drift, want));
     assert_null(strstr(drift, "+0%"));
+    results_free(r);
+}
+
+/* The run's drift warning (prose.h's PROSE_DRIFT_*), on the committed H100
+ * run: 207 drift tests (a point and view each), so a point is named when
+ * its own test flagged it, its one-sided p is at most 0.05 / 207 (z ≥
+ * 3.48996) and its ratio at least 1.10.  As measured, its four flagged
+ * points (+3%, +5%, +8% and +30%, the last with z 3.11) are none of them;
+ * the summaries' z, which the file does not hold, is the loader's. */
+static void test_drift_rule(void **state)
+{
+    results *r = NULL;
+    char w[8][PROSE_WARNING], flags[512], want[600];
+    const char *drift;
+    int i, n, m = 0, k = 0, pt[5];
+    err e;
+    (void)state;
+    if (results_load("tests/data/gpu/h100-20261123T074740Z.xml", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (i = 0; i < r->npoints; i++) {
+        rs_point *p = &r->points[i];
+        if (p->status != PT_OK)
+            continue;
+        m += (p->resident.drift_ratio > 0.0) + (p->has_transfer && p->transfer.drift_ratio > 0.0);
+        if (p->resident.drift && strcmp(p->device, "cpu") == 0 && p->hidden == 2048 &&
+            p->batch == 256) {
+            assert_true(fabs(p->resident.drift_ratio - 1.301) < 0.0005);
+            assert_true(fabs(p->resident.drift_z - 3.11) < 0.005);
+        }
+        if (p->resident.drift)
+            k++;
+        else
+            assert_true(p->resident.drift_z == 0.0);
+    }
+    assert_int_equal(m, 207);
+    assert_int_equal(k, 4);
+    n = prose_warnings(r, w, 8);
+    for (i = 0; i < n; i++)
+        assert_null(strstr(w[i], "Drift"));
+    prose_flags(r, flags, sizeof flags);
+    assert_string_equal(flags, "");
+
+    /* five points of the cpu, inference: at the bounds */
+    for (i = 0, k = 0; i < r->npoints; i++) {
+        rs_point *p = &r->points[i];
+        p->resident.drift = p->transfer.drift = 0;
+        p->resident.drift_z = p->transfer.drift_z = 0.0;
+        if (k < 5 && p->status == PT_OK && p->has_transfer && p->resident.drift_ratio > 0.0 &&
+            p->transfer.drift_ratio > 0.0)
+            pt[k++] = i;
+    }
+    assert_int_equal(k, 5);
+    /* named: 10% slower exactly, p just below 0.05 / 207 */
+    r->points[pt[0]].resident.drift = 1;
+    r->points[pt[0]].resident.drift_ratio = 1.10;
+    r->points[pt[0]].resident.drift_z = 3.4900;
+    /* not: just under 10%, however significant */
+    r->points[pt[1]].resident.drift = 1;
+    r->points[pt[1]].resident.drift_ratio = 1.0999;
+    r->points[pt[1]].resident.drift_z = 8.0;
+    /* not: 50%, but p just above 0.05 / 207 */
+    r->points[pt[2]].resident.drift = 1;
+    r->points[pt[2]].resident.drift_ratio = 1.5;
+    r->points[pt[2]].resident.drift_z = 3.4899;
+    /* not: its own test did not flag it */
+    r->points[pt[3]].resident.drift_ratio = 1.5;
+    r->points[pt[3]].resident.drift_z = 8.0;
+    /* named by its transfer view */
+    r->points[pt[4]].transfer.drift = 1;
+    r->points[pt[4]].transfer.drift_ratio = 1.25;
+    r->points[pt[4]].transfer.drift_z = 6.0;
+    n = prose_warnings(r, w, 8);
+    for (i = 0, drift = NULL; i < n; i++)
+        if (strncmp(w[i], "Drift: ", 7) == 0)
+            drift = w[i];
+    assert_non_null(drift);
+    snprintf(want, sizeof want,
+             "Drift: 2 points got slower while being measured (thermal throttling or a busy "
+             "neighbour), last third against first: %s %s hidden %d batch %d (+10%%), %s %s "
+             "hidden %d batch %d (+25%% with transfers).",
+             r->points[pt[0]].device, workload_mode_name(r->points[pt[0]].mode),
+             r->points[pt[0]].hidden, r->points[pt[0]].batch, r->points[pt[4]].device,
+             workload_mode_name(r->points[pt[4]].mode), r->points[pt[4]].hidden,
+             r->points[pt[4]].batch);
+    assert_string_equal(drift, want);
+    prose_flags(r, flags, sizeof flags);
+    assert_string_equal(flags, "drift at 2 points");
     results_free(r);
 }
 
@@ -1212,6 +1303,7 @@ int main(void)
         cmocka_unit_test(test_extremes_supported),
         cmocka_unit_test(test_busy_threshold),
         cmocka_unit_test(test_drift_ratio_shown),
+        cmocka_unit_test(test_drift_rule),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }

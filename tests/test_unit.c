@@ -350,6 +350,129 @@ static void test_changes_real_runs(void **state)
     assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The manual's noise floor of v[0..n), n ≤ 16, by its words: the median
+ * absolute deviation of the differences of consecutive logarithms,
+ * × 1.4826 / √2. */
+static double manual_noise(const double *v, int n)
+{
+    double dy[16], m;
+    int i;
+    for (i = 0; i + 1 < n; i++)
+        dy[i] = log(v[i + 1]) - log(v[i]);
+    qsort(dy, (size_t)(n - 1), sizeof *dy, cmp_dbl);
+    m = stats_quantile(dy, n - 1, 0.5);
+    for (i = 0; i + 1 < n; i++)
+        dy[i] = fabs(dy[i] - m);
+    qsort(dy, (size_t)(n - 1), sizeof *dy, cmp_dbl);
+    return 1.482602 * stats_quantile(dy, n - 1, 0.5) / sqrt(2.0);
+}
+
+/* The SD of the logarithms of v[0..n). */
+static double log_sd(const double *v, int n)
+{
+    double m = 0.0, ss = 0.0;
+    int i;
+    for (i = 0; i < n; i++)
+        m += log(v[i]) / n;
+    for (i = 0; i < n; i++)
+        ss += (log(v[i]) - m) * (log(v[i]) - m);
+    return sqrt(ss / (n - 1));
+}
+
+/* The worked example of docs/manual.md ("The history"), number by number,
+ * so that the manual and changes.c cannot part unnoticed.  A peak over
+ * nine runs, each ×/÷ 1.02, stepping ×1.25 at the seventh: found, its
+ * errors set by the series' noise floor.  The same with the fifth a lone
+ * bad run: past the 95% quantile but not the Bonferroni one, so no change;
+ * nor with three more runs after the step; found with five more before. */
+static void test_changes_manual(void **state)
+{
+    static const double clean[] = {28.6, 27.5, 29.5, 28.6, 28.2, 28.6, 35.8, 35.3, 36.2};
+    static const double after[] = {28.6, 27.5, 29.5, 28.6, 19.1, 28.6,
+                                   35.8, 35.3, 36.2, 35.6, 35.9, 36.0};
+    static const double before[] = {28.6, 27.5, 29.5, 28.6, 19.1, 28.6, 28.3,
+                                    28.9, 29.0, 28.4, 28.7, 35.8, 35.3, 36.2};
+    const double prec = log(1.02) / 1.959964; /* the runs' own precision */
+    double v[9], se1, se2, se, d, noise, q, qb;
+    chg_value x[14];
+    chg_step st[CHG_MAX];
+    int n;
+    err e;
+    (void)state;
+    chg_series(x, clean, 9, 0.02);
+    assert_int_equal(changes_find(x, 9, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 6);
+    assert_int_equal(st[0].nbefore, 6);
+    assert_int_equal(st[0].nafter, 3);
+    assert_true(fabs(st[0].before - 28.6) < 1e-9 && fabs(st[0].after - 35.8) < 1e-9);
+    /* "rose 25% (95% interval +19% to +31%)" */
+    assert_true(fabs(st[0].ratio - 1.252) < 0.0005);
+    assert_true(fabs(st[0].ratio_lo - 1.19) < 0.005 && fabs(st[0].ratio_hi - 1.31) < 0.005);
+    /* its arithmetic: noise 0.0294 above the sides' SDs (0.0229, 0.0126)
+     * and the precision (0.0101), so SE 0.0120 and 0.0170, 0.0208
+     * together; t 2.365 (95%) and 3.636 (over 6 splits) on 7 df */
+    noise = manual_noise(clean, 9);
+    assert_true(fabs(noise - 0.0294) < 0.00005 && fabs(prec - 0.0101) < 0.00005);
+    assert_true(fabs(log_sd(clean, 6) - 0.0229) < 0.00005);
+    assert_true(fabs(log_sd(clean + 6, 3) - 0.0126) < 0.00005);
+    se1 = noise / sqrt(6.0);
+    se2 = noise / sqrt(3.0);
+    se = sqrt(se1 * se1 + se2 * se2);
+    assert_true(fabs(se1 - 0.0120) < 0.00005 && fabs(se2 - 0.0170) < 0.00005);
+    assert_true(fabs(se - 0.0208) < 0.00005);
+    q = stats_t975(7);
+    qb = stats_t_quantile(1.0 - 0.025 / 6.0, 7);
+    assert_true(fabs(q - 2.365) < 0.0005 && fabs(qb - 3.636) < 0.0005);
+    d = log(35.8 / 28.6);
+    assert_true(fabs(d - 0.2245) < 0.00005 && fabs(d / se - 10.8) < 0.05);
+    assert_true(fabs(st[0].ratio_lo - exp(d - q * se)) < 1e-9);
+    assert_true(fabs(st[0].ratio_hi - exp(d + q * se)) < 1e-9);
+
+    /* the lone bad run: SD of the first six logarithms 0.166, SE 0.068 and
+     * 0.075 together, d / SE 2.98 between the two quantiles; the 95%
+     * interval would be +5% to +50% */
+    memcpy(v, clean, sizeof clean);
+    v[4] = 19.1;
+    chg_series(x, v, 9, 0.02);
+    assert_int_equal(changes_find(x, 9, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
+    se1 = log_sd(v, 6) / sqrt(6.0);
+    se2 = fmax(fmax(log_sd(v + 6, 3), manual_noise(v, 9)), prec) / sqrt(3.0);
+    se = sqrt(se1 * se1 + se2 * se2);
+    assert_true(fabs(log_sd(v, 6) - 0.166) < 0.0005);
+    assert_true(fabs(se1 - 0.068) < 0.0005 && fabs(se - 0.075) < 0.0005);
+    assert_true(fabs(d / se - 2.98) < 0.005 && q < d / se && d / se < qb);
+    assert_true(fabs(exp(d - q * se) - 1.05) < 0.005 && fabs(exp(d + q * se) - 1.50) < 0.005);
+
+    /* three more runs after the step: still none, d / SE 3.27 against
+     * 3.52 (t at 1 − 0.025 / 9 on 10 df) */
+    chg_series(x, after, 12, 0.02);
+    assert_int_equal(changes_find(x, 12, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
+    se2 = fmax(fmax(log_sd(after + 6, 6), manual_noise(after, 12)), prec) / sqrt(6.0);
+    se = sqrt(se1 * se1 + se2 * se2);
+    d = log((35.8 + 35.9) / 2.0 / 28.6);
+    assert_true(fabs(d / se - 3.27) < 0.005);
+    assert_true(fabs(stats_t_quantile(1.0 - 0.025 / 9.0, 10) - 3.52) < 0.005);
+
+    /* five more before it: found, +25% (95% interval +15% to +37%) */
+    chg_series(x, before, 14, 0.02);
+    assert_int_equal(changes_find(x, 14, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 11);
+    assert_int_equal(st[0].nbefore, 11);
+    assert_int_equal(st[0].nafter, 3);
+    assert_true(fabs(st[0].ratio - 1.252) < 0.0005);
+    assert_true(fabs(st[0].ratio_lo - 1.15) < 0.005 && fabs(st[0].ratio_hi - 1.37) < 0.005);
+}
+
 /* z against values computed by hand: U counts the pairs where b is larger
  * (a tie counts one half), z = (U − na·nb/2) / √(na·nb·(na + nb + 1)/12). */
 static void test_mann_whitney(void **state)
@@ -568,6 +691,8 @@ static void assert_summary_equal(const stats_summary *a, const stats_summary *b)
     assert_true(a->ci_lo == b->ci_lo && a->ci_hi == b->ci_hi && a->ci_level == b->ci_level);
     assert_int_equal(a->drift, b->drift);
     assert_true(a->drift_ratio == b->drift_ratio);
+    /* not in the file: the loader tests the samples again */
+    assert_true(a->drift_z == b->drift_z);
 }
 
 static void test_results_round_trip(void **state)
@@ -2329,7 +2454,7 @@ static void test_passes_interleaved_and_single(void **state)
  * each slow down are. */
 static void test_passes_drift_within(void **state)
 {
-    double x[36];
+    double x[36], z, ratio;
     int pass[36], i;
     stats_summary s;
     (void)state;
@@ -2339,13 +2464,27 @@ static void test_passes_drift_within(void **state)
     }
     assert_int_equal(stats_summarize(x, 36, &s, NULL), BE_OK);
     assert_int_equal(s.drift, 1);
+    /* over the concatenation, thirds of 12: U = 144 of 144 pairs, no
+     * ties, z = (144 − 72) / √(144·25/12) */
+    assert_int_equal(stats_drift(x, NULL, 36, &z, &ratio, NULL), BE_OK);
+    assert_true(fabs(z - 72.0 / sqrt(144.0 * 25.0 / 12.0)) < 1e-12);
+    assert_true(s.drift_z == z && s.drift_ratio == ratio);
     assert_int_equal(stats_summarize_passes(x, pass, 36, &s, NULL), BE_OK);
     assert_int_equal(s.drift, 0);
+    assert_true(s.drift_z == 0.0); /* kept only where drift is flagged */
     for (i = 0; i < 36; i++)
         x[i] = 1.0 + 0.01 * (i % 12);
     assert_int_equal(stats_summarize_passes(x, pass, 36, &s, NULL), BE_OK);
     assert_int_equal(s.drift, 1);
     assert_true(s.drift_ratio > 1.05);
+    /* each pass's thirds apart (z = 4·4/2 / √(4·4·9/12) = 8/√12), three
+     * passes combined: √3 times one */
+    assert_int_equal(stats_drift(x, pass, 36, &z, &ratio, NULL), BE_OK);
+    assert_true(fabs(z - sqrt(3.0) * 8.0 / sqrt(12.0)) < 1e-12);
+    assert_true(s.drift_z == z && s.drift_ratio == ratio);
+    /* eight samples, all of one pass: nothing tested */
+    assert_int_equal(stats_drift(x, pass, 8, &z, &ratio, NULL), BE_OK);
+    assert_true(z == 0.0 && ratio == 0.0);
 }
 
 static void test_t975(void **state)
@@ -2867,6 +3006,7 @@ int main(void)
         cmocka_unit_test(test_changes_two_steps),
         cmocka_unit_test(test_changes_floors),
         cmocka_unit_test(test_changes_real_runs),
+        cmocka_unit_test(test_changes_manual),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_summary_leaves_far_out),
         cmocka_unit_test(test_compare_cache_apart),
