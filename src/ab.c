@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "ab.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -24,6 +25,8 @@
 /* A side that has not said its next line this long after its share of the
  * budget is hung. */
 #define AB_GRACE_S 120.0
+/* The longest a side's threads are waited for to stop spinning. */
+#define AB_QUIET_S 0.5
 /* The longest line of the protocol ("id RUN DEVICES"). */
 #define AB_LINE 1024
 
@@ -85,9 +88,13 @@ static int hear(int fd, char *buf, size_t size, double timeout)
 int ab_pace_hello(ab_pace *p, const char *run_id, const char *devices, err *e)
 {
     char line[AB_LINE];
+    long pid;
     snprintf(line, sizeof line, "id %s %s\n", run_id, devices);
-    if (say(p->fd, line) < 0)
-        return err_set(e, BE_EFAIL, "--paired: the ab that started this run is gone");
+    if (say(p->fd, line) < 0 || hear(p->fd, line, sizeof line, -1.0) != 1)
+        return err_set(e, BE_EINTR, "--paired: the ab that started this run is gone");
+    if (sscanf(line, "sibling %ld", &pid) != 1 || pid <= 0)
+        return err_set(e, BE_EFAIL, "--paired: ab said \"%.60s\", not the other side", line);
+    p->sibling = (int)pid;
     return BE_OK;
 }
 
@@ -106,16 +113,16 @@ static int wait_go(ab_pace *p)
 void ab_pace_event(void *ctx, const sweep_event *ev)
 {
     ab_pace *p = ctx;
-    if (ev->kind == SWEEP_PASS_BEGIN) {
+    if (ev->kind == SWEEP_START) {
         char line[64];
-        snprintf(line, sizeof line, "ready %d\n", ev->pass);
+        snprintf(line, sizeof line, "ready %d %d\n", ev->index + 1, ev->total);
         if (p->lost || say(p->fd, line) < 0) {
             p->lost = 1;
             *stop_flag() = 1;
             return;
         }
-        wait_go(p);
-        return;
+        if (wait_go(p) < 0)
+            return;
     }
     progress_event(p->pg, ev);
 }
@@ -370,53 +377,94 @@ static int next_line(const ab_opts *o, child *ch, int s, const char *what, doubl
     return side_failed(ch, s, r == -1, what, e);
 }
 
-/* The line on stderr: "ab: pass 3 of 8, side B (A B B A …), 1:23 left". */
-static void progress_line(const ab_opts *o, int slot, int nslots, char side, double elapsed)
+/* 1 while some thread of process pid is running (state R in
+ * /proc/PID/task/TID/stat); 0 when all wait, or when it cannot be read. */
+static int running(pid_t pid)
 {
-    double left = slot > 0 ? elapsed / slot * (nslots - slot) : 2.0 * o->budget;
+    char path[96], line[512];
+    struct dirent *de;
+    DIR *d;
+    int busy = 0;
+    snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+    if (!(d = opendir(path)))
+        return 0;
+    while (!busy && (de = readdir(d))) {
+        FILE *f;
+        char *p;
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "/proc/%ld/task/%.20s/stat", (long)pid, de->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        /* the state follows the command name, which may hold ") " */
+        if (fgets(line, sizeof line, f) && (p = strrchr(line, ')')) && p[1] == ' ')
+            busy = p[2] == 'R';
+        fclose(f);
+    }
+    closedir(d);
+    return busy;
+}
+
+/* Waits, AB_QUIET_S at most, until the side that just measured has no
+ * thread running: a BLAS's or OpenCL runtime's worker threads spin for a
+ * while after their last call (OpenBLAS's for about 2^28 cycles), and
+ * would take a CPU from the other side's next visit, slowing a two-thread
+ * GEMM up to twice. */
+static void wait_quiet(pid_t pid)
+{
+    const double until = host_seconds() + AB_QUIET_S;
+    const struct timespec ms = {0, 1000000};
+    while (running(pid) && host_seconds() < until)
+        nanosleep(&ms, NULL);
+}
+
+/* The line on stderr: "ab: visit 120 of 384, side B, 1:23 left". */
+static void progress_line(const ab_opts *o, int done, int total, char side, double elapsed)
+{
+    double left = done > 0 ? elapsed / done * (total - done) : 2.0 * o->budget;
     if (o->quiet || !isatty(2))
         return;
-    fprintf(stderr, "\rab: pass %d of %d, side %c, %d:%02d left   ", slot / 2 + 1, o->passes, side,
+    fprintf(stderr, "\rab: visit %d of %d, side %c, %d:%02d left   ", done + 1, total, side,
             (int)(left / 60.0), (int)left % 60);
     fflush(stderr);
 }
 
-/* The passes, A B B A A B …; then both ends. */
+/* The visits, A B B A A B …, each side's next as it comes ("ready K N":
+ * its visit K of N); a side that has ended leaves its turns to the other.
+ * Then both ends. */
 static int pace(const ab_opts *o, child *ch, err *e)
 {
-    const double per_pass = o->budget / (o->passes > 0 ? o->passes : 1);
     const double start = host_seconds();
-    char want[32], what[64];
-    int slot, rc, nslots = 2 * o->passes;
-    for (slot = 0; slot < nslots; slot++) {
-        const int k = slot / 2, s = (k % 2 == 0) == (slot % 2 == 0) ? 0 : 1;
-        child *c = &ch[s];
-        snprintf(want, sizeof want, "ready %d", k + 1);
-        if (strcmp(c->said, want) != 0)
-            return err_set(e, BE_EFAIL, "ab: side %c said \"%.60s\", not \"%s\"", c->name, c->said,
-                           want);
-        progress_line(o, slot, nslots, c->name, host_seconds() - start);
-        if (say(c->fd, "go\n") < 0)
+    int turn, s, rc, done = 0, total[2] = {0, 0}, k;
+    for (turn = 0;; turn++) {
+        s = ((turn / 2) % 2 == 0) == (turn % 2 == 0) ? 0 : 1;
+        if (strcmp(ch[s].said, "end") == 0)
+            s = !s;
+        if (strcmp(ch[s].said, "end") == 0)
+            break;
+        if (sscanf(ch[s].said, "ready %d %d", &k, &total[s]) != 2)
+            return err_set(e, BE_EFAIL, "ab: side %c said \"%.60s\", not \"ready\"", ch[s].name,
+                           ch[s].said);
+        progress_line(o, done++, total[0] + total[1], ch[s].name, host_seconds() - start);
+        if (say(ch[s].fd, "go\n") < 0)
             return side_failed(ch, s, 0, "", e);
-        snprintf(what, sizeof what, "in pass %d", k + 1);
-        if ((rc = next_line(o, ch, s, what, 4.0 * per_pass + AB_GRACE_S, e)) < 0)
+        /* a visit takes its share of the budget and its setup (the first
+         * builds kernels); a side silent far beyond the whole budget hangs */
+        if ((rc = next_line(o, ch, s, "in a visit", o->budget + AB_GRACE_S, e)) < 0)
             return rc;
+        wait_quiet(ch[s].pid);
     }
     if (!o->quiet && isatty(2))
         fputs("\r\033[K", stderr);
-    for (slot = 0; slot < 2; slot++)
-        if (strcmp(ch[slot].said, "end") != 0)
-            return err_set(e, BE_EFAIL, "ab: side %c said \"%.60s\", not \"end\"", ch[slot].name,
-                           ch[slot].said);
-    for (slot = 0; slot < 2; slot++)
-        if (say(ch[slot].fd, "go\n") < 0)
-            return side_failed(ch, slot, 0, "", e);
-    for (slot = 0; slot < 2; slot++) {
-        reap(&ch[slot], 0);
-        if (!WIFEXITED(ch[slot].status) || WEXITSTATUS(ch[slot].status) != 0) {
+    for (s = 0; s < 2; s++)
+        if (say(ch[s].fd, "go\n") < 0)
+            return side_failed(ch, s, 0, "", e);
+    for (s = 0; s < 2; s++) {
+        reap(&ch[s], 0);
+        if (!WIFEXITED(ch[s].status) || WEXITSTATUS(ch[s].status) != 0) {
             char how[800];
-            ended(&ch[slot], how, sizeof how);
-            return err_set(e, BE_EFAIL, "ab: side %c %s", ch[slot].name, how);
+            ended(&ch[s], how, sizeof how);
+            return err_set(e, BE_EFAIL, "ab: side %c %s", ch[s].name, how);
         }
     }
     return BE_OK;
@@ -429,21 +477,30 @@ static int hellos(const ab_opts *o, child *ch, err *e)
     for (s = 0; s < 2; s++) {
         char *sp;
         /* the side loads its libraries and builds its kernels first */
-        if ((rc = next_line(o, &ch[0], s, "starting", AB_GRACE_S + 60.0, e)) < 0)
+        if ((rc = next_line(o, ch, s, "starting", AB_GRACE_S + 60.0, e)) < 0)
             return rc;
         if (strncmp(ch[s].said, "id ", 3) != 0 || !(sp = strchr(ch[s].said + 3, ' ')))
             return err_set(e, BE_EFAIL, "ab: side %c said \"%.60s\", not its run", ch[s].name,
                            ch[s].said);
         snprintf(ch[s].run, sizeof ch[s].run, "%.*s", (int)(sp - ch[s].said - 3), ch[s].said + 3);
         snprintf(ch[s].devices, sizeof ch[s].devices, "%s", sp + 1);
-        if ((rc = next_line(o, &ch[0], s, "starting", AB_GRACE_S + 60.0, e)) < 0)
-            return rc;
     }
     if (strcmp(ch[0].devices, ch[1].devices) != 0)
         return err_set(e, BE_EUSAGE,
                        "ab: the sides measure different devices: A %s, B %s (a pair compares "
                        "the same grid on the same devices)",
                        ch[0].devices, ch[1].devices);
+    /* each side's CPU time is the other's own, not others' (machstate.h) */
+    for (s = 0; s < 2; s++) {
+        char line[64];
+        snprintf(line, sizeof line, "sibling %ld\n", (long)ch[!s].pid);
+        if (say(ch[s].fd, line) < 0)
+            return side_failed(ch, s, 0, "", e);
+    }
+    /* both have built their kernels: the first visits from here on */
+    for (s = 0; s < 2; s++)
+        if ((rc = next_line(o, ch, s, "starting", AB_GRACE_S + 60.0, e)) < 0)
+            return rc;
     return BE_OK;
 }
 

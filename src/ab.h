@@ -6,15 +6,19 @@
  * LD_PRELOAD, another OpenCL driver through OCL_ICD_VENDORS, another build)
  * are measured as two ordinary runs, each in its own child process so that
  * each loads its own libraries, and their passes alternate in one time
- * window, A B B A A B …, so that what the machine does over the minutes
- * (a neighbour, the CPUs moved a cache apart, the clock) falls on both
- * sides alike (duet benchmarking, after Bulej et al., ICPE 2020).  The
- * comparison then judges the paired passes (compare_pair.c): pass k of A
- * against pass k of B, which ran next to each other.
+ * window, visit by visit, A B B A A B …: both sides shuffle the grid from
+ * the same seed, so visit K of A and visit K of B measure the same point,
+ * a few milliseconds apart, and what the machine does meanwhile (a
+ * neighbour, the CPUs moved a cache apart, the clock) falls on both alike
+ * (duet benchmarking, after Bulej et al., ICPE 2020).  The comparison then
+ * judges the paired passes (compare_pair.c): pass k of A against pass k of
+ * B, whose visits alternated.
  *
  * The parent paces the children over a socket each, one line a message:
- * a child says "id RUN DEVICES" once its run exists, "ready K" before its
- * pass K and "end" after its last, and waits for "go" after each; EOF on
+ * a child says "id RUN DEVICES" once its run exists (the parent answers
+ * "sibling PID", the other side, whose CPU time is then not counted as
+ * others'), "ready K N" before its visit K of N and "end" after its last,
+ * and waits for "go" after each; EOF on
  * the socket stops it (its passes so far are saved, marked partial).  The
  * child's side (ab_pace_*) runs inside `breakeven run --paired SIDE,FD,ID`;
  * the parent's (ab_run) is the `ab` command.  Both runs are archived under
@@ -67,15 +71,17 @@ int ab_run(const ab_opts *o, compare_format f, int *gate, err *e);
 
 typedef struct ab_pace {
     int fd;       /* the socket to the parent                          */
-    progress *pg; /* the run's own progress, told every other event    */
+    progress *pg; /* the run's own progress, told every event          */
     int lost;     /* the parent is gone: the run stops                 */
+    int sibling;  /* the other side's pid (ab_pace_hello)              */
 } ab_pace;
 
-/* "id RUN DEVICES" (DEVICES: the device ids, comma-separated). */
+/* "id RUN DEVICES" (DEVICES: the device ids, comma-separated), then the
+ * parent's "sibling PID": the other side, into p->sibling. */
 int ab_pace_hello(ab_pace *p, const char *run_id, const char *devices, err *e);
-/* A sweep_progress_fn with ctx an ab_pace: on SWEEP_PASS_BEGIN says
- * "ready K" and waits for "go" (else raises the stop flag); every event
- * goes on to progress_event. */
+/* A sweep_progress_fn with ctx an ab_pace: on SWEEP_START says "ready K N"
+ * (visit K of N) and waits for "go" (else raises the stop flag); every
+ * event goes on to progress_event. */
 void ab_pace_event(void *ctx, const sweep_event *ev);
 /* "end", then waits for "go": the run's own writing (fit, charts) waits
  * until the other side has measured its last pass. */

@@ -7,11 +7,14 @@
  * on both alike.  Per run-level group and pass k, over the group's points
  * i (those measured in every pass on both sides):
  *
- *   d[k] = mean over i of  log B(k,i) − log A(k,i)
+ *   d[k] = median over i of  log B(k,i) − log A(k,i)
  *
  * where X(k,i) is the quick tenth (10th percentile) of point i's samples
- * in pass k of side X, as q_level is over the whole run.  D, the mean of
- * d over the n pairs, is the log of the geometric mean ratio B/A; its
+ * in pass k of side X, as q_level is over the whole run.  The median, not
+ * the mean: on the 2-core machine one visit in ten or so ran ×1.5–2 slower
+ * on one side alone for its whole length (the CPUs a cache apart, a CPU
+ * taken), and a mean over 12 points moved with it.  D, the mean of d over
+ * the n pairs, is the log of the typical point's ratio B/A; its
  * interval is D ± t(1 − α/2, n − 1)·s/√n, s the SD of the d[k]: the pairs
  * themselves say how much a pair varies, with what the machine did to both
  * sides of it taken out.  A point's own interval is the same on its own
@@ -89,65 +92,65 @@ int compare_pair_measure(const results *a, const results *b, const compare_set *
                          const int *pt, int K, compare_pair_stats *out, err *e)
 {
     const int n = pairs_of(a, b);
-    double *la = NULL, *lb = NULL, *d = NULL, *tmp = NULL, *di = NULL;
+    double *la = NULL, *lb = NULL, *d = NULL, *tmp = NULL, *dm = NULL, *col = NULL;
     int i, k, used = 0, cap = 1, rc = BE_OK;
     memset(out, 0, sizeof *out);
     out->n = n;
-    for (i = 0; i < K; i++) {
-        const rs_point *pa =
-            q_point_net(a, s->points[pt[i]].dev_a, s->points[pt[i]].mode,
-                        s->points[pt[i]].sizes[0] ? 0 : a->prov.layers, s->points[pt[i]].hidden,
-                        s->points[pt[i]].batch, s->points[pt[i]].sizes);
-        if (pa && pa->nsamples > cap)
-            cap = pa->nsamples;
+    for (i = 0; i < a->npoints || i < b->npoints; i++) {
+        if (i < a->npoints && a->points[i].nsamples > cap)
+            cap = a->points[i].nsamples;
+        if (i < b->npoints && b->points[i].nsamples > cap)
+            cap = b->points[i].nsamples;
     }
     out->point_d = calloc((size_t)K + 1, sizeof *out->point_d);
     out->point_se = calloc((size_t)K + 1, sizeof *out->point_se);
     la = malloc(((size_t)n + 1) * sizeof *la);
     lb = malloc(((size_t)n + 1) * sizeof *lb);
     d = calloc((size_t)n + 1, sizeof *d);
-    di = malloc(((size_t)n + 1) * sizeof *di);
-    /* b's points may hold more samples than a's */
-    for (i = 0; i < b->npoints; i++)
-        if (b->points[i].nsamples > cap)
-            cap = b->points[i].nsamples;
+    dm = malloc(((size_t)K * (size_t)n + 1) * sizeof *dm);
+    col = malloc(((size_t)K + 1) * sizeof *col);
     tmp = malloc((size_t)cap * sizeof *tmp);
-    if (!out->point_d || !out->point_se || !la || !lb || !d || !di || !tmp) {
+    if (!out->point_d || !out->point_se || !la || !lb || !d || !dm || !col || !tmp) {
         rc = err_set(e, BE_EFAIL, "compare: out of memory");
         goto done;
     }
+    /* each point's log ratio in each pass: row `used` of dm */
     for (i = 0; n >= 1 && i < K; i++) {
         const compare_point *c = &s->points[pt[i]];
-        const int layers = c->sizes[0] ? 0 : a->prov.layers;
-        const rs_point *pa =
-            q_point_net(a, c->dev_a, c->mode, layers, c->hidden, c->batch, c->sizes);
+        const rs_point *pa = q_point_net(a, c->dev_a, c->mode, c->sizes[0] ? 0 : a->prov.layers,
+                                         c->hidden, c->batch, c->sizes);
         const rs_point *pb = q_point_net(b, c->dev_b, c->mode, c->sizes[0] ? 0 : b->prov.layers,
                                          c->hidden, c->batch, c->sizes);
-        double m, sd;
+        double *row = dm + (size_t)used * (size_t)n, sd;
         out->point_d[i] = NAN;
         if (!pa || !pb || !pass_levels(pa, view, n, la, tmp) || !pass_levels(pb, view, n, lb, tmp))
             continue;
-        for (k = 0; k < n; k++) {
-            di[k] = lb[k] - la[k];
-            d[k] += di[k];
-        }
-        mean_sd(di, n, &m, &sd);
-        out->point_d[i] = m;
+        for (k = 0; k < n; k++)
+            row[k] = lb[k] - la[k];
+        mean_sd(row, n, &out->point_d[i], &sd);
         out->point_se[i] = sd / sqrt((double)n);
         used++;
     }
     out->used = used;
-    if (used > 0) {
-        for (k = 0; k < n; k++)
-            d[k] /= used;
-        mean_sd(d, n, &out->D, &out->sd);
-        out->se = out->sd / sqrt((double)n);
+    if (used == 0)
+        goto done;
+    /* a pass's log ratio is the median of its points': a visit that one
+     * side met in another state (a CPU taken for its length, a spell a
+     * cache apart) does not move its pair */
+    for (k = 0; k < n; k++) {
+        for (i = 0; i < used; i++)
+            col[i] = dm[(size_t)i * (size_t)n + (size_t)k];
+        qsort(col, (size_t)used, sizeof *col, cmp_double);
+        d[k] = stats_quantile(col, used, 0.5);
     }
+    mean_sd(d, n, &out->D, &out->sd);
+    out->se = out->sd / sqrt((double)n);
 done:
     free(la);
     free(lb);
     free(d);
-    free(di);
+    free(dm);
+    free(col);
     free(tmp);
     if (rc < 0)
         compare_pair_free(out);

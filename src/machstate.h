@@ -37,6 +37,9 @@ typedef struct machstate_ticks {
 /* The start of an interval. */
 typedef struct machstate_mark {
     machstate_ticks ticks;
+    int sibling; /* a process whose CPU time is breakeven's own too (the
+                    other side of an `ab` pair, whose visits alternate with
+                    this one's); 0: none */
 } machstate_mark;
 
 /* What the machine did over an interval (shares are of all CPUs' time). */
@@ -53,8 +56,8 @@ typedef struct machstate {
     double temp_c; /* the hottest thermal zone                     */
 } machstate;
 
-/* Marks the start of an interval. */
-void machstate_begin(machstate_mark *m);
+/* Marks the start of an interval; sibling as in machstate_mark. */
+void machstate_begin(machstate_mark *m, int sibling);
 /* Reads the machine at the end of the interval that m started. */
 void machstate_end(const machstate_mark *m, machstate *out);
 

@@ -772,19 +772,22 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
     int ngrid = 0, rc;
     double start;
     plan_point *grid;
+    plan p = c->plan;
     progress pg;
     err save;
 
     progress_init(&pg, stderr, c->quiet);
-    if (pace)
+    if (pace) {
         pace->pg = &pg;
+        p.sibling_pid = pace->sibling;
+    }
     grid = plan_grid(&c->plan, &ngrid);
     if (!grid)
         return err_set(e, BE_EFAIL, "out of memory");
     start = host_seconds();
     /* a fifth of the budget is kept for refinement around the crossover */
-    rc = sweep_run(&c->plan, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel,
-                   nsel, r, c->out, path, stop_flag(), pace ? ab_pace_event : progress_event,
+    rc = sweep_run(&p, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel, nsel,
+                   r, c->out, path, stop_flag(), pace ? ab_pace_event : progress_event,
                    pace ? (void *)pace : (void *)&pg, e);
     /* a side of a pair writes nothing more until the other has measured */
     if (rc == BE_OK && pace)
@@ -852,7 +855,7 @@ static int cmd_run(const cli *c, int then_report)
     int *idx = NULL, nsel = 0, i, rc, status = 1;
     char dir[2400], id[128], path[2600], devs[512];
     results *r = NULL;
-    ab_pace pace = {c->paired_fd, NULL, 0};
+    ab_pace pace = {c->paired_fd, NULL, 0, 0};
     err e;
 
     if ((rc = device_discover(&set, c->threads, &e)) < 0)

@@ -36,6 +36,9 @@ typedef struct plan {
                                measured instead of the square stack (hidden
                                and layers then unused)                     */
     net_spec nets[NET_MAX_NETS];
+    int sibling_pid; /* the other side of an `ab` pair (ab.h), whose visits
+                        alternate with this sweep's: its CPU time is not
+                        others' (machstate.h); 0: none               */
 } plan;
 
 /* The defaults: the M1 post's grid, 4 layers, inference, 120 s, 3 passes. */

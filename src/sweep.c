@@ -531,8 +531,15 @@ static int visit_device(sweep *sw, int k, int slot, int q, int d, workload_data 
     ev.hidden = cell->hidden;
     ev.batch = cell->batch;
     ev.net = cell->net >= 0 ? sw->p->nets[cell->net].name : NULL;
-    if (sw->progress)
+    if (sw->progress) {
+        /* the caller may hold the visit back (ab paces two sweeps): the
+         * time it waits is not the sweep's, nor the visit's */
+        const double held = host_seconds();
         sw->progress(sw->ctx, &ev);
+        sw->start += host_seconds() - held;
+        if (stopped(&sw->m))
+            return BE_EINTR;
+    }
     if (pt->status == PT_OK) {
         /* the visit's overhead counts from here: making the data too */
         double since = host_seconds(), before;
@@ -608,25 +615,13 @@ static int run_pass(sweep *sw, int k, err *e)
     double pass_start = host_seconds();
     int slot, q, rc;
 
-    if (sw->progress) {
-        const double held = host_seconds();
-        sw->progress(sw->ctx, &(sweep_event){.kind = SWEEP_PASS_BEGIN,
-                                             .index = sw->done,
-                                             .total = sw->total,
-                                             .pass = k + 1,
-                                             .passes = sw->passes});
-        sw->start += host_seconds() - held;
-        pass_start = host_seconds();
-        if (sw->m.stop && *sw->m.stop)
-            return err_set(e, BE_EINTR, "interrupted before pass %d", k + 1);
-    }
     memset(&ps, 0, sizeof ps);
     ps.index = r->npasses + 1;
     host_utc_now(ps.started, sizeof ps.started, 0);
     if ((rc = results_add_pass(r, &ps, e)) < 0)
         return rc;
     slot = r->npasses - 1;
-    machstate_begin(&mark);
+    machstate_begin(&mark, sw->p->sibling_pid);
     shuffle(sw->order, sw->npts, &sw->rng);
     for (q = 0; q < sw->npts && rc == BE_OK; q++)
         rc = visit_cell(sw, k, slot, q, e);

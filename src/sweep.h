@@ -39,13 +39,11 @@
 #include "results.h"
 
 typedef enum {
-    SWEEP_PASS_BEGIN, /* a pass is about to begin: the caller may hold it
-                         back (ab.h paces two runs' passes), and the time
-                         it takes is not the sweep's: the budget is of the
-                         sweep's own time                              */
-    SWEEP_START,      /* a visit begins                                    */
-    SWEEP_DONE,       /* a visit ended; point is the point with every sample so far */
-    SWEEP_PASS_DONE   /* a pass ended; pass is its record                  */
+    SWEEP_START,    /* a visit begins; the caller may hold it back (ab.h paces
+                    two sweeps' visits), and the time it waits is not the
+                    sweep's: the budget is of its own time            */
+    SWEEP_DONE,     /* a visit ended; point is the point with every sample so far */
+    SWEEP_PASS_DONE /* a pass ended; pass is its record                  */
 } sweep_event_kind;
 
 typedef struct sweep_event {

@@ -1554,6 +1554,7 @@ static void test_compare_pair(void **state)
     compare_opts o;
     compare_set cs;
     err e;
+    int i;
     (void)state;
     compare_opts_default(&o);
     assert_int_equal(
@@ -1573,6 +1574,19 @@ static void test_compare_pair(void **state)
     assert_non_null(strstr(cs.groups[0].text, ", 4 paired passes; could detect \xc3\x97"));
     /* every point's own pairs: the same ±1–2% */
     assert_true(fabs(cs.points[2].hi - exp(half)) < 1e-9);
+    compare_free(&cs);
+    /* one visit of B met another state for its whole length (a point's
+     * pass ×2): the pass's median over the points does not move, the
+     * point's own interval does */
+    for (i = 0; i < same->points[1].nsamples; i++)
+        if (same->points[1].pass[i] == 2)
+            same->points[1].samples[i].wall *= 2.0;
+    assert_int_equal(
+        compare_sets((const results *const *)&a, 1, (const results *const *)&same, 1, &o, &cs, &e),
+        BE_OK);
+    assert_true(fabs(cs.groups[0].ratio - 1.0) < 1e-9);
+    assert_true(fabs(cs.groups[0].hi - exp(half)) < 1e-9);
+    assert_true(cs.points[1].hi > exp(half) + 0.1);
     compare_free(&cs);
     /* ×1.10: slower, the gate fails */
     assert_int_equal(
@@ -2645,7 +2659,7 @@ static void test_machstate_live(void **state)
     volatile double sink = 0.0;
     int i;
     (void)state;
-    machstate_begin(&mark);
+    machstate_begin(&mark, 0);
     for (i = 0; i < 20000000; i++)
         sink += (double)i;
     machstate_end(&mark, &m);
