@@ -515,6 +515,42 @@ static void print_differences(const compare_set *s)
                s->diffs[i].b);
 }
 
+void ab_opts_from(ab_opts *o, const cli *c)
+{
+    int i, s;
+    memset(o, 0, sizeof *o);
+    for (s = 0; s < 2; s++) {
+        snprintf(o->side[s].binary, sizeof o->side[s].binary, "%s", c->ab_binary[s]);
+        o->side[s].nenv = c->ab_nenv[s];
+        for (i = 0; i < c->ab_nenv[s]; i++)
+            o->side[s].env[i] = c->ab_env[s][i];
+    }
+    o->args[o->nargs++] = "--out";
+    o->args[o->nargs++] = c->out;
+    for (i = 0; i < c->npass && o->nargs + 8 < AB_MAX_ARGS; i++) {
+        snprintf(o->names[i], sizeof o->names[i], "--%s", cli_option_name(c->pass_opt[i]));
+        o->args[o->nargs++] = o->names[i];
+        if (c->pass_val[i])
+            o->args[o->nargs++] = c->pass_val[i];
+    }
+    snprintf(o->passes_word, sizeof o->passes_word, "%d", c->plan.passes);
+    snprintf(o->budget_word, sizeof o->budget_word, "%.17g", c->plan.budget);
+    o->args[o->nargs++] = "--passes";
+    o->args[o->nargs++] = o->passes_word;
+    o->args[o->nargs++] = "--budget";
+    o->args[o->nargs++] = o->budget_word;
+    /* both sides measure the same grid: no refinement of either's own */
+    o->args[o->nargs++] = "--no-refine";
+    o->passes = c->plan.passes;
+    o->budget = c->plan.budget;
+    o->quiet = c->quiet;
+    compare_opts_default(&o->cmp);
+    if (c->threshold > 0.0)
+        o->cmp.threshold = c->threshold;
+    if (c->alpha > 0.0)
+        o->cmp.alpha = c->alpha;
+}
+
 int ab_run(const ab_opts *o, compare_format f, int *gate, err *e)
 {
     child ch[2];

@@ -28,6 +28,7 @@
 #ifndef BE_AB_H
 #define BE_AB_H
 
+#include "cli.h"
 #include "compare.h"
 #include "err.h"
 #include "progress.h"
@@ -57,7 +58,15 @@ typedef struct ab_opts {
     int quiet;
     compare_opts cmp;  /* threshold, alpha, correction */
     report_opts pages; /* where the comparison page goes */
+    /* the words of args that ab_opts_from makes */
+    char names[CLI_MAX_PASS][48], passes_word[16], budget_word[32];
 } ab_opts;
+
+/* o from the command line c (its pages' options are the caller's): each
+ * side's binary and environment; the options of the grid as given, then
+ * the passes, the budget and no refinement, for both sides; the
+ * comparison's threshold and alpha.  o keeps pointers into c. */
+void ab_opts_from(ab_opts *o, const cli *c);
 
 /* Runs the pair and compares it: the provenance differences first, then
  * the comparison (format f) on stdout, its page under OUT/compare; *gate

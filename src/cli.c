@@ -189,7 +189,7 @@ void cli_usage(FILE *out)
           "                     one per core)\n"
           "  --quick            a tiny sweep that takes a few seconds\n"
           "  --budget SECONDS   time the sweep may take; precision follows (default: 120)\n"
-          "  --passes N         measure every point in N passes, 1..20 (default: 3)\n"
+          "  --passes N         measure every point in N passes, 1..20 (default: 3; ab: 8)\n"
           "  --seed N           seed of the input data (default: 1)\n"
           "  --price DEV=USD    price of a device per hour, for the cost crossover\n"
           "                     (repeatable; e.g. --price cpu=0.24 --price cl:0.0=1.51)\n"

@@ -1,9 +1,14 @@
 /*
- * compare_gate.c — the gate's one question (compare.h): is there a
- * slowdown of at least the threshold R?  For each run-level group: the
- * answer, the smallest slowdown the comparison could have detected, and,
- * when it cannot answer, how much more measuring would; for the set: the
- * one line a CI job reads.
+ * compare_gate.c — a run-level group's verdict in words, and the gate.
+ *
+ * Once compare_run.c (or compare_pair.c, for an `ab` pair) has a group's
+ * ratio and interval: the verdict against the threshold, the nuisances
+ * that can explain a change only within their reach (docs/compare.md), the
+ * guards of the corrections and the medians, and the line.  Then the
+ * gate's one question (compare.h): is there a slowdown of at least the
+ * threshold R?  For each group: the answer, the smallest slowdown the
+ * comparison could have detected, and, when it cannot answer, how much
+ * more measuring would; for the set: the one line a CI job reads.
  *
  * The interval is the group's own (compare_run.c, or compare_pair.c for
  * the passes of an `ab` pair), two-sided at 1 − α, so a pass errs at most
@@ -17,11 +22,176 @@
 #include <string.h>
 
 #include "compare.h"
+#include "cachehop.h"
 #include "compare_impl.h"
 #include "fit.h"
 #include "fmt.h"
 #include "stats.h"
 #include "workload.h"
+
+/* "1.21× slower (1.08–1.36)" and the like, into g->text. */
+void compare_group_text(compare_group *g, double threshold, compare_correct corr)
+{
+    char head[400];
+    snprintf(head, sizeof head, "%s %s %s", g->dev_a, workload_mode_name(g->mode),
+             fit_view_name(g->view));
+    if (g->verdict == CMP_SLOWER)
+        snprintf(g->text, sizeof g->text, "%s: %.2f\xc3\x97 slower (%.2f\xe2\x80\x93%.2f)", head,
+                 g->ratio, g->lo, g->hi);
+    else if (g->verdict == CMP_FASTER)
+        snprintf(g->text, sizeof g->text,
+                 "%s: %.2f\xc3\x97 faster (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f)", head,
+                 1.0 / g->ratio, g->ratio, g->lo, g->hi);
+    else if (g->verdict == CMP_UNCHANGED)
+        snprintf(g->text, sizeof g->text,
+                 "%s: no change (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f, within \xc2\xb1%.0f%%)",
+                 head, g->ratio, g->lo, g->hi, 100.0 * (threshold - 1.0));
+    else
+        snprintf(g->text, sizeof g->text,
+                 "%s: inconclusive (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f)", head, g->ratio,
+                 g->lo, g->hi);
+    fmt_append(g->text, sizeof g->text, ", %d shared point%s%s", g->npoints,
+               g->npoints == 1 ? "" : "s",
+               !g->corrected                       ? ""
+               : corr == COMPARE_CORRECT_REFERENCE ? ", corrected by the machine's reference"
+                                                   : ", corrected for the others' load");
+    if (g->corrected)
+        fmt_append(g->text, sizeof g->text, " (uncorrected \xc3\x97%.2f)", g->raw_ratio);
+    if (g->paired)
+        fmt_append(g->text, sizeof g->text, ", %d paired passes", g->df + 1);
+    fmt_append(g->text, sizeof g->text, "; could detect \xc3\x97%.2f", g->detectable);
+    if (g->note[0])
+        fmt_append(g->text, sizeof g->text, "; %s", g->note);
+}
+
+/* The verdict of an interval against the threshold R. */
+compare_verdict compare_verdict_of(double ratio, double lo, double hi, double R)
+{
+    if (lo > 1.0 && ratio >= R)
+        return CMP_SLOWER;
+    if (hi < 1.0 && ratio <= 1.0 / R)
+        return CMP_FASTER;
+    if (lo > 1.0 / R && hi < R)
+        return CMP_UNCHANGED;
+    return CMP_INCONCLUSIVE;
+}
+
+/* A nuisance that can explain a change up to ×reach: the verdict turns
+ * inconclusive (why) when the change's interval reaches within it, and
+ * stands with the nuisance as its note when it lies beyond. */
+static int nuisance(compare_group *g, double reach, const char *what)
+{
+    const int beyond = g->verdict == CMP_SLOWER ? g->lo > reach : g->hi < 1.0 / reach;
+    if (beyond) {
+        snprintf(g->note, sizeof g->note, "%s; the change is beyond that", what);
+        return 0;
+    }
+    snprintf(g->why, sizeof g->why, "%s", what);
+    g->verdict = CMP_INCONCLUSIVE;
+    return 1;
+}
+
+void compare_group_why(const compare_set *s, compare_group *g, double R, double busy_a,
+                       double busy_b, int load_corrected)
+{
+    char what[300];
+    if (g->npoints < COMPARE_MIN_POINTS) {
+        g->verdict = CMP_INCONCLUSIVE;
+        snprintf(g->why, sizeof g->why, "only %d shared point%s (a verdict needs %d)", g->npoints,
+                 g->npoints == 1 ? "" : "s", COMPARE_MIN_POINTS);
+        return;
+    }
+    /* a correction for the load has taken the difference in load into
+     * account already */
+    if (load_corrected)
+        busy_a = busy_b = -1.0;
+    /* a device on the host's CPUs slows down while they are a cache apart
+     * (cachehop.h); round trips compare only on one host: another's
+     * layout is not a state of this one */
+    if (g->kind_cpu && s->same_host &&
+        ((g->verdict == CMP_SLOWER && cachehop_apart(s->hop_b, s->hop_a)) ||
+         (g->verdict == CMP_FASTER && cachehop_apart(s->hop_a, s->hop_b)))) {
+        const int b_far = g->verdict == CMP_SLOWER;
+        snprintf(what, sizeof what,
+                 "%s ran with the host's CPUs a cache apart (a round trip of %.0f ns between "
+                 "them, against %.0f ns in %s's runs), which was measured to make a device on "
+                 "them up to \xc3\x97%.1f slower",
+                 b_far ? "B" : "A", 1e9 * (b_far ? s->hop_b : s->hop_a),
+                 1e9 * (b_far ? s->hop_a : s->hop_b), b_far ? "A" : "B", COMPARE_APART_REACH);
+        if (nuisance(g, COMPARE_APART_REACH, what))
+            return;
+    }
+    if ((g->verdict == CMP_SLOWER && busy_b - busy_a > COMPARE_BUSY && busy_a >= 0.0) ||
+        (g->verdict == CMP_FASTER && busy_a - busy_b > COMPARE_BUSY && busy_b >= 0.0)) {
+        /* what others' share takes from a device that wants every CPU */
+        const double reach = g->verdict == CMP_SLOWER ? (1.0 - busy_a) / (1.0 - fmin(busy_b, 0.9))
+                                                      : (1.0 - busy_b) / (1.0 - fmin(busy_a, 0.9));
+        snprintf(what, sizeof what,
+                 "%s ran on a busier machine: other processes took %.0f%% of the CPU in B's "
+                 "runs, %.0f%% in A's, which can slow a device by up to \xc3\x97%.2f",
+                 g->verdict == CMP_SLOWER ? "B" : "A", 100.0 * busy_b, 100.0 * busy_a, reach);
+        if (nuisance(g, reach, what))
+            return;
+    }
+    if (g->verdict != CMP_INCONCLUSIVE)
+        return;
+    if (g->lo > 1.0 && g->ratio < R)
+        snprintf(g->why, sizeof g->why,
+                 "slower by %.0f%%, under the %.0f%% threshold, but its interval reaches %.0f%%",
+                 100.0 * (g->ratio - 1.0), 100.0 * (R - 1.0), 100.0 * (g->hi - 1.0));
+    else if (g->hi < 1.0 && g->ratio > 1.0 / R)
+        snprintf(g->why, sizeof g->why,
+                 "faster by %.0f%%, under the %.0f%% threshold, but its interval reaches %.0f%%",
+                 100.0 * (1.0 - g->ratio), 100.0 * (R - 1.0), 100.0 * (1.0 - g->lo));
+    else
+        snprintf(g->why, sizeof g->why,
+                 "the change (\xc3\x97%.2f) is inside the run-to-run band (%.2f\xe2\x80\x93%.2f)",
+                 g->ratio, g->lo, g->hi);
+}
+
+/* A correction models the machine; it may explain a difference, never
+ * decide one: a verdict stands only where the uncorrected times point the
+ * same way (slower or faster by the threshold, or within it).  Equal
+ * medians with more load on A's side would otherwise read as "2.6×
+ * slower, corrected for the others' load". */
+void compare_correction_alone(compare_group *g, double R, compare_correct corr)
+{
+    double raw = g->raw_ratio;
+    int agrees = g->verdict == CMP_SLOWER      ? raw >= R
+                 : g->verdict == CMP_FASTER    ? raw <= 1.0 / R
+                 : g->verdict == CMP_UNCHANGED ? raw > 1.0 / R && raw < R
+                                               : 1;
+    if (agrees)
+        return;
+    snprintf(g->why, sizeof g->why,
+             "the correction %s alone makes this %s: the uncorrected times differ by "
+             "\xc3\x97%.2f",
+             corr == COMPARE_CORRECT_REFERENCE ? "by the machine's reference"
+                                               : "for the others' load",
+             g->verdict == CMP_SLOWER   ? "a slowdown"
+             : g->verdict == CMP_FASTER ? "a speed-up"
+                                        : "no change",
+             raw);
+    g->verdict = CMP_INCONCLUSIVE;
+}
+
+/* The verdict is on the quick tenth of each point's samples (q_level);
+ * the run pages show medians.  "No change" stands only where the medians
+ * did not move by the threshold either: a device that stalls more often
+ * keeps its quickest samples and loses its typical ones, and a reader who
+ * puts the two run pages side by side must not catch "no change" out. */
+void compare_medians_moved(compare_group *g, double R)
+{
+    const double m = g->median_ratio;
+    if (g->verdict != CMP_UNCHANGED || (m > 1.0 / R && m < R))
+        return;
+    snprintf(g->why, sizeof g->why,
+             "the quickest tenth of the step times did not move, but the medians %s "
+             "\xc3\x97%.2f: the slower samples changed (a busier machine, or a device that "
+             "stalls more often)",
+             m > 1.0 ? "rose" : "fell", m);
+    g->verdict = CMP_INCONCLUSIVE;
+}
 
 /* No advice beyond this many runs a side or pairs of passes. */
 #define MORE_MAX 30

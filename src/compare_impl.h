@@ -15,6 +15,26 @@ const device_info *compare_match_device(const results *a, int da, const results 
 /* The crossover moves of a and b (the first run of each side) into s. */
 void compare_crossovers(const results *a, const results *b, compare_set *s);
 
+/* ---- a group's verdict and its words (compare_gate.c) ---- */
+
+/* The verdict of an interval against the threshold R. */
+compare_verdict compare_verdict_of(double ratio, double lo, double hi, double R);
+/* Why g is inconclusive, or a nuisance beyond its reach as g's note (and
+ * the verdict inconclusive where one reaches): too few points, the CPUs a
+ * cache apart, a busier machine (busy_a, busy_b: the sides' mean others'
+ * share, −1 unknown; ignored when the times were corrected for the load). */
+void compare_group_why(const compare_set *s, compare_group *g, double R, double busy_a,
+                       double busy_b, int load_corrected);
+/* A correction may explain a difference, never decide one. */
+void compare_correction_alone(compare_group *g, double R, compare_correct corr);
+/* "No change" only where the medians did not move by R either. */
+void compare_medians_moved(compare_group *g, double R);
+/* g's line: "cpu inference resident: 1.21× slower (1.08–1.36), …". */
+void compare_group_text(compare_group *g, double threshold, compare_correct corr);
+
+/* 1.4826·MAD of v[0..n) (tmp: n doubles of scratch) (compare_run.c). */
+double compare_robust_sd(double *v, int n, double *tmp);
+
 /* What more measuring means for a group's comparison: more runs of one
  * a side, more replicates, more pairs of passes (an `ab` pair). */
 typedef enum { COMPARE_MORE_SINGLE, COMPARE_MORE_RUNS, COMPARE_MORE_PASSES } compare_more;
@@ -48,5 +68,10 @@ typedef struct compare_pair_stats {
 int compare_pair_measure(const results *a, const results *b, const compare_set *s, fit_view view,
                          const int *pt, int K, compare_pair_stats *out, err *e);
 void compare_pair_free(compare_pair_stats *p);
+/* Group g of pair a0 (A), b0 (B), its points s->points[pt[0..K)], judged
+ * on the paired passes, and those points on their own pairs; work holds
+ * 2·K doubles of scratch. */
+int compare_pair_judge(compare_set *s, compare_group *g, const int *pt, int K, const results *a0,
+                       const results *b0, double busy_a, double busy_b, double *work, err *e);
 
 #endif

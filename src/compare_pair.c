@@ -157,6 +157,75 @@ done:
     return rc;
 }
 
+/* The verdict of group g of an `ab` pair (a0 side A, b0 side B) from its
+ * paired passes (compare_pair.c), and its points' from their own. */
+int compare_pair_judge(compare_set *s, compare_group *g, const int *pt, int K, const results *a0,
+                       const results *b0, double busy_a, double busy_b, double *work, err *e)
+{
+    const double R = s->opts.threshold, alpha = s->opts.alpha;
+    double t, *tmp = work, *pd = work + K, centre, tapart;
+    compare_pair_stats ps;
+    int i, k = 0, rc = compare_pair_measure(a0, b0, s, g->view, pt, K, &ps, e);
+    if (rc < 0)
+        return rc;
+    g->paired = 1;
+    g->npoints = ps.used;
+    g->df = ps.n > 1 ? ps.n - 1 : 1;
+    g->se = ps.se;
+    g->run_sd = ps.sd;
+    t = stats_t_quantile(1.0 - alpha / 2.0, g->df);
+    g->ratio = g->raw_ratio = exp(ps.D);
+    g->lo = exp(ps.D - t * g->se);
+    g->hi = exp(ps.D + t * g->se);
+    for (i = 0, g->median_ratio = 0.0; i < K; i++)
+        g->median_ratio += s->points[pt[i]].lmed[g->view == FIT_RESIDENT ? 0 : 1] / K;
+    g->median_ratio = exp(g->median_ratio);
+    snprintf(g->band_from, sizeof g->band_from,
+             "the pairs of passes themselves (%d, A and B alternating in one time window)", ps.n);
+    if (ps.n < 2 || ps.used == 0) {
+        g->verdict = CMP_INCONCLUSIVE;
+        snprintf(g->why, sizeof g->why,
+                 "%d pair%s of passes measured every point (a verdict "
+                 "needs 2)",
+                 ps.used ? ps.n : 0, ps.n == 1 ? "" : "s");
+    } else {
+        g->verdict = compare_verdict_of(g->ratio, g->lo, g->hi, R);
+        compare_group_why(s, g, R, busy_a, busy_b, 0);
+    }
+    compare_medians_moved(g, R);
+    compare_group_gate(g, alpha, R, COMPARE_MORE_PASSES);
+    compare_group_text(g, R, COMPARE_CORRECT_NONE);
+    /* the points, on their own pairs; apart from the group's median ratio
+     * as compare's points are (judge_points) */
+    for (i = 0; i < K; i++)
+        if (isfinite(ps.point_d[i]))
+            pd[k++] = ps.point_d[i];
+    memcpy(tmp, pd, (size_t)k * sizeof *tmp);
+    qsort(tmp, (size_t)k, sizeof *tmp, cmp_double);
+    centre = k ? stats_quantile(tmp, k, 0.5) : 0.0;
+    g->point_sd = compare_robust_sd(pd, k, tmp);
+    tapart = stats_t_quantile(1.0 - alpha / (2.0 * (k > 0 ? k : 1)), k > 1 ? k - 1 : 1);
+    for (i = 0; g->view == FIT_RESIDENT && i < K; i++) {
+        compare_point *c = &s->points[pt[i]];
+        const double di = ps.point_d[i], r = di - centre;
+        if (!isfinite(di)) {
+            c->lo = c->hi = c->ratio;
+            c->verdict = CMP_INCONCLUSIVE;
+            continue;
+        }
+        c->ratio = exp(di);
+        c->lo = exp(di - t * ps.point_se[i]);
+        c->hi = exp(di + t * ps.point_se[i]);
+        c->significant = c->lo > 1.0 || c->hi < 1.0;
+        c->verdict = compare_verdict_of(c->ratio, c->lo, c->hi, R);
+        c->apart = fabs(r) > tapart * g->point_sd * sqrt(1.0 + 1.0 / k) && fabs(r) > log(R)
+                       ? (r > 0 ? 1 : -1)
+                       : 0;
+    }
+    compare_pair_free(&ps);
+    return BE_OK;
+}
+
 void compare_pair_free(compare_pair_stats *p)
 {
     free(p->point_d);

@@ -319,7 +319,7 @@ static int cmp_double(const void *x, const void *y)
 }
 
 /* 1.4826·MAD of v[0..n) (v is reordered). */
-static double robust_sd(double *v, int n, double *tmp)
+double compare_robust_sd(double *v, int n, double *tmp)
 {
     double med;
     int i;
@@ -402,126 +402,6 @@ static int archive_band(const compare_set *s, const compare_group *gr, const gda
     return n;
 }
 
-/* "1.21× slower (1.08–1.36)" and the like, into g->text. */
-static void group_text(compare_group *g, double threshold, compare_correct corr)
-{
-    char head[400];
-    snprintf(head, sizeof head, "%s %s %s", g->dev_a, workload_mode_name(g->mode),
-             fit_view_name(g->view));
-    if (g->verdict == CMP_SLOWER)
-        snprintf(g->text, sizeof g->text, "%s: %.2f\xc3\x97 slower (%.2f\xe2\x80\x93%.2f)", head,
-                 g->ratio, g->lo, g->hi);
-    else if (g->verdict == CMP_FASTER)
-        snprintf(g->text, sizeof g->text,
-                 "%s: %.2f\xc3\x97 faster (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f)", head,
-                 1.0 / g->ratio, g->ratio, g->lo, g->hi);
-    else if (g->verdict == CMP_UNCHANGED)
-        snprintf(g->text, sizeof g->text,
-                 "%s: no change (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f, within \xc2\xb1%.0f%%)",
-                 head, g->ratio, g->lo, g->hi, 100.0 * (threshold - 1.0));
-    else
-        snprintf(g->text, sizeof g->text,
-                 "%s: inconclusive (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f)", head, g->ratio,
-                 g->lo, g->hi);
-    fmt_append(g->text, sizeof g->text, ", %d shared point%s%s", g->npoints,
-               g->npoints == 1 ? "" : "s",
-               !g->corrected                       ? ""
-               : corr == COMPARE_CORRECT_REFERENCE ? ", corrected by the machine's reference"
-                                                   : ", corrected for the others' load");
-    if (g->corrected)
-        fmt_append(g->text, sizeof g->text, " (uncorrected \xc3\x97%.2f)", g->raw_ratio);
-    if (g->paired)
-        fmt_append(g->text, sizeof g->text, ", %d paired passes", g->df + 1);
-    fmt_append(g->text, sizeof g->text, "; could detect \xc3\x97%.2f", g->detectable);
-    if (g->note[0])
-        fmt_append(g->text, sizeof g->text, "; %s", g->note);
-}
-
-/* The verdict of an interval against the threshold R. */
-static compare_verdict verdict_of(double ratio, double lo, double hi, double R)
-{
-    if (lo > 1.0 && ratio >= R)
-        return CMP_SLOWER;
-    if (hi < 1.0 && ratio <= 1.0 / R)
-        return CMP_FASTER;
-    if (lo > 1.0 / R && hi < R)
-        return CMP_UNCHANGED;
-    return CMP_INCONCLUSIVE;
-}
-
-/* A nuisance that can explain a change up to ×reach: the verdict turns
- * inconclusive (why) when the change's interval reaches within it, and
- * stands with the nuisance as its note when it lies beyond. */
-static int nuisance(compare_group *g, double reach, const char *what)
-{
-    const int beyond = g->verdict == CMP_SLOWER ? g->lo > reach : g->hi < 1.0 / reach;
-    if (beyond) {
-        snprintf(g->note, sizeof g->note, "%s; the change is beyond that", what);
-        return 0;
-    }
-    snprintf(g->why, sizeof g->why, "%s", what);
-    g->verdict = CMP_INCONCLUSIVE;
-    return 1;
-}
-
-static void group_why(const compare_set *s, compare_group *g, double R, double busy_a,
-                      double busy_b, int load_corrected)
-{
-    char what[300];
-    if (g->npoints < COMPARE_MIN_POINTS) {
-        g->verdict = CMP_INCONCLUSIVE;
-        snprintf(g->why, sizeof g->why, "only %d shared point%s (a verdict needs %d)", g->npoints,
-                 g->npoints == 1 ? "" : "s", COMPARE_MIN_POINTS);
-        return;
-    }
-    /* a correction for the load has taken the difference in load into
-     * account already */
-    if (load_corrected)
-        busy_a = busy_b = -1.0;
-    /* a device on the host's CPUs slows down while they are a cache apart
-     * (cachehop.h); round trips compare only on one host: another's
-     * layout is not a state of this one */
-    if (g->kind_cpu && s->same_host &&
-        ((g->verdict == CMP_SLOWER && cachehop_apart(s->hop_b, s->hop_a)) ||
-         (g->verdict == CMP_FASTER && cachehop_apart(s->hop_a, s->hop_b)))) {
-        const int b_far = g->verdict == CMP_SLOWER;
-        snprintf(what, sizeof what,
-                 "%s ran with the host's CPUs a cache apart (a round trip of %.0f ns between "
-                 "them, against %.0f ns in %s's runs), which was measured to make a device on "
-                 "them up to \xc3\x97%.1f slower",
-                 b_far ? "B" : "A", 1e9 * (b_far ? s->hop_b : s->hop_a),
-                 1e9 * (b_far ? s->hop_a : s->hop_b), b_far ? "A" : "B", COMPARE_APART_REACH);
-        if (nuisance(g, COMPARE_APART_REACH, what))
-            return;
-    }
-    if ((g->verdict == CMP_SLOWER && busy_b - busy_a > COMPARE_BUSY && busy_a >= 0.0) ||
-        (g->verdict == CMP_FASTER && busy_a - busy_b > COMPARE_BUSY && busy_b >= 0.0)) {
-        /* what others' share takes from a device that wants every CPU */
-        const double reach = g->verdict == CMP_SLOWER ? (1.0 - busy_a) / (1.0 - fmin(busy_b, 0.9))
-                                                      : (1.0 - busy_b) / (1.0 - fmin(busy_a, 0.9));
-        snprintf(what, sizeof what,
-                 "%s ran on a busier machine: other processes took %.0f%% of the CPU in B's "
-                 "runs, %.0f%% in A's, which can slow a device by up to \xc3\x97%.2f",
-                 g->verdict == CMP_SLOWER ? "B" : "A", 100.0 * busy_b, 100.0 * busy_a, reach);
-        if (nuisance(g, reach, what))
-            return;
-    }
-    if (g->verdict != CMP_INCONCLUSIVE)
-        return;
-    if (g->lo > 1.0 && g->ratio < R)
-        snprintf(g->why, sizeof g->why,
-                 "slower by %.0f%%, under the %.0f%% threshold, but its interval reaches %.0f%%",
-                 100.0 * (g->ratio - 1.0), 100.0 * (R - 1.0), 100.0 * (g->hi - 1.0));
-    else if (g->hi < 1.0 && g->ratio > 1.0 / R)
-        snprintf(g->why, sizeof g->why,
-                 "faster by %.0f%%, under the %.0f%% threshold, but its interval reaches %.0f%%",
-                 100.0 * (1.0 - g->ratio), 100.0 * (R - 1.0), 100.0 * (1.0 - g->lo));
-    else
-        snprintf(g->why, sizeof g->why,
-                 "the change (\xc3\x97%.2f) is inside the run-to-run band (%.2f\xe2\x80\x93%.2f)",
-                 g->ratio, g->lo, g->hi);
-}
-
 /* The per-point intervals and verdicts of a group, and which points moved
  * apart from it. */
 static void judge_points(compare_set *s, const compare_group *g, const gdata *G, double run_var,
@@ -568,56 +448,12 @@ static void judge_points(compare_set *s, const compare_group *g, const gdata *G,
         c->lo = exp(di - t * sqrt(var));
         c->hi = exp(di + t * sqrt(var));
         c->significant = c->lo > 1.0 || c->hi < 1.0;
-        c->verdict = verdict_of(c->ratio, c->lo, c->hi, R);
+        c->verdict = compare_verdict_of(c->ratio, c->lo, c->hi, R);
         r = di - D;
         c->apart = fabs(r) > tapart * g->point_sd * sqrt(1.0 + 1.0 / G->K) && fabs(r) > log(R)
                        ? (r > 0 ? 1 : -1)
                        : 0;
     }
-}
-
-/* A correction models the machine; it may explain a difference, never
- * decide one: a verdict stands only where the uncorrected times point the
- * same way (slower or faster by the threshold, or within it).  Equal
- * medians with more load on A's side would otherwise read as "2.6×
- * slower, corrected for the others' load". */
-static void correction_alone(compare_group *g, double R, compare_correct corr)
-{
-    double raw = g->raw_ratio;
-    int agrees = g->verdict == CMP_SLOWER      ? raw >= R
-                 : g->verdict == CMP_FASTER    ? raw <= 1.0 / R
-                 : g->verdict == CMP_UNCHANGED ? raw > 1.0 / R && raw < R
-                                               : 1;
-    if (agrees)
-        return;
-    snprintf(g->why, sizeof g->why,
-             "the correction %s alone makes this %s: the uncorrected times differ by "
-             "\xc3\x97%.2f",
-             corr == COMPARE_CORRECT_REFERENCE ? "by the machine's reference"
-                                               : "for the others' load",
-             g->verdict == CMP_SLOWER   ? "a slowdown"
-             : g->verdict == CMP_FASTER ? "a speed-up"
-                                        : "no change",
-             raw);
-    g->verdict = CMP_INCONCLUSIVE;
-}
-
-/* The verdict is on the quick tenth of each point's samples (q_level);
- * the run pages show medians.  "No change" stands only where the medians
- * did not move by the threshold either: a device that stalls more often
- * keeps its quickest samples and loses its typical ones, and a reader who
- * puts the two run pages side by side must not catch "no change" out. */
-static void medians_moved(compare_group *g, double R)
-{
-    const double m = g->median_ratio;
-    if (g->verdict != CMP_UNCHANGED || (m > 1.0 / R && m < R))
-        return;
-    snprintf(g->why, sizeof g->why,
-             "the quickest tenth of the step times did not move, but the medians %s "
-             "\xc3\x97%.2f: the slower samples changed (a busier machine, or a device that "
-             "stalls more often)",
-             m > 1.0 ? "rose" : "fell", m);
-    g->verdict = CMP_INCONCLUSIVE;
 }
 
 /* The run-to-run band of group g when neither replicates nor the archive
@@ -688,7 +524,7 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     }
     for (i = 0; i < K; i++)
         sd2 += K > 1 ? (d[i] - mean) * (d[i] - mean) / (K - 1) : 0.0;
-    g->point_sd = robust_sd(d, K, tmp);
+    g->point_sd = compare_robust_sd(d, K, tmp);
     /* a point is apart from its run's median ratio: one point far off
      * moves the geometric mean, not the median */
     memcpy(tmp, d, (size_t)K * sizeof *tmp);
@@ -735,84 +571,16 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     for (i = 0, g->median_ratio = 0.0; i < K; i++)
         g->median_ratio += s->points[G->pt[i]].lmed[g->view == FIT_RESIDENT ? 0 : 1] / K;
     g->median_ratio = exp(g->median_ratio - G->shift);
-    g->verdict = verdict_of(g->ratio, g->lo, g->hi, R);
-    group_why(s, g, R, busy_a, busy_b, g->corrected && s->opts.correct == COMPARE_CORRECT_LOAD);
+    g->verdict = compare_verdict_of(g->ratio, g->lo, g->hi, R);
+    compare_group_why(s, g, R, busy_a, busy_b,
+                      g->corrected && s->opts.correct == COMPARE_CORRECT_LOAD);
     if (g->corrected)
-        correction_alone(g, R, s->opts.correct);
-    medians_moved(g, R);
+        compare_correction_alone(g, R, s->opts.correct);
+    compare_medians_moved(g, R);
     compare_group_gate(g, s->opts.alpha, R, na + nb > 2 ? COMPARE_MORE_RUNS : COMPARE_MORE_SINGLE);
-    group_text(g, R, g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE);
+    compare_group_text(g, R, g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE);
     if (g->view == FIT_RESIDENT)
         judge_points(s, g, G, na + nb > 2 ? 0.0 : 2.0 * g->run_sd * g->run_sd, centre, d, tmp);
-}
-
-/* The verdict of group g of an `ab` pair (a0 side A, b0 side B) from its
- * paired passes (compare_pair.c), and its points' from their own. */
-static int judge_pair(compare_set *s, compare_group *g, const gdata *G, const results *a0,
-                      const results *b0, double busy_a, double busy_b, double *work, err *e)
-{
-    const double R = s->opts.threshold, alpha = s->opts.alpha;
-    double t, *tmp = work, *pd = work + G->K, centre, tapart;
-    compare_pair_stats ps;
-    int i, k = 0, rc = compare_pair_measure(a0, b0, s, g->view, G->pt, G->K, &ps, e);
-    if (rc < 0)
-        return rc;
-    g->paired = 1;
-    g->npoints = ps.used;
-    g->df = ps.n > 1 ? ps.n - 1 : 1;
-    g->se = ps.se;
-    g->run_sd = ps.sd;
-    t = stats_t_quantile(1.0 - alpha / 2.0, g->df);
-    g->ratio = g->raw_ratio = exp(ps.D);
-    g->lo = exp(ps.D - t * g->se);
-    g->hi = exp(ps.D + t * g->se);
-    for (i = 0, g->median_ratio = 0.0; i < G->K; i++)
-        g->median_ratio += s->points[G->pt[i]].lmed[g->view == FIT_RESIDENT ? 0 : 1] / G->K;
-    g->median_ratio = exp(g->median_ratio);
-    snprintf(g->band_from, sizeof g->band_from,
-             "the pairs of passes themselves (%d, A and B alternating in one time window)", ps.n);
-    if (ps.n < 2 || ps.used == 0) {
-        g->verdict = CMP_INCONCLUSIVE;
-        snprintf(g->why, sizeof g->why,
-                 "%d pair%s of passes measured every point (a verdict "
-                 "needs 2)",
-                 ps.used ? ps.n : 0, ps.n == 1 ? "" : "s");
-    } else {
-        g->verdict = verdict_of(g->ratio, g->lo, g->hi, R);
-        group_why(s, g, R, busy_a, busy_b, 0);
-    }
-    medians_moved(g, R);
-    compare_group_gate(g, alpha, R, COMPARE_MORE_PASSES);
-    group_text(g, R, COMPARE_CORRECT_NONE);
-    /* the points, on their own pairs; apart from the group's median ratio
-     * as compare's points are (judge_points) */
-    for (i = 0; i < G->K; i++)
-        if (isfinite(ps.point_d[i]))
-            pd[k++] = ps.point_d[i];
-    memcpy(tmp, pd, (size_t)k * sizeof *tmp);
-    qsort(tmp, (size_t)k, sizeof *tmp, cmp_double);
-    centre = k ? stats_quantile(tmp, k, 0.5) : 0.0;
-    g->point_sd = robust_sd(pd, k, tmp);
-    tapart = stats_t_quantile(1.0 - alpha / (2.0 * (k > 0 ? k : 1)), k > 1 ? k - 1 : 1);
-    for (i = 0; g->view == FIT_RESIDENT && i < G->K; i++) {
-        compare_point *c = &s->points[G->pt[i]];
-        const double di = ps.point_d[i], r = di - centre;
-        if (!isfinite(di)) {
-            c->lo = c->hi = c->ratio;
-            c->verdict = CMP_INCONCLUSIVE;
-            continue;
-        }
-        c->ratio = exp(di);
-        c->lo = exp(di - t * ps.point_se[i]);
-        c->hi = exp(di + t * ps.point_se[i]);
-        c->significant = c->lo > 1.0 || c->hi < 1.0;
-        c->verdict = verdict_of(c->ratio, c->lo, c->hi, R);
-        c->apart = fabs(r) > tapart * g->point_sd * sqrt(1.0 + 1.0 / k) && fabs(r) > log(R)
-                       ? (r > 0 ? 1 : -1)
-                       : 0;
-    }
-    compare_pair_free(&ps);
-    return BE_OK;
 }
 
 /* Collects group g's data and judges it; refa/refb the runs' log
@@ -855,7 +623,7 @@ static int do_group(compare_set *s, int gi, const results *a0, const results *b0
         }
     }
     if (s->paired)
-        rc = judge_pair(s, g, &G, a0, b0, busy_a, busy_b, work, e);
+        rc = compare_pair_judge(s, g, G.pt, G.K, a0, b0, busy_a, busy_b, work, e);
     else
         judge_group(s, g, &G, a0, busy_a, busy_b, work);
 done:

@@ -937,41 +937,12 @@ static int cmd_ab(const cli *c)
 {
     ab_opts o;
     site_settings st;
-    char passes[16], budget[32], names[CLI_MAX_PASS][48];
-    int i, s, gate = 4, rc, changed;
+    int gate = 4, rc, changed;
     err e;
-    memset(&o, 0, sizeof o);
     if ((rc = settings_of(c, &st, &changed, &e)) < 0)
         return fail(status_of(rc), &e);
+    ab_opts_from(&o, c);
     report_options(c, &st, &o.pages);
-    for (s = 0; s < 2; s++) {
-        snprintf(o.side[s].binary, sizeof o.side[s].binary, "%s", c->ab_binary[s]);
-        o.side[s].nenv = c->ab_nenv[s];
-        for (i = 0; i < c->ab_nenv[s]; i++)
-            o.side[s].env[i] = c->ab_env[s][i];
-    }
-    o.args[o.nargs++] = "--out";
-    o.args[o.nargs++] = c->out;
-    for (i = 0; i < c->npass && o.nargs + 8 < AB_MAX_ARGS; i++) {
-        snprintf(names[i], sizeof names[i], "--%s", cli_option_name(c->pass_opt[i]));
-        o.args[o.nargs++] = names[i];
-        if (c->pass_val[i])
-            o.args[o.nargs++] = c->pass_val[i];
-    }
-    snprintf(passes, sizeof passes, "%d", c->plan.passes);
-    snprintf(budget, sizeof budget, "%.17g", c->plan.budget);
-    o.args[o.nargs++] = "--passes";
-    o.args[o.nargs++] = passes;
-    o.args[o.nargs++] = "--budget";
-    o.args[o.nargs++] = budget;
-    o.passes = c->plan.passes;
-    o.budget = c->plan.budget;
-    o.quiet = c->quiet;
-    compare_opts_default(&o.cmp);
-    if (c->threshold > 0.0)
-        o.cmp.threshold = c->threshold;
-    if (c->alpha > 0.0)
-        o.cmp.alpha = c->alpha;
     if ((rc = ab_run(&o, (compare_format)c->format, &gate, &e)) < 0)
         return fail(status_of(rc), &e);
     if (changed && (rc = site_settings_save(c->out, &st, &e)) < 0)

@@ -16,8 +16,9 @@ static const struct {
     const char *name;
     int value;
 } dropped[] = {
-    {"--out", 1},      {"-o", 1},      {"--data", 1},   {"--quiet", 0}, {"-q", 0},
-    {"--base-url", 1}, {"--title", 1}, {"--author", 1}, {"--price", 1}, {"--prices", 1},
+    {"--out", 1},   {"-o", 1},         {"--data", 1},   {"--quiet", 0},
+    {"-q", 0},      {"--base-url", 1}, {"--title", 1},  {"--author", 1},
+    {"--price", 1}, {"--prices", 1},   {"--paired", 1}, /* a side of `ab`: its socket is gone with it */
 };
 
 /* 1 when word is a dropped option; *skip_next set when its value is the

@@ -18,8 +18,8 @@
 #include "results.h"
 
 /* The clean command line of run r into buf[0..size): the program as
- * "breakeven"; --out/-o, --data, --quiet/-q, --base-url, --title, --author
- * (with their values) and --price/--prices dropped; then "--price ID=USD"
+ * "breakeven"; --out/-o, --data, --quiet/-q, --base-url, --title, --author,
+ * --paired (with their values) and --price/--prices dropped; then "--price ID=USD"
  * for each price in r->prices; words with characters a shell would
  * interpret single-quoted.  "breakeven run" when r records no command. */
 void reproduce_command(const results *r, char *buf, size_t size);
