@@ -89,7 +89,7 @@ int ab_pace_hello(ab_pace *p, const char *run_id, const char *devices, err *e)
 {
     char line[AB_LINE];
     long pid;
-    snprintf(line, sizeof line, "id %s %s\n", run_id, devices);
+    snprintf(line, sizeof line, "id %s %d %s\n", run_id, RESULTS_FORMAT, devices);
     if (say(p->fd, line) < 0 || hear(p->fd, line, sizeof line, -1.0) != 1)
         return err_set(e, BE_EINTR, "--paired: the ab that started this run is gone");
     if (sscanf(line, "sibling %ld", &pid) != 1 || pid <= 0)
@@ -479,11 +479,19 @@ static int hellos(const ab_opts *o, child *ch, err *e)
         /* the side loads its libraries and builds its kernels first */
         if ((rc = next_line(o, ch, s, "starting", AB_GRACE_S + 60.0, e)) < 0)
             return rc;
-        if (strncmp(ch[s].said, "id ", 3) != 0 || !(sp = strchr(ch[s].said + 3, ' ')))
+        int format, at = 0;
+        if (strncmp(ch[s].said, "id ", 3) != 0 || !(sp = strchr(ch[s].said + 3, ' ')) ||
+            sscanf(sp, " %d %n", &format, &at) != 1 || at == 0)
             return err_set(e, BE_EFAIL, "ab: side %c said \"%.60s\", not its run", ch[s].name,
                            ch[s].said);
+        /* its results must be ours to compare, before any pass is spent */
+        if (format < 1 || format > RESULTS_FORMAT)
+            return err_set(e, BE_EUSAGE,
+                           "ab: side %c writes results format %d; this breakeven reads formats 1 "
+                           "to %d",
+                           ch[s].name, format, RESULTS_FORMAT);
         snprintf(ch[s].run, sizeof ch[s].run, "%.*s", (int)(sp - ch[s].said - 3), ch[s].said + 3);
-        snprintf(ch[s].devices, sizeof ch[s].devices, "%s", sp + 1);
+        snprintf(ch[s].devices, sizeof ch[s].devices, "%s", sp + at);
     }
     if (strcmp(ch[0].devices, ch[1].devices) != 0)
         return err_set(e, BE_EUSAGE,

@@ -15,7 +15,9 @@
  * B, whose visits alternated.
  *
  * The parent paces the children over a socket each, one line a message:
- * a child says "id RUN DEVICES" once its run exists (the parent answers
+ * a child says "id RUN FORMAT DEVICES" once its run exists (FORMAT: the
+ * results format it writes, which must be one this breakeven reads; the
+ * parent answers
  * "sibling PID", the other side, whose CPU time is then not counted as
  * others'), "ready K N" before its visit K of N and "end" after its last,
  * and waits for "go" after each; EOF on
@@ -85,7 +87,7 @@ typedef struct ab_pace {
     int sibling;  /* the other side's pid (ab_pace_hello)              */
 } ab_pace;
 
-/* "id RUN DEVICES" (DEVICES: the device ids, comma-separated), then the
+/* "id RUN FORMAT DEVICES" (DEVICES: the device ids, comma-separated), then the
  * parent's "sibling PID": the other side, into p->sibling. */
 int ab_pace_hello(ab_pace *p, const char *run_id, const char *devices, err *e);
 /* A sweep_progress_fn with ctx an ab_pace: on SWEEP_START says "ready K N"

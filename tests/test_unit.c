@@ -963,6 +963,15 @@ static void test_cli_tokens(void **state)
         {"breakeven fly", "unknown command \"fly\" (commands: all, run, report, compare, refit, "
                           "devices, tune, decide, which, ab)"},
         {"breakeven run extra", "unexpected argument \"extra\" (run takes none)"},
+        {"breakeven run --paired C,5,x", "--paired: \"C,5,x\" is not SIDE,FD,PAIR (ab starts its "
+                                         "runs so)"},
+        {"breakeven run --paired A,2,x", "--paired: \"A,2,x\" is not SIDE,FD,PAIR (ab starts its "
+                                         "runs so)"},
+        {"breakeven run --paired A,5,a/b", "--paired: \"A,5,a/b\" is not SIDE,FD,PAIR (ab starts "
+                                           "its runs so)"},
+        {"breakeven ab --env-b 1X=2", "--env-b: \"1X=2\" is not NAME=value"},
+        {"breakeven ab --passes 1", "--passes: ab needs at least 2 (pairs of passes)"},
+        {"breakeven compare a b --env-a X=1", "\"--env-a\" does not apply to compare (only to ab)"},
     };
     cli c;
     err e;
@@ -1624,6 +1633,40 @@ static void test_compare_pair(void **state)
     results_free(same);
     results_free(slow);
     results_free(near);
+}
+
+/* The recorded environment differs variable by variable: an interposed
+ * BLAS is a change of software that no version shows (a history step
+ * caused by one used to read "nothing in its provenance changed"); a
+ * quoted value is compared unquoted. */
+static void test_provenance_env(void **state)
+{
+    results *a = cmp_scaled("0.3.21", 1.0, 4), *b = cmp_scaled("0.3.21", 1.0, 4);
+    compare_diff d[COMPARE_MAX_DIFFS];
+    int n;
+    (void)state;
+    snprintf(a->prov.env, sizeof a->prov.env, "OMP_PLACES='{0}:2' OPENBLAS_NUM_THREADS=2");
+    snprintf(b->prov.env, sizeof b->prov.env,
+             "LD_PRELOAD=/opt/slow/libslowblas.so OMP_PLACES='{0}:2' OPENBLAS_NUM_THREADS=1");
+    n = compare_provenance(a, b, d, COMPARE_MAX_DIFFS);
+    assert_int_equal(n, 2);
+    assert_string_equal(d[0].what, "environment OPENBLAS_NUM_THREADS");
+    assert_string_equal(d[0].a, "2");
+    assert_string_equal(d[0].b, "1");
+    assert_string_equal(d[1].what, "environment LD_PRELOAD");
+    assert_string_equal(d[1].a, "(not set)");
+    assert_string_equal(d[1].b, "/opt/slow/libslowblas.so");
+    /* the same words: nothing differs, quoting and all */
+    snprintf(b->prov.env, sizeof b->prov.env, "OMP_PLACES='{0}:2' OPENBLAS_NUM_THREADS=2");
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 0);
+    /* a quote inside a value ('\'') */
+    snprintf(a->prov.env, sizeof a->prov.env, "POCL_DEBUG='it'\\''s'");
+    snprintf(b->prov.env, sizeof b->prov.env, "POCL_DEBUG=its");
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 1);
+    assert_string_equal(d[0].a, "it's");
+    assert_string_equal(d[0].b, "its");
+    results_free(a);
+    results_free(b);
 }
 
 /* A device off the host's CPUs gets the GPU's default band (compare.h):
@@ -3026,6 +3069,7 @@ int main(void)
         cmocka_unit_test(test_compare_cache_apart),
         cmocka_unit_test(test_compare_pair),
         cmocka_unit_test(test_compare_gpu_band),
+        cmocka_unit_test(test_provenance_env),
         cmocka_unit_test(test_compare_quick_tenth),
         cmocka_unit_test(test_cachehop),
         cmocka_unit_test(test_results_rejects),
