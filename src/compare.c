@@ -488,19 +488,14 @@ static void json_group(FILE *out, const compare_group *g)
             ", \"corrected\": %s, \"verdict\": \"%s\", \"why\": ", g->corrected ? "true" : "false",
             g->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(g->verdict));
     json_string(out, g->why);
-    fprintf(out, ", \"gate\": \"%s\", \"paired\": %s, \"se\": ", compare_gate_name(g->gate),
+    fprintf(out, ", \"gate\": \"%s\", \"paired\": %s", compare_gate_name(g->gate),
             g->paired ? "true" : "false");
-    json_number(out, g->se);
-    fputs(", \"detectable\": ", out);
-    json_number(out, g->detectable);
-    fputs(", \"settle\": ", out);
-    json_string(out, g->settle);
-    fputs(", \"note\": ", out);
-    json_string(out, g->note);
-    fputs(", \"band_from\": ", out);
-    json_string(out, g->band_from);
-    fputs(", \"text\": ", out);
-    json_string(out, g->text);
+    json_member_number(out, "se", g->se);
+    json_member_number(out, "detectable", g->detectable);
+    json_member_string(out, "settle", g->settle);
+    json_member_string(out, "note", g->note);
+    json_member_string(out, "band_from", g->band_from);
+    json_member_string(out, "text", g->text);
     fputc('}', out);
 }
 
@@ -529,8 +524,8 @@ static void write_json(FILE *out, const compare_set *s)
     fprintf(out, "{\"verdict\": \"%s\", \"why\": ",
             s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict));
     json_string(out, s->verdict == CMP_INCONCLUSIVE ? s->why : "");
-    fprintf(out, ", \"gate\": \"%s\", \"gate_why\": ", compare_gate_name(s->gate));
-    json_string(out, s->gate_why);
+    fprintf(out, ", \"gate\": \"%s\"", compare_gate_name(s->gate));
+    json_member_string(out, "gate_why", s->gate_why);
     fprintf(out, ", \"paired\": %s", s->paired ? "true" : "false");
     fputs(",\n \"warnings\": [", out);
     for (i = 0; i < s->nwarnings; i++) {

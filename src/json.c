@@ -27,3 +27,15 @@ void json_number(FILE *out, double v)
     else
         fputs("null", out);
 }
+
+void json_member_string(FILE *out, const char *key, const char *s)
+{
+    fprintf(out, ", \"%s\": ", key);
+    json_string(out, s);
+}
+
+void json_member_number(FILE *out, const char *key, double v)
+{
+    fprintf(out, ", \"%s\": ", key);
+    json_number(out, v);
+}

@@ -13,5 +13,8 @@
 void json_string(FILE *out, const char *s);
 /* v as a JSON number (17 significant digits), or null when not finite. */
 void json_number(FILE *out, double v);
+/* ", \"key\": " and the value: a member after the first of an object. */
+void json_member_string(FILE *out, const char *key, const char *s);
+void json_member_number(FILE *out, const char *key, double v);
 
 #endif

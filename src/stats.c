@@ -323,6 +323,22 @@ static int cmp_tagged(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
+/* The samples' indexes ordered by pass, in the order measured within
+ * each (malloc'd, n of them; NULL when out of memory). */
+static tagged *by_pass(const int *pass, int n)
+{
+    tagged *tag = malloc((size_t)n * sizeof *tag + 1);
+    int i;
+    if (!tag)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        tag[i].pass = pass[i];
+        tag[i].i = i;
+    }
+    qsort(tag, (size_t)n, sizeof *tag, cmp_tagged);
+    return tag;
+}
+
 /* The log of the median of y[0..n) (logs of times) and the variance of that
  * log-median, π/2·σ²/n with σ = 1.4826·MAD: the large-sample variance of
  * the median of normal data, with a scale that one slow sample cannot
@@ -360,18 +376,13 @@ int stats_drift(const double *x, const int *pass, int n, double *z, double *rati
         free(v);
         return BE_OK;
     }
-    tag = malloc((size_t)n * sizeof *tag);
+    tag = by_pass(pass, n);
     y = malloc((size_t)n * sizeof *y);
     r = malloc((size_t)n * sizeof *r);
     if (!tag || !y || !r) {
         rc = err_set(e, BE_EFAIL, "out of memory testing %d samples for drift", n);
         goto done;
     }
-    for (i = 0; i < n; i++) {
-        tag[i].pass = pass[i];
-        tag[i].i = i;
-    }
-    qsort(tag, (size_t)n, sizeof *tag, cmp_tagged);
     /* drift is a slowdown while a point is measured, within a visit; the
      * passes' z scores are combined (Stouffer) and their ratios' median
      * kept */
@@ -402,7 +413,7 @@ int stats_summarize_passes(const double *x, const int *pass, int n, stats_summar
 
     if ((rc = stats_summarize(x, n, s, e)) < 0)
         return rc;
-    tag = malloc((size_t)n * sizeof *tag);
+    tag = by_pass(pass, n);
     y = malloc((size_t)n * sizeof *y);
     v = malloc((size_t)n * sizeof *v);
     lmed = malloc((size_t)n * sizeof *lmed);
@@ -411,11 +422,6 @@ int stats_summarize_passes(const double *x, const int *pass, int n, stats_summar
         rc = err_set(e, BE_EFAIL, "out of memory summarizing %d samples", n);
         goto done;
     }
-    for (i = 0; i < n; i++) {
-        tag[i].pass = pass[i];
-        tag[i].i = i;
-    }
-    qsort(tag, (size_t)n, sizeof *tag, cmp_tagged);
     /* per pass, its samples in the order measured: the log-median and its
      * variance */
     for (start = 0; start < n; start = i) {
