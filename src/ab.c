@@ -587,7 +587,12 @@ int ab_run(const ab_opts *o, compare_format f, int *gate, err *e)
         goto out;
     ra = ch[0].run;
     rb = ch[1].run;
-    if ((rc = report_compare(&o->pages, &ra, 1, &rb, 1, &o->cmp, &cmp, page, sizeof page, e)) < 0)
+    if (o->lock && (rc = outlock_take(o->lock, o->pages.stop, e)) < 0)
+        goto out;
+    rc = report_compare(&o->pages, &ra, 1, &rb, 1, &o->cmp, &cmp, page, sizeof page, e);
+    if (o->lock)
+        outlock_give(o->lock);
+    if (rc < 0)
         goto out;
     /* JSON and CSV are for programs: the differences are in JSON's own
      * field, and the page's path on stderr */

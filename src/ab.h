@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "err.h"
+#include "outlock.h"
 #include "progress.h"
 #include "report.h"
 #include "sweep.h"
@@ -60,6 +61,8 @@ typedef struct ab_opts {
     int quiet;
     compare_opts cmp;  /* threshold, alpha, correction */
     report_opts pages; /* where the comparison page goes */
+    outlock *lock;     /* OUT's, held while the page is written (never while
+                          the sides run: they write OUT too); NULL: none */
     /* the words of args that ab_opts_from makes */
     char names[CLI_MAX_PASS][48], passes_word[16], budget_word[32];
 } ab_opts;

@@ -55,7 +55,8 @@ enum {
     OPT_ENV_B,
     OPT_BINARY_A,
     OPT_BINARY_B,
-    OPT_PAIRED
+    OPT_PAIRED,
+    OPT_NO_WAIT
 };
 
 /* --title and --author end up in page titles and the feed: one line of
@@ -130,6 +131,8 @@ static const option_spec options[] = {
     {"view", 0, 1, OPT_VIEW, CMD(CLI_WHICH)},
     {"full", 0, 0, OPT_FULL, CMD(CLI_REPORT)},
     {"jobs", 'j', 1, OPT_JOBS, CMD(CLI_ALL) | CMD(CLI_REPORT)},
+    {"no-wait", 0, 0, OPT_NO_WAIT,
+     C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) | CMD(CLI_AB)},
 };
 #define NOPTIONS ((int)(sizeof options / sizeof *options))
 
@@ -221,6 +224,8 @@ void cli_usage(FILE *out)
           "  --full             report renders every page again, whatever it rendered before\n"
           "  -j, --jobs N       processes rendering the runs' pages at once (report, all;\n"
           "                     1..64, default: one per CPU)\n"
+          "  --no-wait          when another breakeven is writing OUT, exit 1 naming it\n"
+          "                     instead of waiting for it (run: only before it measures)\n"
           "  --save             tune --quick: keep its tuning (it is not kept without;\n"
           "                     tune without --quick always keeps it)\n"
           "  -q, --quiet        no progress output\n"
@@ -599,8 +604,10 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
     const int opt = options[k].id;
     if (!g->token[k])
         g->token[k] = tok;
-    /* what `ab` hands its sides' runs: the grid's options, as given */
-    if ((options[k].cmds & CMD(CLI_AB)) && (options[k].cmds & CMD(CLI_RUN)) && opt != OPT_OUT) {
+    /* what `ab` hands its sides' runs: the grid's options, as given (not
+     * --no-wait: each side waits for the other's brief writes of OUT) */
+    if ((options[k].cmds & CMD(CLI_AB)) && (options[k].cmds & CMD(CLI_RUN)) && opt != OPT_OUT &&
+        opt != OPT_NO_WAIT) {
         if (c->npass == CLI_MAX_PASS)
             return err_set(e, BE_EUSAGE, "too many options (at most %d of the grid)", CLI_MAX_PASS);
         c->pass_opt[c->npass] = opt;
@@ -670,6 +677,9 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         break;
     case OPT_FULL:
         c->full = 1;
+        break;
+    case OPT_NO_WAIT:
+        c->no_wait = 1;
         break;
     case OPT_HELP:
         c->help_cmd = c->cmd;

@@ -55,6 +55,7 @@ typedef struct cli {
     int fail_on_regression;        /* --fail-on-regression (compare): exit 3 */
     int full;                      /* --full (report): no render cache */
     int jobs;                      /* --jobs (report, all): 0 = one per CPU */
+    int no_wait;                   /* --no-wait: exit 1 when another writes OUT */
     double threshold;              /* --threshold (compare): 0 = the default */
     double alpha;                  /* --alpha (compare): 0 = the default */
     int correct;                   /* --correct (compare): 0 the default, 1 none,

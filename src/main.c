@@ -32,6 +32,7 @@
 #include "fmt.h"
 #include "fsx.h"
 #include "host.h"
+#include "outlock.h"
 #include "pick.h"
 #include "progress.h"
 #include "prose.h"
@@ -82,6 +83,21 @@ static void print_warning(void *ctx, const char *line)
 {
     (void)ctx;
     print_line("breakeven: warning: ", line);
+}
+
+/* The note of a command that waits for another writing OUT (outlock.h):
+ * printed with --quiet too, so that a command that seems to hang says
+ * why. */
+static void print_note(void *ctx, const char *line)
+{
+    (void)ctx;
+    print_line("breakeven: ", line);
+}
+
+/* The lock of c's OUT, not held (outlock.h). */
+static void lock_of(const cli *c, outlock *l)
+{
+    outlock_init(l, c->out, c->no_wait, print_note, NULL);
 }
 
 static int fail(int status, const err *e)
@@ -301,19 +317,26 @@ static void report_options(const cli *c, const site_settings *st, report_opts *o
 }
 
 /* `report`: the pages, the feed and the CSV files; the path of
- * OUT/index.html last. */
-static int cmd_report(const cli *c)
+ * OUT/index.html last.  All of it under OUT's lock (lk, which `all`'s
+ * run may hold already), from reading site.conf to saving it: the
+ * recovery of an abandoned publish (site_recover) then never meets a live
+ * report's staged files. */
+static int cmd_report(const cli *c, outlock *lk)
 {
     report_opts o;
     site_settings st;
     char index[4200];
     err e;
     int rc, changed;
-    if ((rc = settings_of(c, &st, &changed, &e)) < 0)
+    if ((rc = outlock_take(lk, stop_flag(), &e)) < 0)
         return fail(status_of(rc), &e);
-    report_options(c, &st, &o);
-    if ((rc = report_write(&o, index, sizeof index, &e)) < 0 ||
-        (changed && (rc = site_settings_save(c->out, &st, &e)) < 0))
+    if ((rc = settings_of(c, &st, &changed, &e)) == BE_OK) {
+        report_options(c, &st, &o);
+        if ((rc = report_write(&o, index, sizeof index, &e)) == BE_OK && changed)
+            rc = site_settings_save(c->out, &st, &e);
+    }
+    outlock_give(lk);
+    if (rc < 0)
         return fail(status_of(rc), &e);
     fflush(stdout);
     if (!st.base_url[0] && !c->quiet)
@@ -426,9 +449,16 @@ static int cmd_compare(const cli *c)
     char page[4200];
     err e;
     site_settings st;
+    outlock lk;
     int rc, changed, status = 0;
-    if ((rc = settings_of(c, &st, &changed, &e)) < 0)
+    /* under OUT's lock from the archive read to site.conf saved */
+    lock_of(c, &lk);
+    if ((rc = outlock_take(&lk, stop_flag(), &e)) < 0)
         return fail(status_of(rc), &e);
+    if ((rc = settings_of(c, &st, &changed, &e)) < 0) {
+        outlock_drop(&lk);
+        return fail(status_of(rc), &e);
+    }
     report_options(c, &st, &o);
     compare_opts_default(&co);
     if (c->threshold > 0.0)
@@ -441,12 +471,17 @@ static int cmd_compare(const cli *c)
     if ((rc = pick_side_expand(c->out, "A", c->args, c->nside_a, &pa, &e)) < 0 ||
         (rc = pick_side_expand(c->out, "B", c->args + c->nside_a, c->nargs - c->nside_a, &pb, &e)) <
             0 ||
-        (rc = report_compare(&o, pa.arg, pa.n, pb.arg, pb.n, &co, &cmp, page, sizeof page, &e)) < 0)
+        (rc = report_compare(&o, pa.arg, pa.n, pb.arg, pb.n, &co, &cmp, page, sizeof page, &e)) <
+            0) {
+        outlock_drop(&lk);
         return fail(status_of(rc), &e);
+    }
     if (changed && (rc = site_settings_save(c->out, &st, &e)) < 0) {
+        outlock_drop(&lk);
         compare_free(&cmp);
         return fail(status_of(rc), &e);
     }
+    outlock_drop(&lk);
     compare_write(stdout, &cmp,
                   c->format == CLI_JSON       ? COMPARE_JSON
                   : c->format == CLI_MARKDOWN ? COMPARE_MARKDOWN
@@ -500,7 +535,7 @@ static int print_networks(FILE *out, const results *r, err *e);
  * this version's method, the file rewritten in place (atomically; the
  * samples are written back as loaded, to the last digit), its charts
  * redrawn, and the answers printed as `run` prints them. */
-static int refit_one(const cli *c, const char *arg, err *e)
+static int refit_one(const cli *c, const char *arg, outlock *lk, err *e)
 {
     archive_run u;
     fit_prices prices;
@@ -508,7 +543,7 @@ static int refit_one(const cli *c, const char *arg, err *e)
     results *r;
     char dir[ARCHIVE_PATH], *slash;
     const char *root;
-    int i, rc, ncharts = 0, onepass = 0;
+    int i, rc, ncharts = 0, onepass = 0, locked = 0;
 
     memset(&fs, 0, sizeof fs);
     if ((rc = archive_load_run(c->out, arg, &u, e)) < 0)
@@ -526,6 +561,11 @@ static int refit_one(const cli *c, const char *arg, err *e)
      * killed command left there is gone; a file the user named elsewhere
      * is rewritten where the user's path leads */
     root = fsx_inside(c->out, u.src) ? c->out : NULL;
+    /* a run of OUT is refitted under OUT's lock (outlock.h), from the
+     * checks to its charts */
+    if (root && (rc = outlock_take(lk, stop_flag(), e)) < 0)
+        goto done;
+    locked = root != NULL;
     if ((root && ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
                   (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
                   (rc = fsx_sweep_in(c->out, dir, e)) < 0)) ||
@@ -570,6 +610,8 @@ static int refit_one(const cli *c, const char *arg, err *e)
     print_path(stdout, "%s/\n", dir);
     print_path(stdout, "%s\n", u.src);
 done:
+    if (locked)
+        outlock_give(lk);
     fit_set_free(&fs);
     archive_run_free(&u);
     return rc;
@@ -578,10 +620,12 @@ done:
 /* `refit RUN...`: each run in turn; the first failure stops. */
 static int cmd_refit(const cli *c)
 {
+    outlock lk;
     err e;
     int i, rc;
+    lock_of(c, &lk);
     for (i = 0; i < c->nargs; i++)
-        if ((rc = refit_one(c, c->args[i], &e)) < 0)
+        if ((rc = refit_one(c, c->args[i], &lk, &e)) < 0)
             return fail(status_of(rc), &e);
     return 0;
 }
@@ -593,9 +637,11 @@ static int cmd_decide(const cli *c)
     archive_run u;
     netfit_set s;
     char dir[ARCHIVE_PATH], *slash;
+    outlock lk;
     err e;
-    int rc;
+    int rc, locked = 0;
     memset(&s, 0, sizeof s);
+    lock_of(c, &lk);
     if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
         return fail(status_of(rc), &e);
     snprintf(dir, sizeof dir, "%s", u.src);
@@ -603,6 +649,12 @@ static int cmd_decide(const cli *c)
         *slash = '\0';
     else
         snprintf(dir, sizeof dir, ".");
+    /* beside a run of OUT: under OUT's lock (outlock.h) */
+    if (fsx_inside(c->out, dir) && (rc = outlock_take(&lk, stop_flag(), &e)) < 0) {
+        archive_run_free(&u);
+        return fail(status_of(rc), &e);
+    }
+    locked = fsx_inside(c->out, dir);
     if ((rc = netfit_run(u.r, u.r->prov.seed, 0, &s, &e)) == BE_OK && s.n == 0) {
         const char *names[1];
         if (netfit_networks(u.r, names, 1) > 0)
@@ -629,6 +681,8 @@ static int cmd_decide(const cli *c)
         print_path(stdout, "%s/decision.json\n", dir);
         print_path(stdout, "%s/breakeven_decision.h\n", dir);
     }
+    if (locked)
+        outlock_give(&lk);
     netfit_free(&s);
     archive_run_free(&u);
     return rc < 0 ? fail(status_of(rc), &e) : 0;
@@ -767,7 +821,7 @@ static void run_announce(const cli *c, const device_set *set, device *const *sel
 /* The sweep and its refinement into r, saved at path as they go; on an
  * interruption r is saved (marked partial) and BE_EINTR says where. */
 static int run_measure(const cli *c, device **sel, int nsel, results *r, const char *path,
-                       ab_pace *pace, err *e)
+                       ab_pace *pace, outlock *lk, err *e)
 {
     int ngrid = 0, rc;
     double start;
@@ -787,14 +841,14 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
     start = host_seconds();
     /* a fifth of the budget is kept for refinement around the crossover */
     rc = sweep_run(&p, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel, nsel,
-                   r, c->out, path, stop_flag(), pace ? ab_pace_event : progress_event,
+                   r, c->out, path, lk, stop_flag(), pace ? ab_pace_event : progress_event,
                    pace ? (void *)pace : (void *)&pg, e);
     /* a side of a pair writes nothing more until the other has measured */
     if (rc == BE_OK && pace)
         rc = ab_pace_end(pace, e);
     if (rc == BE_OK) {
         refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel, nsel,
-                          c->out,   path,       stop_flag(),  progress_event, &pg};
+                          c->out,   path,       stop_flag(),  progress_event, &pg, lk};
         rc = refine_run(&ro, r, e);
     }
     progress_finish(&pg);
@@ -802,7 +856,13 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
     host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
     if (rc != BE_EINTR)
         return rc;
-    if ((rc = results_save(r, c->out, path, &save)) < 0) {
+    /* what was measured is saved whatever another writer does: the wait
+     * for OUT's lock is not cut short by the signal that stopped the run */
+    if ((rc = outlock_take(lk, NULL, &save)) == BE_OK) {
+        rc = results_save(r, c->out, path, &save);
+        outlock_give(lk);
+    }
+    if (rc < 0) {
         *e = save;
         return rc;
     }
@@ -856,8 +916,10 @@ static int cmd_run(const cli *c, int then_report)
     char dir[2400], id[128], path[2600], devs[512];
     results *r = NULL;
     ab_pace pace = {c->paired_fd, NULL, 0, 0};
+    outlock lk;
     err e;
 
+    lock_of(c, &lk);
     if ((rc = device_discover(&set, c->threads, &e)) < 0)
         return fail(status_of(rc), &e);
     idx = malloc((size_t)set.n * sizeof *idx);
@@ -878,7 +940,13 @@ static int cmd_run(const cli *c, int then_report)
         err_set(&e, BE_EINTR, "interrupted before the run started; nothing written");
         goto fail;
     }
-    if ((rc = make_run_dir(c->out, dir, sizeof dir, id, sizeof id, &e)) < 0) {
+    /* OUT's lock only while writing (outlock.h): the directory and the
+     * first save now, each checkpoint, then the final file and charts;
+     * never while measuring */
+    /* a publish a killed writer left is finished or undone first, as
+     * every writer of OUT does under the lock (site_recover) */
+    if ((rc = outlock_take(&lk, stop_flag(), &e)) < 0 || (rc = site_recover(c->out, &e)) < 0 ||
+        (rc = make_run_dir(c->out, dir, sizeof dir, id, sizeof id, &e)) < 0) {
         status = status_of(rc);
         goto fail;
     }
@@ -900,13 +968,17 @@ static int cmd_run(const cli *c, int then_report)
         for (i = 0, devs[0] = '\0'; i < nsel; i++)
             fmt_append(devs, sizeof devs, "%s%s", i ? "," : "", sel[i]->info.id);
     }
-    if ((rc = results_save(r, c->out, path, &e)) < 0 ||
-        (c->paired_side && (rc = ab_pace_hello(&pace, id, devs, &e)) < 0) ||
-        (rc = run_measure(c, sel, nsel, r, path, c->paired_side ? &pace : NULL, &e)) < 0)
+    if ((rc = results_save(r, c->out, path, &e)) < 0)
+        goto fail;
+    outlock_give(&lk);
+    if ((c->paired_side && (rc = ab_pace_hello(&pace, id, devs, &e)) < 0) ||
+        (rc = run_measure(c, sel, nsel, r, path, c->paired_side ? &pace : NULL, &lk, &e)) < 0)
         goto fail;
     run_notes(c, sel, nsel, r);
     r->partial = 0;
-    if ((rc = results_save(r, c->out, path, &e)) < 0)
+    /* a sweep measured is saved: this wait is not cut short by a signal
+     * (nor refused with --no-wait, which held only until the first take) */
+    if ((rc = outlock_take(&lk, NULL, &e)) < 0 || (rc = results_save(r, c->out, path, &e)) < 0)
         goto fail;
     if (stop_requested()) {
         err_set(&e, BE_EINTR,
@@ -918,12 +990,14 @@ static int cmd_run(const cli *c, int then_report)
     if ((rc = run_publish(c, r, dir, path, &e)) < 0)
         goto fail;
     status = 0;
+    /* `all`: the report follows under the lock the run holds */
     if (then_report)
-        status = cmd_report(c);
+        status = cmd_report(c, &lk);
     goto done;
 fail:
     fail(status, &e);
 done:
+    outlock_drop(&lk);
     results_free(r);
     free(idx);
     free(sel);
@@ -937,16 +1011,25 @@ static int cmd_ab(const cli *c)
 {
     ab_opts o;
     site_settings st;
+    outlock lk;
     int gate = 4, rc, changed;
     err e;
     if ((rc = settings_of(c, &st, &changed, &e)) < 0)
         return fail(status_of(rc), &e);
     ab_opts_from(&o, c);
     report_options(c, &st, &o.pages);
+    /* OUT's lock for the comparison page and site.conf only: the sides
+     * take it for their own writes */
+    lock_of(c, &lk);
+    o.lock = &lk;
     if ((rc = ab_run(&o, (compare_format)c->format, &gate, &e)) < 0)
         return fail(status_of(rc), &e);
-    if (changed && (rc = site_settings_save(c->out, &st, &e)) < 0)
+    if (changed && ((rc = outlock_take(&lk, stop_flag(), &e)) < 0 ||
+                    (rc = site_settings_save(c->out, &st, &e)) < 0)) {
+        outlock_drop(&lk);
         return fail(status_of(rc), &e);
+    }
+    outlock_drop(&lk);
     return gate;
 }
 
@@ -993,8 +1076,11 @@ int main(int argc, char **argv)
     case CLI_RUN:
     case CLI_ALL:
         return cmd_repeat(&c);
-    case CLI_REPORT:
-        return cmd_report(&c);
+    case CLI_REPORT: {
+        outlock lk;
+        lock_of(&c, &lk);
+        return cmd_report(&c, &lk);
+    }
     case CLI_COMPARE:
         return cmd_compare(&c);
     case CLI_REFIT:

@@ -208,7 +208,7 @@ int refine_run(const refine_opts *o, results *r, err *e)
             break;
         fit_set_free(&fs);
         rc = sweep_run(o->plan, extra, nextra, left, o->devs, o->ndev, r, o->root, o->checkpoint,
-                       o->stop, o->progress, o->progress_ctx, e);
+                       o->lock, o->stop, o->progress, o->progress_ctx, e);
         if (rc < 0)
             return rc;
     }

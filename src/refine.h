@@ -35,6 +35,7 @@ typedef struct refine_opts {
     volatile sig_atomic_t *stop; /* polled between samples (NULL: never)    */
     sweep_progress_fn progress;  /* may be NULL                             */
     void *progress_ctx;
+    outlock *lock; /* OUT's, for the checkpoints (sweep_run); NULL: none */
 } refine_opts;
 
 /* Fits r and refines it as described above, then stores the final fit and

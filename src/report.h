@@ -56,7 +56,10 @@ typedef struct report_opts {
  * is skipped (o->warn says so); a run imported from elsewhere that cannot
  * is refused, and enters OUT/runs/ only once everything has rendered.
  * Interrupted (o->stop) before the files are published, BE_EINTR: the site
- * is the previous one (site_flush publishes them as one set). */
+ * is the previous one (site_flush publishes them as one set).  The caller
+ * holds OUT's lock (outlock.h; main.c takes it): the report finishes or
+ * undoes the publish a killed writer left, which only the lock makes
+ * sure is not a live writer's. */
 int report_write(const report_opts *o, char *index, size_t size, err *e);
 
 /* `breakeven compare A... -- B...`: loads the runs of each side (ids
@@ -64,7 +67,8 @@ int report_write(const report_opts *o, char *index, size_t size, err *e);
  * (the caller frees it with compare_free), the runs of OUT's archive
  * offered as the run-to-run band (compare.h), and writes
  * OUT/compare/<a>..<b>.html (the first run of each side) with its change
- * chart; page receives the page's path. */
+ * chart; page receives the page's path.  The caller holds OUT's lock, as
+ * for report_write. */
 int report_compare(const report_opts *o, const char *const *a, int na, const char *const *b, int nb,
                    const compare_opts *co, compare_set *cmp, char *page, size_t size, err *e);
 

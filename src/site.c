@@ -544,10 +544,18 @@ static int same_on_disk(const char *out, const char *path, const char *data, siz
     return same;
 }
 
-/* Opens the list of the set's staged files, OUT/.publish.pending. */
+/* Opens the list of the set's staged files, OUT/.publish.pending, after
+ * what a writer killed on its way left (site_recover): its writer holds
+ * OUT's lock (outlock.h), so a list there now is a dead writer's, and
+ * truncating it would leave its staged files where no list names them.
+ * (A report recovers first thing anyway; a comparison page, published as
+ * a set of its own, does it here.) */
 static int list_open(site_outbox *b, const char *out, err *e)
 {
     char pending[SITE_PATH + 32];
+    int rc;
+    if ((rc = site_recover(out, e)) < 0)
+        return rc;
     snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
     b->list = open(pending, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (b->list < 0)

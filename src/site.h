@@ -190,7 +190,11 @@ int site_put_xml(site_outbox *b, const char *path, xmlChar *data, int len, err *
 int site_flush(site_outbox *b, const char *out, volatile sig_atomic_t *stop, err *e);
 /* Finishes a set committed but not all in place (OUT/.publish), removes
  * the staged files of one never committed (OUT/.publish.pending).  Only
- * paths under out are touched.  report_write calls it first. */
+ * paths under out are touched.  report_write calls it first, and every
+ * set before it opens its list.  The caller holds OUT's lock (outlock.h):
+ * then the manifests it finds are a dead writer's, never a live one's
+ * (two reports at once each took the other's list for abandoned and
+ * rolled it back). */
 int site_recover(const char *out, err *e);
 
 #define SITE_PUBLISH ".publish"

@@ -284,14 +284,23 @@ static int measured(const rs_point *p)
 }
 
 /* Saves r without the points from base on that have not been measured yet
- * (an ok point without samples is not a valid point of a file). */
-static int checkpoint_save(const results *r, int base, const char *root, const char *path, err *e)
+ * (an ok point without samples is not a valid point of a file), under
+ * OUT's lock (lock NULL: none).  The measuring never waits for another
+ * writer of OUT (outlock.h): while one holds the lock the checkpoint is
+ * skipped, and the next saves the same points and more. */
+static int checkpoint_save(const results *r, int base, const char *root, const char *path,
+                           outlock *lock, err *e)
 {
     results view = *r;
-    int i, rc;
+    int i, rc, held = 1;
+    if (lock && ((rc = outlock_try(lock, &held, e)) < 0 || !held))
+        return rc;
     view.points = malloc((size_t)(r->npoints + 1) * sizeof *view.points);
-    if (!view.points)
+    if (!view.points) {
+        if (lock)
+            outlock_give(lock);
         return err_set(e, BE_EFAIL, "out of memory saving %s", path);
+    }
     view.npoints = 0;
     for (i = 0; i < r->npoints; i++)
         if (i < base || measured(&r->points[i]))
@@ -299,6 +308,8 @@ static int checkpoint_save(const results *r, int base, const char *root, const c
     view.cap = view.npoints;
     rc = results_save(&view, root, path, e);
     free(view.points);
+    if (lock)
+        outlock_give(lock);
     return rc;
 }
 
@@ -334,6 +345,7 @@ typedef struct sweep {
     int ndev;
     results *r;
     const char *root, *checkpoint; /* the checkpoint inside root (results_save) */
+    outlock *lock;                 /* OUT's lock, taken to write it; NULL: none */
     sweep_progress_fn progress;
     void *ctx;
     int passes, total;           /* passes to run; visits in all of them        */
@@ -441,7 +453,7 @@ static int checkpoint_due(sweep *sw, err *e)
         host_seconds() - sw->last_save < CHECKPOINT_COST * sw->save_took)
         return BE_OK;
     t0 = host_seconds();
-    rc = checkpoint_save(sw->r, sw->base, sw->root, sw->checkpoint, e);
+    rc = checkpoint_save(sw->r, sw->base, sw->root, sw->checkpoint, sw->lock, e);
     sw->last_save = host_seconds();
     sw->save_took = sw->last_save - t0;
     return rc;
@@ -636,14 +648,14 @@ static int run_pass(sweep *sw, int k, err *e)
     if (rc == BE_OK && sw->progress)
         pass_done(sw, k, slot);
     if (rc == BE_OK && sw->checkpoint) {
-        rc = checkpoint_save(r, sw->base, sw->root, sw->checkpoint, e);
+        rc = checkpoint_save(r, sw->base, sw->root, sw->checkpoint, sw->lock, e);
         sw->last_save = host_seconds();
     }
     return rc;
 }
 
 int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
-              int ndev, results *r, const char *root, const char *checkpoint,
+              int ndev, results *r, const char *root, const char *checkpoint, outlock *lock,
               volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e)
 {
     sweep sw;
@@ -660,6 +672,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
     sw.r = r;
     sw.root = root;
     sw.checkpoint = checkpoint;
+    sw.lock = lock;
     sw.progress = progress;
     sw.ctx = ctx;
     sw.passes = p->passes > 0 ? p->passes : 1;

@@ -27,7 +27,10 @@
  * The results file is saved as a checkpoint (marked partial) after a visit
  * when 10 s have passed since the last save, and after every pass, so a run
  * that dies keeps most of what it measured (an interrupted one saves all).
- * It is written inside root (OUT) through no link below it (results_save).
+ * It is written inside root (OUT) through no link below it (results_save),
+ * under OUT's lock (lock, NULL for none) when no other writer holds it:
+ * the sweep never waits for one, a checkpoint is skipped instead
+ * (outlock.h).
  */
 #ifndef BE_SWEEP_H
 #define BE_SWEEP_H
@@ -35,6 +38,7 @@
 #include <signal.h>
 
 #include "backend.h"
+#include "outlock.h"
 #include "plan.h"
 #include "results.h"
 
@@ -70,7 +74,7 @@ typedef void (*sweep_progress_fn)(void *ctx, const sweep_event *ev);
  * returns BE_EINTR with what was measured so far in r (points never
  * visited are left out).  progress may be NULL. */
 int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
-              int ndev, results *r, const char *root, const char *checkpoint,
+              int ndev, results *r, const char *root, const char *checkpoint, outlock *lock,
               volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e);
 
 #endif

@@ -14,6 +14,15 @@
     <xsl:param name="body"/>
     <html lang="en">
       <head>
+        <!-- the page's policy: it loads its stylesheet and its charts from
+             the site itself ('self') and nothing else: no script, no style
+             or image written into the page (there is none), no font, frame
+             or connection; no <base> may move its links, no form send
+             anything.  A <meta> policy holds for what follows it: first.
+             'self' serves a page opened from disk too: Chromium matches it
+             to the file: URLs beside the page (tests/check_pages opens
+             every page from file:// and fails on any refusal). -->
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'"/>
         <meta name="viewport" content="width=device-width, initial-scale=1"/>
         <title><xsl:value-of select="$title"/></title>
         <xsl:if test="/page/site/@author != ''">

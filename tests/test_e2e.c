@@ -3,7 +3,7 @@
  * would, on tiny sweeps, and check its exit status, what it printed, and the
  * results file it wrote (loaded back through the library, schema and all).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock(2), to hold OUT's lock as breakeven does */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1461,6 +1462,251 @@ static void test_ab(void **state)
     outcome_free(&o);
 }
 
+/* ---- one writer at a time per OUT (outlock.h) ---- */
+
+/* The runs archived under out: directories of runs/ not named with a dot;
+ * each with its results file and its page, and its item in the feed
+ * exactly once. */
+static int published_runs(const char *out)
+{
+    char path[900], *feed = NULL, want[400];
+    struct dirent *de;
+    DIR *d;
+    int n = 0;
+    err e;
+    snprintf(path, sizeof path, "%s/feed.xml", out);
+    if (fsx_read_all(path, &feed, NULL, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(path, sizeof path, "%s/runs", out);
+    assert_non_null(d = opendir(path));
+    while ((de = readdir(d))) {
+        const char *hit;
+        struct stat st;
+        snprintf(path, sizeof path, "%s/runs/%s", out, de->d_name);
+        if (de->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        n++;
+        snprintf(path, sizeof path, "%s/runs/%s", out, de->d_name);
+        if (!file_exists(path, "results.xml.gz") || !file_exists(path, "index.html"))
+            fail_msg("run %s: not archived and published whole", de->d_name);
+        snprintf(want, sizeof want, ">breakeven:run:%s</guid>", de->d_name);
+        if (!(hit = strstr(feed, want)) || strstr(hit + 1, want))
+            fail_msg("run %s: not once in the feed", de->d_name);
+    }
+    closedir(d);
+    free(feed);
+    return n;
+}
+
+/* Fails when out holds anything a writer stages or leaves while it
+ * writes: a stage file, a publish list, a temporary, an import's
+ * staging directory. */
+static void assert_nothing_staged(const char *out)
+{
+    char cmd[700], line[600];
+    FILE *p;
+    snprintf(cmd, sizeof cmd,
+             "find '%s' -name '*.stage' -o -name '.publish*' -o -name '*.tmp.*' -o -name "
+             "'.import-*'",
+             out);
+    assert_non_null(p = popen(cmd, "r"));
+    if (fgets(line, sizeof line, p))
+        fail_msg("left behind: %s", line);
+    pclose(p);
+}
+
+/* 1 when every line of text is the note of a command that waited for
+ * another writing out. */
+static int only_waiting_notes(const char *text, const char *out)
+{
+    char want[600];
+    const char *line = text;
+    snprintf(want, sizeof want, "breakeven: waiting for another breakeven writing %s (pid ", out);
+    for (; *line; line = strchr(line, '\n') + 1) {
+        if (!starts_with(line, want) || !strchr(line, '\n'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Two and three commands writing one OUT at once, `all --quick` and
+ * `report`, in three rounds: every command exits 0 (a note on stderr at
+ * most, when it waited), every run is archived and published once, and
+ * nothing staged is left.  Without OUT's lock a report took the other's
+ * pending publish list for an abandoned one and rolled it back ("D/.publish:
+ * cannot publish: No such file or directory", exit 1, a stage file left). */
+static void test_concurrent_writers(void **state)
+{
+    char out[300], so[3][300], se[3][300];
+    const char *all[] = {"all", "--quick", "--quiet", "--devices", "cpu", "--budget",
+                         "1",   "--jobs",  "2",       "--out",     out,   NULL};
+    const char *rep[] = {"report", "--quiet", "--full", "--out", out, NULL};
+    pid_t pid[3];
+    outcome o;
+    int round, k, alls = 0;
+    (void)state;
+    snprintf(out, sizeof out, "%s/together", tmpdir);
+    for (round = 0; round < 3; round++) {
+        /* two at once, then three (the third a report of what is there) */
+        int n = round == 0 ? 2 : 3;
+        for (k = 0; k < n; k++) {
+            snprintf(so[k], sizeof so[k], "%s/together%d.out", tmpdir, k);
+            snprintf(se[k], sizeof se[k], "%s/together%d.err", tmpdir, k);
+            pid[k] = start(k == 2 ? rep : all, so[k], se[k]);
+            assert_true(pid[k] > 0);
+        }
+        for (k = 0; k < n; k++) {
+            finish(pid[k], so[k], se[k], &o);
+            if (o.status != 0 || !only_waiting_notes(o.err, out))
+                fail_msg("round %d, %s: exit %d: %s", round + 1, k == 2 ? "report" : "all",
+                         o.status, o.err);
+            outcome_free(&o);
+        }
+        alls += 2;
+        assert_int_equal(published_runs(out), alls);
+        assert_nothing_staged(out);
+    }
+}
+
+/* A report killed with SIGKILL while it holds OUT's lock with files
+ * staged: the kernel released the lock, and the next report recovers the
+ * killed one's publish (its stage files removed) and publishes whole. */
+static void test_killed_writer(void **state)
+{
+    char out[300], so[300], se[300], path[600];
+    char title[32];
+    /* a title of its own each try: every page changes, so every page is
+     * staged (a page that holds its bytes already is left as it is) */
+    const char *rep[] = {"report", "--quiet", "--jobs", "1", "--title", title, "--out", out, NULL};
+    struct timespec tick = {0, 200000};
+    int tries, staged = 0;
+    outcome o;
+    (void)state;
+    snprintf(out, sizeof out, "%s/killed", tmpdir);
+    snprintf(so, sizeof so, "%s/killed.out", tmpdir);
+    snprintf(se, sizeof se, "%s/killed.err", tmpdir);
+    run(&o, "run", "--quick", "--quiet", "--devices", "cpu", "--budget", "1", "--out", out, NULL);
+    assert_int_equal(o.status, 0);
+    outcome_free(&o);
+    run(&o, "run", "--quick", "--quiet", "--devices", "cpu", "--budget", "1", "--out", out, NULL);
+    assert_int_equal(o.status, 0);
+    outcome_free(&o);
+    snprintf(path, sizeof path, "%s/.publish.pending", out);
+    /* kill it once its pending list holds a staged file (it holds the
+     * lock from before its list is made until after it is gone) */
+    for (tries = 0; tries < 20 && !staged; tries++) {
+        pid_t pid;
+        int i, ws;
+        struct stat st;
+        snprintf(title, sizeof title, "try %d", tries);
+        pid = start(rep, so, se);
+        for (i = 0; i < 50000 && !staged; i++) {
+            staged = stat(path, &st) == 0 && st.st_size > 0;
+            if (!staged && waitpid(pid, &ws, WNOHANG) == pid)
+                break;
+            if (!staged)
+                nanosleep(&tick, NULL);
+        }
+        if (staged) {
+            char *text = NULL, lock[400], holder[32];
+            err e;
+            kill(pid, SIGKILL);
+            assert_true(waitpid(pid, &ws, 0) == pid);
+            assert_true(WIFSIGNALED(ws));
+            /* it held the lock: its pid is the holder's */
+            snprintf(lock, sizeof lock, "%s/.lock", out);
+            assert_int_equal(fsx_read_all(lock, &text, NULL, &e), BE_OK);
+            snprintf(holder, sizeof holder, "%-10ld\n", (long)pid);
+            assert_string_equal(text, holder);
+            free(text);
+        } else if (i == 50000) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &ws, 0);
+        }
+    }
+    if (!staged)
+        fail_msg("no report was caught with a file staged in %d tries", tries);
+    /* the kernel released the killed one's lock: no wait, no note */
+    run(&o, "report", "--quiet", "--no-wait", "--out", out, NULL);
+    if (o.status != 0 || o.err[0])
+        fail_msg("after the killed report: exit %d: %s", o.status, o.err);
+    outcome_free(&o);
+    assert_int_equal(published_runs(out), 2);
+    assert_nothing_staged(out);
+}
+
+/* A command finds OUT's lock held: with --no-wait it exits 1 with one line
+ * naming the holder's pid, writing nothing; without, it waits with one
+ * note naming it and goes on when the lock is given back.  Every holder
+ * records its pid in OUT/.lock. */
+static void test_no_wait(void **state)
+{
+    char out[300], so[300], se[300], path[600], want[700], *text = NULL, mine[32];
+    const char *rep[] = {"report", "--quiet", "--out", out, NULL};
+    struct timespec tick = {0, 20000000};
+    outcome o;
+    pid_t pid;
+    int fd, i, ws;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/nowait", tmpdir);
+    snprintf(so, sizeof so, "%s/nowait.out", tmpdir);
+    snprintf(se, sizeof se, "%s/nowait.err", tmpdir);
+    run(&o, "run", "--quick", "--quiet", "--devices", "cpu", "--budget", "1", "--out", out, NULL);
+    assert_int_equal(o.status, 0);
+    outcome_free(&o);
+    /* the pid of the last holder, padded to one width */
+    pid = start(rep, so, se);
+    finish(pid, so, se, &o);
+    assert_int_equal(o.status, 0);
+    outcome_free(&o);
+    snprintf(path, sizeof path, "%s/.lock", out);
+    assert_int_equal(fsx_read_all(path, &text, NULL, &e), BE_OK);
+    snprintf(want, sizeof want, "%-10ld\n", (long)pid);
+    assert_string_equal(text, want);
+    free(text);
+    /* this process holds the lock as breakeven holds it */
+    assert_true((fd = open(path, O_RDWR | O_CLOEXEC)) >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    snprintf(mine, sizeof mine, "%-10ld\n", (long)getpid());
+    assert_int_equal(pwrite(fd, mine, strlen(mine), 0), (ssize_t)strlen(mine));
+    snprintf(want, sizeof want,
+             "breakeven: another breakeven is writing %s (pid %ld); not waiting (--no-wait)\n", out,
+             (long)getpid());
+    run(&o, "report", "--quiet", "--no-wait", "--out", out, NULL);
+    assert_int_equal(o.status, 1);
+    assert_string_equal(o.err, want);
+    assert_string_equal(o.out, "");
+    outcome_free(&o);
+    /* run: before it measures, nothing made */
+    run(&o, "run", "--quick", "--quiet", "--devices", "cpu", "--no-wait", "--out", out, NULL);
+    assert_int_equal(o.status, 1);
+    assert_string_equal(o.err, want);
+    outcome_free(&o);
+    assert_int_equal(published_runs(out), 1);
+    /* without --no-wait: one note, then on when the lock is given back */
+    pid = start(rep, so, se);
+    snprintf(want, sizeof want, "breakeven: waiting for another breakeven writing %s (pid %ld)\n",
+             out, (long)getpid());
+    for (i = 0; i < 500; i++) {
+        assert_int_equal(fsx_read_all(se, &text, NULL, &e), BE_OK);
+        if (strcmp(text, want) == 0) {
+            free(text);
+            break;
+        }
+        free(text);
+        assert_int_equal(waitpid(pid, &ws, WNOHANG), 0); /* still waiting */
+        nanosleep(&tick, NULL);
+    }
+    assert_true(i < 500);
+    close(fd);
+    finish(pid, so, se, &o);
+    assert_int_equal(o.status, 0);
+    assert_string_equal(o.err, want);
+    outcome_free(&o);
+    assert_nothing_staged(out);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1502,6 +1748,9 @@ int main(void)
         cmocka_unit_test(test_run_repeat),
         cmocka_unit_test(test_site_settings),
         cmocka_unit_test(test_history_hosts),
+        cmocka_unit_test(test_concurrent_writers),
+        cmocka_unit_test(test_killed_writer),
+        cmocka_unit_test(test_no_wait),
     };
     return cmocka_run_group_tests_name("end-to-end", tests, setup, teardown);
 }

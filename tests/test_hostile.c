@@ -54,6 +54,7 @@
 #include "fmt.h"
 #include "fsx.h"
 #include "infile.h"
+#include "outlock.h"
 #include "report.h"
 #include "results.h"
 #include "runcharts.h"
@@ -2008,14 +2009,20 @@ static void test_markdown_escape(void **state)
 /* ---- writing under OUT: no link planted there is followed ---- */
 
 /* A listing of dir (type, size, time, link target of everything under
- * it), to see that a refused command left it as it was. */
+ * it), to see that a refused command left it as it was.  But for the
+ * lock file OUT/.lock, which every command that writes takes first and
+ * records its pid in (outlock.h): the lock, not a file of the site; and
+ * so not dir's own time, which its making changes. */
 static char *listing(const char *dir)
 {
     char cmd[600], *buf = calloc(1, 65536);
     size_t n;
     FILE *f;
     assert_non_null(buf);
-    snprintf(cmd, sizeof cmd, "cd '%s' && find . -printf '%%p %%y %%s %%T@ %%l\\n' | sort", dir);
+    snprintf(
+        cmd, sizeof cmd,
+        "cd '%s' && find . -mindepth 1 ! -path ./.lock -printf '%%p %%y %%s %%T@ %%l\\n' | sort",
+        dir);
     f = popen(cmd, "r");
     assert_non_null(f);
     n = fread(buf, 1, 65535, f);
@@ -2077,6 +2084,76 @@ static void test_fsx_write_in(void **state)
     assert_int_equal(fsx_write_in(outside, p, "y", 1, &e), BE_OK);
     assert_true(exists("%s/a/g.txt", out));
     assert_no_leftovers(out);
+}
+
+/* OUT's lock (outlock.h): OUT/.lock planted as a link, as a hard link to
+ * another file (whose bytes the holder's pid would replace) or as a FIFO
+ * is refused with one line naming it, the target untouched; a second
+ * holder waits (here: --no-wait, one line naming the first's pid); and a
+ * process forked while the lock is held holds it with its parent: its
+ * take does not wait, its give releases nothing (report --jobs). */
+static void test_outlock(void **state)
+{
+    char out[400], victim[500], p[700], want[900], *t = NULL;
+    outlock a, b;
+    int held, ws;
+    pid_t pid;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/lockout", tmpdir);
+    snprintf(victim, sizeof victim, "%s/lock-victim", tmpdir);
+    sh("mkdir -p '%s'", out);
+    write_text(victim, "victim", 6);
+    snprintf(p, sizeof p, "%s/.lock", out);
+    outlock_init(&a, out, 0, NULL, NULL);
+    sh("ln -s '%s' '%s'", victim, p);
+    assert_int_equal(outlock_take(&a, NULL, &e), BE_EFAIL);
+    assert_one_line(e.msg);
+    assert_non_null(strstr(e.msg, "lockout/.lock: is a symbolic link"));
+    sh("rm '%s' && ln '%s' '%s'", p, victim, p);
+    assert_int_equal(outlock_take(&a, NULL, &e), BE_EFAIL);
+    assert_one_line(e.msg);
+    assert_non_null(strstr(e.msg, "lockout/.lock: has other names (a hard link)"));
+    sh("rm '%s' && mkfifo '%s'", p, p);
+    assert_int_equal(outlock_take(&a, NULL, &e), BE_EFAIL);
+    assert_one_line(e.msg);
+    assert_non_null(strstr(e.msg, "lockout/.lock: is not a regular file"));
+    assert_int_equal(fsx_read_all(victim, &t, NULL, &e), BE_OK);
+    assert_string_equal(t, "victim");
+    free(t);
+    sh("rm '%s'", p);
+    /* held (twice: takes are counted); another description cannot have it */
+    assert_int_equal(outlock_take(&a, NULL, &e), BE_OK);
+    assert_int_equal(outlock_take(&a, NULL, &e), BE_OK);
+    outlock_init(&b, out, 1, NULL, NULL);
+    assert_int_equal(outlock_try(&b, &held, &e), BE_OK);
+    assert_int_equal(held, 0);
+    assert_int_equal(outlock_take(&b, NULL, &e), BE_EFAIL);
+    snprintf(want, sizeof want,
+             "another breakeven is writing %s (pid %ld); not waiting (--no-wait)", out,
+             (long)getpid());
+    assert_string_equal(e.msg, want);
+    outlock_give(&a);
+    assert_int_equal(outlock_try(&b, &held, &e), BE_OK);
+    assert_int_equal(held, 0);
+    /* a process forked while it is held: it has the lock at once, and
+     * giving it back there leaves it held here */
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int ok = outlock_try(&a, &held, &e) == BE_OK && held;
+        outlock_drop(&a);
+        _exit(ok ? 0 : 1);
+    }
+    assert_true(waitpid(pid, &ws, 0) == pid);
+    assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    assert_int_equal(outlock_try(&b, &held, &e), BE_OK);
+    assert_int_equal(held, 0);
+    outlock_give(&a);
+    assert_int_equal(a.fd, -1);
+    assert_int_equal(outlock_try(&b, &held, &e), BE_OK);
+    assert_int_equal(held, 1);
+    outlock_give(&b);
 }
 
 /* report with a link planted at a place it writes: refused with one line
@@ -2346,7 +2423,8 @@ static void test_compare_planted_link(void **state)
     assert_non_null(strstr(errbuf, "cmplink/compare: is a symbolic link"));
     snprintf(p, sizeof p, "test -z \"$(ls -A '%s')\"", outside);
     assert_int_equal(system(p), 0);
-    snprintf(p, sizeof p, "test \"$(ls -A '%s')\" = compare", out);
+    /* OUT as it was, but for the lock compare took first (outlock.h) */
+    snprintf(p, sizeof p, "test \"$(ls -A -I .lock '%s')\" = compare", out);
     assert_int_equal(system(p), 0);
 }
 
@@ -2658,6 +2736,7 @@ int main(void)
         cmocka_unit_test(test_infile_text),
         cmocka_unit_test(test_infile_fragment),
         cmocka_unit_test(test_fsx_write_in),
+        cmocka_unit_test(test_outlock),
         cmocka_unit_test(test_dates),
         cmocka_unit_test(test_terminal_text),
         cmocka_unit_test(test_markdown_escape),
