@@ -228,6 +228,9 @@ void compare_lead(const compare_set *s, char *buf, size_t size)
              s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict),
              s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
              s->verdict == CMP_INCONCLUSIVE ? s->why : "");
+    /* the gate's question, answered as --fail-on-regression and ab do */
+    fmt_append(buf, size, "Gate (--fail-on-regression, exit %d): %s. ", compare_gate_status(s),
+               s->gate_why);
     for (i = 0; i < s->nwarnings; i++)
         fmt_append(buf, size, "Warning: %c %s recorded %s: its times may owe to the machine. ",
                    s->warnings[i].side, s->warnings[i].id, s->warnings[i].text);
