@@ -135,22 +135,33 @@ static int lock_failed(const outlock *l, int fd, int why, err *e)
     return err_set(e, BE_EFAIL, "%s: cannot lock: %s", shown, strerror(why));
 }
 
+/* Takes the lock if it is free: 1 held (or held already, one level
+ * deeper), 0 another holds it (*fd left open on the lock file for the
+ * caller to wait on or close), or an error. */
+static int take_now(outlock *l, int *fd, err *e)
+{
+    int rc;
+    if (l->depth > 0) {
+        l->depth++;
+        return 1;
+    }
+    if ((rc = open_lock(l, fd, e)) < 0)
+        return rc;
+    if (flock(*fd, LOCK_EX | LOCK_NB) == 0) {
+        got(l, *fd);
+        return 1;
+    }
+    if (errno != EWOULDBLOCK)
+        return lock_failed(l, *fd, errno, e);
+    return 0;
+}
+
 int outlock_take(outlock *l, volatile sig_atomic_t *stop, err *e)
 {
     char line[1400], who[32], esc[1100];
-    int fd, rc;
-    if (l->depth > 0) {
-        l->depth++;
-        return BE_OK;
-    }
-    if ((rc = open_lock(l, &fd, e)) < 0)
-        return rc;
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-        got(l, fd);
-        return BE_OK;
-    }
-    if (errno != EWOULDBLOCK)
-        return lock_failed(l, fd, errno, e);
+    int fd = -1, rc = take_now(l, &fd, e);
+    if (rc != 0)
+        return rc < 0 ? rc : BE_OK;
     holder_words(fd, who, sizeof who);
     utf8_escape(esc, sizeof esc, l->out);
     if (l->no_wait) {
@@ -181,24 +192,11 @@ int outlock_take(outlock *l, volatile sig_atomic_t *stop, err *e)
 
 int outlock_try(outlock *l, int *held, err *e)
 {
-    int fd, rc;
-    *held = 0;
-    if (l->depth > 0) {
-        l->depth++;
-        *held = 1;
-        return BE_OK;
-    }
-    if ((rc = open_lock(l, &fd, e)) < 0)
-        return rc;
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-        got(l, fd);
-        *held = 1;
-        return BE_OK;
-    }
-    if (errno != EWOULDBLOCK)
-        return lock_failed(l, fd, errno, e);
-    close(fd);
-    return BE_OK;
+    int fd = -1, rc = take_now(l, &fd, e);
+    *held = rc > 0;
+    if (rc == 0)
+        close(fd);
+    return rc < 0 ? rc : BE_OK;
 }
 
 void outlock_give(outlock *l)
