@@ -82,7 +82,7 @@ static int header_rows(FILE *f, const results *r, const choice_set *cs)
                 c_string(f, r->devices[c->t[c->other].dev].id);
             else
                 fputs("NULL", f);
-            fprintf(f, ", %d, %.6g, %.6g, %.6g},\n", c->close, t->median, t->lo, t->hi);
+            fprintf(f, ", %d, %.9g, %.9g, %.9g},\n", c->close, t->median, t->lo, t->hi);
         }
     }
     return n;
@@ -118,8 +118,8 @@ static void header_intro(FILE *f, const results *r, const choice_set *cs)
         fputs(")", f);
     }
     fputs(".\n", f);
-    for (i = 0; i < cs->n; i++)
-        for (k = 0; k < cs->g[i].nfailed; k++) {
+    for (i = 0; i < cs->n; i++) /* once per network and mode */
+        for (k = 0; cs->g[i].view == FIT_RESIDENT && k < cs->g[i].nfailed; k++) {
             fputs(" * Failed at every point, never named: ", f);
             c_comment(f, r->devices[cs->g[i].failed[k]].id);
             fputs(" (", f);
@@ -148,14 +148,14 @@ static const char header_api[] =
     "#include <string.h>\n\n"
     "/* What an answer rests on. */\n"
     "struct breakeven_answer {\n"
-    "    const char *device;   /* the device to use (as returned)                  */\n"
-    "    const char *other;    /* too close: the other device within reach, else NULL */\n"
-    "    int too_close;        /* the 95% intervals of the two overlap               */\n"
-    "    int extrapolated;     /* batch lies outside the measured batches          */\n"
-    "    int between;          /* batch lies between two measured batches whose\n"
-    "                             answers name different devices                   */\n"
-    "    int measured_batch;   /* the measured batch whose answer this is          */\n"
-    "    double median_s, ci_lo_s, ci_hi_s; /* device's step time there, seconds  */\n"
+    "    const char *device;  /* the device to use (as returned)                 */\n"
+    "    const char *other;   /* too close: the other device named, else NULL     */\n"
+    "    int too_close;       /* their 95% intervals overlap at measured_batch    */\n"
+    "    int extrapolated;    /* batch lies outside the measured batches          */\n"
+    "    int between;         /* batch lies between two measured batches whose\n"
+    "                            answers name different devices                  */\n"
+    "    int measured_batch;  /* the measured batch whose answer this is          */\n"
+    "    double median_s, ci_lo_s, ci_hi_s; /* device's step time there, seconds */\n"
     "};\n\n"
     "/* The device id to run net (its name or its sizes, \"784-512-256-10\") on in\n"
     " * mode (\"inference\", \"training\") and view at batch, and what it rests on\n"
