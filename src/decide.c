@@ -100,14 +100,18 @@ static void times_text(const results *r, const choice_cell *c, char *buf, size_t
 static void failed_text(const results *r, const choice_group *g, const choice_cell *c, char *buf,
                         size_t size)
 {
-    int k;
+    int k, n;
     for (k = 0; k < g->nfailed; k++)
         fmt_append(buf, size, "%s%s", k ? ", " : "; never named, as no point of it was ok: ",
                    r->devices[g->failed[k]].id);
-    for (k = 0; k < c->nfailed; k++) {
+    for (k = 0, n = 0; k < c->nfailed; k++) {
         const rs_point *p = &r->points[c->failed[k]];
-        fmt_append(buf, size, "%s%s %s", k ? ", " : "; not ok at this batch: ", p->device,
-                   results_status_name(p->status));
+        int j, everywhere = 0;
+        for (j = 0; j < g->nfailed; j++) /* said above */
+            everywhere |= strcmp(r->devices[g->failed[j]].id, p->device) == 0;
+        if (!everywhere)
+            fmt_append(buf, size, "%s%s %s", n++ ? ", " : "; not ok at this batch: ", p->device,
+                       results_status_name(p->status));
     }
 }
 

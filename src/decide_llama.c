@@ -28,6 +28,22 @@ static double whost_at(const results *r, const char *net, const char *dev, int b
     return INFINITY;
 }
 
+/* The value c gives (decide_llama.value). */
+static int value_of(const netfit_cross *c)
+{
+    return c->x.kind == CROSS_IN_RANGE ? (int)ceil(c->x.batch)
+           : c->x.kind == CROSS_ALWAYS ? c->bmin
+                                       : c->bmax + 1;
+}
+
+/* Whether c is a weights-on-host crossover of network net with a value. */
+static int usable(const netfit_cross *c, const char *net)
+{
+    return c->mode == WL_INFERENCE && c->view == FIT_WHOST && strcmp(c->net, net) == 0 &&
+           c->ncells > 0 &&
+           (c->x.kind == CROSS_IN_RANGE || c->x.kind == CROSS_ALWAYS || c->x.kind == CROSS_NEVER);
+}
+
 void decide_llama_of(const results *r, const netfit_set *s, const char *net, decide_llama *out)
 {
     int i;
@@ -36,20 +52,15 @@ void decide_llama_of(const results *r, const netfit_set *s, const char *net, dec
      * batch, and the fastest there */
     for (i = 0; i < s->n; i++) {
         const netfit_cross *c = &s->c[i], *b = out->c;
-        if (c->mode != WL_INFERENCE || c->view != FIT_WHOST || strcmp(c->net, net) != 0 ||
-            c->ncells == 0 ||
-            (c->x.kind != CROSS_IN_RANGE && c->x.kind != CROSS_ALWAYS && c->x.kind != CROSS_NEVER))
+        if (!usable(c, net))
             continue;
         if (!b || c->bmax > b->bmax ||
             (c->bmax == b->bmax &&
              whost_at(r, net, c->other, c->bmax) < whost_at(r, net, b->other, b->bmax)))
             out->c = c;
     }
-    if (!out->c)
-        return;
-    out->value = out->c->x.kind == CROSS_IN_RANGE ? (int)ceil(out->c->x.batch)
-                 : out->c->x.kind == CROSS_ALWAYS ? out->c->bmin
-                                                  : out->c->bmax + 1;
+    if (out->c)
+        out->value = value_of(out->c);
 }
 
 /* The comment line of one network's value. */
@@ -87,6 +98,26 @@ static void comment(FILE *env, const char *net, const decide_llama *l)
                 c->other, c->base, c->bmin, c->bmax, c->nfaster, c->ncells, l->value);
 }
 
+/* The other accelerators' values, for a llama.cpp that offloads to one of
+ * them instead of to chosen. */
+static void others(FILE *env, const netfit_set *s, const char *net, const netfit_cross *chosen)
+{
+    int i;
+    for (i = 0; i < s->n; i++) {
+        const netfit_cross *c = &s->c[i];
+        if (c == chosen || !usable(c, net))
+            continue;
+        fprintf(env, "#   offloading to %s instead: %d (", c->other, value_of(c));
+        if (c->x.kind == CROSS_IN_RANGE)
+            fprintf(env, "faster than %s from batch %.1f on, 95%% CI %s%.1f to %.1f%s)\n", c->base,
+                    c->x.batch, c->x.lo_open ? "below " : "", c->x.lo, c->x.hi,
+                    c->x.hi_open ? " or beyond" : "");
+        else
+            fprintf(env, "%s than %s at every batch measured)\n",
+                    c->x.kind == CROSS_ALWAYS ? "faster" : "never staying ahead of", c->base);
+    }
+}
+
 void decide_llama_lines(FILE *env, const results *r, const netfit_set *s)
 {
     const char *names[64];
@@ -100,6 +131,7 @@ void decide_llama_lines(FILE *env, const results *r, const netfit_set *s)
         comment(env, names[i], &l);
         if (!l.c)
             continue;
+        others(env, s, names[i], l.c);
         if (n > 1)
             fprintf(env, "# GGML_OP_OFFLOAD_MIN_BATCH=%d for %s alone\n", l.value, names[i]);
         best = l.value > best ? l.value : best;
