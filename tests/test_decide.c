@@ -30,6 +30,7 @@
 
 #include "decide.h"
 #include "fsx.h"
+#include "netfit.h"
 #include "query.h"
 #include "results.h"
 
@@ -488,6 +489,57 @@ static void test_llama(void **state)
         0);
 }
 
+/* Every point failed: no answer anywhere, said as such; the header still
+ * compiles (no empty initializer) and answers NULL; the JSON parses. */
+static void test_all_failed(void **state)
+{
+    static const char use[] = "#include <stdio.h>\n#include \"breakeven_decision.h\"\n"
+                              "int main(void)\n{\n    struct breakeven_answer a;\n"
+                              "    const char *d = breakeven_device(\"784-512-10\", \"inference\", "
+                              "\"resident\", 4, &a);\n"
+                              "    printf(\"%d %d\\n\", d == NULL, a.device == NULL);\n"
+                              "    return 0;\n}\n";
+    results *r = NULL;
+    netfit_set s;
+    decide_answer a;
+    char path[512], *h = NULL;
+    size_t len;
+    FILE *env;
+    err e;
+    int i;
+    (void)state;
+    if (results_load(fixture("two", path, sizeof path), &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (i = 0; i < r->npoints; i++)
+        r->points[i].status = PT_OUT_OF_MEMORY;
+    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 4, &a, &e),
+                     BE_EFAIL);
+    assert_string_equal(e.msg, "run 20261127T000000Z-two has no point of network 784-512-10 "
+                               "that any device measured inference (resident) successfully");
+    assert_int_equal(decide_header(r, &h, &len, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/failed", tmpdir);
+    assert_int_equal(fsx_mkdirs(path, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/failed/use.c", tmpdir);
+    assert_int_equal(fsx_write_atomic(path, use, sizeof use - 1, &e), BE_OK);
+    assert_int_equal(netfit_run(r, 1, 100, &s, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/failed", tmpdir);
+    env = fopen("/dev/null", "w");
+    assert_non_null(env);
+    assert_int_equal(decide_write(r, &s, NULL, path, env, &e), BE_OK);
+    fclose(env);
+    assert_int_equal(
+        sh("cd %s/failed && cc -std=c99 -Wall -Wextra -Werror -o use use.c && "
+           "[ \"$(./use)\" = \"1 1\" ] && /usr/bin/python3 -c 'import json; d = json.load(open("
+           "\"decision.json\")); assert all(g[\"batches\"] == [] for g in d[\"answers\"]), d; "
+           "assert sorted(d[\"answers\"][0][\"failed\"]) == [\"cl:0.0\", \"cl:1.0\", \"cpu\"], d; "
+           "assert d[\"llama_cpp\"][\"value\"] is None, d'",
+           tmpdir),
+        0);
+    free(h);
+    netfit_free(&s);
+    results_free(r);
+}
+
 /* Bad input: no network, one device only; one line each, exit 2. */
 static void test_bad_input(void **state)
 {
@@ -530,7 +582,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_is_the_data), cmocka_unit_test(test_which_api),
         cmocka_unit_test(test_decide_outputs),    cmocka_unit_test(test_llama),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_all_failed),
     };
     if (argc == 3 && strcmp(argv[1], "--write-fixtures") == 0) {
         char path[4096];
