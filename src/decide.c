@@ -1,56 +1,27 @@
 /*
- * decide.c — decision.json, breakeven_decision.h, the environment lines
- * and `which` (see decide.h).
- *
- * Everything written here is read by programs: the header is compiled into
- * a user's program, so every string from the results file (which is
- * untrusted input) is escaped as a C literal and every comment is cut to
- * printable ASCII without "*" "/" in a row.
+ * decide.c — `which`, decision.json and the files of `decide` (see
+ * decide.h).  Everything written here is read by programs; every string
+ * from the results file (untrusted input) goes through json_string.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "decide.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "choice.h"
 #include "fit.h"
+#include "fmt.h"
 #include "fsx.h"
 #include "json.h"
+#include "prose.h"
 #include "query.h"
 #include "version.h"
 #include "workload.h"
 
-/* The batch from which `other` is the answer: the crossover (in range), the
- * smallest measured batch (always faster), 0 (never, or unknown). */
-static double from_batch(const netfit_cross *c)
-{
-    if (c->x.kind == CROSS_IN_RANGE)
-        return c->x.batch;
-    if (c->x.kind == CROSS_ALWAYS)
-        return c->bmin;
-    return 0.0;
-}
-
-/* The crossover of net × mode × view with the lowest from_batch among
- * those with an answer, else the first, else NULL. */
-static const netfit_cross *best_pair(const netfit_set *s, const char *net, wl_mode mode,
-                                     fit_view view)
-{
-    const netfit_cross *best = NULL;
-    int i;
-    for (i = 0; i < s->n; i++) {
-        const netfit_cross *c = &s->c[i];
-        double f = from_batch(c);
-        if (c->mode != mode || c->view != view ||
-            (strcmp(c->net, net) != 0 && strcmp(c->sizes, net) != 0))
-            continue;
-        if (!best || (f > 0.0 && (from_batch(best) <= 0.0 || f < from_batch(best))))
-            best = c;
-    }
-    return best;
-}
+/* The most warnings decision.json carries: as many as a run page shows. */
+#define DECIDE_MAX_WARNINGS 8
 
 /* "mnist-mlp (784-512-256-10), …" of every network in r, into buf. */
 static void list_networks(const results *r, char *buf, size_t size)
@@ -73,246 +44,159 @@ static void list_networks(const results *r, char *buf, size_t size)
     }
 }
 
-int decide_which(const results *r, const netfit_set *s, const char *net, wl_mode mode,
-                 fit_view view, int batch, decide_answer *a, err *e)
+/* The network that net names (a name, sizes or a preset's name), as its
+ * name in r, or NULL. */
+static const char *network_of(const results *r, const char *net)
+{
+    char sizes[NET_SIZES_MAX];
+    net_spec spec;
+    err ignored;
+    int i;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].net[0] &&
+            (strcmp(r->points[i].net, net) == 0 || strcmp(r->points[i].sizes, net) == 0))
+            return r->points[i].net;
+    if (net_parse(net, "--net", &spec, &ignored) != BE_OK)
+        return NULL;
+    net_format(&spec, sizes, sizeof sizes);
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].net[0] && strcmp(r->points[i].sizes, sizes) == 0)
+            return r->points[i].net;
+    return NULL;
+}
+
+/* How many devices measured network name, and the first of them. */
+static int devices_of(const results *r, const char *name, const char **first)
+{
+    int d, i, n = 0;
+    *first = "";
+    for (d = 0; d < r->ndevices; d++)
+        for (i = 0; i < r->npoints; i++)
+            if (strcmp(r->points[i].net, name) == 0 &&
+                strcmp(r->points[i].device, r->devices[d].id) == 0) {
+                if (n++ == 0)
+                    *first = r->devices[d].id;
+                break;
+            }
+    return n;
+}
+
+/* "cl:0.1 1.2 ms (95% CI 1.1 ms to 1.3 ms), cpu 3 ms (…)": every device's
+ * time at cell c, fastest first. */
+static void times_text(const results *r, const choice_cell *c, char *buf, size_t size)
+{
+    int k;
+    for (k = 0; k < c->n; k++) {
+        char m[32], lo[32], hi[32];
+        fmt_time(m, sizeof m, c->t[k].median);
+        fmt_time(lo, sizeof lo, c->t[k].lo);
+        fmt_time(hi, sizeof hi, c->t[k].hi);
+        fmt_append(buf, size, "%s%s %s (95%% CI %s to %s)", k ? ", " : "",
+                   r->devices[c->t[k].dev].id, m, lo, hi);
+    }
+}
+
+/* The devices that failed: everywhere (g), and at the answer's batch. */
+static void failed_text(const results *r, const choice_group *g, const choice_cell *c, char *buf,
+                        size_t size)
+{
+    int k, n;
+    for (k = 0; k < g->nfailed; k++)
+        fmt_append(buf, size, "%s%s", k ? ", " : "; never named, as no point of it was ok: ",
+                   r->devices[g->failed[k]].id);
+    for (k = 0, n = 0; k < c->nfailed; k++) {
+        const rs_point *p = &r->points[c->failed[k]];
+        int j, everywhere = 0;
+        for (j = 0; j < g->nfailed; j++) /* said above */
+            everywhere |= strcmp(r->devices[g->failed[j]].id, p->device) == 0;
+        if (!everywhere)
+            fmt_append(buf, size, "%s%s %s", n++ ? ", " : "; not ok at this batch: ", p->device,
+                       results_status_name(p->status));
+    }
+}
+
+/* The answer's reasons in words, into a->why. */
+static void why_text(const results *r, const choice_group *g, int batch, const choice_answer *x,
+                     decide_answer *a)
+{
+    const choice_cell *c = x->cell;
+    const choice_cell *first = &g->cells[0], *last = &g->cells[g->ncells - 1];
+    size_t size = sizeof a->why;
+    snprintf(a->why, size, "%s at batch %d of %s (%s, %s): ", a->device, batch, g->net,
+             workload_mode_name(g->mode), fit_view_name(g->view));
+    if (x->extrapolated)
+        fmt_append(a->why, size,
+                   "extrapolated: batch %d lies %s the batches measured (%d..%d), so this is "
+                   "the answer at batch %d; ",
+                   batch, batch < first->batch ? "below" : "above", first->batch, last->batch,
+                   c->batch);
+    else if (x->lo_batch > 0 && x->between)
+        fmt_append(a->why, size,
+                   "batch %d was not measured: this is the answer at batch %d, the nearer of %d "
+                   "and %d in log(batch); between them the answer changes (%s at %d, %s at %d) "
+                   "at a batch not measured; ",
+                   batch, c->batch, x->lo_batch, x->hi_batch, r->devices[x->lo_dev].id, x->lo_batch,
+                   r->devices[x->hi_dev].id, x->hi_batch);
+    else if (x->lo_batch > 0)
+        fmt_append(a->why, size,
+                   "batch %d was not measured: this is the answer at batch %d, the nearer of %d "
+                   "and %d in log(batch), both of which name %s; ",
+                   batch, c->batch, x->lo_batch, x->hi_batch, r->devices[x->lo_dev].id);
+    fmt_append(a->why, size, "measured at batch %d: ", c->batch);
+    times_text(r, c, a->why, size);
+    if (x->close)
+        fmt_append(a->why, size,
+                   "; too close to call: the 95%% intervals of %s and %s overlap; by the rule "
+                   "(%s): %s",
+                   r->devices[c->t[0].dev].id,
+                   r->devices[c->t[c->pick == 0 ? c->other : c->pick].dev].id, CHOICE_RULE,
+                   a->device);
+    failed_text(r, g, c, a->why, size);
+}
+
+int decide_which(const results *r, const char *net, wl_mode mode, fit_view view, int batch,
+                 decide_answer *a, err *e)
 {
     char nets[700];
-    const netfit_cross *best = NULL, *any = NULL;
-    const char *base = q_base_id(r);
-    int i;
+    choice_set cs;
+    choice_answer x;
+    const choice_group *g;
+    const char *name = network_of(r, net), *dev;
+    int rc = BE_OK;
 
     memset(a, 0, sizeof *a);
     list_networks(r, nets, sizeof nets);
-    for (i = 0; i < s->n && !any; i++)
-        if (strcmp(s->c[i].net, net) == 0 || strcmp(s->c[i].sizes, net) == 0)
-            any = &s->c[i];
-    if (!any) { /* a preset's name finds a network of its sizes */
-        net_spec spec;
-        char sizes[NET_SIZES_MAX];
-        err ignored;
-        if (net_parse(net, "--net", &spec, &ignored) == BE_OK) {
-            net_format(&spec, sizes, sizeof sizes);
-            for (i = 0; i < s->n && !any; i++)
-                if (strcmp(s->c[i].sizes, sizes) == 0)
-                    any = &s->c[i];
-        }
-    }
-    for (i = 0; i < r->npoints && !any; i++)
-        if (r->points[i].net[0] &&
-            (strcmp(r->points[i].net, net) == 0 || strcmp(r->points[i].sizes, net) == 0))
-            return err_set(e, BE_EUSAGE,
-                           "run %s measured network %s on one device only (%s): there is no "
-                           "other device to choose",
-                           r->prov.id, r->points[i].net, r->points[i].device);
-    if (!any)
+    if (!name)
         return err_set(e, BE_EUSAGE, "run %s measured no network \"%s\"; %s%s", r->prov.id, net,
                        nets[0] ? "its networks: "
                                : "it measured the square stack only (measure "
                                  "a network with breakeven run --net SIZES)",
                        nets);
-    for (i = 0; i < s->n; i++) {
-        const netfit_cross *c = &s->c[i];
-        double f = from_batch(c);
-        if (c->mode != mode || c->view != view || strcmp(c->net, any->net) != 0)
-            continue;
-        if (!best)
-            best = c;
-        if (batch < c->bmin || batch > c->bmax || c->ncells == 0)
-            continue;
-        if (c->x.kind != CROSS_UNKNOWN && c->x.hi > 0.0 && batch >= c->x.lo && batch <= c->x.hi &&
-            (c->x.kind == CROSS_IN_RANGE || c->x.lo_open || c->x.hi_open))
-            a->uncertain = 1;
-        if (f > 0.0 && batch >= f && (!a->device || f < from_batch(best))) {
-            a->device = c->other;
-            best = c;
-        }
-    }
-    if (!best)
-        return err_set(e, BE_EUSAGE, "run %s has no %s %s measurements of network %s", r->prov.id,
-                       workload_mode_name(mode), fit_view_name(view), any->net);
-    if (best->ncells == 0)
-        return err_set(e, BE_EFAIL,
-                       "run %s has no batch of network %s where both %s and %s measured %s "
-                       "(%s) successfully",
-                       r->prov.id, any->net, best->base, best->other, workload_mode_name(mode),
-                       fit_view_name(view));
-    if (batch < best->bmin || batch > best->bmax)
+    if (devices_of(r, name, &dev) < 2)
         return err_set(e, BE_EUSAGE,
-                       "batch %d lies outside the batches measured for network %s (%d..%d, %s, "
-                       "%s); measure it: breakeven run --net %s --batch %d",
-                       batch, any->net, best->bmin, best->bmax, workload_mode_name(mode),
-                       fit_view_name(view), any->sizes, batch);
-    if (!a->device)
-        a->device = base ? base : best->base;
-    snprintf(a->why, sizeof a->why, "%s at batch %d of %s (%s, %s): ", a->device, batch, any->net,
-             workload_mode_name(mode), fit_view_name(view));
-    if (best->x.kind == CROSS_ALWAYS)
-        snprintf(a->why + strlen(a->why), sizeof a->why - strlen(a->why),
-                 "%s was faster than %s at every batch measured (%d..%d)", best->other, best->base,
-                 best->bmin, best->bmax);
-    else if (best->x.kind == CROSS_NEVER)
-        snprintf(a->why + strlen(a->why), sizeof a->why - strlen(a->why),
-                 "%s never stays ahead of %s in the batches measured (%d..%d; faster at %d of "
-                 "%d, not at the largest)",
-                 best->other, best->base, best->bmin, best->bmax, best->nfaster, best->ncells);
-    else if (best->x.kind == CROSS_IN_RANGE)
-        snprintf(a->why + strlen(a->why), sizeof a->why - strlen(a->why),
-                 "the crossover is at batch %.1f (95%% CI %.1f to %.1f)%s", best->x.batch,
-                 best->x.lo, best->x.hi,
-                 a->uncertain ? "; the batch lies inside that interval: either device is about "
-                                "as fast"
-                              : "");
-    return BE_OK;
-}
-
-/* s as a C string literal: quotes, backslashes, '?' (trigraphs) and every
- * byte outside printable ASCII escaped in octal. */
-static void c_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\' || c == '?')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20 || c > 0x7e)
-            fprintf(f, "\\%03o", c);
-        else
-            fputc(c, f);
+                       "run %s measured network %s on one device only (%s): there is no "
+                       "other device to choose",
+                       r->prov.id, name, dev);
+    if ((rc = choice_run(r, &cs, e)) < 0)
+        return rc;
+    if (!(g = choice_find(&cs, name, mode, view)))
+        rc = err_set(e, BE_EUSAGE, "run %s has no %s %s measurements of network %s", r->prov.id,
+                     workload_mode_name(mode), fit_view_name(view), name);
+    else if (g->ncells == 0)
+        rc = err_set(e, BE_EFAIL,
+                     "run %s has no point of network %s that any device measured %s "
+                     "(%s) successfully",
+                     r->prov.id, name, workload_mode_name(mode), fit_view_name(view));
+    if (rc == BE_OK) {
+        choice_at(g, batch, &x);
+        a->device = r->devices[x.dev].id;
+        a->close = x.close;
+        a->extrapolated = x.extrapolated;
+        a->between = x.between;
+        why_text(r, g, batch, &x, a);
     }
-    fputc('"', f);
-}
-
-/* s in a C comment: printable ASCII, no comment end. */
-static void c_comment(FILE *f, const char *s)
-{
-    char prev = 0;
-    for (; *s; s++) {
-        char c = (unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e ? '?' : *s;
-        if (prev == '*' && c == '/')
-            fputc(' ', f);
-        fputc(c, f);
-        prev = c;
-    }
-}
-
-/* Each network × mode × view's best pair once, in the order of s. */
-static int first_of_kind(const netfit_set *s, int i)
-{
-    int j;
-    for (j = 0; j < i; j++)
-        if (strcmp(s->c[j].net, s->c[i].net) == 0 && s->c[j].mode == s->c[i].mode &&
-            s->c[j].view == s->c[i].view)
-            return 0;
-    return 1;
-}
-
-static void header_rows(FILE *f, const netfit_set *s)
-{
-    int i;
-    for (i = 0; i < s->n; i++) {
-        const netfit_cross *c;
-        if (!first_of_kind(s, i))
-            continue;
-        c = best_pair(s, s->c[i].net, s->c[i].mode, s->c[i].view);
-        if (c->ncells == 0 || c->x.kind == CROSS_UNKNOWN)
-            continue;
-        fputs("        {", f);
-        c_string(f, c->net);
-        fputs(", ", f);
-        c_string(f, c->sizes);
-        fprintf(f, ", \"%s\", \"%s\", ", workload_mode_name(c->mode), fit_view_name(c->view));
-        c_string(f, c->base);
-        fputs(", ", f);
-        c_string(f, c->other);
-        fprintf(f, ", %.6g, %d, %d},\n", from_batch(c), c->bmin, c->bmax);
-    }
-}
-
-static int rows(const netfit_set *s)
-{
-    int i, n = 0;
-    for (i = 0; i < s->n; i++)
-        if (first_of_kind(s, i)) {
-            const netfit_cross *c = best_pair(s, s->c[i].net, s->c[i].mode, s->c[i].view);
-            n += c->ncells > 0 && c->x.kind != CROSS_UNKNOWN;
-        }
-    return n;
-}
-
-static void header_text(FILE *f, const results *r, const netfit_set *s)
-{
-    int i;
-    fputs("/*\n * breakeven_decision.h - which device to run a network on, by batch size.\n"
-          " *\n * Generated by breakeven ",
-          f);
-    c_comment(f, BE_VERSION);
-    fputs(" (`breakeven decide`) from run ", f);
-    c_comment(f, r->prov.id);
-    fputs(",\n * measured on ", f);
-    c_comment(f, r->prov.host);
-    fputs(" (", f);
-    c_comment(f, r->prov.cpu_model);
-    fputs(", OpenBLAS ", f);
-    c_comment(f, r->prov.blas_version);
-    fputs(")", f);
-    for (i = 0; i < r->ndevices; i++) {
-        fputs(i ? ",\n *   " : " with\n *   ", f);
-        c_comment(f, r->devices[i].id);
-        fputs(" = ", f);
-        c_comment(f, r->devices[i].name);
-        fputs(" (", f);
-        c_comment(f, r->devices[i].driver);
-        fputs(")", f);
-    }
-    fputs(".\n * Answers hold for that machine, its drivers and these networks: measure\n"
-          " * again when they change.  Views: \"resident\" keeps the data on the device,\n"
-          " * \"transfer\" copies inputs and outputs every call, \"weights-on-host\" the\n"
-          " * weights too.  C99, no other code.\n */\n"
-          "#ifndef BREAKEVEN_DECISION_H\n#define BREAKEVEN_DECISION_H\n\n#include <stddef.h>\n"
-          "#include <string.h>\n\n"
-          "/* The device id to run net (its name or its sizes, \"784-512-256-10\") on in\n"
-          " * mode (\"inference\", \"training\") and view at batch; NULL when that was not\n"
-          " * measured or batch lies outside the measured batches. */\n"
-          "static inline const char *breakeven_device(const char *net, const char *mode,\n"
-          "                                           const char *view, int batch)\n{\n",
-          f);
-    if (rows(s) == 0) {
-        fputs("    (void)net;\n    (void)mode;\n    (void)view;\n    (void)batch;\n"
-              "    return NULL; /* the run has no network with an answer */\n}\n",
-              f);
-    } else {
-        fputs("    /* below: the device under the crossover; above: from batch `from` on\n"
-              "     * (0: never); min and max: the measured batches */\n"
-              "    static const struct {\n"
-              "        const char *net, *sizes, *mode, *view, *below, *above;\n"
-              "        double from;\n        int min, max;\n    } t[] = {\n",
-              f);
-        header_rows(f, s);
-        fputs("    };\n    size_t i;\n"
-              "    for (i = 0; i < sizeof t / sizeof t[0]; i++) {\n"
-              "        if ((strcmp(net, t[i].net) != 0 && strcmp(net, t[i].sizes) != 0) ||\n"
-              "            strcmp(mode, t[i].mode) != 0 || strcmp(view, t[i].view) != 0)\n"
-              "            continue;\n"
-              "        if (batch < t[i].min || batch > t[i].max)\n            return NULL;\n"
-              "        return t[i].from > 0 && batch >= t[i].from ? t[i].above : t[i].below;\n"
-              "    }\n    return NULL;\n}\n",
-              f);
-    }
-    fputs("\n#endif\n", f);
-}
-
-int decide_header(const results *r, const netfit_set *s, char **text, size_t *len, err *e)
-{
-    FILE *f = open_memstream(text, len);
-    if (!f)
-        return err_set(e, BE_EFAIL, "out of memory for breakeven_decision.h");
-    header_text(f, r, s);
-    if (fclose(f) != 0) {
-        free(*text);
-        *text = NULL;
-        return err_set(e, BE_EFAIL, "out of memory for breakeven_decision.h");
-    }
-    return BE_OK;
+    choice_free(&cs);
+    return rc;
 }
 
 static void json_cross(FILE *f, const netfit_cross *c)
@@ -403,15 +287,122 @@ static void json_layers(FILE *f, const results *r)
         fputs("\n  ", f);
 }
 
-static void json_text(FILE *f, const results *r, const netfit_set *s)
+/* One device's time at a cell. */
+static void json_time(FILE *f, const results *r, const choice_time *t)
 {
-    int i;
+    fputs("{\"device\": ", f);
+    json_string(f, r->devices[t->dev].id);
+    json_member_number(f, "median_s", t->median);
+    json_member_number(f, "ci_lo_s", t->lo);
+    json_member_number(f, "ci_hi_s", t->hi);
+    fprintf(f, ", \"tied\": %s}", t->tied ? "true" : "false");
+}
+
+/* The answer at one measured batch. */
+static void json_cell(FILE *f, const results *r, const choice_cell *c)
+{
+    int k;
+    fprintf(f, "        {\"batch\": %d, \"device\": ", c->batch);
+    json_string(f, r->devices[c->t[c->pick].dev].id);
+    fprintf(f, ", \"too_close\": %s, \"other\": ", c->close ? "true" : "false");
+    if (c->other >= 0)
+        json_string(f, r->devices[c->t[c->other].dev].id);
+    else
+        fputs("null", f);
+    fputs(", \"times\": [", f);
+    for (k = 0; k < c->n; k++) {
+        fputs(k ? ", " : "", f);
+        json_time(f, r, &c->t[k]);
+    }
+    fputs("], \"not_ok\": [", f);
+    for (k = 0; k < c->nfailed; k++) {
+        const rs_point *p = &r->points[c->failed[k]];
+        fputs(k ? ", {\"device\": " : "{\"device\": ", f);
+        json_string(f, p->device);
+        json_member_string(f, "status", results_status_name(p->status));
+        fputc('}', f);
+    }
+    fputs("]}", f);
+}
+
+/* Every network × mode × view's answers (choice.h). */
+static void json_answers(FILE *f, const results *r, const choice_set *cs)
+{
+    int i, k;
+    for (i = 0; i < cs->n; i++) {
+        const choice_group *g = &cs->g[i];
+        fputs(i ? ",\n    {\"net\": " : "\n    {\"net\": ", f);
+        json_string(f, g->net);
+        json_member_string(f, "sizes", g->sizes);
+        json_member_string(f, "mode", workload_mode_name(g->mode));
+        json_member_string(f, "view", fit_view_name(g->view));
+        fputs(", \"measured_batches\": [", f);
+        for (k = 0; k < g->ncells; k++)
+            fprintf(f, "%s%d", k ? ", " : "", g->cells[k].batch);
+        fputs("], \"failed\": [", f);
+        for (k = 0; k < g->nfailed; k++) {
+            fputs(k ? ", " : "", f);
+            json_string(f, r->devices[g->failed[k]].id);
+        }
+        fputs("], \"batches\": [", f);
+        for (k = 0; k < g->ncells; k++) {
+            fputs(k ? ",\n" : "\n", f);
+            json_cell(f, r, &g->cells[k]);
+        }
+        fputs(g->ncells ? "\n    ]}" : "]}", f);
+    }
+    if (cs->n)
+        fputs("\n  ", f);
+}
+
+/* llama.cpp's threshold per network and the one recommended. */
+static void json_llama(FILE *f, const results *r, const netfit_set *s)
+{
+    const char *names[64];
+    int n = netfit_networks(r, names, 64), i, best = 0;
+    fputs("{\"variable\": \"GGML_OP_OFFLOAD_MIN_BATCH\", \"networks\": [", f);
+    for (i = 0; i < n; i++) {
+        decide_llama l;
+        decide_llama_of(r, s, names[i], &l);
+        fputs(i ? ", {\"net\": " : "{\"net\": ", f);
+        json_string(f, names[i]);
+        fputs(", \"value\": ", f);
+        if (l.c) {
+            fprintf(f, "%d, \"crossover\": ", l.value);
+            json_cross(f, l.c);
+            best = l.value > best ? l.value : best;
+        } else {
+            fputs("null, \"crossover\": null", f);
+        }
+        fputc('}', f);
+    }
+    fputs("], \"value\": ", f);
+    if (best > 0)
+        fprintf(f, "%d}", best);
+    else
+        fputs("null}", f);
+}
+
+static void json_text(FILE *f, const results *r, const netfit_set *s, const choice_set *cs)
+{
+    char print[32], (*warn)[PROSE_WARNING] = malloc(DECIDE_MAX_WARNINGS * sizeof *warn);
+    int i, nw = warn ? prose_warnings(r, warn, DECIDE_MAX_WARNINGS) : 0;
     fputs("{\n  \"breakeven\": ", f);
     json_string(f, BE_VERSION);
+    json_member_string(f, "commit", BE_COMMIT);
     fputs(",\n  \"run\": ", f);
     json_string(f, r->prov.id);
-    fputs(",\n  \"machine\": {\"host\": ", f);
+    fprintf(f, ", \"partial\": %s", r->partial ? "true" : "false");
+    fputs(",\n  \"warnings\": [", f);
+    for (i = 0; i < nw; i++) {
+        fputs(i ? ",\n    " : "\n    ", f);
+        json_string(f, warn[i]);
+    }
+    fputs(nw ? "\n  ],\n  \"machine\": {\"host\": " : "],\n  \"machine\": {\"host\": ", f);
+    free(warn);
     json_string(f, r->prov.host);
+    q_machine_print(r, print, sizeof print);
+    json_member_string(f, "fingerprint", print);
     fputs(", \"cpu\": ", f);
     json_string(f, r->prov.cpu_model);
     fputs(", \"os\": ", f);
@@ -430,7 +421,18 @@ static void json_text(FILE *f, const results *r, const netfit_set *s)
         json_string(f, r->devices[i].driver);
         fputs("}", f);
     }
-    fputs("]},\n  \"decisions\": [\n", f);
+    fputs("]},\n  \"rule\": {\"answer\": \"the device with the lowest median step time among the "
+          "devices with an ok point at the batch\"",
+          f);
+    json_member_string(f, "too_close", CHOICE_CLOSE);
+    json_member_string(f, "too_close_pick", CHOICE_RULE);
+    json_member_string(f, "between", CHOICE_RULE_BETWEEN);
+    json_member_string(f, "outside", CHOICE_RULE_OUTSIDE);
+    fputs("},\n  \"answers\": [", f);
+    json_answers(f, r, cs);
+    fputs("],\n  \"llama_cpp\": ", f);
+    json_llama(f, r, s);
+    fputs(",\n  \"crossovers\": [\n", f);
     for (i = 0; i < s->n; i++) {
         json_cross(f, &s->c[i]);
         fputs(i + 1 < s->n ? ",\n" : "\n", f);
@@ -440,73 +442,48 @@ static void json_text(FILE *f, const results *r, const netfit_set *s)
     fputs("]\n}\n", f);
 }
 
-/* The environment line of one network: inference with the weights on the
- * host (what llama.cpp's GGML_OP_OFFLOAD_MIN_BATCH decides), else with
- * transfers counted, else resident. */
-static void env_line(FILE *env, const netfit_set *s, const char *net)
+/* decision.json into a malloc'ed text. */
+static int json_file(const results *r, const netfit_set *s, char **text, size_t *len, err *e)
 {
-    const netfit_cross *c = best_pair(s, net, WL_INFERENCE, FIT_WHOST);
-    char var[80];
-    size_t i, k;
-    if (!c || c->ncells == 0)
-        c = best_pair(s, net, WL_INFERENCE, FIT_TRANSFER);
-    if (!c)
-        c = best_pair(s, net, WL_INFERENCE, FIT_RESIDENT);
-    if (!c || c->ncells == 0)
-        return;
-    k = (size_t)snprintf(var, sizeof var, "BREAKEVEN_MIN_BATCH_");
-    for (i = 0; c->net[i] && k + 1 < sizeof var; i++)
-        var[k++] =
-            isalnum((unsigned char)c->net[i]) ? (char)toupper((unsigned char)c->net[i]) : '_';
-    var[k] = '\0';
-    fprintf(env, "# %s%s%s%s, inference, %s: ", c->net, strcmp(c->net, c->sizes) ? " (" : "",
-            strcmp(c->net, c->sizes) ? c->sizes : "", strcmp(c->net, c->sizes) ? ")" : "",
-            c->view == FIT_WHOST      ? "weights, inputs and outputs copied every call"
-            : c->view == FIT_TRANSFER ? "inputs and outputs copied every call"
-                                      : "data resident");
-    if (c->x.kind == CROSS_IN_RANGE)
-        fprintf(env, "%s from batch %.1f on (95%% CI %.1f to %.1f%s), measured %d..%d\n%s=%.0f\n",
-                c->other, c->x.batch, c->x.lo, c->x.hi, c->x.hi_open ? "+" : "", c->bmin, c->bmax,
-                var, ceil(c->x.batch));
-    else if (c->x.kind == CROSS_ALWAYS)
-        fprintf(env, "%s at every measured batch (%d..%d)\n%s=%d\n", c->other, c->bmin, c->bmax,
-                var, c->bmin);
-    else
-        fprintf(env,
-                "%s: %s never stays ahead in the measured batches (%d..%d; faster at %d of %d, "
-                "not at the largest)\n",
-                c->base, c->other, c->bmin, c->bmax, c->nfaster, c->ncells);
+    choice_set cs;
+    FILE *f;
+    int rc = choice_run(r, &cs, e);
+    if (rc < 0)
+        return rc;
+    if (!(f = open_memstream(text, len))) {
+        choice_free(&cs);
+        return err_set(e, BE_EFAIL, "out of memory for decision.json");
+    }
+    json_text(f, r, s, &cs);
+    choice_free(&cs);
+    if (fclose(f) != 0) {
+        free(*text);
+        *text = NULL;
+        return err_set(e, BE_EFAIL, "out of memory for decision.json");
+    }
+    return BE_OK;
 }
 
 int decide_write(const results *r, const netfit_set *s, const char *root, const char *dir,
                  FILE *env, err *e)
 {
     char path[4200], *text = NULL;
-    const char *names[64];
     size_t len = 0;
-    int rc, i, n;
-    FILE *f;
+    int rc;
 
-    if (!(f = open_memstream(&text, &len)))
-        return err_set(e, BE_EFAIL, "out of memory for decision.json");
-    json_text(f, r, s);
-    if (fclose(f) != 0) {
-        free(text);
-        return err_set(e, BE_EFAIL, "out of memory for decision.json");
-    }
+    if ((rc = json_file(r, s, &text, &len, e)) < 0)
+        return rc;
     snprintf(path, sizeof path, "%s/decision.json", dir);
     rc = fsx_write_in(root, path, text, len, e);
     free(text);
     text = NULL;
-    if (rc < 0 || (rc = decide_header(r, s, &text, &len, e)) < 0)
+    if (rc < 0 || (rc = decide_header(r, &text, &len, e)) < 0)
         return rc;
     snprintf(path, sizeof path, "%s/breakeven_decision.h", dir);
     rc = fsx_write_in(root, path, text, len, e);
     free(text);
     if (rc < 0)
         return rc;
-    n = netfit_networks(r, names, 64);
-    for (i = 0; i < n; i++)
-        env_line(env, s, names[i]);
+    decide_llama_lines(env, r, s);
     return BE_OK;
 }

@@ -2,15 +2,19 @@
  * decide.h — the decision, for programs: which device to run a network on
  * at a batch size, from a measured run.
  *
- * `breakeven decide RUN` turns a run's networks (netfit.h) into
- * decision.json (per network, mode and view: the device below and above
- * the crossover, the crossover batch and its 95% interval, the measured
- * batches, the machine's fingerprint and the run's id), a C header
- * (breakeven_decision.h: a static inline function that returns the device
- * for a network, mode, view and batch, C99, no other code) and one
- * environment line per network in the style of llama.cpp's
- * GGML_OP_OFFLOAD_MIN_BATCH.  `breakeven which` answers one question for
- * scripts.  Above netfit.h and results.h; writes through fsx.h.
+ * `breakeven decide RUN` writes decision.json (per network, mode and view,
+ * at each measured batch: every device's step time with its 95% interval,
+ * the device to use and whether it is too close to call, by the rules of
+ * choice.h; the devices that failed everywhere; the run's warnings, the
+ * machine's fingerprint, breakeven's version; each device's crossover
+ * against the CPU; llama.cpp's threshold), a C header
+ * (breakeven_decision.h: static inline functions that answer for a
+ * network, mode, view and batch as choice_at does, C99, no other code) and
+ * llama.cpp's GGML_OP_OFFLOAD_MIN_BATCH from the weights-on-host
+ * crossover.  `breakeven which` gives the same answer for scripts.  Above
+ * choice.h, netfit.h and prose.h (the warnings); writes through fsx.h.
+ * decide.c: `which`, decision.json and the files; decide_header.c: the
+ * header; decide_llama.c: llama.cpp's threshold.
  */
 #ifndef BE_DECIDE_H
 #define BE_DECIDE_H
@@ -21,30 +25,50 @@
 
 /* The answer of `which`. */
 typedef struct decide_answer {
-    const char *device; /* the device to use (points into the results)    */
-    int uncertain;      /* the batch lies inside the crossover's interval */
-    char why[512];      /* one sentence saying why                         */
+    const char *device; /* the device to use (points into the results)       */
+    int close;          /* too close to call (choice.h): another device named */
+    int extrapolated;   /* the batch lies outside the measured batches        */
+    int between;        /* … between two whose answers differ                 */
+    char why[2048];     /* what the answer rests on, in words                 */
 } decide_answer;
 
-/* The device for network net (its name or sizes) in mode and view at
- * batch.  BE_EUSAGE, with a message saying plainly what is wrong, when the
- * run has no such network (the message lists those it has), when the
- * batch lies outside the measured batches, or when the view was not
- * measured; BE_EFAIL when the run has no answer (no batch with both
- * devices ok). */
-int decide_which(const results *r, const netfit_set *s, const char *net, wl_mode mode,
-                 fit_view view, int batch, decide_answer *a, err *e);
+/* The device for network net (its name, its sizes or a preset's name) in
+ * mode and view at batch (choice_at).  BE_EUSAGE, with a message saying
+ * plainly what is wrong, when the run has no such network (the message
+ * lists those it has), measured it on one device only, or did not measure
+ * that mode or view; BE_EFAIL when no device measured it ok there. */
+int decide_which(const results *r, const char *net, wl_mode mode, fit_view view, int batch,
+                 decide_answer *a, err *e);
 
 /* Writes decision.json and breakeven_decision.h into dir, atomically and
  * inside root through no link below it (fsx_write_in: root OUT for a run
- * there, NULL for a run the user named elsewhere), and the environment
- * lines to env (one comment line and one VAR=VALUE line per network with a
- * crossover: inference with the weights on the host, else with transfers
- * counted). */
+ * there, NULL for a run the user named elsewhere), and llama.cpp's lines
+ * to env (decide_llama_lines); s holds r's crossovers (netfit_run). */
 int decide_write(const results *r, const netfit_set *s, const char *root, const char *dir,
                  FILE *env, err *e);
 
 /* The header alone, into a malloc'ed text (*text, *len): for tests. */
-int decide_header(const results *r, const netfit_set *s, char **text, size_t *len, err *e);
+int decide_header(const results *r, char **text, size_t *len, err *e);
+
+/* llama.cpp's threshold for one network: GGML_OP_OFFLOAD_MIN_BATCH, the
+ * batch from which it offloads an op whose weights sit in host memory,
+ * from the crossover against the CPU, inference, weights on the host, of
+ * the accelerator with the lowest median at the largest batch measured. */
+typedef struct decide_llama {
+    const netfit_cross *c; /* the crossover it rests on; NULL: none (no
+                              accelerator measured the network ok)     */
+    int value;             /* in range: the crossover rounded up; always
+                              faster: the smallest batch measured; never
+                              ahead: one above the largest (0: none)    */
+} decide_llama;
+
+/* The threshold of network net of r (s: r's crossovers). */
+void decide_llama_of(const results *r, const netfit_set *s, const char *net, decide_llama *out);
+
+/* llama.cpp's lines to env: per network a comment saying which network,
+ * device and interval the value rests on and what it means, then one
+ * GGML_OP_OFFLOAD_MIN_BATCH=N line: the network's, or with several the
+ * largest of theirs (each network's in a comment). */
+void decide_llama_lines(FILE *env, const results *r, const netfit_set *s);
 
 #endif

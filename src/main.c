@@ -692,22 +692,18 @@ static int cmd_decide(const cli *c)
 static int cmd_which(const cli *c)
 {
     archive_run u;
-    netfit_set s;
     decide_answer a;
     err e;
     int rc;
     wl_mode mode = (c->plan.modes >> WL_TRAINING) & 1 ? WL_TRAINING : WL_INFERENCE;
-    memset(&s, 0, sizeof s);
     if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
         return fail(status_of(rc), &e);
-    if ((rc = netfit_run(u.r, u.r->prov.seed, 0, &s, &e)) == BE_OK &&
-        (rc = decide_which(u.r, &s, c->which_net, mode, (fit_view)c->which_view, c->which_batch, &a,
+    if ((rc = decide_which(u.r, c->which_net, mode, (fit_view)c->which_view, c->which_batch, &a,
                            &e)) == BE_OK) {
         printf("%s\n", a.device);
         if (!c->quiet)
             fprintf(stderr, "%s\n", a.why);
     }
-    netfit_free(&s);
     archive_run_free(&u);
     return rc < 0 ? fail(status_of(rc), &e) : 0;
 }

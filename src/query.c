@@ -154,6 +154,16 @@ double q_median(const rs_point *p, fit_view v)
                                : p->resident.median;
 }
 
+const stats_summary *q_summary_in(const results *r, const rs_point *p, fit_view v)
+{
+    const device_info *d = p ? results_device(r, p->device) : NULL;
+    if (d && strcmp(d->kind, "openblas") == 0)
+        v = FIT_RESIDENT;
+    if (!q_ok_view(p, v))
+        return NULL;
+    return v == FIT_WHOST ? &p->whost : v == FIT_TRANSFER ? &p->transfer : &p->resident;
+}
+
 double q_level(const rs_point *p, fit_view v)
 {
     return v == FIT_WHOST ? p->whost.p10 : v == FIT_TRANSFER ? p->transfer.p10 : p->resident.p10;

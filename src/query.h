@@ -75,6 +75,13 @@ double q_gflops_shown(const device_info *d, const rs_point *p, double t);
 int q_ok_view(const rs_point *p, fit_view v);
 /* The median step time of an ok point in view v (q_ok_view). */
 double q_median(const rs_point *p, fit_view v);
+/* The summary that stands for point p's step time in view v when devices
+ * are set against one another: a host device's (kind "openblas") resident
+ * one in every view, as it computes where the program's data already are
+ * (the rule of q_base_model), another device's own in v; its median and
+ * 95% interval (ci_lo, ci_hi) are those the report's tables show.  NULL
+ * when p is not ok in that view (q_ok, q_ok_view). */
+const stats_summary *q_summary_in(const results *r, const rs_point *p, fit_view v);
 /* The step time that comparisons of runs compare (compare.h, history.h):
  * the 10th percentile of an ok point's samples in view v.  On a shared
  * machine the neighbours only ever add time, so a point's quick tenth

@@ -502,14 +502,16 @@ static int sh(const char *fmt, ...)
 }
 
 /* A program using breakeven_decision.h: the device at batch 8, whether an
- * unknown network and a batch beyond the measured ones get NULL. */
+ * unknown network and, asked strictly, a batch beyond the measured ones
+ * get NULL. */
 static const char use_c[] =
     "#include <stdio.h>\n"
     "#include \"breakeven_decision.h\"\n"
     "int main(void)\n{\n"
-    "    const char *d = breakeven_device(\"96-256-10\", \"inference\", \"transfer\", 8);\n"
-    "    const char *n = breakeven_device(\"other\", \"inference\", \"transfer\", 8);\n"
-    "    const char *o = breakeven_device(\"96-256-10\", \"inference\", \"transfer\", 4096);\n"
+    "    const char *d = breakeven_device(\"96-256-10\", \"inference\", \"transfer\", 8, NULL);\n"
+    "    const char *n = breakeven_device(\"other\", \"inference\", \"transfer\", 8, NULL);\n"
+    "    const char *o = breakeven_device_strict(\"96-256-10\", \"inference\", \"transfer\", "
+    "4096, NULL);\n"
     "    printf(\"%s %d %d\\n\", d ? d : \"none\", n == NULL, o == NULL);\n"
     "    return 0;\n}\n";
 
@@ -539,27 +541,30 @@ static void test_netfit_and_which(void **state)
     c = netfit_find(&s, "tiny", WL_INFERENCE, FIT_WHOST, NULL);
     assert_non_null(c);
     assert_int_equal(c->x.kind, CROSS_NEVER);
-    assert_int_equal(decide_which(r, &s, "tiny", WL_INFERENCE, FIT_WHOST, 64, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_WHOST, 64, &a, &e), BE_OK);
     assert_string_equal(a.device, "cpu");
 
-    assert_int_equal(decide_which(r, &s, "tiny", WL_INFERENCE, FIT_RESIDENT, 64, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 64, &a, &e), BE_OK);
     assert_string_equal(a.device, "cl:0.0");
-    assert_int_equal(decide_which(r, &s, "tiny", WL_INFERENCE, FIT_RESIDENT, 16, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 16, &a, &e), BE_OK);
     assert_string_equal(a.device, "cpu");
-    assert_int_equal(decide_which(r, &s, "tiny", WL_INFERENCE, FIT_RESIDENT, 128, &a, &e),
-                     BE_EUSAGE);
-    assert_string_equal(e.msg, "batch 128 lies outside the batches measured for network tiny "
-                               "(16..64, inference, resident); measure it: breakeven run --net "
-                               "512-256-10 --batch 128");
-    assert_int_equal(decide_which(r, &s, "big", WL_INFERENCE, FIT_RESIDENT, 64, &a, &e), BE_EUSAGE);
+    /* beyond the batches measured: the largest one's answer, marked */
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 128, &a, &e), BE_OK);
+    assert_string_equal(a.device, "cl:0.0");
+    assert_int_equal(a.extrapolated, 1);
+    assert_non_null(strstr(a.why, "extrapolated: batch 128 lies above the batches measured "
+                                  "(16..64), so this is the answer at batch 64"));
+    assert_int_equal(decide_which(r, "big", WL_INFERENCE, FIT_RESIDENT, 64, &a, &e), BE_EUSAGE);
     assert_string_equal(e.msg, "run test-run measured no network \"big\"; its networks: tiny "
                                "(512-256-10)");
-    assert_int_equal(decide_which(r, &s, "tiny", WL_TRAINING, FIT_RESIDENT, 64, &a, &e), BE_EUSAGE);
+    assert_int_equal(decide_which(r, "tiny", WL_TRAINING, FIT_RESIDENT, 64, &a, &e), BE_EUSAGE);
 
     /* the header holds the same rows, every string a C literal */
-    assert_int_equal(decide_header(r, &s, &h, &len, &e), BE_OK);
-    assert_non_null(strstr(h, "{\"tiny\", \"512-256-10\", \"inference\", \"resident\", \"cpu\", "
-                              "\"cl:0.0\", "));
+    assert_int_equal(decide_header(r, &h, &len, &e), BE_OK);
+    assert_non_null(strstr(h, "{\"tiny\", \"512-256-10\", \"inference\", \"resident\", 16, "
+                              "\"cpu\", NULL, 0, "));
+    assert_non_null(strstr(h, "{\"tiny\", \"512-256-10\", \"inference\", \"resident\", 64, "
+                              "\"cl:0.0\", NULL, 0, "));
     /* the CPU's name holds a comment's end and quotes: the header still
      * compiles */
     assert_non_null(strstr(h, "CPU * / \"x\""));
@@ -580,8 +585,7 @@ static void test_netfit_and_which(void **state)
         results_remove_point(r, r->npoints - 1);
     assert_int_equal(netfit_run(r, 1, 200, &s, &e), BE_OK);
     assert_int_equal(s.n, 0);
-    assert_int_equal(decide_which(r, &s, "tiny", WL_INFERENCE, FIT_RESIDENT, 32, &a, &e),
-                     BE_EUSAGE);
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 32, &a, &e), BE_EUSAGE);
     assert_string_equal(e.msg, "run test-run measured network tiny on one device only (cpu): "
                                "there is no other device to choose");
     netfit_free(&s);
@@ -911,10 +915,11 @@ static void test_e2e(void **state)
            tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir),
         0);
     assert_int_equal(sh("cd %s/o/runs/* && %s decide . > %s/decide.txt", tmpdir, bin, tmpdir), 0);
-    assert_int_equal(sh("grep -q '^# 96-256-10, inference' %s/decide.txt", tmpdir), 0);
+    assert_int_equal(sh("grep -q '^# 96-256-10: ' %s/decide.txt", tmpdir), 0);
     /* decision.json is JSON, with the decisions and the per-layer placements */
     assert_int_equal(sh("cd %s/o/runs/* && /usr/bin/python3 -c 'import json; d = json.load(open("
-                        "\"decision.json\")); assert len(d[\"decisions\"]) == 3, d; "
+                        "\"decision.json\")); assert len(d[\"crossovers\"]) == 3, d; "
+                        "assert len(d[\"answers\"]) == 3, d; "
                         "assert d[\"layers\"][0][\"placement\"], d'",
                         tmpdir),
                      0);
@@ -939,9 +944,11 @@ static void test_e2e(void **state)
                      0);
     assert_int_equal(sh("cd %s/o/runs/* && %s which --net 96-256-10 --batch 512 . 2> %s/which.err",
                         tmpdir, bin, tmpdir),
-                     2);
-    assert_int_equal(
-        sh("grep -q 'batch 512 lies outside the batches measured' %s/which.err", tmpdir), 0);
+                     0);
+    assert_int_equal(sh("grep -q 'extrapolated: batch 512 lies above the batches measured (8..64)' "
+                        "%s/which.err",
+                        tmpdir),
+                     0);
 }
 
 int main(void)

@@ -1,0 +1,258 @@
+/*
+ * choice.c — the device at each batch among every device (see choice.h).
+ */
+#include "choice.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "netfit.h"
+#include "query.h"
+
+/* Whether p is a point of g's network and mode. */
+static int of_group(const rs_point *p, const choice_group *g)
+{
+    return p->mode == g->mode && strcmp(p->net, g->net) == 0 && strcmp(p->sizes, g->sizes) == 0;
+}
+
+static int by_median(const void *a, const void *b)
+{
+    const choice_time *x = a, *y = b;
+    if (x->median != y->median)
+        return x->median < y->median ? -1 : 1;
+    return x->dev - y->dev; /* a tie of medians: the devices' order */
+}
+
+/* The ties of c and the pick by CHOICE_RULE. */
+static void settle(const results *r, choice_cell *c)
+{
+    const int host = q_base(r);
+    int k;
+    c->close = 0;
+    c->pick = 0;
+    c->other = -1;
+    /* t[k].median ≥ t[0].median, so the two intervals overlap exactly when
+     * t[k]'s reaches down to t[0]'s upper end */
+    for (k = 1; k < c->n; k++) {
+        c->t[k].tied = c->t[k].lo <= c->t[0].hi;
+        c->close |= c->t[k].tied;
+    }
+    if (!c->close)
+        return;
+    for (k = 1; k < c->n; k++)
+        if (c->t[k].tied && c->t[k].dev == host && strcmp(r->devices[host].kind, "openblas") == 0)
+            c->pick = k;
+    if (c->pick != 0) {
+        c->other = 0;
+        return;
+    }
+    for (k = 1; k < c->n && c->other < 0; k++)
+        if (c->t[k].tied)
+            c->other = k;
+}
+
+/* The cell of g at batch b: every device's ok point in g's view, and the
+ * points there that are not ok. */
+static int fill_cell(const results *r, const choice_group *g, int b, choice_cell *c, err *e)
+{
+    int i;
+    memset(c, 0, sizeof *c);
+    c->batch = b;
+    if (!(c->t = calloc((size_t)r->ndevices, sizeof *c->t)))
+        return err_set(e, BE_EFAIL, "out of memory for the decision of network %s", g->net);
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        const stats_summary *s;
+        int d;
+        if (!of_group(p, g) || p->batch != b || (d = q_device_index(r, p->device)) < 0)
+            continue;
+        if ((s = q_summary_in(r, p, g->view)) != NULL) {
+            c->t[c->n].dev = d;
+            c->t[c->n].median = s->median;
+            c->t[c->n].lo = s->ci_lo;
+            c->t[c->n].hi = s->ci_hi;
+            c->n++;
+        } else if (!q_ok(p) && c->nfailed < RESULTS_MAX_DEVICES) {
+            c->failed[c->nfailed++] = i;
+        }
+    }
+    qsort(c->t, (size_t)c->n, sizeof *c->t, by_median);
+    settle(r, c);
+    return BE_OK;
+}
+
+static int by_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The batches of g with an ok point in its view, ascending, into b
+ * (room for r->npoints); returns their count. */
+static int batches(const results *r, const choice_group *g, int *b)
+{
+    int i, j, n = 0;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (!of_group(p, g) || !q_summary_in(r, p, g->view))
+            continue;
+        for (j = 0; j < n && b[j] != p->batch; j++)
+            ;
+        if (j == n)
+            b[n++] = p->batch;
+    }
+    qsort(b, (size_t)n, sizeof *b, by_int);
+    return n;
+}
+
+/* The devices with points of g's network and mode, none of them ok. */
+static void failed_devices(const results *r, choice_group *g)
+{
+    int d, i;
+    for (d = 0; d < r->ndevices; d++) {
+        int any = 0, ok = 0;
+        for (i = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            if (of_group(p, g) && strcmp(p->device, r->devices[d].id) == 0) {
+                any = 1;
+                ok |= q_ok(p);
+            }
+        }
+        if (any && !ok)
+            g->failed[g->nfailed++] = d;
+    }
+}
+
+/* Whether some point of the network like, in its mode, measured view v. */
+static int has_view(const results *r, const rs_point *like, fit_view v)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode == like->mode && strcmp(p->net, like->net) == 0 &&
+            (v == FIT_RESIDENT || (v == FIT_TRANSFER ? p->has_transfer : p->has_whost)))
+            return 1;
+    }
+    return 0;
+}
+
+static int make_group(const results *r, const rs_point *like, fit_view v, int *b, choice_group *g,
+                      err *e)
+{
+    int k, n, rc;
+    memset(g, 0, sizeof *g);
+    snprintf(g->net, sizeof g->net, "%s", like->net);
+    snprintf(g->sizes, sizeof g->sizes, "%s", like->sizes);
+    g->mode = like->mode;
+    g->view = v;
+    failed_devices(r, g);
+    n = batches(r, g, b);
+    if (n > 0 && !(g->cells = calloc((size_t)n, sizeof *g->cells)))
+        return err_set(e, BE_EFAIL, "out of memory for the decision of network %s", g->net);
+    for (k = 0; k < n; k++, g->ncells++)
+        if ((rc = fill_cell(r, g, b[k], &g->cells[k], e)) < 0)
+            return rc;
+    return BE_OK;
+}
+
+/* The first point of network name in mode m, or NULL. */
+static const rs_point *first_point(const results *r, const char *name, wl_mode m)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].mode == m && strcmp(r->points[i].net, name) == 0)
+            return &r->points[i];
+    return NULL;
+}
+
+int choice_run(const results *r, choice_set *out, err *e)
+{
+    const char *names[RESULTS_MAX_DEVICES * 4];
+    int nn = netfit_networks(r, names, (int)(sizeof names / sizeof *names)), k, m, v, rc = BE_OK;
+    int *b = NULL;
+    memset(out, 0, sizeof *out);
+    if (nn == 0)
+        return BE_OK;
+    b = malloc((size_t)r->npoints * sizeof *b);
+    out->g = calloc((size_t)nn * 2 * 3, sizeof *out->g);
+    if (!b || !out->g) {
+        rc = err_set(e, BE_EFAIL, "out of memory for the decisions");
+        goto fail;
+    }
+    for (k = 0; k < nn; k++)
+        for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
+            const rs_point *like = first_point(r, names[k], (wl_mode)m);
+            for (v = FIT_RESIDENT; like && v <= FIT_WHOST; v++) {
+                if (!has_view(r, like, (fit_view)v))
+                    continue;
+                rc = make_group(r, like, (fit_view)v, b, &out->g[out->n], e);
+                out->n++; /* freed with the set, also when half made */
+                if (rc < 0)
+                    goto fail;
+            }
+        }
+    free(b);
+    return BE_OK;
+fail:
+    free(b);
+    choice_free(out);
+    return rc;
+}
+
+void choice_free(choice_set *s)
+{
+    int i, k;
+    for (i = 0; i < s->n; i++) {
+        for (k = 0; k < s->g[i].ncells; k++)
+            free(s->g[i].cells[k].t);
+        free(s->g[i].cells);
+    }
+    free(s->g);
+    memset(s, 0, sizeof *s);
+}
+
+const choice_group *choice_find(const choice_set *s, const char *net, wl_mode mode, fit_view view)
+{
+    int i;
+    for (i = 0; i < s->n; i++) {
+        const choice_group *g = &s->g[i];
+        if (g->mode == mode && g->view == view &&
+            (strcmp(g->net, net) == 0 || strcmp(g->sizes, net) == 0))
+            return g;
+    }
+    return NULL;
+}
+
+void choice_at(const choice_group *g, int batch, choice_answer *a)
+{
+    const choice_cell *lo = NULL, *hi = NULL;
+    int k;
+    memset(a, 0, sizeof *a);
+    a->other = -1;
+    for (k = 0; k < g->ncells; k++) {
+        if (g->cells[k].batch <= batch)
+            lo = &g->cells[k];
+        else if (!hi)
+            hi = &g->cells[k];
+    }
+    if (!lo && !hi)
+        return;
+    if (!lo || !hi) {
+        a->cell = lo ? lo : hi;
+        a->extrapolated = a->cell->batch != batch;
+    } else if (lo->batch == batch) {
+        a->cell = lo;
+    } else {
+        /* nearer in log(batch): batch² against the product of the two */
+        a->cell = (double)batch * batch <= (double)lo->batch * hi->batch ? lo : hi;
+        a->lo_batch = lo->batch;
+        a->hi_batch = hi->batch;
+        a->lo_dev = lo->t[lo->pick].dev;
+        a->hi_dev = hi->t[hi->pick].dev;
+        a->between = a->lo_dev != a->hi_dev;
+    }
+    a->dev = a->cell->t[a->cell->pick].dev;
+    a->close = a->cell->close;
+    a->other = a->cell->other >= 0 ? a->cell->t[a->cell->other].dev : -1;
+}

@@ -1,0 +1,103 @@
+/*
+ * choice.h — the device to use at a batch, among every device measured.
+ *
+ * netfit.h sets each other device against the base (the CPU) one pair at
+ * a time; a program with two accelerators needs them set against one
+ * another too.  Here, per network, mode and view, at each batch measured,
+ * every device with an ok point there is ranked by its median step time
+ * (q_summary_in: the host device's resident time, another's in the view)
+ * with its 95% interval, the one the report's tables show.  The answer is
+ * the device with the lowest median, unless another device's interval
+ * overlaps its interval: then the batch is too close to call, and the
+ * rule (CHOICE_RULE) picks one of them.  At a batch that was not measured
+ * the answer is a measured batch's (choice_at says which).  Pure: a loaded
+ * results model in, numbers out; decide.h writes them for programs.
+ */
+#ifndef BE_CHOICE_H
+#define BE_CHOICE_H
+
+#include "results.h"
+
+/* The rule for a batch too close to call, in the words decision.json,
+ * `which` and the header give. */
+#define CHOICE_CLOSE                                                                         \
+    "too close to call: another device's 95% interval of the median step time overlaps the " \
+    "fastest one's"
+#define CHOICE_RULE                                                                              \
+    "take the host device (the CPU), which already holds the program's data, when it is within " \
+    "reach, else the one with the lowest median"
+#define CHOICE_RULE_BETWEEN                                                                  \
+    "between two measured batches: the answer of the nearer one in log(batch), the smaller " \
+    "on a tie; marked between when the two name different devices"
+#define CHOICE_RULE_OUTSIDE \
+    "outside the measured batches: the answer of the nearest end, marked extrapolated"
+
+/* One device's step time at a batch. */
+typedef struct choice_time {
+    int dev;               /* its index in results.devices       */
+    double median, lo, hi; /* seconds: median and 95% interval   */
+    int tied;              /* 1: its interval overlaps the fastest one's
+                              (the fastest itself: 0)            */
+} choice_time;
+
+/* The answer at one measured batch. */
+typedef struct choice_cell {
+    int batch;
+    int n;                           /* devices with an ok point in the view here */
+    choice_time *t;                  /* t[0..n), ascending by median; owned       */
+    int close;                       /* 1: some device is tied with t[0]          */
+    int pick;                        /* the index in t of the answer (the rule)   */
+    int other;                       /* close: the index in t of the other device
+                         named (the fastest tied one that is not the
+                         pick), else -1                           */
+    int nfailed;                     /* devices whose point here is not ok        */
+    int failed[RESULTS_MAX_DEVICES]; /* their indexes in results.points */
+} choice_cell;
+
+/* One network × mode × view. */
+typedef struct choice_group {
+    char net[NET_NAME_MAX];
+    char sizes[NET_SIZES_MAX];
+    wl_mode mode;
+    fit_view view;
+    int ncells;
+    choice_cell *cells; /* ascending by batch; owned */
+    /* devices with points of the network in the mode, none of them ok:
+       never named, listed as failed */
+    int nfailed;
+    int failed[RESULTS_MAX_DEVICES]; /* indexes in results.devices */
+} choice_group;
+
+typedef struct choice_set {
+    int n;
+    choice_group *g; /* owned */
+} choice_set;
+
+/* The groups of every network of r, in the order the networks were first
+ * measured, then mode, then view (resident, transfer, weights on the host,
+ * those some device measured); a group has no cells when no device has an
+ * ok point in it.  Free with choice_free. */
+int choice_run(const results *r, choice_set *out, err *e);
+void choice_free(choice_set *s);
+
+/* The group of net (a name or sizes) in mode and view, or NULL. */
+const choice_group *choice_find(const choice_set *s, const char *net, wl_mode mode, fit_view view);
+
+/* The answer at any batch. */
+typedef struct choice_answer {
+    const choice_cell *cell; /* the measured batch whose answer it is  */
+    int dev;                 /* the device named (results.devices)      */
+    int other;               /* close: the other device, else -1        */
+    int close;               /* the cell is too close to call           */
+    int extrapolated;        /* batch lies outside the measured batches */
+    int between;             /* batch lies between two measured batches
+                                whose answers name different devices    */
+    int lo_batch, hi_batch;  /* batch lies strictly between these two
+                                measured batches (else 0 and 0)         */
+    int lo_dev, hi_dev;      /* … and their answers' devices            */
+} choice_answer;
+
+/* The answer of g (with cells) at batch, by the rules above. */
+void choice_at(const choice_group *g, int batch, choice_answer *a);
+
+#endif

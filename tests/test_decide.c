@@ -1,0 +1,600 @@
+/*
+ * test_decide.c — `decide` and `which` with two and three OpenCL devices:
+ * the device named at every batch, in the header (compiled with -std=c99
+ * -Wall -Wextra -Werror and run), in decision.json and by `which`.
+ *
+ * The fixtures tests/data/decide/two.xml and three.xml are results files
+ * of the network 784-512-10 measured at batches 2, 4, 16, 64 and 256 on
+ * the CPU and two OpenCL devices: cl:0.0 (an integrated GPU, fast at small
+ * batches) and cl:1.0 (a discrete one, fast at large batches); three.xml
+ * adds cl:2.0, which failed verification at every point, and two batches
+ * too close to call: at 4 the CPU and cl:0.0, at 16 cl:0.0 and cl:1.0.
+ * They were written by this program (`build/test_decide --write-fixtures
+ * tests/data/decide`, the step times below as samples in three passes)
+ * and are read here through the normal loader.  Every expectation is
+ * checked twice: against the table below, and against the argmin of the
+ * loaded medians and the overlap of their intervals.
+ */
+#define _XOPEN_SOURCE 700
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "decide.h"
+#include "fsx.h"
+#include "netfit.h"
+#include "query.h"
+#include "results.h"
+
+static char tmpdir[256];
+static char bin[4096]; /* absolute: the tests run it from other directories */
+
+#define NB 5
+static const int batches[NB] = {2, 4, 16, 64, 256};
+
+/* ---- the fixtures ---- */
+
+/* Resident step time of device d (0 cpu, 1 cl:0.0, 2 cl:1.0) at batch b,
+ * seconds; three: the fixture with the ties. */
+static double resident_s(int d, int b, int three)
+{
+    if (d == 0)
+        return 0.05e-3 * b;
+    if (d == 1)
+        return three && b == 4 ? 0.1995e-3 : 0.1e-3 + 0.02e-3 * b;
+    return three && b == 16 ? 0.421e-3 : 0.5e-3 + 0.004e-3 * b;
+}
+
+static void set_prov(results *r, const char *id)
+{
+    snprintf(r->prov.version, sizeof r->prov.version, "0.2.0");
+    snprintf(r->prov.commit, sizeof r->prov.commit, "fixture");
+    snprintf(r->prov.id, sizeof r->prov.id, "%s", id);
+    snprintf(r->prov.started, sizeof r->prov.started, "2026-11-27T00:00:00Z");
+    snprintf(r->prov.finished, sizeof r->prov.finished, "2026-11-27T00:01:00Z");
+    snprintf(r->prov.command, sizeof r->prov.command,
+             "breakeven run --net 784-512-10 --batch 2,4,16,64,256 --devices all");
+    r->prov.seed = 1;
+    r->prov.budget = 10;
+    r->prov.layers = 2;
+    snprintf(r->prov.hidden, sizeof r->prov.hidden, "512");
+    snprintf(r->prov.batch, sizeof r->prov.batch, "2,4,16,64,256");
+    snprintf(r->prov.modes, sizeof r->prov.modes, "inference");
+    snprintf(r->prov.host, sizeof r->prov.host, "fixture");
+    snprintf(r->prov.os, sizeof r->prov.os, "Debian GNU/Linux 12 (bookworm)");
+    snprintf(r->prov.kernel, sizeof r->prov.kernel, "Linux 6.1");
+    snprintf(r->prov.cpu_model, sizeof r->prov.cpu_model, "Example CPU");
+    snprintf(r->prov.compiler, sizeof r->prov.compiler, "gcc 12.2.0");
+    r->prov.cores = 8;
+    r->prov.memory = 32e9;
+    snprintf(r->prov.blas_version, sizeof r->prov.blas_version, "0.3.21");
+    snprintf(r->prov.blas_config, sizeof r->prov.blas_config, "OpenBLAS 0.3.21");
+    snprintf(r->prov.blas_core, sizeof r->prov.blas_core, "Haswell");
+    r->prov.blas_threads = 8;
+    snprintf(r->prov.blas_threads_from, sizeof r->prov.blas_threads_from, "cores");
+}
+
+static int add_device(results *r, const char *id, const char *kind, const char *type,
+                      const char *name, err *e)
+{
+    device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "%s", id);
+    snprintf(d.kind, sizeof d.kind, "%s", kind);
+    snprintf(d.type, sizeof d.type, "%s", type);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    snprintf(d.driver, sizeof d.driver, "%s",
+             kind[0] == 'o' && kind[1] == 'p' ? "1.0" : "OpenBLAS");
+    return results_add_device(r, &d, e);
+}
+
+/* One point: 30 samples in 3 passes within ±0.4% of m (resident); an
+ * OpenCL device's also with copies (inputs and outputs, then the
+ * weights: up s). */
+static int add_point(results *r, const char *dev, int b, double m, double up, int failed, err *e)
+{
+    rs_point p;
+    step_times t[30];
+    int i, rc, cl = strcmp(dev, "cpu") != 0;
+    memset(&p, 0, sizeof p);
+    snprintf(p.device, sizeof p.device, "%s", dev);
+    p.mode = WL_INFERENCE;
+    p.layers = 2;
+    p.hidden = 784;
+    p.batch = b;
+    snprintf(p.net, sizeof p.net, "784-512-10");
+    snprintf(p.sizes, sizeof p.sizes, "784-512-10");
+    p.flops_per_layer = 2.0 * b * (784.0 * 512 + 512.0 * 10) / 2;
+    p.verified = 1;
+    p.checked = 100;
+    p.tolerance = 1e-5;
+    p.max_error = failed ? 1.0 : 1e-7;
+    snprintf(p.worst, sizeof p.worst, "layer 0 y[0][0]");
+    if (failed) {
+        p.status = PT_FAILED_VERIFICATION;
+        snprintf(p.message, sizeof p.message, "result differs from the host reference");
+        return results_add_point(r, &p, e);
+    }
+    p.has_transfer = p.has_whost = cl;
+    if ((rc = results_add_point(r, &p, e)) < 0)
+        return rc;
+    for (i = 0; i < 30; i++) {
+        double f = 1.0 + 0.004 * ((i * 7) % 11 - 5) / 5.0, copies = 0.01e-3 + 0.001e-3 * b;
+        memset(&t[i], 0, sizeof t[i]);
+        t[i].wall = m * f;
+        t[i].kernel = cl ? 0.9 * m * f : 0.0;
+        t[i].h2d = cl ? 0.6 * copies : -1.0;
+        t[i].d2h = cl ? 0.4 * copies : -1.0;
+        t[i].total = cl ? (m + copies) * f : t[i].wall;
+        t[i].whost = cl ? (m + copies + up) * f : -1.0;
+    }
+    for (i = 0; i < 3; i++)
+        if ((rc = results_add_samples(&r->points[r->npoints - 1], t + 10 * i, 10, i + 1, e)) < 0)
+            return rc;
+    return results_summarize(&r->points[r->npoints - 1], e);
+}
+
+static int make_fixture(const char *path, int three, err *e)
+{
+    static const char *const dev[] = {"cpu", "cl:0.0", "cl:1.0"};
+    /* the weights' upload: shared memory is quick, the discrete GPU's bus not */
+    static const double up[] = {0.0, 0.3e-3, 1.0e-3};
+    results *r = results_new();
+    int d, k, rc;
+    if (!r)
+        return err_set(e, BE_EFAIL, "out of memory");
+    set_prov(r, three ? "20261127T000000Z-three" : "20261127T000000Z-two");
+    r->partial = 0;
+    if ((rc = add_device(r, "cpu", "openblas", "CPU", "Example CPU", e)) < 0 ||
+        (rc = add_device(r, "cl:0.0", "opencl", "GPU", "Example integrated GPU", e)) < 0 ||
+        (rc = add_device(r, "cl:1.0", "opencl", "GPU", "Example discrete GPU", e)) < 0 ||
+        (three && (rc = add_device(r, "cl:2.0", "opencl", "GPU", "Example failing GPU", e)) < 0))
+        goto done;
+    for (k = 0; k < 3; k++) {
+        rs_pass ps;
+        memset(&ps, 0, sizeof ps);
+        ps.index = k + 1;
+        snprintf(ps.started, sizeof ps.started, "2026-11-27T00:00:%02dZ", 10 * k);
+        ps.seconds = 10;
+        ps.visits = 5 * (three ? 4 : 3);
+        if ((rc = results_add_pass(r, &ps, e)) < 0)
+            goto done;
+    }
+    for (k = 0; k < NB; k++) {
+        for (d = 0; d < 3; d++)
+            if ((rc = add_point(r, dev[d], batches[k], resident_s(d, batches[k], three), up[d], 0,
+                                e)) < 0)
+                goto done;
+        if (three && (rc = add_point(r, "cl:2.0", batches[k], 0.0, 0.0, 1, e)) < 0)
+            goto done;
+    }
+    rc = results_save(r, NULL, path, e);
+done:
+    results_free(r);
+    return rc;
+}
+
+/* ---- what every output must say ---- */
+
+typedef struct expect {
+    const char *file, *view;
+    int batch;
+    const char *device; /* the answer                                  */
+    int close;          /* too close to call                           */
+    int extrapolated, between;
+} expect;
+
+static const expect expected[] = {
+    /* the measured batches, resident: the CPU, the integrated GPU, then
+     * the discrete one */
+    {"two", "resident", 2, "cpu", 0, 0, 0},
+    {"two", "resident", 4, "cl:0.0", 0, 0, 0},
+    {"two", "resident", 16, "cl:0.0", 0, 0, 0},
+    {"two", "resident", 64, "cl:1.0", 0, 0, 0},
+    {"two", "resident", 256, "cl:1.0", 0, 0, 0},
+    /* weights on the host: the discrete GPU pays for its bus */
+    {"two", "weights-on-host", 2, "cpu", 0, 0, 0},
+    {"two", "weights-on-host", 4, "cpu", 0, 0, 0},
+    {"two", "weights-on-host", 16, "cl:0.0", 0, 0, 0},
+    {"two", "weights-on-host", 64, "cl:0.0", 0, 0, 0},
+    {"two", "weights-on-host", 256, "cl:1.0", 0, 0, 0},
+    /* between and outside the measured batches */
+    {"two", "resident", 3, "cl:0.0", 0, 0, 1},   /* 3² > 2·4: nearer 4 */
+    {"two", "resident", 8, "cl:0.0", 0, 0, 0},   /* 4 and 16 agree */
+    {"two", "resident", 100, "cl:1.0", 0, 0, 0}, /* 64 and 256 agree */
+    {"two", "resident", 1, "cpu", 0, 1, 0},
+    {"two", "resident", 1000, "cl:1.0", 0, 1, 0},
+    /* three: cl:2.0 failed everywhere and is never named; ties at 4 (the
+     * CPU among them: the rule takes it) and 16 (two GPUs: the faster) */
+    {"three", "resident", 2, "cpu", 0, 0, 0},
+    {"three", "resident", 4, "cpu", 1, 0, 0},
+    {"three", "resident", 16, "cl:0.0", 1, 0, 0},
+    {"three", "resident", 64, "cl:1.0", 0, 0, 0},
+    {"three", "resident", 256, "cl:1.0", 0, 0, 0},
+    {"three", "resident", 8, "cpu", 1, 0, 1}, /* 8² = 4·16: the smaller */
+    {"three", "resident", 1, "cpu", 0, 1, 0},
+    {"three", "resident", 100000, "cl:1.0", 0, 1, 0},
+};
+#define NEXPECT (sizeof expected / sizeof *expected)
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    int st;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *fixture(const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size, "tests/data/decide/%s.xml", name);
+    return buf;
+}
+
+static fit_view view_of(const char *name)
+{
+    return strcmp(name, "resident") == 0   ? FIT_RESIDENT
+           : strcmp(name, "transfer") == 0 ? FIT_TRANSFER
+                                           : FIT_WHOST;
+}
+
+/* The answer from the loaded points themselves: the argmin of the medians
+ * (the CPU's resident, the others' in the view) and whether any other
+ * device's interval overlaps the fastest one's. */
+static void argmin(const results *r, fit_view v, int b, const char **dev, int *close)
+{
+    const stats_summary *best = NULL;
+    int i;
+    *dev = NULL;
+    *close = 0;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        const stats_summary *s;
+        if (p->batch != b || !q_ok(p))
+            continue;
+        s = strcmp(p->device, "cpu") == 0 ? &p->resident
+            : v == FIT_WHOST              ? &p->whost
+            : v == FIT_TRANSFER           ? &p->transfer
+                                          : &p->resident;
+        if (!best || s->median < best->median) {
+            best = s;
+            *dev = p->device;
+        }
+    }
+    for (i = 0; best && i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        const stats_summary *s;
+        if (p->batch != b || !q_ok(p) || strcmp(p->device, *dev) == 0)
+            continue;
+        s = strcmp(p->device, "cpu") == 0 ? &p->resident
+            : v == FIT_WHOST              ? &p->whost
+            : v == FIT_TRANSFER           ? &p->transfer
+                                          : &p->resident;
+        *close |= s->ci_lo <= best->ci_hi && best->ci_lo <= s->ci_hi;
+    }
+}
+
+/* The table agrees with the measured medians and intervals wherever it
+ * speaks of a measured batch: the argmin where the intervals separate,
+ * too close exactly where they do not. */
+static void test_table_is_the_data(void **state)
+{
+    results *r[2] = {NULL, NULL};
+    char path[256];
+    err e;
+    size_t i;
+    int k, f, seen_close = 0;
+    (void)state;
+    for (f = 0; f < 2; f++)
+        if (results_load(fixture(f ? "three" : "two", path, sizeof path), &r[f], &e) != BE_OK)
+            fail_msg("%s", e.msg);
+    for (i = 0; i < NEXPECT; i++) {
+        const expect *x = &expected[i];
+        const char *dev;
+        int close;
+        for (k = 0; k < NB && batches[k] != x->batch; k++)
+            ;
+        if (k == NB)
+            continue;
+        argmin(r[strcmp(x->file, "three") == 0], view_of(x->view), x->batch, &dev, &close);
+        if (close != x->close || (!close && strcmp(dev, x->device) != 0))
+            fail_msg("%s %s batch %d: the data say %s%s, the table %s%s", x->file, x->view,
+                     x->batch, dev, close ? " (too close)" : "", x->device,
+                     x->close ? " (too close)" : "");
+        seen_close += close;
+    }
+    assert_int_equal(seen_close, 2);
+    results_free(r[0]);
+    results_free(r[1]);
+}
+
+/* decide_which, the C function behind `which`. */
+static void test_which_api(void **state)
+{
+    results *r[2] = {NULL, NULL};
+    decide_answer a;
+    char path[256];
+    err e;
+    size_t i;
+    int f;
+    (void)state;
+    for (f = 0; f < 2; f++)
+        if (results_load(fixture(f ? "three" : "two", path, sizeof path), &r[f], &e) != BE_OK)
+            fail_msg("%s", e.msg);
+    for (i = 0; i < NEXPECT; i++) {
+        const expect *x = &expected[i];
+        if (decide_which(r[strcmp(x->file, "three") == 0], "784-512-10", WL_INFERENCE,
+                         view_of(x->view), x->batch, &a, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        if (strcmp(a.device, x->device) != 0 || a.close != x->close ||
+            a.extrapolated != x->extrapolated || a.between != x->between)
+            fail_msg("%s %s batch %d: %s close %d extrapolated %d between %d: %s", x->file, x->view,
+                     x->batch, a.device, a.close, a.extrapolated, a.between, a.why);
+    }
+    /* the failed device is said to have failed, and never named */
+    assert_int_equal(decide_which(r[1], "784-512-10", WL_INFERENCE, FIT_RESIDENT, 16, &a, &e),
+                     BE_OK);
+    assert_non_null(strstr(a.why, "never named, as no point of it was ok: cl:2.0"));
+    assert_non_null(strstr(a.why, "too close to call: the 95% intervals of cl:0.0 and cl:1.0 "
+                                  "overlap"));
+    results_free(r[0]);
+    results_free(r[1]);
+}
+
+/* A program that prints the header's answer at every batch of the table
+ * for fixture name. */
+static void write_program(const char *name, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    size_t i;
+    assert_non_null(f);
+    fputs("#include <stdio.h>\n#include \"breakeven_decision.h\"\n"
+          "static void ask(const char *view, int batch)\n{\n"
+          "    struct breakeven_answer a;\n"
+          "    const char *d = breakeven_device(\"784-512-10\", \"inference\", view, batch, &a);\n"
+          "    printf(\"%s %d %s %d %d %d\\n\", view, batch, d ? d : \"NULL\", a.too_close,\n"
+          "           a.extrapolated, a.between);\n}\n"
+          "int main(void)\n{\n",
+          f);
+    for (i = 0; i < NEXPECT; i++)
+        if (strcmp(expected[i].file, name) == 0)
+            fprintf(f, "    ask(\"%s\", %d);\n", expected[i].view, expected[i].batch);
+    fputs("    printf(\"%d %d\\n\", breakeven_device_strict(\"784-512-10\", \"inference\", "
+          "\"resident\", 1000, NULL) == NULL, breakeven_device(\"mnist\", \"inference\", "
+          "\"resident\", 4, NULL) == NULL);\n    return 0;\n}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The lines the program must print for fixture name: the table's, then
+ * that the strict variant and an unknown network give NULL. */
+static void expected_lines(const char *name, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    size_t i;
+    assert_non_null(f);
+    for (i = 0; i < NEXPECT; i++)
+        if (strcmp(expected[i].file, name) == 0)
+            fprintf(f, "%s %d %s %d %d %d\n", expected[i].view, expected[i].batch,
+                    expected[i].device, expected[i].close, expected[i].extrapolated,
+                    expected[i].between);
+    fputs("1 1\n", f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* `decide` on a copy of each fixture: the header compiled and run, the
+ * JSON parsed, and `which`, all give the table's answers. */
+static void test_decide_outputs(void **state)
+{
+    static const char *const names[] = {"two", "three"};
+    char path[512];
+    size_t i, f;
+    (void)state;
+    for (f = 0; f < 2; f++) {
+        const char *n = names[f];
+        char fx[256];
+        assert_int_equal(sh("mkdir -p %s/%s && cp %s %s/%s/results.xml", tmpdir, n,
+                            fixture(n, fx, sizeof fx), tmpdir, n),
+                         0);
+        assert_int_equal(sh("%s decide %s/%s > %s/%s/env.txt", bin, tmpdir, n, tmpdir, n), 0);
+        snprintf(path, sizeof path, "%s/%s/use.c", tmpdir, n);
+        write_program(n, path);
+        snprintf(path, sizeof path, "%s/%s/expect.txt", tmpdir, n);
+        expected_lines(n, path);
+        /* (a) the header */
+        assert_int_equal(sh("cd %s/%s && cc -std=c99 -Wall -Wextra -Werror -o use use.c && "
+                            "./use > use.txt && cmp -s use.txt expect.txt",
+                            tmpdir, n),
+                         0);
+        /* (b) `which`: the device on stdout; the same flags in its words */
+        for (i = 0; i < NEXPECT; i++) {
+            const expect *x = &expected[i];
+            if (strcmp(x->file, n) != 0)
+                continue;
+            if (sh("cd %s/%s && [ \"$(%s which --quiet --net 784-512-10 --view %s --batch %d "
+                   ".)\" = %s ]",
+                   tmpdir, n, bin, x->view, x->batch, x->device) != 0)
+                fail_msg("which %s %s %d is not %s", n, x->view, x->batch, x->device);
+            assert_int_equal(sh("cd %s/%s && %s which --net 784-512-10 --view %s --batch %d . "
+                                "2>&1 >/dev/null | grep -q '%s'",
+                                tmpdir, n, bin, x->view, x->batch,
+                                x->extrapolated ? "extrapolated: batch"
+                                : x->between    ? "between them the answer changes"
+                                : x->close      ? "too close to call"
+                                                : "measured at batch"),
+                             0);
+        }
+    }
+    /* (c) decision.json: each measured batch's device and tie, the rule,
+     * the failed device, the warnings, the version and the fingerprint */
+    for (i = 0; i < NEXPECT; i++) {
+        const expect *x = &expected[i];
+        int k;
+        for (k = 0; k < NB && batches[k] != x->batch; k++)
+            ;
+        if (k == NB)
+            continue;
+        if (sh("/usr/bin/python3 -c 'import json, sys; d = "
+               "json.load(open(\"%s/%s/decision.json\"));"
+               " g = [g for g in d[\"answers\"] if g[\"view\"] == \"%s\"][0];"
+               " c = [c for c in g[\"batches\"] if c[\"batch\"] == %d][0];"
+               " sys.exit(0 if c[\"device\"] == \"%s\" and c[\"too_close\"] == %s and"
+               " all(t[\"ci_lo_s\"] <= t[\"median_s\"] <= t[\"ci_hi_s\"] for t in c[\"times\"])"
+               " else 1)'",
+               tmpdir, x->file, x->view, x->batch, x->device, x->close ? "True" : "False") != 0)
+            fail_msg("decision.json of %s: %s batch %d is not %s", x->file, x->view, x->batch,
+                     x->device);
+    }
+    assert_int_equal(
+        sh("/usr/bin/python3 -c 'import json; d = json.load(open(\"%s/three/decision.json\"));"
+           " assert d[\"breakeven\"] and d[\"commit\"] and len(d[\"machine\"][\"fingerprint\"]) == "
+           "8;"
+           " assert \"CPU\" in d[\"rule\"][\"too_close_pick\"], d[\"rule\"];"
+           " assert all(g[\"failed\"] == [\"cl:2.0\"] for g in d[\"answers\"]);"
+           " assert any(w.startswith(\"Failed verification\") for w in d[\"warnings\"]);"
+           " assert all(t[\"device\"] != \"cl:2.0\" for g in d[\"answers\"] for c in g[\"batches\"]"
+           " for t in c[\"times\"])'",
+           tmpdir),
+        0);
+}
+
+/* llama.cpp's line: the discrete GPU's weights-on-host crossover, rounded
+ * up, with the comment naming network, device and interval. */
+static void test_llama(void **state)
+{
+    (void)state;
+    assert_int_equal(
+        sh("cd %s/two && grep -q '^# 784-512-10: cl:1.0 is faster than cpu from batch .* on (95%% "
+           "CI .*), batches 2..256 measured: offload from batch ' env.txt && "
+           "v=$(sed -n 's/^GGML_OP_OFFLOAD_MIN_BATCH=//p' env.txt) && [ \"$v\" -gt 16 ] && "
+           "[ \"$v\" -le 64 ] && [ $(grep -c '^GGML' env.txt) = 1 ] && "
+           "/usr/bin/python3 -c 'import json, math; d = json.load(open(\"decision.json\")); "
+           "l = d[\"llama_cpp\"]; assert l[\"value\"] == '$v' == "
+           "math.ceil(l[\"networks\"][0][\"crossover\"][\"crossover_batch\"]), l; "
+           "assert l[\"networks\"][0][\"crossover\"][\"other\"] == \"cl:1.0\", l'",
+           tmpdir),
+        0);
+}
+
+/* Every point failed: no answer anywhere, said as such; the header still
+ * compiles (no empty initializer) and answers NULL; the JSON parses. */
+static void test_all_failed(void **state)
+{
+    static const char use[] = "#include <stdio.h>\n#include \"breakeven_decision.h\"\n"
+                              "int main(void)\n{\n    struct breakeven_answer a;\n"
+                              "    const char *d = breakeven_device(\"784-512-10\", \"inference\", "
+                              "\"resident\", 4, &a);\n"
+                              "    printf(\"%d %d\\n\", d == NULL, a.device == NULL);\n"
+                              "    return 0;\n}\n";
+    results *r = NULL;
+    netfit_set s;
+    decide_answer a;
+    char path[512], *h = NULL;
+    size_t len;
+    FILE *env;
+    err e;
+    int i;
+    (void)state;
+    if (results_load(fixture("two", path, sizeof path), &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (i = 0; i < r->npoints; i++)
+        r->points[i].status = PT_OUT_OF_MEMORY;
+    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 4, &a, &e),
+                     BE_EFAIL);
+    assert_string_equal(e.msg, "run 20261127T000000Z-two has no point of network 784-512-10 "
+                               "that any device measured inference (resident) successfully");
+    assert_int_equal(decide_header(r, &h, &len, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/failed", tmpdir);
+    assert_int_equal(fsx_mkdirs(path, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/failed/use.c", tmpdir);
+    assert_int_equal(fsx_write_atomic(path, use, sizeof use - 1, &e), BE_OK);
+    assert_int_equal(netfit_run(r, 1, 100, &s, &e), BE_OK);
+    snprintf(path, sizeof path, "%s/failed", tmpdir);
+    env = fopen("/dev/null", "w");
+    assert_non_null(env);
+    assert_int_equal(decide_write(r, &s, NULL, path, env, &e), BE_OK);
+    fclose(env);
+    assert_int_equal(
+        sh("cd %s/failed && cc -std=c99 -Wall -Wextra -Werror -o use use.c && "
+           "[ \"$(./use)\" = \"1 1\" ] && /usr/bin/python3 -c 'import json; d = json.load(open("
+           "\"decision.json\")); assert all(g[\"batches\"] == [] for g in d[\"answers\"]), d; "
+           "assert sorted(d[\"answers\"][0][\"failed\"]) == [\"cl:0.0\", \"cl:1.0\", \"cpu\"], d; "
+           "assert d[\"llama_cpp\"][\"value\"] is None, d'",
+           tmpdir),
+        0);
+    free(h);
+    netfit_free(&s);
+    results_free(r);
+}
+
+/* Bad input: no network, one device only; one line each, exit 2. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    assert_int_equal(sh("cp tests/data/results-0.1.0.xml %s/square.xml && %s decide %s/square.xml "
+                        "> /dev/null 2> %s/err.txt",
+                        tmpdir, bin, tmpdir, tmpdir),
+                     2);
+    assert_int_equal(sh("[ $(wc -l < %s/err.txt) = 1 ] && grep -q 'measured no network' %s/err.txt",
+                        tmpdir, tmpdir),
+                     0);
+    assert_int_equal(sh("%s run --quiet --quick --devices cpu --net 8-4-2 --out %s/one "
+                        "> /dev/null 2>&1 && %s decide %s/one/runs/*/results.xml.gz "
+                        "> /dev/null 2> %s/err.txt",
+                        bin, tmpdir, bin, tmpdir, tmpdir),
+                     2);
+    assert_int_equal(sh("[ $(wc -l < %s/err.txt) = 1 ] && grep -q 'on one device only' %s/err.txt",
+                        tmpdir, tmpdir),
+                     0);
+}
+
+static int setup(void **state)
+{
+    const char *b = getenv("BREAKEVEN");
+    (void)state;
+    if (!realpath(b && *b ? b : "./breakeven", bin))
+        return -1;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_decide.XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return sh("rm -rf %s", tmpdir);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_is_the_data), cmocka_unit_test(test_which_api),
+        cmocka_unit_test(test_decide_outputs),    cmocka_unit_test(test_llama),
+        cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_all_failed),
+    };
+    if (argc == 3 && strcmp(argv[1], "--write-fixtures") == 0) {
+        char path[4096];
+        err e;
+        snprintf(path, sizeof path, "%s/two.xml", argv[2]);
+        if (make_fixture(path, 0, &e) == BE_OK) {
+            snprintf(path, sizeof path, "%s/three.xml", argv[2]);
+            if (make_fixture(path, 1, &e) == BE_OK)
+                return 0;
+        }
+        fprintf(stderr, "test_decide: %s\n", e.msg);
+        return 1;
+    }
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
