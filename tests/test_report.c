@@ -1079,6 +1079,10 @@ static void test_hosts_labelled(void **state)
     assert_non_null(strstr(text, "<th scope=\"row\">Machine</th><td>part-b</td>"));
     assert_non_null(strstr(text, "<th scope=\"row\">Host</th><td>testhost</td>"));
     free(text);
+    snprintf(path, sizeof path, "%s/runs/20260501T000001Z-part-b/results.json", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "\"compiler\": \"\", \"label\": \"part-b\"}"));
+    free(text);
     for (i = 0; i < 3; i++)
         results_free(r[i]);
 }
