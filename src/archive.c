@@ -534,15 +534,16 @@ static void merged_id(const archive *rs, const results *r, const char *dev, char
     char host[15], id[17], fp[16];
     int j, twin = 0;
     for (j = 0; j < rs->n; j++)
-        twin |= newest_of_machine(rs, j) && strcmp(rs->v[j].r->prov.host, r->prov.host) == 0 &&
+        twin |= newest_of_machine(rs, j) &&
+                strcmp(q_machine_name(rs->v[j].r), q_machine_name(r)) == 0 &&
                 !q_same_machine(rs->v[j].r, r);
     utf8_copy(id, sizeof id, dev);
     if (twin) {
         q_machine_print(r, fp, sizeof fp);
-        utf8_copy(host, 10, r->prov.host);
+        utf8_copy(host, 10, q_machine_name(r));
         snprintf(buf, size, "%s~%.4s/%s", host, fp, id);
     } else {
-        utf8_copy(host, sizeof host, r->prov.host);
+        utf8_copy(host, sizeof host, q_machine_name(r));
         snprintf(buf, size, "%s/%s", host, id);
     }
 }
@@ -567,7 +568,7 @@ int archive_merge_hosts(const archive *rs, results **out, int *nhosts, char *why
             nlike++;
         else
             fmt_append(why, whysize, "%s%s (run %s) measured %d-layer stacks, not %d",
-                       why[0] ? "; " : "", rs->v[i].r->prov.host, rs->v[i].r->prov.id,
+                       why[0] ? "; " : "", q_machine_name(rs->v[i].r), rs->v[i].r->prov.id,
                        rs->v[i].r->prov.layers, newest->prov.layers);
     }
     if (nlike < 2)

@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "prose.h"
+#include "query.h"
 #include "fsx.h"
 
 #define PATHMAX 4096
@@ -31,7 +32,7 @@ static void entry(xmlNodePtr ar, const archive *a, const cache_digest *dg, int i
     fmt_date(date, sizeof date, r->prov.started);
     site_attrf(n, "href", "%sruns/%s/index.html", prefix, r->prov.id);
     site_attr(n, "id", r->prov.id);
-    site_attr(n, "host", r->prov.host);
+    site_attr(n, "host", q_machine_name(r));
     site_attr(n, "date", date);
     site_attr(n, "answer", dg[i].answer);
     if (i == current)

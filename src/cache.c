@@ -460,7 +460,7 @@ static int sane(results *r)
     int i, j;
     TERM(v->version), TERM(v->commit), TERM(v->id), TERM(v->started), TERM(v->finished);
     TERM(v->command), TERM(v->env), TERM(v->hidden), TERM(v->batch), TERM(v->modes);
-    TERM(v->host);
+    TERM(v->host), TERM(v->label);
     TERM(v->os), TERM(v->kernel), TERM(v->cpu_model), TERM(v->compiler);
     TERM(v->blas_version), TERM(v->blas_config), TERM(v->blas_core), TERM(v->blas_threads_from);
     for (i = 0; i < r->prices.n && i < FIT_MAX_PRICES; i++)

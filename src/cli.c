@@ -231,6 +231,8 @@ void cli_usage(FILE *out)
           "                     tune without --quick always keeps it)\n"
           "  -q, --quiet        no progress output\n"
           "  -h, --help         this help;  -V, --version  the version\n"
+          "  BREAKEVEN_MACHINE=NAME in the environment: run files its run under NAME\n"
+          "                     (a fleet's machine type) rather than the host name\n"
           "\n"
           "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n"
           "Long options may be abbreviated while unambiguous.  Exit status: 0 done, 1 a\n"

@@ -57,6 +57,8 @@ static void provenance(FILE *f, const results *r)
     fprintf(f, ", \"cores\": %d", p->cores);
     kv_num(f, ", ", "memory_bytes", p->memory);
     kv_str(f, ", ", "compiler", p->compiler);
+    if (p->label[0])
+        kv_str(f, ", ", "label", p->label); /* BREAKEVEN_MACHINE (host.h) */
     fputs("},\n  \"openblas\": {", f);
     kv_str(f, "", "version", p->blas_version);
     kv_str(f, ", ", "core", p->blas_core);

@@ -161,8 +161,8 @@ void figure_footer_of(cairo_t *cr, const results *r, const char *what, double W,
     double m = chart_margin(W);
     int i, n;
     snprintf(buf, sizeof buf, "breakeven%s%s", r->prov.version[0] ? " " : "", r->prov.version);
-    if (r->prov.host[0])
-        fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.host);
+    if (q_machine_name(r)[0])
+        fmt_append(buf, sizeof buf, " \xc2\xb7 %s", q_machine_name(r));
     if (r->prov.started[0])
         fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.started);
     fmt_append(buf, sizeof buf, " \xc2\xb7 %s%s", what,

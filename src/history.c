@@ -65,9 +65,10 @@ static hist_series *series_of(history *h, int *cap, const results *r, wl_mode m,
         s = &h->s[i];
         char fp[16];
         q_machine_print(r, fp, sizeof fp);
-        if (s->mode == m && strcmp(s->host, r->prov.host) == 0 && strcmp(s->machine, fp) == 0 &&
-            strcmp(s->base, b->id) == 0 && strcmp(s->other, o->id) == 0 &&
-            strcmp(s->base_name, b->name) == 0 && strcmp(s->other_name, o->name) == 0)
+        if (s->mode == m && strcmp(s->host, q_machine_name(r)) == 0 &&
+            strcmp(s->machine, fp) == 0 && strcmp(s->base, b->id) == 0 &&
+            strcmp(s->other, o->id) == 0 && strcmp(s->base_name, b->name) == 0 &&
+            strcmp(s->other_name, o->name) == 0)
             return s;
     }
     if (h->n == *cap) {
@@ -80,7 +81,7 @@ static hist_series *series_of(history *h, int *cap, const results *r, wl_mode m,
     }
     s = &h->s[h->n++];
     memset(s, 0, sizeof *s);
-    snprintf(s->host, sizeof s->host, "%s", r->prov.host);
+    snprintf(s->host, sizeof s->host, "%s", q_machine_name(r));
     q_machine_print(r, s->machine, sizeof s->machine);
     s->mode = m;
     snprintf(s->base, sizeof s->base, "%s", b->id);

@@ -67,7 +67,7 @@ typedef struct hist_change {
 } hist_change;
 
 typedef struct hist_series {
-    char host[256];   /* the host name, with " [fingerprint]" when two
+    char host[256];   /* the machine's name (q_machine_name), with " [fingerprint]" when two
                           machines of the archive share it               */
     char machine[16]; /* the hardware's fingerprint (q_machine_print)   */
     wl_mode mode;

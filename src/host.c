@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "utf8.h"
+
 static void set(char *buf, size_t size, const char *s)
 {
     snprintf(buf, size, "%s", s);
@@ -61,6 +63,27 @@ void host_name(char *buf, size_t size, int short_form)
             *dot = '\0';
     }
     set(buf, size, h);
+}
+
+int host_label(const char *value, char *buf, size_t size, err *e)
+{
+    char shown[96];
+    size_t i, n = value ? strlen(value) : 0;
+    set(buf, size, "");
+    for (i = 0; i < n; i++)
+        if (!((value[i] >= 'a' && value[i] <= 'z') || (value[i] >= 'A' && value[i] <= 'Z') ||
+              (value[i] >= '0' && value[i] <= '9') || strchr("._-", value[i])))
+            break;
+    if (i < n || n >= HOST_LABEL_MAX || n >= size) {
+        utf8_escape(shown, sizeof shown, value);
+        return err_set(e, BE_EUSAGE,
+                       "BREAKEVEN_MACHINE: \"%s\" is not a machine's label (1 to %d of "
+                       "A-Z a-z 0-9 . _ -)",
+                       shown, HOST_LABEL_MAX - 1);
+    }
+    if (n)
+        set(buf, size, value);
+    return BE_OK;
 }
 
 void host_os(char *buf, size_t size)

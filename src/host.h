@@ -9,7 +9,17 @@
 
 #include <stddef.h>
 
+#include "err.h"
+
 void host_name(char *buf, size_t size, int short_form);
+/* The name the user gives this machine, from the value of BREAKEVEN_MACHINE
+ * (NULL or "": none, buf ""): a fleet's machine type or partition, so that
+ * runs on one host can be filed as several machines, or a host that
+ * changes names as one.  1 to HOST_LABEL_MAX - 1 of [A-Za-z0-9._-], else
+ * BE_EUSAGE naming the variable: the one thing here the user can get
+ * wrong.  It names the machine; it is no fact about it. */
+#define HOST_LABEL_MAX 64
+int host_label(const char *value, char *buf, size_t size, err *e);
 void host_os(char *buf, size_t size);     /* PRETTY_NAME of os-release */
 void host_kernel(char *buf, size_t size); /* "Linux 6.1.0-18-amd64 x86_64" */
 void host_cpu_model(char *buf, size_t size);

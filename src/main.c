@@ -131,17 +131,22 @@ static int cmd_devices(const cli *c)
     return 0;
 }
 
-/* Creates OUT/runs/<UTC time>-<host>[-N]/ (relative to OUT/runs/, opened
- * through no link: fsx.h) and writes its path into dir; first removes what
- * a killed run left in OUT/runs/ (fsx_sweep_in). */
-static int make_run_dir(const char *out, char *dir, size_t size, char *id, size_t idsize, err *e)
+/* Creates OUT/runs/<UTC time>-<host>[-N]/ (the machine's label instead of
+ * the host name when it has one; relative to OUT/runs/, opened through no
+ * link: fsx.h) and writes its path into dir; first removes what a killed
+ * run left in OUT/runs/ (fsx_sweep_in). */
+static int make_run_dir(const char *out, const char *label, char *dir, size_t size, char *id,
+                        size_t idsize, err *e)
 {
-    char stamp[32], host[64], runs[2200];
+    char stamp[32], host[HOST_LABEL_MAX], runs[2200];
     int k, rc, fd;
     size_t i;
 
     host_utc_now(stamp, sizeof stamp, 1);
-    host_name(host, sizeof host, 1);
+    if (label[0])
+        snprintf(host, sizeof host, "%s", label);
+    else
+        host_name(host, sizeof host, 1);
     for (i = 0; host[i]; i++)
         if (!((host[i] >= 'a' && host[i] <= 'z') || (host[i] >= 'A' && host[i] <= 'Z') ||
               (host[i] >= '0' && host[i] <= '9') || host[i] == '-'))
@@ -909,7 +914,7 @@ static int cmd_run(const cli *c, int then_report)
     device_set set;
     device **sel = NULL;
     int *idx = NULL, nsel = 0, i, rc, status = 1;
-    char dir[2400], id[128], path[2600], devs[512];
+    char dir[2400], id[128], path[2600], devs[512], label[HOST_LABEL_MAX];
     results *r = NULL;
     ab_pace pace = {c->paired_fd, NULL, 0, 0};
     outlock lk;
@@ -926,7 +931,8 @@ static int cmd_run(const cli *c, int then_report)
     }
     if ((rc = device_select(&set, c->devices, idx, &nsel, &e)) < 0 ||
         (rc = check_prices(&c->prices, &set, idx, nsel, &e)) < 0 ||
-        (rc = plan_check(&c->plan, host_mem_available(), &e)) < 0) {
+        (rc = plan_check(&c->plan, host_mem_available(), &e)) < 0 ||
+        (rc = host_label(getenv("BREAKEVEN_MACHINE"), label, sizeof label, &e)) < 0) {
         status = status_of(rc);
         goto fail;
     }
@@ -942,7 +948,7 @@ static int cmd_run(const cli *c, int then_report)
     /* a publish a killed writer left is finished or undone first, as
      * every writer of OUT does under the lock (site_recover) */
     if ((rc = outlock_take(&lk, stop_flag(), &e)) < 0 || (rc = site_recover(c->out, &e)) < 0 ||
-        (rc = make_run_dir(c->out, dir, sizeof dir, id, sizeof id, &e)) < 0) {
+        (rc = make_run_dir(c->out, label, dir, sizeof dir, id, sizeof id, &e)) < 0) {
         status = status_of(rc);
         goto fail;
     }
@@ -952,6 +958,7 @@ static int cmd_run(const cli *c, int then_report)
         goto fail;
     }
     fill_prov(c, id, &r->prov);
+    snprintf(r->prov.label, sizeof r->prov.label, "%s", label);
     for (i = 0; i < nsel; i++) {
         sel[i] = &set.devs[idx[i]];
         if ((rc = results_add_device(r, &sel[i]->info, &e)) < 0)

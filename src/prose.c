@@ -745,7 +745,7 @@ static int net_headline(const results *r, char *buf, size_t size)
             fmt_append(buf, size, "%s never stays ahead of %s on %s", other, base, c->net);
         if (nn > 1)
             fmt_append(buf, size, " and other networks");
-        fmt_append(buf, size, " (%s, %s)", workload_mode_name(c->mode), r->prov.host);
+        fmt_append(buf, size, " (%s, %s)", workload_mode_name(c->mode), q_machine_name(r));
         done = 1;
     }
     netfit_free(&s);
@@ -766,9 +766,9 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
         if (r->ndevices == 1 && best) {
             device_short(r, r->devices[0].id, other, sizeof other);
             throughput_text(best, ci, sizeof ci);
-            fmt_append(buf, size, "%s alone peaks at %s on %s", other, ci, r->prov.host);
+            fmt_append(buf, size, "%s alone peaks at %s on %s", other, ci, q_machine_name(r));
         } else if (!net_headline(r, buf + strlen(buf), size - strlen(buf))) {
-            fmt_append(buf, size, "Dense layers on %s: %d point%s, no verdict", r->prov.host,
+            fmt_append(buf, size, "Dense layers on %s: %d point%s, no verdict", q_machine_name(r),
                        r->npoints, r->npoints == 1 ? "" : "s");
         }
         return;
@@ -797,7 +797,7 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
         }
         break;
     }
-    fmt_append(buf, size, " (%s, %s)", workload_mode_name(f->c->mode), r->prov.host);
+    fmt_append(buf, size, " (%s, %s)", workload_mode_name(f->c->mode), q_machine_name(r));
 }
 
 void prose_title(const char *title, const results *r, const findings *F, char *buf, size_t size)

@@ -456,10 +456,15 @@ void q_machine_print(const results *r, char *buf, size_t size)
     snprintf(buf, size, "%08lx", h);
 }
 
+const char *q_machine_name(const results *r)
+{
+    return r->prov.label[0] ? r->prov.label : r->prov.host;
+}
+
 int q_same_machine(const results *a, const results *b)
 {
     char fa[16], fb[16];
-    if (strcmp(a->prov.host, b->prov.host) != 0)
+    if (strcmp(q_machine_name(a), q_machine_name(b)) != 0)
         return 0;
     q_machine_print(a, fa, sizeof fa);
     q_machine_print(b, fb, sizeof fb);

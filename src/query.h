@@ -218,8 +218,13 @@ double q_price(const fit_prices *p, const char *dev);
  * two machines that share a host name. */
 void q_machine_print(const results *r, char *buf, size_t size);
 
-/* Whether a and b were measured on the same machine: the same host name
- * and the same fingerprint. */
+/* The name a run's machine goes by on the pages: its label
+ * (BREAKEVEN_MACHINE, host.h) when it has one, else its host name. */
+const char *q_machine_name(const results *r);
+
+/* Whether a and b were measured on the same machine: the same name
+ * (q_machine_name) and the same fingerprint.  A label tells apart runs of
+ * one host (a fleet's tasks on one node) but never merges two hardwares. */
 int q_same_machine(const results *a, const results *b);
 
 #endif

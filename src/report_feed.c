@@ -18,6 +18,7 @@
 
 #include "fmt.h"
 #include "prose.h"
+#include "query.h"
 #include "version.h"
 #include "workload.h"
 
@@ -117,7 +118,7 @@ int report_item_make(const report_ctx *x, int k, char **item, err *e)
     if (cs->has && (cs->cmp.verdict == CMP_SLOWER || cs->cmp.verdict == CMP_FASTER)) {
         char sum[400];
         compare_summary(&cs->cmp, sum, sizeof sum);
-        fmt_append(buf, sizeof buf, " Since the previous run on %s: %s.", r->prov.host, sum);
+        fmt_append(buf, sizeof buf, " Since the previous run on %s: %s.", q_machine_name(r), sum);
     }
     nt = strlen(title);
     n = strlen(buf);

@@ -22,6 +22,7 @@
 #include "csv.h"
 #include "fsx.h"
 #include "prose.h"
+#include "query.h"
 
 /* The one-line answer and the rows of OUT/results.csv of full, into a
  * digest (which takes over nothing of full). */
@@ -242,7 +243,7 @@ void report_page_key(const report_ctx *x, int k, cache_key *pk)
     for (j = k - 1; j <= k + 1; j++)
         if (j >= 0 && j < x->a.n && j != k) {
             cache_hash_str(&h, x->a.v[j].r->prov.id);
-            cache_hash_str(&h, x->a.v[j].r->prov.host);
+            cache_hash_str(&h, q_machine_name(x->a.v[j].r));
             cache_hash_str(&h, x->a.v[j].r->prov.started);
             cache_hash_str(&h, x->dg[j].answer);
         }

@@ -434,8 +434,8 @@ static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const cha
     if (m)
         snprintf(buf, sizeof buf,
                  "The newest run of each of the %d machines, side by side; devices "
-                 "are named host/device (host~fingerprint/device where two machines share "
-                 "a name).",
+                 "are named machine/device, a machine by its label or else its host name "
+                 "(name~fingerprint/device where two machines share a name).",
                  nhosts);
     else
         buf[0] = '\0';
@@ -542,7 +542,7 @@ int report_render_run(report_ctx *x, int k, err *e)
         if (x->s.title[0])
             snprintf(raw, sizeof raw, "%s", x->s.title);
         else
-            snprintf(raw, sizeof raw, "CPU or GPU? Dense layers on %s", u->r->prov.host);
+            snprintf(raw, sizeof raw, "CPU or GPU? Dense layers on %s", q_machine_name(u->r));
         utf8_line(p, sizeof p, raw);
     }
     if ((rc = page_net_render(&x->s, &x->box, u->r, u->dir, archive_files(u), p, e)) < 0)

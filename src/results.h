@@ -41,6 +41,9 @@ typedef struct rs_prov {
     int layers;
     char hidden[512], batch[512], modes[32];
     char host[256], os[256], kernel[256], cpu_model[256], compiler[256];
+    char label[64]; /* the machine's name as the user gave it (BREAKEVEN_MACHINE,
+                       host.h's host_label), "" when none: named so, a run is
+                       filed under it rather than the host name (q_machine_name) */
     int cores;
     double memory;
     char blas_version[64], blas_config[256], blas_core[64];

@@ -497,6 +497,8 @@ static void read_host(loader *ld, xmlNodePtr n, rs_prov *p)
     p->cores = (int)get_int(ld, n, "cores", 1, MAX_CORES);
     p->memory = get_real(ld, n, "memory-bytes", 0.0, MAX_MEMORY);
     get_text(ld, n, "compiler", p->compiler, sizeof p->compiler, 0);
+    if (has(n, "label"))
+        get_text(ld, n, "label", p->label, sizeof p->label, 0);
 }
 
 static void read_openblas(loader *ld, xmlNodePtr n, rs_prov *p)

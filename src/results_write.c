@@ -113,6 +113,8 @@ static xmlNodePtr write_prov(xmlNodePtr root, const rs_prov *p)
         putf(n, "cores", "%d", p->cores);
         putd(n, "memory-bytes", p->memory);
         put(n, "compiler", p->compiler);
+        if (p->label[0])
+            put(n, "label", p->label);
     }
     if ((n = child(pv, "openblas"))) {
         put(n, "version", p->blas_version);

@@ -47,6 +47,8 @@ static void add_system(xmlNodePtr a, const results *r)
     xmlNodePtr sys = site_add(a, "system", NULL);
     char buf[512];
 
+    if (p->label[0])
+        row(sys, "Machine", p->label); /* BREAKEVEN_MACHINE: the name it is filed under */
     row(sys, "Host", p->host);
     row(sys, "CPU", p->cpu_model);
     if (p->cores > 0) {

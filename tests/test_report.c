@@ -1017,6 +1017,76 @@ static void test_hosts_merge_rules(void **state)
     results_free(f);
 }
 
+/* Labelled machines (BREAKEVEN_MACHINE): three runs of one host and one
+ * hardware, labelled a fleet's three machine types, are three machines,
+ * each named by its label (the front page, the archive, the history), the
+ * hardware's fingerprint the same; the label survives the results file.
+ * Two runs of one label on hosts of the same hardware are one machine. */
+static void test_hosts_labelled(void **state)
+{
+    static const char *const label[3] = {"part-a", "part-b", "part-c"};
+    results *r[3];
+    char out[400], path[900], id[64], started[32], name[64], fa[16], fb[16], *text;
+    report_opts o;
+    int i;
+    err e;
+    (void)state;
+    snprintf(out, sizeof out, "%s/labelled", tmpdir);
+    for (i = 0; i < 3; i++) {
+        snprintf(id, sizeof id, "20260501T00000%dZ-%s", i, label[i]);
+        snprintf(started, sizeof started, "2026-05-01T00:00:0%dZ", i);
+        r[i] = make_run(id, started, "CPU L", 0.5, 32);
+        snprintf(r[i]->prov.label, sizeof r[i]->prov.label, "%s", label[i]);
+        save_run(out, r[i]);
+    }
+    q_machine_print(r[0], fa, sizeof fa);
+    q_machine_print(r[2], fb, sizeof fb);
+    assert_string_equal(fa, fb);
+    assert_false(q_same_machine(r[0], r[1]));
+    assert_string_equal(q_machine_name(r[1]), "part-b");
+    snprintf(r[2]->prov.label, sizeof r[2]->prov.label, "part-a");
+    snprintf(r[2]->prov.host, sizeof r[2]->prov.host, "node17");
+    assert_true(q_same_machine(r[0], r[2]));
+    r[2]->prov.label[0] = '\0';
+    assert_string_equal(q_machine_name(r[2]), "node17");
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "The newest run of each of the 3 machines, side by side"));
+    assert_null(strstr(text, "part-a~"));
+    for (i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "%s/cl:0.0", label[i]);
+        assert_non_null(strstr(text, name));
+    }
+    free(text);
+    snprintf(path, sizeof path, "%s/archive/index.html", out);
+    text = slurp(path);
+    for (i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, " \xe2\x80\x94 %s</a>", label[i]);
+        assert_int_equal(occurrences(text, name), 1);
+    }
+    free(text);
+    snprintf(path, sizeof path, "%s/history.html", out);
+    text = slurp(path);
+    assert_int_equal(occurrences(text, "<h2>Host part-"), 3);
+    free(text);
+    snprintf(path, sizeof path, "%s/runs/20260501T000001Z-part-b/index.html", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "<th scope=\"row\">Machine</th><td>part-b</td>"));
+    assert_non_null(strstr(text, "<th scope=\"row\">Host</th><td>testhost</td>"));
+    free(text);
+    snprintf(path, sizeof path, "%s/runs/20260501T000001Z-part-b/results.json", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "\"compiler\": \"\", \"label\": \"part-b\"}"));
+    free(text);
+    for (i = 0; i < 3; i++)
+        results_free(r[i]);
+}
+
 /* The history leaves a run whose host's CPUs were a cache apart out of
  * the level of the device on them, and names it on history.html. */
 static void test_history_names_left_out(void **state)
@@ -1299,6 +1369,7 @@ int main(void)
         cmocka_unit_test(test_impossible_point),
         cmocka_unit_test(test_warnings_where_read),
         cmocka_unit_test(test_hosts_merge_rules),
+        cmocka_unit_test(test_hosts_labelled),
         cmocka_unit_test(test_history_names_left_out),
         cmocka_unit_test(test_extremes_supported),
         cmocka_unit_test(test_busy_threshold),

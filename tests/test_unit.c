@@ -2890,6 +2890,66 @@ static void test_host_environment(void **state)
     results_free(b);
 }
 
+/* BREAKEVEN_MACHINE: a label of 1 to 63 of [A-Za-z0-9._-] or none; any
+ * other value is refused in one line naming the variable; a label survives
+ * the results file, a file without one loads with none, and the schema
+ * refuses a label the variable would have refused. */
+static void test_host_label(void **state)
+{
+    char buf[HOST_LABEL_MAX], path[300], long_[80], *text, *at;
+    results *r = results_new(), *b = NULL;
+    FILE *f;
+    err e;
+    (void)state;
+    assert_int_equal(host_label(NULL, buf, sizeof buf, &e), BE_OK);
+    assert_string_equal(buf, "");
+    assert_int_equal(host_label("", buf, sizeof buf, &e), BE_OK);
+    assert_string_equal(buf, "");
+    assert_int_equal(host_label("gpu-h100_80GB.v2", buf, sizeof buf, &e), BE_OK);
+    assert_string_equal(buf, "gpu-h100_80GB.v2");
+    assert_int_equal(host_label("a b", buf, sizeof buf, &e), BE_EUSAGE);
+    assert_string_equal(e.msg, "BREAKEVEN_MACHINE: \"a b\" is not a machine's label (1 to 63 of "
+                               "A-Z a-z 0-9 . _ -)");
+    assert_string_equal(buf, "");
+    assert_int_equal(host_label("x/../y", buf, sizeof buf, &e), BE_EUSAGE);
+    assert_int_equal(host_label("<b>", buf, sizeof buf, &e), BE_EUSAGE);
+    memset(long_, 'm', 63);
+    long_[63] = '\0';
+    assert_int_equal(host_label(long_, buf, sizeof buf, &e), BE_OK);
+    long_[63] = 'm';
+    long_[64] = '\0';
+    assert_int_equal(host_label(long_, buf, sizeof buf, &e), BE_EUSAGE);
+    assert_non_null(r);
+    fill_fixture(r);
+    snprintf(path, sizeof path, "/tmp/be-label-results-%d.xml", (int)getpid());
+    if (results_save(r, NULL, path, &e) != BE_OK || results_load(path, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(b->prov.label, "");
+    results_free(b);
+    snprintf(r->prov.label, sizeof r->prov.label, "%s", "gpu-h100");
+    if (results_save(r, NULL, path, &e) != BE_OK || results_load(path, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(b->prov.label, "gpu-h100");
+    results_free(b);
+    b = NULL;
+    /* the same file, its label one the variable refuses */
+    assert_non_null(f = fopen(path, "r+"));
+    text = calloc(1, 1 << 20);
+    assert_non_null(text);
+    assert_true(fread(text, 1, (1 << 20) - 1, f) > 0);
+    assert_non_null(at = strstr(text, "label=\"gpu-h100\""));
+    memcpy(at, "label=\"gpu h100\"", 16);
+    rewind(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    fclose(f);
+    free(text);
+    assert_int_not_equal(results_load(path, &b, &e), BE_OK);
+    assert_null(b);
+    assert_non_null(strstr(e.msg, "label"));
+    unlink(path);
+    results_free(r);
+}
+
 /* The ISA from a cpuinfo flags list, and the core OpenBLAS should have
  * picked: only when it fell back to an older core's kernels. */
 static void test_blas_core_advice(void **state)
@@ -3050,6 +3110,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_environment),
+        cmocka_unit_test(test_host_label),
         cmocka_unit_test(test_command_help),
         cmocka_unit_test(test_list_forms),
         cmocka_unit_test(test_list_errors),
