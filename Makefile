@@ -80,6 +80,8 @@ FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
 FUZZ_SRC_cache    := $(addprefix src/,cache.c results.c results_load.c results_write.c utf8.c err.c \
                      fsx.c infile.c fmt.c stats.c net.c gz.c)
 FUZZ_SRC_compare  := $(addprefix src/,cachehop.c changes.c chart.c png.c compare.c compare_gate.c compare_pair.c compare_prov.c compare_run.c csv.c devinfo.c err.c export.c \
+                     dash.c archive.c runcharts.c figure.c figure_bars.c figure_curves.c \
+                     figure_history.c figure_map.c figure_net.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c host.c infile.c \
                      json.c list.c net.c netfit.c prose.c query.c telemetry.c results.c results_load.c \
                      results_write.c rng.c stats.c utf8.c workload.c xover.c gz.c)

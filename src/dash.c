@@ -191,8 +191,7 @@ int dash_write_run(FILE *out, const results *r, dash_format f, err *e)
     return dash_document(out, f, fill_run, r, what, e);
 }
 
-/* The runs of a report to write: the newest of each machine, and the
- * name each machine goes by when there are several. */
+/* The runs of a report to write: the newest of each machine. */
 typedef struct dash_runs {
     const results **r;
     int n;

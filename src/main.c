@@ -879,7 +879,8 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
 }
 
 /* The kernels' build time (stderr) and OpenBLAS using fewer threads than
- * asked (stdout), noted in r's devices. */
+ * asked (txt: stdout, or stderr when stdout holds a dashboard's JSON),
+ * noted in r's devices. */
 static void run_notes(const cli *c, device **sel, int nsel, results *r, FILE *txt)
 {
     int i;
