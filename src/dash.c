@@ -197,13 +197,18 @@ typedef struct dash_runs {
     int n;
 } dash_runs;
 
-/* 1 when run i of v[0..n) is the newest of its machine (a tie: the later). */
+/* 1 when run i of v[0..n) is the newest of its machine (a tie: the later),
+ * a partial run only where the machine has no finished one: as on the
+ * front page, an interrupted run never takes the place of a whole one. */
 static int newest_of_machine(const archive_run *v, int n, int i)
 {
     int j;
     for (j = 0; j < n; j++) {
-        int c = strcmp(v[j].r->prov.started, v[i].r->prov.started);
-        if (j != i && q_same_machine(v[i].r, v[j].r) && (c > 0 || (c == 0 && j > i)))
+        const results *a = v[i].r, *b = v[j].r;
+        int c = strcmp(b->prov.started, a->prov.started);
+        if (j == i || !q_same_machine(a, b))
+            continue;
+        if (a->partial != b->partial ? a->partial : c > 0 || (c == 0 && j > i))
             return 0;
     }
     return 1;

@@ -40,8 +40,9 @@ int dash_write_run(FILE *out, const results *r, dash_format f, err *e);
 
 /* The runs of OUT's archive (runs[0..n) as ids, directories or results
  * files; n = 0: every run under OUT/runs/), the newest run of each
- * machine (q_same_machine) taken: a dashboard keeps one value per
- * benchmark, and each older run was the newest once.  With several
+ * machine (q_same_machine) taken, a partial one only where the machine
+ * has no finished run: a dashboard keeps one value per benchmark, and
+ * each older run was the newest once.  With several
  * machines, each benchmark's device is "<host>/<device>"
  * ("<host>~<fingerprint>/<device>" when two machines share a host name).
  * As dash_write_run; the loader's errors otherwise. */
