@@ -50,10 +50,11 @@ TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/t
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
 # for the format check of `make check`, cmark-gfm for the hostile tests
-# (summary.md rendered as GitHub renders it).
+# (summary.md rendered as GitHub renders it), python3-jsonschema for
+# tests/test_dash (Bencher's BMF schema).
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
         libcairo2-dev libxml2-dev libxslt1-dev zlib1g-dev libcmocka-dev fonts-dejavu-core valgrind \
-        clang libclang-rt-14-dev clang-format cmark-gfm python3-onnx
+        clang libclang-rt-14-dev clang-format cmark-gfm python3-onnx python3-jsonschema
 
 # The fuzzers, one per parser of untrusted input (tests/fuzz/fuzz_NAME.c),
 # each with what it links, built by clang with libFuzzer, ASan and UBSan:
@@ -79,6 +80,8 @@ FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
 FUZZ_SRC_cache    := $(addprefix src/,cache.c results.c results_load.c results_write.c utf8.c err.c \
                      fsx.c infile.c fmt.c stats.c net.c gz.c)
 FUZZ_SRC_compare  := $(addprefix src/,cachehop.c changes.c chart.c png.c compare.c compare_gate.c compare_pair.c compare_prov.c compare_run.c csv.c devinfo.c err.c export.c \
+                     dash.c archive.c runcharts.c figure.c figure_bars.c figure_curves.c \
+                     figure_history.c figure_map.c figure_net.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c host.c infile.c \
                      json.c list.c net.c netfit.c prose.c query.c telemetry.c results.c results_load.c \
                      results_write.c rng.c stats.c utf8.c workload.c xover.c gz.c)
@@ -224,7 +227,7 @@ format:
 	$(CLANG_FORMAT) -i --style=file $(FORMATTED)
 
 test: $(BIN) $(TESTS)
-	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net
+	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net tests/test_dash
 
 report: deps
 	$(MAKE) --no-print-directory breakeven
@@ -299,7 +302,7 @@ deps:
 	   && command -v valgrind >/dev/null 2>&1 \
 	   && command -v cmark-gfm >/dev/null 2>&1 \
 	   && command -v $(CLANG_FORMAT) >/dev/null 2>&1 \
-	   && /usr/bin/python3 -c 'import onnx' >/dev/null 2>&1 \
+	   && /usr/bin/python3 -c 'import onnx, jsonschema' >/dev/null 2>&1 \
 	   && ls "$$($(FUZZ_CC) --print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
 	   || missing=1; \
 	 if [ -z "$$missing" ]; then exit 0; fi; \

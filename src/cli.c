@@ -114,7 +114,7 @@ static const option_spec options[] = {
     {"title", 0, 1, OPT_TITLE, C_PAGES | CMD(CLI_AB)},
     {"author", 0, 1, OPT_AUTHOR, C_PAGES | CMD(CLI_AB)},
     {"data", 0, 1, OPT_DATA, C_PAGES | CMD(CLI_AB)},
-    {"format", 0, 1, OPT_FORMAT, CMD(CLI_COMPARE) | CMD(CLI_AB)},
+    {"format", 0, 1, OPT_FORMAT, CMD(CLI_RUN) | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_AB)},
     {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
     {"save", 0, 0, OPT_SAVE, CMD(CLI_TUNE)},
     {"threshold", 0, 1, OPT_THRESHOLD, CMD(CLI_COMPARE) | CMD(CLI_AB)},
@@ -205,7 +205,8 @@ void cli_usage(FILE *out)
           "  --data DIR         templates/ and assets/ to use (default: $BREAKEVEN_DATA,\n"
           "                     else next to the executable, else the installed ones)\n"
           "  --repeat N         run the sweep N times in a row, each its own run (1..100)\n"
-          "  --format F         compare's output as text, markdown, csv or json (default: text)\n"
+          "  --format F         compare's output as text, markdown, csv or json (default: text);\n"
+          "                     run, report, compare: bmf or github-action-benchmark, for CI\n"
           "  --fail-on-regression  compare asks: is B slower by the threshold or more?\n"
           "                     exit 0 no (every interval ends below it), 3 yes, 4 cannot\n"
           "                     tell (it says what would settle it)\n"
@@ -475,8 +476,12 @@ static int apply_number(cli *c, given *g, int opt, const char *val, err *e)
     return BE_OK;
 }
 
-/* The options that choose one of a few words: --view, --format,
- * --correct. */
+/* --format's words, in cli_format's order */
+#define FORMAT_WORDS "text, markdown, json, csv, bmf or github-action-benchmark"
+static const char *const formats[] = {"text", "markdown", "json",
+                                      "csv",  "bmf",      "github-action-benchmark"};
+
+/* The options that choose one of a few words: --view, --format, --correct. */
 static int apply_choice(cli *c, int opt, const char *val, err *e)
 {
     if (opt == OPT_VIEW) {
@@ -486,17 +491,11 @@ static int apply_choice(cli *c, int opt, const char *val, err *e)
                            "--view: \"%s\" is not transfer, resident or weights-on-host", val);
         c->which_view = strcmp(val, "transfer") == 0 ? 1 : strcmp(val, "resident") == 0 ? 0 : 2;
     } else if (opt == OPT_FORMAT) {
-        if (strcmp(val, "text") == 0)
-            c->format = CLI_TEXT;
-        else if (strcmp(val, "markdown") == 0)
-            c->format = CLI_MARKDOWN;
-        else if (strcmp(val, "json") == 0)
-            c->format = CLI_JSON;
-        else if (strcmp(val, "csv") == 0)
-            c->format = CLI_CSV;
-        else
-            return err_set(e, BE_EUSAGE, "--format: \"%s\" is not text, markdown, csv or json",
-                           val);
+        int k = 0;
+        while (strcmp(val, formats[k]) != 0)
+            if (k++ == CLI_GAB)
+                return err_set(e, BE_EUSAGE, "--format: \"%s\" is not %s", val, FORMAT_WORDS);
+        c->format = (cli_format)k;
     } else { /* OPT_CORRECT */
         if (strcmp(val, "none") == 0)
             c->correct = 1;
@@ -953,6 +952,14 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
         return rc;
     if (c->repeat == 0)
         c->repeat = 1;
+    /* run and report write a dashboard's one document; ab, compare's text */
+    if (c->cmd == CLI_AB
+            ? c->format >= CLI_BMF
+            : c->cmd != CLI_COMPARE && c->format && (c->format < CLI_BMF || c->repeat > 1))
+        return err_set(e, BE_EUSAGE, "--format %s: %s", formats[c->format],
+                       c->cmd == CLI_AB      ? "ab writes text, markdown, json or csv"
+                       : c->format < CLI_BMF ? "run and report write bmf or github-action-benchmark"
+                                             : "one run per document: drop --repeat");
     if (c->cmd == CLI_REFIT && c->nargs == 0)
         return err_set(e, BE_EUSAGE,
                        "refit needs a run (an id under --out, a directory or a "

@@ -28,8 +28,9 @@ typedef enum {
     CLI_VERSION
 } cli_command;
 
-/* compare's --format */
-typedef enum { CLI_TEXT = 0, CLI_MARKDOWN, CLI_JSON, CLI_CSV } cli_format;
+/* --format: compare's text, markdown, json or csv; run's, report's and
+ * compare's dashboards from CLI_BMF on (in dash.h's order) */
+typedef enum { CLI_TEXT = 0, CLI_MARKDOWN, CLI_JSON, CLI_CSV, CLI_BMF, CLI_GAB } cli_format;
 
 #define CLI_MAX_ENV 32
 #define CLI_MAX_PASS 40
@@ -51,7 +52,7 @@ typedef struct cli {
     char title[512];               /* --title */
     char author[256];              /* --author */
     char data_dir[2048];           /* --data: templates/ and assets/ ("" = search) */
-    cli_format format;             /* --format (compare) */
+    cli_format format;             /* --format (compare, run, report) */
     int fail_on_regression;        /* --fail-on-regression (compare): exit 3 */
     int full;                      /* --full (report): no render cache */
     int jobs;                      /* --jobs (report, all): 0 = one per CPU */

@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "cpu.h"
 #include "csv.h"
+#include "dash.h"
 #include "decide.h"
 #include "device.h"
 #include "export.h"
@@ -339,6 +340,10 @@ static int cmd_report(const cli *c, outlock *lk)
         report_options(c, &st, &o);
         if ((rc = report_write(&o, index, sizeof index, &e)) == BE_OK && changed)
             rc = site_settings_save(c->out, &st, &e);
+        /* --format bmf: the dashboard's JSON of the runs reported */
+        if (rc == BE_OK && c->format >= CLI_BMF)
+            rc = dash_write_archive(stdout, c->out, c->args, c->nargs,
+                                    (dash_format)(c->format - CLI_BMF), &e);
     }
     outlock_give(lk);
     if (rc < 0)
@@ -347,7 +352,8 @@ static int cmd_report(const cli *c, outlock *lk)
     if (!st.base_url[0] && !c->quiet)
         fprintf(stderr, "note: no --base-url, so the feed's links are relative; give the URL "
                         "OUT/ is published at to make them absolute (it is kept for OUT)\n");
-    print_path(stdout, "%s\n", index);
+    if (c->format < CLI_BMF || !c->quiet)
+        print_path(c->format < CLI_BMF ? stdout : stderr, "%s\n", index);
     return 0;
 }
 
@@ -487,11 +493,13 @@ static int cmd_compare(const cli *c)
         return fail(status_of(rc), &e);
     }
     outlock_drop(&lk);
-    compare_write(stdout, &cmp,
-                  c->format == CLI_JSON       ? COMPARE_JSON
-                  : c->format == CLI_MARKDOWN ? COMPARE_MARKDOWN
-                  : c->format == CLI_CSV      ? COMPARE_CSV
-                                              : COMPARE_TEXT);
+    if (c->format >= CLI_BMF &&
+        (rc = dash_write_compare(stdout, &cmp, (dash_format)(c->format - CLI_BMF), &e)) < 0) {
+        compare_free(&cmp);
+        return fail(status_of(rc), &e);
+    }
+    if (c->format < CLI_BMF)
+        compare_write(stdout, &cmp, (compare_format)c->format);
     if (c->fail_on_regression && (status = compare_gate_status(&cmp)) == 4) {
         fflush(stdout);
         print_line("breakeven: gate open: ", cmp.gate_why);
@@ -872,8 +880,9 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
 }
 
 /* The kernels' build time (stderr) and OpenBLAS using fewer threads than
- * asked (stdout), noted in r's devices. */
-static void run_notes(const cli *c, device **sel, int nsel, results *r)
+ * asked (txt: stdout, or stderr when stdout holds a dashboard's JSON),
+ * noted in r's devices. */
+static void run_notes(const cli *c, device **sel, int nsel, results *r, FILE *txt)
 {
     int i;
     for (i = 0; i < nsel; i++) {
@@ -889,23 +898,26 @@ static void run_notes(const cli *c, device **sel, int nsel, results *r)
     for (i = 0; i < r->ndevices; i++) {
         const char *why = devinfo_prop(&r->devices[i], "openblas-underuses");
         if (why)
-            printf("warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
+            fprintf(txt, "warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
     }
 }
 
-/* A finished run's charts and exports, and its tables on stdout. */
-static int run_publish(const cli *c, const results *r, const char *dir, const char *path, err *e)
+/* A finished run's charts and exports, and its tables on txt; with
+ * --format bmf, stdout holds the dashboard's JSON and nothing else. */
+static int run_publish(const cli *c, const results *r, const char *dir, const char *path, FILE *txt,
+                       err *e)
 {
     int rc, ncharts = 0;
     if ((rc = runcharts_draw(r, c->out, dir, &ncharts, e)) < 0 ||
         (rc = write_exports(r, c->out, dir, e)) < 0)
         return rc;
-    table_points(stdout, r);
-    print_machine_warnings(stdout, r);
-    if ((rc = print_crossovers(stdout, r, e)) < 0 || (rc = print_networks(stdout, r, e)) < 0)
+    table_points(txt, r);
+    print_machine_warnings(txt, r);
+    if ((rc = print_crossovers(txt, r, e)) < 0 || (rc = print_networks(txt, r, e)) < 0)
         return rc;
-    printf("charts: %d PNG in %s/\n", ncharts, dir);
-    printf("%s\n", path);
+    fprintf(txt, "charts: %d PNG in %s/\n%s\n", ncharts, dir, path);
+    if (c->format >= CLI_BMF)
+        return dash_write_run(stdout, r, (dash_format)(c->format - CLI_BMF), e);
     return BE_OK;
 }
 
@@ -977,7 +989,7 @@ static int cmd_run(const cli *c, int then_report)
     if ((c->paired_side && (rc = ab_pace_hello(&pace, id, devs, &e)) < 0) ||
         (rc = run_measure(c, sel, nsel, r, path, c->paired_side ? &pace : NULL, &lk, &e)) < 0)
         goto fail;
-    run_notes(c, sel, nsel, r);
+    run_notes(c, sel, nsel, r, c->format >= CLI_BMF ? stderr : stdout);
     r->partial = 0;
     /* a sweep measured is saved: this wait is not cut short by a signal
      * (nor refused with --no-wait, which held only until the first take) */
@@ -990,7 +1002,7 @@ static int cmd_run(const cli *c, int then_report)
                 path);
         goto fail;
     }
-    if ((rc = run_publish(c, r, dir, path, &e)) < 0)
+    if ((rc = run_publish(c, r, dir, path, c->format >= CLI_BMF ? stderr : stdout, &e)) < 0)
         goto fail;
     status = 0;
     /* `all`: the report follows under the lock the run holds */

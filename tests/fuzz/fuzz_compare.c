@@ -1,7 +1,8 @@
 /*
  * fuzz_compare.c — the libFuzzer harness of what reads loaded runs: the
  * comparison (compare_runs and its text, Markdown and JSON), the exports
- * (summary.md, results.json, results.csv) and the history of an archive
+ * (summary.md, results.json, results.csv), the dashboards' JSON of the
+ * run and of the comparison (dash.h) and the history of an archive
  * (history_make, its series and change detection).
  *
  * An input is one or two results files, split at the first form feed
@@ -10,7 +11,9 @@
  * what the loader lets through, as in breakeven.  Beyond ASan and UBSan,
  * it aborts when the Markdown holds an HTML tag (raw HTML from the data:
  * the Markdown breakeven writes has none of its own), or the text table a
- * control character but the line break.  Built and run by `make fuzz`.
+ * control character but the line break, or a dashboard's JSON a raw control
+ * character but its own line breaks (JSON strings hold none unescaped).
+ * Built and run by `make fuzz`.
  */
 #define _GNU_SOURCE
 #include <stddef.h>
@@ -19,6 +22,7 @@
 
 #include "compare.h"
 #include "csv.h"
+#include "dash.h"
 #include "export.h"
 #include "fuzz.h"
 #include "history.h"
@@ -37,6 +41,34 @@ static int html_tag(const char *md)
         else if (p[1] == '/' || p[1] == '!' || p[1] == '?')
             return 1;
     return 0;
+}
+
+/* The dashboards' JSON of b, and of c when not NULL, in both formats. */
+static void check_dash(const results *b, const compare_set *c)
+{
+    char *out = NULL, *p;
+    size_t len = 0;
+    FILE *f;
+    err e;
+    int k, rc;
+    for (k = 0; k < 4; k++) {
+        if (k >= 2 && !c)
+            break;
+        if (!(f = open_memstream(&out, &len)))
+            abort();
+        rc = k < 2 ? dash_write_run(f, b, (dash_format)k, &e)
+                   : dash_write_compare(f, c, (dash_format)(k - 2), &e);
+        fclose(f);
+        if (rc != BE_OK)
+            fuzz_check_message(e.msg);
+        for (p = out; rc == BE_OK && *p; p++)
+            if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7F) {
+                fprintf(stderr, "a raw control character in a dashboard's JSON:\n%s\n", out);
+                abort();
+            }
+        free(out);
+        out = NULL;
+    }
 }
 
 static void check_outputs(const results *a, const results *b)
@@ -68,9 +100,11 @@ static void check_outputs(const results *a, const results *b)
             free(out);
             out = NULL;
         }
+        check_dash(b, &c);
         compare_free(&c);
     } else {
         fuzz_check_message(e.msg);
+        check_dash(b, NULL);
     }
     if (export_summary(b, &out, &len, &e) == BE_OK && html_tag(out)) {
         fprintf(stderr, "raw HTML in summary.md:\n%s\n", out);
