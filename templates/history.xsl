@@ -13,6 +13,7 @@
   <xsl:template match="/">
     <xsl:call-template name="page">
       <xsl:with-param name="title" select="$a/title"/>
+      <xsl:with-param name="description" select="$a/intro"/>
       <xsl:with-param name="body">
         <article>
           <h1><xsl:value-of select="$a/title"/></h1>
