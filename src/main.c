@@ -317,10 +317,10 @@ static void report_options(const cli *c, const site_settings *st, report_opts *o
 }
 
 /* `report`: the pages, the feed and the CSV files; the path of
- * OUT/index.html last, then with --single-file its file.  All of it under OUT's lock (lk, which `all`'s
- * run may hold already), from reading site.conf to saving it: the
- * recovery of an abandoned publish (site_recover) then never meets a live
- * report's staged files. */
+ * OUT/index.html last (then, with --single-file, the file's).  All of it
+ * under OUT's lock (lk, which `all`'s run may hold already), from reading
+ * site.conf to saving it: the recovery of an abandoned publish
+ * (site_recover) then never meets a live report's staged files. */
 static int cmd_report(const cli *c, outlock *lk)
 {
     report_opts o;
