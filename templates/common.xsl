@@ -161,23 +161,10 @@
     <xsl:variable name="picture">
       <picture>
         <xsl:if test="@narrow-png and /page/@kind != 'feed-item'">
-          <source media="(max-width: 600px)" width="{@narrow-width}" height="{@narrow-height}">
-            <xsl:attribute name="srcset">
-              <xsl:choose>
-                <xsl:when test="@narrow-src"><xsl:value-of select="@narrow-src"/></xsl:when>
-                <xsl:otherwise><xsl:value-of select="@narrow-png"/></xsl:otherwise>
-              </xsl:choose>
-            </xsl:attribute>
-          </source>
+          <!-- the inlined rendering where there is one, else the file -->
+          <source media="(max-width: 600px)" srcset="{@narrow-src}{@narrow-png[not(../@narrow-src)]}" width="{@narrow-width}" height="{@narrow-height}"/>
         </xsl:if>
-        <img width="{@width}" height="{@height}" alt="{@alt}" loading="lazy">
-          <xsl:attribute name="src">
-            <xsl:choose>
-              <xsl:when test="@src"><xsl:value-of select="@src"/></xsl:when>
-              <xsl:otherwise><xsl:value-of select="@png"/></xsl:otherwise>
-            </xsl:choose>
-          </xsl:attribute>
-        </img>
+        <img src="{@src}{@png[not(../@src)]}" width="{@width}" height="{@height}" alt="{@alt}" loading="lazy"/>
       </picture>
     </xsl:variable>
     <figure class="chart">
