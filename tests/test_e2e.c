@@ -1270,14 +1270,17 @@ static void test_history_hosts(void **state)
         assert_null(strstr(html, want));
         assert_null(strstr(html, "from run 20990102"));
         /* the whole run moved with it: cl:0.0's run-level step time (the
-         * statistic of compare) fell by 30%, cpu's did not move */
+         * statistic of compare) fell by 30%, cpu's did not move (counted in
+         * the page's body: its link-preview tags repeat the first change) */
+        const char *body = strstr(html, "<body");
+        assert_non_null(body);
         assert_non_null(
             strstr(html, "step times (their 10th percentiles, geometric mean over the"));
-        assert_int_equal(count_of(html, "measured) fell 30%"), 1);
-        assert_int_equal(count_of(html, "measured) rose"), 0);
+        assert_int_equal(count_of(body, "measured) fell 30%"), 1);
+        assert_int_equal(count_of(body, "measured) rose"), 0);
         /* one peak moved: cl:0.0's, not cpu's */
         assert_int_equal(
-            count_of(html, ": peak throughput rose") + count_of(html, ": peak throughput fell"), 1);
+            count_of(body, ": peak throughput rose") + count_of(body, ": peak throughput fell"), 1);
     }
     free(html);
     snprintf(path, sizeof path, "%s/runs/%s/index.html", out, ids[5]);
