@@ -271,6 +271,24 @@ static void test_single_file_bad_input(void **state)
     outcome_free(&o);
     assert_int_not_equal(stat(index, &st), 0);
     assert_true(stat(share, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0);
+
+    /* OUT/share a link planted to a directory outside OUT: refused, one
+     * line, exit 1, nothing written there */
+    {
+        char outside[400], cmd[1000];
+        snprintf(outside, sizeof outside, "%s/outside", tmpdir);
+        assert_int_equal(mkdir(outside, 0755), 0);
+        assert_int_equal(unlink(share), 0);
+        assert_int_equal(symlink(outside, share), 0);
+        run(&o, "report", "--quiet", "--out", out, "--single-file", FIXTURE, NULL);
+        assert_int_equal(o.status, 1);
+        assert_int_equal(count_of(o.err, "\n"), 1);
+        assert_non_null(strstr(o.err, "symbolic link"));
+        outcome_free(&o);
+        assert_int_not_equal(stat(index, &st), 0);
+        snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s')\"", outside);
+        assert_int_equal(system(cmd), 0);
+    }
 }
 
 static int setup(void **state)
