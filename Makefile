@@ -45,7 +45,7 @@ BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
            $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals \
-           $(BUILD)/test_net $(BUILD)/test_archive $(BUILD)/test_decide
+           $(BUILD)/test_net $(BUILD)/test_archive $(BUILD)/test_decide $(BUILD)/test_share
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
@@ -179,6 +179,9 @@ $(BUILD)/test_report: $(BUILD)/test_report.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_archive: $(BUILD)/test_archive.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/test_share: $(BUILD)/test_share.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 # test_telemetry loads the fake NVML beside it (a plain build: it is

@@ -97,8 +97,11 @@ int archpages_render(const site *s, const archive *a, const cache_digest *dg, co
     for (k = 1; k <= npages; k++) {
         xmlChar *html = NULL;
         int len, n;
-        xmlDocPtr doc = site_page(s, "archive", annotate_page(a, dg, k, npages, per_page),
-                                  "../style.css", "../index.html", "../feed.xml", e);
+        xmlDocPtr doc;
+        /* its own address: archive/index.html is a copy of the newest page */
+        snprintf(p, sizeof p, "archive/page-%d.html", k);
+        doc = site_page(s, "archive", annotate_page(a, dg, k, npages, per_page), p, "../style.css",
+                        "../index.html", "../feed.xml", e);
         if (!doc)
             return BE_EFAIL;
         snprintf(p, sizeof p, "%s/archive/page-%d.html", out, k);

@@ -50,6 +50,7 @@ enum {
     OPT_NET_FILE,
     OPT_VIEW,
     OPT_FULL,
+    OPT_SINGLE_FILE,
     OPT_JOBS,
     OPT_ENV_A,
     OPT_ENV_B,
@@ -130,6 +131,7 @@ static const option_spec options[] = {
     {"paired", 0, 1, OPT_PAIRED, CMD(CLI_RUN)},
     {"view", 0, 1, OPT_VIEW, CMD(CLI_WHICH)},
     {"full", 0, 0, OPT_FULL, CMD(CLI_REPORT)},
+    {"single-file", 0, 0, OPT_SINGLE_FILE, CMD(CLI_REPORT)},
     {"jobs", 'j', 1, OPT_JOBS, CMD(CLI_ALL) | CMD(CLI_REPORT)},
     {"no-wait", 0, 0, OPT_NO_WAIT,
      C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) | CMD(CLI_AB)},
@@ -224,6 +226,7 @@ void cli_usage(FILE *out)
           "  --binary-b PATH    ab: side B's breakeven\n"
           "  --paired S,FD,ID   run: a side of ab's pair (ab starts it so)\n"
           "  --full             report renders every page again, whatever it rendered before\n"
+          "  --single-file      report RUN: also OUT/share/<id>.html, its page in one file\n"
           "  -j, --jobs N       processes rendering the runs' pages at once (report, all;\n"
           "                     1..64, default: one per CPU)\n"
           "  --no-wait          when another breakeven is writing OUT, exit 1 naming it\n"
@@ -679,6 +682,9 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
         break;
     case OPT_FULL:
         c->full = 1;
+        break;
+    case OPT_SINGLE_FILE:
+        c->single_file = 1;
         break;
     case OPT_NO_WAIT:
         c->no_wait = 1;

@@ -55,6 +55,7 @@ typedef struct cli {
     cli_format format;             /* --format (compare, run, report) */
     int fail_on_regression;        /* --fail-on-regression (compare): exit 3 */
     int full;                      /* --full (report): no render cache */
+    int single_file;               /* --single-file (report): the one run as one file */
     int jobs;                      /* --jobs (report, all): 0 = one per CPU */
     int no_wait;                   /* --no-wait: exit 1 when another writes OUT */
     double threshold;              /* --threshold (compare): 0 = the default */

@@ -323,21 +323,24 @@ static void report_options(const cli *c, const site_settings *st, report_opts *o
 }
 
 /* `report`: the pages, the feed and the CSV files; the path of
- * OUT/index.html last.  All of it under OUT's lock (lk, which `all`'s
- * run may hold already), from reading site.conf to saving it: the
- * recovery of an abandoned publish (site_recover) then never meets a live
- * report's staged files. */
+ * OUT/index.html last (then, with --single-file, the file's).  All of it
+ * under OUT's lock (lk, which `all`'s run may hold already), from reading
+ * site.conf to saving it: the recovery of an abandoned publish
+ * (site_recover) then never meets a live report's staged files. */
 static int cmd_report(const cli *c, outlock *lk)
 {
     report_opts o;
     site_settings st;
-    char index[4200];
+    char index[4200], share[4200] = "";
     err e;
     int rc, changed;
     if ((rc = outlock_take(lk, stop_flag(), &e)) < 0)
         return fail(status_of(rc), &e);
     if ((rc = settings_of(c, &st, &changed, &e)) == BE_OK) {
         report_options(c, &st, &o);
+        o.single_file = c->single_file;
+        o.share_path = share;
+        o.share_size = sizeof share;
         if ((rc = report_write(&o, index, sizeof index, &e)) == BE_OK && changed)
             rc = site_settings_save(c->out, &st, &e);
         /* --format bmf: the dashboard's JSON of the runs reported */
@@ -352,8 +355,12 @@ static int cmd_report(const cli *c, outlock *lk)
     if (!st.base_url[0] && !c->quiet)
         fprintf(stderr, "note: no --base-url, so the feed's links are relative; give the URL "
                         "OUT/ is published at to make them absolute (it is kept for OUT)\n");
-    if (c->format < CLI_BMF || !c->quiet)
-        print_path(c->format < CLI_BMF ? stdout : stderr, "%s\n", index);
+    if (c->format < CLI_BMF || !c->quiet) {
+        FILE *to = c->format < CLI_BMF ? stdout : stderr;
+        print_path(to, "%s\n", index);
+        if (share[0])
+            print_path(to, "%s\n", share);
+    }
     return 0;
 }
 

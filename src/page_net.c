@@ -275,8 +275,10 @@ int page_net_render(const site *s, site_outbox *box, const results *r, const cha
         char p[PAGE_NET_PATH];
         xmlChar *html = NULL;
         int len;
-        xmlDocPtr doc = site_page(s, "network", annotate(r, &fs, names[i], files, title),
-                                  "style.css", "../../index.html", "../../feed.xml", e);
+        xmlDocPtr doc;
+        snprintf(p, sizeof p, "runs/%s/net-%s.html", r->prov.id, names[i]);
+        doc = site_page(s, "network", annotate(r, &fs, names[i], files, title), p, "style.css",
+                        "../../index.html", "../../feed.xml", e);
         if (!doc) {
             rc = BE_EFAIL;
             break;

@@ -406,6 +406,23 @@ static int fill_items(report_ctx *x, err *e)
     return BE_OK;
 }
 
+/* The run --single-file names as one file (report_share.c), loaded whole
+ * for it. */
+static int render_share(report_ctx *x, err *e)
+{
+    results *small;
+    int k, rc;
+    for (k = 0; k < x->a.n && strcmp(x->a.v[k].r->prov.id, x->single) != 0; k++)
+        ;
+    if (k == x->a.n)
+        return err_set(e, BE_EFAIL, "--single-file: run %s is not in the report", x->single);
+    if ((rc = with_run(x, k, &small, e)) < 0)
+        return rc;
+    rc = report_render_share(x, k, x->o->share_path, x->o->share_size, e);
+    without_run(x, k, small);
+    return rc;
+}
+
 static int render_all(report_ctx *x, char *index, size_t size, err *e)
 {
     char p[PATHMAX];
@@ -421,7 +438,8 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
         (rc = fill_items(x, e)) < 0 ||
         (rc = archpages_render(&x->s, &x->a, x->dg, x->o->out, x->o->archive_page, &x->box, e)) <
             0 ||
-        (rc = report_render_history(x, e)) < 0 || (rc = report_render_feed(x, e)) < 0)
+        (rc = report_render_history(x, e)) < 0 || (rc = report_render_feed(x, e)) < 0 ||
+        (x->o->single_file && (rc = render_share(x, e)) < 0))
         return rc;
     /* the cache's word on each run's pages rendered now, published with
      * them (the others' entries say what they said) */
@@ -483,7 +501,7 @@ int report_check_out(const char *out, err *e)
  * that a SIGKILL's temporaries do not stay forever (fsx_sweep_in). */
 int report_sweep_out(const char *out, const archive *a, err *e)
 {
-    static const char *const dirs[] = {"", "runs", "history", "compare", CACHE_DIR};
+    static const char *const dirs[] = {"", "runs", "history", "compare", "share", CACHE_DIR};
     char p[PATHMAX];
     size_t i;
     int k, rc;
@@ -573,7 +591,8 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
     hk.ctx = x;
     hk.given = report_on_given;
     hk.archived = report_on_archived;
-    if ((rc = report_check_out(o->out, e)) < 0 ||
+    if ((o->single_file && (rc = report_share_check(o, e)) < 0) ||
+        (rc = report_check_out(o->out, e)) < 0 ||
         (rc = site_open(&x->s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
         results_memo_free(x->memo);
         free(x);

@@ -29,16 +29,19 @@
 typedef void (*report_warn_fn)(void *ctx, const char *line);
 
 typedef struct report_opts {
-    const char *out;             /* OUT                                      */
-    const char *const *runs;     /* run ids or paths (not owned)             */
-    int nruns;                   /* 0: every run under OUT/runs/             */
-    const char *base_url;        /* "" or NULL: relative links               */
-    const char *title, *author;  /* NULL or "": defaults                     */
-    const char *data_dir;        /* templates/ and assets/; NULL: search     */
-    int feed_items;              /* runs in the feed, newest; 0: SITE_FEED_ITEMS */
-    int archive_page;            /* runs per archive page; 0: ARCHPAGES_RUNS */
-    int full;                    /* 1: render every page (no render cache) */
-    int jobs;                    /* processes rendering runs' pages; 0: one per CPU */
+    const char *out;            /* OUT                                      */
+    const char *const *runs;    /* run ids or paths (not owned)             */
+    int nruns;                  /* 0: every run under OUT/runs/             */
+    const char *base_url;       /* "" or NULL: relative links               */
+    const char *title, *author; /* NULL or "": defaults                     */
+    const char *data_dir;       /* templates/ and assets/; NULL: search     */
+    int feed_items;             /* runs in the feed, newest; 0: SITE_FEED_ITEMS */
+    int archive_page;           /* runs per archive page; 0: ARCHPAGES_RUNS */
+    int full;                   /* 1: render every page (no render cache) */
+    int jobs;                   /* processes rendering runs' pages; 0: one per CPU */
+    int single_file;            /* 1: also the one run given as one file (share_path) */
+    char *share_path;           /* the caller's: receives OUT/share/<id>.html      */
+    size_t share_size;
     volatile sig_atomic_t *stop; /* raised by SIGINT/SIGTERM/SIGHUP (NULL: never):
                                      BE_EINTR before the next file is written */
     report_warn_fn warn;         /* NULL: warnings are dropped               */
@@ -49,7 +52,10 @@ typedef struct report_opts {
  * results.csv and style.css for each run, OUT/compare/<a>..<b>.html for
  * each run and the previous one on the same host, then OUT/index.html, the
  * archive's pages (archpages.h), OUT/history.html and OUT/feed.xml (the
- * newest o->feed_items runs).  Pages whose key in the render cache
+ * newest o->feed_items runs), and with o->single_file OUT/share/<id>.html,
+ * the page of the one run given as one self-contained file (its path in
+ * o->share_path; BE_EUSAGE, before anything is written, unless exactly one
+ * run is given and it is a file, a directory or a run of OUT).  Pages whose key in the render cache
  * (OUT/.cache/, cache.h) is unchanged are not rendered again unless
  * o->full; both ways write the same bytes.  index receives the path of
  * OUT/index.html.  A run of the archive that cannot be loaded or rendered

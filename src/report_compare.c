@@ -112,7 +112,8 @@ int report_render_compare(const site *s, const char *out, const compare_set *c, 
     snprintf(base, sizeof base, "%s/%s", dir, name);
     if (draw && (rc = compare_chart(c, out, base, e)) < 0)
         return rc;
-    doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), "style.css",
+    snprintf(p, sizeof p, "compare/%s.html", name);
+    doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), p, "style.css",
                     "../index.html", "../feed.xml", e);
     if (!doc)
         return BE_EFAIL;

@@ -68,7 +68,7 @@ static int article_html(const report_ctx *x, int k, char **out, err *e)
 
     snprintf(prefix, sizeof prefix, "%s", x->s.base);
     snprintf(chart_prefix, sizeof chart_prefix, "%sruns/%s/", x->s.base, r->prov.id);
-    doc = site_page(&x->s, "feed-item", report_annotate_run(x, k, prefix, chart_prefix, 0),
+    doc = site_page(&x->s, "feed-item", report_annotate_run(x, k, prefix, chart_prefix, 0), NULL,
                     "style.css", "index.html", "feed.xml", e);
     if (!doc)
         return BE_EFAIL;

@@ -285,7 +285,7 @@ int report_render_history(report_ctx *x, err *e)
         xmlFreeNode(a);
         return rc;
     }
-    doc = site_page(&x->s, "history", a, "style.css", "index.html", "feed.xml", e);
+    doc = site_page(&x->s, "history", a, "history.html", "style.css", "index.html", "feed.xml", e);
     if (!doc)
         return BE_EFAIL;
     snprintf(p, sizeof p, "%s/history.html", x->o->out);

@@ -72,7 +72,8 @@ typedef struct report_ctx {
     results_memo *memo; /* the loads of this report: each run checked against the schema once */
     char **warm;        /* nwarm: the runs whose digests report_warm makes */
     int nwarm;
-    int warmed; /* every share of them finished (--full may read them) */
+    int warmed;       /* every share of them finished (--full may read them) */
+    char single[128]; /* --single-file: the id of the run given, once loaded */
 } report_ctx;
 
 /* ---- report.c -------------------------------------------------------- */
@@ -143,6 +144,16 @@ int report_run_page(report_ctx *x, int k, int index, const results *hosts, int n
 /* Run k's own files into x->box: results.csv, results.json, summary.md,
  * style.css, its networks' pages and its page. */
 int report_render_run(report_ctx *x, int k, err *e);
+
+/* ---- report_share.c: a run's page as one file ---------------------- */
+
+/* BE_EUSAGE unless o names exactly one run, and it is a file, a
+ * directory or a run of OUT's archive: checked before anything is
+ * written. */
+int report_share_check(const report_opts *o, err *e);
+/* Run k (loaded whole, as for its page) as one file into x->box:
+ * OUT/share/<id>.html, its path into path. */
+int report_render_share(report_ctx *x, int k, char *path, size_t size, err *e);
 
 /* ---- report_jobs.c: runs rendered by several processes ------------- */
 

@@ -98,6 +98,9 @@ int report_on_given(void *ctx, archive *a, int i, err *e)
         snprintf(staged, sizeof staged, "%s/" ARCHIVE_RESULTS, u->stage);
     else
         snprintf(staged, sizeof staged, "%s", u->src);
+    /* the run --single-file writes, by the id it has in the archive now */
+    if (x->o->single_file)
+        snprintf(x->single, sizeof x->single, "%s", u->r->prov.id);
     return keep_small(x, u, staged, e);
 }
 

@@ -499,7 +499,8 @@ int report_run_page(report_ctx *x, int k, int index, const results *hosts, int n
     a = report_annotate_run(x, k, index ? "" : "../../", chart_prefix, index);
     if (index && (hosts || (unlike && unlike[0])))
         annotate_hosts(a, hosts, nhosts, unlike ? unlike : "", x->o->out);
-    doc = site_page(&x->s, index ? "index" : "run", a, "style.css",
+    snprintf(p, sizeof p, "runs/%s/index.html", u->r->prov.id);
+    doc = site_page(&x->s, index ? "index" : "run", a, index ? "index.html" : p, "style.css",
                     index ? "index.html" : "../../index.html",
                     index ? "feed.xml" : "../../feed.xml", e);
     if (!doc)

@@ -401,8 +401,8 @@ void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
     site_attr(n, name, (const char *)value);
 }
 
-xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *css,
-                    const char *home, const char *feed, err *e)
+xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *self,
+                    const char *css, const char *home, const char *feed, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr page, n;
@@ -425,6 +425,15 @@ xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, cons
     site_attr(n, "css", css);
     site_attr(n, "home", home);
     site_attr(n, "feed", feed);
+    if (self && s->base[0]) {
+        /* the base URL ends in "/"; self's directory keeps its own "/" */
+        char url[sizeof s->base + SITE_PATH];
+        const char *slash = strrchr(self, '/');
+        snprintf(url, sizeof url, "%s%s", s->base, self);
+        site_attr(n, "url", url);
+        snprintf(url, sizeof url, "%s%.*s", s->base, slash ? (int)(slash - self + 1) : 0, self);
+        site_attr(n, "dir-url", url);
+    }
     xmlAddChild(page, annotation);
     return doc;
 }

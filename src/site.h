@@ -115,10 +115,14 @@ void site_tree_fail(xmlNodePtr n);
 /* A new <page kind=…> document with <site> (the settings), <links> (the
  * stylesheet, the home page and the feed as seen from the page) and the
  * annotation (NULL, or marked failed: out of memory), which the document
- * takes over (also on failure).  The
+ * takes over (also on failure).  self is where the page is published,
+ * relative to OUT ("runs/<id>/index.html"; NULL for a part of a page, the
+ * feed's article): with a base URL, <links> also carries the page's
+ * absolute address (url) and that of its directory (dir-url), from which
+ * the templates make the link previews' absolute URLs (common.xsl).  The
  * caller frees the document with xmlFreeDoc; NULL when out of memory. */
-xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *css,
-                    const char *home, const char *feed, err *e);
+xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *self,
+                    const char *css, const char *home, const char *feed, err *e);
 
 /* text as HTML, for the feed's fields that readers render as HTML: a text
  * node (in a <p> with para) serialized by libxml2's HTML serializer, so

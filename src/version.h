@@ -7,6 +7,6 @@
 
 #include "commit.h"
 
-#define BE_VERSION "0.2.0"
+#define BE_VERSION "0.3.0"
 
 #endif

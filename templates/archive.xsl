@@ -13,6 +13,8 @@
   <xsl:template match="/">
     <xsl:call-template name="page">
       <xsl:with-param name="title" select="$a/title"/>
+      <xsl:with-param name="description"
+                      select="concat($a/archive/entry[1]/@date, ' — ', $a/archive/entry[1]/@host, ': ', $a/archive/entry[1]/@answer)"/>
       <xsl:with-param name="body">
         <article>
           <h1><xsl:value-of select="$a/title"/></h1>

@@ -13,6 +13,9 @@
   <xsl:template match="/">
     <xsl:call-template name="page">
       <xsl:with-param name="title" select="$a/title"/>
+      <!-- the first change found, else what the page is -->
+      <xsl:with-param name="description"
+                      select="($a/host/series/change)[1] | $a/intro[not($a/host/series/change)]"/>
       <xsl:with-param name="body">
         <article>
           <h1><xsl:value-of select="$a/title"/></h1>

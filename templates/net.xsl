@@ -12,6 +12,7 @@
   <xsl:template match="/">
     <xsl:call-template name="page">
       <xsl:with-param name="title" select="$a/title"/>
+      <xsl:with-param name="description" select="$a/verdicts/verdict[1]"/>
       <xsl:with-param name="body">
         <article>
           <h1><xsl:value-of select="$a/title"/></h1>

@@ -12,9 +12,10 @@
   <xsl:template match="/">
     <xsl:call-template name="page">
       <xsl:with-param name="title" select="$a/title"/>
+      <xsl:with-param name="description" select="$a/lead/p[1]"/>
       <xsl:with-param name="body">
         <xsl:call-template name="article"/>
-        <xsl:if test="/page/@kind != 'feed-item'">
+        <xsl:if test="/page/@kind != 'feed-item' and not($offline)">
           <xsl:call-template name="archive"/>
         </xsl:if>
       </xsl:with-param>
@@ -98,7 +99,10 @@
         <h2>Networks</h2>
         <ul class="networks">
           <xsl:for-each select="$a/networks/network">
-            <li><a href="{@href}"><xsl:value-of select="@name"/></a>
+            <li><xsl:call-template name="link">
+                <xsl:with-param name="href" select="@href"/>
+                <xsl:with-param name="text" select="@name"/>
+              </xsl:call-template>
               <xsl:if test="@name != @sizes"> (<code><xsl:value-of select="@sizes"/></code>)</xsl:if>:
               <xsl:for-each select="verdict"><xsl:text> </xsl:text><xsl:value-of select="."/></xsl:for-each></li>
           </xsl:for-each>
@@ -109,7 +113,10 @@
       <xsl:for-each select="$a/mode/conclusion"><p><xsl:value-of select="."/></p></xsl:for-each>
       <xsl:if test="$a/compare/@href">
         <p>Compared with the previous run on this host
-          (<a href="{$a/compare/@href}"><xsl:value-of select="$a/compare/@previous"/></a>):
+          (<xsl:call-template name="link">
+            <xsl:with-param name="href" select="$a/compare/@href"/>
+            <xsl:with-param name="text" select="$a/compare/@previous"/>
+          </xsl:call-template>):
           <xsl:value-of select="$a/compare/@summary"/>.</p>
       </xsl:if>
       <xsl:if test="$a/compare/@note">
@@ -120,7 +127,10 @@
         <h2>Changes that start at this run</h2>
         <p>Over this host's runs, the history finds a step at this run in:</p>
         <ul class="changes">
-          <xsl:for-each select="$a/changes/change"><li><a href="{@href}"><xsl:value-of select="."/></a></li></xsl:for-each>
+          <xsl:for-each select="$a/changes/change"><li><xsl:call-template name="link">
+            <xsl:with-param name="href" select="@href"/>
+            <xsl:with-param name="text" select="."/>
+          </xsl:call-template></li></xsl:for-each>
         </ul>
       </xsl:if>
 
@@ -143,9 +153,15 @@
             was recorded for this run (none was set, or an older breakeven did not record them).</p>
         </xsl:otherwise>
       </xsl:choose>
-      <p>The data: <a href="{$a/files/@results}">results.xml</a> (every sample, with its
-        provenance) and <a href="{$a/files/@csv}">results.csv</a> (one line per point).</p>
-      <xsl:if test="$a/note and /page/@kind != 'feed-item'">
+      <p>The data: <xsl:call-template name="link">
+          <xsl:with-param name="href" select="$a/files/@results"/>
+          <xsl:with-param name="text" select="'results.xml'"/>
+        </xsl:call-template> (every sample, with its provenance) and <xsl:call-template name="link">
+          <xsl:with-param name="href" select="$a/files/@csv"/>
+          <xsl:with-param name="text" select="'results.csv'"/>
+        </xsl:call-template> (one line per point)<xsl:if test="$offline">, beside the run's
+          page in its report</xsl:if>.</p>
+      <xsl:if test="$a/note and /page/@kind != 'feed-item' and not($single)">
         <p class="note"><xsl:value-of select="$a/note"/></p>
       </xsl:if>
     </article>

@@ -27,6 +27,7 @@
 #include "report.h"
 #include "results.h"
 #include "site.h"
+#include "version.h"
 #include "workload.h"
 
 static char tmpdir[256];
@@ -40,7 +41,7 @@ static results *make_run(int day, double slow)
     int h, b, k, dv;
     err e;
     assert_non_null(r);
-    snprintf(r->prov.version, sizeof r->prov.version, "0.2.0");
+    snprintf(r->prov.version, sizeof r->prov.version, "%s", BE_VERSION);
     snprintf(r->prov.commit, sizeof r->prov.commit, "test");
     snprintf(r->prov.id, sizeof r->prov.id, "202601%02dT000000Z-t", day);
     snprintf(r->prov.started, sizeof r->prov.started, "2026-01-%02dT00:00:00Z", day);

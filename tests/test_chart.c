@@ -38,6 +38,7 @@
 #include "prose.h"
 #include "query.h"
 #include "results.h"
+#include "version.h"
 #include "workload.h"
 
 /* This cmocka has no assert_double_equal. */
@@ -910,7 +911,7 @@ static void make_series(hist_series *s, int with_values)
         snprintf(r->prov.id, sizeof r->prov.id, "2026-05-%02d-run", i + 1);
         snprintf(r->prov.started, sizeof r->prov.started, "2026-05-%02dT10:00:00Z", i + 1);
         snprintf(r->prov.host, sizeof r->prov.host, "testhost");
-        snprintf(r->prov.version, sizeof r->prov.version, "0.2.0");
+        snprintf(r->prov.version, sizeof r->prov.version, "%s", BE_VERSION);
         s->runs[i] = r;
         s->cross[i * 2].kind = s->cross[i * 2 + 1].kind = CROSS_UNKNOWN;
         if (!with_values)

@@ -36,6 +36,7 @@
 #include "netfit.h"
 #include "results.h"
 #include "verify.h"
+#include "version.h"
 #include "workload.h"
 
 static char tmpdir[256];
@@ -328,7 +329,7 @@ static results *make_run(void)
     err e;
     int k, b;
     assert_non_null(r);
-    snprintf(r->prov.version, sizeof r->prov.version, "0.2.0");
+    snprintf(r->prov.version, sizeof r->prov.version, "%s", BE_VERSION);
     snprintf(r->prov.commit, sizeof r->prov.commit, "abc");
     snprintf(r->prov.id, sizeof r->prov.id, "test-run");
     snprintf(r->prov.started, sizeof r->prov.started, "2026-11-25T00:00:00Z");
