@@ -221,7 +221,7 @@ format:
 	$(CLANG_FORMAT) -i --style=file $(FORMATTED)
 
 test: $(BIN) $(TESTS)
-	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net tests/fullfs
+	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net tests/fullfs tests/orphans
 
 report: deps
 	$(MAKE) --no-print-directory breakeven
