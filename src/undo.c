@@ -122,7 +122,8 @@ static int note_dir(undo *u, undo_dir *d, int fd, int *kfd, err *e)
         u->nkept++;
     }
     closedir(dir);
-    qsort(d->v, (size_t)d->n, sizeof *d->v, by_name);
+    if (d->n > 1)
+        qsort(d->v, (size_t)d->n, sizeof *d->v, by_name);
     return rc;
 }
 
@@ -214,7 +215,8 @@ static void restore_dir(const undo *u, const undo_dir *d, int kfd)
         struct stat st;
         key.name = de->d_name;
         if (tracked(de->d_name) && fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            S_ISREG(st.st_mode) && !bsearch(&key, d->v, (size_t)d->n, sizeof *d->v, by_name))
+            S_ISREG(st.st_mode) &&
+            (d->n == 0 || !bsearch(&key, d->v, (size_t)d->n, sizeof *d->v, by_name)))
             (void)unlinkat(dirfd(dir), de->d_name, 0);
     }
     for (i = 0; kfd >= 0 && i < d->n; i++) {
