@@ -193,6 +193,8 @@ int undo_begin(undo *u, const char *out, const char *dir, err *e)
 done:
     if (kfd >= 0)
         close(kfd);
+    /* a list cut short would take files it missed for new ones */
+    u->ready = rc == BE_OK;
     return rc;
 }
 
@@ -265,7 +267,7 @@ void undo_rollback(undo *u)
     err ignore;
     if (u->keep[0] && fsx_dir_open(u->out, u->keep, 0, &kfd, &ignore) < 0)
         kfd = -1;
-    for (i = 0; i < u->n; i++) {
+    for (i = 0; u->ready && i < u->n; i++) {
         restore_dir(u, &u->v[i], kfd);
         if (!u->v[i].existed)
             remove_made(u, &u->v[i]);

@@ -45,6 +45,7 @@ typedef struct undo {
     int n, cap;
     undo_dir *v;
     long nkept;
+    int ready; /* undo_begin noted everything: what is not noted is new */
 } undo;
 
 /* Notes the files breakeven writes in place (charts, marks, a run's
