@@ -308,6 +308,8 @@ static int unchanged(report_ctx *x, int k)
         free(item);
         return 0;
     }
+    /* a retry after a dropped run: the item made on the pass before */
+    free(x->items[k]);
     x->items[k] = item;
     return 1;
 }
