@@ -230,7 +230,8 @@ format:
 	$(CLANG_FORMAT) -i --style=file $(FORMATTED)
 
 test: $(BIN) $(TESTS)
-	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net tests/test_dash
+	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net tests/test_dash \
+	    tests/fullfs tests/orphans
 
 report: deps
 	$(MAKE) --no-print-directory breakeven

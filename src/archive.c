@@ -350,7 +350,9 @@ static int scan(const char *out, archive *s, int *cap, const archive_hooks *hk, 
             s->n++;
             continue;
         }
-        if (rc == BE_EINTR) { /* asked to stop: no run is skipped for that */
+        /* asked to stop, or OUT cannot be written: no run is skipped for
+         * that (a full disk is not a defect of the run) */
+        if (rc == BE_EINTR || rc == BE_EIO) {
             *e = why;
             break;
         }
@@ -477,7 +479,7 @@ int archive_place(archive_run *u, err *e)
         *slash = '\0';
     /* made, filled and moved relative to OUT/runs/ opened through no link:
      * a link planted or swapped in on the way is refused (fsx.h) */
-    if ((rc = fsx_stage_in(root, runs, u->stage, sizeof u->stage, e)) < 0)
+    if ((rc = fsx_stage_in(root, runs, "import", u->stage, sizeof u->stage, e)) < 0)
         return rc;
     if (snprintf(p, sizeof p, "%s/" ARCHIVE_RESULTS, u->stage) >= (int)sizeof p)
         return err_set(e, BE_EFAIL, "%s: path too long", u->stage);
@@ -509,12 +511,24 @@ int archive_commit(archive_run *u, err *e)
     rc = renameat(fd, strrchr(u->stage, '/') + 1, fd, strrchr(u->dir, '/') + 1);
     close(fd);
     if (rc != 0)
-        return err_set(e, BE_EFAIL, "%s: cannot move the imported run into place: %s", u->dir,
-                       strerror(errno));
+        return err_set(e, fsx_errno_code(errno), "%s: cannot move the imported run into place: %s",
+                       u->dir, strerror(errno));
     u->stage[0] = '\0';
     u->imported = 0;
+    u->entered = 1;
     snprintf(u->src, sizeof u->src, "%s/" ARCHIVE_RESULTS, u->dir);
     return BE_OK;
+}
+
+void archive_withdraw(archive_run *u)
+{
+    char root[ARCHIVE_PATH];
+    err ignore;
+    if (!u->entered)
+        return;
+    run_root(u, root, sizeof root);
+    (void)fsx_unstage_in(root, u->dir, &ignore);
+    u->entered = 0;
 }
 
 /* Whether run i is the newest of its machine in rs. */

@@ -47,6 +47,7 @@ typedef struct archive_run {
     char stage[ARCHIVE_PATH]; /* where an imported run's files wait for
                                   archive_commit, or ""                     */
     int imported;             /* loaded from outside OUT/runs/<id>/        */
+    int entered;              /* moved into OUT/runs/<id> by archive_commit */
     int prev;                 /* the previous run on the same host, or −1  */
 } archive_run;
 
@@ -120,6 +121,13 @@ const char *archive_files(const archive_run *u);
 /* Moves an imported run's staging directory to OUT/runs/<id> (which must
  * not exist); nothing to do for an archived run. */
 int archive_commit(archive_run *u, err *e);
+
+/* Takes an imported run that archive_commit moved into OUT/runs/<id> out
+ * again (its files and directory removed, through no link: fsx_unstage_in)
+ * when the report it came with was not published: OUT is as it was, and
+ * the file it was imported from is where it was.  Nothing for any other
+ * run. */
+void archive_withdraw(archive_run *u);
 
 /* Drops run i from the archive (a run that cannot be rendered) with the
  * note "skipped run <id> (<results file>): why"; the links to previous

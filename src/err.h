@@ -17,7 +17,11 @@ enum {
     BE_EFAIL = -1,  /* a run-time failure: I/O, a library call, bad data   */
     BE_EUSAGE = -2, /* the user asked for something malformed              */
     BE_EOOM = -3,   /* a device could not allocate what a point needs      */
-    BE_EINTR = -4   /* interrupted by SIGINT, SIGTERM or SIGHUP (stop.h)  */
+    BE_EINTR = -4,  /* interrupted by SIGINT, SIGTERM or SIGHUP (stop.h)  */
+    BE_EIO = -5     /* where breakeven writes cannot be written: a full or
+                     * read-only file system, a quota, an I/O error, a
+                     * permission (fsx_errno_code).  Never a run's defect:
+                     * a command stops on it, whatever it was writing.    */
 };
 
 typedef struct err {

@@ -19,6 +19,22 @@
 #include "infile.h"
 #include "utf8.h"
 
+int fsx_errno_code(int errnum)
+{
+    switch (errnum) {
+    case ENOSPC:
+    case EROFS:
+    case EDQUOT:
+    case EIO:
+    case EFBIG:
+    case EACCES:
+    case EPERM:
+        return BE_EIO;
+    default:
+        return BE_EFAIL;
+    }
+}
+
 int fsx_mkdirs(const char *path, err *e)
 {
     char buf[4096];
@@ -33,7 +49,8 @@ int fsx_mkdirs(const char *path, err *e)
             continue;
         buf[i] = '\0';
         if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return err_set(e, BE_EFAIL, "%s: cannot create directory: %s", buf, strerror(errno));
+            return err_set(e, fsx_errno_code(errno), "%s: cannot create directory: %s", buf,
+                           strerror(errno));
         if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
             return err_set(e, BE_EFAIL, "%s: exists and is not a directory", buf);
         if (i < len)
@@ -134,7 +151,7 @@ int fsx_write_at(int dirfd, const char *name, const char *shown, const void *dat
             break;
     }
     if (fd < 0)
-        return err_set(e, BE_EFAIL, "%s: cannot create: %s", shown, strerror(errno));
+        return err_set(e, fsx_errno_code(errno), "%s: cannot create: %s", shown, strerror(errno));
     if (write_all(fd, data, len) != 0 || fchmod(fd, 0644) != 0 || fsync(fd) != 0)
         goto fail;
     if (close(fd) != 0) {
@@ -151,7 +168,7 @@ fail:
     if (fd >= 0)
         close(fd);
     unlinkat(dirfd, tmp, 0);
-    return err_set(e, BE_EFAIL, "%s: cannot write: %s", shown, strerror(why));
+    return err_set(e, fsx_errno_code(why), "%s: cannot write: %s", shown, strerror(why));
 }
 
 int fsx_write_atomic(const char *path, const void *data, size_t len, err *e)
@@ -171,7 +188,7 @@ int fsx_write_atomic(const char *path, const void *data, size_t len, err *e)
         return err_set(e, BE_EFAIL, "%s: not a file name", path);
     dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0)
-        return err_set(e, BE_EFAIL, "%s: cannot create: %s", path, strerror(errno));
+        return err_set(e, fsx_errno_code(errno), "%s: cannot create: %s", path, strerror(errno));
     rc = fsx_write_at(dfd, slash ? slash + 1 : path, path, data, len, e);
     close(dfd);
     return rc;
@@ -230,7 +247,8 @@ static int walk(int *fd, const char *root, const char *rel, size_t ndirs, int cr
         if (create && mkdirat(*fd, name, 0777) == 0)
             (void)fsync(*fd); /* the new entry survives a crash with what goes in it */
         else if (create && errno != EEXIST)
-            return err_set(e, BE_EFAIL, "%s: cannot create directory: %s", esc, strerror(errno));
+            return err_set(e, fsx_errno_code(errno), "%s: cannot create directory: %s", esc,
+                           strerror(errno));
         next = openat(*fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) {
             int why = errno;
@@ -272,7 +290,8 @@ static int open_root(const char *root, int create, int *fd, err *e)
         if ((*fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
             return BE_OK;
     }
-    return err_set(e, BE_EFAIL, "%s: cannot open the directory: %s", root, strerror(errno));
+    return err_set(e, fsx_errno_code(errno), "%s: cannot open the directory: %s", root,
+                   strerror(errno));
 }
 
 /* The directory part of path below root: rel and the length of its
@@ -375,7 +394,8 @@ int fsx_rename_in(const char *root, const char *from, const char *to, err *e)
         rc = err_set(e, BE_EFAIL, "%s: not in the directory of %s", to, from);
     else if (fd >= 0 && renameat(fd, file, fd, file2) != 0 && errno != ENOENT) {
         utf8_escape(esc, sizeof esc, to);
-        rc = err_set(e, BE_EFAIL, "%s: cannot move into place: %s", esc, strerror(errno));
+        rc = err_set(e, fsx_errno_code(errno), "%s: cannot move into place: %s", esc,
+                     strerror(errno));
     }
     if (fd >= 0)
         close(fd);
@@ -401,7 +421,7 @@ static int remove_in(const char *root, const char *path, int (*rm)(int, const ch
         return rc;
     if (rm(fd, file) != BE_OK && errno != ENOENT) {
         utf8_escape(esc, sizeof esc, path);
-        rc = err_set(e, BE_EFAIL, "%s: cannot remove: %s", esc, strerror(errno));
+        rc = err_set(e, fsx_errno_code(errno), "%s: cannot remove: %s", esc, strerror(errno));
     }
     close(fd);
     return rc;
@@ -430,7 +450,8 @@ int fsx_check_in(const char *root, const char *path, err *e)
 
 /* The pid in name when name is what a writer of OUT leaves behind: a
  * temporary file "NAME.tmp.PID.XXXXXX" (temp_name, and site.c's list) or,
- * with dir, an import's staging directory ".import-PID-XXXXXX" (archive.c);
+ * with dir, an import's staging directory ".import-PID-XXXXXX" (archive.c)
+ * or a report's backups ".undo-PID-XXXXXX" (undo.c);
  * else 0.  Six characters of [A-Za-z0-9] end both. */
 static long leftover_pid(const char *name, int dir)
 {
@@ -445,9 +466,12 @@ static long leftover_pid(const char *name, int dir)
               (tail[i] >= '0' && tail[i] <= '9')))
             return 0;
     if (dir) {
-        if (strncmp(name, ".import-", 8) != 0)
+        if (strncmp(name, ".import-", 8) == 0)
+            p = name + 8;
+        else if (strncmp(name, ".undo-", 6) == 0)
+            p = name + 6;
+        else
             return 0;
-        p = name + 8;
     } else {
         for (p = tail - 1; p > name && p[-1] >= '0' && p[-1] <= '9'; p--)
             ;
@@ -532,7 +556,8 @@ int fsx_sweep_in(const char *root, const char *dir, err *e)
     return rc;
 }
 
-int fsx_stage_in(const char *root, const char *dir, char *path, size_t size, err *e)
+int fsx_stage_in(const char *root, const char *dir, const char *kind, char *path, size_t size,
+                 err *e)
 {
     char name[64], esc[1024];
     unsigned attempt;
@@ -544,14 +569,14 @@ int fsx_stage_in(const char *root, const char *dir, char *path, size_t size, err
     for (attempt = 0; attempt < 100; attempt++) {
         char suffix[7];
         random6(suffix, attempt, name);
-        snprintf(name, sizeof name, ".import-%ld-%s", (long)getpid(), suffix);
+        snprintf(name, sizeof name, ".%.8s-%ld-%s", kind, (long)getpid(), suffix);
         /* private until made whole, as mkdtemp(3) makes it */
         if ((made = mkdirat(fd, name, 0700) == 0) || errno != EEXIST)
             break;
     }
     if (!made) {
-        rc =
-            err_set(e, BE_EFAIL, "%s: cannot create a staging directory: %s", esc, strerror(errno));
+        rc = err_set(e, fsx_errno_code(errno), "%s: cannot create a staging directory: %s", esc,
+                     strerror(errno));
         goto done;
     }
     if (snprintf(path, size, "%s/%s", dir, name) >= (int)size) {

@@ -32,6 +32,13 @@
 
 #include "err.h"
 
+/* BE_EIO when errnum says the file system cannot be written (ENOSPC,
+ * EROFS, EDQUOT, EIO, EFBIG, EACCES, EPERM: the disk or its permissions,
+ * never the data), else BE_EFAIL: what every failed create, write,
+ * rename or mkdir below returns, so that a command stops on a full or
+ * read-only OUT instead of taking it for a defect of what it writes. */
+int fsx_errno_code(int errnum);
+
 /* mkdir -p; BE_EFAIL naming the path and the reason. */
 int fsx_mkdirs(const char *path, err *e);
 
@@ -101,7 +108,8 @@ int fsx_check_links_in(const char *root, const char *dir, const char *suffix, in
 /* Removes from the directory dirfd (shown names it in errors) what a
  * killed writer of breakeven left there and nothing else: a regular file
  * named "NAME.tmp.PID.XXXXXX" (fsx_write_at's temporary) or a directory
- * ".import-PID-XXXXXX" (an import's staging, with the files in it), each
+ * ".import-PID-XXXXXX" (an import's staging, with the files in it) or
+ * ".undo-PID-XXXXXX" (a report's backups, undo.h), each
  * only when no process PID runs on this machine.  A signal never leaves
  * these (stop.h); SIGKILL, a crash or a power cut does. */
 int fsx_sweep_at(int dirfd, const char *shown, err *e);
@@ -110,11 +118,13 @@ int fsx_sweep_at(int dirfd, const char *shown, err *e);
  * opens it (no link followed below root); BE_OK when it does not exist. */
 int fsx_sweep_in(const char *root, const char *dir, err *e);
 
-/* Creates a new directory "DIR/.import-PID-XXXXXX" (dir inside root,
- * opened as fsx_dir_open opens it, created when missing), mode 0755, and
- * writes its path into path: where an import's files wait until they are
- * whole (fsx_sweep_at removes one a killed command left). */
-int fsx_stage_in(const char *root, const char *dir, char *path, size_t size, err *e);
+/* Creates a new directory "DIR/.KIND-PID-XXXXXX" (dir inside root,
+ * opened as fsx_dir_open opens it, created when missing; kind "import" or
+ * "undo"), mode 0755, and writes its path into path: where an import's
+ * files wait until they are whole, or a report keeps what it replaces
+ * (fsx_sweep_at removes one a killed command left). */
+int fsx_stage_in(const char *root, const char *dir, const char *kind, char *path, size_t size,
+                 err *e);
 
 /* Removes the staging directory path (inside root, reached through no
  * link): its regular files and links, then itself.  BE_OK when it is not

@@ -47,6 +47,7 @@
 #include "sweep.h"
 #include "table.h"
 #include "tune.h"
+#include "undo.h"
 #include "utf8.h"
 #include "version.h"
 #include "workload.h"
@@ -170,7 +171,8 @@ static int make_run_dir(const char *out, const char *label, char *dir, size_t si
             return BE_OK;
         }
         if (errno != EEXIST) {
-            rc = err_set(e, BE_EFAIL, "%s: cannot create directory: %s", dir, strerror(errno));
+            rc = err_set(e, fsx_errno_code(errno), "%s: cannot create directory: %s", dir,
+                         strerror(errno));
             close(fd);
             return rc;
         }
@@ -560,6 +562,7 @@ static int refit_one(const cli *c, const char *arg, outlock *lk, err *e)
     archive_run u;
     fit_prices prices;
     fit_set fs;
+    undo un = {0};
     results *r;
     char dir[ARCHIVE_PATH], *slash;
     const char *root;
@@ -586,9 +589,11 @@ static int refit_one(const cli *c, const char *arg, outlock *lk, err *e)
     if (root && (rc = outlock_take(lk, stop_flag(), e)) < 0)
         goto done;
     locked = root != NULL;
-    if ((root && ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
-                  (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
-                  (rc = fsx_sweep_in(c->out, dir, e)) < 0)) ||
+    /* ... and put back as it was when it cannot be (undo.h) */
+    if ((root &&
+         ((rc = fsx_check_in(c->out, u.src, e)) < 0 ||
+          (rc = fsx_check_links_in(c->out, dir, ".png", 0, e)) < 0 ||
+          (rc = fsx_sweep_in(c->out, dir, e)) < 0 || (rc = undo_begin(&un, c->out, dir, e)) < 0)) ||
         (rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
         goto done;
     for (i = 0; i < r->npoints; i++) {
@@ -630,6 +635,10 @@ static int refit_one(const cli *c, const char *arg, outlock *lk, err *e)
     print_path(stdout, "%s/\n", dir);
     print_path(stdout, "%s\n", u.src);
 done:
+    if (rc < 0)
+        undo_rollback(&un);
+    else
+        undo_forget(&un);
     if (locked)
         outlock_give(lk);
     fit_set_free(&fs);
@@ -658,6 +667,7 @@ static int cmd_decide(const cli *c)
     netfit_set s;
     char dir[ARCHIVE_PATH], *slash;
     outlock lk;
+    undo un = {0};
     err e;
     int rc, locked = 0;
     memset(&s, 0, sizeof s);
@@ -696,11 +706,17 @@ static int cmd_decide(const cli *c)
             rc = fsx_check_in(c->out, p, &e);
         }
     }
+    if (rc == BE_OK && locked)
+        rc = undo_begin(&un, c->out, dir, &e);
     if (rc == BE_OK && (rc = decide_write(u.r, &s, fsx_inside(c->out, dir) ? c->out : NULL, dir,
                                           stdout, &e)) == BE_OK) {
         print_path(stdout, "%s/decision.json\n", dir);
         print_path(stdout, "%s/breakeven_decision.h\n", dir);
     }
+    if (rc < 0)
+        undo_rollback(&un);
+    else
+        undo_forget(&un);
     if (locked)
         outlock_give(&lk);
     netfit_free(&s);
@@ -990,8 +1006,12 @@ static int cmd_run(const cli *c, int then_report)
         for (i = 0, devs[0] = '\0'; i < nsel; i++)
             fmt_append(devs, sizeof devs, "%s%s", i ? "," : "", sel[i]->info.id);
     }
-    if ((rc = results_save(r, c->out, path, &e)) < 0)
+    if ((rc = results_save(r, c->out, path, &e)) < 0) {
+        /* nothing measured yet: no empty run is left in the archive */
+        err ignore;
+        (void)fsx_unstage_in(c->out, dir, &ignore);
         goto fail;
+    }
     outlock_give(&lk);
     if ((c->paired_side && (rc = ab_pace_hello(&pace, id, devs, &e)) < 0) ||
         (rc = run_measure(c, sel, nsel, r, path, c->paired_side ? &pace : NULL, &lk, &e)) < 0)

@@ -29,6 +29,7 @@
 #include "fsx.h"
 #include "query.h"
 #include "runcharts.h"
+#include "undo.h"
 #include "workload.h"
 
 /* BE_EINTR when a signal asked to stop (stop.h). */
@@ -307,6 +308,8 @@ static int unchanged(report_ctx *x, int k)
         free(item);
         return 0;
     }
+    /* a retry after a dropped run: the item made on the pass before */
+    free(x->items[k]);
     x->items[k] = item;
     return 1;
 }
@@ -457,12 +460,17 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
     if ((rc = report_stopped(x, e)) < 0)
         return rc;
     /* everything rendered: the imported runs enter OUT/runs/, then the
-     * files are published as one set */
-    for (i = 0; i < x->a.n; i++)
-        if ((rc = archive_commit(&x->a.v[i], e)) < 0)
-            return rc;
-    if ((rc = site_flush(&x->box, x->o->out, x->o->stop, e)) < 0)
+     * files are published as one set; a set not published takes them
+     * out again */
+    for (i = 0; i < x->a.n && rc == BE_OK; i++)
+        rc = archive_commit(&x->a.v[i], e);
+    if (rc == BE_OK)
+        rc = site_flush(&x->box, x->o->out, x->o->stop, e);
+    for (i = 0; rc < 0 && !x->box.committed && i < x->a.n; i++)
+        archive_withdraw(&x->a.v[i]);
+    if (rc < 0)
         return rc;
+    report_prune_compare(x->o->out);
     snprintf(index, size, "%s/index.html", x->o->out);
     return BE_OK;
 }
@@ -581,7 +589,8 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
 {
     report_ctx *x = calloc(1, sizeof *x);
     archive_hooks hk;
-    int rc;
+    undo u = {0};
+    int rc, published = 0;
 
     if (!x || !(x->memo = results_memo_new())) {
         free(x);
@@ -603,14 +612,24 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
         (rc = archive_load(o->out, o->runs, o->nruns, &hk, &x->a, e)) == BE_OK) {
         if ((rc = report_match_sides(x, e)) == BE_OK &&
             (rc = check_runs(o->out, &x->a, e)) == BE_OK &&
-            (rc = report_sweep_out(o->out, &x->a, e)) == BE_OK) {
+            (rc = report_sweep_out(o->out, &x->a, e)) == BE_OK &&
+            (rc = undo_begin(&u, o->out, UNDO_RUNS, e)) == BE_OK) {
             /* each file staged as it is rendered: memory bounded by a page */
             site_outbox_spool(&x->box, o->out);
             rc = render_all(x, index, size, e);
+            published = x->box.committed;
         }
-        warn_notes(o, &x->a);
+        /* OUT that cannot be written is the one thing said */
+        if (rc != BE_EIO)
+            warn_notes(o, &x->a);
     }
     ctx_free(x);
     free(x);
+    /* a report not published leaves OUT as it was: its staged files went
+     * with the set (ctx_free), the charts and marks it drew go here */
+    if (rc < 0 && !published)
+        undo_rollback(&u);
+    else
+        undo_forget(&u);
     return rc;
 }

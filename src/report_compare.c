@@ -9,12 +9,19 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report_impl.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "figure.h"
 #include "fmt.h"
 #include "fsx.h"
+#include "undo.h"
 #include "workload.h"
 
 static void annotate_points(xmlNodePtr an, const compare_set *c)
@@ -139,14 +146,21 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
     compare_opts opts = *co;
     site_outbox box = {0};
     char mark[2 * 128 + 16];
+    undo un;
     err ae;
-    int rc = BE_OK, i, n = 0, have_arch;
+    int rc = BE_OK, i, n = 0, have_arch, published;
 
     memset(cmp, 0, sizeof *cmp);
     if (na < 1 || nb < 1 || na > COMPARE_MAX_RUNS || nb > COMPARE_MAX_RUNS)
         return err_set(e, BE_EUSAGE, "compare: 1 to %d runs per side", COMPARE_MAX_RUNS);
     if ((rc = report_check_out(o->out, e)) < 0 || (rc = report_sweep_out(o->out, NULL, e)) < 0)
         return rc;
+    /* the chart is drawn in place and the mark dropped: put back when the
+     * page is not published (undo.h) */
+    if ((rc = undo_begin(&un, o->out, NULL, e)) < 0) {
+        undo_rollback(&un);
+        return rc;
+    }
     if (!(u = calloc((size_t)(na + nb), sizeof *u)))
         return err_set(e, BE_EFAIL, "compare: out of memory");
     if ((rc = site_open(&s, o->data_dir, o->base_url, o->title, o->author, e)) < 0) {
@@ -183,6 +197,7 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
         (rc = site_flush(&box, o->out, o->stop, e)) < 0) {
         compare_free(cmp);
     }
+    published = box.committed || rc == BE_OK;
     cmp->opts.band = NULL;
     cmp->opts.nband = 0;
     free(band);
@@ -193,5 +208,86 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
         archive_run_free(&u[i]);
     free(u);
     site_close(&s);
+    if (published)
+        undo_forget(&un);
+    else
+        undo_rollback(&un);
     return rc;
+}
+
+/* Whether id was a run of the archive and is no more: OUT/runs/<id> is
+ * gone, and the cache still holds the digest a report made of it (a run
+ * compared from a path outside OUT never had one: its page stays). */
+static int gone_run(int runs, int cache, const char *id, size_t n)
+{
+    char name[300];
+    struct stat st;
+    if (n == 0 || n >= 256 || memchr(id, '/', n))
+        return 0;
+    snprintf(name, sizeof name, "%.*s", (int)n, id);
+    if (fstatat(runs, name, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT)
+        return 0;
+    snprintf(name, sizeof name, "%.*s.digest", (int)n, id);
+    return fstatat(cache, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The length of name without the suffix of a comparison's file ("A..B"
+ * then ".html", "-narrow.png" or ".png"), 0 when it is none. */
+static size_t compare_stem(const char *name)
+{
+    static const char *const ends[] = {".html", FIGURE_NARROW_SUFFIX ".png", ".png"};
+    size_t n = strlen(name), i;
+    for (i = 0; i < sizeof ends / sizeof *ends; i++) {
+        size_t k = strlen(ends[i]);
+        if (n > k && strcmp(name + n - k, ends[i]) == 0)
+            return n - k;
+    }
+    return 0;
+}
+
+/* The comparison file name of dir (opened as cmp) and its mark, removed
+ * when one of its two runs is gone from the archive. */
+static void prune_one(int cmp, int runs, int cache, const char *name)
+{
+    char mark[600];
+    struct stat st;
+    size_t stem = compare_stem(name);
+    const char *dots = strstr(name, "..");
+    if (!stem || !dots || (size_t)(dots - name) + 2 >= stem ||
+        fstatat(cmp, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+        return;
+    if (!gone_run(runs, cache, name, (size_t)(dots - name)) &&
+        !gone_run(runs, cache, dots + 2, stem - (size_t)(dots + 2 - name)))
+        return;
+    (void)unlinkat(cmp, name, 0);
+    snprintf(mark, sizeof mark, "compare-%.*s.mark", (int)stem, name);
+    if (fstatat(cache, mark, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+        (void)unlinkat(cache, mark, 0);
+}
+
+void report_prune_compare(const char *out)
+{
+    char p[PATHMAX];
+    int fds[3] = {-1, -1, -1}, i;
+    static const char *const dirs[] = {"compare", "runs", CACHE_DIR};
+    struct dirent *de;
+    DIR *d = NULL;
+    err ignore;
+    for (i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", out, dirs[i]);
+        if (fsx_dir_open(out, p, 0, &fds[i], &ignore) < 0)
+            goto done;
+    }
+    if (!(d = fdopendir(fds[0])))
+        goto done;
+    fds[0] = -1;
+    while ((de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            prune_one(dirfd(d), fds[1], fds[2], de->d_name);
+done:
+    if (d)
+        closedir(d);
+    for (i = 0; i < 3; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
 }

@@ -172,7 +172,8 @@ typedef int (*report_render_fn)(report_ctx *x, int k, err *e);
  * or the feed need here.  A run that cannot be rendered stops the
  * process that met it: *failed is the earliest such run (its index,
  * *why says why), -1 when none.  BE_EINTR when stopped; BE_EFAIL when a
- * helper ended before it finished. */
+ * helper ended before it finished; BE_EIO (with *failed -1) when OUT
+ * could not be written, which is no run's defect. */
 int report_render_fresh(report_ctx *x, report_render_fn render, int *failed, err *why, err *e);
 
 /* ---- report_compare.c ----------------------------------------------- */
@@ -183,6 +184,13 @@ int report_render_fresh(report_ctx *x, report_render_fn render, int *failed, err
 int report_render_compare(const site *s, const char *out, const compare_set *c, const results *a,
                           const results *b, int draw, site_outbox *box, char *page, size_t size,
                           err *e);
+
+/* After a report is published: the comparison pages and charts in
+ * OUT/compare (named "A..B.html", "A..B.png", "A..B-narrow.png") of a run
+ * removed from the archive since (its directory gone from OUT/runs, its
+ * digest still in OUT/.cache), with their marks.  Only those names, only
+ * regular files, in directories opened through no link (fsx.h). */
+void report_prune_compare(const char *out);
 
 /* ---- report_history.c ----------------------------------------------- */
 

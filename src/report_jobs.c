@@ -361,11 +361,12 @@ int report_render_fresh(report_ctx *x, report_render_fn render, int *failed, err
     }
     *failed = rc == BE_OK ? o.failed : -1;
     *why = o.why;
-    /* a helper stopped by a signal: the report is stopped */
-    if (rc == BE_OK && o.failed >= 0 && o.code == BE_EINTR) {
+    /* a helper stopped by a signal: the report is stopped; OUT that
+     * cannot be written stops it too (no run is dropped for that) */
+    if (rc == BE_OK && o.failed >= 0 && (o.code == BE_EINTR || o.code == BE_EIO)) {
         *failed = -1;
         *e = o.why;
-        rc = BE_EINTR;
+        rc = o.code;
     }
     return rc;
 }

@@ -568,7 +568,7 @@ static int list_open(site_outbox *b, const char *out, err *e)
     snprintf(pending, sizeof pending, "%s/" SITE_PUBLISH SITE_PENDING_SUFFIX, out);
     b->list = open(pending, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (b->list < 0)
-        return err_set(e, BE_EFAIL, "%s: cannot create: %s", pending, strerror(errno));
+        return err_set(e, fsx_errno_code(errno), "%s: cannot create: %s", pending, strerror(errno));
     b->listing = 1;
     snprintf(b->out, sizeof b->out, "%s", out);
     return BE_OK;
@@ -601,8 +601,8 @@ static int list_add(site_outbox *b, const char *out, const char *path, err *e)
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            return err_set(e, BE_EFAIL, "%s: cannot write: %s", pending,
-                           w < 0 ? strerror(errno) : "nothing written");
+            return err_set(e, w < 0 ? fsx_errno_code(errno) : BE_EIO, "%s: cannot write: %s",
+                           pending, w < 0 ? strerror(errno) : "nothing written");
         p += w;
         left -= (size_t)w;
     }
@@ -853,11 +853,12 @@ int site_flush(site_outbox *b, const char *out, volatile sig_atomic_t *stop, err
     if (!why && rename(pending, commit) != 0)
         why = errno;
     if (why) {
-        rc = err_set(e, BE_EFAIL, "%s: cannot publish: %s", commit, strerror(why));
+        rc = err_set(e, fsx_errno_code(why), "%s: cannot publish: %s", commit, strerror(why));
         b->listing = 1; /* unstage: its list is still the pending one */
         b->list = -1;
         goto undo;
     }
+    b->committed = 1;
     if ((rc = move_all(b, out, e)) < 0)
         return rc; /* the list stays: site_recover finishes */
     return fsx_unlink_in(out, commit, e);

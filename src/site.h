@@ -155,6 +155,7 @@ typedef struct site_outbox {
     char out[SITE_PATH];   /* where the list below is */
     int listing;           /* OUT/.publish.pending is open as list */
     int list;
+    int committed; /* site_flush renamed the list to OUT/.publish: the set is the site */
 } site_outbox;
 
 /* From now on, each file put whose directory exists already is staged at

@@ -155,7 +155,10 @@ static void assert_no_leftovers(const char *dir)
     char cmd[700];
     FILE *f;
     int c;
-    snprintf(cmd, sizeof cmd, "find '%s' -name '.import-*' -o -name '*.tmp.*'", dir);
+    snprintf(cmd, sizeof cmd,
+             "find '%s' -name '.import-*' -o -name '*.tmp.*' -o -name '.undo-*' -o -name "
+             "'*.stage' -o -name '.publish*'",
+             dir);
     f = popen(cmd, "r");
     assert_non_null(f);
     c = fgetc(f);
