@@ -6,7 +6,7 @@
  * sizes, lists, ranges, and which commands take which options.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "cli_impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,49 +16,6 @@
 #include "site.h"
 #include "host.h"
 #include "utf8.h"
-
-enum {
-    OPT_OUT = 256,
-    OPT_HIDDEN,
-    OPT_BATCH,
-    OPT_LAYERS,
-    OPT_MODE,
-    OPT_DEVICES,
-    OPT_THREADS,
-    OPT_QUICK,
-    OPT_BUDGET,
-    OPT_SEED,
-    OPT_QUIET,
-    OPT_HELP,
-    OPT_SAVE,
-    OPT_VERSION,
-    OPT_PRICE,
-    OPT_PRICES,
-    OPT_NO_REFINE,
-    OPT_BASE_URL,
-    OPT_TITLE,
-    OPT_AUTHOR,
-    OPT_DATA,
-    OPT_PASSES,
-    OPT_FORMAT,
-    OPT_FAIL_ON_REGRESSION,
-    OPT_THRESHOLD,
-    OPT_ALPHA,
-    OPT_CORRECT,
-    OPT_REPEAT,
-    OPT_NET,
-    OPT_NET_FILE,
-    OPT_VIEW,
-    OPT_FULL,
-    OPT_SINGLE_FILE,
-    OPT_JOBS,
-    OPT_ENV_A,
-    OPT_ENV_B,
-    OPT_BINARY_A,
-    OPT_BINARY_B,
-    OPT_PAIRED,
-    OPT_NO_WAIT
-};
 
 /* --title and --author end up in page titles and the feed: one line of
  * valid UTF-8, no control characters (BE_EUSAGE naming the option). */
@@ -73,246 +30,6 @@ static int check_text(const char *opt, const char *v, size_t size, err *e)
                        shown);
     }
     return BE_OK;
-}
-
-/* The commands an option applies to, as bits of cli_command. */
-#define CMD(x) (1u << (x))
-#define C_SWEEP (CMD(CLI_ALL) | CMD(CLI_RUN))
-/* the options of the sweep that `ab` hands both sides' runs */
-#define C_GRID (C_SWEEP | CMD(CLI_AB))
-#define C_PAGES (CMD(CLI_ALL) | CMD(CLI_REPORT) | CMD(CLI_COMPARE))
-#define C_ANY 0xffffu
-
-typedef struct option_spec {
-    const char *name; /* without the leading "--" */
-    char shrt;        /* its one-letter form, or 0 */
-    int value;        /* 1: takes a value */
-    int id;
-    unsigned cmds; /* the commands it applies to */
-} option_spec;
-
-static const option_spec options[] = {
-    {"out", 'o', 1, OPT_OUT,
-     C_GRID | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) |
-         CMD(CLI_WHICH)},
-    {"hidden", 0, 1, OPT_HIDDEN, C_GRID},
-    {"batch", 0, 1, OPT_BATCH, C_GRID | CMD(CLI_WHICH)},
-    {"layers", 0, 1, OPT_LAYERS, C_GRID},
-    {"mode", 0, 1, OPT_MODE, C_GRID | CMD(CLI_WHICH)},
-    {"devices", 0, 1, OPT_DEVICES, C_GRID | CMD(CLI_TUNE)},
-    {"threads", 0, 1, OPT_THREADS, C_GRID | CMD(CLI_DEVICES) | CMD(CLI_TUNE)},
-    {"quick", 0, 0, OPT_QUICK, C_GRID | CMD(CLI_TUNE)},
-    {"budget", 0, 1, OPT_BUDGET, C_GRID | CMD(CLI_TUNE)},
-    {"passes", 0, 1, OPT_PASSES, C_GRID},
-    {"seed", 0, 1, OPT_SEED, C_GRID},
-    {"quiet", 'q', 0, OPT_QUIET, C_ANY & ~CMD(CLI_DEVICES)},
-    {"help", 'h', 0, OPT_HELP, C_ANY},
-    {"version", 'V', 0, OPT_VERSION, C_ANY},
-    {"price", 0, 1, OPT_PRICE, C_SWEEP | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
-    {"prices", 0, 1, OPT_PRICES, C_SWEEP | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
-    {"no-refine", 0, 0, OPT_NO_REFINE, C_SWEEP},
-    {"base-url", 0, 1, OPT_BASE_URL, C_PAGES | CMD(CLI_AB)},
-    {"title", 0, 1, OPT_TITLE, C_PAGES | CMD(CLI_AB)},
-    {"author", 0, 1, OPT_AUTHOR, C_PAGES | CMD(CLI_AB)},
-    {"data", 0, 1, OPT_DATA, C_PAGES | CMD(CLI_AB)},
-    {"format", 0, 1, OPT_FORMAT, CMD(CLI_RUN) | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_AB)},
-    {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
-    {"save", 0, 0, OPT_SAVE, CMD(CLI_TUNE)},
-    {"threshold", 0, 1, OPT_THRESHOLD, CMD(CLI_COMPARE) | CMD(CLI_AB)},
-    {"alpha", 0, 1, OPT_ALPHA, CMD(CLI_COMPARE) | CMD(CLI_AB)},
-    {"correct", 0, 1, OPT_CORRECT, CMD(CLI_COMPARE)},
-    {"repeat", 0, 1, OPT_REPEAT, C_SWEEP},
-    {"net", 0, 1, OPT_NET, C_GRID | CMD(CLI_WHICH)},
-    {"net-file", 0, 1, OPT_NET_FILE, C_GRID},
-    {"env-a", 0, 1, OPT_ENV_A, CMD(CLI_AB)},
-    {"env-b", 0, 1, OPT_ENV_B, CMD(CLI_AB)},
-    {"binary-a", 0, 1, OPT_BINARY_A, CMD(CLI_AB)},
-    {"binary-b", 0, 1, OPT_BINARY_B, CMD(CLI_AB)},
-    {"paired", 0, 1, OPT_PAIRED, CMD(CLI_RUN)},
-    {"view", 0, 1, OPT_VIEW, CMD(CLI_WHICH)},
-    {"full", 0, 0, OPT_FULL, CMD(CLI_REPORT)},
-    {"single-file", 0, 0, OPT_SINGLE_FILE, CMD(CLI_REPORT)},
-    {"jobs", 'j', 1, OPT_JOBS, CMD(CLI_ALL) | CMD(CLI_REPORT)},
-    {"no-wait", 0, 0, OPT_NO_WAIT,
-     C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) | CMD(CLI_AB)},
-};
-#define NOPTIONS ((int)(sizeof options / sizeof *options))
-
-static const char *const command_names[] = {"all",     "run",  "report", "compare", "refit",
-                                            "devices", "tune", "decide", "which",   "ab"};
-#define NCOMMANDS ((int)(sizeof command_names / sizeof *command_names))
-
-void cli_usage(FILE *out)
-{
-    fputs("usage: breakeven [COMMAND] [OPTIONS]\n"
-          "\n"
-          "Measures a stack of dense layers on the CPU (OpenBLAS) and on OpenCL devices\n"
-          "and tells from what size on the GPU is worth it.\n"
-          "\n"
-          "commands:\n"
-          "  all        run the sweep, then write the report (the default)\n"
-          "  run        run the sweep and archive it as OUT/runs/<id>/results.xml.gz\n"
-          "  report [RUN...]  write OUT/index.html, the run pages, OUT/feed.xml and the\n"
-          "             CSV files from the runs given (ids or paths; default: every run)\n"
-          "  compare A B  what changed between two runs (ids or paths): the run-level\n"
-          "             verdict per device, mode and view, a table, and OUT/compare/A..B.html;\n"
-          "             replicates as compare A1 A2 A3 -- B1 B2 B3, or every archived\n"
-          "             run made with something: @version=0.2.0 (keys version, commit,\n"
-          "             blas, driver, host; several as @blas=0.3.26,host=ci)\n"
-          "  refit RUN...  analyse stored runs again (ids or paths) from their samples\n"
-          "             with this version's method and the prices given (--price,\n"
-          "             --prices; others as stored), rewriting each results file in\n"
-          "             place and its charts; prints the answers as run does\n"
-          "  devices    list the devices that can be measured\n"
-          "  tune       try kernel configurations on the OpenCL devices (--devices,\n"
-          "             --budget, --quick) and keep the fastest for later runs\n"
-          "             (with --quick, only when --save is given)\n"
-          "  decide RUN  for programs: decision.json, breakeven_decision.h (beside the\n"
-          "             run's results) and llama.cpp's GGML_OP_OFFLOAD_MIN_BATCH=N line\n"
-          "  which --net NET --batch N RUN  the device to run NET on at batch N, among\n"
-          "             every device measured (--mode inference or training; --view\n"
-          "             transfer, resident or weights-on-host); stderr says why, and\n"
-          "             when it is too close to call or extrapolated\n"
-          "  ab         a paired comparison: the grid run twice, side A and side B\n"
-          "             (--env-a, --env-b, --binary-a, --binary-b), each in its own\n"
-          "             process, their passes alternating A B B A in one time window;\n"
-          "             the verdict from the paired passes; exits 0, 3 or 4 as the gate\n"
-          "\n",
-          out);
-    /* two strings: C11 compilers need only take 4095 bytes in one */
-    fputs("options:\n"
-          "  -o, --out DIR      where runs and reports go (default: out)\n"
-          "  --hidden LIST      hidden widths (default: 128..2048)\n"
-          "  --net SIZES        measure a network instead: layer sizes from input to\n"
-          "                     output (784-512-256-10) or a preset (mnist-mlp, see\n"
-          "                     docs/networks.md); repeatable\n"
-          "  --net-file FILE    networks from a file: \"[NAME] SIZES\" per line, # comments\n"
-          "  --batch LIST       batch sizes (default: 16..1024)\n"
-          "  --layers N         dense layers in the stack (default: 4)\n"
-          "  --mode M           inference, training or both (default: inference)\n"
-          "  --devices LIST     device ids, or all (default: all)\n"
-          "  --threads N        OpenBLAS threads (default: $OPENBLAS_NUM_THREADS, else\n"
-          "                     one per core)\n"
-          "  --quick            a tiny sweep that takes a few seconds\n"
-          "  --budget SECONDS   time the sweep may take; precision follows (default: 120)\n"
-          "  --passes N         measure every point in N passes, 1..20 (default: 3; ab: 8)\n"
-          "  --seed N           seed of the input data (default: 1)\n"
-          "  --price DEV=USD    price of a device per hour, for the cost crossover\n"
-          "                     (repeatable; e.g. --price cpu=0.24 --price cl:0.0=1.51)\n"
-          "  --prices FILE      prices from a file: \"DEVICE USD_PER_HOUR\" per line, # comments\n"
-          "  --no-refine        do not measure extra batch sizes around the crossover\n"
-          "  --base-url URL     where OUT/ is published: makes the feed's links absolute\n"
-          "  --title TEXT       title of the report and the feed\n"
-          "  --author NAME      author shown on the report\n"
-          "  --data DIR         templates/ and assets/ to use (default: $BREAKEVEN_DATA,\n"
-          "                     else next to the executable, else the installed ones)\n"
-          "  --repeat N         run the sweep N times in a row, each its own run (1..100)\n"
-          "  --format F         compare's output as text, markdown, csv or json (default: text);\n"
-          "                     run, report, compare: bmf or github-action-benchmark, for CI\n"
-          "  --fail-on-regression  compare asks: is B slower by the threshold or more?\n"
-          "                     exit 0 no (every interval ends below it), 3 yes, 4 cannot\n"
-          "                     tell (it says what would settle it)\n"
-          "  --threshold R      the smallest slowdown that counts, as a ratio (default 1.05)\n"
-          "  --alpha A          error rate of compare's intervals (default 0.05)\n"
-          "  --correct C        compare corrects the CPU devices' times for the machine:\n"
-          "                     none, reference (its C loop and memory stream) or load (the\n"
-          "                     CPU share others took) (default: load)\n"
-          "  --env-a NAME=VALUE  ab: side A's environment adds or replaces NAME\n"
-          "                     (LD_LIBRARY_PATH, LD_PRELOAD, OCL_ICD_VENDORS, ...;\n"
-          "                     repeatable); --env-b likewise for side B\n"
-          "  --env-b NAME=VALUE  ab: side B's, as --env-a\n"
-          "  --binary-a PATH    ab: side A runs another breakeven (default: this one);\n"
-          "                     --binary-b likewise\n"
-          "  --binary-b PATH    ab: side B's breakeven\n"
-          "  --paired S,FD,ID   run: a side of ab's pair (ab starts it so)\n"
-          "  --full             report renders every page again, whatever it rendered before\n"
-          "  --single-file      report RUN: also OUT/share/<id>.html, its page in one file\n"
-          "  -j, --jobs N       processes rendering the runs' pages at once (report, all;\n"
-          "                     1..64, default: one per CPU)\n"
-          "  --no-wait          when another breakeven is writing OUT, exit 1 naming it\n"
-          "                     instead of waiting for it (run: only before it measures)\n"
-          "  --save             tune --quick: keep its tuning (it is not kept without;\n"
-          "                     tune without --quick always keeps it)\n"
-          "  -q, --quiet        no progress output\n"
-          "  -h, --help         this help;  -V, --version  the version\n"
-          "  BREAKEVEN_MACHINE=NAME in the environment: run files its run under NAME\n"
-          "                     (a fleet's machine type) rather than the host name\n"
-          "\n"
-          "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n"
-          "Long options may be abbreviated while unambiguous.  Exit status: 0 done, 1 a\n"
-          "failure while running, 2 a command line error, 3 a regression found by\n"
-          "compare --fail-on-regression, 4 a comparison that cannot decide.\n",
-          out);
-}
-
-/* What the option lookups return for no option. */
-#define NO_OPTION (-1)
-
-/* The option a help line names ("  -o, --out DIR  ..." names "out"), or
- * NO_OPTION for a line that names none (a continuation). */
-static int help_line_option(const char *line)
-{
-    const char *p = strstr(line, "--");
-    size_t n;
-    int k;
-    if (strncmp(line, "  -", 3) != 0 || !p)
-        return NO_OPTION;
-    p += 2;
-    n = strcspn(p, " =\n");
-    for (k = 0; k < NOPTIONS; k++)
-        if (strlen(options[k].name) == n && strncmp(options[k].name, p, n) == 0)
-            return k;
-    return NO_OPTION;
-}
-
-/* cli_usage's text cut to one command: its own lines under "commands:"
- * and the lines of the options it takes, so that the two never differ. */
-void cli_command_usage(FILE *out, cli_command cmd)
-{
-    char *text = NULL, *line, *save = NULL;
-    size_t len = 0;
-    int section = 0, keep = 0, k;
-    FILE *f = open_memstream(&text, &len);
-    if (!f || (unsigned)cmd >= (unsigned)NCOMMANDS) {
-        if (f)
-            fclose(f);
-        free(text);
-        cli_usage(out);
-        return;
-    }
-    cli_usage(f);
-    fclose(f);
-    fprintf(out, "usage: breakeven %s [OPTIONS]%s\n\n", command_names[cmd],
-            cmd == CLI_REPORT                       ? " [RUN...]"
-            : cmd == CLI_COMPARE                    ? " A B"
-            : cmd == CLI_REFIT                      ? " RUN..."
-            : cmd == CLI_DECIDE || cmd == CLI_WHICH ? " RUN"
-                                                    : "");
-    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (strcmp(line, "commands:") == 0 || strcmp(line, "options:") == 0) {
-            section = line[0] == 'c' ? 1 : 2;
-            if (section == 2)
-                fputs("\noptions:\n", out);
-            continue;
-        }
-        if (section == 1) {
-            /* "  run  ..." starts the command's lines; continuations follow */
-            if (strncmp(line, "  ", 2) == 0 && line[2] != ' ')
-                keep = strncmp(line + 2, command_names[cmd], strlen(command_names[cmd])) == 0 &&
-                       line[2 + strlen(command_names[cmd])] == ' ';
-        } else if (section == 2) {
-            if (line[0] != ' ') {
-                section = 3; /* the notes after the options */
-                fputs("\n", out);
-            } else if ((k = help_line_option(line)) >= 0) {
-                keep = (options[k].cmds & CMD(cmd)) != 0;
-            }
-        }
-        if (section == 3 || (section && keep))
-            fprintf(out, "%s\n", line);
-    }
-    fputs("\nAll commands and options: breakeven --help; the manual: man breakeven.\n", out);
-    free(text);
 }
 
 static int parse_long(const char *opt, const char *s, long lo, long hi, long *out, err *e)
@@ -376,7 +93,7 @@ typedef struct given {
     double budget;
     unsigned long long seed;
     int have_seed;
-    const char *token[NOPTIONS]; /* the first token that gave each option */
+    const char *token[CLI_NOPTIONS]; /* the first token that gave each option */
 } given;
 
 /* tok for a message: at most 60 bytes, control characters as '?'. */
@@ -395,17 +112,17 @@ static int find_long(const char *tok, const char *name, size_t len, int *idx, er
 {
     char cands[256] = "", q[64];
     int i, n = 0;
-    for (i = 0; i < NOPTIONS; i++) {
-        if (strncmp(options[i].name, name, len) != 0)
+    for (i = 0; i < CLI_NOPTIONS; i++) {
+        if (strncmp(cli_options[i].name, name, len) != 0)
             continue;
-        if (strlen(options[i].name) == len) {
+        if (strlen(cli_options[i].name) == len) {
             *idx = i;
             return BE_OK;
         }
         *idx = i;
         n++;
         snprintf(cands + strlen(cands), sizeof cands - strlen(cands), "%s--%s", n > 1 ? ", " : "",
-                 options[i].name);
+                 cli_options[i].name);
     }
     if (n == 1 && len > 0)
         return BE_OK;
@@ -418,8 +135,8 @@ static int find_long(const char *tok, const char *name, size_t len, int *idx, er
 static int find_short(char ch)
 {
     int i;
-    for (i = 0; i < NOPTIONS; i++)
-        if (options[i].shrt && options[i].shrt == ch)
+    for (i = 0; i < CLI_NOPTIONS; i++)
+        if (cli_options[i].shrt && cli_options[i].shrt == ch)
             return i;
     return NO_OPTION;
 }
@@ -547,15 +264,6 @@ static int apply_site(cli *c, int opt, const char *val, err *e)
     return BE_OK;
 }
 
-const char *cli_option_name(int opt)
-{
-    int k;
-    for (k = 0; k < NOPTIONS; k++)
-        if (options[k].id == opt)
-            return options[k].name;
-    return "";
-}
-
 /* ab's --env-a, --env-b (NAME=value), --binary-a, --binary-b. */
 static int apply_ab(cli *c, int opt, const char *val, err *e)
 {
@@ -603,20 +311,40 @@ bad:
                    val);
 }
 
+/* The flag of c that option opt sets, or NULL for an option that does
+ * more than set one. */
+static int *flag_of(cli *c, int opt)
+{
+    static const int ids[] = {OPT_QUICK, OPT_QUIET,       OPT_NO_REFINE, OPT_FAIL_ON_REGRESSION,
+                              OPT_FULL,  OPT_SINGLE_FILE, OPT_NO_WAIT,   OPT_SAVE};
+    int *const flags[] = {&c->quick, &c->quiet,       &c->no_refine, &c->fail_on_regression,
+                          &c->full,  &c->single_file, &c->no_wait,   &c->save};
+    size_t i;
+    for (i = 0; i < sizeof ids / sizeof *ids; i++)
+        if (ids[i] == opt)
+            return flags[i];
+    return NULL;
+}
+
 /* Option k with its value (NULL when it takes none), from token tok. */
 static int apply(cli *c, given *g, int k, const char *tok, const char *val, err *e)
 {
-    const int opt = options[k].id;
+    const int opt = cli_options[k].id;
+    int *flag;
     if (!g->token[k])
         g->token[k] = tok;
     /* what `ab` hands its sides' runs: the grid's options, as given (not
      * --no-wait: each side waits for the other's brief writes of OUT) */
-    if ((options[k].cmds & CMD(CLI_AB)) && (options[k].cmds & CMD(CLI_RUN)) && opt != OPT_OUT &&
-        opt != OPT_NO_WAIT) {
+    if ((cli_options[k].cmds & CMD(CLI_AB)) && (cli_options[k].cmds & CMD(CLI_RUN)) &&
+        opt != OPT_OUT && opt != OPT_NO_WAIT) {
         if (c->npass == CLI_MAX_PASS)
             return err_set(e, BE_EUSAGE, "too many options (at most %d of the grid)", CLI_MAX_PASS);
         c->pass_opt[c->npass] = opt;
         c->pass_val[c->npass++] = val;
+    }
+    if ((flag = flag_of(c, opt))) {
+        *flag = 1;
+        return BE_OK;
     }
     switch (opt) {
     case OPT_ENV_A:
@@ -668,33 +396,9 @@ static int apply(cli *c, given *g, int k, const char *tok, const char *val, err 
     case OPT_TITLE:
     case OPT_AUTHOR:
         return apply_site(c, opt, val, e);
-    case OPT_QUICK:
-        c->quick = 1;
-        break;
-    case OPT_QUIET:
-        c->quiet = 1;
-        break;
-    case OPT_NO_REFINE:
-        c->no_refine = 1;
-        break;
-    case OPT_FAIL_ON_REGRESSION:
-        c->fail_on_regression = 1;
-        break;
-    case OPT_FULL:
-        c->full = 1;
-        break;
-    case OPT_SINGLE_FILE:
-        c->single_file = 1;
-        break;
-    case OPT_NO_WAIT:
-        c->no_wait = 1;
-        break;
     case OPT_HELP:
         c->help_cmd = c->cmd;
         c->cmd = CLI_HELP;
-        break;
-    case OPT_SAVE:
-        c->save = 1;
         break;
     case OPT_VERSION:
         c->cmd = CLI_VERSION;
@@ -712,9 +416,9 @@ static int positional(cli *c, char **argv, int *have_cmd, char *a, err *e)
     char q[64];
     int k;
     if (!*have_cmd) {
-        for (k = 0; k < NCOMMANDS && strcmp(a, command_names[k]) != 0; k++)
+        for (k = 0; k < CLI_NCOMMANDS && strcmp(a, cli_command_names[k]) != 0; k++)
             ;
-        if (k == NCOMMANDS)
+        if (k == CLI_NCOMMANDS)
             return err_set(e, BE_EUSAGE,
                            "unknown command \"%s\" (commands: all, run, report, "
                            "compare, refit, devices, tune, decide, which, ab)",
@@ -726,7 +430,7 @@ static int positional(cli *c, char **argv, int *have_cmd, char *a, err *e)
     if (c->cmd != CLI_REPORT && c->cmd != CLI_COMPARE && c->cmd != CLI_REFIT &&
         c->cmd != CLI_DECIDE && c->cmd != CLI_WHICH)
         return err_set(e, BE_EUSAGE, "unexpected argument \"%s\" (%s takes none)",
-                       shown(a, q, sizeof q), command_names[c->cmd]);
+                       shown(a, q, sizeof q), cli_command_names[c->cmd]);
     /* argv[1 + nargs] was read already: the command word, an option or an
      * earlier argument stand before this one */
     argv[1 + c->nargs++] = a;
@@ -739,16 +443,16 @@ static int check_applies(const cli *c, const given *g, err *e)
 {
     char q[64], which[128];
     int k, i;
-    for (k = 0; k < NOPTIONS; k++) {
-        if (!g->token[k] || (options[k].cmds & CMD(c->cmd)))
+    for (k = 0; k < CLI_NOPTIONS; k++) {
+        if (!g->token[k] || (cli_options[k].cmds & CMD(c->cmd)))
             continue;
         which[0] = '\0';
-        for (i = 0; i < NCOMMANDS; i++)
-            if (options[k].cmds & CMD(i))
+        for (i = 0; i < CLI_NCOMMANDS; i++)
+            if (cli_options[k].cmds & CMD(i))
                 snprintf(which + strlen(which), sizeof which - strlen(which), "%s%s",
-                         which[0] ? ", " : "", command_names[i]);
+                         which[0] ? ", " : "", cli_command_names[i]);
         return err_set(e, BE_EUSAGE, "\"%s\" does not apply to %s (only to %s)",
-                       shown(g->token[k], q, sizeof q), command_names[c->cmd], which);
+                       shown(g->token[k], q, sizeof q), cli_command_names[c->cmd], which);
     }
     return BE_OK;
 }
@@ -812,7 +516,7 @@ static int which_args(cli *c, const given *g, err *e)
         return err_set(e, BE_EUSAGE,
                        "%s needs one run (an id under --out, a directory or a "
                        "results file), got %d",
-                       command_names[c->cmd], c->nargs);
+                       cli_command_names[c->cmd], c->nargs);
     if (c->cmd == CLI_DECIDE)
         return BE_OK;
     if (g->nnet_texts != 1 || !g->batch)
@@ -840,11 +544,11 @@ static int long_option(cli *c, given *g, int argc, char **argv, int *i, err *e)
     int k = 0, rc;
     if ((rc = find_long(a, a + 2, len, &k, e)) < 0)
         return rc;
-    if (!options[k].value && eq)
-        return err_set(e, BE_EUSAGE, "--%s takes no value (in \"%s\")", options[k].name,
+    if (!cli_options[k].value && eq)
+        return err_set(e, BE_EUSAGE, "--%s takes no value (in \"%s\")", cli_options[k].name,
                        shown(a, q, sizeof q));
-    if (options[k].value && !(val = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL))
-        return err_set(e, BE_EUSAGE, "--%s needs a value", options[k].name);
+    if (cli_options[k].value && !(val = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL))
+        return err_set(e, BE_EUSAGE, "--%s needs a value", cli_options[k].name);
     return apply(c, g, k, a, val, e);
 }
 
@@ -861,9 +565,9 @@ static int short_options(cli *c, given *g, int argc, char **argv, int *i, err *e
             return err_set(e, BE_EUSAGE,
                            a[2] ? "unknown option \"%s\" (in \"%s\")" : "unknown option \"%s\"",
                            shown(one, q, sizeof q), shown(a, q2, sizeof q2));
-        if (options[k].value) {
+        if (cli_options[k].value) {
             if (!(val = p[1] ? p + 1 : *i + 1 < argc ? argv[++*i] : NULL))
-                return err_set(e, BE_EUSAGE, "-%c (--%s) needs a value", *p, options[k].name);
+                return err_set(e, BE_EUSAGE, "-%c (--%s) needs a value", *p, cli_options[k].name);
             return apply(c, g, k, a, val, e);
         }
         if ((rc = apply(c, g, k, a, NULL, e)) < 0)
