@@ -1,7 +1,8 @@
 /*
- * cli_impl.h — what the two halves of the command line share: cli_help.c
- * (the commands, the options and which commands take each, and the help
- * that lists them) and cli.c (the parsing).  Not for other modules.
+ * cli_impl.h — what the parts of the command line share: cli_help.c (the
+ * commands, the options and which commands take each, and the help that
+ * lists them), cli_values.c (each option's value) and cli.c (the
+ * parsing).  Not for other modules.
  */
 #ifndef BE_CLI_IMPL_H
 #define BE_CLI_IMPL_H
@@ -69,6 +70,30 @@ typedef struct option_spec {
 #define CLI_NCOMMANDS 10
 extern const option_spec cli_options[CLI_NOPTIONS];
 extern const char *const cli_command_names[CLI_NCOMMANDS];
+
+/* What the options gave, before it is checked as a whole. */
+typedef struct given {
+    const char *hidden, *batch, *mode;
+    long layers, passes;
+    int nnets, nnet_texts;
+    net_spec nets[NET_MAX_NETS];
+    const char *net_text[NET_MAX_NETS]; /* --net as given, parsed once the command is known */
+    double budget;
+    unsigned long long seed;
+    int have_seed;
+    const char *token[CLI_NOPTIONS]; /* the first token that gave each option */
+} given;
+
+/* ---- the options' values (cli_values.c) ---- */
+
+/* Option k (cli_options) with its value (NULL when it takes none), from
+ * token tok, into c, or into g for what is checked once the command is
+ * known; BE_EUSAGE naming the option when the value is wrong. */
+int cli_apply(cli *c, given *g, int k, const char *tok, const char *val, err *e);
+/* s as an integer in lo..hi into *out, else BE_EUSAGE naming opt. */
+int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out, err *e);
+/* --format's words, in cli_format's order. */
+extern const char *const cli_formats[];
 
 /* What the option lookups return for no option. */
 #define NO_OPTION (-1)
