@@ -156,16 +156,6 @@ static int make_group(const results *r, const rs_point *like, fit_view v, int *b
     return BE_OK;
 }
 
-/* The first point of network name in mode m, or NULL. */
-static const rs_point *first_point(const results *r, const char *name, wl_mode m)
-{
-    int i;
-    for (i = 0; i < r->npoints; i++)
-        if (r->points[i].mode == m && strcmp(r->points[i].net, name) == 0)
-            return &r->points[i];
-    return NULL;
-}
-
 int choice_run(const results *r, choice_set *out, err *e)
 {
     const char *names[RESULTS_MAX_DEVICES * 4];
@@ -182,7 +172,7 @@ int choice_run(const results *r, choice_set *out, err *e)
     }
     for (k = 0; k < nn; k++)
         for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
-            const rs_point *like = first_point(r, names[k], (wl_mode)m);
+            const rs_point *like = netfit_first_point(r, names[k], (wl_mode)m);
             for (v = FIT_RESIDENT; like && v <= FIT_WHOST; v++) {
                 if (!has_view(r, like, (fit_view)v))
                     continue;

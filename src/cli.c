@@ -2,356 +2,18 @@
  * cli.c — parsing of the command line (see cli.h): its tokens (long options,
  * unique abbreviations of them, --name=value, one-letter options that may
  * be grouped as in -qh, `--` before arguments that start with a dash), so
- * that every error names the token the user typed, and their meaning:
- * sizes, lists, ranges, and which commands take which options.
+ * that every error names the token the user typed, and their meaning as a
+ * whole: which commands take which options, the plan, compare's sides,
+ * which's arguments.  What each option's value means is cli_values.c's;
+ * the options and the help, cli_help.c's.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "cli_impl.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "site.h"
 #include "host.h"
-#include "utf8.h"
-
-enum {
-    OPT_OUT = 256,
-    OPT_HIDDEN,
-    OPT_BATCH,
-    OPT_LAYERS,
-    OPT_MODE,
-    OPT_DEVICES,
-    OPT_THREADS,
-    OPT_QUICK,
-    OPT_BUDGET,
-    OPT_SEED,
-    OPT_QUIET,
-    OPT_HELP,
-    OPT_SAVE,
-    OPT_VERSION,
-    OPT_PRICE,
-    OPT_PRICES,
-    OPT_NO_REFINE,
-    OPT_BASE_URL,
-    OPT_TITLE,
-    OPT_AUTHOR,
-    OPT_DATA,
-    OPT_PASSES,
-    OPT_FORMAT,
-    OPT_FAIL_ON_REGRESSION,
-    OPT_THRESHOLD,
-    OPT_ALPHA,
-    OPT_CORRECT,
-    OPT_REPEAT,
-    OPT_NET,
-    OPT_NET_FILE,
-    OPT_VIEW,
-    OPT_FULL,
-    OPT_SINGLE_FILE,
-    OPT_JOBS,
-    OPT_ENV_A,
-    OPT_ENV_B,
-    OPT_BINARY_A,
-    OPT_BINARY_B,
-    OPT_PAIRED,
-    OPT_NO_WAIT
-};
-
-/* --title and --author end up in page titles and the feed: one line of
- * valid UTF-8, no control characters (BE_EUSAGE naming the option). */
-static int check_text(const char *opt, const char *v, size_t size, err *e)
-{
-    char shown[160];
-    if (strlen(v) >= size)
-        return err_set(e, BE_EUSAGE, "%s: longer than %zu bytes", opt, size - 1);
-    if (!utf8_clean(v) || strpbrk(v, "\t\r\n")) {
-        utf8_escape(shown, sizeof shown, v);
-        return err_set(e, BE_EUSAGE, "%s: \"%s\" holds control characters or invalid UTF-8", opt,
-                       shown);
-    }
-    return BE_OK;
-}
-
-/* The commands an option applies to, as bits of cli_command. */
-#define CMD(x) (1u << (x))
-#define C_SWEEP (CMD(CLI_ALL) | CMD(CLI_RUN))
-/* the options of the sweep that `ab` hands both sides' runs */
-#define C_GRID (C_SWEEP | CMD(CLI_AB))
-#define C_PAGES (CMD(CLI_ALL) | CMD(CLI_REPORT) | CMD(CLI_COMPARE))
-#define C_ANY 0xffffu
-
-typedef struct option_spec {
-    const char *name; /* without the leading "--" */
-    char shrt;        /* its one-letter form, or 0 */
-    int value;        /* 1: takes a value */
-    int id;
-    unsigned cmds; /* the commands it applies to */
-} option_spec;
-
-static const option_spec options[] = {
-    {"out", 'o', 1, OPT_OUT,
-     C_GRID | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) |
-         CMD(CLI_WHICH)},
-    {"hidden", 0, 1, OPT_HIDDEN, C_GRID},
-    {"batch", 0, 1, OPT_BATCH, C_GRID | CMD(CLI_WHICH)},
-    {"layers", 0, 1, OPT_LAYERS, C_GRID},
-    {"mode", 0, 1, OPT_MODE, C_GRID | CMD(CLI_WHICH)},
-    {"devices", 0, 1, OPT_DEVICES, C_GRID | CMD(CLI_TUNE)},
-    {"threads", 0, 1, OPT_THREADS, C_GRID | CMD(CLI_DEVICES) | CMD(CLI_TUNE)},
-    {"quick", 0, 0, OPT_QUICK, C_GRID | CMD(CLI_TUNE)},
-    {"budget", 0, 1, OPT_BUDGET, C_GRID | CMD(CLI_TUNE)},
-    {"passes", 0, 1, OPT_PASSES, C_GRID},
-    {"seed", 0, 1, OPT_SEED, C_GRID},
-    {"quiet", 'q', 0, OPT_QUIET, C_ANY & ~CMD(CLI_DEVICES)},
-    {"help", 'h', 0, OPT_HELP, C_ANY},
-    {"version", 'V', 0, OPT_VERSION, C_ANY},
-    {"price", 0, 1, OPT_PRICE, C_SWEEP | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
-    {"prices", 0, 1, OPT_PRICES, C_SWEEP | CMD(CLI_COMPARE) | CMD(CLI_REFIT)},
-    {"no-refine", 0, 0, OPT_NO_REFINE, C_SWEEP},
-    {"base-url", 0, 1, OPT_BASE_URL, C_PAGES | CMD(CLI_AB)},
-    {"title", 0, 1, OPT_TITLE, C_PAGES | CMD(CLI_AB)},
-    {"author", 0, 1, OPT_AUTHOR, C_PAGES | CMD(CLI_AB)},
-    {"data", 0, 1, OPT_DATA, C_PAGES | CMD(CLI_AB)},
-    {"format", 0, 1, OPT_FORMAT, CMD(CLI_RUN) | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_AB)},
-    {"fail-on-regression", 0, 0, OPT_FAIL_ON_REGRESSION, CMD(CLI_COMPARE)},
-    {"save", 0, 0, OPT_SAVE, CMD(CLI_TUNE)},
-    {"threshold", 0, 1, OPT_THRESHOLD, CMD(CLI_COMPARE) | CMD(CLI_AB)},
-    {"alpha", 0, 1, OPT_ALPHA, CMD(CLI_COMPARE) | CMD(CLI_AB)},
-    {"correct", 0, 1, OPT_CORRECT, CMD(CLI_COMPARE)},
-    {"repeat", 0, 1, OPT_REPEAT, C_SWEEP},
-    {"net", 0, 1, OPT_NET, C_GRID | CMD(CLI_WHICH)},
-    {"net-file", 0, 1, OPT_NET_FILE, C_GRID},
-    {"env-a", 0, 1, OPT_ENV_A, CMD(CLI_AB)},
-    {"env-b", 0, 1, OPT_ENV_B, CMD(CLI_AB)},
-    {"binary-a", 0, 1, OPT_BINARY_A, CMD(CLI_AB)},
-    {"binary-b", 0, 1, OPT_BINARY_B, CMD(CLI_AB)},
-    {"paired", 0, 1, OPT_PAIRED, CMD(CLI_RUN)},
-    {"view", 0, 1, OPT_VIEW, CMD(CLI_WHICH)},
-    {"full", 0, 0, OPT_FULL, CMD(CLI_REPORT)},
-    {"single-file", 0, 0, OPT_SINGLE_FILE, CMD(CLI_REPORT)},
-    {"jobs", 'j', 1, OPT_JOBS, CMD(CLI_ALL) | CMD(CLI_REPORT)},
-    {"no-wait", 0, 0, OPT_NO_WAIT,
-     C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) | CMD(CLI_AB)},
-};
-#define NOPTIONS ((int)(sizeof options / sizeof *options))
-
-static const char *const command_names[] = {"all",     "run",  "report", "compare", "refit",
-                                            "devices", "tune", "decide", "which",   "ab"};
-#define NCOMMANDS ((int)(sizeof command_names / sizeof *command_names))
-
-void cli_usage(FILE *out)
-{
-    fputs("usage: breakeven [COMMAND] [OPTIONS]\n"
-          "\n"
-          "Measures a stack of dense layers on the CPU (OpenBLAS) and on OpenCL devices\n"
-          "and tells from what size on the GPU is worth it.\n"
-          "\n"
-          "commands:\n"
-          "  all        run the sweep, then write the report (the default)\n"
-          "  run        run the sweep and archive it as OUT/runs/<id>/results.xml.gz\n"
-          "  report [RUN...]  write OUT/index.html, the run pages, OUT/feed.xml and the\n"
-          "             CSV files from the runs given (ids or paths; default: every run)\n"
-          "  compare A B  what changed between two runs (ids or paths): the run-level\n"
-          "             verdict per device, mode and view, a table, and OUT/compare/A..B.html;\n"
-          "             replicates as compare A1 A2 A3 -- B1 B2 B3, or every archived\n"
-          "             run made with something: @version=0.2.0 (keys version, commit,\n"
-          "             blas, driver, host; several as @blas=0.3.26,host=ci)\n"
-          "  refit RUN...  analyse stored runs again (ids or paths) from their samples\n"
-          "             with this version's method and the prices given (--price,\n"
-          "             --prices; others as stored), rewriting each results file in\n"
-          "             place and its charts; prints the answers as run does\n"
-          "  devices    list the devices that can be measured\n"
-          "  tune       try kernel configurations on the OpenCL devices (--devices,\n"
-          "             --budget, --quick) and keep the fastest for later runs\n"
-          "             (with --quick, only when --save is given)\n"
-          "  decide RUN  for programs: decision.json, breakeven_decision.h (beside the\n"
-          "             run's results) and llama.cpp's GGML_OP_OFFLOAD_MIN_BATCH=N line\n"
-          "  which --net NET --batch N RUN  the device to run NET on at batch N, among\n"
-          "             every device measured (--mode inference or training; --view\n"
-          "             transfer, resident or weights-on-host); stderr says why, and\n"
-          "             when it is too close to call or extrapolated\n"
-          "  ab         a paired comparison: the grid run twice, side A and side B\n"
-          "             (--env-a, --env-b, --binary-a, --binary-b), each in its own\n"
-          "             process, their passes alternating A B B A in one time window;\n"
-          "             the verdict from the paired passes; exits 0, 3 or 4 as the gate\n"
-          "\n",
-          out);
-    /* two strings: C11 compilers need only take 4095 bytes in one */
-    fputs("options:\n"
-          "  -o, --out DIR      where runs and reports go (default: out)\n"
-          "  --hidden LIST      hidden widths (default: 128..2048)\n"
-          "  --net SIZES        measure a network instead: layer sizes from input to\n"
-          "                     output (784-512-256-10) or a preset (mnist-mlp, see\n"
-          "                     docs/networks.md); repeatable\n"
-          "  --net-file FILE    networks from a file: \"[NAME] SIZES\" per line, # comments\n"
-          "  --batch LIST       batch sizes (default: 16..1024)\n"
-          "  --layers N         dense layers in the stack (default: 4)\n"
-          "  --mode M           inference, training or both (default: inference)\n"
-          "  --devices LIST     device ids, or all (default: all)\n"
-          "  --threads N        OpenBLAS threads (default: $OPENBLAS_NUM_THREADS, else\n"
-          "                     one per core)\n"
-          "  --quick            a tiny sweep that takes a few seconds\n"
-          "  --budget SECONDS   time the sweep may take; precision follows (default: 120)\n"
-          "  --passes N         measure every point in N passes, 1..20 (default: 3; ab: 8)\n"
-          "  --seed N           seed of the input data (default: 1)\n"
-          "  --price DEV=USD    price of a device per hour, for the cost crossover\n"
-          "                     (repeatable; e.g. --price cpu=0.24 --price cl:0.0=1.51)\n"
-          "  --prices FILE      prices from a file: \"DEVICE USD_PER_HOUR\" per line, # comments\n"
-          "  --no-refine        do not measure extra batch sizes around the crossover\n"
-          "  --base-url URL     where OUT/ is published: makes the feed's links absolute\n"
-          "  --title TEXT       title of the report and the feed\n"
-          "  --author NAME      author shown on the report\n"
-          "  --data DIR         templates/ and assets/ to use (default: $BREAKEVEN_DATA,\n"
-          "                     else next to the executable, else the installed ones)\n"
-          "  --repeat N         run the sweep N times in a row, each its own run (1..100)\n"
-          "  --format F         compare's output as text, markdown, csv or json (default: text);\n"
-          "                     run, report, compare: bmf or github-action-benchmark, for CI\n"
-          "  --fail-on-regression  compare asks: is B slower by the threshold or more?\n"
-          "                     exit 0 no (every interval ends below it), 3 yes, 4 cannot\n"
-          "                     tell (it says what would settle it)\n"
-          "  --threshold R      the smallest slowdown that counts, as a ratio (default 1.05)\n"
-          "  --alpha A          error rate of compare's intervals (default 0.05)\n"
-          "  --correct C        compare corrects the CPU devices' times for the machine:\n"
-          "                     none, reference (its C loop and memory stream) or load (the\n"
-          "                     CPU share others took) (default: load)\n"
-          "  --env-a NAME=VALUE  ab: side A's environment adds or replaces NAME\n"
-          "                     (LD_LIBRARY_PATH, LD_PRELOAD, OCL_ICD_VENDORS, ...;\n"
-          "                     repeatable); --env-b likewise for side B\n"
-          "  --env-b NAME=VALUE  ab: side B's, as --env-a\n"
-          "  --binary-a PATH    ab: side A runs another breakeven (default: this one);\n"
-          "                     --binary-b likewise\n"
-          "  --binary-b PATH    ab: side B's breakeven\n"
-          "  --paired S,FD,ID   run: a side of ab's pair (ab starts it so)\n"
-          "  --full             report renders every page again, whatever it rendered before\n"
-          "  --single-file      report RUN: also OUT/share/<id>.html, its page in one file\n"
-          "  -j, --jobs N       processes rendering the runs' pages at once (report, all;\n"
-          "                     1..64, default: one per CPU)\n"
-          "  --no-wait          when another breakeven is writing OUT, exit 1 naming it\n"
-          "                     instead of waiting for it (run: only before it measures)\n"
-          "  --save             tune --quick: keep its tuning (it is not kept without;\n"
-          "                     tune without --quick always keeps it)\n"
-          "  -q, --quiet        no progress output\n"
-          "  -h, --help         this help;  -V, --version  the version\n"
-          "  BREAKEVEN_MACHINE=NAME in the environment: run files its run under NAME\n"
-          "                     (a fleet's machine type) rather than the host name\n"
-          "\n"
-          "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n"
-          "Long options may be abbreviated while unambiguous.  Exit status: 0 done, 1 a\n"
-          "failure while running, 2 a command line error, 3 a regression found by\n"
-          "compare --fail-on-regression, 4 a comparison that cannot decide.\n",
-          out);
-}
-
-/* What the option lookups return for no option. */
-#define NO_OPTION (-1)
-
-/* The option a help line names ("  -o, --out DIR  ..." names "out"), or
- * NO_OPTION for a line that names none (a continuation). */
-static int help_line_option(const char *line)
-{
-    const char *p = strstr(line, "--");
-    size_t n;
-    int k;
-    if (strncmp(line, "  -", 3) != 0 || !p)
-        return NO_OPTION;
-    p += 2;
-    n = strcspn(p, " =\n");
-    for (k = 0; k < NOPTIONS; k++)
-        if (strlen(options[k].name) == n && strncmp(options[k].name, p, n) == 0)
-            return k;
-    return NO_OPTION;
-}
-
-/* cli_usage's text cut to one command: its own lines under "commands:"
- * and the lines of the options it takes, so that the two never differ. */
-void cli_command_usage(FILE *out, cli_command cmd)
-{
-    char *text = NULL, *line, *save = NULL;
-    size_t len = 0;
-    int section = 0, keep = 0, k;
-    FILE *f = open_memstream(&text, &len);
-    if (!f || (unsigned)cmd >= (unsigned)NCOMMANDS) {
-        if (f)
-            fclose(f);
-        free(text);
-        cli_usage(out);
-        return;
-    }
-    cli_usage(f);
-    fclose(f);
-    fprintf(out, "usage: breakeven %s [OPTIONS]%s\n\n", command_names[cmd],
-            cmd == CLI_REPORT                       ? " [RUN...]"
-            : cmd == CLI_COMPARE                    ? " A B"
-            : cmd == CLI_REFIT                      ? " RUN..."
-            : cmd == CLI_DECIDE || cmd == CLI_WHICH ? " RUN"
-                                                    : "");
-    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (strcmp(line, "commands:") == 0 || strcmp(line, "options:") == 0) {
-            section = line[0] == 'c' ? 1 : 2;
-            if (section == 2)
-                fputs("\noptions:\n", out);
-            continue;
-        }
-        if (section == 1) {
-            /* "  run  ..." starts the command's lines; continuations follow */
-            if (strncmp(line, "  ", 2) == 0 && line[2] != ' ')
-                keep = strncmp(line + 2, command_names[cmd], strlen(command_names[cmd])) == 0 &&
-                       line[2 + strlen(command_names[cmd])] == ' ';
-        } else if (section == 2) {
-            if (line[0] != ' ') {
-                section = 3; /* the notes after the options */
-                fputs("\n", out);
-            } else if ((k = help_line_option(line)) >= 0) {
-                keep = (options[k].cmds & CMD(cmd)) != 0;
-            }
-        }
-        if (section == 3 || (section && keep))
-            fprintf(out, "%s\n", line);
-    }
-    fputs("\nAll commands and options: breakeven --help; the manual: man breakeven.\n", out);
-    free(text);
-}
-
-static int parse_long(const char *opt, const char *s, long lo, long hi, long *out, err *e)
-{
-    char *end;
-    long v;
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (!*s || *end || errno == ERANGE)
-        return err_set(e, BE_EUSAGE, "%s: \"%s\" is not an integer", opt, s);
-    if (v < lo || v > hi)
-        return err_set(e, BE_EUSAGE, "%s: %ld is out of range (%ld..%ld)", opt, v, lo, hi);
-    *out = v;
-    return BE_OK;
-}
-
-/* --out, --devices and --data: a non-empty value that fits (--out with
- * room for the paths below it); else BE_EUSAGE naming the option. */
-static int text_option(cli *c, int opt, const char *arg, err *e)
-{
-    char *dst = c->data_dir;
-    size_t size = sizeof c->data_dir, room = 0;
-    const char *name = "--data", *what = "a usable directory name";
-    if (opt == OPT_OUT) {
-        dst = c->out;
-        size = sizeof c->out;
-        room = 64;
-        name = "--out";
-    } else if (opt == OPT_DEVICES) {
-        dst = c->devices;
-        size = sizeof c->devices;
-        name = "--devices";
-        what = "a device list";
-    }
-    if (!*arg || strlen(arg) + room >= size)
-        return err_set(e, BE_EUSAGE, "%s: \"%s\" is not %s", name, arg, what);
-    snprintf(dst, size, "%s", arg);
-    return BE_OK;
-}
 
 static void join_args(int argc, char **argv, char *buf, size_t size)
 {
@@ -365,19 +27,6 @@ static void join_args(int argc, char **argv, char *buf, size_t size)
         used += (size_t)w;
     }
 }
-
-/* What the options gave, before it is checked as a whole. */
-typedef struct given {
-    const char *hidden, *batch, *mode;
-    long layers, passes;
-    int nnets, nnet_texts;
-    net_spec nets[NET_MAX_NETS];
-    const char *net_text[NET_MAX_NETS]; /* --net as given, parsed once the command is known */
-    double budget;
-    unsigned long long seed;
-    int have_seed;
-    const char *token[NOPTIONS]; /* the first token that gave each option */
-} given;
 
 /* tok for a message: at most 60 bytes, control characters as '?'. */
 static const char *shown(const char *tok, char *buf, size_t size)
@@ -395,17 +44,17 @@ static int find_long(const char *tok, const char *name, size_t len, int *idx, er
 {
     char cands[256] = "", q[64];
     int i, n = 0;
-    for (i = 0; i < NOPTIONS; i++) {
-        if (strncmp(options[i].name, name, len) != 0)
+    for (i = 0; i < CLI_NOPTIONS; i++) {
+        if (strncmp(cli_options[i].name, name, len) != 0)
             continue;
-        if (strlen(options[i].name) == len) {
+        if (strlen(cli_options[i].name) == len) {
             *idx = i;
             return BE_OK;
         }
         *idx = i;
         n++;
         snprintf(cands + strlen(cands), sizeof cands - strlen(cands), "%s--%s", n > 1 ? ", " : "",
-                 options[i].name);
+                 cli_options[i].name);
     }
     if (n == 1 && len > 0)
         return BE_OK;
@@ -418,291 +67,10 @@ static int find_long(const char *tok, const char *name, size_t len, int *idx, er
 static int find_short(char ch)
 {
     int i;
-    for (i = 0; i < NOPTIONS; i++)
-        if (options[i].shrt && options[i].shrt == ch)
+    for (i = 0; i < CLI_NOPTIONS; i++)
+        if (cli_options[i].shrt && cli_options[i].shrt == ch)
             return i;
     return NO_OPTION;
-}
-
-/* The options whose value is a number: --threads, --budget, --seed,
- * --threshold, --alpha, --repeat, --jobs. */
-static int apply_number(cli *c, given *g, int opt, const char *val, err *e)
-{
-    char *end;
-    long v;
-    int rc;
-    switch (opt) {
-    case OPT_THREADS:
-    case OPT_REPEAT:
-        if ((rc = opt == OPT_THREADS ? parse_long("--threads", val, 1, 1024, &v, e)
-                                     : parse_long("--repeat", val, 1, 100, &v, e)) < 0)
-            return rc;
-        *(opt == OPT_THREADS ? &c->threads : &c->repeat) = (int)v;
-        break;
-    case OPT_JOBS:
-        if ((rc = parse_long("--jobs", val, 1, 64, &v, e)) < 0)
-            return rc;
-        c->jobs = (int)v;
-        break;
-    case OPT_BUDGET:
-        g->budget = strtod(val, &end);
-        if (!*val || *end || !isfinite(g->budget) || g->budget <= 0.0 || g->budget > 1e6)
-            return err_set(e, BE_EUSAGE,
-                           "--budget: \"%s\" is not a number of seconds "
-                           "between 0 and 1000000",
-                           val);
-        break;
-    case OPT_SEED:
-        errno = 0;
-        if (!*val || val[0] == '-')
-            return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", val);
-        g->seed = strtoull(val, &end, 10);
-        if (*end || errno == ERANGE)
-            return err_set(e, BE_EUSAGE, "--seed: \"%s\" is not a non-negative integer", val);
-        g->have_seed = 1;
-        break;
-    default: { /* OPT_THRESHOLD, OPT_ALPHA */
-        double x = strtod(val, &end);
-        int thr = opt == OPT_THRESHOLD;
-        if (!*val || *end || !isfinite(x) || (thr ? x <= 1.0 || x > 10.0 : x <= 0.0 || x >= 0.5))
-            return err_set(e, BE_EUSAGE, "%s: \"%s\" is not %s", thr ? "--threshold" : "--alpha",
-                           val,
-                           thr ? "a ratio above 1 and at most 10 (1.05: 5% slower)"
-                               : "a number between 0 and 0.5");
-        if (thr)
-            c->threshold = x;
-        else
-            c->alpha = x;
-        break;
-    }
-    }
-    return BE_OK;
-}
-
-/* --format's words, in cli_format's order */
-#define FORMAT_WORDS "text, markdown, json, csv, bmf or github-action-benchmark"
-static const char *const formats[] = {"text", "markdown", "json",
-                                      "csv",  "bmf",      "github-action-benchmark"};
-
-/* The options that choose one of a few words: --view, --format, --correct. */
-static int apply_choice(cli *c, int opt, const char *val, err *e)
-{
-    if (opt == OPT_VIEW) {
-        if (strcmp(val, "resident") != 0 && strcmp(val, "transfer") != 0 &&
-            strcmp(val, "weights-on-host") != 0)
-            return err_set(e, BE_EUSAGE,
-                           "--view: \"%s\" is not transfer, resident or weights-on-host", val);
-        c->which_view = strcmp(val, "transfer") == 0 ? 1 : strcmp(val, "resident") == 0 ? 0 : 2;
-    } else if (opt == OPT_FORMAT) {
-        int k = 0;
-        while (strcmp(val, formats[k]) != 0)
-            if (k++ == CLI_GAB)
-                return err_set(e, BE_EUSAGE, "--format: \"%s\" is not %s", val, FORMAT_WORDS);
-        c->format = (cli_format)k;
-    } else { /* OPT_CORRECT */
-        if (strcmp(val, "none") == 0)
-            c->correct = 1;
-        else if (strcmp(val, "reference") == 0)
-            c->correct = 2;
-        else if (strcmp(val, "load") == 0)
-            c->correct = 3;
-        else
-            return err_set(e, BE_EUSAGE, "--correct: \"%s\" is not none, reference or load", val);
-    }
-    return BE_OK;
-}
-
-/* The options of prices and of the site: --price, --prices, --base-url,
- * --title, --author. */
-static int apply_site(cli *c, int opt, const char *val, err *e)
-{
-    int rc;
-    switch (opt) {
-    case OPT_PRICE:
-        if (price_parse(&c->prices, val, e) < 0)
-            return err_prefix(e, BE_EUSAGE, "--price");
-        break;
-    case OPT_PRICES:
-        if (price_load(&c->prices, val, e) < 0)
-            return err_prefix(e, BE_EUSAGE, "--prices");
-        break;
-    case OPT_BASE_URL:
-        if (!*val)
-            return err_set(e, BE_EUSAGE, "--base-url: \"\" is not an http:// or https:// URL");
-        if ((rc = site_check_base_url(val, e)) < 0)
-            return rc;
-        snprintf(c->base_url, sizeof c->base_url, "%s", val);
-        break;
-    case OPT_TITLE:
-        if ((rc = check_text("--title", val, sizeof c->title, e)) < 0)
-            return rc;
-        snprintf(c->title, sizeof c->title, "%s", val);
-        break;
-    default: /* OPT_AUTHOR */
-        if ((rc = check_text("--author", val, sizeof c->author, e)) < 0)
-            return rc;
-        snprintf(c->author, sizeof c->author, "%s", val);
-        break;
-    }
-    return BE_OK;
-}
-
-const char *cli_option_name(int opt)
-{
-    int k;
-    for (k = 0; k < NOPTIONS; k++)
-        if (options[k].id == opt)
-            return options[k].name;
-    return "";
-}
-
-/* ab's --env-a, --env-b (NAME=value), --binary-a, --binary-b. */
-static int apply_ab(cli *c, int opt, const char *val, err *e)
-{
-    const int side = opt == OPT_ENV_B || opt == OPT_BINARY_B;
-    const char *name = cli_option_name(opt);
-    size_t n = strcspn(val, "=");
-    if (opt == OPT_BINARY_A || opt == OPT_BINARY_B) {
-        if (!*val || strlen(val) >= sizeof c->ab_binary[side])
-            return err_set(e, BE_EUSAGE, "--%s: \"%s\" is not a path", name, val);
-        snprintf(c->ab_binary[side], sizeof c->ab_binary[side], "%s", val);
-        return BE_OK;
-    }
-    if (n == 0 || !val[n] ||
-        strspn(val, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                    "0123456789_") != n ||
-        (val[0] >= '0' && val[0] <= '9'))
-        return err_set(e, BE_EUSAGE, "--%s: \"%.60s\" is not NAME=value", name, val);
-    if (c->ab_nenv[side] == CLI_MAX_ENV)
-        return err_set(e, BE_EUSAGE, "--%s: more than %d variables", name, CLI_MAX_ENV);
-    c->ab_env[side][c->ab_nenv[side]++] = val;
-    return BE_OK;
-}
-
-/* run --paired SIDE,FD,PAIR. */
-static int apply_paired(cli *c, const char *val, err *e)
-{
-    char *end;
-    long fd;
-    if ((val[0] != 'A' && val[0] != 'B') || val[1] != ',')
-        goto bad;
-    errno = 0;
-    fd = strtol(val + 2, &end, 10);
-    if (end == val + 2 || *end != ',' || errno || fd < 3 || fd > 65535 || !end[1] ||
-        strlen(end + 1) >= sizeof c->paired_id ||
-        strspn(end + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") !=
-            strlen(end + 1))
-        goto bad;
-    c->paired_side = val[0];
-    c->paired_fd = (int)fd;
-    snprintf(c->paired_id, sizeof c->paired_id, "%s", end + 1);
-    c->no_refine = 1;
-    return BE_OK;
-bad:
-    return err_set(e, BE_EUSAGE, "--paired: \"%.60s\" is not SIDE,FD,PAIR (ab starts its runs so)",
-                   val);
-}
-
-/* Option k with its value (NULL when it takes none), from token tok. */
-static int apply(cli *c, given *g, int k, const char *tok, const char *val, err *e)
-{
-    const int opt = options[k].id;
-    if (!g->token[k])
-        g->token[k] = tok;
-    /* what `ab` hands its sides' runs: the grid's options, as given (not
-     * --no-wait: each side waits for the other's brief writes of OUT) */
-    if ((options[k].cmds & CMD(CLI_AB)) && (options[k].cmds & CMD(CLI_RUN)) && opt != OPT_OUT &&
-        opt != OPT_NO_WAIT) {
-        if (c->npass == CLI_MAX_PASS)
-            return err_set(e, BE_EUSAGE, "too many options (at most %d of the grid)", CLI_MAX_PASS);
-        c->pass_opt[c->npass] = opt;
-        c->pass_val[c->npass++] = val;
-    }
-    switch (opt) {
-    case OPT_ENV_A:
-    case OPT_ENV_B:
-    case OPT_BINARY_A:
-    case OPT_BINARY_B:
-        return apply_ab(c, opt, val, e);
-    case OPT_PAIRED:
-        return apply_paired(c, val, e);
-    case OPT_OUT:
-    case OPT_DEVICES:
-    case OPT_DATA:
-        return text_option(c, opt, val, e);
-    case OPT_HIDDEN:
-        g->hidden = val;
-        break;
-    case OPT_BATCH:
-        g->batch = val;
-        break;
-    case OPT_MODE:
-        g->mode = val;
-        break;
-    case OPT_LAYERS:
-        return parse_long("--layers", val, 1, PLAN_MAX_LAYERS, &g->layers, e);
-    case OPT_NET:
-        if (g->nnet_texts == NET_MAX_NETS)
-            return err_set(e, BE_EUSAGE, "--net: more than %d networks in one run", NET_MAX_NETS);
-        g->net_text[g->nnet_texts++] = val;
-        break;
-    case OPT_NET_FILE:
-        return net_load_file(val, g->nets, &g->nnets, e);
-    case OPT_PASSES:
-        return parse_long("--passes", val, 1, PLAN_MAX_PASSES, &g->passes, e);
-    case OPT_THREADS:
-    case OPT_BUDGET:
-    case OPT_SEED:
-    case OPT_THRESHOLD:
-    case OPT_ALPHA:
-    case OPT_REPEAT:
-    case OPT_JOBS:
-        return apply_number(c, g, opt, val, e);
-    case OPT_VIEW:
-    case OPT_FORMAT:
-    case OPT_CORRECT:
-        return apply_choice(c, opt, val, e);
-    case OPT_PRICE:
-    case OPT_PRICES:
-    case OPT_BASE_URL:
-    case OPT_TITLE:
-    case OPT_AUTHOR:
-        return apply_site(c, opt, val, e);
-    case OPT_QUICK:
-        c->quick = 1;
-        break;
-    case OPT_QUIET:
-        c->quiet = 1;
-        break;
-    case OPT_NO_REFINE:
-        c->no_refine = 1;
-        break;
-    case OPT_FAIL_ON_REGRESSION:
-        c->fail_on_regression = 1;
-        break;
-    case OPT_FULL:
-        c->full = 1;
-        break;
-    case OPT_SINGLE_FILE:
-        c->single_file = 1;
-        break;
-    case OPT_NO_WAIT:
-        c->no_wait = 1;
-        break;
-    case OPT_HELP:
-        c->help_cmd = c->cmd;
-        c->cmd = CLI_HELP;
-        break;
-    case OPT_SAVE:
-        c->save = 1;
-        break;
-    case OPT_VERSION:
-        c->cmd = CLI_VERSION;
-        break;
-    default:
-        break;
-    }
-    return BE_OK;
 }
 
 /* A word that is not an option: the command when none is chosen yet, else
@@ -712,9 +80,9 @@ static int positional(cli *c, char **argv, int *have_cmd, char *a, err *e)
     char q[64];
     int k;
     if (!*have_cmd) {
-        for (k = 0; k < NCOMMANDS && strcmp(a, command_names[k]) != 0; k++)
+        for (k = 0; k < CLI_NCOMMANDS && strcmp(a, cli_command_names[k]) != 0; k++)
             ;
-        if (k == NCOMMANDS)
+        if (k == CLI_NCOMMANDS)
             return err_set(e, BE_EUSAGE,
                            "unknown command \"%s\" (commands: all, run, report, "
                            "compare, refit, devices, tune, decide, which, ab)",
@@ -726,7 +94,7 @@ static int positional(cli *c, char **argv, int *have_cmd, char *a, err *e)
     if (c->cmd != CLI_REPORT && c->cmd != CLI_COMPARE && c->cmd != CLI_REFIT &&
         c->cmd != CLI_DECIDE && c->cmd != CLI_WHICH)
         return err_set(e, BE_EUSAGE, "unexpected argument \"%s\" (%s takes none)",
-                       shown(a, q, sizeof q), command_names[c->cmd]);
+                       shown(a, q, sizeof q), cli_command_names[c->cmd]);
     /* argv[1 + nargs] was read already: the command word, an option or an
      * earlier argument stand before this one */
     argv[1 + c->nargs++] = a;
@@ -739,16 +107,16 @@ static int check_applies(const cli *c, const given *g, err *e)
 {
     char q[64], which[128];
     int k, i;
-    for (k = 0; k < NOPTIONS; k++) {
-        if (!g->token[k] || (options[k].cmds & CMD(c->cmd)))
+    for (k = 0; k < CLI_NOPTIONS; k++) {
+        if (!g->token[k] || (cli_options[k].cmds & CMD(c->cmd)))
             continue;
         which[0] = '\0';
-        for (i = 0; i < NCOMMANDS; i++)
-            if (options[k].cmds & CMD(i))
+        for (i = 0; i < CLI_NCOMMANDS; i++)
+            if (cli_options[k].cmds & CMD(i))
                 snprintf(which + strlen(which), sizeof which - strlen(which), "%s%s",
-                         which[0] ? ", " : "", command_names[i]);
+                         which[0] ? ", " : "", cli_command_names[i]);
         return err_set(e, BE_EUSAGE, "\"%s\" does not apply to %s (only to %s)",
-                       shown(g->token[k], q, sizeof q), command_names[c->cmd], which);
+                       shown(g->token[k], q, sizeof q), cli_command_names[c->cmd], which);
     }
     return BE_OK;
 }
@@ -812,7 +180,7 @@ static int which_args(cli *c, const given *g, err *e)
         return err_set(e, BE_EUSAGE,
                        "%s needs one run (an id under --out, a directory or a "
                        "results file), got %d",
-                       command_names[c->cmd], c->nargs);
+                       cli_command_names[c->cmd], c->nargs);
     if (c->cmd == CLI_DECIDE)
         return BE_OK;
     if (g->nnet_texts != 1 || !g->batch)
@@ -840,12 +208,12 @@ static int long_option(cli *c, given *g, int argc, char **argv, int *i, err *e)
     int k = 0, rc;
     if ((rc = find_long(a, a + 2, len, &k, e)) < 0)
         return rc;
-    if (!options[k].value && eq)
-        return err_set(e, BE_EUSAGE, "--%s takes no value (in \"%s\")", options[k].name,
+    if (!cli_options[k].value && eq)
+        return err_set(e, BE_EUSAGE, "--%s takes no value (in \"%s\")", cli_options[k].name,
                        shown(a, q, sizeof q));
-    if (options[k].value && !(val = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL))
-        return err_set(e, BE_EUSAGE, "--%s needs a value", options[k].name);
-    return apply(c, g, k, a, val, e);
+    if (cli_options[k].value && !(val = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL))
+        return err_set(e, BE_EUSAGE, "--%s needs a value", cli_options[k].name);
+    return cli_apply(c, g, k, a, val, e);
 }
 
 /* Short options at argv[*i], bundled ("-qh") or one taking a value
@@ -861,12 +229,12 @@ static int short_options(cli *c, given *g, int argc, char **argv, int *i, err *e
             return err_set(e, BE_EUSAGE,
                            a[2] ? "unknown option \"%s\" (in \"%s\")" : "unknown option \"%s\"",
                            shown(one, q, sizeof q), shown(a, q2, sizeof q2));
-        if (options[k].value) {
+        if (cli_options[k].value) {
             if (!(val = p[1] ? p + 1 : *i + 1 < argc ? argv[++*i] : NULL))
-                return err_set(e, BE_EUSAGE, "-%c (--%s) needs a value", *p, options[k].name);
-            return apply(c, g, k, a, val, e);
+                return err_set(e, BE_EUSAGE, "-%c (--%s) needs a value", *p, cli_options[k].name);
+            return cli_apply(c, g, k, a, val, e);
         }
-        if ((rc = apply(c, g, k, a, NULL, e)) < 0)
+        if ((rc = cli_apply(c, g, k, a, NULL, e)) < 0)
             return rc;
     }
     return BE_OK;
@@ -962,7 +330,7 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
     if (c->cmd == CLI_AB
             ? c->format >= CLI_BMF
             : c->cmd != CLI_COMPARE && c->format && (c->format < CLI_BMF || c->repeat > 1))
-        return err_set(e, BE_EUSAGE, "--format %s: %s", formats[c->format],
+        return err_set(e, BE_EUSAGE, "--format %s: %s", cli_formats[c->format],
                        c->cmd == CLI_AB      ? "ab writes text, markdown, json or csv"
                        : c->format < CLI_BMF ? "run and report write bmf or github-action-benchmark"
                                              : "one run per document: drop --repeat");
@@ -994,7 +362,7 @@ int cli_threads(cli *c, const char *env, int cores, err *e)
     if (env && *env) {
         /* OpenBLAS would read it too; an explicit choice is kept, and a
          * malformed one is refused rather than silently replaced */
-        if (parse_long("OPENBLAS_NUM_THREADS", env, 1, 1024, &v, e) < 0)
+        if (cli_parse_long("OPENBLAS_NUM_THREADS", env, 1, 1024, &v, e) < 0)
             return err_set(e, BE_EUSAGE,
                            "OPENBLAS_NUM_THREADS=\"%s\" is not a thread count "
                            "(1..1024); unset it or give --threads N",

@@ -227,10 +227,11 @@ static void json_cross(FILE *f, const netfit_cross *c)
             c->ncells);
 }
 
-static void json_seconds(FILE *f, const double *t, int n)
+/* ", \"key\": [...]": the n times t in seconds as a member. */
+static void json_seconds(FILE *f, const char *key, const double *t, int n)
 {
     int l;
-    fputc('[', f);
+    fprintf(f, ", \"%s\": [", key);
     for (l = 0; l < n; l++) {
         fputs(l ? ", " : "", f);
         json_number(f, t[l]);
@@ -238,52 +239,46 @@ static void json_seconds(FILE *f, const double *t, int n)
     fputc(']', f);
 }
 
+/* Where json_layers is: the stream, and how many breakdowns came. */
+typedef struct layers_json {
+    FILE *f;
+    int n;
+} layers_json;
+
+/* One breakdown's object (netfit_each_breakdown's fn). */
+static void json_breakdown(void *ctx, const rs_point *pb, const rs_point *po,
+                           const netfit_layers *b)
+{
+    layers_json *lj = ctx;
+    FILE *f = lj->f;
+    int l;
+    fputs(lj->n++ ? ",\n    {\"net\": " : "\n    {\"net\": ", f);
+    json_string(f, pb->net);
+    fprintf(f, ", \"mode\": \"%s\", \"batch\": %d", workload_mode_name(pb->mode), pb->batch);
+    json_member_string(f, "base", pb->device);
+    json_member_string(f, "other", po->device);
+    json_seconds(f, "base_layer_s", b->t[0], b->layers);
+    json_seconds(f, "other_layer_s", b->t[1], b->layers);
+    json_seconds(f, "copy_s", b->move, b->layers + 1);
+    fputs(", \"placement\": [", f);
+    for (l = 0; l < b->layers; l++) {
+        fputs(l ? ", " : "", f);
+        json_string(f, b->on[l] ? po->device : pb->device);
+    }
+    fputc(']', f);
+    json_member_number(f, "placement_s", b->best);
+    json_member_number(f, "all_base_s", b->all_base);
+    json_member_number(f, "all_other_s", b->all_other);
+    fputc('}', f);
+}
+
 /* Per network, mode, batch and device pair with layer times: the
  * breakdown and the best placement (netfit_breakdown), estimates. */
 static void json_layers(FILE *f, const results *r)
 {
-    const char *base = q_base_id(r);
-    int i, j, l, n = 0;
-    for (i = 0; base && i < r->npoints; i++) {
-        const rs_point *pb = &r->points[i];
-        if (!pb->net[0] || strcmp(pb->device, base) != 0)
-            continue;
-        for (j = 0; j < r->npoints; j++) {
-            const rs_point *po = &r->points[j];
-            netfit_layers b;
-            if (strcmp(po->device, base) == 0 || po->mode != pb->mode || po->batch != pb->batch ||
-                strcmp(po->net, pb->net) != 0 || strcmp(po->sizes, pb->sizes) != 0 ||
-                !netfit_breakdown(pb, po, &b))
-                continue;
-            fputs(n++ ? ",\n    {\"net\": " : "\n    {\"net\": ", f);
-            json_string(f, pb->net);
-            fprintf(f,
-                    ", \"mode\": \"%s\", \"batch\": %d, \"base\": ", workload_mode_name(pb->mode),
-                    pb->batch);
-            json_string(f, pb->device);
-            fputs(", \"other\": ", f);
-            json_string(f, po->device);
-            fputs(", \"base_layer_s\": ", f);
-            json_seconds(f, b.t[0], b.layers);
-            fputs(", \"other_layer_s\": ", f);
-            json_seconds(f, b.t[1], b.layers);
-            fputs(", \"copy_s\": ", f);
-            json_seconds(f, b.move, b.layers + 1);
-            fputs(", \"placement\": [", f);
-            for (l = 0; l < b.layers; l++) {
-                fputs(l ? ", " : "", f);
-                json_string(f, b.on[l] ? po->device : pb->device);
-            }
-            fputs("], \"placement_s\": ", f);
-            json_number(f, b.best);
-            fputs(", \"all_base_s\": ", f);
-            json_number(f, b.all_base);
-            fputs(", \"all_other_s\": ", f);
-            json_number(f, b.all_other);
-            fputc('}', f);
-        }
-    }
-    if (n)
+    layers_json lj = {f, 0};
+    netfit_each_breakdown(r, json_breakdown, &lj);
+    if (lj.n)
         fputs("\n  ", f);
 }
 
@@ -383,6 +378,10 @@ static void json_llama(FILE *f, const results *r, const netfit_set *s)
         fputs("null}", f);
 }
 
+/* The devices as decision.json lists them: objects of id, name, driver. */
+static const decide_list json_devices = {
+    "{\"id\": ", ", {\"id\": ", ", \"name\": ", ", \"driver\": ", "}", json_string};
+
 static void json_text(FILE *f, const results *r, const netfit_set *s, const choice_set *cs)
 {
     char print[32], (*warn)[PROSE_WARNING] = malloc(DECIDE_MAX_WARNINGS * sizeof *warn);
@@ -412,15 +411,7 @@ static void json_text(FILE *f, const results *r, const netfit_set *s, const choi
     fputs(", \"openblas\": ", f);
     json_string(f, r->prov.blas_version);
     fprintf(f, ", \"openblas_threads\": %d, \"devices\": [", r->prov.blas_threads);
-    for (i = 0; i < r->ndevices; i++) {
-        fputs(i ? ", {\"id\": " : "{\"id\": ", f);
-        json_string(f, r->devices[i].id);
-        fputs(", \"name\": ", f);
-        json_string(f, r->devices[i].name);
-        fputs(", \"driver\": ", f);
-        json_string(f, r->devices[i].driver);
-        fputs("}", f);
-    }
+    decide_devices(f, r, &json_devices);
     fputs("]},\n  \"rule\": {\"answer\": \"the device with the lowest median step time among the "
           "devices with an ok point at the batch\"",
           f);
@@ -442,9 +433,11 @@ static void json_text(FILE *f, const results *r, const netfit_set *s, const choi
     fputs("]\n}\n", f);
 }
 
-/* decision.json into a malloc'ed text. */
-static int json_file(const results *r, const netfit_set *s, char **text, size_t *len, err *e)
+/* decision.json (s: r's crossovers) or, with s NULL, the header into a
+ * malloc'ed text: one rendering of r's choices for both files. */
+static int render(const results *r, const netfit_set *s, char **text, size_t *len, err *e)
 {
+    const char *name = s ? "decision.json" : "breakeven_decision.h";
     choice_set cs;
     FILE *f;
     int rc = choice_run(r, &cs, e);
@@ -452,16 +445,24 @@ static int json_file(const results *r, const netfit_set *s, char **text, size_t 
         return rc;
     if (!(f = open_memstream(text, len))) {
         choice_free(&cs);
-        return err_set(e, BE_EFAIL, "out of memory for decision.json");
+        return err_set(e, BE_EFAIL, "out of memory for %s", name);
     }
-    json_text(f, r, s, &cs);
+    if (s)
+        json_text(f, r, s, &cs);
+    else
+        decide_header_text(f, r, &cs);
     choice_free(&cs);
     if (fclose(f) != 0) {
         free(*text);
         *text = NULL;
-        return err_set(e, BE_EFAIL, "out of memory for decision.json");
+        return err_set(e, BE_EFAIL, "out of memory for %s", name);
     }
     return BE_OK;
+}
+
+int decide_header(const results *r, char **text, size_t *len, err *e)
+{
+    return render(r, NULL, text, len, e);
 }
 
 int decide_write(const results *r, const netfit_set *s, const char *root, const char *dir,
@@ -471,7 +472,7 @@ int decide_write(const results *r, const netfit_set *s, const char *root, const 
     size_t len = 0;
     int rc;
 
-    if ((rc = json_file(r, s, &text, &len, e)) < 0)
+    if ((rc = render(r, s, &text, &len, e)) < 0)
         return rc;
     snprintf(path, sizeof path, "%s/decision.json", dir);
     rc = fsx_write_in(root, path, text, len, e);

@@ -21,6 +21,7 @@
 
 #include <stdio.h>
 
+#include "choice.h"
 #include "netfit.h"
 
 /* The answer of `which`. */
@@ -49,6 +50,21 @@ int decide_write(const results *r, const netfit_set *s, const char *root, const 
 
 /* The header alone, into a malloc'ed text (*text, *len): for tests. */
 int decide_header(const results *r, char **text, size_t *len, err *e);
+/* The header's text of r's choices cs on f (decide_header.c, for
+ * decide.c). */
+void decide_header_text(FILE *f, const results *r, const choice_set *cs);
+
+/* How decide_devices lists r's devices: the text before the first
+ * device and before each other, between its id and name, between name
+ * and driver, after the driver; and how a string is written (escaped for
+ * the file). */
+typedef struct decide_list {
+    const char *first, *next, *name, *driver, *end;
+    void (*str)(FILE *f, const char *s);
+} decide_list;
+/* Every device of r (id, name, driver) on f as how says: decision.json's
+ * list and the header's comment (decide_header.c, for decide.c). */
+void decide_devices(FILE *f, const results *r, const decide_list *how);
 
 /* llama.cpp's threshold for one network: GGML_OP_OFFLOAD_MIN_BATCH, the
  * batch from which it offloads an op whose weights sit in host memory,

@@ -61,6 +61,25 @@ static void c_comment(FILE *f, const char *s)
     c_comment_wrap(f, s, -1000); /* never wrapped */
 }
 
+/* The devices as the header's first comment lists them: "id = name
+ * (driver)", one a line. */
+static const decide_list comment_devices = {" with\n *   ", ",\n *   ", " = ",
+                                            " (",           ")",        c_comment};
+
+void decide_devices(FILE *f, const results *r, const decide_list *how)
+{
+    int i;
+    for (i = 0; i < r->ndevices; i++) {
+        fputs(i ? how->next : how->first, f);
+        how->str(f, r->devices[i].id);
+        fputs(how->name, f);
+        how->str(f, r->devices[i].name);
+        fputs(how->driver, f);
+        how->str(f, r->devices[i].driver);
+        fputs(how->end, f);
+    }
+}
+
 /* One row per measured batch of every group with cells. */
 static int header_rows(FILE *f, const results *r, const choice_set *cs)
 {
@@ -108,15 +127,7 @@ static void header_intro(FILE *f, const results *r, const choice_set *cs)
     fputs(", OpenBLAS ", f);
     c_comment(f, r->prov.blas_version);
     fputs(")", f);
-    for (i = 0; i < r->ndevices; i++) {
-        fputs(i ? ",\n *   " : " with\n *   ", f);
-        c_comment(f, r->devices[i].id);
-        fputs(" = ", f);
-        c_comment(f, r->devices[i].name);
-        fputs(" (", f);
-        c_comment(f, r->devices[i].driver);
-        fputs(")", f);
-    }
+    decide_devices(f, r, &comment_devices);
     fputs(".\n", f);
     for (i = 0; i < cs->n; i++) /* once per network and mode */
         for (k = 0; cs->g[i].view == FIT_RESIDENT && k < cs->g[i].nfailed; k++) {
@@ -221,7 +232,7 @@ static const char header_strict[] =
     "    return d;\n"
     "}\n\n#endif\n";
 
-static void header_text(FILE *f, const results *r, const choice_set *cs)
+void decide_header_text(FILE *f, const results *r, const choice_set *cs)
 {
     header_intro(f, r, cs);
     fputs(header_api, f);
@@ -243,25 +254,4 @@ static void header_text(FILE *f, const results *r, const choice_set *cs)
               f);
     fputs(header_lookup, f);
     fputs(header_strict, f);
-}
-
-int decide_header(const results *r, char **text, size_t *len, err *e)
-{
-    choice_set cs;
-    FILE *f;
-    int rc = choice_run(r, &cs, e);
-    if (rc < 0)
-        return rc;
-    if (!(f = open_memstream(text, len))) {
-        choice_free(&cs);
-        return err_set(e, BE_EFAIL, "out of memory for breakeven_decision.h");
-    }
-    header_text(f, r, &cs);
-    choice_free(&cs);
-    if (fclose(f) != 0) {
-        free(*text);
-        *text = NULL;
-        return err_set(e, BE_EFAIL, "out of memory for breakeven_decision.h");
-    }
-    return BE_OK;
 }

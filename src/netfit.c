@@ -146,8 +146,7 @@ int netfit_networks(const results *r, const char **names, int max)
     return n;
 }
 
-/* The first point of network name in mode, or NULL. */
-static const rs_point *first_point(const results *r, const char *name, wl_mode mode)
+const rs_point *netfit_first_point(const results *r, const char *name, wl_mode mode)
 {
     int i;
     for (i = 0; i < r->npoints; i++)
@@ -183,7 +182,7 @@ int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *
         return err_set(e, BE_EFAIL, "out of memory for the networks' crossovers");
     for (k = 0; k < nn; k++)
         for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
-            const rs_point *like = first_point(r, names[k], (wl_mode)m);
+            const rs_point *like = netfit_first_point(r, names[k], (wl_mode)m);
             if (!like)
                 continue;
             for (d = 0; d < r->ndevices; d++) {
@@ -342,6 +341,26 @@ static const rs_point *net_point(const results *r, const char *dev, const char *
             return p;
     }
     return NULL;
+}
+
+void netfit_each_breakdown(const results *r, netfit_breakdown_fn *fn, void *ctx)
+{
+    const char *base = q_base_id(r);
+    int i, j;
+    for (i = 0; base && i < r->npoints; i++) {
+        const rs_point *pb = &r->points[i];
+        if (!pb->net[0] || strcmp(pb->device, base) != 0)
+            continue;
+        for (j = 0; j < r->npoints; j++) {
+            const rs_point *po = &r->points[j];
+            netfit_layers b;
+            if (strcmp(po->device, base) == 0 || po->mode != pb->mode || po->batch != pb->batch ||
+                strcmp(po->net, pb->net) != 0 || strcmp(po->sizes, pb->sizes) != 0 ||
+                !netfit_breakdown(pb, po, &b))
+                continue;
+            fn(ctx, pb, po, &b);
+        }
+    }
 }
 
 int netfit_layers_at(const results *r, const char *net, wl_mode m, const char *other, int batch,

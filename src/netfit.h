@@ -62,6 +62,9 @@ void netfit_summary(const results *r, wl_mode m, char *buf, size_t size);
  * r), up to max; returns their count. */
 int netfit_networks(const results *r, const char **names, int max);
 
+/* The first point of network name in mode, or NULL. */
+const rs_point *netfit_first_point(const results *r, const char *name, wl_mode mode);
+
 /* The crossover of net (a name, or sizes as in "784-512-10") in mode and
  * view against other (NULL: the first other device), or NULL. */
 const netfit_cross *netfit_find(const netfit_set *s, const char *net, wl_mode mode, fit_view view,
@@ -92,6 +95,14 @@ typedef struct netfit_layers {
  * network, mode and batch) into out.  0 when either lacks layer times or
  * po lacks transfer times. */
 int netfit_breakdown(const rs_point *pb, const rs_point *po, netfit_layers *out);
+
+/* Every breakdown of r, in the order of r's points: for each point of a
+ * network on the base device (q_base_id), each other device's point of
+ * the same network, sizes, mode and batch with a breakdown, handed to fn
+ * (pb the base's point, po the other's) with ctx. */
+typedef void netfit_breakdown_fn(void *ctx, const rs_point *pb, const rs_point *po,
+                                 const netfit_layers *b);
+void netfit_each_breakdown(const results *r, netfit_breakdown_fn *fn, void *ctx);
 
 /* Placement of L layers on device 0 or 1.  t[d][l]: the time of layer l
  * on device d; move[l]: the time to copy the activations entering layer l

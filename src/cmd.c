@@ -1,0 +1,115 @@
+/*
+ * cmd.c — what the commands share (see cmd.h): their messages on stderr,
+ * one printable line each, the exit status of an error code, OUT's lock,
+ * and the site's settings and the report's options of the commands that
+ * write pages.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cmd.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stop.h"
+#include "utf8.h"
+
+/* A message on one printable line: input it quotes is escaped already
+ * where it is read; what still holds a control character or invalid UTF-8
+ * is escaped here. */
+void cmd_print_line(const char *prefix, const char *msg)
+{
+    char safe[4 * sizeof(err)];
+    /* after what stdout holds, when both go to one file */
+    fflush(stdout);
+    if (utf8_clean(msg) && !strpbrk(msg, "\t\r\n"))
+        fprintf(stderr, "%s%s\n", prefix, msg);
+    else {
+        utf8_escape(safe, sizeof safe, msg);
+        fprintf(stderr, "%s%s\n", prefix, safe);
+    }
+}
+
+/* A path on a line of its own (f: stdout or stderr) as print_line writes
+ * a message: a file name from a directory listing can hold escape
+ * sequences, and the terminal is no place for them. */
+void cmd_print_path(FILE *f, const char *fmt, const char *path)
+{
+    char safe[4 * 4200];
+    if (!utf8_clean(path) || strpbrk(path, "\t\r\n"))
+        utf8_escape(safe, sizeof safe, path);
+    else
+        snprintf(safe, sizeof safe, "%s", path);
+    fprintf(f, fmt, safe);
+}
+
+static void print_warning(void *ctx, const char *line)
+{
+    (void)ctx;
+    cmd_print_line("breakeven: warning: ", line);
+}
+
+/* The note of a command that waits for another writing OUT (outlock.h):
+ * printed with --quiet too, so that a command that seems to hang says
+ * why. */
+static void print_note(void *ctx, const char *line)
+{
+    (void)ctx;
+    cmd_print_line("breakeven: ", line);
+}
+
+/* The lock of c's OUT, not held (outlock.h). */
+void cmd_lock(const cli *c, outlock *l)
+{
+    outlock_init(l, c->out, c->no_wait, print_note, NULL);
+}
+
+int cmd_fail(int status, const err *e)
+{
+    char msg[sizeof e->msg + 32];
+    snprintf(msg, sizeof msg, "%s%s", e->msg, status == 2 ? " (see breakeven --help)" : "");
+    cmd_print_line("breakeven: ", msg);
+    return status;
+}
+
+int cmd_status(int rc)
+{
+    return rc == BE_EUSAGE ? 2 : 1;
+}
+
+/* The site's settings: those kept in OUT (site.h), each replaced by its
+ * option when given; *changed when one was (they are saved once the pages
+ * are written). */
+int cmd_settings(const cli *c, site_settings *st, int *changed, err *e)
+{
+    site_settings old;
+    int rc = site_settings_load(c->out, st, e);
+    if (rc < 0)
+        return rc;
+    old = *st;
+    if (c->base_url[0])
+        snprintf(st->base_url, sizeof st->base_url, "%s", c->base_url);
+    if (c->title[0])
+        snprintf(st->title, sizeof st->title, "%s", c->title);
+    if (c->author[0])
+        snprintf(st->author, sizeof st->author, "%s", c->author);
+    *changed = strcmp(old.base_url, st->base_url) != 0 || strcmp(old.title, st->title) != 0 ||
+               strcmp(old.author, st->author) != 0;
+    return BE_OK;
+}
+
+void cmd_report_options(const cli *c, const site_settings *st, report_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->out = c->out;
+    o->runs = c->args;
+    o->nruns = c->cmd == CLI_REPORT ? c->nargs : 0;
+    o->base_url = st->base_url;
+    o->title = st->title;
+    o->author = st->author;
+    o->data_dir = c->data_dir;
+    o->feed_items = st->feed_items;
+    o->full = c->full;
+    o->jobs = c->jobs;
+    o->stop = stop_flag();
+    o->warn = print_warning;
+}

@@ -1,0 +1,418 @@
+/*
+ * cmd_run.c — `run` and `all` (see cmd.h): parse → discover and select
+ * devices → check the plan fits in memory → make OUT/runs/<id>/ → collect
+ * provenance → sweep (saving a partial results.xml after every point) →
+ * save the complete file → print the summary table and, last, the path of
+ * results.xml.  `all` then writes the report (cmd_report); --repeat N runs
+ * it N times.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ab.h"
+#include "archive.h"
+#include "cpu.h"
+#include "csv.h"
+#include "dash.h"
+#include "device.h"
+#include "devinfo.h"
+#include "export.h"
+#include "fit.h"
+#include "fmt.h"
+#include "fsx.h"
+#include "host.h"
+#include "list.h"
+#include "plan.h"
+#include "progress.h"
+#include "prose.h"
+#include "query.h"
+#include "refine.h"
+#include "runcharts.h"
+#include "stop.h"
+#include "sweep.h"
+#include "table.h"
+#include "version.h"
+#include "workload.h"
+
+/* Creates OUT/runs/<UTC time>-<host>[-N]/ (the machine's label instead of
+ * the host name when it has one; relative to OUT/runs/, opened through no
+ * link: fsx.h) and writes its path into dir; first removes what a killed
+ * run left in OUT/runs/ (fsx_sweep_in). */
+static int make_run_dir(const char *out, const char *label, char *dir, size_t size, char *id,
+                        size_t idsize, err *e)
+{
+    char stamp[32], host[HOST_LABEL_MAX], runs[2200];
+    int k, rc, fd;
+    size_t i;
+
+    host_utc_now(stamp, sizeof stamp, 1);
+    if (label[0])
+        snprintf(host, sizeof host, "%s", label);
+    else
+        host_name(host, sizeof host, 1);
+    for (i = 0; host[i]; i++)
+        if (!((host[i] >= 'a' && host[i] <= 'z') || (host[i] >= 'A' && host[i] <= 'Z') ||
+              (host[i] >= '0' && host[i] <= '9') || host[i] == '-'))
+            host[i] = '-';
+    snprintf(runs, sizeof runs, "%s/runs", out);
+    if ((rc = fsx_dir_open(out, runs, 1, &fd, e)) < 0)
+        return err_prefix(e, rc, "--out %s", out);
+    if ((rc = fsx_sweep_at(fd, runs, e)) < 0) {
+        close(fd);
+        return rc;
+    }
+    for (k = 1; k < 1000; k++) {
+        if (k == 1)
+            snprintf(id, idsize, "%s-%s", stamp, host);
+        else
+            snprintf(id, idsize, "%s-%s-%d", stamp, host, k);
+        snprintf(dir, size, "%s/%s", runs, id);
+        if (mkdirat(fd, id, 0777) == 0) {
+            close(fd);
+            return BE_OK;
+        }
+        if (errno != EEXIST) {
+            rc = err_set(e, fsx_errno_code(errno), "%s: cannot create directory: %s", dir,
+                         strerror(errno));
+            close(fd);
+            return rc;
+        }
+    }
+    close(fd);
+    return err_set(e, BE_EFAIL, "%s: too many runs in the same second", runs);
+}
+
+static void modes_name(int modes, char *buf, size_t size)
+{
+    int inf = (modes >> WL_INFERENCE) & 1, tr = (modes >> WL_TRAINING) & 1;
+    snprintf(buf, size, "%s", inf && tr ? "inference,training" : tr ? "training" : "inference");
+}
+
+static void fill_prov(const cli *c, const char *id, rs_prov *p)
+{
+    snprintf(p->version, sizeof p->version, "%s", BE_VERSION);
+    snprintf(p->commit, sizeof p->commit, "%s", BE_COMMIT);
+    snprintf(p->id, sizeof p->id, "%s", id);
+    host_utc_now(p->started, sizeof p->started, 0);
+    snprintf(p->finished, sizeof p->finished, "%s", p->started);
+    snprintf(p->command, sizeof p->command, "%s", c->command_line);
+    host_environment(p->env, sizeof p->env);
+    p->seed = c->plan.seed;
+    p->budget = c->plan.budget;
+    p->layers = c->plan.layers;
+    list_format(&c->plan.hidden, p->hidden, sizeof p->hidden);
+    list_format(&c->plan.batch, p->batch, sizeof p->batch);
+    modes_name(c->plan.modes, p->modes, sizeof p->modes);
+    host_name(p->host, sizeof p->host, 0);
+    host_os(p->os, sizeof p->os);
+    host_kernel(p->kernel, sizeof p->kernel);
+    host_cpu_model(p->cpu_model, sizeof p->cpu_model);
+    host_compiler(p->compiler, sizeof p->compiler);
+    p->cores = host_cores();
+    p->memory = host_mem_total();
+    cpu_blas_info(p->blas_version, sizeof p->blas_version, p->blas_config, sizeof p->blas_config,
+                  p->blas_core, sizeof p->blas_core, &p->blas_threads);
+    snprintf(p->blas_threads_from, sizeof p->blas_threads_from, "%s", c->threads_from);
+}
+
+/* A warning for every pass during which other processes or the hypervisor
+ * took a noticeable share of the CPU (q_pass_busy); a note when visits ran
+ * with the host's CPUs a cache apart (cachehop.h), and a warning when a
+ * point had to keep such samples. */
+static void print_machine_warnings(FILE *out, const results *r)
+{
+    char buf[128];
+    int i, far, checked, kept;
+    for (i = 0; i < r->npasses; i++)
+        if (q_pass_busy(r, &r->passes[i])) {
+            prose_busy_pass(r, &r->passes[i], buf, sizeof buf);
+            fprintf(out, "warning: the machine was busy during pass %d (%s); intervals are wider\n",
+                    r->passes[i].index, buf);
+        }
+    kept = q_run_far(r, &far, &checked);
+    if (far)
+        fprintf(out,
+                "note: the host's CPUs were a cache apart around %d of %d visits; their samples "
+                "are left out wherever a point has 3 others%s (docs/statistics.md)\n",
+                far, checked, kept ? "" : ", which every point had");
+    if (kept)
+        fprintf(out,
+                "warning: %d point%s kept samples taken with the CPUs a cache apart (too few "
+                "others); their times may be slow\n",
+                kept, kept == 1 ? "" : "s");
+}
+
+/* Every priced device must be one the run measures. */
+static int check_prices(const fit_prices *p, const device_set *set, const int *idx, int n, err *e)
+{
+    int i, j, found;
+    for (i = 0; i < p->n; i++) {
+        for (found = 0, j = 0; j < n; j++)
+            found |= strcmp(set->devs[idx[j]].info.id, p->device[i]) == 0;
+        if (!found)
+            return err_set(e, BE_EUSAGE,
+                           "--price: this run does not measure a device \"%s\" "
+                           "(see `breakeven devices` and --devices)",
+                           p->device[i]);
+    }
+    return BE_OK;
+}
+
+/* The run's results.csv, results.json and summary.md beside its
+ * results.xml, as `report` writes them. */
+static int write_exports(const results *r, const char *out, const char *dir, err *e)
+{
+    static const char *const names[] = {"results.csv", "results.json", "summary.md"};
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    int i, rc = BE_OK;
+    for (i = 0; i < 3 && rc == BE_OK; i++) {
+        rc = i == 0   ? csv_results(r, &text, &len, e)
+             : i == 1 ? export_json(r, &text, &len, e)
+                      : export_summary(r, &text, &len, e);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (rc == BE_OK)
+            rc = fsx_write_in(out, path, text, len, e);
+        free(text);
+        text = NULL;
+    }
+    return rc;
+}
+
+/* What `run` is about to measure, on stderr. */
+static void run_announce(const cli *c, const device_set *set, device *const *sel, int nsel)
+{
+    int i;
+    if (c->quiet)
+        return;
+    fprintf(stderr, "breakeven %s: measuring", BE_VERSION);
+    for (i = 0; i < nsel; i++)
+        fprintf(stderr, "%s %s (%s %s)", i ? "," : "", sel[i]->info.id, sel[i]->info.type,
+                sel[i]->info.name);
+    fprintf(stderr, "; %d points in %d passes, budget %.0f s\n", plan_cells(&c->plan) * nsel,
+            c->plan.passes, c->plan.budget);
+    if (strcmp(c->threads_from, "OPENBLAS_NUM_THREADS") == 0)
+        fprintf(stderr, "note: %d OpenBLAS threads, as OPENBLAS_NUM_THREADS says\n", c->threads);
+    if (set->note[0])
+        fprintf(stderr, "note: %s\n", set->note);
+}
+
+/* The sweep and its refinement into r, saved at path as they go; on an
+ * interruption r is saved (marked partial) and BE_EINTR says where. */
+static int run_measure(const cli *c, device **sel, int nsel, results *r, const char *path,
+                       ab_pace *pace, outlock *lk, err *e)
+{
+    int ngrid = 0, rc;
+    double start;
+    plan_point *grid;
+    plan p = c->plan;
+    progress pg;
+    err save;
+
+    progress_init(&pg, stderr, c->quiet);
+    if (pace) {
+        pace->pg = &pg;
+        p.sibling_pid = pace->sibling;
+    }
+    grid = plan_grid(&c->plan, &ngrid);
+    if (!grid)
+        return err_set(e, BE_EFAIL, "out of memory");
+    start = host_seconds();
+    /* a fifth of the budget is kept for refinement around the crossover */
+    rc = sweep_run(&p, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel, nsel,
+                   r, c->out, path, lk, stop_flag(), pace ? ab_pace_event : progress_event,
+                   pace ? (void *)pace : (void *)&pg, e);
+    /* a side of a pair writes nothing more until the other has measured */
+    if (rc == BE_OK && pace)
+        rc = ab_pace_end(pace, e);
+    if (rc == BE_OK) {
+        refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel, nsel,
+                          c->out,   path,       stop_flag(),  progress_event, &pg, lk};
+        rc = refine_run(&ro, r, e);
+    }
+    progress_finish(&pg);
+    free(grid);
+    host_utc_now(r->prov.finished, sizeof r->prov.finished, 0);
+    if (rc != BE_EINTR)
+        return rc;
+    /* what was measured is saved whatever another writer does: the wait
+     * for OUT's lock is not cut short by the signal that stopped the run */
+    if ((rc = outlock_take(lk, NULL, &save)) == BE_OK) {
+        rc = results_save(r, c->out, path, &save);
+        outlock_give(lk);
+    }
+    if (rc < 0) {
+        *e = save;
+        return rc;
+    }
+    return err_set(e, BE_EINTR, "interrupted: %d points saved in %s (marked partial)", r->npoints,
+                   path);
+}
+
+/* The kernels' build time (stderr) and OpenBLAS using fewer threads than
+ * asked (txt: stdout, or stderr when stdout holds a dashboard's JSON),
+ * noted in r's devices. */
+static void run_notes(const cli *c, device **sel, int nsel, results *r, FILE *txt)
+{
+    int i;
+    for (i = 0; i < nsel; i++) {
+        const device_info *d = &r->devices[i];
+        const char *secs, *cache;
+        device_note_build(sel[i], &r->devices[i]);
+        secs = devinfo_prop(d, "kernel-build-seconds");
+        cache = devinfo_prop(d, "kernel-binary-cache");
+        if (secs && cache && !c->quiet)
+            fprintf(stderr, "%s: kernels built in %s s (binary cache %s), not part of any sample\n",
+                    d->id, secs, cache);
+    }
+    for (i = 0; i < r->ndevices; i++) {
+        const char *why = devinfo_prop(&r->devices[i], "openblas-underuses");
+        if (why)
+            fprintf(txt, "warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
+    }
+}
+
+/* A finished run's charts and exports, and its tables on txt; with
+ * --format bmf, stdout holds the dashboard's JSON and nothing else. */
+static int run_publish(const cli *c, const results *r, const char *dir, const char *path, FILE *txt,
+                       err *e)
+{
+    int rc, ncharts = 0;
+    if ((rc = runcharts_draw(r, c->out, dir, &ncharts, e)) < 0 ||
+        (rc = write_exports(r, c->out, dir, e)) < 0)
+        return rc;
+    table_points(txt, r);
+    print_machine_warnings(txt, r);
+    if ((rc = cmd_answers(txt, r, e)) < 0)
+        return rc;
+    fprintf(txt, "charts: %d PNG in %s/\n%s\n", ncharts, dir, path);
+    if (c->format >= CLI_BMF)
+        return dash_write_run(stdout, r, (dash_format)(c->format - CLI_BMF), e);
+    return BE_OK;
+}
+
+/* One run; then the report, under the same lock, when then_report (the
+ * last run of `all`). */
+static int run_once(const cli *c, int then_report)
+{
+    device_set set;
+    device **sel = NULL;
+    int *idx = NULL, nsel = 0, i, rc, status = 1;
+    char dir[2400], id[128], path[2600], devs[512], label[HOST_LABEL_MAX];
+    results *r = NULL;
+    ab_pace pace = {c->paired_fd, NULL, 0, 0};
+    outlock lk;
+    err e;
+
+    cmd_lock(c, &lk);
+    if ((rc = device_discover(&set, c->threads, &e)) < 0)
+        return cmd_fail(cmd_status(rc), &e);
+    idx = malloc((size_t)set.n * sizeof *idx);
+    sel = malloc((size_t)set.n * sizeof *sel);
+    if (!idx || !sel) {
+        err_set(&e, BE_EFAIL, "out of memory");
+        goto fail;
+    }
+    if ((rc = device_select(&set, c->devices, idx, &nsel, &e)) < 0 ||
+        (rc = check_prices(&c->prices, &set, idx, nsel, &e)) < 0 ||
+        (rc = plan_check(&c->plan, host_mem_available(), &e)) < 0 ||
+        (rc = host_label(getenv("BREAKEVEN_MACHINE"), label, sizeof label, &e)) < 0) {
+        status = cmd_status(rc);
+        goto fail;
+    }
+    /* a signal since main caught them stops the run at its next check,
+     * after the file being written; one before this point stops it here */
+    if (stop_requested()) {
+        err_set(&e, BE_EINTR, "interrupted before the run started; nothing written");
+        goto fail;
+    }
+    /* OUT's lock only while writing (outlock.h): the directory and the
+     * first save now, each checkpoint, then the final file and charts;
+     * never while measuring */
+    /* a publish a killed writer left is finished or undone first, as
+     * every writer of OUT does under the lock (site_recover) */
+    if ((rc = outlock_take(&lk, stop_flag(), &e)) < 0 || (rc = site_recover(c->out, &e)) < 0 ||
+        (rc = make_run_dir(c->out, label, dir, sizeof dir, id, sizeof id, &e)) < 0) {
+        status = cmd_status(rc);
+        goto fail;
+    }
+    snprintf(path, sizeof path, "%s/" ARCHIVE_RESULTS, dir);
+    if (!(r = results_new())) {
+        err_set(&e, BE_EFAIL, "out of memory");
+        goto fail;
+    }
+    fill_prov(c, id, &r->prov);
+    snprintf(r->prov.label, sizeof r->prov.label, "%s", label);
+    for (i = 0; i < nsel; i++) {
+        sel[i] = &set.devs[idx[i]];
+        if ((rc = results_add_device(r, &sel[i]->info, &e)) < 0)
+            goto fail;
+    }
+    run_announce(c, &set, sel, nsel);
+    if (c->paired_side) {
+        snprintf(r->prov.pair, sizeof r->prov.pair, "%s", c->paired_id);
+        r->prov.pair_side = c->paired_side;
+        for (i = 0, devs[0] = '\0'; i < nsel; i++)
+            fmt_append(devs, sizeof devs, "%s%s", i ? "," : "", sel[i]->info.id);
+    }
+    if ((rc = results_save(r, c->out, path, &e)) < 0) {
+        /* nothing measured yet: no empty run is left in the archive */
+        err ignore;
+        (void)fsx_unstage_in(c->out, dir, &ignore);
+        goto fail;
+    }
+    outlock_give(&lk);
+    if ((c->paired_side && (rc = ab_pace_hello(&pace, id, devs, &e)) < 0) ||
+        (rc = run_measure(c, sel, nsel, r, path, c->paired_side ? &pace : NULL, &lk, &e)) < 0)
+        goto fail;
+    run_notes(c, sel, nsel, r, c->format >= CLI_BMF ? stderr : stdout);
+    r->partial = 0;
+    /* a sweep measured is saved: this wait is not cut short by a signal
+     * (nor refused with --no-wait, which held only until the first take) */
+    if ((rc = outlock_take(&lk, NULL, &e)) < 0 || (rc = results_save(r, c->out, path, &e)) < 0)
+        goto fail;
+    if (stop_requested()) {
+        err_set(&e, BE_EINTR,
+                "interrupted: the run is complete in %s, its charts not drawn "
+                "(`breakeven report` draws them)",
+                path);
+        goto fail;
+    }
+    if ((rc = run_publish(c, r, dir, path, c->format >= CLI_BMF ? stderr : stdout, &e)) < 0)
+        goto fail;
+    status = 0;
+    /* `all`: the report follows under the lock the run holds */
+    if (then_report)
+        status = cmd_report(c, &lk);
+    goto done;
+fail:
+    cmd_fail(status, &e);
+done:
+    outlock_drop(&lk);
+    results_free(r);
+    free(idx);
+    free(sel);
+    device_set_free(&set);
+    return status;
+}
+
+/* `run` (or `all`) --repeat N: N independent runs in a row, each its own
+ * directory and id, the report (for `all`) after the last; the first
+ * failure stops. */
+int cmd_run(const cli *c)
+{
+    int k, status = 0;
+    for (k = 0; k < c->repeat && status == 0 && !stop_requested(); k++) {
+        if (c->repeat > 1 && !c->quiet)
+            fprintf(stderr, "run %d of %d\n", k + 1, c->repeat);
+        status = run_once(c, c->cmd == CLI_ALL && k == c->repeat - 1);
+    }
+    return status;
+}

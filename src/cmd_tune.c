@@ -1,0 +1,126 @@
+/*
+ * cmd_tune.c — the commands about the machine's devices (see cmd.h):
+ * `devices` lists them, `tune` tries the kernels' configurations on the
+ * OpenCL ones and keeps the fastest.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "fmt.h"
+#include "stop.h"
+#include "table.h"
+#include "tune.h"
+
+int cmd_devices(const cli *c)
+{
+    device_set set;
+    err e;
+    int i, rc = device_discover(&set, c->threads, &e);
+    if (rc < 0)
+        return cmd_fail(cmd_status(rc), &e);
+    for (i = 0; i < set.n; i++) {
+        table_device(stdout, &set.devs[i].info);
+        if (i + 1 < set.n)
+            putchar('\n');
+    }
+    if (set.note[0])
+        printf("\nnote: %s\n", set.note);
+    device_set_free(&set);
+    return 0;
+}
+
+static void tune_row(void *ctx, const tune_report *r, int i)
+{
+    const tune_candidate *t = &r->c[i];
+    char secs[32];
+    (void)ctx;
+    fmt_duration(secs, sizeof secs, t->seconds);
+    printf("%2d %-8s %9.1f %9.1f %9.1f %8s  %s%s%s\n", i, tune_status_name(t->status),
+           t->fwd_gflops, t->train_gflops, t->score, secs, t->options, t->note[0] ? "  # " : "",
+           t->note);
+    fflush(stdout);
+}
+
+/* `tune`: the candidates of each selected OpenCL device, one row each, and
+ * the winner, which later runs use. */
+int cmd_tune(const cli *c)
+{
+    device_set set;
+    tune_options o;
+    tune_report rep;
+    int *idx = NULL, n = 0, i, rc, tuned = 0, status = 1;
+    err e;
+
+    if ((rc = device_discover(&set, c->threads, &e)) < 0)
+        return cmd_fail(cmd_status(rc), &e);
+    if (!(idx = malloc((size_t)set.n * sizeof *idx))) {
+        err_set(&e, BE_EFAIL, "out of memory");
+        goto fail;
+    }
+    if ((rc = device_select(&set, c->devices, idx, &n, &e)) < 0) {
+        status = cmd_status(rc);
+        goto fail;
+    }
+    tune_options_default(&o);
+    o.budget = c->plan.budget;
+    o.seed = c->plan.seed;
+    o.stop = stop_flag();
+    o.progress = tune_row;
+    if (c->quick) {
+        o.fwd_hidden = 256;
+        o.fwd_batch = 64;
+        o.train_hidden = 128;
+        o.train_batch = 32;
+        o.reps = 3;
+        /* tiny shapes say little about real ones: kept only when asked */
+        o.keep = c->save;
+    }
+    for (i = 0; i < n; i++) {
+        device *d = &set.devs[idx[i]];
+        if (d->ops->kind != BACKEND_OPENCL) {
+            if (strcmp(c->devices, "all") != 0) {
+                err_set(&e, BE_EUSAGE,
+                        "tune: %s is not an OpenCL device; only OpenCL kernels "
+                        "are tuned",
+                        d->info.id);
+                status = 2;
+                goto fail;
+            }
+            continue;
+        }
+        printf("%s (%s, %s): forward hidden %d × batch %d, training hidden %d × batch %d\n",
+               d->info.id, d->info.type, d->info.name, o.fwd_hidden, o.fwd_batch, o.train_hidden,
+               o.train_batch);
+        printf("%2s %-8s %9s %9s %9s %8s  %s\n", "#", "status", "fwd GF/s", "trainGF/s", "score",
+               "time", "options");
+        if ((rc = tune_device(d, &o, &rep, &e)) < 0) {
+            status = cmd_status(rc);
+            goto fail;
+        }
+        printf("best: #%d %s (%.2f× the default) -> %s in %.0f s\n\n", rep.best,
+               rep.c[rep.best].options,
+               rep.c[0].score > 0.0 ? rep.c[rep.best].score / rep.c[0].score : 1.0,
+               rep.path[0] ? rep.path
+                           : "not kept (--quick tunes on tiny shapes; add --save to keep it)",
+               rep.seconds);
+        tuned++;
+    }
+    if (tuned == 0) {
+        err_set(&e, BE_EFAIL, "tune: no OpenCL device to tune%s%s", set.note[0] ? " (" : "",
+                set.note[0] ? "see `breakeven devices`)" : "");
+        goto fail;
+    }
+    status = 0;
+    goto done;
+fail:
+    cmd_fail(status, &e);
+done:
+    free(idx);
+    device_set_free(&set);
+    return status;
+}
