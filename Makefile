@@ -75,7 +75,8 @@ FUZZ_DIR     := build-fuzz
 FUZZERS      := results siteconf compare netlist cache
 FUZZ_SRC_results  := src/results.c src/results_load.c src/results_write.c src/utf8.c src/err.c \
                      src/fsx.c src/infile.c src/fmt.c src/stats.c src/net.c src/gz.c
-FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c
+FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c \
+                     src/grow.c
 FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
 FUZZ_SRC_cache    := $(addprefix src/,cache.c results.c results_load.c results_write.c utf8.c err.c \
                      fsx.c infile.c fmt.c stats.c net.c gz.c)
@@ -83,8 +84,9 @@ FUZZ_SRC_compare  := $(addprefix src/,cachehop.c changes.c chart.c png.c compare
                      dash.c archive.c runcharts.c figure.c figure_bars.c figure_curves.c \
                      figure_history.c figure_map.c figure_net.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c host.c infile.c \
-                     json.c list.c net.c netfit.c prose.c query.c telemetry.c results.c results_load.c \
-                     results_write.c rng.c stats.c utf8.c workload.c xover.c gz.c)
+                     json.c list.c net.c netfit.c prose.c prose_run.c prose_warn.c query.c \
+                     telemetry.c results.c results_load.c results_write.c rng.c stats.c utf8.c \
+                     workload.c xover.c gz.c)
 # the seeds and every input that once failed, per fuzzer
 FUZZ_CORPUS_results  := tests/fuzz/corpus
 FUZZ_CORPUS_siteconf := tests/fuzz/corpus-siteconf

@@ -96,15 +96,14 @@ int archpages_render(const site *s, const archive *a, const cache_digest *dg, co
         return rc;
     for (k = 1; k <= npages; k++) {
         xmlChar *html = NULL;
+        char self[64];
         int len, n;
         xmlDocPtr doc;
         /* its own address: archive/index.html is a copy of the newest page */
-        snprintf(p, sizeof p, "archive/page-%d.html", k);
-        doc = site_page(s, "archive", annotate_page(a, dg, k, npages, per_page), p, "../style.css",
-                        "../index.html", "../feed.xml", e);
-        if (!doc)
-            return BE_EFAIL;
-        snprintf(p, sizeof p, "%s/archive/page-%d.html", out, k);
+        snprintf(self, sizeof self, "archive/page-%d.html", k);
+        if ((rc = site_page_below(s, "archive", annotate_page(a, dg, k, npages, per_page), out,
+                                  self, "../style.css", &doc, p, sizeof p, e)) < 0)
+            return rc;
         rc = site_transform(s, s->archive_xsl, doc, p, &html, &len, NULL, e);
         xmlFreeDoc(doc);
         if (rc < 0)

@@ -224,6 +224,43 @@ static void entry_path(const char *out, const char *id, const char *ext, char *p
     snprintf(p, size, "%s/" CACHE_DIR "/%s.%s", out, id, ext);
 }
 
+/* OUT/.cache made when it is not there (inside out, through no link), and
+ * the path of its entry id.ext into p. */
+static int entry_made(const char *out, const char *id, const char *ext, char *p, size_t size,
+                      err *e)
+{
+    int rc;
+    snprintf(p, size, "%s/" CACHE_DIR, out);
+    if ((rc = fsx_mkdirs_in(out, p, e)) < 0)
+        return rc;
+    entry_path(out, id, ext, p, size);
+    return BE_OK;
+}
+
+/* The checksum of an entry's bytes data[0..n), which ends the entry. */
+static void checksum(const char *data, size_t n, cache_key *sum)
+{
+    cache_hasher h;
+    cache_hash_init(&h);
+    cache_hash(&h, data, n);
+    cache_hash_end(&h, sum);
+}
+
+/* b sealed with the checksum of what it holds; BE_EFAIL (b freed) when
+ * it ran out of memory on the way. */
+static int seal(buf *b, err *e)
+{
+    cache_key sum;
+    checksum(b->p, b->n, &sum);
+    put(b, sum.hex, sizeof sum.hex);
+    if (b->oom) {
+        free(b->p);
+        b->p = NULL;
+        return err_set(e, BE_EFAIL, "out of memory");
+    }
+    return BE_OK;
+}
+
 /* ---- zero runs: a digest holds every point's summary as the structures
  * lay it out, and nine bytes in ten are zeros (the rest of each string's
  * buffer, the fields a point does not use).  An entry is kept as records
@@ -310,25 +347,14 @@ static int write_entry(const char *out, const char *id, const char *ext, buf *b,
 {
     char p[PATHMAX];
     buf z = {NULL, 0, 0, 0};
-    cache_hasher h;
-    cache_key sum;
     int rc;
     zrle_encode(b, &z);
     free(b->p);
     z.oom |= b->oom;
-    cache_hash_init(&h);
-    cache_hash(&h, z.p, z.n);
-    cache_hash_end(&h, &sum);
-    put(&z, sum.hex, sizeof sum.hex);
-    if (z.oom) {
-        free(z.p);
-        return err_set(e, BE_EFAIL, "out of memory");
-    }
-    snprintf(p, sizeof p, "%s/" CACHE_DIR, out);
-    if ((rc = fsx_mkdirs_in(out, p, e)) == BE_OK) {
-        entry_path(out, id, ext, p, sizeof p);
+    if ((rc = seal(&z, e)) < 0)
+        return rc;
+    if ((rc = entry_made(out, id, ext, p, sizeof p, e)) == BE_OK)
         rc = fsx_write_in(out, p, z.p, z.n, e);
-    }
     free(z.p);
     return rc;
 }
@@ -387,7 +413,6 @@ static int read_entry(const char *out, const char *id, const char *ext, const ch
                       char **data, size_t *len, err *e)
 {
     char p[PATHMAX], *z = NULL;
-    cache_hasher h;
     cache_key sum;
     size_t n;
     entry_path(out, id, ext, p, sizeof p);
@@ -397,9 +422,7 @@ static int read_entry(const char *out, const char *id, const char *ext, const ch
     if (n < sizeof zrle_magic + sizeof sum.hex || (long)n > MAX_ENTRY)
         goto bad;
     n -= sizeof sum.hex;
-    cache_hash_init(&h);
-    cache_hash(&h, z, n);
-    cache_hash_end(&h, &sum);
+    checksum(z, n, &sum);
     if (memcmp(sum.hex, z + n, sizeof sum.hex) != 0)
         goto bad;
     /* the digest is kept in zero runs, the page entry (published with its
@@ -600,28 +623,18 @@ int cache_page_entry(const char *out, const char *id, const cache_key *k, const 
                      char *path, size_t size, char **data, size_t *len, err *e)
 {
     buf b = {NULL, 0, 0, 0};
-    cache_hasher h;
-    cache_key sum;
     int rc;
     put(&b, page_magic, sizeof page_magic);
     put(&b, k->hex, sizeof k->hex);
     put_u32(&b, item ? strlen(item) + 1 : 0);
     if (item)
         put(&b, item, strlen(item) + 1);
-    cache_hash_init(&h);
-    cache_hash(&h, b.p, b.n);
-    cache_hash_end(&h, &sum);
-    put(&b, sum.hex, sizeof sum.hex);
-    if (b.oom) {
-        free(b.p);
-        return err_set(e, BE_EFAIL, "out of memory");
-    }
-    snprintf(path, size, "%s/" CACHE_DIR, out);
-    if ((rc = fsx_mkdirs_in(out, path, e)) < 0) {
+    if ((rc = seal(&b, e)) < 0)
+        return rc;
+    if ((rc = entry_made(out, id, "page", path, size, e)) < 0) {
         free(b.p);
         return rc;
     }
-    entry_path(out, id, "page", path, size);
     *data = b.p;
     *len = b.n;
     return BE_OK;
@@ -682,9 +695,7 @@ int cache_mark_save(const char *out, const char *name, const cache_key *k, err *
 {
     char p[PATHMAX];
     int rc;
-    snprintf(p, sizeof p, "%s/" CACHE_DIR, out);
-    if ((rc = fsx_mkdirs_in(out, p, e)) < 0)
+    if ((rc = entry_made(out, name, "mark", p, sizeof p, e)) < 0)
         return rc;
-    entry_path(out, name, "mark", p, sizeof p);
     return fsx_write_in(out, p, k->hex, sizeof k->hex, e);
 }

@@ -1,15 +1,16 @@
 /*
- * prose.c — the report's sentences (see prose.h).
+ * prose.c — the report's sentences (see prose.h): the paragraph under
+ * each chart of a run.  The run as a whole in words (its conclusion,
+ * method, answer and headline) is prose_run.c; its warnings prose_warn.c;
+ * what they share prose_impl.h.
  */
-#include "prose.h"
+#include "prose_impl.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fmt.h"
-#include "list.h"
-#include "netfit.h"
 #include "query.h"
 #include "telemetry.h"
 #include "workload.h"
@@ -20,7 +21,7 @@
 /* The point of dev (NULL: any) in mode m (-1: any) whose throughput's
  * interval reaches highest (the largest lower end), or NULL: a peak a
  * reader may quote, so never one above its device's peak (q_beyond_peak). */
-static const rs_point *peak_point(const results *r, const char *dev, int m)
+const rs_point *prose_peak_point(const results *r, const char *dev, int m)
 {
     const rs_point *best = NULL;
     int i;
@@ -38,7 +39,7 @@ static const rs_point *peak_point(const results *r, const char *dev, int m)
 
 /* "28.6 TFLOP/s (95% CI 28.5–28.7 TFLOP/s)": a point's measured
  * throughput with the interval of its median. */
-static void throughput_text(const rs_point *p, char *buf, size_t size)
+void prose_throughput_text(const rs_point *p, char *buf, size_t size)
 {
     char g[32], range[64];
     fmt_si(g, sizeof g, results_gflops(p, p->resident.median) * 1e9, 3, "FLOP/s");
@@ -69,11 +70,11 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
                "Throughput of the whole stack against the work per layer, log–log; "
                "higher is faster. Every throughput quoted here was measured.");
     for (d = 0; d < r->ndevices; d++) {
-        const rs_point *best = peak_point(r, r->devices[d].id, (int)m);
+        const rs_point *best = prose_peak_point(r, r->devices[d].id, (int)m);
         char g[96];
         if (!best)
             continue;
-        throughput_text(best, g, sizeof g);
+        prose_throughput_text(best, g, sizeof g);
         fmt_append(buf, size, " %s peaks at %s at hidden %d, batch %d", r->devices[d].id, g,
                    best->hidden, best->batch);
         peak_share(r, best, buf, size);
@@ -121,76 +122,95 @@ void prose_models(const results *r, wl_mode m, char *buf, size_t size)
 }
 
 /* The finding of other against the base in mode m, view v, time. */
-static const finding *time_finding(const findings *F, const char *other, wl_mode m, fit_view v)
+const finding *prose_time_finding(const findings *F, const char *other, wl_mode m, fit_view v)
 {
     return findings_get(F, other, m, v, 0);
 }
 
-void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
+/* One sentence of where a device is faster than the base, after buf's:
+ * " <who> <the shapes of f><after>: <the widths where it takes over>."
+ * (the widths only where it wins at some shapes, not all). */
+static void faster_where(const finding *f, const char *who, const char *after, char *buf,
+                         size_t size)
+{
+    char shapes[96], widths[640];
+    findings_shapes_text(f, shapes, sizeof shapes);
+    findings_widths_text(f, widths, sizeof widths);
+    fmt_append(buf, size, " %s %s%s", who, shapes, after);
+    if (f->verdict == FIND_SOME && widths[0])
+        fmt_append(buf, size, ": %s", widths);
+    fmt_append(buf, size, ".");
+}
+
+/* The sentence of device other in the speed-ratio chart's paragraph. */
+static void ratio_of(const results *r, const findings *F, wl_mode m, const char *other, char *buf,
+                     size_t size)
+{
+    const char *base = q_base_id(r);
+    const finding *f = prose_time_finding(F, other, m, FIT_RESIDENT);
+    const finding *t = prose_time_finding(F, other, m, FIT_TRANSFER);
+    char who[300], lo[96], hi[96], range[220];
+    if (!q_has_mode(r, other, m))
+        return;
+    if (!f || f->verdict == FIND_UNKNOWN) {
+        fmt_append(buf, size, " %s has no shape measured on both it and %s.", other, base);
+        return;
+    }
+    findings_extreme_text(f, 1, hi, sizeof hi);
+    if (f->verdict == FIND_ALWAYS) {
+        findings_extreme_text(f, 0, lo, sizeof lo);
+        snprintf(range, sizeof range, " (from %s to %s)", lo, hi);
+    } else {
+        snprintf(range, sizeof range, " (at best %s)", hi);
+    }
+    snprintf(who, sizeof who, "%s is faster than %s", other, base);
+    faster_where(f, who, range, buf, size);
+    if (t && t->verdict != FIND_UNKNOWN)
+        faster_where(t, "With transfers counted it is faster", "", buf, size);
+}
+
+/* The sentence of device other in the winner map's paragraph. */
+static void winner_of(const results *r, const findings *F, wl_mode m, const char *other, char *buf,
+                      size_t size)
+{
+    const finding *f = prose_time_finding(F, other, m, FIT_RESIDENT);
+    char who[300];
+    (void)r;
+    if (!f || f->verdict == FIND_UNKNOWN)
+        return;
+    snprintf(who, sizeof who, "%s is faster", other);
+    faster_where(f, who, "", buf, size);
+}
+
+/* The paragraph of a chart of the devices against the base: lead (a
+ * format naming the base), then the sentence of each other device. */
+static void against_base(const results *r, const findings *F, wl_mode m, const char *lead,
+                         void (*sentence)(const results *, const findings *, wl_mode, const char *,
+                                          char *, size_t),
+                         char *buf, size_t size)
 {
     int bd = q_base(r), d;
-    const char *base = q_base_id(r);
     buf[0] = '\0';
-    fmt_append(buf, size,
-               "Speed of each device relative to %s (its time divided by theirs); "
-               "above 1 the other device is faster.",
-               base);
-    for (d = 0; d < r->ndevices; d++) {
-        const char *other = r->devices[d].id;
-        const finding *f = time_finding(F, other, m, FIT_RESIDENT);
-        const finding *t = time_finding(F, other, m, FIT_TRANSFER);
-        char shapes[96], widths[640], lo[96], hi[96];
-        if (d == bd || !q_has_mode(r, other, m))
-            continue;
-        if (!f || f->verdict == FIND_UNKNOWN) {
-            fmt_append(buf, size, " %s has no shape measured on both it and %s.", other, base);
-            continue;
-        }
-        findings_shapes_text(f, shapes, sizeof shapes);
-        findings_widths_text(f, widths, sizeof widths);
-        fmt_append(buf, size, " %s is faster than %s %s", other, base, shapes);
-        findings_extreme_text(f, 1, hi, sizeof hi);
-        if (f->verdict == FIND_ALWAYS) {
-            findings_extreme_text(f, 0, lo, sizeof lo);
-            fmt_append(buf, size, " (from %s to %s)", lo, hi);
-        } else {
-            fmt_append(buf, size, " (at best %s)", hi);
-        }
-        if (f->verdict == FIND_SOME && widths[0])
-            fmt_append(buf, size, ": %s", widths);
-        fmt_append(buf, size, ".");
-        if (t && t->verdict != FIND_UNKNOWN) {
-            findings_shapes_text(t, shapes, sizeof shapes);
-            findings_widths_text(t, widths, sizeof widths);
-            fmt_append(buf, size, " With transfers counted it is faster %s", shapes);
-            if (t->verdict == FIND_SOME && widths[0])
-                fmt_append(buf, size, ": %s", widths);
-            fmt_append(buf, size, ".");
-        }
-    }
+    fmt_append(buf, size, lead, q_base_id(r));
+    for (d = 0; d < r->ndevices; d++)
+        if (d != bd)
+            sentence(r, F, m, r->devices[d].id, buf, size);
+}
+
+void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
+{
+    against_base(r, F, m,
+                 "Speed of each device relative to %s (its time divided by theirs); "
+                 "above 1 the other device is faster.",
+                 ratio_of, buf, size);
 }
 
 void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
 {
-    int bd = q_base(r), d;
-    const char *base = q_base_id(r);
-    buf[0] = '\0';
-    fmt_append(buf, size,
-               "Which device wins at each hidden width and batch size: blue cells "
-               "are faster than %s, vermillion ones slower, the number is the speed ratio.",
-               base);
-    for (d = 0; d < r->ndevices; d++) {
-        const finding *f = time_finding(F, r->devices[d].id, m, FIT_RESIDENT);
-        char shapes[96], widths[640];
-        if (d == bd || !f || f->verdict == FIND_UNKNOWN)
-            continue;
-        findings_shapes_text(f, shapes, sizeof shapes);
-        findings_widths_text(f, widths, sizeof widths);
-        fmt_append(buf, size, " %s is faster %s", r->devices[d].id, shapes);
-        if (f->verdict == FIND_SOME && widths[0])
-            fmt_append(buf, size, ": %s", widths);
-        fmt_append(buf, size, ".");
-    }
+    against_base(r, F, m,
+                 "Which device wins at each hidden width and batch size: blue cells "
+                 "are faster than %s, vermillion ones slower, the number is the speed ratio.",
+                 winner_of, buf, size);
 }
 
 /* The money of the cost chart's paragraph: each priced device's one
@@ -287,527 +307,6 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
     buf[strlen(buf) - 1] = '.';
     if (cost)
         cost_in_usd(r, m, use, done, n, buf, size);
-}
-
-/* "P" of "partial": the first letter of an ASCII phrase in capitals. */
-static char toupper_first(const char *s)
-{
-    return *s >= 'a' && *s <= 'z' ? (char)(*s - 'a' + 'A') : *s;
-}
-
-void prose_busy_pass(const results *r, const rs_pass *p, char *buf, size_t size)
-{
-    int cores = r->prov.cores > 0 ? r->prov.cores : 1;
-    buf[0] = '\0';
-    if (p->state.others_cpu >= 0.005)
-        fmt_append(buf, size, "others %.0f%%, ", 100.0 * p->state.others_cpu);
-    if (p->state.steal >= 0.0005)
-        fmt_append(buf, size, "steal %.1f%%, ", 100.0 * p->state.steal);
-    fmt_append(buf, size, "%.1f of %d CPU%s", q_pass_taken(r, p), cores, cores == 1 ? "" : "s");
-}
-
-/* The passes during which others (or the hypervisor) took a noticeable
- * share of the CPU (q_pass_busy): "pass 2: others 31%, 0.6 of 2 CPUs";
- * returns how many. */
-static int busy_passes(const results *r, char *buf, size_t size)
-{
-    int i, k = 0;
-    char one[128];
-    buf[0] = '\0';
-    for (i = 0; i < r->npasses; i++) {
-        if (!q_pass_busy(r, &r->passes[i]))
-            continue;
-        prose_busy_pass(r, &r->passes[i], one, sizeof one);
-        fmt_append(buf, size, "%spass %d: %s", k++ ? "; " : "", r->passes[i].index, one);
-    }
-    return k;
-}
-
-/* The points above their device's peak (q_beyond_peak), by device:
- * "cl:0.0 (peak 51.2 TFLOP/s) at inference hidden 128 batch 16, …",
- * their measured figures withheld; returns how many. */
-static int beyond_peak_points(const results *r, char *buf, size_t size)
-{
-    int d, i, k = 0;
-    buf[0] = '\0';
-    for (d = 0; d < r->ndevices; d++) {
-        const char *id = r->devices[d].id;
-        int kd = 0;
-        for (i = 0; i < r->npoints; i++) {
-            const rs_point *p = &r->points[i];
-            char g[32];
-            if (strcmp(p->device, id) != 0 || !q_beyond_peak(r, p))
-                continue;
-            if (!kd++) {
-                fmt_si(g, sizeof g, q_peak(r, id), 3, "FLOP/s");
-                fmt_append(buf, size, "%s%s (peak %s) at", k ? "; " : "", id, g);
-            }
-            fmt_append(buf, size, "%s %s hidden %d batch %d", kd > 1 ? "," : "",
-                       workload_mode_name(p->mode), p->hidden, p->batch);
-            k++;
-        }
-    }
-    return k;
-}
-
-void prose_partial_text(const results *r, char *buf, size_t size)
-{
-    size_list h, b;
-    err e;
-    int i, done = 0, modes;
-    buf[0] = '\0';
-    if (!r->partial)
-        return;
-    /* a partial file keeps the points it reached: the plan is the grid of
-     * its command, every mode on every device (refinement points apart) */
-    for (i = 0; i < r->npoints; i++)
-        done += r->points[i].why[0] == '\0';
-    modes = strchr(r->prov.modes, ',') ? 2 : 1;
-    if (list_parse(r->prov.hidden, "hidden", 1 << 20, &h, &e) == BE_OK &&
-        list_parse(r->prov.batch, "batch", 1 << 20, &b, &e) == BE_OK &&
-        h.n * b.n * modes * r->ndevices >= done)
-        snprintf(buf, size, "partial: %d of %d points", done, h.n * b.n * modes * r->ndevices);
-    else
-        snprintf(buf, size, "partial: %d points", done);
-}
-
-/* The drift tests of r: one per measured point and view that had enough
- * samples to test (a drift ratio of 0 says none was made). */
-static int drift_tests(const results *r)
-{
-    int i, m = 0;
-    for (i = 0; i < r->npoints; i++) {
-        const rs_point *p = &r->points[i];
-        if (p->status != PT_OK)
-            continue;
-        m += p->resident.drift_ratio > 0.0;
-        m += p->has_transfer && p->transfer.drift_ratio > 0.0;
-    }
-    return m;
-}
-
-/* Whether the run's warning names summary s of a run of m drift tests
- * (PROSE_DRIFT_*).  The one-sided p from the z that stats_drift gave the
- * flag (the summaries keep it where drift is flagged), so that only what
- * a digest keeps counts (prose_flags). */
-static int drift_named(const stats_summary *s, int m)
-{
-    return s->drift && s->drift_ratio >= PROSE_DRIFT_RATIO && m > 0 &&
-           0.5 * erfc(s->drift_z / sqrt(2.0)) <= PROSE_DRIFT_ALPHA / m;
-}
-
-/* The view of p that the drift warning names (resident first: its ratio
- * is the one quoted), or -1. */
-static int drift_view(const rs_point *p, int m)
-{
-    if (p->status != PT_OK)
-        return -1;
-    if (drift_named(&p->resident, m))
-        return FIT_RESIDENT;
-    if (p->has_transfer && drift_named(&p->transfer, m))
-        return FIT_TRANSFER;
-    return -1;
-}
-
-int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
-{
-    char buf[2048];
-    int i, k, m, n = 0;
-    rs_status st;
-    if (r->partial && n < max) {
-        prose_partial_text(r, buf, sizeof buf);
-        snprintf(w[n++], PROSE_WARNING,
-                 "This run did not finish (it was interrupted or failed) and is %s: "
-                 "the points it did not reach are missing from every chart and table.",
-                 buf);
-    }
-    if ((k = busy_passes(r, buf, sizeof buf)) > 0 && n < max)
-        snprintf(w[n++], PROSE_WARNING,
-                 "Busy machine: other processes (others) or the hypervisor (steal) took a "
-                 "share of the CPU while this run measured (%s); its times may be slower "
-                 "and its intervals are wider than on a quiet machine.",
-                 buf);
-    if ((k = beyond_peak_points(r, buf, sizeof buf)) > 0 && n < max)
-        snprintf(w[n++], PROSE_WARNING,
-                 "Impossible measurements: %d point%s measured faster than %s device's fp32 "
-                 "peak allows: %s. The timer or the device's report is wrong there; %s "
-                 "never quoted as a device's best.",
-                 k, k == 1 ? "" : "s", k == 1 ? "its" : "their", buf,
-                 k == 1 ? "it is" : "they are");
-    buf[0] = '\0';
-    for (i = 0, k = 0; i < r->npoints; i++) {
-        const rs_point *p = &r->points[i];
-        if (p->tel.throttled)
-            fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d", k++ ? ", " : "", p->device,
-                       workload_mode_name(p->mode), p->hidden, p->batch);
-    }
-    if (k && n < max)
-        snprintf(w[n++], PROSE_WARNING,
-                 "Throttling: %d point%s %s measured while the device reported throttling "
-                 "(marked \xe2\x80\xa0 in the tables): %s.",
-                 k, k == 1 ? "" : "s", k == 1 ? "was" : "were", buf);
-    buf[0] = '\0';
-    for (i = 0, k = 0, m = drift_tests(r); i < r->npoints; i++) {
-        const rs_point *p = &r->points[i];
-        /* the ratio of the view that drifted: the resident one's own
-         * beside a transfer's drift read "+0%" */
-        const int v = drift_view(p, m), tr = v == FIT_TRANSFER;
-        if (v >= 0)
-            fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d (%+.0f%%%s)", k++ ? ", " : "",
-                       p->device, workload_mode_name(p->mode), p->hidden, p->batch,
-                       100.0 * ((tr ? p->transfer.drift_ratio : p->resident.drift_ratio) - 1.0),
-                       tr ? " with transfers" : "");
-    }
-    if (k && n < max)
-        snprintf(w[n++], PROSE_WARNING,
-                 "Drift: %d point%s got slower while being measured "
-                 "(thermal throttling or a busy neighbour), last third against first: %s.",
-                 k, k == 1 ? "" : "s", buf);
-    for (st = PT_OUT_OF_MEMORY; st <= PT_SKIPPED; st++) {
-        buf[0] = '\0';
-        for (i = 0, k = 0; i < r->npoints; i++) {
-            const rs_point *p = &r->points[i];
-            if (p->status == st)
-                fmt_append(buf, sizeof buf, "%s%s %s hidden %d batch %d", k++ ? ", " : "",
-                           p->device, workload_mode_name(p->mode), p->hidden, p->batch);
-        }
-        if (k && n < max)
-            snprintf(w[n++], PROSE_WARNING, "%s: %d point%s (%s).",
-                     st == PT_OUT_OF_MEMORY         ? "Out of memory"
-                     : st == PT_FAILED_VERIFICATION ? "Failed verification (never timed)"
-                                                    : "Skipped after a device error",
-                     k, k == 1 ? "" : "s", buf);
-    }
-    return n;
-}
-
-void prose_flags(const results *r, char *buf, size_t size)
-{
-    int i, drift = 0, throttled = 0, failed = 0, busy, impossible, m = drift_tests(r);
-    char part[64], passes[1024], points[2048];
-    buf[0] = '\0';
-    prose_partial_text(r, part, sizeof part);
-    if (part[0])
-        fmt_append(buf, size, "%s", part);
-    busy = busy_passes(r, passes, sizeof passes);
-    impossible = beyond_peak_points(r, points, sizeof points);
-    for (i = 0; i < r->npoints; i++) {
-        const rs_point *p = &r->points[i];
-        drift += drift_view(p, m) >= 0;
-        throttled += p->tel.throttled != 0;
-        failed += p->status != PT_OK;
-    }
-    if (busy)
-        fmt_append(buf, size, "%sbusy machine (%d pass%s)", buf[0] ? "; " : "", busy,
-                   busy == 1 ? "" : "es");
-    if (impossible)
-        fmt_append(buf, size, "%sabove the device's peak at %d point%s", buf[0] ? "; " : "",
-                   impossible, impossible == 1 ? "" : "s");
-    if (throttled)
-        fmt_append(buf, size, "%sthrottled at %d point%s", buf[0] ? "; " : "", throttled,
-                   throttled == 1 ? "" : "s");
-    if (drift)
-        fmt_append(buf, size, "%sdrift at %d point%s", buf[0] ? "; " : "", drift,
-                   drift == 1 ? "" : "s");
-    if (failed)
-        fmt_append(buf, size, "%s%d point%s not measured (out of memory, failed or skipped)",
-                   buf[0] ? "; " : "", failed, failed == 1 ? "" : "s");
-}
-
-void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
-{
-    int bd = q_base(r), d;
-    const char *base = q_base_id(r), *mode = workload_mode_name(m);
-    buf[0] = '\0';
-    for (d = 0; d < r->ndevices; d++) {
-        const char *id = r->devices[d].id;
-        const finding *f = time_finding(F, id, m, FIT_RESIDENT);
-        const finding *t = time_finding(F, id, m, FIT_TRANSFER);
-        char shapes[96], widths[640], ts[96];
-        if (d == bd || !f)
-            continue;
-        findings_shapes_text(f, shapes, sizeof shapes);
-        findings_wins_text(f, widths, sizeof widths);
-        ts[0] = '\0';
-        if (t && t->verdict != FIND_UNKNOWN && t->verdict != f->verdict)
-            findings_shapes_text(t, ts, sizeof ts);
-        switch (f->verdict) {
-        case FIND_SOME:
-            if (widths[0])
-                fmt_append(buf, size,
-                           "For %s on this machine, %s is faster than %s %s: use "
-                           "%s %s, and %s elsewhere",
-                           mode, id, base, shapes, id, widths, base);
-            else
-                fmt_append(buf, size,
-                           "For %s on this machine, %s is faster than %s %s, but "
-                           "at no width from some batch on: stay with %s unless the shape is "
-                           "one of those",
-                           mode, id, base, shapes, base);
-            if (ts[0])
-                fmt_append(buf, size, "; with transfers counted it is faster %s", ts);
-            fmt_append(buf, size, ". ");
-            break;
-        case FIND_NEVER:
-            fmt_append(buf, size, "For %s, stay on %s: %s is faster %s", mode, base, id, shapes);
-            if (f->c->kind == CROSS_EXTRAPOLATED && f->c->flops > 0.0)
-                fmt_append(buf, size,
-                           " (the per-width models would have it win only beyond the "
-                           "largest size measured: measure larger sizes before moving)");
-            fmt_append(buf, size, ". ");
-            break;
-        case FIND_ALWAYS:
-            fmt_append(buf, size, "For %s, %s is faster than %s %s", mode, id, base, shapes);
-            if (ts[0])
-                fmt_append(buf, size,
-                           " with the data resident; with transfers counted it is "
-                           "faster %s, so count the transfers before moving small batches",
-                           ts);
-            fmt_append(buf, size, ". ");
-            break;
-        default:
-            fmt_append(buf, size, "For %s there is no verdict on %s against %s: %s. ", mode, id,
-                       base, f->why);
-            break;
-        }
-    }
-    if (!buf[0]) /* a run of networks: their answers */
-        netfit_summary(r, m, buf, size);
-    if (!buf[0])
-        fmt_append(buf, size, "Only %s was measured for %s, so there is nothing to choose between.",
-                   base, mode);
-}
-
-void prose_setup(const results *r, char *buf, size_t size)
-{
-    const rs_prov *p = &r->prov;
-    const char *net = NULL;
-    int total = 0, i, square, nets, far, checked;
-    buf[0] = '\0';
-    for (i = 0; i < r->npoints; i++)
-        total += r->points[i].nsamples;
-    if (r->npoints > 0 && r->points[0].net[0])
-        fmt_append(buf, size,
-                   "Each point is a network of dense layers (its sizes from input to output, "
-                   "such as %s) in fp32, y = ReLU(x·W + b) between layers and x·W + b for the "
-                   "last, verified against a double-precision host reference before it is "
-                   "timed, warmed up, then timed step by step",
-                   r->points[0].sizes);
-    else
-        fmt_append(buf, size,
-                   "Each point is a stack of %d dense layer%s y = ReLU(x·W + b) in fp32, "
-                   "verified against a double-precision host reference before it is timed, "
-                   "warmed up, then timed step by step",
-                   p->layers, p->layers == 1 ? "" : "s");
-    if (r->npasses > 1)
-        fmt_append(buf, size,
-                   " in %d passes over the whole grid, each in a freshly shuffled "
-                   "order,",
-                   r->npasses);
-    fmt_append(buf, size,
-               " within the %.0f s budget (%d sample%s in all). Times are medians, "
-               "with a 95%% interval that includes how the passes differ. ",
-               p->budget, total, total == 1 ? "" : "s");
-    q_run_far(r, &far, &checked);
-    if (far > 0)
-        fmt_append(buf, size,
-                   "The host's CPUs were a cache apart around %d of the %d visits of devices "
-                   "on them (a cache line's round trip between two of them over 2.5 times "
-                   "the run's quickest); those visits' samples are left out of the medians "
-                   "wherever a point has 3 others. ",
-                   far, checked);
-    /* a run of networks alone has no hidden widths to speak of */
-    square = q_has_square(r, WL_INFERENCE) || q_has_square(r, WL_TRAINING);
-    if (square)
-        fmt_append(buf, size,
-                   "At each hidden width the crossover batch is where the difference of the "
-                   "two devices' measured times meets zero between the batches that bracket "
-                   "it, its 95%% interval drawn from the medians' intervals; t = t0 + f/P is "
-                   "fitted per device and hidden width to describe the devices, and only where "
-                   "it fits; ");
-    nets = netfit_networks(r, &net, 1) > 0;
-    if (nets)
-        fmt_append(buf, size,
-                   "%cor each network the crossover batch is where the difference of the two "
-                   "devices' measured step times meets zero between the batches that bracket "
-                   "it, its 95%% interval drawn from the medians' intervals; ",
-                   square ? 'f' : 'F');
-    fmt_append(buf, size,
-               "%crift is a one-sided Mann–Whitney test of the last third of the samples "
-               "against the first.",
-               square || nets ? 'd' : 'D');
-}
-
-void prose_answer(const results *r, const findings *F, char *buf, size_t size)
-{
-    int i;
-    buf[0] = '\0';
-    for (i = 0; F && i < F->n; i++)
-        if (F->f[i].c->view == FIT_RESIDENT && !F->f[i].c->cost) {
-            findings_sentence(&F->f[i], r, buf, size);
-            return;
-        }
-    if (r->ndevices == 1) {
-        prose_alone(r, buf, size);
-        return;
-    }
-    netfit_summary(r, WL_INFERENCE, buf, size);
-    if (!buf[0])
-        netfit_summary(r, WL_TRAINING, buf, size);
-    if (buf[0])
-        return;
-    snprintf(buf, size, "%d point%s measured on %d device%s.", r->npoints,
-             r->npoints == 1 ? "" : "s", r->ndevices, r->ndevices == 1 ? "" : "s");
-}
-
-void prose_alone(const results *r, char *buf, size_t size)
-{
-    const rs_point *best;
-    char peak[96];
-    int i, n = 0;
-    buf[0] = '\0';
-    if (r->ndevices != 1)
-        return;
-    for (i = 0; i < r->npoints; i++)
-        n += q_ok(&r->points[i]);
-    best = peak_point(r, NULL, -1);
-    fmt_append(buf, size,
-               "Only %s (%s, %s) was measured, so there is no other device to "
-               "compare it with and no crossover.",
-               r->devices[0].id, r->devices[0].type[0] ? r->devices[0].type : "unknown type",
-               r->devices[0].name[0] ? r->devices[0].name : "unnamed");
-    if (best) {
-        throughput_text(best, peak, sizeof peak);
-        fmt_append(buf, size,
-                   " It peaks at %s (%s, hidden %d, batch %d) over the %d point%s "
-                   "it measured.",
-                   peak, workload_mode_name(best->mode), best->hidden, best->batch, n,
-                   n == 1 ? "" : "s");
-    }
-}
-
-/* "NVIDIA H100 80GB HBM3" of a device; "Intel Xeon (16 threads)" of the
- * CPU measured through OpenBLAS, whose threads are part of what it is. */
-static void device_short(const results *r, const char *id, char *buf, size_t size)
-{
-    const device_info *d = results_device(r, id);
-    if (!d || !d->name[0])
-        snprintf(buf, size, "%s", id);
-    else if (strcmp(d->kind, "openblas") == 0 && r->prov.blas_threads > 0)
-        snprintf(buf, size, "%s (%d thread%s)", d->name, r->prov.blas_threads,
-                 r->prov.blas_threads == 1 ? "" : "s");
-    else
-        snprintf(buf, size, "%s", d->name);
-}
-
-/* The first resident time finding of r, inference first. */
-static const finding *headline_finding(const findings *F)
-{
-    int m, i;
-    for (m = WL_INFERENCE; m <= WL_TRAINING; m++)
-        for (i = 0; F && i < F->n; i++) {
-            const fit_crossover *c = F->f[i].c;
-            if (c->view == FIT_RESIDENT && !c->cost && (int)c->mode == m &&
-                F->f[i].verdict != FIND_UNKNOWN)
-                return &F->f[i];
-        }
-    return NULL;
-}
-
-/* The headline of a run of networks alone: the first network's resident
- * answer in the first mode measured, "cl:0.0 beats cpu on 784-512-10 from
- * batch 38 (95% CI 32–44)"; 0 (buf untouched) when there is none. */
-static int net_headline(const results *r, char *buf, size_t size)
-{
-    const char *names[2];
-    char other[300], base[300];
-    netfit_set s;
-    const netfit_cross *c = NULL;
-    int i, m, nn = netfit_networks(r, names, 2), done = 0;
-    if (nn == 0 || netfit_run(r, r->prov.seed, 0, &s, NULL) < 0)
-        return 0;
-    for (m = WL_INFERENCE; m <= WL_TRAINING && !c; m++)
-        for (i = 0; i < s.n && !c; i++)
-            if ((int)s.c[i].mode == m && s.c[i].view == FIT_RESIDENT &&
-                strcmp(s.c[i].net, names[0]) == 0 && s.c[i].x.kind != CROSS_UNKNOWN)
-                c = &s.c[i];
-    if (c) {
-        device_short(r, c->other, other, sizeof other);
-        device_short(r, c->base, base, sizeof base);
-        if (c->x.kind == CROSS_IN_RANGE)
-            fmt_append(buf, size,
-                       "%s beats %s on %s from batch %.0f (95%% CI %s%.0f\xe2\x80\x93%.0f%s)",
-                       other, base, c->net, c->x.batch, c->x.lo_open ? "below " : "", c->x.lo,
-                       c->x.hi, c->x.hi_open ? " or beyond" : "");
-        else if (c->x.kind == CROSS_ALWAYS)
-            fmt_append(buf, size, "%s beats %s on %s at every batch measured", other, base, c->net);
-        else
-            fmt_append(buf, size, "%s never stays ahead of %s on %s", other, base, c->net);
-        if (nn > 1)
-            fmt_append(buf, size, " and other networks");
-        fmt_append(buf, size, " (%s, %s)", workload_mode_name(c->mode), q_machine_name(r));
-        done = 1;
-    }
-    netfit_free(&s);
-    return done;
-}
-
-void prose_headline(const results *r, const findings *F, char *buf, size_t size)
-{
-    const finding *f = headline_finding(F);
-    char other[300], base[300], ci[96], part[64];
-    int i;
-    buf[0] = '\0';
-    prose_partial_text(r, part, sizeof part);
-    if (part[0])
-        fmt_append(buf, size, "%c%s: ", toupper_first(part), part + 1);
-    if (!f) {
-        const rs_point *best = peak_point(r, NULL, -1);
-        if (r->ndevices == 1 && best) {
-            device_short(r, r->devices[0].id, other, sizeof other);
-            throughput_text(best, ci, sizeof ci);
-            fmt_append(buf, size, "%s alone peaks at %s on %s", other, ci, q_machine_name(r));
-        } else if (!net_headline(r, buf + strlen(buf), size - strlen(buf))) {
-            fmt_append(buf, size, "Dense layers on %s: %d point%s, no verdict", q_machine_name(r),
-                       r->npoints, r->npoints == 1 ? "" : "s");
-        }
-        return;
-    }
-    device_short(r, f->c->other, other, sizeof other);
-    device_short(r, f->c->base, base, sizeof base);
-    switch (f->verdict) {
-    case FIND_ALWAYS:
-        fmt_append(buf, size, "%s beats %s at every shape measured", other, base);
-        break;
-    case FIND_NEVER:
-        fmt_append(buf, size, "%s never beats %s at the %d shapes measured", other, base,
-                   f->nshapes);
-        break;
-    default:
-        fmt_append(buf, size, "%s beats %s at %d of %d shapes", other, base, f->nwins, f->nshapes);
-        /* the narrowest width that crosses in range: where the answer turns */
-        for (i = 0; i < f->c->nhidden; i++) {
-            const fit_hidden_cross *h = &f->c->per_hidden[i];
-            if (h->kind != CROSS_IN_RANGE)
-                continue;
-            findings_batch_ci(h, ci, sizeof ci);
-            findings_from_text(f, i, part, sizeof part);
-            fmt_append(buf, size, ", %s %s at hidden %d", part, ci, h->hidden);
-            break;
-        }
-        break;
-    }
-    fmt_append(buf, size, " (%s, %s)", workload_mode_name(f->c->mode), q_machine_name(r));
-}
-
-void prose_title(const char *title, const results *r, const findings *F, char *buf, size_t size)
-{
-    size_t n;
-    buf[0] = '\0';
-    if (title && *title)
-        fmt_append(buf, size, "%s: ", title);
-    n = strlen(buf);
-    prose_headline(r, F, buf + n, size - n);
 }
 
 /* The largest shape (by FLOPs) of mode m where both base and other have

@@ -32,23 +32,6 @@
 #include "undo.h"
 #include "workload.h"
 
-/* BE_EINTR when a signal asked to stop (stop.h). */
-int report_stopped(const report_ctx *x, err *e)
-{
-    if (x->o->stop && *x->o->stop)
-        return err_set(e, BE_EINTR,
-                       "interrupted: the report was not written; the previous one "
-                       "is intact");
-    return BE_OK;
-}
-
-/* The oldest run (archive index) of the feed. */
-int report_feed_oldest(const report_ctx *x)
-{
-    int n = x->a.n - (x->o->feed_items > 0 ? x->o->feed_items : SITE_FEED_ITEMS);
-    return n < 0 ? 0 : n;
-}
-
 /* ---- rendering, one run whole at a time ------------------------------ */
 
 /* Run k loaded whole in place of its small model, with its findings and
@@ -475,55 +458,6 @@ static int render_all(report_ctx *x, char *index, size_t size, err *e)
     return BE_OK;
 }
 
-/* The places a report writes at in OUT, checked before anything is drawn
- * or rendered: a link planted at one of them, or at a directory on the
- * way, refuses the report with OUT as it was (site_flush checks every
- * staged file again before the first is written). */
-int report_check_out(const char *out, err *e)
-{
-    static const char *const fixed[] = {
-        "index.html",   "feed.xml",  "style.css",       "results.csv",       "fits.csv",
-        "history.html", "site.conf", "runs/index.html", "history/style.css", "compare/style.css",
-    };
-    static const char *const chart_dirs[] = {"", "history", "compare", "runs"};
-    char p[PATHMAX];
-    size_t i;
-    int rc;
-    for (i = 0; i < sizeof fixed / sizeof *fixed; i++) {
-        snprintf(p, sizeof p, "%s/%s", out, fixed[i]);
-        if ((rc = fsx_check_in(out, p, e)) < 0)
-            return rc;
-    }
-    /* the charts' names depend on the data: every PNG where charts go,
-     * each run's too (before the archive is read, which writes the cache) */
-    for (i = 0; i < sizeof chart_dirs / sizeof *chart_dirs; i++) {
-        snprintf(p, sizeof p, "%s%s%s", out, *chart_dirs[i] ? "/" : "", chart_dirs[i]);
-        if ((rc = fsx_check_links_in(out, p, ".png", strcmp(chart_dirs[i], "runs") == 0, e)) < 0)
-            return rc;
-    }
-    return BE_OK;
-}
-
-/* Once every check passed: what a killed report, run or import left in
- * the directories of OUT this report writes (runs: NULL for none), so
- * that a SIGKILL's temporaries do not stay forever (fsx_sweep_in). */
-int report_sweep_out(const char *out, const archive *a, err *e)
-{
-    static const char *const dirs[] = {"", "runs", "history", "compare", "share", CACHE_DIR};
-    char p[PATHMAX];
-    size_t i;
-    int k, rc;
-    for (i = 0; i < sizeof dirs / sizeof *dirs; i++) {
-        snprintf(p, sizeof p, "%s%s%s", out, *dirs[i] ? "/" : "", dirs[i]);
-        if ((rc = fsx_sweep_in(out, p, e)) < 0)
-            return rc;
-    }
-    for (k = 0; a && k < a->n; k++)
-        if (fsx_inside(out, a->v[k].dir) && (rc = fsx_sweep_in(out, a->v[k].dir, e)) < 0)
-            return rc;
-    return BE_OK;
-}
-
 /* report_check_out for the files of every run of the archive. */
 static int check_runs(const char *out, const archive *a, err *e)
 {
@@ -613,7 +547,7 @@ int report_write(const report_opts *o, char *index, size_t size, err *e)
         if ((rc = report_match_sides(x, e)) == BE_OK &&
             (rc = check_runs(o->out, &x->a, e)) == BE_OK &&
             (rc = report_sweep_out(o->out, &x->a, e)) == BE_OK &&
-            (rc = undo_begin(&u, o->out, UNDO_RUNS, e)) == BE_OK) {
+            (rc = report_undo_begin(&u, o->out, 1, e)) == BE_OK) {
             /* each file staged as it is rendered: memory bounded by a page */
             site_outbox_spool(&x->box, o->out);
             rc = render_all(x, index, size, e);

@@ -109,7 +109,7 @@ int report_render_compare(const site *s, const char *out, const compare_set *c, 
                           const results *b, int draw, site_outbox *box, char *page, size_t size,
                           err *e)
 {
-    char dir[PATHMAX], base[PATHMAX], name[300], p[PATHMAX];
+    char dir[PATHMAX], base[PATHMAX], name[300], self[320], p[PATHMAX];
     xmlDocPtr doc;
     int rc;
     snprintf(dir, sizeof dir, "%s/compare", out);
@@ -119,13 +119,10 @@ int report_render_compare(const site *s, const char *out, const compare_set *c, 
     snprintf(base, sizeof base, "%s/%s", dir, name);
     if (draw && (rc = compare_chart(c, out, base, e)) < 0)
         return rc;
-    snprintf(p, sizeof p, "compare/%s.html", name);
-    doc = site_page(s, "compare", annotate_compare(c, a, b, name, base), p, "style.css",
-                    "../index.html", "../feed.xml", e);
-    if (!doc)
-        return BE_EFAIL;
-    snprintf(p, sizeof p, "%s.html", base);
-    if ((rc = report_put_page(s, box, s->compare_xsl, doc, p, e)) < 0)
+    snprintf(self, sizeof self, "compare/%s.html", name);
+    if ((rc = site_page_below(s, "compare", annotate_compare(c, a, b, name, base), out, self,
+                              "style.css", &doc, p, sizeof p, e)) < 0 ||
+        (rc = report_put_page(s, box, s->compare_xsl, doc, p, e)) < 0)
         return rc;
     snprintf(p, sizeof p, "%s/style.css", dir);
     if ((rc = site_put(box, p, s->css, s->css_len, 1, e)) < 0)
@@ -157,7 +154,7 @@ int report_compare(const report_opts *o, const char *const *a, int na, const cha
         return rc;
     /* the chart is drawn in place and the mark dropped: put back when the
      * page is not published (undo.h) */
-    if ((rc = undo_begin(&un, o->out, NULL, e)) < 0) {
+    if ((rc = report_undo_begin(&un, o->out, 0, e)) < 0) {
         undo_rollback(&un);
         return rc;
     }

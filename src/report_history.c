@@ -99,6 +99,7 @@ static int history_row(const hist_series *s, int i)
  * history_row). */
 static void history_table(xmlNodePtr parent, const hist_series *s)
 {
+    static const char *const first[] = {"#", "Run"};
     xmlNodePtr t = site_add(parent, "table", NULL), head, row, c;
     char buf[256];
     int i, w;
@@ -119,9 +120,7 @@ static void history_table(xmlNodePtr parent, const hist_series *s)
                  "The charts above show every run; the archive lists them all.");
         site_attr(t, "caption", cap);
     }
-    head = site_add(t, "head", NULL);
-    site_add(head, "th", "#");
-    site_add(head, "th", "Run");
+    head = site_head(t, first, 2);
     for (w = 0; w < s->nwidths; w++) {
         snprintf(buf, sizeof buf, "hidden %d", s->hidden[w]);
         site_add(head, "th", buf);

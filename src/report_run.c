@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "archpages.h"
-#include "chart.h"
 #include "csv.h"
 #include "export.h"
 #include "figure.h"
@@ -34,51 +33,7 @@
 #include "utf8.h"
 #include "workload.h"
 
-/* Run k's title, its page's and its feed item's (prose_title), as one
- * line (a host name from a results file may hold a line break). */
-void report_page_title(const report_ctx *x, int k, char *buf, size_t size)
-{
-    char raw[1024];
-    prose_title(x->s.title, x->a.v[k].r, &x->F[k], raw, sizeof raw);
-    utf8_line(buf, size, raw);
-}
-
-/* Applies xsl to doc (freed here) and stages the page at path in box. */
-int report_put_page(const site *s, site_outbox *box, xsltStylesheetPtr xsl, xmlDocPtr doc,
-                    const char *path, err *e)
-{
-    xmlChar *html = NULL;
-    int len, rc = site_transform(s, xsl, doc, path, &html, &len, NULL, e);
-    xmlFreeDoc(doc);
-    return rc < 0 ? rc : site_put_xml(box, path, html, len, e);
-}
-
 /* ---- charts and tables ------------------------------------------------- */
-
-/* The link attributes of a chart element: href_base + ".png", shown and
- * linked (at FIGURE_SCALE, a closer look), with the chart's size in CSS pixels, and the same for its narrow
- * rendering when file_base (the chart's path, without extension) has one. */
-void report_chart_links(xmlNodePtr c, const char *file_base, const char *href_base)
-{
-    char p[PATHMAX];
-    int w, h;
-    err e;
-    site_attrf(c, "png", "%s.png", href_base);
-    snprintf(p, sizeof p, "%s.png", file_base);
-    if (chart_png_size(p, &w, &h, &e) == BE_OK) {
-        site_attrf(c, "width", "%.0f", w / FIGURE_SCALE);
-        site_attrf(c, "height", "%.0f", h / FIGURE_SCALE);
-    } else {
-        site_attrf(c, "width", "%.0f", FIGURE_WIDTH);
-        site_attrf(c, "height", "%.0f", FIGURE_HEIGHT);
-    }
-    snprintf(p, sizeof p, "%s" FIGURE_NARROW_SUFFIX ".png", file_base);
-    if (chart_png_size(p, &w, &h, &e) == BE_OK) {
-        site_attrf(c, "narrow-png", "%s" FIGURE_NARROW_SUFFIX ".png", href_base);
-        site_attrf(c, "narrow-width", "%.0f", w / FIGURE_NARROW_SCALE);
-        site_attrf(c, "narrow-height", "%.0f", h / FIGURE_NARROW_SCALE);
-    }
-}
 
 /* One <chart> element, when its PNG exists in dir. */
 static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefix, const char *kind,
@@ -176,6 +131,7 @@ static int any_throttled(const results *r, wl_mode m)
 
 static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 {
+    static const char *const first[] = {"Hidden", "Batch", "FLOP per layer"};
     q_shape shapes[Q_MAX_SHAPES];
     int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d;
     int energy[RESULTS_MAX_DEVICES];
@@ -198,10 +154,7 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
                    " † measured while the device was throttled (power "
                    "cap, thermal or hardware slowdown).");
     site_attr(t, "caption", cap);
-    head = site_add(t, "head", NULL);
-    site_add(head, "th", "Hidden");
-    site_add(head, "th", "Batch");
-    site_add(head, "th", "FLOP per layer");
+    head = site_head(t, first, 3);
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
         char l[400];
         figure_device_label(&r->devices[d], l, sizeof l);
@@ -239,6 +192,20 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 
 /* ---- the run's annotation ---------------------------------------------- */
 
+/* The bars of each device's step time (cost 0) or cost of a step (1)
+ * relative to the base in mode m, with their paragraph. */
+static void add_relative(xmlNodePtr mn, const results *r, const findings *F, wl_mode m, int cost,
+                         const char *dir, const char *chart_prefix)
+{
+    char buf[8192], alt[512];
+    prose_relative(r, F, m, cost, buf, sizeof buf);
+    snprintf(alt, sizeof alt, "Chart: bars of %s relative to %s (%s), lower is %s.",
+             cost ? "the cost of a step" : "step time", q_base_id(r), workload_mode_name(m),
+             cost ? "cheaper" : "better");
+    add_chart(mn, dir, chart_prefix,
+              runcharts_name(cost ? RUNCHARTS_COST : RUNCHARTS_RELATIVE_TIME), m, alt, buf);
+}
+
 /* The charts of hidden widths, their paragraphs and the table of one
  * mode: for the square stack only (a network's are on its own page,
  * page_net.c, where its sizes are not taken for a hidden width). */
@@ -268,20 +235,9 @@ static void add_square(xmlNodePtr mn, const results *r, const findings *F, wl_mo
                  mode);
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_WINNER_MAP), m, alt, buf);
     }
-    prose_relative(r, F, m, 0, buf, sizeof buf);
-    snprintf(alt, sizeof alt,
-             "Chart: bars of step time relative to %s (%s), lower is "
-             "better.",
-             base, mode);
-    add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_RELATIVE_TIME), m, alt, buf);
-    if (r->prices.n > 0) {
-        prose_relative(r, F, m, 1, buf, sizeof buf);
-        snprintf(alt, sizeof alt,
-                 "Chart: bars of the cost of a step relative to %s (%s), "
-                 "lower is cheaper.",
-                 base, mode);
-        add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_COST), m, alt, buf);
-    }
+    add_relative(mn, r, F, m, 0, dir, chart_prefix);
+    if (r->prices.n > 0)
+        add_relative(mn, r, F, m, 1, dir, chart_prefix);
     add_table(mn, r, m);
 }
 
@@ -466,23 +422,6 @@ static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const cha
     }
 }
 
-/* Whether the charts at each of the n bases (without extension) are all
- * there, wide and narrow. */
-int report_charts_exist(const char *const *base, int n)
-{
-    char p[PATHMAX + 32];
-    int i;
-    for (i = 0; i < n; i++) {
-        snprintf(p, sizeof p, "%s.png", base[i]);
-        if (access(p, F_OK) != 0)
-            return 0;
-        snprintf(p, sizeof p, "%s" FIGURE_NARROW_SUFFIX ".png", base[i]);
-        if (access(p, F_OK) != 0)
-            return 0;
-    }
-    return 1;
-}
-
 /* Run k's page: OUT/runs/<id>/index.html, or OUT/index.html (index 1,
  * with the hosts' charts when hosts is not NULL). */
 int report_run_page(report_ctx *x, int k, int index, const results *hosts, int nhosts,
@@ -514,25 +453,24 @@ int report_run_page(report_ctx *x, int k, int index, const results *hosts, int n
  * place, see report.c's with_run). */
 int report_render_run(report_ctx *x, int k, err *e)
 {
+    /* the run's exports, each made whole in memory and staged */
+    static const struct {
+        const char *name;
+        int (*make)(const results *r, char **out, size_t *len, err *e);
+    } exports[] = {{"results.csv", csv_results},
+                   {"results.json", export_json},
+                   {"summary.md", export_summary}};
     const archive_run *u = &x->a.v[k];
-    char p[PATHMAX], *csv;
-    size_t len;
+    char p[PATHMAX], *data;
+    size_t len, i;
     int rc;
-    if ((rc = csv_results(u->r, &csv, &len, e)) < 0)
-        return rc;
-    snprintf(p, sizeof p, "%s/results.csv", u->dir);
-    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
-        return rc;
-    if ((rc = export_json(u->r, &csv, &len, e)) < 0)
-        return rc;
-    snprintf(p, sizeof p, "%s/results.json", u->dir);
-    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
-        return rc;
-    if ((rc = export_summary(u->r, &csv, &len, e)) < 0)
-        return rc;
-    snprintf(p, sizeof p, "%s/summary.md", u->dir);
-    if ((rc = site_put(&x->box, p, csv, len, 0, e)) < 0)
-        return rc;
+    for (i = 0; i < sizeof exports / sizeof *exports; i++) {
+        if ((rc = exports[i].make(u->r, &data, &len, e)) < 0)
+            return rc;
+        snprintf(p, sizeof p, "%s/%s", u->dir, exports[i].name);
+        if ((rc = site_put(&x->box, p, data, len, 0, e)) < 0)
+            return rc;
+    }
     snprintf(p, sizeof p, "%s/style.css", u->dir);
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;

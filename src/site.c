@@ -20,6 +20,7 @@
 
 #include "fmt.h"
 #include "fsx.h"
+#include "grow.h"
 #include "infile.h"
 #include "utf8.h"
 #include "version.h"
@@ -298,21 +299,15 @@ fail:
 
 void site_close(site *s)
 {
+    xsltStylesheetPtr xsl[] = {s->run_xsl,  s->compare_xsl, s->history_xsl,
+                               s->feed_xsl, s->archive_xsl, s->net_xsl};
+    size_t i;
     xmlSetGenericErrorFunc(NULL, NULL);
     xmlSetStructuredErrorFunc(NULL, NULL);
     xsltSetGenericErrorFunc(NULL, NULL);
-    if (s->run_xsl)
-        xsltFreeStylesheet(s->run_xsl);
-    if (s->compare_xsl)
-        xsltFreeStylesheet(s->compare_xsl);
-    if (s->history_xsl)
-        xsltFreeStylesheet(s->history_xsl);
-    if (s->feed_xsl)
-        xsltFreeStylesheet(s->feed_xsl);
-    if (s->archive_xsl)
-        xsltFreeStylesheet(s->archive_xsl);
-    if (s->net_xsl)
-        xsltFreeStylesheet(s->net_xsl);
+    for (i = 0; i < sizeof xsl / sizeof *xsl; i++)
+        if (xsl[i])
+            xsltFreeStylesheet(xsl[i]);
     free(s->css);
     memset(s, 0, sizeof *s);
 }
@@ -381,6 +376,15 @@ xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text)
     return c;
 }
 
+xmlNodePtr site_head(xmlNodePtr table, const char *const *th, int n)
+{
+    xmlNodePtr head = site_add(table, "head", NULL);
+    int i;
+    for (i = 0; i < n; i++)
+        site_add(head, "th", th[i]);
+    return head;
+}
+
 void site_attr(xmlNodePtr n, const char *name, const char *value)
 {
     char *copy = NULL;
@@ -436,6 +440,15 @@ xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, cons
     }
     xmlAddChild(page, annotation);
     return doc;
+}
+
+int site_page_below(const site *s, const char *kind, xmlNodePtr annotation, const char *out,
+                    const char *self, const char *css, xmlDocPtr *doc, char *path, size_t size,
+                    err *e)
+{
+    snprintf(path, size, "%s/%s", out, self);
+    *doc = site_page(s, kind, annotation, self, css, "../index.html", "../feed.xml", e);
+    return *doc ? BE_OK : BE_EFAIL;
 }
 
 /* libxml2's HTML serializer knows HTML 4's void elements, not HTML5's
@@ -522,24 +535,36 @@ static void stage_of(const char *path, char *buf, size_t size)
     snprintf(buf, size, "%s" SITE_STAGE_SUFFIX, path);
 }
 
+/* The directory of path opened into *fd, inside out and reached through
+ * no link (fsx_dir_open), and path's name in it; NULL when it cannot be
+ * opened. */
+static const char *open_dir_of(const char *out, const char *path, int *fd)
+{
+    char dir[SITE_PATH], *slash;
+    err ignore;
+    snprintf(dir, sizeof dir, "%s", path);
+    if (!(slash = strrchr(dir, '/')))
+        return NULL;
+    *slash = '\0';
+    if (fsx_dir_open(out, dir, 0, fd, &ignore) < 0)
+        return NULL;
+    return path + (slash - dir) + 1;
+}
+
 /* Whether the file at path, inside out and reached through no link, holds
  * data[0..len) already: read in blocks and compared, never trusted by its
  * size or time. */
 static int same_on_disk(const char *out, const char *path, const char *data, size_t len)
 {
-    char dir[SITE_PATH], block[65536], *slash;
+    char block[65536];
+    const char *name;
     struct stat st;
     size_t at = 0;
     ssize_t got = 1;
     int dfd, fd, same = 0;
-    err ignore;
-    snprintf(dir, sizeof dir, "%s", path);
-    if (!(slash = strrchr(dir, '/')))
+    if (!(name = open_dir_of(out, path, &dfd)))
         return 0;
-    *slash = '\0';
-    if (fsx_dir_open(out, dir, 0, &dfd, &ignore) < 0)
-        return 0;
-    fd = openat(dfd, slash + 1, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     close(dfd);
     if (fd < 0)
         return 0;
@@ -638,14 +663,8 @@ static int stage_now(site_outbox *b, site_file *f, const char *out, err *e)
  * OUT/runs/). */
 static int dir_there(const char *out, const char *path)
 {
-    char dir[SITE_PATH], *slash;
     int fd;
-    err ignore;
-    snprintf(dir, sizeof dir, "%s", path);
-    if (!(slash = strrchr(dir, '/')))
-        return 0;
-    *slash = '\0';
-    if (fsx_dir_open(out, dir, 0, &fd, &ignore) < 0)
+    if (!open_dir_of(out, path, &fd))
         return 0;
     close(fd);
     return 1;
@@ -660,26 +679,19 @@ void site_outbox_spool(site_outbox *b, const char *out)
  * set. */
 static site_file *add_entry(site_outbox *b, const char *path, err *e)
 {
-    site_file *f;
-    if (b->n == b->cap) {
-        int cap = b->cap ? b->cap * 2 : 32;
-        site_file *v = realloc(b->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            err_set(e, BE_EFAIL, "out of memory");
-            return NULL;
-        }
-        b->v = v;
-        b->cap = cap;
-    }
-    f = &b->v[b->n];
-    memset(f, 0, sizeof *f);
-    if (strlen(path) >= SITE_PATH || !(f->path = strdup(path))) {
-        err_set(e, BE_EFAIL, "%s: %s", path,
-                strlen(path) >= SITE_PATH ? "path too long" : "out of memory");
+    site_file *v;
+    if (strlen(path) >= SITE_PATH) {
+        err_set(e, BE_EFAIL, "%s: path too long", path);
         return NULL;
     }
-    b->n++;
-    return f;
+    if (!(v = grow_slot(b->v, b->n, &b->cap, sizeof *v, 32, e)))
+        return NULL;
+    b->v = v;
+    if (!(v[b->n].path = strdup(path))) {
+        err_set(e, BE_EFAIL, "%s: out of memory", path);
+        return NULL;
+    }
+    return &v[b->n++];
 }
 
 int site_put(site_outbox *b, const char *path, char *data, size_t len, int borrowed, err *e)

@@ -103,6 +103,9 @@ void site_close(site *s);
  * site_transform refuse it (so the builders need not check every call). */
 xmlNodePtr site_add(xmlNodePtr parent, const char *name, const char *text);
 void site_attr(xmlNodePtr n, const char *name, const char *value);
+/* The <head> of table, its first column headings th[0..n) (those that
+ * depend on the data the caller adds to it). */
+xmlNodePtr site_head(xmlNodePtr table, const char *const *th, int n);
 void site_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* 1 when building the tree of n (or n itself: NULL) failed for memory. */
@@ -123,6 +126,13 @@ void site_tree_fail(xmlNodePtr n);
  * caller frees the document with xmlFreeDoc; NULL when out of memory. */
 xmlDocPtr site_page(const site *s, const char *kind, xmlNodePtr annotation, const char *self,
                     const char *css, const char *home, const char *feed, err *e);
+/* site_page for a page one directory below OUT at self (relative to OUT,
+ * "compare/<a>..<b>.html"), whose home page and feed are one level up,
+ * into *doc; the path it is written at (out/self) into path.  BE_EFAIL
+ * when out of memory (*doc NULL). */
+int site_page_below(const site *s, const char *kind, xmlNodePtr annotation, const char *out,
+                    const char *self, const char *css, xmlDocPtr *doc, char *path, size_t size,
+                    err *e);
 
 /* text as HTML, for the feed's fields that readers render as HTML: a text
  * node (in a <p> with para) serialized by libxml2's HTML serializer, so

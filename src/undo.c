@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache.h"
 #include "fsx.h"
+#include "grow.h"
 
 /* Whether name is one of the files breakeven writes in place: a chart, a
  * mark, a run's results file (refit), its decision files (decide). */
@@ -46,25 +46,15 @@ static void dir_free(undo_dir *d)
 /* A new entry for the directory path of OUT (its fields zero but path). */
 static undo_dir *dir_add(undo *u, const char *path, err *e)
 {
-    undo_dir *d;
-    if (u->n == u->cap) {
-        int cap = u->cap ? 2 * u->cap : 16;
-        undo_dir *v = realloc(u->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            err_set(e, BE_EFAIL, "out of memory");
-            return NULL;
-        }
-        u->v = v;
-        u->cap = cap;
-    }
-    d = &u->v[u->n];
-    memset(d, 0, sizeof *d);
-    if (!(d->path = strdup(path))) {
+    undo_dir *v = grow_slot(u->v, u->n, &u->cap, sizeof *v, 16, e);
+    if (!v)
+        return NULL;
+    u->v = v;
+    if (!(v[u->n].path = strdup(path))) {
         err_set(e, BE_EFAIL, "out of memory");
         return NULL;
     }
-    u->n++;
-    return d;
+    return &v[u->n++];
 }
 
 /* The directory of backups, made at the first file kept. */
@@ -172,30 +162,39 @@ static int note_runs(undo *u, int *kfd, err *e)
     return rc;
 }
 
+/* u ready for either undo_rollback or undo_forget, once the noting
+ * ended with rc: a list cut short would take files it missed for new
+ * ones. */
+static int begun(undo *u, int kfd, int rc)
+{
+    if (kfd >= 0)
+        close(kfd);
+    u->ready = rc == BE_OK;
+    return rc;
+}
+
 int undo_begin(undo *u, const char *out, const char *dir, err *e)
 {
-    static const char *const dirs[] = {"", "/history", "/compare", "/" CACHE_DIR};
+    int kfd = -1;
+    memset(u, 0, sizeof *u);
+    snprintf(u->out, sizeof u->out, "%s", out);
+    return begun(u, kfd, note(u, dir, &kfd, e));
+}
+
+int undo_begin_in(undo *u, const char *out, const char *const *dirs, size_t n, int runs, err *e)
+{
     char p[4200];
     size_t i;
     int kfd = -1, rc = BE_OK;
     memset(u, 0, sizeof *u);
     snprintf(u->out, sizeof u->out, "%s", out);
-    if (dir && strcmp(dir, UNDO_RUNS) != 0) {
-        rc = note(u, dir, &kfd, e);
-        goto done;
-    }
-    for (i = 0; rc == BE_OK && i < sizeof dirs / sizeof *dirs; i++) {
-        snprintf(p, sizeof p, "%s%s", out, dirs[i]);
+    for (i = 0; rc == BE_OK && i < n; i++) {
+        snprintf(p, sizeof p, "%s%s%s", out, dirs[i][0] ? "/" : "", dirs[i]);
         rc = note(u, p, &kfd, e);
     }
-    if (rc == BE_OK && dir)
+    if (rc == BE_OK && runs)
         rc = note_runs(u, &kfd, e);
-done:
-    if (kfd >= 0)
-        close(kfd);
-    /* a list cut short would take files it missed for new ones */
-    u->ready = rc == BE_OK;
-    return rc;
+    return begun(u, kfd, rc);
 }
 
 /* Directory d as it was: the charts and marks made since removed, those

@@ -49,15 +49,16 @@ typedef struct undo {
 } undo;
 
 /* Notes the files breakeven writes in place (charts, marks, a run's
- * results and decision files) of OUT's directories where a report draws,
- * each kept by a hard link: with dir NULL, OUT, OUT/history, OUT/compare
- * and OUT/.cache (`compare`); with dir UNDO_RUNS, each run's directory
- * too (`report`); else the directory dir of OUT only (`refit`, `decide`
- * of a run).  BE_EIO when the backups cannot be made (nothing was written
- * then but the directory of backups, which undo_forget or undo_rollback
- * removes).  u is ready for either whatever this returns. */
-#define UNDO_RUNS "runs/*"
+ * results and decision files) of the directory dir of OUT, each kept by a
+ * hard link (`refit`, `decide` of a run).  BE_EIO when the backups cannot
+ * be made (nothing was written then but the directory of backups, which
+ * undo_forget or undo_rollback removes).  u is ready for either whatever
+ * this returns. */
 int undo_begin(undo *u, const char *out, const char *dir, err *e);
+/* The same for the directories dirs[0..n) of OUT, relative to it ("" for
+ * OUT itself), and with runs each run's directory OUT/runs/<id> too: the
+ * places where a report or `compare` draws, which the caller names. */
+int undo_begin_in(undo *u, const char *out, const char *const *dirs, size_t n, int runs, err *e);
 /* The report failed: the charts and marks it made removed, those it
  * replaced put back, the backups removed; u freed.  What cannot be put
  * back stays as it is (a read-only OUT was not written either). */

@@ -1,0 +1,250 @@
+/*
+ * prose_warn.c — a run's warnings in words (see prose.h): the paragraphs
+ * that lead its page (a partial run, a busy machine, impossible
+ * measurements, throttling, drift, points not measured), and the same in a
+ * few words for the archive's entries.
+ */
+#include "prose.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "list.h"
+#include "query.h"
+#include "workload.h"
+
+void prose_busy_pass(const results *r, const rs_pass *p, char *buf, size_t size)
+{
+    int cores = r->prov.cores > 0 ? r->prov.cores : 1;
+    buf[0] = '\0';
+    if (p->state.others_cpu >= 0.005)
+        fmt_append(buf, size, "others %.0f%%, ", 100.0 * p->state.others_cpu);
+    if (p->state.steal >= 0.0005)
+        fmt_append(buf, size, "steal %.1f%%, ", 100.0 * p->state.steal);
+    fmt_append(buf, size, "%.1f of %d CPU%s", q_pass_taken(r, p), cores, cores == 1 ? "" : "s");
+}
+
+/* The passes during which others (or the hypervisor) took a noticeable
+ * share of the CPU (q_pass_busy): "pass 2: others 31%, 0.6 of 2 CPUs";
+ * returns how many. */
+static int busy_passes(const results *r, char *buf, size_t size)
+{
+    int i, k = 0;
+    char one[128];
+    buf[0] = '\0';
+    for (i = 0; i < r->npasses; i++) {
+        if (!q_pass_busy(r, &r->passes[i]))
+            continue;
+        prose_busy_pass(r, &r->passes[i], one, sizeof one);
+        fmt_append(buf, size, "%spass %d: %s", k++ ? "; " : "", r->passes[i].index, one);
+    }
+    return k;
+}
+
+/* The points above their device's peak (q_beyond_peak), by device:
+ * "cl:0.0 (peak 51.2 TFLOP/s) at inference hidden 128 batch 16, …",
+ * their measured figures withheld; returns how many. */
+static int beyond_peak_points(const results *r, char *buf, size_t size)
+{
+    int d, i, k = 0;
+    buf[0] = '\0';
+    for (d = 0; d < r->ndevices; d++) {
+        const char *id = r->devices[d].id;
+        int kd = 0;
+        for (i = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            char g[32];
+            if (strcmp(p->device, id) != 0 || !q_beyond_peak(r, p))
+                continue;
+            if (!kd++) {
+                fmt_si(g, sizeof g, q_peak(r, id), 3, "FLOP/s");
+                fmt_append(buf, size, "%s%s (peak %s) at", k ? "; " : "", id, g);
+            }
+            fmt_append(buf, size, "%s %s hidden %d batch %d", kd > 1 ? "," : "",
+                       workload_mode_name(p->mode), p->hidden, p->batch);
+            k++;
+        }
+    }
+    return k;
+}
+
+void prose_partial_text(const results *r, char *buf, size_t size)
+{
+    size_list h, b;
+    err e;
+    int i, done = 0, modes;
+    buf[0] = '\0';
+    if (!r->partial)
+        return;
+    /* a partial file keeps the points it reached: the plan is the grid of
+     * its command, every mode on every device (refinement points apart) */
+    for (i = 0; i < r->npoints; i++)
+        done += r->points[i].why[0] == '\0';
+    modes = strchr(r->prov.modes, ',') ? 2 : 1;
+    if (list_parse(r->prov.hidden, "hidden", 1 << 20, &h, &e) == BE_OK &&
+        list_parse(r->prov.batch, "batch", 1 << 20, &b, &e) == BE_OK &&
+        h.n * b.n * modes * r->ndevices >= done)
+        snprintf(buf, size, "partial: %d of %d points", done, h.n * b.n * modes * r->ndevices);
+    else
+        snprintf(buf, size, "partial: %d points", done);
+}
+
+/* The drift tests of r: one per measured point and view that had enough
+ * samples to test (a drift ratio of 0 says none was made). */
+static int drift_tests(const results *r)
+{
+    int i, m = 0;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->status != PT_OK)
+            continue;
+        m += p->resident.drift_ratio > 0.0;
+        m += p->has_transfer && p->transfer.drift_ratio > 0.0;
+    }
+    return m;
+}
+
+/* Whether the run's warning names summary s of a run of m drift tests
+ * (PROSE_DRIFT_*).  The one-sided p from the z that stats_drift gave the
+ * flag (the summaries keep it where drift is flagged), so that only what
+ * a digest keeps counts (prose_flags). */
+static int drift_named(const stats_summary *s, int m)
+{
+    return s->drift && s->drift_ratio >= PROSE_DRIFT_RATIO && m > 0 &&
+           0.5 * erfc(s->drift_z / sqrt(2.0)) <= PROSE_DRIFT_ALPHA / m;
+}
+
+/* The view of p that the drift warning names (resident first: its ratio
+ * is the one quoted), or -1. */
+static int drift_view(const rs_point *p, int m)
+{
+    if (p->status != PT_OK)
+        return -1;
+    if (drift_named(&p->resident, m))
+        return FIT_RESIDENT;
+    if (p->has_transfer && drift_named(&p->transfer, m))
+        return FIT_TRANSFER;
+    return -1;
+}
+
+/* One more warning in w[0..max) (*n of them so far), when there is room. */
+static void warn(char (*w)[PROSE_WARNING], int *n, int max, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void warn(char (*w)[PROSE_WARNING], int *n, int max, const char *fmt, ...)
+{
+    va_list ap;
+    if (*n >= max)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(w[(*n)++], PROSE_WARNING, fmt, ap);
+    va_end(ap);
+}
+
+/* Point p named in a warning's list, after the *k named before it. */
+static void name_point(char *buf, size_t size, const rs_point *p, int *k)
+{
+    fmt_append(buf, size, "%s%s %s hidden %d batch %d", (*k)++ ? ", " : "", p->device,
+               workload_mode_name(p->mode), p->hidden, p->batch);
+}
+
+int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
+{
+    char buf[2048];
+    int i, k, m, n = 0;
+    rs_status st;
+    if (r->partial && n < max) {
+        prose_partial_text(r, buf, sizeof buf);
+        warn(w, &n, max,
+             "This run did not finish (it was interrupted or failed) and is %s: "
+             "the points it did not reach are missing from every chart and table.",
+             buf);
+    }
+    if ((k = busy_passes(r, buf, sizeof buf)) > 0)
+        warn(w, &n, max,
+             "Busy machine: other processes (others) or the hypervisor (steal) took a "
+             "share of the CPU while this run measured (%s); its times may be slower "
+             "and its intervals are wider than on a quiet machine.",
+             buf);
+    if ((k = beyond_peak_points(r, buf, sizeof buf)) > 0)
+        warn(w, &n, max,
+             "Impossible measurements: %d point%s measured faster than %s device's fp32 "
+             "peak allows: %s. The timer or the device's report is wrong there; %s "
+             "never quoted as a device's best.",
+             k, k == 1 ? "" : "s", k == 1 ? "its" : "their", buf, k == 1 ? "it is" : "they are");
+    buf[0] = '\0';
+    for (i = 0, k = 0; i < r->npoints; i++)
+        if (r->points[i].tel.throttled)
+            name_point(buf, sizeof buf, &r->points[i], &k);
+    if (k)
+        warn(w, &n, max,
+             "Throttling: %d point%s %s measured while the device reported throttling "
+             "(marked \xe2\x80\xa0 in the tables): %s.",
+             k, k == 1 ? "" : "s", k == 1 ? "was" : "were", buf);
+    buf[0] = '\0';
+    for (i = 0, k = 0, m = drift_tests(r); i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        /* the ratio of the view that drifted: the resident one's own
+         * beside a transfer's drift read "+0%" */
+        const int v = drift_view(p, m), tr = v == FIT_TRANSFER;
+        if (v < 0)
+            continue;
+        name_point(buf, sizeof buf, p, &k);
+        fmt_append(buf, sizeof buf, " (%+.0f%%%s)",
+                   100.0 * ((tr ? p->transfer.drift_ratio : p->resident.drift_ratio) - 1.0),
+                   tr ? " with transfers" : "");
+    }
+    if (k)
+        warn(w, &n, max,
+             "Drift: %d point%s got slower while being measured "
+             "(thermal throttling or a busy neighbour), last third against first: %s.",
+             k, k == 1 ? "" : "s", buf);
+    for (st = PT_OUT_OF_MEMORY; st <= PT_SKIPPED; st++) {
+        buf[0] = '\0';
+        for (i = 0, k = 0; i < r->npoints; i++)
+            if (r->points[i].status == st)
+                name_point(buf, sizeof buf, &r->points[i], &k);
+        if (k)
+            warn(w, &n, max, "%s: %d point%s (%s).",
+                 st == PT_OUT_OF_MEMORY         ? "Out of memory"
+                 : st == PT_FAILED_VERIFICATION ? "Failed verification (never timed)"
+                                                : "Skipped after a device error",
+                 k, k == 1 ? "" : "s", buf);
+    }
+    return n;
+}
+
+void prose_flags(const results *r, char *buf, size_t size)
+{
+    int i, drift = 0, throttled = 0, failed = 0, busy, impossible, m = drift_tests(r);
+    char part[64], passes[1024], points[2048];
+    buf[0] = '\0';
+    prose_partial_text(r, part, sizeof part);
+    if (part[0])
+        fmt_append(buf, size, "%s", part);
+    busy = busy_passes(r, passes, sizeof passes);
+    impossible = beyond_peak_points(r, points, sizeof points);
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        drift += drift_view(p, m) >= 0;
+        throttled += p->tel.throttled != 0;
+        failed += p->status != PT_OK;
+    }
+    if (busy)
+        fmt_append(buf, size, "%sbusy machine (%d pass%s)", buf[0] ? "; " : "", busy,
+                   busy == 1 ? "" : "es");
+    if (impossible)
+        fmt_append(buf, size, "%sabove the device's peak at %d point%s", buf[0] ? "; " : "",
+                   impossible, impossible == 1 ? "" : "s");
+    if (throttled)
+        fmt_append(buf, size, "%sthrottled at %d point%s", buf[0] ? "; " : "", throttled,
+                   throttled == 1 ? "" : "s");
+    if (drift)
+        fmt_append(buf, size, "%sdrift at %d point%s", buf[0] ? "; " : "", drift,
+                   drift == 1 ? "" : "s");
+    if (failed)
+        fmt_append(buf, size, "%s%d point%s not measured (out of memory, failed or skipped)",
+                   buf[0] ? "; " : "", failed, failed == 1 ? "" : "s");
+}
