@@ -266,21 +266,33 @@ static void load_point(rs_loader *ld, xmlNodePtr n, results *r)
     free(p.pass);
 }
 
+/* Orders by device, then by the keys ka and kb (n of each) in turn: 0
+ * when the two are the same point, or the same model. */
+static int cmp_keys(const char *da, const int *ka, const char *db, const int *kb, int n)
+{
+    int c = strcmp(da, db), i;
+    for (i = 0; c == 0 && i < n; i++)
+        c = (ka[i] > kb[i]) - (ka[i] < kb[i]);
+    return c;
+}
+
+/* A point is its device, mode, layers, hidden and batch, and its network:
+ * why it was added does not make it another one. */
+static int point_cmp(const rs_point *a, const rs_point *b)
+{
+    int ka[4] = {(int)a->mode, a->layers, a->hidden, a->batch};
+    int kb[4] = {(int)b->mode, b->layers, b->hidden, b->batch};
+    int c = cmp_keys(a->device, ka, b->device, kb, 4);
+    if (c == 0 && (c = strcmp(a->sizes, b->sizes)) == 0)
+        c = strcmp(a->net, b->net);
+    return c;
+}
+
 static int point_order(const void *x, const void *y)
 {
     const rs_point *a = *(const rs_point *const *)x, *b = *(const rs_point *const *)y;
-    int c = strcmp(a->device, b->device);
+    int c = point_cmp(a, b);
     if (c)
-        return c;
-    if (a->mode != b->mode)
-        return a->mode < b->mode ? -1 : 1;
-    if (a->layers != b->layers)
-        return a->layers < b->layers ? -1 : 1;
-    if (a->hidden != b->hidden)
-        return a->hidden < b->hidden ? -1 : 1;
-    if (a->batch != b->batch)
-        return a->batch < b->batch ? -1 : 1;
-    if ((c = strcmp(a->sizes, b->sizes)) != 0 || (c = strcmp(a->net, b->net)) != 0)
         return c;
     return a < b ? -1 : a > b; /* stable: the first in the file comes first */
 }
@@ -311,16 +323,11 @@ static void load_points(rs_loader *ld, xmlNodePtr pts, results *r)
         }
     if (ld->failed)
         goto done;
-    /* a point is its device, mode, layers, hidden and batch: why it was
-     * added does not make it another one */
     for (i = 0; i < r->npoints; i++)
         v[i] = &r->points[i];
     qsort(v, (size_t)r->npoints, sizeof *v, point_order);
     for (i = 1; i < r->npoints; i++)
-        if (strcmp(v[i]->device, v[i - 1]->device) == 0 && v[i]->mode == v[i - 1]->mode &&
-            v[i]->layers == v[i - 1]->layers && v[i]->hidden == v[i - 1]->hidden &&
-            v[i]->batch == v[i - 1]->batch && strcmp(v[i]->sizes, v[i - 1]->sizes) == 0 &&
-            strcmp(v[i]->net, v[i - 1]->net) == 0) {
+        if (point_cmp(v[i], v[i - 1]) == 0) {
             rs_fail_line(ld, lines[v[i] - r->points],
                          "<point> repeats the point of line %ld "
                          "(device \"%s\", %s, layers=%d hidden=%d batch=%d)",
@@ -425,19 +432,21 @@ typedef struct model_line {
     long line;
 } model_line;
 
+/* A model is its device, mode, view and hidden width. */
+static int model_cmp(const fit_model *a, const fit_model *b)
+{
+    int ka[3] = {(int)a->mode, (int)a->view, a->hidden};
+    int kb[3] = {(int)b->mode, (int)b->view, b->hidden};
+    return cmp_keys(a->device, ka, b->device, kb, 3);
+}
+
 static int cmp_model_line(const void *a, const void *b)
 {
-    const fit_model *x = ((const model_line *)a)->m, *y = ((const model_line *)b)->m;
-    int c = strcmp(x->device, y->device);
+    const model_line *x = a, *y = b;
+    int c = model_cmp(x->m, y->m);
     if (c)
         return c;
-    if (x->mode != y->mode)
-        return x->mode < y->mode ? -1 : 1;
-    if (x->view != y->view)
-        return x->view < y->view ? -1 : 1;
-    if (x->hidden != y->hidden)
-        return x->hidden < y->hidden ? -1 : 1;
-    return ((const model_line *)a)->line < ((const model_line *)b)->line ? -1 : 1;
+    return x->line < y->line ? -1 : 1;
 }
 
 /* No two models of one device, mode, view and hidden width: sorted, so
@@ -448,8 +457,7 @@ static void check_models_unique(rs_loader *ld, const results *r, model_line *v)
     qsort(v, (size_t)r->fit.nmodels, sizeof *v, cmp_model_line);
     for (i = 1; i < r->fit.nmodels; i++) {
         const fit_model *a = v[i - 1].m, *b = v[i].m;
-        if (strcmp(a->device, b->device) == 0 && a->mode == b->mode && a->view == b->view &&
-            a->hidden == b->hidden) {
+        if (model_cmp(a, b) == 0) {
             rs_fail_line(ld, v[i].line,
                          "a second <model> of device \"%s\", %s, %s, hidden %d "
                          "(the first is on line %ld)",

@@ -135,6 +135,13 @@ void rs_read_pass(rs_loader *ld, xmlNodePtr n, rs_pass *p)
     }
 }
 
+/* One <prop> of a <device>. */
+void rs_read_prop(rs_loader *ld, xmlNodePtr n, device_prop *pr)
+{
+    rs_get_text(ld, n, "name", pr->name, sizeof pr->name, 0);
+    rs_get_text(ld, n, "value", pr->value, sizeof pr->value, 0);
+}
+
 void rs_read_device(rs_loader *ld, xmlNodePtr n, device_info *d)
 {
     memset(d, 0, sizeof *d);
@@ -146,12 +153,6 @@ void rs_read_device(rs_loader *ld, xmlNodePtr n, device_info *d)
     rs_get_text(ld, n, "vendor", d->vendor, sizeof d->vendor, 0);
     rs_get_text(ld, n, "driver", d->driver, sizeof d->driver, 0);
     rs_get_text(ld, n, "library", d->library, sizeof d->library, 0);
-}
-
-void rs_read_prop(rs_loader *ld, xmlNodePtr n, device_prop *pr)
-{
-    rs_get_text(ld, n, "name", pr->name, sizeof pr->name, 0);
-    rs_get_text(ld, n, "value", pr->value, sizeof pr->value, 0);
 }
 
 /* A network's name and sizes (format 2): both, a valid name, sizes that
