@@ -58,7 +58,7 @@ DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl
 
 # The fuzzers, one per parser of untrusted input (tests/fuzz/fuzz_NAME.c),
 # each with what it links, built by clang with libFuzzer, ASan and UBSan:
-#   results   the results loader (results_load.c: XML, schema, sense checks)
+#   results   the results loader (RESULTS_LOAD_SRC: XML, schema, sense checks)
 #   siteconf  OUT/site.conf and prices files (infile.c's text check, site.c,
 #             price.c)
 #   compare   what reads loaded runs: compare (text, Markdown, JSON), the
@@ -73,20 +73,23 @@ FUZZ_SECONDS ?= 600
 FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZERS      := results siteconf compare netlist cache
-FUZZ_SRC_results  := src/results.c src/results_load.c src/results_write.c src/utf8.c src/err.c \
+# the results loader's files, which every fuzzer that loads results links
+RESULTS_LOAD_SRC := $(addprefix src/,results_load.c results_xml.c results_read.c results_schema.c \
+                    results_check.c)
+FUZZ_SRC_results  := src/results.c $(RESULTS_LOAD_SRC) src/results_write.c src/utf8.c src/err.c \
                      src/fsx.c src/infile.c src/fmt.c src/stats.c src/net.c src/gz.c
 FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c \
                      src/grow.c
 FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
-FUZZ_SRC_cache    := $(addprefix src/,cache.c results.c results_load.c results_write.c utf8.c err.c \
+FUZZ_SRC_cache    := $(RESULTS_LOAD_SRC) $(addprefix src/,cache.c results.c results_write.c utf8.c err.c \
                      fsx.c infile.c fmt.c stats.c net.c gz.c)
 FUZZ_SRC_compare  := $(addprefix src/,cachehop.c changes.c chart.c png.c compare.c compare_gate.c compare_pair.c compare_prov.c compare_run.c csv.c devinfo.c err.c export.c \
                      dash.c archive.c runcharts.c figure.c figure_bars.c figure_curves.c \
                      figure_history.c figure_map.c figure_net.c \
                      findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c host.c infile.c \
                      json.c list.c net.c netfit.c prose.c prose_run.c prose_warn.c query.c \
-                     telemetry.c results.c results_load.c results_write.c rng.c stats.c utf8.c \
-                     workload.c xover.c gz.c)
+                     telemetry.c results.c results_write.c rng.c stats.c utf8.c \
+                     workload.c xover.c gz.c) $(RESULTS_LOAD_SRC)
 # the seeds and every input that once failed, per fuzzer
 FUZZ_CORPUS_results  := tests/fuzz/corpus
 FUZZ_CORPUS_siteconf := tests/fuzz/corpus-siteconf

@@ -17,8 +17,8 @@
 #include "backend.h"
 #include "err.h"
 
-#define NET_MAX_LAYERS 64  /* as PLAN_MAX_LAYERS                     */
-#define NET_MAX_SIZE 65536 /* as PLAN_MAX_HIDDEN                     */
+#define NET_MAX_LAYERS 64  /* as RESULTS_MAX_LAYERS                  */
+#define NET_MAX_SIZE 65536 /* as RESULTS_MAX_HIDDEN                  */
 #define NET_NAME_MAX 48    /* a name: [A-Za-z0-9._-], up to 47 bytes  */
 #define NET_SIZES_MAX 400  /* "784-512-256-10": 65 sizes of 6 bytes   */
 #define NET_MAX_NETS 16    /* networks in one run                     */

@@ -14,10 +14,12 @@
 #include "backend.h"
 #include "list.h"
 #include "net.h"
+#include "results.h"
 
-#define PLAN_MAX_HIDDEN 65536
-#define PLAN_MAX_BATCH 1048576
-#define PLAN_MAX_LAYERS 64
+/* what a results file may hold, so that every run loads again */
+#define PLAN_MAX_HIDDEN RESULTS_MAX_HIDDEN
+#define PLAN_MAX_BATCH RESULTS_MAX_BATCH
+#define PLAN_MAX_LAYERS RESULTS_MAX_LAYERS
 #define PLAN_MAX_PASSES 20
 
 typedef struct plan {

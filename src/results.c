@@ -65,14 +65,24 @@ void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit
     r->has_fit = 1;
 }
 
+/* The array v of n items of size bytes, grown by one, with item copied
+ * whole at its end (padding too: the render cache writes these bytes,
+ * cache.h); NULL when out of memory, v then as it was. */
+static void *append(void *v, int n, const void *item, size_t size)
+{
+    char *nv = realloc(v, (size_t)(n + 1) * size);
+    if (nv)
+        memcpy(nv + (size_t)n * size, item, size);
+    return nv;
+}
+
 int results_add_device(results *r, const device_info *d, err *e)
 {
-    device_info *nd = realloc(r->devices, (size_t)(r->ndevices + 1) * sizeof *nd);
-    if (!nd)
+    device_info *v = append(r->devices, r->ndevices, d, sizeof *d);
+    if (!v)
         return err_set(e, BE_EFAIL, "out of memory adding a device");
-    r->devices = nd;
-    /* whole, padding too: the render cache writes these bytes (cache.h) */
-    memcpy(&r->devices[r->ndevices++], d, sizeof *d);
+    r->devices = v;
+    r->ndevices++;
     return BE_OK;
 }
 
@@ -146,11 +156,11 @@ int results_add_samples(rs_point *p, const step_times *t, int n, int pass, err *
 
 int results_add_pass(results *r, const rs_pass *ps, err *e)
 {
-    rs_pass *np = realloc(r->passes, (size_t)(r->npasses + 1) * sizeof *np);
-    if (!np)
+    rs_pass *v = append(r->passes, r->npasses, ps, sizeof *ps);
+    if (!v)
         return err_set(e, BE_EFAIL, "out of memory adding a pass");
-    r->passes = np;
-    memcpy(&r->passes[r->npasses++], ps, sizeof *ps);
+    r->passes = v;
+    r->npasses++;
     return BE_OK;
 }
 

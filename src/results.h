@@ -279,6 +279,11 @@ int results_save(const results *r, const char *out, const char *path, err *e);
 #define RESULTS_MAX_POINTS 100000
 #define RESULTS_MAX_SAMPLES 10000 /* per point (a run takes at most 2000)   */
 #define RESULTS_MAX_PASSES 1000   /* passes of a sweep, refinement included */
+/* a point's layers, hidden width and batch size: a run measures no more
+ * (plan.h's limits are these) */
+#define RESULTS_MAX_LAYERS 64
+#define RESULTS_MAX_HIDDEN 65536
+#define RESULTS_MAX_BATCH 1048576
 
 /* Loads path, a results file from anywhere: only a regular file, validated
  * against the schema, then checked for sense (unique points, known devices,
