@@ -19,6 +19,7 @@
 #include <libxslt/xsltInternals.h>
 
 #include "archive.h"
+#include "archive_place.h"
 #include "cache.h"
 #include "compare.h"
 #include "findings.h"
