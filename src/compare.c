@@ -268,6 +268,20 @@ static void md_cell(FILE *out, const char *s)
     fputs(buf, out);
 }
 
+/* A Markdown list item: "- what", or with a change "- what: a → b". */
+static void md_item(FILE *out, const char *what, const char *a, const char *b)
+{
+    fputs("- ", out);
+    md_cell(out, what);
+    if (a) {
+        fputs(": ", out);
+        md_cell(out, a);
+        fputs(" → ", out);
+        md_cell(out, b);
+    }
+    fputc('\n', out);
+}
+
 /* One lead line: as it is, or (md) as Markdown text behind "> ". */
 static void lead_line(FILE *out, int md, const char *line)
 {
@@ -432,11 +446,8 @@ static void write_markdown(FILE *out, const compare_set *s)
     }
     if (s->ncross)
         fprintf(out, "\n**Crossovers**\n\n");
-    for (i = 0; i < s->ncross; i++) {
-        fputs("- ", out);
-        md_cell(out, s->cross[i].text);
-        fputc('\n', out);
-    }
+    for (i = 0; i < s->ncross; i++)
+        md_item(out, s->cross[i].text, NULL, NULL);
     if (s->ndiffs)
         fputs("\n**What differs**\n\n", out);
     else if (s->nwarnings || s->warnings_more)
@@ -445,15 +456,8 @@ static void write_markdown(FILE *out, const compare_set *s)
               out);
     else
         fputs("\n**Provenance: nothing differs**\n\n", out);
-    for (i = 0; i < s->ndiffs; i++) {
-        fputs("- ", out);
-        md_cell(out, s->diffs[i].what);
-        fputs(": ", out);
-        md_cell(out, s->diffs[i].a);
-        fputs(" → ", out);
-        md_cell(out, s->diffs[i].b);
-        fputc('\n', out);
-    }
+    for (i = 0; i < s->ndiffs; i++)
+        md_item(out, s->diffs[i].what, s->diffs[i].a, s->diffs[i].b);
 }
 
 static void json_group(FILE *out, const compare_group *g)

@@ -287,6 +287,24 @@ static int extent(const hist_series *s, hist_what what, int n, double scale, dou
     return m;
 }
 
+/* What the chart of `what` shows (HIST_CROSS or HIST_PEAK), under its
+ * title. */
+static void subtitle(const hist_series *s, hist_what what, char *buf, size_t size)
+{
+    if (what == HIST_CROSS)
+        snprintf(buf, size,
+                 "The batch size from which %s is faster than %s (%s, data resident) at each "
+                 "hidden width, in each run of this host, with its 95%% interval; runs are "
+                 "numbered oldest first, as in the table below.",
+                 s->other, s->base, workload_mode_name(s->mode));
+    else
+        snprintf(buf, size,
+                 "FLOP/s of each device's fastest point (%s) in each run of this host, with the "
+                 "95%% interval of its median step time; runs are numbered oldest first, as in "
+                 "the table below.",
+                 workload_mode_name(s->mode));
+}
+
 /* Lays the chart out (hist_layout) and draws, clipped to the plot, the
  * changes found in `what` and its n sub-series, times scale, sub-series k
  * in series colour and marker k.  Returns 1 when only measuring,
@@ -354,11 +372,7 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
         return BE_OK;
     }
 
-    snprintf(sub, sizeof sub,
-             "The batch size from which %s is faster than %s (%s, data resident) at each "
-             "hidden width, in each run of this host, with its 95%% interval; runs are "
-             "numbered oldest first, as in the table below.",
-             s->other, s->base, workload_mode_name(s->mode));
+    subtitle(s, HIST_CROSS, sub, sizeof sub);
     for (w = 0; w < s->nwidths; w++) {
         snprintf(buf, sizeof buf, "hidden %d", s->hidden[w]);
         figure_key(keys, &nkeys, CHART_KEY_LINE, buf, chart_series(w), w % CHART_NSHAPES, 0,
@@ -430,11 +444,7 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
         return BE_OK;
     }
 
-    snprintf(sub, sizeof sub,
-             "FLOP/s of each device's fastest point (%s) in each run of this host, with the "
-             "95%% interval of its median step time; runs are numbered oldest first, as in "
-             "the table below.",
-             workload_mode_name(s->mode));
+    subtitle(s, HIST_PEAK, sub, sizeof sub);
     for (d = 0; d < 2; d++) {
         if (names[d][0])
             snprintf(buf, sizeof buf, "%s (%s)", ids[d], names[d]);
