@@ -16,7 +16,6 @@
 #include "fmt.h"
 #include "fsx.h"
 #include "query.h"
-#include "runcharts.h"
 #include "utf8.h"
 
 /* A run id is used as a directory and file name: no "/", no leading dot. */
@@ -32,10 +31,7 @@ static int safe_id(const char *id)
     return 1;
 }
 
-/* OUT of run u, whose dir is OUT/runs/<id> (load_run, archive_check_run
- * and place_import make it so, and an id holds no "/"): the root below
- * which its files are written through no link (fsx.h). */
-static void run_root(const archive_run *u, char *buf, size_t size)
+void archive_run_root(const archive_run *u, char *buf, size_t size)
 {
     char *slash;
     int k;
@@ -52,7 +48,7 @@ void archive_run_free(archive_run *u)
     if (u->stage[0]) {
         char root[ARCHIVE_PATH];
         err ignore;
-        run_root(u, root, sizeof root);
+        archive_run_root(u, root, sizeof root);
         (void)fsx_unstage_in(root, u->stage, &ignore);
     }
     u->stage[0] = '\0';
@@ -462,33 +458,6 @@ void archive_skip(archive *a, int i, const char *why)
     link_hosts(a);
 }
 
-int archive_place(archive_run *u, err *e)
-{
-    char p[ARCHIVE_PATH], runs[ARCHIVE_PATH], root[ARCHIVE_PATH], *slash;
-    int rc, n;
-    run_root(u, root, sizeof root);
-    if (!u->imported) {
-        if ((rc = fsx_real_dir(u->dir, e)) < 0)
-            return rc;
-        return runcharts_ensure(u->r, root, u->dir, e);
-    }
-    if (u->stage[0])
-        return BE_OK;
-    snprintf(runs, sizeof runs, "%s", u->dir);
-    if ((slash = strrchr(runs, '/')))
-        *slash = '\0';
-    /* made, filled and moved relative to OUT/runs/ opened through no link:
-     * a link planted or swapped in on the way is refused (fsx.h) */
-    if ((rc = fsx_stage_in(root, runs, "import", u->stage, sizeof u->stage, e)) < 0)
-        return rc;
-    if (snprintf(p, sizeof p, "%s/" ARCHIVE_RESULTS, u->stage) >= (int)sizeof p)
-        return err_set(e, BE_EFAIL, "%s: path too long", u->stage);
-    if ((rc = results_save(u->r, root, p, e)) < 0 ||
-        (rc = runcharts_draw(u->r, root, u->stage, &n, e)) < 0)
-        return err_prefix(e, rc, "%s: not imported", u->src);
-    return BE_OK;
-}
-
 const char *archive_files(const archive_run *u)
 {
     return u->stage[0] ? u->stage : u->dir;
@@ -500,7 +469,7 @@ int archive_commit(archive_run *u, err *e)
     int fd, rc;
     if (!u->stage[0])
         return BE_OK;
-    run_root(u, root, sizeof root);
+    archive_run_root(u, root, sizeof root);
     snprintf(runs, sizeof runs, "%s", u->dir);
     if ((slash = strrchr(runs, '/')))
         *slash = '\0';
@@ -526,7 +495,7 @@ void archive_withdraw(archive_run *u)
     err ignore;
     if (!u->entered)
         return;
-    run_root(u, root, sizeof root);
+    archive_run_root(u, root, sizeof root);
     (void)fsx_unstage_in(root, u->dir, &ignore);
     u->entered = 0;
 }

@@ -8,7 +8,9 @@
  * host, and placed under OUT/runs/<id>/ with its charts when it came from
  * elsewhere.  Runs from several hosts can be merged into one model whose
  * devices are "<host>/<id>", for the charts that put every host side by
- * side.  The pages made of the runs are report.c's business.
+ * side.  Drawing a run's charts is archive_place.h's business, the pages
+ * made of the runs report.c's: this module loads and files runs, and
+ * writes no more than an imported run's move into place.
  *
  * Results files come from other machines, so the archive defends itself:
  * OUT/runs/ and every run directory in it must be real directories (not
@@ -102,10 +104,11 @@ int archive_add(archive *a, const archive_run *u, err *e);
 int archive_load_run(const char *out, const char *arg, archive_run *u, err *e);
 void archive_run_free(archive_run *u);
 
-/* Makes the run's files: an archived run's charts in OUT/runs/<id>/ when
- * missing; an imported run's results file and charts in a new staging
- * directory (saving checks that the file loads back, see results_save). */
-int archive_place(archive_run *u, err *e);
+/* OUT of run u, whose dir is OUT/runs/<id> (archive_load_run,
+ * archive_check_run and the import of a run whose id is taken make it so,
+ * and an id holds no "/"): the root below which its files are written
+ * through no link (fsx.h). */
+void archive_run_root(const archive_run *u, char *buf, size_t size);
 
 /* The results file of the run directory dir into path: results.xml.gz,
  * or results.xml when only that exists (when neither does, results.xml:

@@ -537,6 +537,14 @@ static int check_fits(const cl_dev *d, const workload *w, err *e)
     return BE_OK;
 }
 
+/* Waits for everything queued on d; what names the wait in an error
+ * ("clFinish(step)"). */
+static int finish(cl_dev *d, const char *what, err *e)
+{
+    cl_int crc = clFinish(d->queue);
+    return crc == CL_SUCCESS ? BE_OK : clerr_set(e, crc, "clFinish(%s)", what);
+}
+
 /* A throw-away step on 1×1 matrices with the real work-group sizes, so
  * that a driver generating code per launch shape (PoCL) does it here and
  * not in the first timed step.  It scribbles on the buffers: the caller
@@ -546,7 +554,6 @@ static int warm_up(cl_run *r, err *e)
     cl_dev *d = r->d;
     const workload w = r->w;
     const int one = 1;
-    cl_int crc;
     int rc;
     r->w.hidden = r->w.batch = 1;
     memset(r->w.dims, 0, sizeof r->w.dims);
@@ -561,10 +568,7 @@ static int warm_up(cl_run *r, err *e)
                          e)))
             return rc;
     }
-    crc = clFinish(d->queue);
-    if (crc != CL_SUCCESS)
-        return clerr_set(e, crc, "clFinish(warm-up)");
-    return BE_OK;
+    return finish(d, "warm-up", e);
 }
 
 static int cl_prepare(void *dev, const workload *w, void **run, err *e)
@@ -642,7 +646,6 @@ static int cl_step(void *run, step_times *t, err *e)
     cl_event up = NULL, down = NULL;
     double t0, t1, t2, t3, s, tw = -1.0;
     int rc, i;
-    cl_int crc;
 
     /* Weights on the host (networks): every W and b goes up first, as an
      * offloading library copies them for each call; whost adds that to
@@ -652,9 +655,8 @@ static int cl_step(void *run, step_times *t, err *e)
         tw = host_seconds();
         if ((rc = cl_reset(r, e)))
             return rc;
-        crc = clFinish(d->queue);
-        if (crc != CL_SUCCESS)
-            return clerr_set(e, crc, "clFinish(weights)");
+        if ((rc = finish(d, "weights", e)))
+            return rc;
         tw = host_seconds() - tw;
     }
     /* A blocking write returns once the host buffer may be reused, which
@@ -664,19 +666,13 @@ static int cl_step(void *run, step_times *t, err *e)
     t0 = host_seconds();
     if ((rc = upload(d, r->act[0], r->w.x0, in, "x", &up, e)))
         goto fail;
-    crc = clFinish(d->queue);
-    if (crc != CL_SUCCESS) {
-        rc = clerr_set(e, crc, "clFinish(upload)");
+    if ((rc = finish(d, "upload", e)))
         goto fail;
-    }
     t1 = host_seconds();
     if ((rc = enq_step(r, r->evs, e)))
         goto fail;
-    crc = clFinish(d->queue);
-    if (crc != CL_SUCCESS) {
-        rc = clerr_set(e, crc, "clFinish(step)");
+    if ((rc = finish(d, "step", e)))
         goto fail;
-    }
     t2 = host_seconds();
     if ((rc = download(d, r->act[L], r->out, out, "y", &down, e)))
         goto fail;

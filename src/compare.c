@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
-#include "figure.h"
 #include "fit.h"
 #include "fmt.h"
 #include "json.h"
@@ -27,18 +25,10 @@
 
 const char *compare_verdict_name(compare_verdict v)
 {
-    switch (v) {
-    case CMP_FASTER:
-        return "faster";
-    case CMP_SLOWER:
-        return "slower";
-    case CMP_MISSING:
-        return "not comparable";
-    case CMP_INCONCLUSIVE:
-        return "inconclusive";
-    default:
-        return "no change";
-    }
+    /* in the enum's order (compare.h) */
+    static const char *const names[] = {"no change", "faster", "slower", "not comparable",
+                                        "inconclusive"};
+    return (unsigned)v < sizeof names / sizeof *names ? names[v] : "no change";
 }
 
 /* The device of b that corresponds to device index da of a: the device
@@ -278,6 +268,20 @@ static void md_cell(FILE *out, const char *s)
     fputs(buf, out);
 }
 
+/* A Markdown list item: "- what", or with a change "- what: a → b". */
+static void md_item(FILE *out, const char *what, const char *a, const char *b)
+{
+    fputs("- ", out);
+    md_cell(out, what);
+    if (a) {
+        fputs(": ", out);
+        md_cell(out, a);
+        fputs(" → ", out);
+        md_cell(out, b);
+    }
+    fputc('\n', out);
+}
+
 /* One lead line: as it is, or (md) as Markdown text behind "> ". */
 static void lead_line(FILE *out, int md, const char *line)
 {
@@ -442,11 +446,8 @@ static void write_markdown(FILE *out, const compare_set *s)
     }
     if (s->ncross)
         fprintf(out, "\n**Crossovers**\n\n");
-    for (i = 0; i < s->ncross; i++) {
-        fputs("- ", out);
-        md_cell(out, s->cross[i].text);
-        fputc('\n', out);
-    }
+    for (i = 0; i < s->ncross; i++)
+        md_item(out, s->cross[i].text, NULL, NULL);
     if (s->ndiffs)
         fputs("\n**What differs**\n\n", out);
     else if (s->nwarnings || s->warnings_more)
@@ -455,36 +456,23 @@ static void write_markdown(FILE *out, const compare_set *s)
               out);
     else
         fputs("\n**Provenance: nothing differs**\n\n", out);
-    for (i = 0; i < s->ndiffs; i++) {
-        fputs("- ", out);
-        md_cell(out, s->diffs[i].what);
-        fputs(": ", out);
-        md_cell(out, s->diffs[i].a);
-        fputs(" → ", out);
-        md_cell(out, s->diffs[i].b);
-        fputc('\n', out);
-    }
+    for (i = 0; i < s->ndiffs; i++)
+        md_item(out, s->diffs[i].what, s->diffs[i].a, s->diffs[i].b);
 }
 
 static void json_group(FILE *out, const compare_group *g)
 {
     fputs("{\"device_a\": ", out);
     json_string(out, g->dev_a);
-    fputs(", \"device_b\": ", out);
-    json_string(out, g->dev_b);
-    fputs(", \"model\": ", out);
-    json_string(out, g->model);
+    json_member_string(out, "device_b", g->dev_b);
+    json_member_string(out, "model", g->model);
     fprintf(out, ", \"mode\": \"%s\", \"view\": \"%s\", \"points\": %d, \"ratio\": ",
             workload_mode_name(g->mode), fit_view_name(g->view), g->npoints);
     json_number(out, g->ratio);
-    fputs(", \"lo\": ", out);
-    json_number(out, g->lo);
-    fputs(", \"hi\": ", out);
-    json_number(out, g->hi);
-    fputs(", \"median_ratio\": ", out);
-    json_number(out, g->median_ratio);
-    fputs(", \"run_sd\": ", out);
-    json_number(out, g->run_sd);
+    json_member_number(out, "lo", g->lo);
+    json_member_number(out, "hi", g->hi);
+    json_member_number(out, "median_ratio", g->median_ratio);
+    json_member_number(out, "run_sd", g->run_sd);
     fprintf(out, ", \"df\": %d, \"point_sd\": ", g->df);
     json_number(out, g->point_sd);
     fprintf(out,
@@ -534,8 +522,7 @@ static void write_json(FILE *out, const compare_set *s)
     for (i = 0; i < s->nwarnings; i++) {
         fprintf(out, "%s{\"side\": \"%c\", \"run\": ", i ? ", " : "", s->warnings[i].side);
         json_string(out, s->warnings[i].id);
-        fputs(", \"text\": ", out);
-        json_string(out, s->warnings[i].text);
+        json_member_string(out, "text", s->warnings[i].text);
         fputc('}', out);
     }
     fprintf(out, "], \"warnings_more\": %d,\n \"groups\": [", s->warnings_more);
@@ -545,32 +532,24 @@ static void write_json(FILE *out, const compare_set *s)
     }
     fputs("],\n \"a\": ", out);
     json_string(out, s->id_a);
-    fputs(", \"b\": ", out);
-    json_string(out, s->id_b);
+    json_member_string(out, "b", s->id_b);
     fputs(", \"runs_a\": ", out);
     json_ids(out, s->ids_a);
     fputs(", \"runs_b\": ", out);
     json_ids(out, s->ids_b);
     fputs(",\n \"threshold\": ", out);
     json_number(out, s->opts.threshold);
-    fputs(", \"alpha\": ", out);
-    json_number(out, s->opts.alpha);
-    fputs(", \"band_from\": ", out);
-    json_string(out, s->band_from);
-    fputs(", \"reference_ratio\": ", out);
-    json_number(out, s->ref_ratio > 0 ? s->ref_ratio : NAN);
-    fputs(", \"reference_loop\": ", out);
-    json_number(out, s->ref_ratio > 0 ? s->ref_loop : NAN);
-    fputs(", \"reference_stream\": ", out);
-    json_number(out, s->ref_ratio > 0 ? s->ref_stream : NAN);
+    json_member_number(out, "alpha", s->opts.alpha);
+    json_member_string(out, "band_from", s->band_from);
+    json_member_number(out, "reference_ratio", s->ref_ratio > 0 ? s->ref_ratio : NAN);
+    json_member_number(out, "reference_loop", s->ref_ratio > 0 ? s->ref_loop : NAN);
+    json_member_number(out, "reference_stream", s->ref_ratio > 0 ? s->ref_stream : NAN);
     /* the CPUs' round trips, seconds (cachehop.h), and the runs left out
      * for them */
     fputs(",\n \"round_trip_a\": ", out);
     json_number(out, s->hop_a > 0 ? s->hop_a : NAN);
-    fputs(", \"round_trip_b\": ", out);
-    json_number(out, s->hop_b > 0 ? s->hop_b : NAN);
-    fputs(", \"left_out_apart\": ", out);
-    json_string(out, s->hop_left);
+    json_member_number(out, "round_trip_b", s->hop_b > 0 ? s->hop_b : NAN);
+    json_member_string(out, "left_out_apart", s->hop_left);
     fprintf(out,
             ",\n \"faster\": %d, \"slower\": %d, \"unchanged\": %d, \"inconclusive\": %d, "
             "\"missing\": %d, \"apart\": %d, \"left_out_a\": %d, \"left_out_b\": %d, "
@@ -584,29 +563,22 @@ static void write_json(FILE *out, const compare_set *s)
         const int ok = c->verdict != CMP_MISSING;
         fputs(i ? ",\n  {\"device_a\": " : "\n  {\"device_a\": ", out);
         json_string(out, c->dev_a);
-        fputs(", \"device_b\": ", out);
-        json_string(out, c->dev_b);
-        fputs(", \"model\": ", out);
-        json_string(out, c->model);
+        json_member_string(out, "device_b", c->dev_b);
+        json_member_string(out, "model", c->model);
         fprintf(out, ", \"mode\": \"%s\", \"hidden\": %d, \"batch\": %d, \"sizes\": ",
                 workload_mode_name(c->mode), c->hidden, c->batch);
         if (c->sizes[0])
             json_string(out, c->sizes);
         else
             fputs("null", out);
-        fputs(", \"flops_per_layer\": ", out);
-        json_number(out, c->flops);
+        json_member_number(out, "flops_per_layer", c->flops);
         fprintf(out, ", \"status_a\": \"%s\", \"status_b\": \"%s\", \"p10_a_s\": ",
                 results_status_name(c->status_a), results_status_name(c->status_b));
         json_number(out, ok ? c->level_a : NAN);
-        fputs(", \"p10_b_s\": ", out);
-        json_number(out, ok ? c->level_b : NAN);
-        fputs(", \"ratio\": ", out);
-        json_number(out, ok ? c->ratio : NAN);
-        fputs(", \"lo\": ", out);
-        json_number(out, ok ? c->lo : NAN);
-        fputs(", \"hi\": ", out);
-        json_number(out, ok ? c->hi : NAN);
+        json_member_number(out, "p10_b_s", ok ? c->level_b : NAN);
+        json_member_number(out, "ratio", ok ? c->ratio : NAN);
+        json_member_number(out, "lo", ok ? c->lo : NAN);
+        json_member_number(out, "hi", ok ? c->hi : NAN);
         fprintf(out, ", \"apart\": %d, \"verdict\": \"%s\"}", c->apart,
                 c->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(c->verdict));
     }
@@ -619,10 +591,8 @@ static void write_json(FILE *out, const compare_set *s)
     for (i = 0; i < s->ndiffs; i++) {
         fputs(i ? ",\n  {\"what\": " : "\n  {\"what\": ", out);
         json_string(out, s->diffs[i].what);
-        fputs(", \"a\": ", out);
-        json_string(out, s->diffs[i].a);
-        fputs(", \"b\": ", out);
-        json_string(out, s->diffs[i].b);
+        json_member_string(out, "a", s->diffs[i].a);
+        json_member_string(out, "b", s->diffs[i].b);
         fputc('}', out);
     }
     fputs("]\n}\n", out);
@@ -719,175 +689,4 @@ void compare_write(FILE *out, const compare_set *s, compare_format f)
 int compare_regressed(const compare_set *s)
 {
     return s->gate == COMPARE_GATE_FAIL;
-}
-
-/* ---- the change chart ------------------------------------------------ */
-
-#define MAX_SERIES 16
-
-typedef struct series {
-    char model[256];
-    wl_mode mode;
-} series;
-
-static int series_of(series *sv, int *n, const compare_point *c)
-{
-    int i;
-    for (i = 0; i < *n; i++)
-        if (sv[i].mode == c->mode && strcmp(sv[i].model, c->model) == 0)
-            return i;
-    if (*n == MAX_SERIES)
-        return MAX_SERIES - 1;
-    snprintf(sv[*n].model, sizeof sv[*n].model, "%s", c->model);
-    sv[*n].mode = c->mode;
-    return (*n)++;
-}
-
-/* The change chart's ctx: the comparison, and the height a narrow
- * drawing needs (reported when it is called with a height of 0). */
-typedef struct change_ctx {
-    const compare_set *s;
-    double need_h;
-} change_ctx;
-
-/* The legend: one marker per series, and what a hollow one means;
- * returns how many keys. */
-static int change_keys(const series *sv, int ns, chart_key *keys)
-{
-    static const chart_rgb grey = {0.45, 0.45, 0.45};
-    int i, nkeys = 0;
-    for (i = 0; i < ns; i++) {
-        chart_key *k = &keys[nkeys++];
-        memset(k, 0, sizeof *k);
-        k->kind = CHART_KEY_MARKER;
-        snprintf(k->label, sizeof k->label, "%.100s, %s", sv[i].model,
-                 workload_mode_name(sv[i].mode));
-        k->color = chart_series(i);
-        k->shape = i % CHART_NSHAPES;
-    }
-    memset(&keys[nkeys], 0, sizeof keys[nkeys]);
-    keys[nkeys].kind = CHART_KEY_MARKER;
-    snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "hollow: not a change on its own");
-    keys[nkeys].color = grey;
-    keys[nkeys].hollow = 1;
-    keys[nkeys].shape = CHART_CIRCLE;
-    return nkeys + 1;
-}
-
-/* Every point measured in both runs at its FLOPs and ratio, filled when
- * it is a change on its own. */
-static void change_points(cairo_t *cr, const chart_frame *f, const compare_set *s, series *sv,
-                          int *ns)
-{
-    int i;
-    for (i = 0; i < s->npoints; i++) {
-        const compare_point *c = &s->points[i];
-        int k;
-        if (c->verdict == CMP_MISSING)
-            continue;
-        k = series_of(sv, ns, c);
-        chart_marker(cr, (chart_shape)(k % CHART_NSHAPES), chart_px(f, c->flops),
-                     chart_py(f, c->ratio), 6.0, chart_series(k),
-                     c->verdict != CMP_SLOWER && c->verdict != CMP_FASTER);
-    }
-}
-
-static int draw_change(cairo_t *cr, double W, double H, void *vctx, err *e)
-{
-    change_ctx *x = vctx;
-    const compare_set *s = x->s;
-    static const chart_rgb ink = {0.13, 0.13, 0.13}, grey = {0.45, 0.45, 0.45};
-    series sv[MAX_SERIES];
-    chart_key keys[MAX_SERIES + 4];
-    chart_frame f;
-    char sub[600], sum[300];
-    double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, top, lw, lh, xs[2], lo[2], hi[2];
-    double m = chart_margin(W), legw = W < CHART_NARROW ? W - 2 * m : 300.0;
-    int i, ns = 0, nkeys = 0;
-
-    (void)e;
-    for (i = 0; i < s->npoints; i++) {
-        const compare_point *c = &s->points[i];
-        if (c->verdict == CMP_MISSING)
-            continue;
-        series_of(sv, &ns, c);
-        xlo = fmin(xlo, c->flops);
-        xhi = fmax(xhi, c->flops);
-        ylo = fmin(ylo, c->ratio);
-        yhi = fmax(yhi, c->ratio);
-    }
-    compare_summary(s, sum, sizeof sum);
-    snprintf(sub, sizeof sub,
-             "Step time of B / A at the same shape (10th percentiles): below 1 B is faster. "
-             "A = %s, B = %s. %s.",
-             s->id_a, s->id_b, sum);
-    top = chart_title(cr, W, "What changed between the two runs", sub);
-    if (H <= 0 && ns == 0)
-        x->need_h = top + 80;
-    if (ns == 0) {
-        chart_font(cr, 16, 0);
-        chart_fit_text(cr, "No point was measured successfully in both runs.", W - 2 * m, sum,
-                       sizeof sum);
-        chart_text(cr, W / 2, H / 2, CHART_CENTER, CHART_MIDDLE, ink, sum);
-        return BE_OK;
-    }
-    ylo = fmin(ylo, 1.0 / (s->opts.threshold * s->opts.threshold));
-    yhi = fmax(yhi, s->opts.threshold * s->opts.threshold);
-    nkeys = change_keys(sv, ns, keys);
-    chart_legend_size(cr, keys, nkeys, legw, &lw, &lh);
-
-    memset(&f, 0, sizeof f);
-    f.xa.scale = CHART_LOG;
-    f.xa.si = 1;
-    f.xa.label = "FLOPs per layer";
-    f.ya.scale = CHART_LOG;
-    f.ya.label = "time B / time A";
-    chart_axis_fit(&f.xa, xlo, xhi);
-    chart_axis_fit(&f.ya, ylo, yhi);
-    f.x = 30 + chart_ytick_width(cr, &f.ya) + 20;
-    f.y = top + 10;
-    f.w = W - f.x - lw - 50;
-    f.h = H - f.y - 70;
-    if (W < CHART_NARROW) {
-        /* on a phone: the plot over the whole width, the legend under it */
-        f.x = m + 32 + chart_ytick_width(cr, &f.ya);
-        f.w = W - f.x - m - 6;
-        f.h = 0.8 * W;
-        if (H <= 0) {
-            x->need_h = f.y + f.h + 58 + lh + 16;
-            return BE_OK;
-        }
-    }
-    xs[0] = f.xa.lo;
-    xs[1] = f.xa.hi;
-    lo[0] = lo[1] = 1.0 / s->opts.threshold;
-    hi[0] = hi[1] = s->opts.threshold;
-    chart_band(cr, &f, xs, lo, hi, 2, grey, 0.15);
-    chart_axes(cr, &f);
-    chart_hline(cr, &f, 1.0, ink, 1.5, CHART_DOTTED);
-    chart_clip(cr, &f);
-    change_points(cr, &f, s, sv, &ns);
-    cairo_restore(cr);
-    if (W < CHART_NARROW)
-        chart_legend(cr, m, f.y + f.h + 58, keys, nkeys, legw);
-    else
-        chart_legend(cr, f.x + f.w + 30, f.y, keys, nkeys, legw);
-    return BE_OK;
-}
-
-int compare_chart(const compare_set *s, const char *root, const char *base, err *e)
-{
-    change_ctx x = {s, 0};
-    char nb[4096];
-    int rc;
-    if ((rc = chart_render(root, base, FIGURE_WIDTH, FIGURE_HEIGHT, FIGURE_SCALE, draw_change, &x,
-                           e)) < 0)
-        return rc;
-    if (snprintf(nb, sizeof nb, "%s" FIGURE_NARROW_SUFFIX, base) >= (int)sizeof nb)
-        return err_set(e, BE_EUSAGE, "%s: path too long", base);
-    if ((rc = chart_measure(FIGURE_NARROW_WIDTH, draw_change, &x, e)) < 0)
-        return rc;
-    return chart_render(root, nb, FIGURE_NARROW_WIDTH,
-                        x.need_h > 0 ? ceil(x.need_h) : FIGURE_NARROW_WIDTH, FIGURE_NARROW_SCALE,
-                        draw_change, &x, e);
 }

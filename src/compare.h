@@ -8,9 +8,9 @@
  * number of layers, hidden width and batch size; a device whose model
  * differs is named in the points and the differences), the significance
  * test of each pair on the stored
- * samples, the text table of a comparison and its change chart.  The HTML
- * page of a comparison is report.c's business; this module reads loaded
- * models and never a file but the chart it writes.
+ * samples and the text table of a comparison.  The HTML page of a
+ * comparison is report.c's business, its change chart figure.h's; this
+ * module reads loaded models and writes no file.
  */
 #ifndef BE_COMPARE_H
 #define BE_COMPARE_H
@@ -310,14 +310,5 @@ int compare_regressed(const compare_set *s);
 
 /* The exit status of the gate: 0 pass, 3 fail, 4 open. */
 int compare_gate_status(const compare_set *s);
-
-/* The change chart: the ratio B/A of every matched point against FLOPs per
- * layer (log–log), one colour per device model and mode, filled markers
- * for significant changes, a line at 1 and the noise band; "<base>.png" and
- * "<base>.svg" (FIGURE_WIDTH × FIGURE_HEIGHT at FIGURE_SCALE), and for
- * phones "<base>-narrow.png" and ".svg" (FIGURE_NARROW_WIDTH wide, the
- * legend under the plot, as high as that takes); written inside root
- * through no link below it (chart_render). */
-int compare_chart(const compare_set *s, const char *root, const char *base, err *e);
 
 #endif

@@ -203,6 +203,25 @@ double figure_layout(cairo_t *cr, double W, double H, double top, const chart_ke
     return H;
 }
 
+double figure_loglog(cairo_t *cr, double W, double H, const char *title, const char *sub,
+                     const fig_loglog *a, const chart_key *keys, int nkeys, chart_frame *f,
+                     fig_legend *lg)
+{
+    double top = chart_title(cr, W, title, sub), need;
+    memset(f, 0, sizeof *f);
+    f->xa.scale = f->ya.scale = CHART_LOG;
+    f->xa.si = a->xsi;
+    f->ya.si = a->ysi;
+    f->xa.label = a->xlabel;
+    f->ya.label = a->ylabel;
+    chart_axis_fit(&f->xa, a->xlo, a->xhi);
+    chart_axis_fit(&f->ya, a->ylo, a->yhi);
+    need = figure_layout(cr, W, H, top + 8, keys, nkeys, f, lg);
+    if (H > 0)
+        chart_axes(cr, f);
+    return need;
+}
+
 void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title, const char *why)
 {
     char lines[6][CHART_LINE];
@@ -243,18 +262,46 @@ int figure_render(fig_ctx *x, const char *root, const char *base, chart_draw_fn 
     return chart_render(root, nb, FIGURE_NARROW_WIDTH, h, FIGURE_NARROW_SCALE, draw, x, e);
 }
 
+int figure_render_fit(const results *r, const fit_set *fs, wl_mode mode, const char *root,
+                      const char *base, chart_draw_fn draw, err *e)
+{
+    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
+    return figure_render(&x, root, base, draw, 0, e);
+}
+
+void *figure_add(void *rows, int *n, int max, size_t size)
+{
+    unsigned char *w;
+    if (*n >= max)
+        return NULL;
+    w = (unsigned char *)rows + (size_t)(*n)++ * size;
+    memset(w, 0, size);
+    return w;
+}
+
 void figure_key(chart_key *keys, int *n, chart_key_kind kind, const char *label, chart_rgb c,
                 int shape, int hollow, chart_dash dash)
 {
-    chart_key *k;
-    if (*n >= FIG_MAX_KEYS)
+    chart_key *k = figure_add(keys, n, FIG_MAX_KEYS, sizeof *keys);
+    if (!k)
         return;
-    k = &keys[(*n)++];
-    memset(k, 0, sizeof *k);
     k->kind = kind;
     snprintf(k->label, sizeof k->label, "%s", label);
     k->color = c;
     k->shape = shape;
     k->hollow = hollow;
     k->dash = dash;
+}
+
+void figure_bar_frame(chart_frame *f, double W, double labw, double top)
+{
+    double m = chart_margin(W);
+    int narrow = FIG_NARROW(W);
+    f->ya.scale = CHART_LINEAR;
+    f->ya.lo = 0;
+    f->ya.hi = 1;
+    f->ya.bare = 1;
+    f->x = narrow ? m : m + labw + 12;
+    f->y = top + 12;
+    f->w = W - f->x - (narrow ? m + 4 : 40);
 }

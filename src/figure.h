@@ -3,7 +3,8 @@
  *
  * Each function reads a results model (results.h) and, where it draws
  * fitted curves or crossovers, a fit_set (fit.h) — the history charts
- * (6 and 7) read a history series (history.h) instead — and writes "<base>.png"
+ * (6 and 7) read a history series (history.h) instead, the change chart
+ * (8) a comparison (compare.h) — and writes "<base>.png"
  * inside root, through no link below it (chart_render; root NULL: by path)
  * (FIGURE_WIDTH × FIGURE_HEIGHT user units at FIGURE_SCALE, i.e. 1925 × 1120
  * pixels; the bar charts as high as their bars need), atomically; and the
@@ -35,6 +36,7 @@
 
 #include <stddef.h>
 
+#include "compare.h"
 #include "fit.h"
 #include "history.h"
 #include "results.h"
@@ -129,5 +131,14 @@ int figure_history_cross(const hist_series *s, const char *title, const char *ro
  * that device's colour. */
 int figure_history_peak(const hist_series *s, const char *title, const char *root, const char *base,
                         err *e);
+
+/* 8. The change chart of a comparison (compare.h): the ratio B/A of
+ * every matched point against FLOPs per layer (log–log), one colour per device model and mode, filled markers
+ * for significant changes, a line at 1 and the noise band; "<base>.png" and
+ * "<base>.svg" (FIGURE_WIDTH × FIGURE_HEIGHT at FIGURE_SCALE), and for
+ * phones "<base>-narrow.png" and ".svg" (FIGURE_NARROW_WIDTH wide, the
+ * legend under the plot, as high as that takes); written inside root
+ * through no link below it (chart_render). */
+int figure_compare(const compare_set *s, const char *root, const char *base, err *e);
 
 #endif

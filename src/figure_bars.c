@@ -36,12 +36,9 @@ typedef struct bar_set {
 
 static bar_row *row_add(bar_set *s)
 {
-    bar_row *w;
-    if (s->n >= MAXROWS)
-        return NULL;
-    w = &s->rows[s->n++];
-    memset(w, 0, sizeof *w);
-    w->value = NAN;
+    bar_row *w = figure_add(s->rows, &s->n, MAXROWS, sizeof *w);
+    if (w)
+        w->value = NAN;
     return w;
 }
 
@@ -413,13 +410,7 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
              x->cost ? "Cost per step" : "Step time", r->devices[bd].id);
     f.xa.label = axis;
     chart_axis_fit(&f.xa, 0, fmax(hmax * 1.12, 1.1));
-    f.ya.scale = CHART_LINEAR;
-    f.ya.lo = 0;
-    f.ya.hi = 1;
-    f.ya.bare = 1;
-    f.x = narrow ? m : m + labw + 12;
-    f.y = top + 12;
-    f.w = W - f.x - (narrow ? m + 4 : 40);
+    figure_bar_frame(&f, W, labw, top);
     bottom = bars_rows(s, narrow, ry, rh, f.y + 6);
     f.h = bottom + 6 - f.y;
     if (H <= 0) {

@@ -142,7 +142,8 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
     char title[256], sub[1024], note[256], buf[512];
-    double xlo, xhi, ylo, yhi, need, top, label_end = -INFINITY;
+    double xlo, xhi, ylo, yhi, need, label_end = -INFINITY;
+    fig_loglog ax;
     fig_legend lg;
     int use[FIG_MAX_DEVICES] = {0}, nkeys = 0, d, shape;
     q_grid g;
@@ -174,20 +175,12 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
              figure_layers(r), note);
     throughput_keys(x, use, &g, keys, &nkeys, &xlo, &xhi);
 
-    top = chart_title(cr, W, title, sub);
-    memset(&f, 0, sizeof f);
-    f.xa.scale = f.ya.scale = CHART_LOG;
-    f.xa.si = f.ya.si = 1;
-    f.xa.label = "FLOPs per layer";
-    f.ya.label = "FLOP/s (whole stack)";
-    chart_axis_fit(&f.xa, xlo, xhi);
-    chart_axis_fit(&f.ya, ylo, yhi);
-    need = figure_layout(cr, W, H, top + 8, keys, nkeys, &f, &lg);
+    ax = (fig_loglog){"FLOPs per layer", "FLOP/s (whole stack)", 1, 1, xlo, xhi, ylo, yhi};
+    need = figure_loglog(cr, W, H, title, sub, &ax, keys, nkeys, &f, &lg);
     if (H <= 0) {
         x->need_h = need;
         return BE_OK;
     }
-    chart_axes(cr, &f);
 
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
         const fit_crossover *c =
@@ -208,8 +201,7 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
 int figure_throughput(const results *r, const fit_set *fs, wl_mode mode, const char *root,
                       const char *base, err *e)
 {
-    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
-    return figure_render(&x, root, base, draw_throughput, 0, e);
+    return figure_render_fit(r, fs, mode, root, base, draw_throughput, e);
 }
 
 /* ---- 2. speed ratio ---------------------------------------------------- */
@@ -503,7 +495,8 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
     char title[256], sub[1024], note[256], ylabel[300];
-    double need, top, label_end;
+    double need, label_end;
+    fig_loglog ax;
     fig_legend lg;
     ratio_plan *rp = NULL;
     label_room *lr = NULL;
@@ -532,21 +525,14 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
              rp->bid, note);
     ratio_keys(x, rp, keys, &nkeys);
 
-    top = chart_title(cr, W, title, sub);
-    memset(&f, 0, sizeof f);
-    f.xa.scale = f.ya.scale = CHART_LOG;
-    f.xa.si = 1;
-    f.xa.label = "FLOPs per layer";
     snprintf(ylabel, sizeof ylabel, "Speed relative to %s (\xc3\x97)", rp->bid);
-    f.ya.label = ylabel;
-    chart_axis_fit(&f.xa, rp->xlo, rp->xhi);
-    chart_axis_fit(&f.ya, fmin(rp->ylo, 1.0), fmax(rp->yhi, 1.0));
-    need = figure_layout(cr, W, H, top + 8, keys, nkeys, &f, &lg);
+    ax = (fig_loglog){"FLOPs per layer", ylabel, 1, 0, rp->xlo, rp->xhi, fmin(rp->ylo, 1.0),
+                      fmax(rp->yhi, 1.0)};
+    need = figure_loglog(cr, W, H, title, sub, &ax, keys, nkeys, &f, &lg);
     if (H <= 0) {
         x->need_h = need;
         goto done;
     }
-    chart_axes(cr, &f);
 
     /* a crossover's value above the plot, never reaching left of it into
      * the y axis's labels nor over another's (the legend gives them all) */
@@ -579,6 +565,5 @@ done:
 int figure_speed_ratio(const results *r, const fit_set *fs, wl_mode mode, const char *root,
                        const char *base, err *e)
 {
-    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
-    return figure_render(&x, root, base, draw_ratio, 0, e);
+    return figure_render_fit(r, fs, mode, root, base, draw_ratio, e);
 }

@@ -217,14 +217,6 @@ static int hist_layout(cairo_t *cr, hist_ctx *x, double W, double H, const char 
     return 0;
 }
 
-static double *values_buffer(int nruns, err *e)
-{
-    double *buf = malloc(4 * (size_t)nruns * sizeof *buf);
-    if (!buf)
-        err_set(e, BE_EFAIL, "out of memory drawing a history chart");
-    return buf;
-}
-
 /* What width_index returns for a width the series does not have. */
 #define NO_WIDTH (-1)
 
@@ -238,12 +230,15 @@ static int width_index(const hist_series *s, int hidden)
     return NO_WIDTH;
 }
 
-static int count_changes(const hist_series *s, hist_what what)
+/* The legend's entry for the changes of kind `what`, when s has any. */
+static void changes_key(const hist_series *s, hist_what what, chart_key *keys, int *nkeys)
 {
     int i, n = 0;
     for (i = 0; i < s->nchanges; i++)
         n += s->changes[i].what == what;
-    return n;
+    if (n > 0)
+        figure_key(keys, nkeys, CHART_KEY_LINE, "detected change", figure_neutral, -1, 0,
+                   CHART_DASHED);
 }
 
 /* A dashed line for each change of kind `what`, between the last run of
@@ -262,6 +257,79 @@ static void draw_changes(cairo_t *cr, const chart_frame *f, const hist_series *s
                     k >= 0 && k < CHART_NSERIES ? chart_series(k) : figure_neutral, 1.6,
                     CHART_DASHED);
     }
+}
+
+/* Sub-series k of `what` (HIST_CROSS: the crossovers at width k;
+ * HIST_PEAK: device k's peaks): its first run's value, and in *stride the
+ * step between runs. */
+static const hist_value *sub_series(const hist_series *s, hist_what what, int k, int *stride)
+{
+    *stride = what == HIST_CROSS ? s->nwidths : 1;
+    return what == HIST_CROSS ? &s->cross[k] : s->peak[k];
+}
+
+/* How many values the n sub-series of `what` have to draw; their
+ * intervals, times scale, widen [*lo, *hi]. */
+static int extent(const hist_series *s, hist_what what, int n, double scale, double *lo, double *hi)
+{
+    int i, k, stride, m = 0;
+    for (k = 0; k < n; k++) {
+        const hist_value *vals = sub_series(s, what, k, &stride);
+        for (i = 0; i < s->nruns; i++) {
+            const hist_value *v = &vals[i * stride];
+            if (drawn(v)) {
+                m++;
+                *lo = fmin(*lo, lo_of(v) * scale);
+                *hi = fmax(*hi, hi_of(v) * scale);
+            }
+        }
+    }
+    return m;
+}
+
+/* What the chart of `what` shows (HIST_CROSS or HIST_PEAK), under its
+ * title. */
+static void subtitle(const hist_series *s, hist_what what, char *buf, size_t size)
+{
+    if (what == HIST_CROSS)
+        snprintf(buf, size,
+                 "The batch size from which %s is faster than %s (%s, data resident) at each "
+                 "hidden width, in each run of this host, with its 95%% interval; runs are "
+                 "numbered oldest first, as in the table below.",
+                 s->other, s->base, workload_mode_name(s->mode));
+    else
+        snprintf(buf, size,
+                 "FLOP/s of each device's fastest point (%s) in each run of this host, with the "
+                 "95%% interval of its median step time; runs are numbered oldest first, as in "
+                 "the table below.",
+                 workload_mode_name(s->mode));
+}
+
+/* Lays the chart out (hist_layout) and draws, clipped to the plot, the
+ * changes found in `what` and its n sub-series, times scale, sub-series k
+ * in series colour and marker k.  Returns 1 when only measuring,
+ * BE_EFAIL when out of memory, else 0. */
+static int plot(cairo_t *cr, hist_ctx *x, double W, double H, const char *sub,
+                const chart_key *keys, int nkeys, chart_frame *f, fig_legend *lg, hist_what what,
+                int n, double scale, err *e)
+{
+    const hist_series *s = x->s;
+    double *vb;
+    int k, stride;
+    if (hist_layout(cr, x, W, H, sub, keys, nkeys, f, lg))
+        return 1;
+    if (!(vb = malloc(4 * (size_t)s->nruns * sizeof *vb)))
+        return err_set(e, BE_EFAIL, "out of memory drawing a history chart");
+    chart_clip(cr, f);
+    draw_changes(cr, f, s, what);
+    for (k = 0; k < n; k++) {
+        const hist_value *vals = sub_series(s, what, k, &stride);
+        draw_values(cr, f, vals, stride, s->nruns, scale, chart_series(k),
+                    (chart_shape)(k % CHART_NSHAPES), vb);
+    }
+    cairo_restore(cr);
+    free(vb);
+    return 0;
 }
 
 /* Draws one of the two charts of s, wide and narrow (figure_render). */
@@ -293,30 +361,18 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_frame f;
     fig_legend lg;
     char sub[1024], buf[512];
-    double ylo = INFINITY, yhi = 0, *vb;
-    int i, w, nkeys = 0, nvalues = 0, nedge = 0, nchanges = 0;
+    double ylo = INFINITY, yhi = 0;
+    int i, w, rc, nkeys = 0, nvalues, nedge = 0;
 
-    for (i = 0; i < s->nruns; i++)
-        for (w = 0; w < s->nwidths; w++) {
-            const hist_value *v = &s->cross[i * s->nwidths + w];
-            if (drawn(v)) {
-                nvalues++;
-                ylo = fmin(ylo, lo_of(v));
-                yhi = fmax(yhi, hi_of(v));
-            }
-            nedge += at_edge(v);
-        }
+    nvalues = extent(s, HIST_CROSS, s->nwidths, 1.0, &ylo, &yhi);
+    for (i = 0; i < s->nruns * s->nwidths; i++)
+        nedge += at_edge(&s->cross[i]);
     if (nvalues + nedge == 0) {
         hist_empty(cr, x, W, H, "No run of this pair has a crossover to draw.");
         return BE_OK;
     }
-    nchanges = count_changes(s, HIST_CROSS);
 
-    snprintf(sub, sizeof sub,
-             "The batch size from which %s is faster than %s (%s, data resident) at each "
-             "hidden width, in each run of this host, with its 95%% interval; runs are "
-             "numbered oldest first, as in the table below.",
-             s->other, s->base, workload_mode_name(s->mode));
+    subtitle(s, HIST_CROSS, sub, sizeof sub);
     for (w = 0; w < s->nwidths; w++) {
         snprintf(buf, sizeof buf, "hidden %d", s->hidden[w]);
         figure_key(keys, &nkeys, CHART_KEY_LINE, buf, chart_series(w), w % CHART_NSHAPES, 0,
@@ -331,9 +387,7 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
         figure_key(keys, &nkeys, CHART_KEY_MARKER, buf, figure_neutral, CHART_CIRCLE, 1,
                    CHART_SOLID);
     }
-    if (nchanges > 0)
-        figure_key(keys, &nkeys, CHART_KEY_LINE, "detected change", figure_neutral, -1, 0,
-                   CHART_DASHED);
+    changes_key(s, HIST_CROSS, keys, &nkeys);
 
     memset(&f, 0, sizeof f);
     run_axis(&f.xa, s->nruns);
@@ -349,18 +403,8 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
         f.ya.bare = 1;
         f.ya.label = "no crossover inside the batches measured";
     }
-    if (hist_layout(cr, x, W, H, sub, keys, nkeys, &f, &lg))
-        return BE_OK;
-    if (!(vb = values_buffer(s->nruns, e)))
-        return BE_EFAIL;
-
-    chart_clip(cr, &f);
-    draw_changes(cr, &f, s, HIST_CROSS);
-    for (w = 0; w < s->nwidths; w++)
-        draw_values(cr, &f, &s->cross[w], s->nwidths, s->nruns, 1.0, chart_series(w),
-                    (chart_shape)(w % CHART_NSHAPES), vb);
-    cairo_restore(cr);
-    free(vb);
+    if ((rc = plot(cr, x, W, H, sub, keys, nkeys, &f, &lg, HIST_CROSS, s->nwidths, 1.0, e)))
+        return rc < 0 ? rc : BE_OK;
     /* Unclipped, so that the markers on the edges show whole. */
     for (i = 0; i < s->nruns; i++)
         for (w = 0; w < s->nwidths; w++) {
@@ -392,29 +436,15 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_frame f;
     fig_legend lg;
     char sub[1024], buf[512];
-    double ylo = INFINITY, yhi = 0, *vb;
-    int i, d, nkeys = 0, nvalues = 0, nchanges = 0;
+    double ylo = INFINITY, yhi = 0;
+    int d, rc, nkeys = 0;
 
-    for (d = 0; d < 2; d++)
-        for (i = 0; i < s->nruns; i++) {
-            const hist_value *v = &s->peak[d][i];
-            if (drawn(v)) {
-                nvalues++;
-                ylo = fmin(ylo, lo_of(v) * 1e9);
-                yhi = fmax(yhi, hi_of(v) * 1e9);
-            }
-        }
-    if (nvalues == 0) {
+    if (extent(s, HIST_PEAK, 2, 1e9, &ylo, &yhi) == 0) {
         hist_empty(cr, x, W, H, "No run of this pair has a peak throughput to draw.");
         return BE_OK;
     }
-    nchanges = count_changes(s, HIST_PEAK);
 
-    snprintf(sub, sizeof sub,
-             "FLOP/s of each device's fastest point (%s) in each run of this host, with the "
-             "95%% interval of its median step time; runs are numbered oldest first, as in "
-             "the table below.",
-             workload_mode_name(s->mode));
+    subtitle(s, HIST_PEAK, sub, sizeof sub);
     for (d = 0; d < 2; d++) {
         if (names[d][0])
             snprintf(buf, sizeof buf, "%s (%s)", ids[d], names[d]);
@@ -424,9 +454,7 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
     }
     figure_key(keys, &nkeys, CHART_KEY_BAND, "95% interval (a bar for a run alone)", figure_neutral,
                -1, 0, CHART_SOLID);
-    if (nchanges > 0)
-        figure_key(keys, &nkeys, CHART_KEY_LINE, "detected change", figure_neutral, -1, 0,
-                   CHART_DASHED);
+    changes_key(s, HIST_PEAK, keys, &nkeys);
 
     memset(&f, 0, sizeof f);
     run_axis(&f.xa, s->nruns);
@@ -434,17 +462,8 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
     f.ya.si = 1;
     f.ya.label = "peak throughput (FLOP/s)";
     chart_axis_fit(&f.ya, ylo, yhi);
-    if (hist_layout(cr, x, W, H, sub, keys, nkeys, &f, &lg))
-        return BE_OK;
-    if (!(vb = values_buffer(s->nruns, e)))
-        return BE_EFAIL;
-
-    chart_clip(cr, &f);
-    draw_changes(cr, &f, s, HIST_PEAK);
-    for (d = 0; d < 2; d++)
-        draw_values(cr, &f, s->peak[d], 1, s->nruns, 1e9, chart_series(d), (chart_shape)d, vb);
-    cairo_restore(cr);
-    free(vb);
+    if ((rc = plot(cr, x, W, H, sub, keys, nkeys, &f, &lg, HIST_PEAK, 2, 1e9, e)))
+        return rc < 0 ? rc : BE_OK;
     chart_legend(cr, lg.x, lg.y, keys, nkeys, lg.w);
     hist_footer(cr, s, W, H);
     return BE_OK;

@@ -50,6 +50,11 @@ typedef struct fig_ctx {
 int figure_render(fig_ctx *x, const char *root, const char *base, chart_draw_fn draw, int fit_wide,
                   err *e);
 
+/* figure_render of a chart of r's points and fit fs in one mode (the
+ * usual wide height). */
+int figure_render_fit(const results *r, const fit_set *fs, wl_mode mode, const char *root,
+                      const char *base, chart_draw_fn draw, err *e);
+
 /* Where the legend goes: its top left corner and the width it may take. */
 typedef struct fig_legend {
     double x, y, w;
@@ -99,9 +104,35 @@ void figure_footer_of(cairo_t *cr, const results *r, const char *what, double W,
  * a wide canvas, what the plot and the legend take on a narrow one. */
 double figure_layout(cairo_t *cr, double W, double H, double top, const chart_key *keys, int nkeys,
                      chart_frame *f, fig_legend *lg);
+/* A log–log plot's axes: their titles, whether their ticks take SI
+ * prefixes, and the extent of the data they show. */
+typedef struct fig_loglog {
+    const char *xlabel, *ylabel;
+    int xsi, ysi;
+    double xlo, xhi, ylo, yhi;
+} fig_loglog;
+
+/* The title, then a log–log plot's frame under it: the axes of a fitted
+ * to the data, the plot and the legend laid out (figure_layout) and, on a
+ * canvas of height H > 0, the axes drawn.  Returns the height the chart
+ * needs. */
+double figure_loglog(cairo_t *cr, double W, double H, const char *title, const char *sub,
+                     const fig_loglog *a, const chart_key *keys, int nkeys, chart_frame *f,
+                     fig_legend *lg);
+
 /* A chart with nothing to show says why, in place of the data (with a
  * height of 0, sets x->need_h only). */
 void figure_empty(cairo_t *cr, fig_ctx *x, double W, double H, const char *title, const char *why);
+/* Appends a zeroed row of size bytes to rows[0..*n), an array of max:
+ * the new row, or NULL when the array is full. */
+void *figure_add(void *rows, int *n, int max, size_t size);
+
+/* The frame of a chart of horizontal bars, one row each, under the title
+ * (top): a bare y axis from 0 to 1 (the rows place themselves), the plot
+ * right of the rows' labels (labw wide), or on a narrow canvas over the
+ * whole width, the labels above the bars. */
+void figure_bar_frame(chart_frame *f, double W, double labw, double top);
+
 /* Appends a legend entry (ignored past FIG_MAX_KEYS). */
 void figure_key(chart_key *keys, int *n, chart_key_kind kind, const char *label, chart_rgb c,
                 int shape, int hollow, chart_dash dash);

@@ -387,6 +387,5 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
 int figure_winner_map(const results *r, const fit_set *fs, wl_mode mode, const char *root,
                       const char *base, err *e)
 {
-    fig_ctx x = {r, fs, NULL, mode, NULL, 0, 0, 0};
-    return figure_render(&x, root, base, draw_winner, 0, e);
+    return figure_render_fit(r, fs, mode, root, base, draw_winner, e);
 }

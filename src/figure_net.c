@@ -190,7 +190,8 @@ static int draw_time(cairo_t *cr, double W, double H, void *vctx, err *e)
     chart_frame f;
     fig_legend lg;
     char title[640], sub[1024], buf[640], label[512];
-    double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, top, need;
+    double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0, need;
+    fig_loglog ax;
     int ns, k, i, nkeys = 0, ncross = 0;
 
     (void)e;
@@ -244,20 +245,12 @@ static int draw_time(cairo_t *cr, double W, double H, void *vctx, err *e)
         figure_key(keys, &nkeys, CHART_KEY_BAND, buf, sr[k].color, -1, 0, (chart_dash)sr[k].view);
     }
 
-    top = chart_title(cr, W, title, sub);
-    memset(&f, 0, sizeof f);
-    f.xa.scale = f.ya.scale = CHART_LOG;
-    f.ya.si = 1;
-    f.xa.label = "Batch size (samples per step)";
-    f.ya.label = "Step time (s)";
-    chart_axis_fit(&f.xa, xlo, xhi);
-    chart_axis_fit(&f.ya, ylo, yhi);
-    need = figure_layout(cr, W, H, top + 8, keys, nkeys, &f, &lg);
+    ax = (fig_loglog){"Batch size (samples per step)", "Step time (s)", 0, 1, xlo, xhi, ylo, yhi};
+    need = figure_loglog(cr, W, H, title, sub, &ax, keys, nkeys, &f, &lg);
     if (H <= 0) {
         x->f.need_h = need;
         return BE_OK;
     }
-    chart_axes(cr, &f);
     chart_clip(cr, &f);
     for (k = 0; x->s && k < ns; k++) {
         const netfit_cross *c =
@@ -311,12 +304,7 @@ typedef struct layer_set {
 
 static layer_row *layer_add(layer_set *s)
 {
-    layer_row *w;
-    if (s->n >= NET_MAX_ROWS)
-        return NULL;
-    w = &s->rows[s->n++];
-    memset(w, 0, sizeof *w);
-    return w;
+    return figure_add(s->rows, &s->n, NET_MAX_ROWS, sizeof s->rows[0]);
 }
 
 static void layers_make(const net_ctx *x, const char *other, layer_set *s)
@@ -402,13 +390,7 @@ static int draw_layers(cairo_t *cr, double W, double H, void *vctx, err *e)
     f.xa.si = 1;
     f.xa.label = "Seconds per sample (layer time / batch)";
     chart_axis_fit(&f.xa, 0, hmax * 1.12);
-    f.ya.scale = CHART_LINEAR;
-    f.ya.lo = 0;
-    f.ya.hi = 1;
-    f.ya.bare = 1;
-    f.x = narrow ? m : m + labw + 12;
-    f.y = top + 12;
-    f.w = W - f.x - (narrow ? m + 4 : 40);
+    figure_bar_frame(&f, W, labw, top);
     for (i = 0, y = f.y + 6; i < s->n; i++)
         y += s->rows[i].group ? 28 : narrow ? 40 : 24;
     f.h = y + 6 - f.y;

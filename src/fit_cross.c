@@ -171,6 +171,17 @@ static double extrapolate(const fit_set *fs, const fit_crossover *c, fit_view bv
     return k == CROSS_EXTRAPOLATED ? f : 0.0;
 }
 
+/* The crossover across widths from the per-width values f[0..n), n > 0
+ * (sorted here): flops their median (of an even count, the geometric mean
+ * of the middle two), flops_min and flops_max their range. */
+static void across_widths(fit_crossover *c, double *f, int n)
+{
+    qsort(f, (size_t)n, sizeof *f, cmp_double);
+    c->flops_min = f[0];
+    c->flops_max = f[n - 1];
+    c->flops = n % 2 ? f[n / 2] : sqrt(f[n / 2 - 1] * f[n / 2]);
+}
+
 /* The summary across widths (fit.h): in range when some width crosses in
  * range or the other device wins at every batch of some widths and at
  * none of others; always or never when every width says so; never turns
@@ -196,11 +207,8 @@ static void summarize(const fit_set *fs, fit_view bv, double kb, double ko, fit_
         open |= h->hi_open;
     }
     if (n > 0) {
-        qsort(f, (size_t)n, sizeof *f, cmp_double);
         c->kind = CROSS_IN_RANGE;
-        c->flops_min = f[0];
-        c->flops_max = f[n - 1];
-        c->flops = n % 2 ? f[n / 2] : sqrt(f[n / 2 - 1] * f[n / 2]);
+        across_widths(c, f, n);
         if (!open) {
             c->ci_lo = fmin(lo, c->flops_min);
             c->ci_hi = fmax(hi, c->flops_max);
@@ -217,11 +225,8 @@ static void summarize(const fit_set *fs, fit_view bv, double kb, double ko, fit_
                 f[n++] = x;
         }
         if (n > 0) {
-            qsort(f, (size_t)n, sizeof *f, cmp_double);
             c->kind = CROSS_EXTRAPOLATED;
-            c->flops_min = f[0];
-            c->flops_max = f[n - 1];
-            c->flops = n % 2 ? f[n / 2] : sqrt(f[n / 2 - 1] * f[n / 2]);
+            across_widths(c, f, n);
         }
     }
 }

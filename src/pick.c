@@ -64,24 +64,34 @@ int pick_parse(const char *arg, pick_sel *s, err *e)
     return BE_OK;
 }
 
-static int matches(pick_key k, const char *v, const results *r)
+/* The i-th value of key k in run r: its version, commit, OpenBLAS
+ * version or host (i = 0 only), or device i's driver; NULL past the
+ * last. */
+static const char *key_value(pick_key k, const results *r, int i)
 {
-    int i;
     switch (k) {
     case PICK_VERSION:
-        return strcmp(r->prov.version, v) == 0;
+        return i == 0 ? r->prov.version : NULL;
     case PICK_COMMIT:
-        return strcmp(r->prov.commit, v) == 0;
+        return i == 0 ? r->prov.commit : NULL;
     case PICK_BLAS:
-        return strcmp(r->prov.blas_version, v) == 0;
+        return i == 0 ? r->prov.blas_version : NULL;
     case PICK_HOST:
-        return strcmp(r->prov.host, v) == 0;
+        return i == 0 ? r->prov.host : NULL;
     case PICK_DRIVER:
-        for (i = 0; i < r->ndevices; i++)
-            if (strcmp(r->devices[i].driver, v) == 0)
-                return 1;
-        return 0;
+        return i < r->ndevices ? r->devices[i].driver : NULL;
     }
+    return NULL;
+}
+
+/* Whether any value of key k in r is v. */
+static int matches(pick_key k, const char *v, const results *r)
+{
+    const char *x;
+    int i;
+    for (i = 0; (x = key_value(k, r, i)); i++)
+        if (strcmp(x, v) == 0)
+            return 1;
     return 0;
 }
 
@@ -108,29 +118,11 @@ static void add_value(const char **vals, int *n, int max, const char *v)
  * order first seen (a driver: every device's), cut to fit. */
 static void values_text(const archive *a, pick_key k, char *buf, size_t size)
 {
-    const char *vals[16];
+    const char *vals[16], *x;
     int i, j, n = 0;
-    for (i = 0; i < a->n; i++) {
-        const results *r = a->v[i].r;
-        switch (k) {
-        case PICK_VERSION:
-            add_value(vals, &n, 16, r->prov.version);
-            break;
-        case PICK_COMMIT:
-            add_value(vals, &n, 16, r->prov.commit);
-            break;
-        case PICK_BLAS:
-            add_value(vals, &n, 16, r->prov.blas_version);
-            break;
-        case PICK_HOST:
-            add_value(vals, &n, 16, r->prov.host);
-            break;
-        case PICK_DRIVER:
-            for (j = 0; j < r->ndevices; j++)
-                add_value(vals, &n, 16, r->devices[j].driver);
-            break;
-        }
-    }
+    for (i = 0; i < a->n; i++)
+        for (j = 0; (x = key_value(k, a->v[i].r, j)); j++)
+            add_value(vals, &n, 16, x);
     buf[0] = '\0';
     for (i = 0; i < n; i++)
         fmt_append(buf, size, "%s%s", i ? ", " : "", vals[i]);

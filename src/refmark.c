@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "host.h"
+#include "stats.h"
 
 #define REPS 5
 /* The loop: about 10 ms on a 2.6 GHz core. */
@@ -19,18 +20,6 @@
 /* The stream: three buffers of 8 Mi doubles (192 MiB in all), far beyond
  * any cache. */
 #define STREAM_N ((size_t)1 << 23)
-
-static double median5(double *v)
-{
-    int i, j;
-    for (i = 1; i < REPS; i++)
-        for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return v[REPS / 2];
-}
 
 /* A dependent chain: every iteration needs the previous one's result, so
  * the compiler can neither vectorize nor drop it (the result is returned
@@ -79,8 +68,8 @@ void refmark_measure(refmark *out)
         lt[k] = loop_once(&sink);
         st[k] = stream_once(a, b, c);
     }
-    out->loop = median5(lt);
-    out->stream = median5(st);
+    out->loop = stats_median(lt, REPS);
+    out->stream = stats_median(st, REPS);
     /* the sums keep both parts' results alive */
     out->has = out->loop > 0.0 && out->stream > 0.0 && isfinite(sink + a[STREAM_N / 2]);
 done:

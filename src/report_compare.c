@@ -117,7 +117,7 @@ int report_render_compare(const site *s, const char *out, const compare_set *c, 
         return rc;
     snprintf(name, sizeof name, "%s..%s", c->id_a, c->id_b);
     snprintf(base, sizeof base, "%s/%s", dir, name);
-    if (draw && (rc = compare_chart(c, out, base, e)) < 0)
+    if (draw && (rc = figure_compare(c, out, base, e)) < 0)
         return rc;
     snprintf(self, sizeof self, "compare/%s.html", name);
     if ((rc = site_page_below(s, "compare", annotate_compare(c, a, b, name, base), out, self,

@@ -16,6 +16,7 @@
 #ifndef BE_REPORT_IMPL_H
 #define BE_REPORT_IMPL_H
 
+#include "archive_place.h"
 #include "report_ctx.h"
 
 /* ---- report_keys.c: each run in small, each page's key (cache.h) ----- */

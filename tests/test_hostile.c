@@ -46,6 +46,7 @@
 #include <libxml/parser.h>
 
 #include "archive.h"
+#include "archive_place.h"
 #include "chart.h"
 #include "compare.h"
 #include "csv.h"
