@@ -32,9 +32,6 @@ void compare_medians_moved(compare_group *g, double R);
 /* g's line: "cpu inference resident: 1.21× slower (1.08–1.36), …". */
 void compare_group_text(compare_group *g, double threshold, compare_correct corr);
 
-/* 1.4826·MAD of v[0..n) (tmp: n doubles of scratch) (compare_run.c). */
-double compare_robust_sd(double *v, int n, double *tmp);
-
 /* What more measuring means for a group's comparison: more runs of one
  * a side, more replicates, more pairs of passes (an `ab` pair). */
 typedef enum { COMPARE_MORE_SINGLE, COMPARE_MORE_RUNS, COMPARE_MORE_PASSES } compare_more;

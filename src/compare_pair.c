@@ -203,7 +203,7 @@ int compare_pair_judge(compare_set *s, compare_group *g, const int *pt, int K, c
     memcpy(tmp, pd, (size_t)k * sizeof *tmp);
     qsort(tmp, (size_t)k, sizeof *tmp, cmp_double);
     centre = k ? stats_quantile(tmp, k, 0.5) : 0.0;
-    g->point_sd = compare_robust_sd(pd, k, tmp);
+    g->point_sd = stats_robust_sd(pd, k, tmp);
     tapart = stats_t_quantile(1.0 - alpha / (2.0 * (k > 0 ? k : 1)), k > 1 ? k - 1 : 1);
     for (i = 0; g->view == FIT_RESIDENT && i < K; i++) {
         compare_point *c = &s->points[pt[i]];

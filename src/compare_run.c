@@ -47,7 +47,7 @@
 #include "devinfo.h"
 #include "fit.h"
 #include "fmt.h"
-#include "prose.h"
+#include "prose.h" /* up: a comparison flags its runs as their pages do (prose_flags), by one rule */
 #include "query.h"
 #include "stats.h"
 #include "workload.h"
@@ -318,22 +318,6 @@ static int cmp_double(const void *x, const void *y)
     return (u > v) - (u < v);
 }
 
-/* 1.4826·MAD of v[0..n) (v is reordered). */
-double compare_robust_sd(double *v, int n, double *tmp)
-{
-    double med;
-    int i;
-    if (n < 2)
-        return 0.0;
-    memcpy(tmp, v, (size_t)n * sizeof *tmp);
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-    med = stats_quantile(tmp, n, 0.5);
-    for (i = 0; i < n; i++)
-        tmp[i] = fabs(v[i] - med);
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-    return 1.4826 * stats_quantile(tmp, n, 0.5);
-}
-
 /* What the group's correction subtracts from run r's log times: 0 when
  * the group is not corrected, NaN when r lacks what it needs. */
 static double run_correction(const compare_set *s, const compare_group *g, const results *r)
@@ -524,7 +508,7 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     }
     for (i = 0; i < K; i++)
         sd2 += K > 1 ? (d[i] - mean) * (d[i] - mean) / (K - 1) : 0.0;
-    g->point_sd = compare_robust_sd(d, K, tmp);
+    g->point_sd = stats_robust_sd(d, K, tmp);
     /* a point is apart from its run's median ratio: one point far off
      * moves the geometric mean, not the median */
     memcpy(tmp, d, (size_t)K * sizeof *tmp);

@@ -184,8 +184,8 @@ done:
 }
 
 /* results_load_bytes on ld. */
-int rs_load_any(rs_loader *ld, const char *path, const char *bytes, size_t len, results **out,
-                err *e)
+static int rs_load_any(rs_loader *ld, const char *path, const char *bytes, size_t len,
+                       results **out, err *e)
 {
     if (len == 0)
         return rs_fail_line(ld, 0, "is empty");
@@ -208,6 +208,28 @@ int rs_load_any(rs_loader *ld, const char *path, const char *bytes, size_t len, 
 int results_load_bytes(const char *path, const char *bytes, size_t len, results **out, err *e)
 {
     return results_load_memo(path, bytes, len, NULL, out, e);
+}
+
+int results_load_memo(const char *path, const char *bytes, size_t len, results_memo *m,
+                      results **out, err *e)
+{
+    memo_seen s;
+    rs_loader ld;
+    int rc;
+    *out = NULL;
+    memset(&ld, 0, sizeof ld);
+    ld.path = path;
+    ld.e = e;
+    ld.memo = m;
+    if (m) {
+        s = rs_memo_key(bytes, len);
+        ld.schema_seen = rs_memo_seen(m, &s);
+    }
+    rc = rs_load_any(&ld, path, bytes, len, out, e);
+    /* remembered once every check passed */
+    if (rc == BE_OK && m && !ld.schema_seen)
+        rs_memo_remember(m, &s);
+    return rc;
 }
 
 int results_load(const char *path, results **out, err *e)

@@ -104,15 +104,24 @@ int rs_diagnose(const char *path, xmlNodePtr n, err *e);
 
 /* ---- the passes of a load ---- */
 
+/* A file a memo has seen pass the schema: its length and two 64-bit
+ * hashes of its bytes (results_schema.c). */
+typedef struct memo_seen {
+    size_t len;
+    unsigned long long a, b;
+} memo_seen;
+/* The entry of bytes[0..len). */
+memo_seen rs_memo_key(const char *bytes, size_t len);
+/* 1 when m holds s. */
+int rs_memo_seen(const results_memo *m, const memo_seen *s);
+/* s added to m; a memo that cannot grow only costs the schema again. */
+void rs_memo_remember(results_memo *m, const memo_seen *s);
+
 /* results_schema.c: doc against the built-in schema (skipped when
  * ld->schema_seen), with the memo's compiled schema when ld has one. */
 int rs_validate(rs_loader *ld, xmlDocPtr doc);
 /* results_check.c: the model of a document that the schema accepted.
  * *out is the caller's. */
 int rs_load_doc(rs_loader *ld, xmlNodePtr root, results **out);
-/* results_load.c: results_load_bytes on ld (ld->memo and ld->schema_seen
- * set by the caller). */
-int rs_load_any(rs_loader *ld, const char *path, const char *bytes, size_t len, results **out,
-                err *e);
 
 #endif

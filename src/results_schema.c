@@ -18,13 +18,7 @@
 
 extern const char embed_results_rng[];
 
-/* See results.h.  A seen file is its length and two 64-bit hashes of its
- * bytes. */
-typedef struct memo_seen {
-    size_t len;
-    unsigned long long a, b;
-} memo_seen;
-
+/* See results.h. */
 struct results_memo {
     xmlRelaxNGPtr schema; /* compiled at the first load that needs it */
     memo_seen *seen;
@@ -126,9 +120,9 @@ done:
     return rc;
 }
 
-/* The seen entry of bytes[0..len): its length and hashes (two
- * multiply-xor streams over eight bytes a step, the tail byte by byte). */
-static memo_seen seen_of(const char *bytes, size_t len)
+/* Two multiply-xor streams over eight bytes a step, the tail byte by
+ * byte. */
+memo_seen rs_memo_key(const char *bytes, size_t len)
 {
     memo_seen s = {len, 0xcbf29ce484222325ULL, 0x9e3779b97f4a7c15ULL};
     unsigned long long w;
@@ -148,7 +142,7 @@ static memo_seen seen_of(const char *bytes, size_t len)
     return s;
 }
 
-static int seen_before(const results_memo *m, const memo_seen *s)
+int rs_memo_seen(const results_memo *m, const memo_seen *s)
 {
     size_t i;
     for (i = 0; i < m->n; i++)
@@ -200,34 +194,15 @@ int results_memo_merge(results_memo *m, const void *record, size_t len)
     return BE_OK;
 }
 
-int results_load_memo(const char *path, const char *bytes, size_t len, results_memo *m,
-                      results **out, err *e)
+void rs_memo_remember(results_memo *m, const memo_seen *s)
 {
-    memo_seen s;
-    rs_loader ld;
-    int rc;
-    *out = NULL;
-    memset(&ld, 0, sizeof ld);
-    ld.path = path;
-    ld.e = e;
-    ld.memo = m;
-    if (m) {
-        s = seen_of(bytes, len);
-        ld.schema_seen = seen_before(m, &s);
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        memo_seen *v = realloc(m->seen, cap * sizeof *v);
+        if (!v)
+            return;
+        m->seen = v;
+        m->cap = cap;
     }
-    rc = rs_load_any(&ld, path, bytes, len, out, e);
-    /* remembered once every check passed; a memo that cannot grow only
-     * costs the schema again */
-    if (rc == BE_OK && m && !ld.schema_seen) {
-        if (m->n == m->cap) {
-            size_t cap = m->cap ? 2 * m->cap : 64;
-            memo_seen *v = realloc(m->seen, cap * sizeof *v);
-            if (!v)
-                return rc;
-            m->seen = v;
-            m->cap = cap;
-        }
-        m->seen[m->n++] = s;
-    }
-    return rc;
+    m->seen[m->n++] = *s;
 }

@@ -94,6 +94,19 @@ double stats_median(double *v, int n)
     return stats_quantile(v, n, 0.5);
 }
 
+double stats_robust_sd(const double *v, int n, double *tmp)
+{
+    double med;
+    int i;
+    if (n < 2)
+        return 0.0;
+    memcpy(tmp, v, (size_t)n * sizeof *tmp);
+    med = stats_median(tmp, n);
+    for (i = 0; i < n; i++)
+        tmp[i] = fabs(v[i] - med);
+    return 1.4826 * stats_median(tmp, n);
+}
+
 /* One value of the two samples pooled, and which sample it came from. */
 typedef struct mw_value {
     double v;

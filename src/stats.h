@@ -87,6 +87,9 @@ int stats_converged(const stats_summary *s, double rel);
 double stats_quantile(const double *sorted, int n, double p);
 /* The median of v[0..n), which it sorts in place; NAN when n is 0. */
 double stats_median(double *v, int n);
+/* A standard deviation robust to outliers, 1.4826·MAD of v[0..n) (0 when
+ * n < 2); tmp: n doubles of scratch. */
+double stats_robust_sd(const double *v, int n, double *tmp);
 
 /* Mann–Whitney U test of whether b tends to be larger than a: returns the
  * normal-approximation z score (ties count one half, tie-corrected
