@@ -33,14 +33,22 @@ SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno
 # after $BREAKEVEN_DATA and the executable's own directory.
 DATADIR := $(PREFIX)/share/breakeven
 MANDIR  := $(PREFIX)/share/man/man1
-ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -Isrc -I$(BUILD) \
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP $(addprefix -I,$(SRCDIRS)) -I$(BUILD) \
              $(shell pkg-config --cflags $(PKGS))
 LIBS     = $(shell pkg-config --libs $(PKGS)) -lm
 TESTLIBS = $(shell pkg-config --libs $(TESTPKGS))
 
-SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
-OBJ     := $(SRC:src/%.c=$(BUILD)/%.o) $(BUILD)/embed.o
-EMBED   := src/results.rng $(wildcard kernels/*.cl)
+# src/ holds a folder per stage of the pipeline, bottom to top, and the
+# commands on top (docs/layout.md); tests/layers checks that each calls only
+# the stages below.  Every header is found by its name alone.
+STAGES  := base machine results measure analyse publish
+SRCDIRS := src $(addprefix src/,$(STAGES))
+SRC     := $(filter-out src/main.c,$(wildcard $(addsuffix /*.c,$(SRCDIRS))))
+OBJ     := $(addprefix $(BUILD)/,$(notdir $(SRC:.c=.o))) $(BUILD)/embed.o
+EMBED   := src/results/results.rng $(wildcard kernels/*.cl)
+# The files of modules given by name, wherever their stage keeps them.
+srcof    = $(foreach m,$(1),$(firstword $(wildcard $(addsuffix /$(m).c,$(SRCDIRS)))))
+vpath %.c $(SRCDIRS)
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
@@ -74,22 +82,20 @@ FUZZ_CHECK_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZERS      := results siteconf compare netlist cache
 # the results loader's files, which every fuzzer that loads results links
-RESULTS_LOAD_SRC := $(addprefix src/,results_load.c results_xml.c results_read.c results_schema.c \
-                    results_check.c)
-FUZZ_SRC_results  := src/results.c $(RESULTS_LOAD_SRC) src/results_write.c src/utf8.c src/err.c \
-                     src/fsx.c src/infile.c src/fmt.c src/stats.c src/net.c src/gz.c
-FUZZ_SRC_siteconf := src/site.c src/price.c src/fmt.c src/utf8.c src/err.c src/fsx.c src/infile.c \
-                     src/grow.c
-FUZZ_SRC_netlist  := src/net.c src/infile.c src/utf8.c src/err.c src/fsx.c
-FUZZ_SRC_cache    := $(RESULTS_LOAD_SRC) $(addprefix src/,cache.c results.c results_write.c utf8.c err.c \
-                     fsx.c infile.c fmt.c stats.c net.c gz.c)
-FUZZ_SRC_compare  := $(addprefix src/,cachehop.c changes.c chart.c png.c compare.c compare_gate.c compare_pair.c compare_prov.c compare_run.c csv.c devinfo.c err.c export.c \
-                     dash.c archive.c runcharts.c figure.c figure_bars.c figure_curves.c \
-                     figure_history.c figure_map.c figure_net.c \
-                     findings.c fit.c fit_cross.c fit_words.c fmt.c fsx.c history.c host.c infile.c \
-                     json.c list.c net.c netfit.c prose.c prose_run.c prose_warn.c query.c \
-                     telemetry.c results.c results_write.c rng.c stats.c utf8.c \
-                     workload.c xover.c gz.c) $(RESULTS_LOAD_SRC)
+RESULTS_LOAD_SRC := $(call srcof,results_load results_xml results_read results_schema results_check)
+FUZZ_SRC_results  := $(call srcof,results results_write utf8 err fsx infile fmt stats net gz) \
+                                  $(RESULTS_LOAD_SRC)
+FUZZ_SRC_siteconf := $(call srcof,site price fmt utf8 err fsx infile grow)
+FUZZ_SRC_netlist  := $(call srcof,net infile utf8 err fsx)
+FUZZ_SRC_cache    := $(call srcof,cache results results_write utf8 err fsx infile fmt stats net gz) \
+                                  $(RESULTS_LOAD_SRC)
+FUZZ_SRC_compare  := $(call srcof,cachehop changes chart png compare compare_gate compare_pair \
+                                  compare_prov compare_run csv devinfo err export dash archive \
+                                  runcharts figure figure_bars figure_curves figure_history \
+                                  figure_map figure_net findings fit fit_cross fit_words fmt fsx \
+                                  history host infile json list net netfit prose prose_run \
+                                  prose_warn query telemetry results results_write rng stats utf8 \
+                                  workload xover gz) $(RESULTS_LOAD_SRC)
 # the seeds and every input that once failed, per fuzzer
 FUZZ_CORPUS_results  := tests/fuzz/corpus
 FUZZ_CORPUS_siteconf := tests/fuzz/corpus-siteconf
@@ -114,7 +120,7 @@ $(BUILD)/libbreakeven.a: $(OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: src/%.c | $(BUILD) $(BUILD)/commit.h $(BUILD)/datadir.h
+$(BUILD)/%.o: %.c | $(BUILD) $(BUILD)/commit.h $(BUILD)/datadir.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: tests/%.c | $(BUILD)
@@ -225,7 +231,7 @@ check: deps format-check
 
 # The C sources as .clang-format lays them out; `make format` rewrites them.
 CLANG_FORMAT ?= clang-format
-FORMATTED := $(wildcard src/*.c src/*.h tests/*.c tests/fuzz/*.c)
+FORMATTED := $(wildcard $(addsuffix /*.[ch],$(SRCDIRS)) tests/*.c tests/fuzz/*.c)
 format-check:
 	@bad=$$(for f in $(FORMATTED); do $(CLANG_FORMAT) --style=file "$$f" | cmp -s - "$$f" \
 	    || echo "$$f"; done); \
@@ -235,6 +241,7 @@ format:
 	$(CLANG_FORMAT) -i --style=file $(FORMATTED)
 
 test: $(BIN) $(TESTS)
+	tests/layers $(BUILD)
 	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net tests/test_dash \
 	    tests/fullfs tests/orphans
 
@@ -292,13 +299,14 @@ endef
 
 FUZZ_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion \
 	    -Wmissing-prototypes -Wstrict-prototypes -Werror -g -O1 -fno-omit-frame-pointer \
-	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$(BUILD) \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    $(addprefix -I,$(SRCDIRS)) -I$(BUILD) \
 	    $(shell pkg-config --cflags libxml-2.0 libxslt cairo zlib)
 FUZZ_LIBS = $(shell pkg-config --libs libxml-2.0 libxslt cairo zlib) -lm
 
 .SECONDEXPANSION:
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) tests/fuzz/fuzz.h $(BUILD)/embed.c \
-                    $(wildcard src/*.h) | $(FUZZ_DIR) $(BUILD)/commit.h $(BUILD)/datadir.h
+                    $(wildcard $(addsuffix /*.h,$(SRCDIRS))) | $(FUZZ_DIR) $(BUILD)/commit.h $(BUILD)/datadir.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(BUILD)/embed.c $(FUZZ_LIBS)
 
 $(FUZZ_DIR):

@@ -808,7 +808,7 @@ static const hcase cases[] = {
     {"summary-order", "p10=\"0.000105\"", "p10=\"0.00014\"", NULL,
      ":27: <summary> statistics are not in order", NULL},
 
-/* telemetry (src/telemetry.h), on the CPU point of line 27 and the OpenCL
+/* telemetry (src/machine/telemetry.h), on the CPU point of line 27 and the OpenCL
      * point of line 39 */
 #define CPU_SUMMARY_END "gflops=\"2.1135359999999999\"/>"
 #define TEL_CPU(attrs) CPU_SUMMARY_END "<telemetry " attrs "/>"

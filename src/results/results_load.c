@@ -6,7 +6,7 @@
  * Everything breakeven reads of a run comes through here: the report, the
  * comparison of runs, the archive.  The writer (results_write.c) runs the
  * same checks on every file before it writes it (results_int.h).  The
- * schema src/results.rng is compiled in and is the reference for every
+ * schema src/results/results.rng is compiled in and is the reference for every
  * element and attribute read here.  The loader's parts: results_load_int.h.
  */
 #define _POSIX_C_SOURCE 200809L

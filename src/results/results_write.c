@@ -1,6 +1,6 @@
 /*
  * results_write.c — a results model (results.h) written as its XML file,
- * results.xml or results.xml.gz (see the schema src/results.rng, which is
+ * results.xml or results.xml.gz (see the schema src/results/results.rng, which is
  * the reference for every element and attribute written here).
  *
  * The file is built as a libxml2 tree, so escaping is correct by

@@ -5,7 +5,7 @@
  * comparison of runs) reads this model, loaded from results.xml, never the
  * backends.  The file is written as a libxml2 tree (so escaping is correct
  * by construction), replaced atomically, and validated against the RELAX NG
- * schema src/results.rng (compiled in) whenever it is loaded.
+ * schema src/results/results.rng (compiled in) whenever it is loaded.
  *
  * Three files implement it: the model (results.c), the writer
  * (results_write.c) and the validating loader (results_load.c).

@@ -1,6 +1,6 @@
 /*
  * results_schema.c — the schema pass of a load (the embedded
- * src/results.rng, compiled once per memo) and the memo of the bytes that
+ * src/results/results.rng, compiled once per memo) and the memo of the bytes that
  * passed it (results.h: results_memo).
  *
  * Part of the results loader (results_load_int.h).  Where the schema only
