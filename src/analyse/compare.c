@@ -8,7 +8,7 @@
  * words and the gate compare_gate.c's.  The crossovers are matched by their
  * two devices; the provenance fields that explain a change (driver,
  * OpenBLAS, breakeven, hardware, the environment) are compare_prov.c's.
- * report.c turns the result into a page; main.c prints the table.
+ * report.c turns the result into a page; the command (cmd_compare.c) prints the table.
  */
 #include "compare.h"
 #include "compare_impl.h"

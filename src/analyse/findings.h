@@ -12,7 +12,7 @@
  * per-width crossovers the fit found (fit.h); every writer of words reads
  * it and uses the phrases below, so they can only say the same thing.
  * Read-only over a results model; above results.h and query.h, below the
- * fit's sentence (fit_sentence), the prose (prose.h), main.c and
+ * fit's sentence (fit_sentence), the prose (prose.h), the commands and
  * compare.c.
  */
 #ifndef BE_FINDINGS_H

@@ -6,7 +6,7 @@
  * and while a hidden width's crossover batch has a 95% interval wider than
  * ±REFINE_REL (or open) and time is left, the batch sizes between the
  * measured batches that bracket it are measured too (sweep.h), each stored
- * with the reason, for at most REFINE_ROUNDS rounds.  The final fit becomes part of the results.  main.c
+ * with the reason, for at most REFINE_ROUNDS rounds.  The final fit becomes part of the results.  The command
  * only decides that a run refines (--no-refine); when and where is decided
  * here.
  */

@@ -4,8 +4,8 @@
  * Every function that can fail returns an int status (0 = success, negative =
  * failure; see the BE_* codes below) and fills an `err` the caller passed in
  * with one line that says what went wrong and where ("results.xml:42: <point>
- * lacks attribute \"batch\"").  Only main.c turns such a line into an exit
- * status; the library never prints on its own and never exits.
+ * lacks attribute \"batch\"").  Only the commands (cmd.h) print such a line and
+ * main.c turns it into an exit status; the library never prints on its own and never exits.
  */
 #ifndef BE_ERR_H
 #define BE_ERR_H

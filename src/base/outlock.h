@@ -42,7 +42,7 @@
 
 #define OUTLOCK_FILE ".lock"
 
-/* Where a note goes while a command waits (main.c prints it). */
+/* Where a note goes while a command waits (the command prints it). */
 typedef void (*outlock_note_fn)(void *ctx, const char *line);
 
 typedef struct outlock {

@@ -7,7 +7,7 @@
  * and the hypervisor (steal) took compared with breakeven itself, the CPU
  * frequency and the hottest thermal zone.  The readings are stored with the
  * pass in the results (results.h, rs_pass) so that a reader can judge a run,
- * and main.c warns when others used a noticeable share of the CPU.
+ * and `run` (cmd_run.c) warns when others used a noticeable share of the CPU.
  *
  * Everything comes from /proc and /sys.  A reading the system does not
  * expose (no cpufreq, no thermal zones, no /proc) is simply not recorded

@@ -63,7 +63,7 @@ typedef struct report_opts {
  * is refused, and enters OUT/runs/ only once everything has rendered.
  * Interrupted (o->stop) before the files are published, BE_EINTR: the site
  * is the previous one (site_flush publishes them as one set).  The caller
- * holds OUT's lock (outlock.h; main.c takes it): the report finishes or
+ * holds OUT's lock (outlock.h; the command takes it): the report finishes or
  * undoes the publish a killed writer left, which only the lock makes
  * sure is not a live writer's. */
 int report_write(const report_opts *o, char *index, size_t size, err *e);
