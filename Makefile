@@ -48,7 +48,7 @@ OBJ     := $(addprefix $(BUILD)/,$(notdir $(SRC:.c=.o))) $(BUILD)/embed.o
 EMBED   := src/results/results.rng $(wildcard kernels/*.cl)
 # The files of modules given by name, wherever their stage keeps them.
 srcof    = $(foreach m,$(1),$(firstword $(wildcard $(addsuffix /$(m).c,$(SRCDIRS)))))
-vpath %.c $(SRCDIRS)
+vpath %.c $(addprefix src/,$(STAGES)) src
 BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
@@ -345,3 +345,7 @@ clean:
 	rm -rf build build-san $(FUZZ_DIR) breakeven
 
 -include $(wildcard build/*.d build-san/*.d)
+# A build made before a source moved to another stage's folder names it
+# where it was (-MP covers headers, not the source itself): nothing to
+# make, so the object is built again from where its source is now.
+src/%.c: ;
