@@ -724,17 +724,91 @@ static int device_peaks(const results *r, double *peak, int max)
     return n;
 }
 
-/* No figure beyond what was measured: on every fixture (the H100 run, the
- * telemetry run, a run of 0.1.0, a synthetic run), no throughput stated on
- * the run's page, in the feed or in summary.md exceeds the best measured
- * one by more than 10% (the H100 page once said "313 TFLOP/s", a fitted
+/* The two GPUs on one report: the H100 run and an H200 run of 2026-11-26
+ * (a grid of hidden 256 and 1024, batch 16 to 512, inference) share 12
+ * shapes.  compare states a verdict with an interval for each GPU view on
+ * exactly those, names the model change, and the report that holds both
+ * runs links their comparison page, which says the same. */
+static void test_two_gpus(void **state)
+{
+    static const char *const h200 =
+        "tests/data/gpu/h200-compare/runs/20261126T025024Z-vm/results.xml.gz";
+    results *a = NULL, *b = NULL;
+    compare_set s;
+    char out[400], path[900], *html;
+    report_opts o;
+    int i, views = 0, model = 0;
+    err e;
+    (void)state;
+    if (results_load("tests/data/gpu/h100-20261123T074740Z.xml", &a, &e) != BE_OK ||
+        results_load(h200, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(compare_runs(a, b, &s, &e), BE_OK);
+    for (i = 0; i < s.ngroups; i++) {
+        const compare_group *g = &s.groups[i];
+        if (strcmp(g->dev_a, "cl:0.0") != 0)
+            continue;
+        views++;
+        assert_int_equal(g->mode, WL_INFERENCE);
+        assert_int_equal(g->npoints, 12);
+        assert_true(g->lo > 0.0 && g->lo < g->ratio && g->ratio < g->hi && isfinite(g->hi));
+        assert_string_equal(g->model, "NVIDIA H100 80GB HBM3 \xe2\x86\x92 NVIDIA H200");
+        /* an interval, said in the line itself */
+        assert_non_null(strstr(g->text, "cl:0.0 inference "));
+        assert_non_null(strstr(g->text, "\xe2\x80\x93"));
+    }
+    assert_int_equal(views, 2); /* resident and with transfers */
+    for (i = 0; i < s.ndiffs; i++)
+        model += strcmp(s.diffs[i].what, "cl:0.0 model") == 0 &&
+                 strcmp(s.diffs[i].a, "NVIDIA H100 80GB HBM3") == 0 &&
+                 strcmp(s.diffs[i].b, "NVIDIA H200") == 0;
+    assert_int_equal(model, 1);
+    /* the crossovers side by side at the widths both measured, not the
+     * summaries over two different grids ("went from in-range to always") */
+    for (i = 0; i < s.ncross; i++)
+        if (s.cross[i].mode == WL_INFERENCE && s.cross[i].view == FIT_RESIDENT) {
+            assert_non_null(strstr(s.cross[i].text, "; the grids differ (5 widths \xc3\x97 7 "
+                                                    "batches in A, 2 \xc3\x97 6 in B), so by the "
+                                                    "widths both measured: hidden 256 always in "
+                                                    "both; hidden 1024 always in both"));
+            model++;
+        } else if (s.cross[i].mode == WL_INFERENCE) {
+            assert_non_null(strstr(s.cross[i].text, "hidden 256 crosses at batch 16 (95% CI under "
+                                                    "16 to 24) in A, always in B; hidden 1024 "
+                                                    "always in both"));
+            model++;
+        }
+    assert_int_equal(model, 3);
+    compare_free(&s);
+    snprintf(out, sizeof out, "%s/twogpus", tmpdir);
+    save_run(out, a);
+    save_run(out, b);
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, path, sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(path, sizeof path, "%s/compare/%s..%s.html", out, a->prov.id, b->prov.id);
+    html = slurp(path);
+    assert_non_null(strstr(html, "NVIDIA H200"));
+    assert_non_null(strstr(html, "cl:0.0 inference resident: inconclusive (time \xc3\x97"));
+    free(html);
+    results_free(a);
+    results_free(b);
+}
+
+/* No figure beyond what was measured: on every fixture (the H100 run, an
+ * H200 run, the telemetry run, a run of 0.1.0, a synthetic run), no
+ * throughput stated on the run's page, in the feed or in summary.md exceeds
+ * the best measured one by more than 10% (the H100 page once said "313 TFLOP/s", a fitted
  * P, of a device that measured 28.6 and peaks near 67), nor a known
- * device peak (the H100's, 66.9 TFLOP/s, stated as such). */
+ * device peak (the H100's and the H200's, 66.9 TFLOP/s, stated as such). */
 static void test_no_figure_beyond_measured(void **state)
 {
-    static const char *const files[] = {"tests/data/gpu/h100-20261123T074740Z.xml",
-                                        "tests/telemetry/results.xml",
-                                        "tests/data/results-0.1.0.xml", NULL};
+    static const char *const files[] = {
+        "tests/data/gpu/h100-20261123T074740Z.xml",
+        "tests/data/gpu/h200-compare/runs/20261126T025024Z-vm/results.xml.gz",
+        "tests/telemetry/results.xml", "tests/data/results-0.1.0.xml", NULL};
     static const char *const pages[] = {"runs/%s/index.html", "feed.xml", "runs/%s/summary.md",
                                         "index.html"};
     size_t f, k;
@@ -757,9 +831,10 @@ static void test_no_figure_beyond_measured(void **state)
                     fmax(best, 1e9 * results_gflops(&r->points[i], r->points[i].resident.median));
         assert_true(best > 0.0);
         npeak = device_peaks(r, peak, 8);
-        /* the H100's is known: 132 SMs × 128 fp32 lanes × 2 × 1980 MHz */
-        assert_int_equal(npeak, f == 0);
-        if (f == 0)
+        /* the H100's and the H200's are known: 132 SMs × 128 fp32 lanes
+         * × 2 × 1980 MHz */
+        assert_int_equal(npeak, f < 2);
+        if (f < 2)
             assert_true(fabs(peak[0] - 132.0 * 256.0 * 1980e6) < 1.0);
         snprintf(out, sizeof out, "%s/flops%zu", tmpdir, f);
         save_run(out, r);
@@ -1360,6 +1435,7 @@ int main(void)
         cmocka_unit_test(test_csv_quotes),
         cmocka_unit_test(test_report_telemetry),
         cmocka_unit_test(test_compare_verdicts),
+        cmocka_unit_test(test_two_gpus),
         cmocka_unit_test(test_report_escapes_and_keeps_old),
         cmocka_unit_test(test_data_dir),
         cmocka_unit_test(test_gpu_run),

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "fit.h"
 #include "fmt.h"
 #include "json.h"
@@ -68,9 +69,81 @@ static const char *key_of(const results *a, const results *b, int k, const char 
     return id;
 }
 
+/* The crossover of side r (k: 0 for a, 1 for b) that c stands for, or NULL. */
+static const fit_crossover *side_cross(const results *a, const results *b, int k,
+                                       const compare_cross *c)
+{
+    const results *r = k ? b : a;
+    int i;
+    for (i = 0; r->has_fit && i < r->fit.ncross; i++) {
+        const fit_crossover *x = &r->fit.cross[i];
+        if (x->mode == c->mode && x->view == c->view && x->cost == c->cost &&
+            strcmp(key_of(a, b, k, x->base), c->base) == 0 &&
+            strcmp(key_of(a, b, k, x->other), c->other) == 0)
+            return x;
+    }
+    return NULL;
+}
+
+/* One width's crossover in words: "always", "crosses at batch 38 (95% CI
+ * 32–44)". */
+static void width_text(const fit_hidden_cross *h, char *buf, size_t size)
+{
+    char ci[96];
+    if (h->kind != CROSS_IN_RANGE) {
+        snprintf(buf, size, "%s", fit_cross_kind_name(h->kind));
+        return;
+    }
+    findings_batch_ci(h, ci, sizeof ci);
+    snprintf(buf, size, "crosses at batch %.0f %s", h->batch, ci);
+}
+
+/* The items of a comma-separated list ("128,256,512": 3). */
+static int count_items(const char *list)
+{
+    int n = *list != '\0';
+    for (; *list; list++)
+        n += *list == ',';
+    return n;
+}
+
+/* When the runs measured different grids, their summaries across widths
+ * answer over different shapes, so "the crossover went from in-range to
+ * always" could be the grid's doing.  Then the move is told width by width,
+ * at the widths both runs crossed: each run's crossover there, side by
+ * side.  Replaces c->text's comparison of the summaries. */
+static void describe_by_width(const results *a, const results *b, compare_cross *c)
+{
+    const fit_crossover *xa = side_cross(a, b, 0, c), *xb = side_cross(a, b, 1, c);
+    char ta[160], tb[160];
+    int i, j, n = 0;
+    fmt_append(c->text, sizeof c->text,
+               "; the grids differ (%d widths \xc3\x97 %d batches in A, %d \xc3\x97 %d in B)",
+               count_items(a->prov.hidden), count_items(a->prov.batch), count_items(b->prov.hidden),
+               count_items(b->prov.batch));
+    for (i = 0; xa && xb && i < xa->nhidden; i++)
+        for (j = 0; j < xb->nhidden; j++) {
+            if (xa->per_hidden[i].hidden != xb->per_hidden[j].hidden)
+                continue;
+            width_text(&xa->per_hidden[i], ta, sizeof ta);
+            width_text(&xb->per_hidden[j], tb, sizeof tb);
+            if (strcmp(ta, tb) == 0)
+                fmt_append(
+                    c->text, sizeof c->text, "%s hidden %d %s in both",
+                    n++ ? ";" : ", so by the widths both measured:", xa->per_hidden[i].hidden, ta);
+            else
+                fmt_append(c->text, sizeof c->text, "%s hidden %d %s in A, %s in B",
+                           n++ ? ";" : ", so by the widths both measured:",
+                           xa->per_hidden[i].hidden, ta, tb);
+        }
+    if (!n)
+        fmt_append(c->text, sizeof c->text, ", and no width was measured in both");
+}
+
 /* The move in words: each run's verdict (the phrase every output of that
- * run uses), then how the crossover across widths moved when both cross. */
-static void describe_move(compare_cross *c)
+ * run uses), then how the crossover across widths moved when both cross
+ * (width by width when the grids differ). */
+static void describe_move(compare_cross *c, const results *a, const results *b)
 {
     char fa[32], fb[32], what[400];
     const char *ahead = c->cost ? "cheaper per step" : "faster";
@@ -87,9 +160,11 @@ static void describe_move(compare_cross *c)
     else
         snprintf(c->text, sizeof c->text, "%s: %s %s in A, %s in B", what, ahead, c->shapes_a,
                  c->shapes_b);
-    if (c->kind_a == c->kind_b &&
-        (c->kind_a == CROSS_IN_RANGE || c->kind_a == CROSS_EXTRAPOLATED) && c->flops_a > 0.0 &&
-        c->flops_b > 0.0)
+    if (strcmp(a->prov.hidden, b->prov.hidden) != 0 || strcmp(a->prov.batch, b->prov.batch) != 0)
+        describe_by_width(a, b, c);
+    else if (c->kind_a == c->kind_b &&
+             (c->kind_a == CROSS_IN_RANGE || c->kind_a == CROSS_EXTRAPOLATED) && c->flops_a > 0.0 &&
+             c->flops_b > 0.0)
         fmt_append(c->text, sizeof c->text,
                    "; the crossover (median across widths) moved from "
                    "%s to %s per layer (%+.0f%%)",
@@ -145,7 +220,7 @@ void compare_crossovers(const results *a, const results *b, compare_set *s)
         }
     }
     for (j = 0; j < s->ncross; j++)
-        describe_move(&s->cross[j]);
+        describe_move(&s->cross[j], a, b);
 }
 
 void compare_free(compare_set *s)
