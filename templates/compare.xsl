@@ -30,7 +30,7 @@
           <xsl:choose>
             <xsl:when test="$a/diff">
               <div class="table-wrap">
-                <table>
+                <table class="setup diffs">
                   <caption>Provenance fields that differ</caption>
                   <thead><tr><th scope="col">What</th><th scope="col">A</th><th scope="col">B</th></tr></thead>
                   <tbody>

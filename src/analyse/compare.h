@@ -227,7 +227,8 @@ typedef struct compare_set {
     int na, nb;                  /* runs per side                        */
     char ids_a[512], ids_b[512]; /* "X, Y, Z"                          */
     compare_opts opts;
-    char band_from[300]; /* where the run-to-run band came from           */
+    char band_from[1024]; /* where the run-to-run band came from, per device and
+                             view when they differ                        */
     int npoints;
     compare_point *points; /* owned */
     int nfaster, nslower, nunchanged, nmissing, ninconclusive;
