@@ -724,6 +724,55 @@ static int device_peaks(const results *r, double *peak, int max)
     return n;
 }
 
+/* The H100 run has energy for the GPU and none for the CPU.  The page
+ * says why, from the word the run kept ("rapl", telemetry.h), and what
+ * would give the CPU's: never a figure for it.  A word from elsewhere is
+ * not published: the page says what an older run says. */
+static void test_energy_alone(void **state)
+{
+    static const char *const words[] = {"absent", "root-only", "<b>x</b>", NULL};
+    static const char *const says[] = {
+        "cpu has no energy figures: this host exposes no RAPL counter (no package domain in "
+        "/sys/class/powercap, as in most virtual machines), so no energy crossover can be "
+        "stated; the energy figures are the other device's alone.",
+        "cpu has no energy figures: its RAPL counters are readable by root only (run as root, "
+        "or make /sys/class/powercap/intel-rapl:*/energy_uj readable, for them and an energy "
+        "crossover), so no energy crossover can be stated; the energy figures are the other "
+        "device's alone.",
+        "cpu has no energy figures (its counters were not readable), so energy is not compared "
+        "with it.",
+        "cpu has no energy figures (its counters were not readable), so energy is not compared "
+        "with it."};
+    size_t k;
+    (void)state;
+    for (k = 0; k < sizeof says / sizeof *says; k++) {
+        results *r = NULL;
+        char out[400], path[900], *html;
+        report_opts o;
+        err e;
+        if (results_load("tests/data/gpu/h100-20261123T074740Z.xml", &r, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        assert_string_equal(r->devices[0].id, "cpu");
+        assert_null(devinfo_prop(&r->devices[0], "rapl"));
+        if (words[k])
+            devinfo_prop_add(&r->devices[0], "rapl", "%s", words[k]);
+        snprintf(out, sizeof out, "%s/energy%zu", tmpdir, k);
+        save_run(out, r);
+        memset(&o, 0, sizeof o);
+        o.out = out;
+        o.data_dir = ".";
+        if (report_write(&o, path, sizeof path, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        snprintf(path, sizeof path, "%s/runs/%s/index.html", out, r->prov.id);
+        html = slurp(path);
+        if (!strstr(html, says[k]))
+            fail_msg("rapl=%s: the page lacks \"%s\"", words[k] ? words[k] : "(none)", says[k]);
+        assert_null(strstr(html, "<b>x"));
+        free(html);
+        results_free(r);
+    }
+}
+
 /* The two GPUs on one report: the H100 run and an H200 run of 2026-11-26
  * (a grid of hidden 256 and 1024, batch 16 to 512, inference) share 12
  * shapes.  compare states a verdict with an interval for each GPU view on
@@ -1436,6 +1485,7 @@ int main(void)
         cmocka_unit_test(test_report_telemetry),
         cmocka_unit_test(test_compare_verdicts),
         cmocka_unit_test(test_two_gpus),
+        cmocka_unit_test(test_energy_alone),
         cmocka_unit_test(test_report_escapes_and_keeps_old),
         cmocka_unit_test(test_data_dir),
         cmocka_unit_test(test_gpu_run),

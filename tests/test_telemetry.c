@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fsx.h"
@@ -329,6 +330,57 @@ static void test_rapl_absent(void **state)
     assert_null(s);
 }
 
+/* tel_rapl_why in the child of a fork, as user nobody when this process is
+ * root (root reads any counter): its word's index in words, 9 for another. */
+static int why_as_user(const char *root)
+{
+    static const char *const words[] = {"absent", "root-only", "unreadable"};
+    int status = 0, i;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        const char *why;
+        if (geteuid() == 0 && setuid(65534) != 0)
+            _exit(8);
+        why = tel_rapl_why(root);
+        for (i = 0; i < 3; i++)
+            if (strcmp(why, words[i]) == 0)
+                _exit(i);
+        _exit(9);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* Why there is no RAPL source, in the word the CPU's results keep: no
+ * powercap at all, or none with a package, is absent; a package whose
+ * counter is there but this user may not read (Linux has made it root's
+ * alone since CVE-2020-8694) is root-only; one that cannot be read for
+ * another reason (a directory in its place, test_rapl_absent's) is
+ * unreadable. */
+static void test_rapl_why(void **state)
+{
+    char root[300], path[512];
+    (void)state;
+    snprintf(root, sizeof root, "%s/no-powercap", tmpdir);
+    assert_string_equal(tel_rapl_why(root), "absent");
+    snprintf(root, sizeof root, "%s/powercap-psys", tmpdir);
+    assert_int_equal(mkdir(root, 0755), 0);
+    rapl_domain(root, "intel-rapl:0", "psys\n", "1\n", "262143328850\n");
+    assert_string_equal(tel_rapl_why(root), "absent");
+    snprintf(root, sizeof root, "%s/powercap-root", tmpdir);
+    assert_int_equal(mkdir(root, 0755), 0);
+    rapl_domain(root, "intel-rapl:0", "package-0\n", "1\n", "262143328850\n");
+    snprintf(path, sizeof path, "%s/intel-rapl:0/energy_uj", root);
+    assert_int_equal(chmod(path, 0), 0);
+    /* the tree must be searchable by the user the child becomes */
+    assert_int_equal(chmod(tmpdir, 0755), 0);
+    assert_int_equal(why_as_user(root), 1);
+    snprintf(root, sizeof root, "%s/powercap-locked", tmpdir);
+    assert_string_equal(tel_rapl_why(root), "unreadable");
+}
+
 /* ---- NVML ---- */
 
 static device_info gpu(const char *vendor, const char *bus)
@@ -564,13 +616,13 @@ static void test_energy_cross(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_counter_delta), cmocka_unit_test(test_throttle_words),
-        cmocka_unit_test(test_throttling),    cmocka_unit_test(test_visits),
-        cmocka_unit_test(test_visits_rapl),   cmocka_unit_test(test_visit_without_energy),
-        cmocka_unit_test(test_rapl),          cmocka_unit_test(test_rapl_absent),
-        cmocka_unit_test(test_nvml_absent),   cmocka_unit_test(test_nvml_fake),
-        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_absent_element),
-        cmocka_unit_test(test_energy_cross),
+        cmocka_unit_test(test_counter_delta),  cmocka_unit_test(test_throttle_words),
+        cmocka_unit_test(test_throttling),     cmocka_unit_test(test_visits),
+        cmocka_unit_test(test_visits_rapl),    cmocka_unit_test(test_visit_without_energy),
+        cmocka_unit_test(test_rapl),           cmocka_unit_test(test_rapl_absent),
+        cmocka_unit_test(test_rapl_why),       cmocka_unit_test(test_nvml_absent),
+        cmocka_unit_test(test_nvml_fake),      cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_absent_element), cmocka_unit_test(test_energy_cross),
     };
     const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
     if (slash)

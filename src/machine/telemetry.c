@@ -13,9 +13,11 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "host.h"
 
@@ -209,6 +211,38 @@ int tel_open_rapl(const char *root, tel_source **out, err *e)
     }
     *out = s;
     return BE_OK;
+}
+
+const char *tel_rapl_why(const char *root)
+{
+    DIR *dir = opendir(root);
+    struct dirent *de;
+    const char *why = "absent";
+    if (!dir)
+        return why;
+    while ((de = readdir(dir))) {
+        char path[512], name[64] = "";
+        FILE *f;
+        int n = 0;
+        if (sscanf(de->d_name, "intel-rapl:%*u%n", &n) != 0 || n == 0 || de->d_name[n] != '\0')
+            continue;
+        snprintf(path, sizeof path, "%s/%s/name", root, de->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        if (!fgets(name, sizeof name, f))
+            name[0] = '\0';
+        fclose(f);
+        if (strncmp(name, "package-", 8) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s/energy_uj", root, de->d_name);
+        if (access(path, F_OK) == 0 && access(path, R_OK) != 0 && errno == EACCES) {
+            why = "root-only";
+            break;
+        }
+        why = "unreadable";
+    }
+    closedir(dir);
+    return why;
 }
 
 int tel_open_for(const device_info *d, tel_source **out, err *e)

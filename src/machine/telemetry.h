@@ -122,6 +122,12 @@ int tel_open_nvml(const char *lib, const device_info *d, tel_source **out, err *
  * max_energy_range_uj} with name "package-N".  *out is NULL, and BE_OK
  * returned, when none is readable. */
 int tel_open_rapl(const char *root, tel_source **out, err *e);
+/* Why root (as tel_open_rapl's) gave no RAPL source, as the word stored
+ * with the CPU's results (its "rapl" property): "absent" when it holds no
+ * package domain (a virtual machine, a CPU without RAPL), "root-only" when
+ * a package's energy_uj exists but this process may not read it (Linux
+ * made it root's after CVE-2020-8694), "unreadable" otherwise. */
+const char *tel_rapl_why(const char *root);
 /* The source for a measured device: NVML for an OpenCL device ("opencl"
  * kind), RAPL for the CPU ("openblas"); *out NULL when there is none. */
 int tel_open_for(const device_info *d, tel_source **out, err *e);

@@ -654,6 +654,18 @@ static int run_pass(sweep *sw, int k, err *e)
     return rc;
 }
 
+/* Why a CPU has no energy figures, kept with its device in r (the "rapl"
+ * property, telemetry.h) so that the page can say what would give them. */
+static void note_no_rapl(results *r, const device_info *info)
+{
+    int i;
+    if (strcmp(info->kind, "openblas") != 0)
+        return;
+    for (i = 0; i < r->ndevices; i++)
+        if (strcmp(r->devices[i].id, info->id) == 0 && !devinfo_prop(&r->devices[i], "rapl"))
+            devinfo_prop_add(&r->devices[i], "rapl", "%s", tel_rapl_why("/sys/class/powercap"));
+}
+
 int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
               int ndev, results *r, const char *root, const char *checkpoint, outlock *lock,
               volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e)
@@ -697,9 +709,12 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
     }
     /* telemetry is optional: a device without it, or a failure to open it,
      * is measured all the same, with nothing recorded */
-    for (d = 0; d < ndev; d++)
+    for (d = 0; d < ndev; d++) {
         if (tel_open_for(&devs[d]->info, &sw.tel[d], &te) < 0)
             sw.tel[d] = NULL;
+        if (!sw.tel[d])
+            note_no_rapl(r, &devs[d]->info);
+    }
     rc = add_points(&sw, e);
     if (any_on_host(devs, ndev))
         cachehop_init(&sw.hop);

@@ -418,6 +418,32 @@ static void energy_method(const results *r, const char *dev, wl_mode m, char *bu
     fmt_append(buf, size, ";");
 }
 
+/* Why base has no energy figures and what that leaves: never a guessed
+ * figure for it, the other devices' own (with of them). */
+static void no_base_energy(const results *r, const char *base, int with, char *buf, size_t size)
+{
+    const char *why = q_energy_none(r, base);
+    const char *alone = with == 1 ? "the other device's alone" : "the other devices' alone";
+    if (why && strcmp(why, "absent") == 0)
+        fmt_append(buf, size,
+                   " %s has no energy figures: this host exposes no RAPL counter (no package "
+                   "domain in /sys/class/powercap, as in most virtual machines), so no energy "
+                   "crossover can be stated; the energy figures are %s.",
+                   base, alone);
+    else if (why && strcmp(why, "root-only") == 0)
+        fmt_append(buf, size,
+                   " %s has no energy figures: its RAPL counters are readable by root only (run "
+                   "as root, or make /sys/class/powercap/intel-rapl:*/energy_uj readable, for "
+                   "them and an energy crossover), so no energy crossover can be stated; the "
+                   "energy figures are %s.",
+                   base, alone);
+    else
+        fmt_append(buf, size,
+                   " %s has no energy figures (its counters were not readable), "
+                   "so energy is not compared with it.",
+                   base);
+}
+
 void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
 {
     const char *base = q_base_id(r);
@@ -436,10 +462,7 @@ void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
             energy_method(r, r->devices[d].id, m, buf, size);
     buf[strlen(buf) - 1] = '.';
     if (!q_has_energy(r, base, m)) {
-        fmt_append(buf, size,
-                   " %s has no energy figures (its counters were not readable), "
-                   "so energy is not compared with it.",
-                   base);
+        no_base_energy(r, base, with, buf, size);
         return;
     }
     for (d = 0; d < r->ndevices; d++)

@@ -399,6 +399,19 @@ int q_has_energy(const results *r, const char *dev, wl_mode m)
     return 0;
 }
 
+const char *q_energy_none(const results *r, const char *dev)
+{
+    static const char *const words[] = {"absent", "root-only", "unreadable"};
+    const device_info *d = results_device(r, dev);
+    const char *v = d ? devinfo_prop(d, "rapl") : NULL;
+    size_t i;
+    /* a word of this set only: the file may come from anywhere */
+    for (i = 0; v && i < sizeof words / sizeof *words; i++)
+        if (strcmp(v, words[i]) == 0)
+            return words[i];
+    return NULL;
+}
+
 int q_energy_cross(const results *r, const char *base, const char *other, wl_mode m, int hidden,
                    fit_hidden_cross *h)
 {

@@ -169,6 +169,11 @@ double q_total(const results *r, const char *dev, wl_mode m, const q_shape *shap
 double q_energy(const rs_point *p);
 /* 1 when a point of mode m on device dev (NULL: on any device) has energy. */
 int q_has_energy(const results *r, const char *dev, wl_mode m);
+
+/* Why dev recorded no energy, as the run stored it: "absent", "root-only"
+ * or "unreadable" for a CPU without RAPL readings (telemetry.h,
+ * tel_rapl_why); NULL when the run did not say (runs before 0.3.0, a GPU). */
+const char *q_energy_none(const results *r, const char *dev);
 /* The energy crossover of other against base at one hidden width, from the
  * batches where both have energy per step (q_energy): the batch from which
  * other uses less per step, found as the crossovers of time are (after the
