@@ -1,7 +1,7 @@
 /*
  * cmd_tune.c — the commands about the machine's devices (see cmd.h):
  * `devices` lists them, `tune` tries the kernels' configurations on the
- * OpenCL ones and keeps the fastest.
+ * OpenCL ones and keeps the fastest per mode.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cmd.h"
@@ -40,14 +40,28 @@ static void tune_row(void *ctx, const tune_report *r, int i)
     char secs[32];
     (void)ctx;
     fmt_duration(secs, sizeof secs, t->seconds);
-    printf("%2d %-8s %9.1f %9.1f %9.1f %8s  %s%s%s\n", i, tune_status_name(t->status),
-           t->fwd_gflops, t->train_gflops, t->score, secs, t->options, t->note[0] ? "  # " : "",
-           t->note);
+    printf("%2d %-8s %9.1f %9.1f %8s  %s%s%s\n", i, tune_status_name(t->status), t->fwd_gflops,
+           t->train_gflops, secs, t->options, t->note[0] ? "  # " : "", t->note);
     fflush(stdout);
 }
 
-/* `tune`: the candidates of each selected OpenCL device, one row each, and
- * the winner, which later runs use. */
+/* A mode's winner in words: "inference #3 OPTIONS (1.21× the default's
+ * forward rate)"; train picks the training rate. */
+static void tune_winner(const tune_report *r, int train)
+{
+    const int best = train ? r->best_train : r->best_inf;
+    const double def = train ? r->c[0].train_gflops : r->c[0].fwd_gflops,
+                 got = train ? r->c[best].train_gflops : r->c[best].fwd_gflops;
+    printf("%-9s #%d %s (", train ? "training" : "inference", best, r->c[best].options);
+    if (best == 0)
+        printf("the default)\n");
+    else
+        printf("%.2f× the default's %s rate)\n", def > 0.0 ? got / def : 1.0,
+               train ? "training" : "forward");
+}
+
+/* `tune`: the candidates of each selected OpenCL device, one row each as
+ * it is measured, then the winner of each mode, which later runs use. */
 int cmd_tune(const cli *c)
 {
     device_set set;
@@ -96,15 +110,15 @@ int cmd_tune(const cli *c)
         printf("%s (%s, %s): forward hidden %d × batch %d, training hidden %d × batch %d\n",
                d->info.id, d->info.type, d->info.name, o.fwd_hidden, o.fwd_batch, o.train_hidden,
                o.train_batch);
-        printf("%2s %-8s %9s %9s %9s %8s  %s\n", "#", "status", "fwd GF/s", "trainGF/s", "score",
-               "time", "options");
+        printf("%2s %-8s %9s %9s %8s  %s\n", "#", "status", "fwd GF/s", "trainGF/s", "time",
+               "options");
         if ((rc = tune_device(d, &o, &rep, &e)) < 0) {
             status = cmd_status(rc);
             goto fail;
         }
-        printf("best: #%d %s (%.2f× the default) -> %s in %.0f s\n\n", rep.best,
-               rep.c[rep.best].options,
-               rep.c[0].score > 0.0 ? rep.c[rep.best].score / rep.c[0].score : 1.0,
+        tune_winner(&rep, 0);
+        tune_winner(&rep, 1);
+        printf("-> %s in %.0f s\n\n",
                rep.path[0] ? rep.path
                            : "not kept (--quick tunes on tiny shapes; add --save to keep it)",
                rep.seconds);

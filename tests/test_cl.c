@@ -671,14 +671,33 @@ static void count_progress(void *ctx, const tune_report *r, int i)
     progress_calls++;
 }
 
-/* Tuning measures the candidates, picks a verified one, writes the tuning
- * file, and a new discovery (a later run) starts the device with it. */
+/* Whether candidate i of r is its mode's winner as tune.h defines it:
+ * verified, and no verified candidate faster in that mode (train picks the
+ * training rate) but where the default was kept against a lead within
+ * TUNE_MARGIN. */
+static void assert_mode_winner(const tune_report *r, int best, int train)
+{
+    assert_true(best >= 0 && best < r->n);
+    assert_int_equal(r->c[best].status, TUNE_OK);
+    const double won = train ? r->c[best].train_gflops : r->c[best].fwd_gflops;
+    const double def = train ? r->c[0].train_gflops : r->c[0].fwd_gflops;
+    for (int i = 0; i < r->n; i++) {
+        const double rate = train ? r->c[i].train_gflops : r->c[i].fwd_gflops;
+        if (r->c[i].status == TUNE_OK)
+            assert_true(rate <= won || (best == 0 && rate < TUNE_MARGIN * def));
+    }
+}
+
+/* Tuning measures the candidates, picks a verified winner per mode, writes
+ * the tuning file, and a new discovery (a later run) starts the device
+ * with them. */
 static void test_tune(void **state)
 {
     fixture *f = *state;
     tune_options o;
     tune_report *r = calloc(1, sizeof *r);
     clgemm_config got;
+    char opts[256];
     err e = {{0}};
     assert_non_null(r);
     assert_string_equal(prop(&f->devs[0].info, "kernel_config"), "default");
@@ -689,41 +708,102 @@ static void test_tune(void **state)
         fail_msg("tune_device: %s", e.msg);
     assert_int_equal(r->n, 3);
     assert_int_equal(progress_calls, 3);
-    assert_true(r->best >= 0 && r->best < r->n);
     for (int i = 0; i < r->n; i++) {
         const tune_candidate *c = &r->c[i];
         assert_true(c->options[0] == '-');
-        if (c->status == TUNE_OK) {
+        if (c->status == TUNE_OK)
             assert_true(c->fwd_gflops > 0 && c->train_gflops > 0);
-            /* The best, or the default kept against a lead within noise. */
-            assert_true(c->score <= r->c[r->best].score ||
-                        (r->best == 0 && c->score < TUNE_MARGIN * r->c[0].score));
-        }
     }
+    assert_mode_winner(r, r->best_inf, 0);
+    assert_mode_winner(r, r->best_train, 1);
     assert_int_equal(r->c[0].status, TUNE_OK);
-    assert_int_equal(r->c[r->best].status, TUNE_OK);
     clgemm_config_default(&f->devs[0].info, &got);
     assert_config_equal(&r->c[0].cfg, &got); /* the table default comes first */
     assert_true(access(r->path, R_OK) == 0);
-    clgemm_get_config(f->devs[0].handle, &got);
-    assert_config_equal(&got, &r->c[r->best].cfg);
-    const clgemm_config winner = r->c[r->best].cfg;
+    clgemm_get_config_mode(f->devs[0].handle, WL_INFERENCE, &got);
+    assert_config_equal(&got, &r->c[r->best_inf].cfg);
+    clgemm_get_config_mode(f->devs[0].handle, WL_TRAINING, &got);
+    assert_config_equal(&got, &r->c[r->best_train].cfg);
+    const clgemm_config inf = r->c[r->best_inf].cfg, train = r->c[r->best_train].cfg;
+    print_message("tune: inference #%d, training #%d\n", r->best_inf, r->best_train);
 
     teardown(state);
     assert_int_equal(setup_keep_cache(state), 0);
     f = *state;
-    clgemm_get_config(f->devs[0].handle, &got);
-    assert_config_equal(&got, &winner);
+    clgemm_get_config_mode(f->devs[0].handle, WL_INFERENCE, &got);
+    assert_config_equal(&got, &inf);
+    clgemm_get_config_mode(f->devs[0].handle, WL_TRAINING, &got);
+    assert_config_equal(&got, &train);
     assert_string_equal(prop(&f->devs[0].info, "kernel_config"), "tuned");
+    assert_int_equal(clgemm_config_options(&inf, opts, sizeof opts, &e), 0);
+    assert_string_equal(prop(&f->devs[0].info, "kernel_options"), opts);
+    /* the training options are recorded where they differ, only */
+    assert_int_equal(clgemm_config_options(&train, opts, sizeof opts, &e), 0);
+    if (r->best_inf == r->best_train)
+        assert_null(devinfo_prop(&f->devs[0].info, "kernel_options_training"));
+    else
+        assert_string_equal(prop(&f->devs[0].info, "kernel_options_training"), opts);
     run_point(&f->devs[0], WL_TRAINING, 1, 17, 5);
 
     /* A stored configuration that is not the default is the one used. */
-    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_kb, NULL, 0, &e), 0);
+    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_kb, &reg_kb, NULL, 0, &e), 0);
     teardown(state);
     assert_int_equal(setup_keep_cache(state), 0);
     f = *state;
-    clgemm_get_config(f->devs[0].handle, &got);
+    clgemm_get_config_mode(f->devs[0].handle, WL_INFERENCE, &got);
     assert_config_equal(&got, &reg_kb);
+    clgemm_get_config_mode(f->devs[0].handle, WL_TRAINING, &got);
+    assert_config_equal(&got, &reg_kb);
+    free(r);
+}
+
+/* The choice of the winners, on rates made up so that each mode has
+ * another: the forward winner trains slowly, the training winner (also
+ * the best geometric mean of the two, which a single configuration would
+ * take) is slower forward; a lead within TUNE_MARGIN keeps the default, a
+ * wrong result never wins, and without a verified default the fastest
+ * wins by any lead. */
+static void test_tune_choose(void **state)
+{
+    static const struct {
+        tune_status st;
+        double fwd, train;
+    } c[] = {{TUNE_OK, 100, 100},      {TUNE_OK, 150, 50},  {TUNE_OK, 60, 102},  {TUNE_OK, 90, 120},
+             {TUNE_WRONG, 1000, 1000}, {TUNE_FAILED, 0, 0}, {TUNE_SKIPPED, 0, 0}};
+    tune_report *r = calloc(1, sizeof *r);
+    (void)state;
+    assert_non_null(r);
+    r->n = (int)(sizeof c / sizeof c[0]);
+    for (int i = 0; i < r->n; i++) {
+        r->c[i].status = c[i].st;
+        r->c[i].fwd_gflops = c[i].fwd;
+        r->c[i].train_gflops = c[i].train;
+    }
+    tune_choose(r);
+    assert_int_equal(r->best_inf, 1);
+    assert_int_equal(r->best_train, 3);
+    /* without #3, #2's training lead (2%) is within the margin */
+    r->c[3].status = TUNE_FAILED;
+    tune_choose(r);
+    assert_int_equal(r->best_inf, 1);
+    assert_int_equal(r->best_train, 0);
+    /* #1 just under and just over the margin forward */
+    r->c[1].fwd_gflops = 102.9;
+    tune_choose(r);
+    assert_int_equal(r->best_inf, 0);
+    r->c[1].fwd_gflops = 103.5;
+    tune_choose(r);
+    assert_int_equal(r->best_inf, 1);
+    /* a default that failed sets no margin */
+    r->c[0].status = TUNE_FAILED;
+    tune_choose(r);
+    assert_int_equal(r->best_inf, 1);
+    assert_int_equal(r->best_train, 2);
+    /* nothing verified: no winner */
+    r->c[1].status = r->c[2].status = TUNE_WRONG;
+    tune_choose(r);
+    assert_int_equal(r->best_inf, -1);
+    assert_int_equal(r->best_train, -1);
     free(r);
 }
 
@@ -739,39 +819,111 @@ static void test_tune_budget(void **state)
     if (tune_device(&f->devs[0], &o, r, &e) != 0)
         fail_msg("tune_device: %s", e.msg);
     assert_true(r->n > 3 && r->n <= TUNE_MAX);
-    assert_int_equal(r->best, 0);
+    assert_int_equal(r->best_inf, 0);
+    assert_int_equal(r->best_train, 0);
     assert_int_equal(r->c[0].status, TUNE_OK);
     for (int i = 1; i < r->n; i++)
         assert_int_equal(r->c[i].status, TUNE_SKIPPED);
     free(r);
 }
 
-/* Damaged, foreign or inconsistent tuning files are ignored: the device
- * starts with the table default. */
+/* The text of a file (at most len - 1 bytes) into buf. */
+static void read_text(const char *path, char *buf, size_t len)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    const size_t n = fread(buf, 1, len - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* A tuning file holds a configuration per mode and reads back to them;
+ * a file of before there were two (one options line) gives its
+ * configuration to both modes, and a device then records no training
+ * options. */
+static void test_tune_file_modes(void **state)
+{
+    fixture *f = *state;
+    char path[4352], text[1024], opts[256], want[600];
+    clgemm_config inf = reg_kb, train = reg_kb;
+    err e = {{0}};
+    assert_int_equal(
+        clgemm_cache_store_tuned(&f->devs[0].info, &reg_small, &local_vec2, path, sizeof path, &e),
+        0);
+    read_text(path, text, sizeof text);
+    assert_int_equal(clgemm_config_options(&reg_small, opts, sizeof opts, &e), 0);
+    snprintf(want, sizeof want, "\noptions %s\n", opts);
+    assert_non_null(strstr(text, want));
+    assert_int_equal(clgemm_config_options(&local_vec2, opts, sizeof opts, &e), 0);
+    snprintf(want, sizeof want, "\noptions-training %s\n", opts);
+    assert_non_null(strstr(text, want));
+    assert_int_equal(clgemm_cache_load_tuned(&f->devs[0].info, &inf, &train, NULL, 0), 0);
+    assert_config_equal(&inf, &reg_small);
+    assert_config_equal(&train, &local_vec2);
+
+    /* the old format: the same file without its options-training line */
+    char *t = strstr(text, "\noptions-training ");
+    assert_non_null(t);
+    t[1] = '\0';
+    write_text(path, text);
+    inf = train = reg_kb;
+    assert_int_equal(clgemm_cache_load_tuned(&f->devs[0].info, &inf, &train, NULL, 0), 0);
+    assert_config_equal(&inf, &reg_small);
+    assert_config_equal(&train, &reg_small);
+    teardown(state);
+    assert_int_equal(setup_keep_cache(state), 0);
+    f = *state;
+    clgemm_get_config_mode(f->devs[0].handle, WL_TRAINING, &train);
+    assert_config_equal(&train, &reg_small);
+    assert_string_equal(prop(&f->devs[0].info, "kernel_config"), "tuned");
+    assert_null(devinfo_prop(&f->devs[0].info, "kernel_options_training"));
+    /* equal configurations written by tune: no training options either */
+    assert_int_equal(
+        clgemm_cache_store_tuned(&f->devs[0].info, &local_vec2, &local_vec2, NULL, 0, &e), 0);
+    teardown(state);
+    assert_int_equal(setup_keep_cache(state), 0);
+    f = *state;
+    assert_int_equal(clgemm_config_options(&local_vec2, opts, sizeof opts, &e), 0);
+    assert_string_equal(prop(&f->devs[0].info, "kernel_options"), opts);
+    assert_null(devinfo_prop(&f->devs[0].info, "kernel_options_training"));
+}
+
+/* Damaged, foreign or inconsistent tuning files are ignored as a whole, a
+ * broken training line too: the device starts with the table default in
+ * both modes. */
 static void test_tune_corrupt(void **state)
 {
     fixture *f = *state;
-    char path[4352], text[1024];
-    clgemm_config def, got;
+    char path[4352], text[1024], longer[700];
+    clgemm_config def, got, got2;
     err e = {{0}};
     clgemm_config_default(&f->devs[0].info, &def);
-    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_small, path, sizeof path, &e),
-                     0);
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    const size_t n = fread(text, 1, sizeof text - 1, fp);
-    fclose(fp);
-    text[n] = '\0';
+    assert_int_equal(
+        clgemm_cache_store_tuned(&f->devs[0].info, &reg_small, &reg_kb, path, sizeof path, &e), 0);
+    read_text(path, text, sizeof text);
     char *opts = strstr(text, "\noptions ");
+    char *topts = strstr(text, "\noptions-training ");
     char *key = strstr(text, "\nkey ");
     assert_non_null(opts);
+    assert_non_null(topts);
     assert_non_null(key);
 
     /* The intact file is used (so the damaged ones below are what fails). */
-    assert_int_equal(clgemm_cache_load_tuned(&f->devs[0].info, &got, NULL, 0), 0);
+    assert_int_equal(clgemm_cache_load_tuned(&f->devs[0].info, &got, &got2, NULL, 0), 0);
     assert_config_equal(&got, &reg_small);
+    assert_config_equal(&got2, &reg_kb);
 
-    char bad[4][1024];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    char bad[7][1600];
     snprintf(bad[0], sizeof bad[0], "%.*s", (int)(opts - text + 12), text); /* truncated */
     snprintf(bad[1], sizeof bad[1],
              "%.*s\noptions -DGEMM_LOCAL=0 -DVW=3 -DTM=8 -DTN=8 "
@@ -780,22 +932,179 @@ static void test_tune_corrupt(void **state)
     snprintf(bad[2], sizeof bad[2], "%s", text);
     bad[2][key - text + 5] ^= 1; /* another device's key */
     snprintf(bad[3], sizeof bad[3], "\x01\xff garbage");
-    for (int i = 0; i < 4; i++) {
-        fp = fopen(path, "wb");
-        assert_non_null(fp);
-        fputs(bad[i], fp);
-        fclose(fp);
-        got = reg_kb;
-        assert_int_equal(clgemm_cache_load_tuned(&f->devs[0].info, &got, NULL, 0), BE_EFAIL);
+    /* the inference line intact, the training line inconsistent, empty,
+     * too long */
+    snprintf(bad[4], sizeof bad[4],
+             "%.*s\noptions-training -DGEMM_LOCAL=0 -DVW=3 -DTM=8 -DTN=8 "
+             "-DDTM=4 -DDTN=4 -DLX=2 -DLY=16 -DKB=256\n",
+             (int)(topts - text), text);
+    snprintf(bad[5], sizeof bad[5], "%.*s\noptions-training \n", (int)(topts - text), text);
+    snprintf(bad[6], sizeof bad[6], "%.*s\noptions-training %s\n", (int)(topts - text), text,
+             longer);
+    for (int i = 0; i < 7; i++) {
+        write_text(path, bad[i]);
+        got = got2 = reg_kb;
+        assert_int_equal(clgemm_cache_load_tuned(&f->devs[0].info, &got, &got2, NULL, 0), BE_EFAIL);
         assert_config_equal(&got, &reg_kb); /* untouched */
+        assert_config_equal(&got2, &reg_kb);
         teardown(state);
         assert_int_equal(setup_keep_cache(state), 0);
         f = *state;
-        clgemm_get_config(f->devs[0].handle, &got);
+        clgemm_get_config_mode(f->devs[0].handle, WL_INFERENCE, &got);
+        assert_config_equal(&got, &def);
+        clgemm_get_config_mode(f->devs[0].handle, WL_TRAINING, &got);
         assert_config_equal(&got, &def);
         assert_string_equal(prop(&f->devs[0].info, "kernel_config"), "default");
     }
     run_point(&f->devs[0], WL_INFERENCE, 1, 17, 3);
+}
+
+/* The program binaries in the cache directory: one per program built. */
+static int count_clbin(void)
+{
+    DIR *d = opendir(cache_dir);
+    int n = 0;
+    assert_non_null(d);
+    for (struct dirent *de; (de = readdir(d));)
+        n += strstr(de->d_name, ".clbin") && !strstr(de->d_name, ".tmp");
+    closedir(d);
+    return n;
+}
+
+/* A device with a configuration per mode computes both modes right, each
+ * with its own program: the training one built by the first training
+ * prepare (a second binary in the cache).  The two differ in variant and
+ * in kernels (local tiles for inference; register blocks with the
+ * K-blocked forward kernel, which the inference program lacks, for
+ * training), so a run mixing one mode's program with the other's launch
+ * geometry or kernels would fail to launch or compute wrong results.  The
+ * device records both sets of options, and a later discovery loads both
+ * programs from the cache. */
+static void test_modes_differ(void **state)
+{
+    fixture *f = *state;
+    clgemm_config got;
+    char opts[256];
+    int hit = -1;
+    err e = {{0}};
+    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &local_small, &reg_kb, NULL, 0, &e),
+                     0);
+    teardown(state);
+    assert_int_equal(setup_keep_cache(state), 0);
+    f = *state;
+    device *dv = &f->devs[0];
+    clgemm_get_config_mode(dv->handle, WL_INFERENCE, &got);
+    assert_config_equal(&got, &local_small);
+    clgemm_get_config_mode(dv->handle, WL_TRAINING, &got);
+    assert_config_equal(&got, &reg_kb);
+    assert_string_equal(prop(&dv->info, "kernel_config"), "tuned");
+    assert_int_equal(clgemm_config_options(&local_small, opts, sizeof opts, &e), 0);
+    assert_string_equal(prop(&dv->info, "kernel_options"), opts);
+    assert_int_equal(clgemm_config_options(&reg_kb, opts, sizeof opts, &e), 0);
+    assert_string_equal(prop(&dv->info, "kernel_options_training"), opts);
+
+    assert_int_equal(count_clbin(), 0); /* nothing built by discovery */
+    run_point(dv, WL_INFERENCE, 2, 17, 17);
+    assert_int_equal(count_clbin(), 1);
+    run_point(dv, WL_TRAINING, 2, 17, 17);
+    assert_int_equal(count_clbin(), 2);
+    run_point(dv, WL_INFERENCE, 1, 70, 37);
+    run_point(dv, WL_TRAINING, 1, 70, 37);
+    run_point(dv, WL_TRAINING, 2, 17, 1);
+    assert_int_equal(count_clbin(), 2);
+    dv->ops->build_info(dv->handle, NULL, &hit);
+    assert_int_equal(hit, 0);
+
+    teardown(state);
+    assert_int_equal(setup_keep_cache(state), 0);
+    f = *state;
+    dv = &f->devs[0];
+    run_point(dv, WL_TRAINING, 1, 17, 5);
+    run_point(dv, WL_INFERENCE, 1, 17, 5);
+    dv->ops->build_info(dv->handle, NULL, &hit);
+    assert_int_equal(hit, 1); /* both programs, each from the cache */
+    assert_int_equal(count_clbin(), 2);
+}
+
+/* Set through the API: clgemm_set_config sets both modes, and
+ * clgemm_set_config_mode one, which then alone computes with it; a mode
+ * that is neither is refused, and so is a change while a run is
+ * prepared. */
+static void test_modes_set(void **state)
+{
+    fixture *f = *state;
+    device *dv = &f->devs[0];
+    clgemm_config got;
+    void *run = NULL;
+    test_wl t;
+    err e = {{0}};
+    use_config(f, &reg_small);
+    clgemm_get_config_mode(dv->handle, WL_TRAINING, &got);
+    assert_config_equal(&got, &reg_small);
+    assert_int_equal(clgemm_set_config_mode(dv->handle, WL_TRAINING, &local_vec4, &e), 0);
+    clgemm_get_config_mode(dv->handle, WL_INFERENCE, &got);
+    assert_config_equal(&got, &reg_small);
+    clgemm_get_config_mode(dv->handle, WL_TRAINING, &got);
+    assert_config_equal(&got, &local_vec4);
+    run_point(dv, WL_TRAINING, 2, 68, 36);
+    run_point(dv, WL_INFERENCE, 2, 17, 17);
+    assert_int_equal(clgemm_set_config_mode(dv->handle, WL_INFERENCE, &local_vec2, &e), 0);
+    run_point(dv, WL_INFERENCE, 2, 70, 37);
+    run_point(dv, WL_TRAINING, 2, 70, 37);
+    clgemm_get_config_mode(dv->handle, WL_TRAINING, &got);
+    assert_config_equal(&got, &local_vec4);
+
+    e.msg[0] = '\0';
+    assert_int_equal(clgemm_set_config_mode(dv->handle, (wl_mode)2, &reg_small, &e), BE_EUSAGE);
+    assert_non_null(strstr(e.msg, "mode 2"));
+    assert_int_equal(clgemm_set_config_mode(dv->handle, WL_TRAINING, &(clgemm_config){0}, &e),
+                     BE_EUSAGE);
+    clgemm_get_config_mode(dv->handle, WL_TRAINING, &got);
+    assert_config_equal(&got, &local_vec4); /* untouched */
+
+    wl_make(&t, WL_INFERENCE, 1, 8, 3);
+    assert_int_equal(dv->ops->prepare(dv->handle, &t.w, &run, &e), 0);
+    e.msg[0] = '\0';
+    assert_int_equal(clgemm_set_config_mode(dv->handle, WL_TRAINING, &reg_kb, &e), BE_EUSAGE);
+    assert_non_null(strstr(e.msg, "while a run is prepared"));
+    dv->ops->release(run);
+    wl_free(&t);
+    clgemm_get_config_mode(dv->handle, WL_TRAINING, &got);
+    assert_config_equal(&got, &local_vec4);
+}
+
+/* Equal configurations share one program: a training run after an
+ * inference run builds nothing (build_info adds up the programs held, so
+ * a second one, even from the cache, would add its seconds and its miss),
+ * and the device records no training options. */
+static void test_modes_equal(void **state)
+{
+    fixture *f = *state;
+    device *dv = &f->devs[0];
+    double s1 = -1, s2 = -1;
+    int hit = -1;
+    err e = {{0}};
+    assert_null(devinfo_prop(&dv->info, "kernel_options_training"));
+    run_point(dv, WL_INFERENCE, 1, 17, 5);
+    dv->ops->build_info(dv->handle, &s1, NULL);
+    assert_true(s1 > 0);
+    run_point(dv, WL_TRAINING, 1, 17, 5);
+    dv->ops->build_info(dv->handle, &s2, &hit);
+    assert_true(s2 == s1);
+    assert_int_equal(hit, 0);
+    assert_int_equal(count_clbin(), 1);
+
+    /* apart and back together: one program again, the one kept */
+    assert_int_equal(clgemm_set_config_mode(dv->handle, WL_TRAINING, &reg_small, &e), 0);
+    run_point(dv, WL_TRAINING, 1, 17, 5);
+    assert_int_equal(count_clbin(), 2);
+    use_config(f, &reg_small);
+    dv->ops->build_info(dv->handle, &s1, NULL);
+    run_point(dv, WL_INFERENCE, 1, 17, 5);
+    run_point(dv, WL_TRAINING, 1, 17, 5);
+    dv->ops->build_info(dv->handle, &s2, &hit);
+    assert_true(s2 == s1);
+    assert_int_equal(hit, 0); /* reg_small's program as compiled above, not loaded again */
 }
 
 /* The caches go where BREAKEVEN_CACHE says, however deep: the directories
@@ -820,8 +1129,8 @@ static void test_cache_nested(void **state)
     f->devs[0].ops->build_info(f->devs[0].handle, NULL, &hit);
     assert_int_equal(hit, 0);
     /* the configuration just built, so that the next run finds its binary */
-    clgemm_get_config(f->devs[0].handle, &cfg);
-    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &cfg, path, sizeof path, &e),
+    clgemm_get_config_mode(f->devs[0].handle, WL_INFERENCE, &cfg);
+    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &cfg, &cfg, path, sizeof path, &e),
                      BE_OK);
     assert_true(strncmp(path, nested, strlen(nested)) == 0);
     d = opendir(nested);
@@ -862,7 +1171,8 @@ static void test_cache_nested(void **state)
     assert_int_equal(hit, 0);
     run_point(&f->devs[0], WL_TRAINING, 1, 17, 5);
     e.msg[0] = '\0';
-    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_kb, NULL, 0, &e), BE_EFAIL);
+    assert_int_equal(clgemm_cache_store_tuned(&f->devs[0].info, &reg_kb, &reg_kb, NULL, 0, &e),
+                     BE_EFAIL);
     assert_non_null(strstr(e.msg, "/x/file"));
 }
 
@@ -899,7 +1209,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_config_parse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tune, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tune_budget, setup, teardown),
+        cmocka_unit_test(test_tune_choose),
+        cmocka_unit_test_setup_teardown(test_tune_file_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tune_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_modes_differ, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_modes_set, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_modes_equal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cache_nested, setup, teardown_nested),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);

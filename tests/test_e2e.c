@@ -447,7 +447,7 @@ static void test_report_and_bad_input(void **state)
     assert_no_temp_files(out);
 }
 
-/* tune stores a winner that `devices` (and every later run) then uses; the
+/* tune stores winners that `devices` (and every later run) then uses; the
  * cache is a directory of the test's own so other tests keep the defaults */
 static void test_tune(void **state)
 {
@@ -460,7 +460,10 @@ static void test_tune(void **state)
     run(&o, "tune", "--quick", "--budget", "3", NULL);
     if (o.status != 0)
         fail_msg("exit %d: %s", o.status, o.err);
-    assert_non_null(strstr(o.out, "best: #"));
+    /* a winner per mode, each named with its options */
+    assert_non_null(strstr(o.out, "\ninference #"));
+    assert_non_null(strstr(o.out, "\ntraining  #"));
+    assert_non_null(strstr(strstr(o.out, "\ntraining  #"), " -DGEMM_LOCAL="));
     assert_non_null(
         strstr(o.out, "not kept (--quick tunes on tiny shapes; add --save to keep it)"));
     assert_null(strstr(o.out, cache));
@@ -472,7 +475,7 @@ static void test_tune(void **state)
     run(&o, "tune", "--quick", "--save", "--budget", "3", NULL);
     if (o.status != 0)
         fail_msg("exit %d: %s", o.status, o.err);
-    assert_non_null(strstr(o.out, "best: #"));
+    assert_non_null(strstr(o.out, "\ninference #"));
     assert_non_null(strstr(o.out, cache));
     outcome_free(&o);
     run(&o, "devices", NULL);

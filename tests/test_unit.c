@@ -1669,6 +1669,53 @@ static void test_provenance_env(void **state)
     results_free(b);
 }
 
+/* A device's kernel configurations: the inference options as "kernel
+ * config"; the training options, which a device records only where they
+ * differ, as "kernel config (training)", listed when either run recorded
+ * them and what the device trained with differs (a run without them
+ * trained with its inference options). */
+static void test_provenance_kernels(void **state)
+{
+    results *a = cmp_scaled("0.3.21", 1.0, 4), *b = cmp_scaled("0.3.21", 1.0, 4);
+    compare_diff d[COMPARE_MAX_DIFFS];
+    (void)state;
+    devinfo_prop_add(&a->devices[0], "kernel_options", "-DGEMM_LOCAL=1 -DTSM=64");
+    devinfo_prop_add(&b->devices[0], "kernel_options", "-DGEMM_LOCAL=1 -DTSM=64");
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 0);
+    /* B trains with a configuration of its own */
+    devinfo_prop_add(&b->devices[0], "kernel_options_training", "-DGEMM_LOCAL=1 -DTSM=128");
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 1);
+    assert_string_equal(d[0].what, "cpu kernel config (training)");
+    assert_string_equal(d[0].a, "-DGEMM_LOCAL=1 -DTSM=64");
+    assert_string_equal(d[0].b, "-DGEMM_LOCAL=1 -DTSM=128");
+    /* and back: A's training options against B's inference ones */
+    assert_int_equal(compare_provenance(b, a, d, COMPARE_MAX_DIFFS), 1);
+    assert_string_equal(d[0].a, "-DGEMM_LOCAL=1 -DTSM=128");
+    assert_string_equal(d[0].b, "-DGEMM_LOCAL=1 -DTSM=64");
+    /* A the same: nothing differs */
+    devinfo_prop_add(&a->devices[0], "kernel_options_training", "-DGEMM_LOCAL=1 -DTSM=128");
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 0);
+    /* the inference options change, the training ones do not */
+    assert_string_equal(a->devices[0].props[0].name, "kernel_options");
+    snprintf(a->devices[0].props[0].value, sizeof a->devices[0].props[0].value,
+             "-DGEMM_LOCAL=1 -DTSM=32");
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 1);
+    assert_string_equal(d[0].what, "cpu kernel config");
+    assert_string_equal(d[0].a, "-DGEMM_LOCAL=1 -DTSM=32");
+    results_free(a);
+    results_free(b);
+    /* neither recorded training options: a change of the one configuration
+     * is one line, as it was before there were two */
+    a = cmp_scaled("0.3.21", 1.0, 4);
+    b = cmp_scaled("0.3.21", 1.0, 4);
+    devinfo_prop_add(&a->devices[0], "kernel_options", "-DGEMM_LOCAL=1 -DTSM=64");
+    devinfo_prop_add(&b->devices[0], "kernel_options", "-DGEMM_LOCAL=1 -DTSM=32");
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 1);
+    assert_string_equal(d[0].what, "cpu kernel config");
+    results_free(a);
+    results_free(b);
+}
+
 /* A device off the host's CPUs gets the GPU's default band (compare.h):
  * 0.03 resident; the smallest slowdown one run a side could detect then
  * follows from it: exp((t(0.975, 23) + t(0.80, 23))·√(2·0.03²)). */
@@ -3131,6 +3178,7 @@ int main(void)
         cmocka_unit_test(test_compare_pair),
         cmocka_unit_test(test_compare_gpu_band),
         cmocka_unit_test(test_provenance_env),
+        cmocka_unit_test(test_provenance_kernels),
         cmocka_unit_test(test_compare_quick_tenth),
         cmocka_unit_test(test_cachehop),
         cmocka_unit_test(test_results_rejects),

@@ -271,7 +271,7 @@ typedef struct compare_set {
 
 /* The provenance fields in which b differs from a (host, hardware, OS,
  * OpenBLAS version, core and threads, breakeven version, the grid, and per
- * device its model, driver, library and kernel configuration), in that
+ * device its model, driver, library and kernel configurations), in that
  * order, at most max of them, into out; returns how many. */
 int compare_provenance(const results *a, const results *b, compare_diff *out, int max);
 

@@ -2,9 +2,10 @@
  * compare_prov.c — what differs between two runs' provenance (compare.h,
  * compare_provenance): the host and its hardware, the OS, the libraries,
  * breakeven, the grid, the recorded environment variable by variable, and
- * per device its model, driver, library and kernel configuration.  The
- * comparison leads with it, the history labels its steps with it, and the
- * archive's band takes only runs for which it is empty.
+ * per device its model, driver, library and kernel configurations (of
+ * inference and, where it differs, of training).  The comparison leads with
+ * it, the history labels its steps with it, and the archive's band takes
+ * only runs for which it is empty.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +123,25 @@ static void diff_env(diff_list *l, const char *ea, const char *eb)
     free(va);
 }
 
+/* The kernel configurations of x and y, devices of two runs: their
+ * inference options ("kernel config"), then their training options
+ * ("kernel config (training)"), which a device records only where they
+ * differ from the inference ones: listed when either run recorded them and
+ * what each device trained with differs. */
+static void diff_kernels(diff_list *l, const device_info *x, const device_info *y)
+{
+    const char *ka = devinfo_prop(x, "kernel_options"), *kb = devinfo_prop(y, "kernel_options");
+    const char *ta = devinfo_prop(x, "kernel_options_training"),
+               *tb = devinfo_prop(y, "kernel_options_training");
+    char what[96];
+    snprintf(what, sizeof what, "%.31s kernel config", x->id);
+    diff(l, what, ka ? ka : "", kb ? kb : "");
+    if (!ta && !tb)
+        return;
+    snprintf(what, sizeof what, "%.31s kernel config (training)", x->id);
+    diff(l, what, ta ? ta : ka ? ka : "", tb ? tb : kb ? kb : "");
+}
+
 int compare_provenance(const results *a, const results *b, compare_diff *out, int max)
 {
     char da[300], db[300], what[96];
@@ -149,7 +169,6 @@ int compare_provenance(const results *a, const results *b, compare_diff *out, in
     diff_env(&l, pa->env, pb->env);
     for (i = 0; i < a->ndevices; i++) {
         const device_info *x = &a->devices[i], *y = compare_match_device(a, i, b);
-        const char *ka, *kb;
         if (!y)
             continue;
         snprintf(what, sizeof what, "%.31s model", x->id);
@@ -158,10 +177,7 @@ int compare_provenance(const results *a, const results *b, compare_diff *out, in
         diff(&l, what, x->driver, y->driver);
         snprintf(what, sizeof what, "%.31s library", x->id);
         diff(&l, what, x->library, y->library);
-        ka = devinfo_prop(x, "kernel_options");
-        kb = devinfo_prop(y, "kernel_options");
-        snprintf(what, sizeof what, "%.31s kernel config", x->id);
-        diff(&l, what, ka ? ka : "", kb ? kb : "");
+        diff_kernels(&l, x, y);
     }
     return l.n;
 }

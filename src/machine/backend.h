@@ -109,9 +109,11 @@ typedef struct backend_ops {
     int (*state)(void *run, net_state *s, err *e);
     void (*release)(void *run);
     /* What readying the device cost outside any measurement: the seconds
-     * of the last kernel build or binary load (0 before any) and whether
-     * the binary cache served it.  NULL for a backend that builds nothing
-     * (the CPU). */
+     * of the kernel builds or binary loads of the programs it holds (0
+     * before any; OpenCL holds one per configuration in use, one for
+     * both modes or one each), added up, and whether the binary cache
+     * served every one.  NULL for a backend that builds nothing (the
+     * CPU). */
     void (*build_info)(const void *dev, double *seconds, int *cache_hit);
     /* The mean time of each layer over the steps since the last call (or
      * since prepare) into mean[0..layers), forward and backward together;

@@ -4,16 +4,18 @@
  * The sweep measures the same stack of dense layers on the CPU (cpu.c) and
  * on every OpenCL device; this file is the OpenCL side.  clgemm_discover
  * takes the devices clgemm_probe.c found and gives each a handle (context,
- * profiling in-order queue, built program) and the backend_ops of backend.h.
- * prepare copies a workload's parameters to device buffers, step runs the
- * layers with the kernels of kernels/dense.cl (embedded in the binary by the
- * Makefile as embed_dense_cl) and times it through OpenCL event profiling,
- * state copies the network back for verify.c.  The kernel source is compiled
- * with -D options from a clgemm_config (a default per device type/vendor, or
- * a tuner's choice) and the resulting program binary is cached on disk
- * (clgemm_cache.c), so a second run skips the compiler; compilation, and on
- * PoCL the per-launch work-group code generation, happen in prepare, never
- * inside a timed step.
+ * profiling in-order queue, a built program per mode) and the backend_ops
+ * of backend.h.  prepare copies a workload's parameters to device buffers,
+ * step runs the layers with the kernels of kernels/dense.cl (embedded in the
+ * binary by the Makefile as embed_dense_cl) and times it through OpenCL
+ * event profiling, state copies the network back for verify.c.  The kernel
+ * source is compiled with -D options from a clgemm_config (a default per
+ * device type/vendor, or a tuner's choice, which may differ between
+ * inference and training: a run takes the kernels of its mode's program, and
+ * two modes of one configuration share one program) and the resulting
+ * program binary is cached on disk (clgemm_cache.c), so a second run skips
+ * the compiler; compilation, and on PoCL the per-launch work-group code
+ * generation, happen in prepare, never inside a timed step.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "clgemm.h"
@@ -34,21 +36,30 @@
  * SIMD width and within every device's limit. */
 #define DB_GROUP 64
 
+/* A program built with one configuration, and its kernels. */
+typedef struct cl_prog {
+    cl_program prog; /* NULL: nothing built here */
+    cl_kernel kfwd, kdx, kdw, kdb;
+    cl_kernel kfwd_kb; /* the K-blocked forward kernel, NULL unless cfg.kb > 0 */
+    clgemm_config cfg; /* what prog was built with */
+    double build_s;
+    int cache_hit;
+} cl_prog;
+
 /* One OpenCL device.  Owned by the device array of clgemm_discover; the
- * context, queue, program and kernels are created on first use and released
- * by clgemm_free. */
+ * context, queue, programs and kernels are created on first use and
+ * released by clgemm_free. */
 typedef struct cl_dev {
     cl_platform_id platform;
     cl_device_id id;
     cl_context ctx;
     cl_command_queue queue;
-    cl_program prog; /* NULL until built for cfg */
-    cl_kernel kfwd, kdx, kdw, kdb;
-    cl_kernel kfwd_kb; /* the K-blocked forward kernel, NULL unless cfg.kb > 0 */
-    clgemm_config cfg;
-    double build_s;
-    int cache_hit;
-    int busy; /* a run is prepared: the program must not change under it */
+    clgemm_config cfg[2]; /* per mode, by mode_index: inference, training */
+    /* The programs of cfg, each built on the first prepare of a mode that
+     * needs it: one per distinct configuration (so two modes of the same
+     * configuration share one), of no other (dev_prune), in either slot. */
+    cl_prog progs[2];
+    int busy; /* a run is prepared: the programs must not change under it */
     cl_ulong max_alloc, global_mem;
     size_t max_group;
     char name[256], driver[256], platver[256];
@@ -59,7 +70,8 @@ typedef struct cl_dev {
  * and in training dx[l]. */
 typedef struct cl_run {
     cl_dev *d;
-    workload w; /* the caller's arrays stay valid while the run lives */
+    const cl_prog *p; /* its mode's program: every launch's kernel and geometry */
+    workload w;       /* the caller's arrays stay valid while the run lives */
     cl_mem *act, *wt, *bs, *dx;
     float *out;    /* host copy of y_L that step reads back into */
     cl_event *evs; /* one per kernel of a step */
@@ -94,30 +106,36 @@ static const char *const kernel_names[] = {"dense_fwd", "dense_bwd_dx", "dense_b
                                            "dense_bwd_db", "dense_fwd_kb"};
 #define NKERNELS (sizeof kernel_names / sizeof kernel_names[0])
 
-/* The addresses of d's kernel fields, in the order of kernel_names. */
-static void dev_kernels(cl_dev *d, cl_kernel *ks[NKERNELS])
+/* The addresses of p's kernel fields, in the order of kernel_names. */
+static void prog_kernels(cl_prog *p, cl_kernel *ks[NKERNELS])
 {
-    ks[0] = &d->kfwd;
-    ks[1] = &d->kdx;
-    ks[2] = &d->kdw;
-    ks[3] = &d->kdb;
-    ks[4] = &d->kfwd_kb;
+    ks[0] = &p->kfwd;
+    ks[1] = &p->kdx;
+    ks[2] = &p->kdw;
+    ks[3] = &p->kdb;
+    ks[4] = &p->kfwd_kb;
 }
 
-static void dev_release_program(cl_dev *d)
+static void prog_release(cl_prog *p)
 {
     cl_kernel *ks[NKERNELS];
     size_t i;
-    dev_kernels(d, ks);
+    prog_kernels(p, ks);
     for (i = 0; i < NKERNELS; i++)
         if (*ks[i]) {
             clReleaseKernel(*ks[i]);
             *ks[i] = NULL;
         }
-    if (d->prog) {
-        clReleaseProgram(d->prog);
-        d->prog = NULL;
+    if (p->prog) {
+        clReleaseProgram(p->prog);
+        p->prog = NULL;
     }
+}
+
+/* The index of mode's configuration in cl_dev.cfg. */
+static int mode_index(wl_mode mode)
+{
+    return mode == WL_TRAINING;
 }
 
 /* Creates the context and the profiling in-order queue on first use. */
@@ -205,9 +223,9 @@ static void program_to_cache(cl_program p, const char *path, uint64_t key)
     free(bin);
 }
 
-/* Builds (or loads from the cache) the program for d->cfg and creates its
- * kernels.  Replaces any previous program. */
-static int dev_build(cl_dev *d, err *e)
+/* Builds (or loads from the cache) d's program for cfg into p, a slot with
+ * nothing built, and creates its kernels.  On failure p is left empty. */
+static int prog_build(cl_dev *d, cl_prog *p, const clgemm_config *cfg, err *e)
 {
     char opts[512], path[CLGEMM_CACHE_PATH + 32];
     cl_kernel *ks[NKERNELS];
@@ -219,81 +237,139 @@ static int dev_build(cl_dev *d, err *e)
     cl_int crc;
     err ignored;
 
-    if ((rc = dev_open(d, e)) || (rc = clgemm_config_options(&d->cfg, opts, sizeof opts - 4, e)))
+    if ((rc = dev_open(d, e)) || (rc = clgemm_config_options(cfg, opts, sizeof opts - 4, e)))
         return rc;
     /* No warnings: PoCL's compiler prints their count on stderr (float16
      * on AVX2 draws "changes the ABI" for inlined helpers). */
     strcat(opts, " -w");
-    group = d->cfg.variant == CLGEMM_REG
-                ? (size_t)d->cfg.lx * (size_t)d->cfg.ly
-                : (size_t)(d->cfg.tsm / d->cfg.wptm) * (size_t)(d->cfg.tsn / d->cfg.wptn);
+    group = cfg->variant == CLGEMM_REG
+                ? (size_t)cfg->lx * (size_t)cfg->ly
+                : (size_t)(cfg->tsm / cfg->wptm) * (size_t)(cfg->tsn / cfg->wptn);
     if (group > d->max_group)
         return err_set(e, BE_EUSAGE, "%s: kernel config wants %zu-item groups, device allows %zu",
                        d->name, group, d->max_group);
-    dev_release_program(d);
+    p->cfg = *cfg;
 
     /* No cache directory is no error: the program is compiled every time. */
     have_cache = clgemm_cache_program(d->name, d->driver, d->platver, opts, &key, path, sizeof path,
                                       &ignored) == BE_OK;
     t0 = host_seconds();
-    d->cache_hit = 0;
-    d->prog = have_cache ? program_from_cache(d, path, key, opts) : NULL;
-    if (d->prog) {
-        d->cache_hit = 1;
+    p->cache_hit = 0;
+    p->prog = have_cache ? program_from_cache(d, path, key, opts) : NULL;
+    if (p->prog) {
+        p->cache_hit = 1;
     } else {
-        d->prog = clCreateProgramWithSource(d->ctx, 1, &src, NULL, &crc);
-        if (!d->prog)
+        p->prog = clCreateProgramWithSource(d->ctx, 1, &src, NULL, &crc);
+        if (!p->prog)
             return clerr_set(e, crc, "clCreateProgramWithSource(dense.cl)");
-        crc = clBuildProgram(d->prog, 1, &d->id, opts, NULL, NULL);
+        crc = clBuildProgram(p->prog, 1, &d->id, opts, NULL, NULL);
         if (crc != CL_SUCCESS) {
-            rc = crc == CL_BUILD_PROGRAM_FAILURE ? build_log_fail(d, d->prog, crc, opts, e)
+            rc = crc == CL_BUILD_PROGRAM_FAILURE ? build_log_fail(d, p->prog, crc, opts, e)
                                                  : clerr_set(e, crc, "clBuildProgram(dense.cl)");
             goto fail;
         }
         if (have_cache)
-            program_to_cache(d->prog, path, key);
+            program_to_cache(p->prog, path, key);
     }
-    dev_kernels(d, ks);
-    nk = NKERNELS - (has_fwd_kb(&d->cfg) ? 0 : 1);
+    prog_kernels(p, ks);
+    nk = NKERNELS - (has_fwd_kb(cfg) ? 0 : 1);
     for (i = 0; i < nk; i++) {
-        *ks[i] = clCreateKernel(d->prog, kernel_names[i], &crc);
+        *ks[i] = clCreateKernel(p->prog, kernel_names[i], &crc);
         if (!*ks[i]) {
             rc = clerr_set(e, crc, "clCreateKernel(%s)", kernel_names[i]);
             goto fail;
         }
     }
-    d->build_s = host_seconds() - t0;
+    p->build_s = host_seconds() - t0;
     return BE_OK;
 fail:
-    dev_release_program(d);
+    prog_release(p);
     return rc;
 }
 
-int clgemm_set_config(void *handle, const clgemm_config *cfg, err *e)
+/* Mode m's program (m a cl_dev.cfg index) into *out: the one built with its
+ * configuration, else built (or loaded from the cache) now.  The programs
+ * are of cfg[0] and cfg[1] only, one each (dev_prune), so when m's is
+ * missing, a slot holds the other mode's at most and the other is free. */
+static int dev_program(cl_dev *d, int m, cl_prog **out, err *e)
 {
-    cl_dev *d = handle;
-    int rc;
+    cl_prog *p = NULL;
+    int rc, i;
+    for (i = 0; i < 2 && !p; i++)
+        if (d->progs[i].prog && clgemm_config_same(&d->progs[i].cfg, &d->cfg[m]))
+            p = &d->progs[i];
+    if (!p) {
+        p = d->progs[0].prog ? &d->progs[1] : &d->progs[0];
+        if ((rc = prog_build(d, p, &d->cfg[m], e)))
+            return rc;
+    }
+    *out = p;
+    return BE_OK;
+}
+
+/* Releases the programs that neither mode's configuration builds any more. */
+static void dev_prune(cl_dev *d)
+{
+    int i;
+    for (i = 0; i < 2; i++)
+        if (d->progs[i].prog && !clgemm_config_same(&d->progs[i].cfg, &d->cfg[0]) &&
+            !clgemm_config_same(&d->progs[i].cfg, &d->cfg[1]))
+            prog_release(&d->progs[i]);
+}
+
+/* Makes cfg the configuration of the modes from..to (cl_dev.cfg indexes),
+ * releases the programs no mode uses any more and builds cfg's now, unless
+ * the device holds it already. */
+static int set_modes(cl_dev *d, int from, int to, const clgemm_config *cfg, err *e)
+{
+    cl_prog *p;
+    int rc, m;
     if ((rc = clgemm_config_check(cfg, e)))
         return rc;
     if (d->busy)
         return err_set(e, BE_EUSAGE, "%s: kernel config changed while a run is prepared", d->name);
-    d->cfg = *cfg;
-    return dev_build(d, e);
+    for (m = from; m <= to; m++)
+        d->cfg[m] = *cfg;
+    dev_prune(d);
+    return dev_program(d, from, &p, e);
 }
 
-void clgemm_get_config(void *handle, clgemm_config *cfg)
+int clgemm_set_config(void *handle, const clgemm_config *cfg, err *e)
 {
-    *cfg = ((cl_dev *)handle)->cfg;
+    return set_modes(handle, 0, 1, cfg, e);
 }
 
-/* backend_ops.build_info: how the current program was obtained. */
+int clgemm_set_config_mode(void *handle, wl_mode mode, const clgemm_config *cfg, err *e)
+{
+    const cl_dev *d = handle;
+    if (mode != WL_INFERENCE && mode != WL_TRAINING)
+        return err_set(e, BE_EUSAGE, "%s: no kernel configuration for mode %d", d->name, (int)mode);
+    return set_modes(handle, mode_index(mode), mode_index(mode), cfg, e);
+}
+
+void clgemm_get_config_mode(void *handle, wl_mode mode, clgemm_config *cfg)
+{
+    *cfg = ((cl_dev *)handle)->cfg[mode_index(mode)];
+}
+
+/* backend_ops.build_info: how the programs the device holds were obtained,
+ * together: their seconds added up, and a hit when the cache served every
+ * one (one program when both modes have one configuration). */
 static void cl_build_info(const void *handle, double *seconds, int *cache_hit)
 {
     const cl_dev *d = handle;
+    double s = 0.0;
+    int hit = 1, n = 0, i;
+    for (i = 0; i < 2; i++)
+        if (d->progs[i].prog) {
+            s += d->progs[i].build_s;
+            hit &= d->progs[i].cache_hit;
+            n++;
+        }
     if (seconds)
-        *seconds = d->prog ? d->build_s : 0.0;
+        *seconds = s;
     if (cache_hit)
-        *cache_hit = d->prog ? d->cache_hit : 0;
+        *cache_hit = n > 0 && hit;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -304,7 +380,7 @@ typedef struct {
     size_t g[2], l[2];
 } ndrange;
 
-/* The launch geometry of a P×Q GEMM with the device's configuration:
+/* The launch geometry of a P×Q GEMM with the program's configuration:
  * `dot` selects dx's block shape in the register-blocked variant. */
 static ndrange gemm_range(const clgemm_config *c, int P, int Q, int dot)
 {
@@ -355,38 +431,38 @@ static int launch(cl_dev *d, cl_kernel k, const char *name, const karg *args, in
 
 /* y = ReLU(x·W + b) (x·W + b without relu) for an M×K input and K×N
  * weights, with dense_fwd_kb when use_fwd_kb says so. */
-static int enq_fwd(cl_dev *d, int M, int N, int K, cl_mem x, cl_mem w, cl_mem b, cl_mem y, int relu,
-                   cl_event *ev, err *e)
+static int enq_fwd(const cl_run *r, int M, int N, int K, cl_mem x, cl_mem w, cl_mem b, cl_mem y,
+                   int relu, cl_event *ev, err *e)
 {
     const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(x), ARG(w), ARG(b), ARG(y), ARG(relu)};
-    const int kb = use_fwd_kb(&d->cfg, K);
-    return launch(d, kb ? d->kfwd_kb : d->kfwd, kb ? "dense_fwd_kb" : "dense_fwd", a, 8,
-                  gemm_range(&d->cfg, M, N, 0), ev, e);
+    const int kb = use_fwd_kb(&r->p->cfg, K);
+    return launch(r->d, kb ? r->p->kfwd_kb : r->p->kfwd, kb ? "dense_fwd_kb" : "dense_fwd", a, 8,
+                  gemm_range(&r->p->cfg, M, N, 0), ev, e);
 }
 
 /* dx = dz·Wᵀ, dz = dy ⊙ [y > 0] (dz = dy without relu). */
-static int enq_dx(cl_dev *d, int M, int N, int K, cl_mem dy, cl_mem y, cl_mem w, cl_mem dx,
+static int enq_dx(const cl_run *r, int M, int N, int K, cl_mem dy, cl_mem y, cl_mem w, cl_mem dx,
                   int relu, cl_event *ev, err *e)
 {
     const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(dy), ARG(y), ARG(w), ARG(dx), ARG(relu)};
-    return launch(d, d->kdx, "dense_bwd_dx", a, 8, gemm_range(&d->cfg, M, K, 1), ev, e);
+    return launch(r->d, r->p->kdx, "dense_bwd_dx", a, 8, gemm_range(&r->p->cfg, M, K, 1), ev, e);
 }
 
 /* W -= lr·xᵀ·dz. */
-static int enq_dw(cl_dev *d, int M, int N, int K, cl_mem x, cl_mem dy, cl_mem y, cl_mem w, float lr,
-                  int relu, cl_event *ev, err *e)
+static int enq_dw(const cl_run *r, int M, int N, int K, cl_mem x, cl_mem dy, cl_mem y, cl_mem w,
+                  float lr, int relu, cl_event *ev, err *e)
 {
     const karg a[] = {ARG(M), ARG(N), ARG(K), ARG(x), ARG(dy), ARG(y), ARG(w), ARG(lr), ARG(relu)};
-    return launch(d, d->kdw, "dense_bwd_dw", a, 9, gemm_range(&d->cfg, K, N, 0), ev, e);
+    return launch(r->d, r->p->kdw, "dense_bwd_dw", a, 9, gemm_range(&r->p->cfg, K, N, 0), ev, e);
 }
 
 /* b -= lr·Σ_rows dz. */
-static int enq_db(cl_dev *d, int M, int N, cl_mem dy, cl_mem y, cl_mem b, float lr, int relu,
+static int enq_db(const cl_run *r, int M, int N, cl_mem dy, cl_mem y, cl_mem b, float lr, int relu,
                   cl_event *ev, err *e)
 {
     const karg a[] = {ARG(M), ARG(N), ARG(dy), ARG(y), ARG(b), ARG(lr), ARG(relu)};
-    const ndrange r = {{ceil_to((size_t)N, DB_GROUP), 1}, {DB_GROUP, 1}};
-    return launch(d, d->kdb, "dense_bwd_db", a, 7, r, ev, e);
+    const ndrange g = {{ceil_to((size_t)N, DB_GROUP), 1}, {DB_GROUP, 1}};
+    return launch(r->d, r->p->kdb, "dense_bwd_db", a, 7, g, ev, e);
 }
 
 /* Enqueues one step's kernels: the forward pass, and in training the
@@ -395,14 +471,13 @@ static int enq_db(cl_dev *d, int M, int N, cl_mem dy, cl_mem y, cl_mem b, float 
  * (r->nev of them) when not NULL. */
 static int enq_step(cl_run *r, cl_event *ev, err *e)
 {
-    cl_dev *d = r->d;
     const workload *w = &r->w;
     const int L = w->layers, B = w->batch;
     cl_mem dy, y;
     int rc, k = 0, l;
 #define EV (ev ? &ev[k++] : NULL)
     for (l = 0; l < L; l++)
-        if ((rc = enq_fwd(d, B, wl_dim(w, l + 1), wl_dim(w, l), r->act[l], r->wt[l], r->bs[l],
+        if ((rc = enq_fwd(r, B, wl_dim(w, l + 1), wl_dim(w, l), r->act[l], r->wt[l], r->bs[l],
                           r->act[l + 1], wl_relu(w, l), EV, e)))
             return rc;
     if (w->mode != WL_TRAINING)
@@ -411,9 +486,9 @@ static int enq_step(cl_run *r, cl_event *ev, err *e)
         const int K = wl_dim(w, l), N = wl_dim(w, l + 1), relu = wl_relu(w, l);
         dy = l == L - 1 ? r->act[L] : r->dx[l + 1];
         y = r->act[l + 1];
-        if ((rc = enq_dx(d, B, N, K, dy, y, r->wt[l], r->dx[l], relu, EV, e)) ||
-            (rc = enq_dw(d, B, N, K, r->act[l], dy, y, r->wt[l], w->lr, relu, EV, e)) ||
-            (rc = enq_db(d, B, N, dy, y, r->bs[l], w->lr, relu, EV, e)))
+        if ((rc = enq_dx(r, B, N, K, dy, y, r->wt[l], r->dx[l], relu, EV, e)) ||
+            (rc = enq_dw(r, B, N, K, r->act[l], dy, y, r->wt[l], w->lr, relu, EV, e)) ||
+            (rc = enq_db(r, B, N, dy, y, r->bs[l], w->lr, relu, EV, e)))
             return rc;
     }
 #undef EV
@@ -561,11 +636,11 @@ static int warm_up(cl_run *r, err *e)
     r->w = w;
     if (rc)
         return rc;
-    if (has_fwd_kb(&d->cfg)) { /* the 1×1 step took dense_fwd */
+    if (has_fwd_kb(&r->p->cfg)) { /* the 1×1 step took dense_fwd */
         const karg a[] = {ARG(one),      ARG(one),      ARG(one),       ARG(r->act[0]),
                           ARG(r->wt[0]), ARG(r->bs[0]), ARG(r->act[1]), ARG(one)};
-        if ((rc = launch(d, d->kfwd_kb, "dense_fwd_kb", a, 8, gemm_range(&d->cfg, 1, 1, 0), NULL,
-                         e)))
+        if ((rc = launch(d, r->p->kfwd_kb, "dense_fwd_kb", a, 8, gemm_range(&r->p->cfg, 1, 1, 0),
+                         NULL, e)))
             return rc;
     }
     return finish(d, "warm-up", e);
@@ -575,6 +650,7 @@ static int cl_prepare(void *dev, const workload *w, void **run, err *e)
 {
     cl_dev *d = dev;
     cl_run *r = NULL;
+    cl_prog *p = NULL;
     const int L = w->layers, train = w->mode == WL_TRAINING;
     const size_t B = (size_t)w->batch;
     int rc, l;
@@ -584,13 +660,14 @@ static int cl_prepare(void *dev, const workload *w, void **run, err *e)
                        w->batch);
     if (d->busy)
         return err_set(e, BE_EUSAGE, "%s: a run is already prepared", d->name);
-    if ((rc = check_fits(d, w, e)) || (!d->prog && (rc = dev_build(d, e))))
+    if ((rc = check_fits(d, w, e)) || (rc = dev_program(d, mode_index(w->mode), &p, e)))
         return rc;
 
     r = calloc(1, sizeof *r);
     if (!r)
         return err_set(e, BE_EOOM, "%s: out of host memory for a run", d->name);
     r->d = d;
+    r->p = p;
     r->w = *w;
     d->busy = 1; /* from here cl_release undoes everything */
     r->nev = train ? 4 * L : L;
@@ -754,9 +831,11 @@ static const backend_ops cl_ops = {
 /* Discovery                                                               */
 /* ---------------------------------------------------------------------- */
 
-/* Makes the device of probe p: its handle, starting kernel configuration
+/* Makes the device of probe p: its handle, starting kernel configurations
  * (the tuning file's, else the table default) and the properties saying
- * which. */
+ * which.  The training configuration's options are a property only where
+ * they differ, so that a device of one configuration is described as it
+ * was before there were two. */
 static int open_device(const clgemm_probe *p, device *out, err *e)
 {
     device_info *in = &out->info;
@@ -775,10 +854,14 @@ static int open_device(const clgemm_probe *p, device *out, err *e)
     snprintf(d->platver, sizeof d->platver, "%s", p->platver);
     snprintf(d->name, sizeof d->name, "%s", in->name);
     snprintf(d->driver, sizeof d->driver, "%s", in->driver);
-    clgemm_config_default(in, &d->cfg);
-    tuned = clgemm_cache_load_tuned(in, &d->cfg, NULL, 0) == BE_OK;
-    if (clgemm_config_options(&d->cfg, opts, sizeof opts, &ignored) == BE_OK)
+    clgemm_config_default(in, &d->cfg[0]);
+    d->cfg[1] = d->cfg[0];
+    tuned = clgemm_cache_load_tuned(in, &d->cfg[0], &d->cfg[1], NULL, 0) == BE_OK;
+    if (clgemm_config_options(&d->cfg[0], opts, sizeof opts, &ignored) == BE_OK)
         devinfo_prop_add(in, "kernel_options", "%s", opts);
+    if (!clgemm_config_same(&d->cfg[0], &d->cfg[1]) &&
+        clgemm_config_options(&d->cfg[1], opts, sizeof opts, &ignored) == BE_OK)
+        devinfo_prop_add(in, "kernel_options_training", "%s", opts);
     devinfo_prop_add(in, "kernel_config", "%s", tuned ? "tuned" : "default");
     out->ops = &cl_ops;
     out->handle = d;
@@ -795,7 +878,8 @@ void clgemm_free(device *devs, int n)
         d = devs[i].handle;
         if (!d)
             continue;
-        dev_release_program(d);
+        prog_release(&d->progs[0]);
+        prog_release(&d->progs[1]);
         if (d->queue)
             clReleaseCommandQueue(d->queue);
         if (d->ctx)

@@ -162,8 +162,8 @@ static int tuned_path(const device_info *d, char *path, size_t len, int create, 
     return BE_OK;
 }
 
-/* The value of the line "name value" in text, copied into buf; BE_EFAIL
- * when absent or too long. */
+/* The value of the line "name value" in text, copied into buf: 1, or 0
+ * when there is no such line, -1 when its value does not fit buf. */
 static int tuned_field(const char *text, const char *name, char *buf, size_t len)
 {
     const size_t n = strlen(name);
@@ -176,20 +176,45 @@ static int tuned_field(const char *text, const char *name, char *buf, size_t len
         end = strchr(v, '\n');
         vn = end ? (size_t)(end - v) : strlen(v);
         if (vn >= len)
-            return BE_EFAIL;
+            return -1;
         memcpy(buf, v, vn);
         buf[vn] = '\0';
-        return BE_OK;
+        return 1;
     }
-    return BE_EFAIL;
+    return 0;
 }
 
-int clgemm_cache_load_tuned(const device_info *d, clgemm_config *cfg, char *path, size_t len)
+/* The configurations of a tuning file's text into *inf and *train: BE_OK,
+ * or BE_EFAIL leaving both alone when the text is not an intact tuning
+ * file of key.  A file without "options-training" (written before there
+ * was one) gives its "options" to both modes; one with a broken
+ * "options-training" is damaged as a whole. */
+static int tuned_parse(const char *text, const char *key, clgemm_config *inf, clgemm_config *train)
 {
-    char p[CLGEMM_CACHE_PATH + 64], key[32], got[32], opts[512];
+    char got[32], opts[512];
+    clgemm_config ci, ct;
+    err e;
+    int has;
+    if (strncmp(text, tune_magic, strlen(tune_magic)) != 0 ||
+        tuned_field(text, "key", got, sizeof got) != 1 || strcmp(got, key) != 0 ||
+        tuned_field(text, "options", opts, sizeof opts) != 1 ||
+        clgemm_config_parse(opts, &ci, &e) != BE_OK)
+        return BE_EFAIL;
+    ct = ci;
+    has = tuned_field(text, "options-training", opts, sizeof opts);
+    if (has < 0 || (has && clgemm_config_parse(opts, &ct, &e) != BE_OK))
+        return BE_EFAIL;
+    *inf = ci;
+    *train = ct;
+    return BE_OK;
+}
+
+int clgemm_cache_load_tuned(const device_info *d, clgemm_config *inf, clgemm_config *train,
+                            char *path, size_t len)
+{
+    char p[CLGEMM_CACHE_PATH + 64], key[32];
     char *text = NULL;
     size_t n = 0;
-    clgemm_config c;
     err e;
     int rc = tuned_path(d, p, sizeof p, 0, &e);
     if (path)
@@ -198,31 +223,26 @@ int clgemm_cache_load_tuned(const device_info *d, clgemm_config *cfg, char *path
     if (rc || infile_read(p, 65536, INFILE_TEXT, &text, &n, &e) != BE_OK)
         return BE_EFAIL;
     snprintf(key, sizeof key, "%016llx", (unsigned long long)tuned_key(d));
-    rc = BE_EFAIL;
-    if (strlen(text) == n && strncmp(text, tune_magic, strlen(tune_magic)) == 0 &&
-        tuned_field(text, "key", got, sizeof got) == BE_OK && strcmp(got, key) == 0 &&
-        tuned_field(text, "options", opts, sizeof opts) == BE_OK &&
-        clgemm_config_parse(opts, &c, &e) == BE_OK)
-        rc = BE_OK;
+    rc = strlen(text) == n ? tuned_parse(text, key, inf, train) : BE_EFAIL;
     free(text);
-    if (rc == BE_OK)
-        *cfg = c;
     return rc;
 }
 
-int clgemm_cache_store_tuned(const device_info *d, const clgemm_config *cfg, char *path, size_t len,
-                             err *e)
+int clgemm_cache_store_tuned(const device_info *d, const clgemm_config *inf,
+                             const clgemm_config *train, char *path, size_t len, err *e)
 {
-    char p[CLGEMM_CACHE_PATH + 64], opts[512], text[2048];
+    char p[CLGEMM_CACHE_PATH + 64], opts[512], topts[512], text[2048];
     int rc, n;
-    if ((rc = clgemm_config_options(cfg, opts, sizeof opts, e)))
+    if ((rc = clgemm_config_options(inf, opts, sizeof opts, e)) ||
+        (rc = clgemm_config_options(train, topts, sizeof topts, e)))
         return rc;
     if ((rc = tuned_path(d, p, sizeof p, 1, e)))
         return err_prefix(e, rc, "%s: tuning file", d->name);
     if (path)
         snprintf(path, len, "%s", p);
-    n = snprintf(text, sizeof text, "%s\nkey %016llx\ndevice %s\ndriver %s\noptions %s\n",
-                 tune_magic, (unsigned long long)tuned_key(d), d->name, d->driver, opts);
+    n = snprintf(text, sizeof text,
+                 "%s\nkey %016llx\ndevice %s\ndriver %s\noptions %s\noptions-training %s\n",
+                 tune_magic, (unsigned long long)tuned_key(d), d->name, d->driver, opts, topts);
     if (n < 0 || (size_t)n >= sizeof text)
         return err_set(e, BE_EFAIL, "%s: tuning file too long", p);
     return fsx_write_atomic(p, text, (size_t)n, e);

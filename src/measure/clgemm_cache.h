@@ -11,8 +11,8 @@
  * kernel source, options), so a new driver or kernel source simply misses.
  * A missing, damaged or foreign entry is never an error: the caller
  * compiles again or starts from the default.  clgemm.c loads and stores
- * binaries around its builds; tune.c stores the winner of `breakeven tune`,
- * which clgemm_discover loads.
+ * binaries around its builds; tune.c stores the winners of `breakeven tune`
+ * (one per mode), which clgemm_discover loads.
  */
 #ifndef BE_CLGEMM_CACHE_H
 #define BE_CLGEMM_CACHE_H
@@ -58,19 +58,27 @@ int clgemm_cache_store_program(const char *path, uint64_t key, const unsigned ch
  * tune-<16 hex digits>.txt after a hash of the device name, driver version,
  * platform version (device_info.library) and dense.cl, so a new driver or
  * kernel source falls back to the default rather than to a stale winner.
- * Text, one "name value" line each: key, device, driver, options.
+ * Text: a first line saying what the file is, then one "name value" line
+ * each: key, device, driver, options (the inference configuration) and
+ * options-training (the training configuration, written always, equal to
+ * options or not).  A file without options-training, as breakeven wrote
+ * before the modes had configurations of their own, gives options to both
+ * modes; an older breakeven reading a new file finds its options line and
+ * takes it for both modes.
  *
- * clgemm_cache_load_tuned fills cfg from d's tuning file and returns BE_OK,
- * or returns BE_EFAIL leaving cfg alone when there is none or it is
- * unreadable, foreign or inconsistent (a damaged file is ignored, never
- * fatal).  Writes the file's path into path (when not NULL) either way, ""
- * when there is no cache directory. */
-int clgemm_cache_load_tuned(const device_info *d, clgemm_config *cfg, char *path, size_t len);
+ * clgemm_cache_load_tuned fills *inf and *train from d's tuning file and
+ * returns BE_OK, or returns BE_EFAIL leaving both alone when there is none
+ * or it is unreadable, foreign or inconsistent, options-training included
+ * (a damaged file is ignored as a whole, never fatal).  Writes the file's
+ * path into path (when not NULL) either way, "" when there is no cache
+ * directory. */
+int clgemm_cache_load_tuned(const device_info *d, clgemm_config *inf, clgemm_config *train,
+                            char *path, size_t len);
 
-/* Stores cfg as d's tuning file (atomically) and writes its path into path
- * (when not NULL).  BE_EUSAGE for an inconsistent cfg, BE_EFAIL when there
- * is no cache directory or the write fails. */
-int clgemm_cache_store_tuned(const device_info *d, const clgemm_config *cfg, char *path, size_t len,
-                             err *e);
+/* Stores inf and train as d's tuning file (atomically) and writes its path
+ * into path (when not NULL).  BE_EUSAGE for an inconsistent configuration,
+ * BE_EFAIL when there is no cache directory or the write fails. */
+int clgemm_cache_store_tuned(const device_info *d, const clgemm_config *inf,
+                             const clgemm_config *train, char *path, size_t len, err *e);
 
 #endif

@@ -40,7 +40,10 @@ int clgemm_config_default(const device_info *d, clgemm_config *cfg)
      * forward (28.2 against 17.8 TFLOP/s at hidden 2048 × batch 1024) and
      * 1.9× in training (512 × 256), the best balance of the 28 candidates;
      * 128×128 tiles of 8×8 were faster forward (up to 38 TFLOP/s) but half
-     * as fast in training.  No AMD GPU has been measured. */
+     * as fast in training.  The default serves both modes: that forward
+     * figure is of one tuning run, and `breakeven tune` now picks a
+     * configuration per mode on the device itself.  No AMD GPU has been
+     * measured. */
     const clgemm_config gpu = {.variant = CLGEMM_LOCAL,
                                .vw = 1,
                                .tsm = 64,
@@ -137,6 +140,13 @@ int clgemm_config_options(const clgemm_config *c, char *buf, size_t len, err *e)
     if (n < 0 || (size_t)n >= len)
         return err_set(e, BE_EUSAGE, "kernel config: options longer than %zu bytes", len);
     return BE_OK;
+}
+
+int clgemm_config_same(const clgemm_config *a, const clgemm_config *b)
+{
+    char oa[512], ob[512];
+    return clgemm_config_options(a, oa, sizeof oa, NULL) == BE_OK &&
+           clgemm_config_options(b, ob, sizeof ob, NULL) == BE_OK && strcmp(oa, ob) == 0;
 }
 
 /* The -D names of each variant, in clgemm_config_options's order: those

@@ -65,4 +65,9 @@ int clgemm_config_options(const clgemm_config *cfg, char *buf, size_t len, err *
  * token for anything else or an inconsistent cfg. */
 int clgemm_config_parse(const char *opts, clgemm_config *cfg, err *e);
 
+/* 1 when a and b build the same program: the same options (the fields
+ * their variant ignores may differ), else 0; 0 when either is
+ * inconsistent. */
+int clgemm_config_same(const clgemm_config *a, const clgemm_config *b);
+
 #endif

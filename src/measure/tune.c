@@ -9,16 +9,17 @@
  * the backend's own prepare/step/state operations (the same code path as a
  * sweep), on a forward shape and a training step.  Each candidate's first
  * step is checked by verify.c before any timing: a configuration whose
- * results are wrong is reported and never chosen.  The winner (highest
- * geometric mean of the two rates, from median kernel times; the default
- * unless the winner leads it by TUNE_MARGIN) is stored
- * through clgemm_cache_store_tuned, whence clgemm_discover applies it to the
- * device in later runs.
+ * results are wrong is reported and never chosen.  Each mode gets its own
+ * winner, from median kernel times: inference the fastest forward shape,
+ * training the fastest training step (in each the default unless the
+ * winner leads it there by TUNE_MARGIN), so that neither pays for the
+ * other (on an H100 the fastest forward tiles trained at half the speed).
+ * Both are stored through clgemm_cache_store_tuned, whence clgemm_discover
+ * applies them to the device in later runs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tune.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +226,8 @@ done:
     return rc;
 }
 
-/* Builds and measures candidate c on both shapes. */
+/* Builds and measures candidate c on both shapes, as the configuration of
+ * both modes. */
 static int try_candidate(device *d, const workload *fwd, const workload *train,
                          const tune_options *o, tune_candidate *c)
 {
@@ -240,34 +242,61 @@ static int try_candidate(device *d, const workload *fwd, const workload *train,
     if ((rc = measure(d, fwd, o, &c->fwd_gflops, &c->status, c->note, sizeof c->note)) ||
         c->status != TUNE_OK)
         goto done;
-    if ((rc = measure(d, train, o, &c->train_gflops, &c->status, c->note, sizeof c->note)) ||
-        c->status != TUNE_OK)
-        goto done;
-    c->score = sqrt(c->fwd_gflops * c->train_gflops);
+    rc = measure(d, train, o, &c->train_gflops, &c->status, c->note, sizeof c->note);
 done:
     c->seconds = host_seconds() - t0;
     return rc;
 }
 
-int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
+/* c's rate in one mode: its training step's with train set, else its
+ * forward pass's. */
+static double rate_of(const tune_candidate *c, int train)
 {
-    workload_data fwd, train;
-    clgemm_config list[TUNE_MAX], def, before;
-    tune_candidate *c;
-    int rc, i, have_fwd = 0, have_train = 0;
-    const double t0 = host_seconds();
-    err ignored;
+    return train ? c->train_gflops : c->fwd_gflops;
+}
 
-    memset(r, 0, sizeof *r);
-    r->best = -1;
-    if (d->ops->kind != BACKEND_OPENCL)
-        return err_set(e, BE_EUSAGE, "tune: %s is not an OpenCL device", d->info.id);
-    if (o->budget < 0 || o->reps < 1 || o->reps > 64 || o->fwd_hidden < 1 || o->fwd_batch < 1 ||
-        o->train_hidden < 1 || o->train_batch < 1 || o->max_candidates < 0)
-        return err_set(
-            e, BE_EUSAGE, "tune: bad options (budget %g s, %d reps, shapes %d×%d and %d×%d)",
-            o->budget, o->reps, o->fwd_hidden, o->fwd_batch, o->train_hidden, o->train_batch);
-    clgemm_get_config(d->handle, &before);
+/* The verified candidate of r with the highest rate in one mode (rate_of);
+ * the default (c[0]) unless the winner leads it by TUNE_MARGIN; -1 when
+ * none passed. */
+static int best_of(const tune_report *r, int train)
+{
+    int best = -1, i;
+    for (i = 0; i < r->n; i++)
+        if (r->c[i].status == TUNE_OK &&
+            (best < 0 || rate_of(&r->c[i], train) > rate_of(&r->c[best], train)))
+            best = i;
+    /* A lead within the noise of a shared machine is no reason to leave
+     * the default. */
+    if (best > 0 && r->c[0].status == TUNE_OK &&
+        rate_of(&r->c[best], train) < TUNE_MARGIN * rate_of(&r->c[0], train))
+        best = 0;
+    return best;
+}
+
+void tune_choose(tune_report *r)
+{
+    r->best_inf = best_of(r, 0);
+    r->best_train = best_of(r, 1);
+}
+
+/* Configures d with r's winners, and with o->keep stores them. */
+static int keep_winners(device *d, const tune_options *o, tune_report *r, err *e)
+{
+    const clgemm_config *inf = &r->c[r->best_inf].cfg, *train = &r->c[r->best_train].cfg;
+    int rc;
+    r->path[0] = '\0';
+    if ((rc = clgemm_set_config_mode(d->handle, WL_INFERENCE, inf, e)) ||
+        (rc = clgemm_set_config_mode(d->handle, WL_TRAINING, train, e)))
+        return rc;
+    return o->keep ? clgemm_cache_store_tuned(&d->info, inf, train, r->path, sizeof r->path, e)
+                   : BE_OK;
+}
+
+/* The candidates of d into r, each SKIPPED until tried. */
+static void list_candidates(const device *d, const tune_options *o, tune_report *r)
+{
+    clgemm_config list[TUNE_MAX], def;
+    int i;
     clgemm_config_default(&d->info, &def);
     r->n = candidates(&def, list);
     if (o->max_candidates > 0 && o->max_candidates < r->n)
@@ -277,6 +306,28 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
         r->c[i].status = TUNE_SKIPPED;
         clgemm_config_options(&list[i], r->c[i].options, sizeof r->c[i].options, NULL);
     }
+}
+
+int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
+{
+    workload_data fwd, train;
+    clgemm_config before_inf, before_train;
+    int rc, i, have_fwd = 0, have_train = 0;
+    const double t0 = host_seconds();
+    err ignored;
+
+    memset(r, 0, sizeof *r);
+    r->best_inf = r->best_train = -1;
+    if (d->ops->kind != BACKEND_OPENCL)
+        return err_set(e, BE_EUSAGE, "tune: %s is not an OpenCL device", d->info.id);
+    if (o->budget < 0 || o->reps < 1 || o->reps > 64 || o->fwd_hidden < 1 || o->fwd_batch < 1 ||
+        o->train_hidden < 1 || o->train_batch < 1 || o->max_candidates < 0)
+        return err_set(
+            e, BE_EUSAGE, "tune: bad options (budget %g s, %d reps, shapes %d×%d and %d×%d)",
+            o->budget, o->reps, o->fwd_hidden, o->fwd_batch, o->train_hidden, o->train_batch);
+    clgemm_get_config_mode(d->handle, WL_INFERENCE, &before_inf);
+    clgemm_get_config_mode(d->handle, WL_TRAINING, &before_train);
+    list_candidates(d, o, r);
 
     if ((rc = workload_make(&fwd, WL_INFERENCE, 1, o->fwd_hidden, o->fwd_batch, o->seed, e)))
         goto fail;
@@ -293,29 +344,20 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
         /* The default is always measured, so there is a baseline. */
         if (i > 0 && host_seconds() - t0 >= o->budget)
             break;
-        c = &r->c[i];
-        if (try_candidate(d, &fwd.w, &train.w, o, c) == BE_EINTR) {
+        if (try_candidate(d, &fwd.w, &train.w, o, &r->c[i]) == BE_EINTR) {
             rc = err_set(e, BE_EINTR, "tune: %s: interrupted", d->info.id);
             goto fail;
         }
-        if (c->status == TUNE_OK && (r->best < 0 || c->score > r->c[r->best].score))
-            r->best = i;
         if (o->progress)
             o->progress(o->ctx, r, i);
     }
-    if (r->best < 0) {
+    tune_choose(r);
+    if (r->best_inf < 0) {
         rc = err_set(e, BE_EFAIL, "tune: %s: no configuration passed (default: %s)", d->info.id,
                      r->c[0].note);
         goto fail;
     }
-    /* A lead within the noise of a shared machine is no reason to leave
-     * the default. */
-    if (r->c[0].status == TUNE_OK && r->c[r->best].score < TUNE_MARGIN * r->c[0].score)
-        r->best = 0;
-    r->path[0] = '\0';
-    if ((rc = clgemm_set_config(d->handle, &r->c[r->best].cfg, e)) ||
-        (o->keep &&
-         (rc = clgemm_cache_store_tuned(&d->info, &r->c[r->best].cfg, r->path, sizeof r->path, e))))
+    if ((rc = keep_winners(d, o, r, e)))
         goto fail;
     r->seconds = host_seconds() - t0;
     workload_free(&train);
@@ -327,6 +369,8 @@ fail:
         workload_free(&train);
     if (have_fwd)
         workload_free(&fwd);
-    clgemm_set_config(d->handle, &before, &ignored); /* back as it was */
+    /* back as it was */
+    clgemm_set_config_mode(d->handle, WL_INFERENCE, &before_inf, &ignored);
+    clgemm_set_config_mode(d->handle, WL_TRAINING, &before_train, &ignored);
     return rc;
 }

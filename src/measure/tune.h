@@ -7,9 +7,11 @@
  * most TUNE_MAX - 1 variations around it), their measurement on two
  * representative shapes (a forward pass and a training step, each checked
  * by verify.c before it is timed, so a configuration that computes wrong
- * results can never win), and the choice of the winner, which it hands to
- * clgemm_cache_store_tuned; clgemm_discover then starts the device with it in
- * every later run.  It prints nothing: the report says what was measured.
+ * results can never win), and the choice of a winner per mode (the fastest
+ * forward for inference, the fastest training step for training), which it
+ * hands to clgemm_cache_store_tuned; clgemm_discover then starts the device
+ * with them in every later run.  It prints nothing: the report says what
+ * was measured.
  */
 #ifndef BE_TUNE_H
 #define BE_TUNE_H
@@ -23,8 +25,9 @@
 
 #define TUNE_MAX 32
 
-/* A candidate replaces the default only when its score is at least this
- * multiple of the default's: smaller leads are within run-to-run noise. */
+/* A candidate replaces the default in a mode only when its rate in that
+ * mode is at least this multiple of the default's: smaller leads are
+ * within run-to-run noise. */
 #define TUNE_MARGIN 1.03
 
 typedef enum {
@@ -36,11 +39,10 @@ typedef enum {
 
 typedef struct tune_candidate {
     clgemm_config cfg;
-    char options[256]; /* cfg as -D options (clgemm_config_options)      */
-    tune_status status;
+    char options[256];   /* cfg as -D options (clgemm_config_options)      */
+    tune_status status;  /* OK only when both shapes verified              */
     double fwd_gflops;   /* forward shape, from the median kernel time     */
     double train_gflops; /* training shape, likewise                       */
-    double score;        /* geometric mean of the two rates; 0 unless OK   */
     double seconds;      /* spent on this candidate, build included        */
     char note[256];      /* why WRONG or FAILED, "" otherwise              */
 } tune_candidate;
@@ -48,7 +50,9 @@ typedef struct tune_candidate {
 typedef struct tune_report {
     int n; /* candidates in c (tried or skipped)         */
     tune_candidate c[TUNE_MAX];
-    int best;        /* index of the winner in c; c[0] is the default */
+    int best_inf;    /* index in c of the inference winner (by
+                        fwd_gflops); c[0] is the default           */
+    int best_train;  /* of the training winner (by train_gflops)   */
     double seconds;  /* the whole search                           */
     char path[4352]; /* the tuning file written                    */
 } tune_report;
@@ -69,8 +73,8 @@ typedef struct tune_options {
     volatile sig_atomic_t *stop;   /* polled between steps; NULL = never     */
     tune_progress_fn progress;     /* may be NULL                            */
     void *ctx;
-    int keep; /* 1: store the winner as the device's tuning file (the
-                 default); 0: only report it (r->path "")            */
+    int keep; /* 1: store the winners as the device's tuning file (the
+                 default); 0: only report them (r->path "")          */
 } tune_options;
 
 /* Fills o with the defaults: budget 120 s, forward 2048 × batch 1024,
@@ -80,14 +84,23 @@ void tune_options_default(tune_options *o);
 
 /* Tunes d, an OpenCL device from clgemm_discover/device_discover on which
  * no run is prepared: tries the candidates in order while the budget lasts,
- * picks the verified candidate with the highest score (the default unless
- * that leads it by TUNE_MARGIN), stores it as the device's tuning file
- * (r->path) and leaves d configured with it.  Fills r (the caller's
- * storage) in every case.  Returns BE_EUSAGE for a device that is not
- * OpenCL or bad options, BE_EINTR when *o->stop became non-zero (nothing
- * stored, d back on the configuration it had), BE_EFAIL when no candidate
- * passed or the file could not be written. */
+ * each as the whole configuration of both shapes; picks for inference the
+ * verified candidate with the fastest forward shape and for training the
+ * one with the fastest training shape (in each mode the default unless the
+ * winner leads it there by TUNE_MARGIN), stores both as the device's
+ * tuning file (r->path) and leaves d configured with them.  Fills r (the
+ * caller's storage) in every case.  Returns BE_EUSAGE for a device that is
+ * not OpenCL or bad options, BE_EINTR when *o->stop became non-zero
+ * (nothing stored, d back on the configurations it had), BE_EFAIL when no
+ * candidate passed or the file could not be written. */
 int tune_device(device *d, const tune_options *o, tune_report *r, err *e);
+
+/* Chooses r's winners among its r->n candidates as tune_device does, from
+ * their status and rates: best_inf the verified (TUNE_OK) candidate of the
+ * highest fwd_gflops, best_train of the highest train_gflops, each the
+ * default (c[0]) instead when the default passed and the winner does not
+ * lead it by TUNE_MARGIN in that mode; -1 when none passed. */
+void tune_choose(tune_report *r);
 
 const char *tune_status_name(tune_status s);
 
