@@ -40,8 +40,9 @@ static void tune_row(void *ctx, const tune_report *r, int i)
     char secs[32];
     (void)ctx;
     fmt_duration(secs, sizeof secs, t->seconds);
-    printf("%2d %-8s %9.1f %9.1f %8s  %s%s%s\n", i, tune_status_name(t->status), t->fwd_gflops,
-           t->train_gflops, secs, t->options, t->note[0] ? "  # " : "", t->note);
+    printf("%2d %-8s %9.1f %9.1f %9.1f %8s  %s%s%s\n", i, tune_status_name(t->status),
+           t->fwd_gflops, t->mid_gflops, t->train_gflops, secs, t->options,
+           t->note[0] ? "  # " : "", t->note);
     fflush(stdout);
 }
 
@@ -50,8 +51,8 @@ static void tune_row(void *ctx, const tune_report *r, int i)
 static void tune_winner(const tune_report *r, int train)
 {
     const int best = train ? r->best_train : r->best_inf;
-    const double def = train ? r->c[0].train_gflops : r->c[0].fwd_gflops,
-                 got = train ? r->c[best].train_gflops : r->c[best].fwd_gflops;
+    const wl_mode m = train ? WL_TRAINING : WL_INFERENCE;
+    const double def = tune_rate(&r->c[0], m), got = tune_rate(&r->c[best], m);
     printf("%-9s #%d %s (", train ? "training" : "inference", best, r->c[best].options);
     if (best == 0)
         printf("the default)\n");
@@ -107,11 +108,12 @@ int cmd_tune(const cli *c)
             }
             continue;
         }
-        printf("%s (%s, %s): forward hidden %d × batch %d, training hidden %d × batch %d\n",
+        printf("%s (%s, %s): forward hidden %d × batch %d (fwd) and %d × %d (mid), training "
+               "hidden %d × batch %d\n",
                d->info.id, d->info.type, d->info.name, o.fwd_hidden, o.fwd_batch, o.train_hidden,
-               o.train_batch);
-        printf("%2s %-8s %9s %9s %8s  %s\n", "#", "status", "fwd GF/s", "trainGF/s", "time",
-               "options");
+               o.train_batch, o.train_hidden, o.train_batch);
+        printf("%2s %-8s %9s %9s %9s %8s  %s\n", "#", "status", "fwd GF/s", "mid GF/s", "trainGF/s",
+               "time", "options");
         if ((rc = tune_device(d, &o, &rep, &e)) < 0) {
             status = cmd_status(rc);
             goto fail;

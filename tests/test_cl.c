@@ -679,10 +679,11 @@ static void assert_mode_winner(const tune_report *r, int best, int train)
 {
     assert_true(best >= 0 && best < r->n);
     assert_int_equal(r->c[best].status, TUNE_OK);
-    const double won = train ? r->c[best].train_gflops : r->c[best].fwd_gflops;
-    const double def = train ? r->c[0].train_gflops : r->c[0].fwd_gflops;
+    const wl_mode m = train ? WL_TRAINING : WL_INFERENCE;
+    const double won = tune_rate(&r->c[best], m);
+    const double def = tune_rate(&r->c[0], m);
     for (int i = 0; i < r->n; i++) {
-        const double rate = train ? r->c[i].train_gflops : r->c[i].fwd_gflops;
+        const double rate = tune_rate(&r->c[i], m);
         if (r->c[i].status == TUNE_OK)
             assert_true(rate <= won || (best == 0 && rate < TUNE_MARGIN * def));
     }
@@ -712,7 +713,7 @@ static void test_tune(void **state)
         const tune_candidate *c = &r->c[i];
         assert_true(c->options[0] == '-');
         if (c->status == TUNE_OK)
-            assert_true(c->fwd_gflops > 0 && c->train_gflops > 0);
+            assert_true(c->fwd_gflops > 0 && c->mid_gflops > 0 && c->train_gflops > 0);
     }
     assert_mode_winner(r, r->best_inf, 0);
     assert_mode_winner(r, r->best_train, 1);
@@ -762,14 +763,16 @@ static void test_tune(void **state)
  * the best geometric mean of the two, which a single configuration would
  * take) is slower forward; a lead within TUNE_MARGIN keeps the default, a
  * wrong result never wins, and without a verified default the fastest
- * wins by any lead. */
+ * wins by any lead.  Inference goes by both forward shapes: the fastest at
+ * the large one alone loses when it is slow at the middling one. */
 static void test_tune_choose(void **state)
 {
     static const struct {
         tune_status st;
-        double fwd, train;
-    } c[] = {{TUNE_OK, 100, 100},      {TUNE_OK, 150, 50},  {TUNE_OK, 60, 102},  {TUNE_OK, 90, 120},
-             {TUNE_WRONG, 1000, 1000}, {TUNE_FAILED, 0, 0}, {TUNE_SKIPPED, 0, 0}};
+        double fwd, mid, train;
+    } c[] = {{TUNE_OK, 100, 100, 100}, {TUNE_OK, 150, 150, 50},        {TUNE_OK, 60, 60, 102},
+             {TUNE_OK, 90, 90, 120},   {TUNE_WRONG, 1000, 1000, 1000}, {TUNE_FAILED, 0, 0, 0},
+             {TUNE_SKIPPED, 0, 0, 0}};
     tune_report *r = calloc(1, sizeof *r);
     (void)state;
     assert_non_null(r);
@@ -777,21 +780,33 @@ static void test_tune_choose(void **state)
     for (int i = 0; i < r->n; i++) {
         r->c[i].status = c[i].st;
         r->c[i].fwd_gflops = c[i].fwd;
+        r->c[i].mid_gflops = c[i].mid;
         r->c[i].train_gflops = c[i].train;
     }
     tune_choose(r);
     assert_int_equal(r->best_inf, 1);
     assert_int_equal(r->best_train, 3);
+    /* #1 twice as fast at the large shape, half as fast at the middling
+     * one: no lead (√(200 · 50) = 100); #3 leads by √(120 · 110) = 114.9 */
+    r->c[1].fwd_gflops = 200;
+    r->c[1].mid_gflops = 50;
+    r->c[3].fwd_gflops = 120;
+    r->c[3].mid_gflops = 110;
+    tune_choose(r);
+    assert_int_equal(r->best_inf, 3);
+    assert_true(fabs(tune_rate(&r->c[3], WL_INFERENCE) - sqrt(120.0 * 110.0)) < 1e-9);
+    r->c[1].fwd_gflops = r->c[1].mid_gflops = 150;
+    r->c[3].fwd_gflops = r->c[3].mid_gflops = 90;
     /* without #3, #2's training lead (2%) is within the margin */
     r->c[3].status = TUNE_FAILED;
     tune_choose(r);
     assert_int_equal(r->best_inf, 1);
     assert_int_equal(r->best_train, 0);
     /* #1 just under and just over the margin forward */
-    r->c[1].fwd_gflops = 102.9;
+    r->c[1].fwd_gflops = r->c[1].mid_gflops = 102.9;
     tune_choose(r);
     assert_int_equal(r->best_inf, 0);
-    r->c[1].fwd_gflops = 103.5;
+    r->c[1].fwd_gflops = r->c[1].mid_gflops = 103.5;
     tune_choose(r);
     assert_int_equal(r->best_inf, 1);
     /* a default that failed sets no margin */

@@ -7,11 +7,12 @@
  * and vendor, which cannot be right for every device.  This file tries a fixed,
  * small list of variations around that default on the device itself, with
  * the backend's own prepare/step/state operations (the same code path as a
- * sweep), on a forward shape and a training step.  Each candidate's first
+ * sweep), on a forward pass at two shapes and a training step.  Each candidate's first
  * step is checked by verify.c before any timing: a configuration whose
  * results are wrong is reported and never chosen.  Each mode gets its own
- * winner, from median kernel times: inference the fastest forward shape,
- * training the fastest training step (in each the default unless the
+ * winner, from median kernel times (tune_rate): inference the fastest
+ * forward over both shapes, training the fastest training step (in each
+ * the default unless the
  * winner leads it there by TUNE_MARGIN), so that neither pays for the
  * other (on an H100 the fastest forward tiles trained at half the speed).
  * Both are stored through clgemm_cache_store_tuned, whence clgemm_discover
@@ -20,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tune.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,11 +228,13 @@ done:
     return rc;
 }
 
-/* Builds and measures candidate c on both shapes, as the configuration of
- * both modes. */
-static int try_candidate(device *d, const workload *fwd, const workload *train,
-                         const tune_options *o, tune_candidate *c)
+/* Builds and measures candidate c on the shapes w (forward, forward at the
+ * middling size, training), as the configuration of both modes. */
+static int try_candidate(device *d, const workload *const w[3], const tune_options *o,
+                         tune_candidate *c)
 {
+    double *rate[3];
+    int i;
     err e = {{0}};
     const double t0 = host_seconds();
     int rc = BE_OK;
@@ -239,20 +243,28 @@ static int try_candidate(device *d, const workload *fwd, const workload *train,
         snprintf(c->note, sizeof c->note, "%s", e.msg);
         goto done;
     }
-    if ((rc = measure(d, fwd, o, &c->fwd_gflops, &c->status, c->note, sizeof c->note)) ||
-        c->status != TUNE_OK)
-        goto done;
-    rc = measure(d, train, o, &c->train_gflops, &c->status, c->note, sizeof c->note);
+    rate[0] = &c->fwd_gflops;
+    rate[1] = &c->mid_gflops;
+    rate[2] = &c->train_gflops;
+    for (i = 0; i < 3; i++)
+        if ((rc = measure(d, w[i], o, rate[i], &c->status, c->note, sizeof c->note)) ||
+            c->status != TUNE_OK)
+            break;
 done:
     c->seconds = host_seconds() - t0;
     return rc;
 }
 
-/* c's rate in one mode: its training step's with train set, else its
- * forward pass's. */
+double tune_rate(const tune_candidate *c, wl_mode m)
+{
+    if (c->status != TUNE_OK)
+        return 0.0;
+    return m == WL_TRAINING ? c->train_gflops : sqrt(c->fwd_gflops * c->mid_gflops);
+}
+
 static double rate_of(const tune_candidate *c, int train)
 {
-    return train ? c->train_gflops : c->fwd_gflops;
+    return tune_rate(c, train ? WL_TRAINING : WL_INFERENCE);
 }
 
 /* The verified candidate of r with the highest rate in one mode (rate_of);
@@ -310,9 +322,10 @@ static void list_candidates(const device *d, const tune_options *o, tune_report 
 
 int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
 {
-    workload_data fwd, train;
+    workload_data fwd, mid, train;
+    const workload *w[3] = {&fwd.w, &mid.w, &train.w};
     clgemm_config before_inf, before_train;
-    int rc, i, have_fwd = 0, have_train = 0;
+    int rc, i, have_fwd = 0, have_mid = 0, have_train = 0;
     const double t0 = host_seconds();
     err ignored;
 
@@ -332,6 +345,9 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
     if ((rc = workload_make(&fwd, WL_INFERENCE, 1, o->fwd_hidden, o->fwd_batch, o->seed, e)))
         goto fail;
     have_fwd = 1;
+    if ((rc = workload_make(&mid, WL_INFERENCE, 1, o->train_hidden, o->train_batch, o->seed, e)))
+        goto fail;
+    have_mid = 1;
     if ((rc = workload_make(&train, WL_TRAINING, 1, o->train_hidden, o->train_batch, o->seed, e)))
         goto fail;
     have_train = 1;
@@ -344,7 +360,7 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
         /* The default is always measured, so there is a baseline. */
         if (i > 0 && host_seconds() - t0 >= o->budget)
             break;
-        if (try_candidate(d, &fwd.w, &train.w, o, &r->c[i]) == BE_EINTR) {
+        if (try_candidate(d, w, o, &r->c[i]) == BE_EINTR) {
             rc = err_set(e, BE_EINTR, "tune: %s: interrupted", d->info.id);
             goto fail;
         }
@@ -361,12 +377,15 @@ int tune_device(device *d, const tune_options *o, tune_report *r, err *e)
         goto fail;
     r->seconds = host_seconds() - t0;
     workload_free(&train);
+    workload_free(&mid);
     workload_free(&fwd);
     return BE_OK;
 fail:
     r->seconds = host_seconds() - t0;
     if (have_train)
         workload_free(&train);
+    if (have_mid)
+        workload_free(&mid);
     if (have_fwd)
         workload_free(&fwd);
     /* back as it was */

@@ -4,11 +4,12 @@
  *
  * This module owns the bounded search: the candidate configurations tried
  * on a device (the table default of clgemm_config_default first, then at
- * most TUNE_MAX - 1 variations around it), their measurement on two
- * representative shapes (a forward pass and a training step, each checked
- * by verify.c before it is timed, so a configuration that computes wrong
- * results can never win), and the choice of a winner per mode (the fastest
- * forward for inference, the fastest training step for training), which it
+ * most TUNE_MAX - 1 variations around it), their measurement on
+ * representative shapes (a forward pass at a large and at a middling shape,
+ * a training step at the middling one, each checked by verify.c before it
+ * is timed, so a configuration that computes wrong results can never win),
+ * and the choice of a winner per mode (tune_rate: the fastest forward over
+ * both shapes for inference, the fastest training step for training), which it
  * hands to clgemm_cache_store_tuned; clgemm_discover then starts the device
  * with them in every later run.  It prints nothing: the report says what
  * was measured.
@@ -42,6 +43,7 @@ typedef struct tune_candidate {
     char options[256];   /* cfg as -D options (clgemm_config_options)      */
     tune_status status;  /* OK only when both shapes verified              */
     double fwd_gflops;   /* forward shape, from the median kernel time     */
+    double mid_gflops;   /* forward at the training shape's size, likewise */
     double train_gflops; /* training shape, likewise                       */
     double seconds;      /* spent on this candidate, build included        */
     char note[256];      /* why WRONG or FAILED, "" otherwise              */
@@ -51,8 +53,8 @@ typedef struct tune_report {
     int n; /* candidates in c (tried or skipped)         */
     tune_candidate c[TUNE_MAX];
     int best_inf;    /* index in c of the inference winner (by
-                        fwd_gflops); c[0] is the default           */
-    int best_train;  /* of the training winner (by train_gflops)   */
+                        tune_rate); c[0] is the default            */
+    int best_train;  /* of the training winner (likewise)          */
     double seconds;  /* the whole search                           */
     char path[4352]; /* the tuning file written                    */
 } tune_report;
@@ -84,9 +86,8 @@ void tune_options_default(tune_options *o);
 
 /* Tunes d, an OpenCL device from clgemm_discover/device_discover on which
  * no run is prepared: tries the candidates in order while the budget lasts,
- * each as the whole configuration of both shapes; picks for inference the
- * verified candidate with the fastest forward shape and for training the
- * one with the fastest training shape (in each mode the default unless the
+ * each as the whole configuration of every shape; picks for each mode the
+ * verified candidate of the highest tune_rate (in each mode the default unless the
  * winner leads it there by TUNE_MARGIN), stores both as the device's
  * tuning file (r->path) and leaves d configured with them.  Fills r (the
  * caller's storage) in every case.  Returns BE_EUSAGE for a device that is
@@ -95,9 +96,17 @@ void tune_options_default(tune_options *o);
  * candidate passed or the file could not be written. */
 int tune_device(device *d, const tune_options *o, tune_report *r, err *e);
 
+/* A candidate's rate in mode m, by which its mode's winner is chosen: for
+ * training its training step's; for inference the geometric mean of its
+ * forward rates at the two shapes, because a winner at the large shape
+ * alone could be slower at the middling sizes where crossovers lie (on
+ * PoCL one was 1.25× slower at hidden 512 × batch 256).  0 unless c is
+ * TUNE_OK. */
+double tune_rate(const tune_candidate *c, wl_mode m);
+
 /* Chooses r's winners among its r->n candidates as tune_device does, from
- * their status and rates: best_inf the verified (TUNE_OK) candidate of the
- * highest fwd_gflops, best_train of the highest train_gflops, each the
+ * their status and rates: for each mode the verified (TUNE_OK) candidate of
+ * the highest tune_rate, each the
  * default (c[0]) instead when the default passed and the winner does not
  * lead it by TUNE_MARGIN in that mode; -1 when none passed. */
 void tune_choose(tune_report *r);
