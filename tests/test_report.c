@@ -113,6 +113,21 @@ static void save_run(const char *out, results *r)
         fail_msg("%s", e.msg);
 }
 
+/* Renders the report of OUT out with the default options, the path of the
+ * page report_write names into page (of size; NULL: not wanted); the test
+ * fails on an error. */
+static void report_out(const char *out, char *page, size_t size)
+{
+    char path[900];
+    report_opts o;
+    err e;
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.data_dir = ".";
+    if (report_write(&o, page ? page : path, page ? size : sizeof path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+}
+
 static char *slurp(const char *path)
 {
     char *s = NULL;
@@ -342,7 +357,6 @@ static void test_gpu_run(void **state)
 {
     static const char *const files[] = {"tests/data/gpu/h100-20261123T074740Z.xml"};
     char out[400], path[900], *html;
-    report_opts o;
     size_t f;
     int i, j, checked = 0;
     err e;
@@ -391,11 +405,7 @@ static void test_gpu_run(void **state)
         }
         snprintf(out, sizeof out, "%s/gpu%zu", tmpdir, f);
         save_run(out, r);
-        memset(&o, 0, sizeof o);
-        o.out = out;
-        o.data_dir = ".";
-        if (report_write(&o, path, sizeof path, &e) != BE_OK)
-            fail_msg("%s", e.msg);
+        report_out(out, NULL, 0);
         snprintf(path, sizeof path, "%s/runs/%s/index.html", out, r->prov.id);
         html = slurp(path);
         assert_non_null(strstr(html, "NVIDIA H100 80GB HBM3"));
@@ -554,7 +564,6 @@ static void test_one_verdict(void **state)
     findings F;
     const finding *f;
     compare_set cmp;
-    report_opts o;
     char shapes[96], widths[640], first[64], buf[8192], out[400], path[600], *html;
     static char content[1 << 20];
     const char *cut;
@@ -613,11 +622,7 @@ static void test_one_verdict(void **state)
     /* the pages: the lead, three captions and the conclusion; the feed */
     snprintf(out, sizeof out, "%s/verdict", tmpdir);
     save_run(out, r);
-    memset(&o, 0, sizeof o);
-    o.out = out;
-    o.data_dir = ".";
-    if (report_write(&o, path, sizeof path, &e) != BE_OK)
-        fail_msg("%s", e.msg);
+    report_out(out, path, sizeof path);
     html = slurp(path);
     if (occurrences(html, shapes) < 6)
         fail_msg("the page says \"%s\" %d times", shapes, occurrences(html, shapes));
@@ -641,7 +646,6 @@ static void test_table_precision(void **state)
 {
     results *r = make_run("20260106T000000Z-t", "2026-01-06T00:00:00Z", "CPU X", 1.0, 32);
     rs_point *p = &r->points[0];
-    report_opts o;
     char out[400], path[600], *html, want[128];
     double lo, hi;
     int k, ok = 0;
@@ -658,11 +662,7 @@ static void test_table_precision(void **state)
         ok += 1 + r->points[k].has_transfer;
     snprintf(out, sizeof out, "%s/precision", tmpdir);
     save_run(out, r);
-    memset(&o, 0, sizeof o);
-    o.out = out;
-    o.data_dir = ".";
-    if (report_write(&o, path, sizeof path, &e) != BE_OK)
-        fail_msg("%s", e.msg);
+    report_out(out, path, sizeof path);
     html = slurp(path);
     /* every time cell: "−a% +b% · n N" */
     assert_int_equal(occurrences(html, "<small class=\"ci\">"), ok);
@@ -748,7 +748,6 @@ static void test_energy_alone(void **state)
     for (k = 0; k < sizeof says / sizeof *says; k++) {
         results *r = NULL;
         char out[400], path[900], *html;
-        report_opts o;
         err e;
         if (results_load("tests/data/gpu/h100-20261123T074740Z.xml", &r, &e) != BE_OK)
             fail_msg("%s", e.msg);
@@ -758,11 +757,7 @@ static void test_energy_alone(void **state)
             devinfo_prop_add(&r->devices[0], "rapl", "%s", words[k]);
         snprintf(out, sizeof out, "%s/energy%zu", tmpdir, k);
         save_run(out, r);
-        memset(&o, 0, sizeof o);
-        o.out = out;
-        o.data_dir = ".";
-        if (report_write(&o, path, sizeof path, &e) != BE_OK)
-            fail_msg("%s", e.msg);
+        report_out(out, NULL, 0);
         snprintf(path, sizeof path, "%s/runs/%s/index.html", out, r->prov.id);
         html = slurp(path);
         if (!strstr(html, says[k]))
@@ -785,7 +780,6 @@ static void test_two_gpus(void **state)
     results *a = NULL, *b = NULL;
     compare_set s;
     char out[400], path[900], *html;
-    report_opts o;
     int i, views = 0, model = 0;
     err e;
     (void)state;
@@ -832,11 +826,7 @@ static void test_two_gpus(void **state)
     snprintf(out, sizeof out, "%s/twogpus", tmpdir);
     save_run(out, a);
     save_run(out, b);
-    memset(&o, 0, sizeof o);
-    o.out = out;
-    o.data_dir = ".";
-    if (report_write(&o, path, sizeof path, &e) != BE_OK)
-        fail_msg("%s", e.msg);
+    report_out(out, NULL, 0);
     snprintf(path, sizeof path, "%s/compare/%s..%s.html", out, a->prov.id, b->prov.id);
     html = slurp(path);
     assert_non_null(strstr(html, "NVIDIA H200"));
@@ -868,7 +858,6 @@ static void test_no_figure_beyond_measured(void **state)
         char out[400], path[900], rel[300];
         double best = 0.0, peak[8];
         int npeak;
-        report_opts o;
         err e;
         if (files[f] && results_load(files[f], &r, &e) != BE_OK)
             fail_msg("%s", e.msg);
@@ -887,11 +876,7 @@ static void test_no_figure_beyond_measured(void **state)
             assert_true(fabs(peak[0] - 132.0 * 256.0 * 1980e6) < 1.0);
         snprintf(out, sizeof out, "%s/flops%zu", tmpdir, f);
         save_run(out, r);
-        memset(&o, 0, sizeof o);
-        o.out = out;
-        o.data_dir = ".";
-        if (report_write(&o, path, sizeof path, &e) != BE_OK)
-            fail_msg("%s", e.msg);
+        report_out(out, NULL, 0);
         for (k = 0; k < sizeof pages / sizeof *pages; k++) {
             char *text;
             double most;
@@ -925,7 +910,6 @@ static void test_impossible_point(void **state)
     rs_point *p = NULL;
     char out[400], path[900], rel[300], *text;
     double peak;
-    report_opts o;
     size_t k;
     int i, n = 0;
     err e;
@@ -980,11 +964,7 @@ static void test_impossible_point(void **state)
     }
     snprintf(out, sizeof out, "%s/impossible", tmpdir);
     save_run(out, r);
-    memset(&o, 0, sizeof o);
-    o.out = out;
-    o.data_dir = ".";
-    if (report_write(&o, path, sizeof path, &e) != BE_OK)
-        fail_msg("%s", e.msg);
+    report_out(out, NULL, 0);
     for (k = 0; k < sizeof pages / sizeof *pages; k++) {
         snprintf(rel, sizeof rel, pages[k], r->prov.id);
         snprintf(path, sizeof path, "%s/%s", out, rel);
@@ -1014,7 +994,6 @@ static void test_warnings_where_read(void **state)
     char out[400], path[900], *text;
     rs_pass ps;
     fit_set fs;
-    report_opts o;
     err e;
     (void)state;
     memset(&ps, 0, sizeof ps);
@@ -1042,11 +1021,7 @@ static void test_warnings_where_read(void **state)
     snprintf(out, sizeof out, "%s/warn", tmpdir);
     save_run(out, busy);
     save_run(out, part);
-    memset(&o, 0, sizeof o);
-    o.out = out;
-    o.data_dir = ".";
-    if (report_write(&o, path, sizeof path, &e) != BE_OK)
-        fail_msg("%s", e.msg);
+    report_out(out, NULL, 0);
 
     snprintf(path, sizeof path, "%s/runs/%s/index.html", out, busy->prov.id);
     text = slurp(path);
@@ -1100,9 +1075,7 @@ static void test_hosts_merge_rules(void **state)
     results *f = make_run("20260402T000000Z-four", "2026-04-02T00:00:00Z", "CPU F", 0.5, 32);
     results *b = make_run("20260403T000000Z-twin", "2026-04-03T00:00:00Z", "CPU B", 0.5, 32);
     char out[400], path[900], *text;
-    report_opts o;
     int i;
-    err e;
     (void)state;
     snprintf(a->prov.host, sizeof a->prov.host, "twin");
     snprintf(a->prov.cpu_model, sizeof a->prov.cpu_model, "CPU A");
@@ -1117,11 +1090,7 @@ static void test_hosts_merge_rules(void **state)
     save_run(out, a);
     save_run(out, f);
     save_run(out, b);
-    memset(&o, 0, sizeof o);
-    o.out = out;
-    o.data_dir = ".";
-    if (report_write(&o, path, sizeof path, &e) != BE_OK)
-        fail_msg("%s", e.msg);
+    report_out(out, NULL, 0);
     snprintf(path, sizeof path, "%s/index.html", out);
     text = slurp(path);
     assert_non_null(strstr(text, "The newest run of each of the 2 machines, side by side"));
@@ -1151,9 +1120,7 @@ static void test_hosts_labelled(void **state)
     static const char *const label[3] = {"part-a", "part-b", "part-c"};
     results *r[3];
     char out[400], path[900], id[64], started[32], name[64], fa[16], fb[16], *text;
-    report_opts o;
     int i;
-    err e;
     (void)state;
     snprintf(out, sizeof out, "%s/labelled", tmpdir);
     for (i = 0; i < 3; i++) {
@@ -1173,11 +1140,7 @@ static void test_hosts_labelled(void **state)
     assert_true(q_same_machine(r[0], r[2]));
     r[2]->prov.label[0] = '\0';
     assert_string_equal(q_machine_name(r[2]), "node17");
-    memset(&o, 0, sizeof o);
-    o.out = out;
-    o.data_dir = ".";
-    if (report_write(&o, path, sizeof path, &e) != BE_OK)
-        fail_msg("%s", e.msg);
+    report_out(out, NULL, 0);
     snprintf(path, sizeof path, "%s/index.html", out);
     text = slurp(path);
     assert_non_null(strstr(text, "The newest run of each of the 3 machines, side by side"));
@@ -1217,7 +1180,6 @@ static void test_history_names_left_out(void **state)
 {
     results *r[4];
     char out[400], path[900], id[64], started[32], *text;
-    report_opts o;
     int i;
     err e;
     (void)state;
@@ -1237,11 +1199,7 @@ static void test_history_names_left_out(void **state)
         assert_int_equal(results_add_pass(r[i], &ps, &e), BE_OK);
         save_run(out, r[i]);
     }
-    memset(&o, 0, sizeof o);
-    o.out = out;
-    o.data_dir = ".";
-    if (report_write(&o, path, sizeof path, &e) != BE_OK)
-        fail_msg("%s", e.msg);
+    report_out(out, NULL, 0);
     snprintf(path, sizeof path, "%s/history.html", out);
     text = slurp(path);
     assert_non_null(strstr(text, "Left out of cpu's run-level step time, as the host"));
