@@ -2307,6 +2307,26 @@ static void test_query_points(void **state)
     results_free(r);
 }
 
+/* The one rule for an interval too wide to inform: the upper end over twice
+ * the lower, a lower end at or below 0, an end not finite. */
+static void test_query_uninformative(void **state)
+{
+    (void)state;
+    assert_int_equal(q_ci_uninformative(1.0, 2.0), 0);
+    assert_int_equal(q_ci_uninformative(1.0, 2.0001), 1);
+    assert_int_equal(q_ci_uninformative(0.9, 1.1), 0);
+    assert_int_equal(q_ci_uninformative(3.32e-8, 513.0), 1);
+    assert_int_equal(q_ci_uninformative(0.0, 1.0), 1);
+    assert_int_equal(q_ci_uninformative(-1.0, 1.0), 1);
+    assert_int_equal(q_ci_uninformative(1.0, INFINITY), 1);
+    assert_int_equal(q_ci_uninformative(NAN, 1.0), 1);
+    stats_summary s = {.median = 5.25e-3, .ci_lo = 3.32e-8, .ci_hi = 513.0};
+    assert_int_equal(q_summary_uninformative(&s), 1);
+    s.ci_lo = 5.0e-3;
+    s.ci_hi = 5.6e-3;
+    assert_int_equal(q_summary_uninformative(&s), 0);
+}
+
 static void test_query_fit(void **state)
 {
     results *r = results_new();
@@ -3203,6 +3223,7 @@ int main(void)
         cmocka_unit_test(test_fmt_columns),
         cmocka_unit_test(test_query_points),
         cmocka_unit_test(test_query_fit),
+        cmocka_unit_test(test_query_uninformative),
         cmocka_unit_test(test_passes_interval_between),
         cmocka_unit_test(test_passes_interval_within_floor),
         cmocka_unit_test(test_passes_interleaved_and_single),

@@ -309,6 +309,18 @@ int q_ci_rel(const stats_summary *s, double *below, double *above)
     return *below > Q_WIDE || *above > Q_WIDE;
 }
 
+int q_ci_uninformative(double lo, double hi)
+{
+    if (!isfinite(lo) || !isfinite(hi) || !(lo > 0.0))
+        return 1;
+    return hi > Q_UNINFORMATIVE * lo;
+}
+
+int q_summary_uninformative(const stats_summary *s)
+{
+    return q_ci_uninformative(s->ci_lo, s->ci_hi);
+}
+
 const fit_set *q_fit(const results *r)
 {
     return r->has_fit ? &r->fit : NULL;

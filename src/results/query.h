@@ -113,6 +113,19 @@ const rs_point *q_point_net(const results *r, const char *dev, wl_mode m, int la
  * intervals asymmetric).  Returns 1 when either exceeds Q_WIDE. */
 int q_ci_rel(const stats_summary *s, double *below, double *above);
 
+/* An interval too wide to inform: its upper end more than Q_UNINFORMATIVE
+ * times its lower, a lower end at or below 0, or an end not finite.  Such an
+ * interval says only that the value is somewhere in orders of magnitude (a
+ * busy host's --quick run gave a CPU step "0.0332 µs to 513 s"): wherever it
+ * is shown it is flagged "uninformative" (the run table, pages, prose,
+ * decision.json, `which`, the dashboard formats), and no rule that compares
+ * intervals (a tie, a verdict) takes it as evidence.  The one rule, asked
+ * here only. */
+#define Q_UNINFORMATIVE 2.0
+int q_ci_uninformative(double lo, double hi);
+/* q_ci_uninformative of a summary's 95% interval of the median. */
+int q_summary_uninformative(const stats_summary *s);
+
 /* FLOPs per layer at a possibly fractional batch (they are linear in it). */
 double q_flops_at(wl_mode m, int hidden, double batch);
 
