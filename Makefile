@@ -271,7 +271,7 @@ format:
 # worktree, writes exactly what this one does; a refactoring branch passes
 # SAME_OUTPUT_REV=main).
 VG_TESTS  := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_faults
-RUN_ALL   := tests/test_run $(TESTS) tests/test_onnx2net tests/test_dash tests/fullfs \
+RUN_ALL   := tests/test_run tests/test_bench tests/test_same_output $(TESTS) tests/test_onnx2net tests/test_dash tests/fullfs \
              tests/orphans tests/check_pages tests/check_install tests/slurm
 RUN_VG    := $(VG_TESTS) tests/valgrind_sweep tests/same_output
 SAME_OUTPUT_REV ?= HEAD
