@@ -343,12 +343,27 @@ FUZZ_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion \
 	    $(shell pkg-config --cflags libxml-2.0 libxslt cairo zlib)
 FUZZ_LIBS = $(shell pkg-config --libs libxml-2.0 libxslt cairo zlib) -lm
 
-.SECONDEXPANSION:
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) tests/fuzz/fuzz.h $(BUILD)/embed.c \
-                    $(wildcard $(addsuffix /*.h,$(SRCDIRS))) | $(FUZZ_DIR) $(BUILD)/commit.h $(BUILD)/datadir.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(BUILD)/embed.c $(FUZZ_LIBS)
+# Every source is compiled once into $(FUZZ_DIR)/obj (the flags are the
+# fuzzers' alike), shared by the fuzzers that link it, and in parallel
+# under -j: one compiler call per fuzzer compiled the results loader three
+# times, one file after the other.
+fuzzobj = $(addprefix $(FUZZ_DIR)/obj/,$(notdir $(1:.c=.o)))
+FUZZ_HDRS := tests/fuzz/fuzz.h $(wildcard $(addsuffix /*.h,$(SRCDIRS)))
 
-$(FUZZ_DIR):
+.SECONDEXPANSION:
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/fuzz_%.o $$(call fuzzobj,$$(FUZZ_SRC_$$*)) $(FUZZ_DIR)/obj/embed.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+$(FUZZ_DIR)/obj/fuzz_%.o: tests/fuzz/fuzz_%.c $(FUZZ_HDRS) | $(FUZZ_DIR)/obj $(BUILD)/commit.h $(BUILD)/datadir.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/embed.o: $(BUILD)/embed.c | $(FUZZ_DIR)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/%.o: %.c $(FUZZ_HDRS) | $(FUZZ_DIR)/obj $(BUILD)/commit.h $(BUILD)/datadir.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR) $(FUZZ_DIR)/obj:
 	mkdir -p $@
 
 deps:
