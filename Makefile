@@ -267,16 +267,15 @@ format:
 
 # What each pass of make check runs (a plain `make test` runs the sanitized
 # pass's list on the plain build).  tests/same_output compares with
-# SAME_OUTPUT_REV: by default HEAD, whose binary, kept by commit in
-# build/same_output/, must write exactly what this one does (a clean tree:
-# the same binary twice, so the output depends on nothing but the input);
-# a refactoring branch passes SAME_OUTPUT_REV=main.
+# SAME_OUTPUT_REV: by default "self", the binary twice (its output depends
+# on nothing but its input); a refactoring branch passes SAME_OUTPUT_REV=main
+# (that commit's binary, kept by commit in build/same_output/).
 VG_TESTS  := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_faults
 RUN_ALL   := tests/test_run tests/test_bench tests/test_same_output $(TESTS) \
              tests/test_onnx2net tests/test_dash tests/fullfs tests/orphans \
              tests/check_pages tests/check_install tests/slurm
 RUN_VG    := $(VG_TESTS) tests/valgrind_sweep tests/same_output
-SAME_OUTPUT_REV ?= HEAD
+SAME_OUTPUT_REV ?= self
 test-programs: $(BIN) $(if $(VALGRIND),$(VG_TESTS),$(TESTS))
 
 test: test-programs
