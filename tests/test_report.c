@@ -347,6 +347,85 @@ static void test_report_escapes_and_keeps_old(void **state)
     results_free(b);
 }
 
+/* The name each device goes by on the pages (q_device_name), on every
+ * committed fixture's devices, and where two would read the same. */
+static void test_device_names(void **state)
+{
+    static const struct {
+        const char *file, *id, *name;
+    } want[] = {
+        {"tests/data/gpu/h100-20261123T074740Z.xml", "cpu", "OpenBLAS, 16 threads"},
+        {"tests/data/gpu/h100-20261123T074740Z.xml", "cl:0.0", "NVIDIA H100 80GB HBM3"},
+        {"tests/data/gpu/h200-compare/runs/20261126T023800Z-vm/results.xml.gz", "cpu",
+         "OpenBLAS, 16 threads"},
+        {"tests/data/gpu/h200-compare/runs/20261126T023800Z-vm/results.xml.gz", "cl:0.0",
+         "NVIDIA H200"},
+        {"tests/data/gpu/h200-hop/runs/20261126T085108Z-vm/results.xml.gz", "cl:0.0",
+         "NVIDIA H200"},
+        {"tests/data/decide/two.xml", "cpu", "OpenBLAS, 8 threads"},
+        {"tests/data/decide/two.xml", "cl:0.0", "Example integrated GPU"},
+        {"tests/data/decide/three.xml", "cl:1.0", "Example discrete GPU"},
+        {"tests/data/decide/three.xml", "cl:2.0", "Example failing GPU"},
+        {"tests/data/results-0.1.0.xml", "cpu", "OpenBLAS, 2 threads"},
+        {"tests/data/results-0.1.0.xml", "cl:0.0", "PoCL (CPU)"},
+    };
+    char buf[256];
+    size_t i;
+    err e;
+    (void)state;
+    for (i = 0; i < sizeof want / sizeof *want; i++) {
+        results *r = NULL;
+        if (results_load(want[i].file, &r, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        q_device_name(r, want[i].id, buf, sizeof buf);
+        if (strcmp(buf, want[i].name) != 0)
+            fail_msg("%s %s: \"%s\", not \"%s\"", want[i].file, want[i].id, buf, want[i].name);
+        results_free(r);
+    }
+    /* rusticl on llvmpipe beside PoCL, then a second PoCL device: the two
+     * that would read the same carry their ids */
+    {
+        results *r = results_new();
+        device_info d = {
+            .id = "cpu", .kind = "openblas", .type = "CPU", .name = "Intel(R) Xeon(R) Processor"};
+        assert_non_null(r);
+        r->prov.blas_threads = 1;
+        assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+        d = (device_info){.id = "cl:0.0",
+                          .kind = "opencl",
+                          .type = "CPU",
+                          .name = "pthread-skylake-avx512-Intel(R) Xeon(R) Processor",
+                          .library = "Portable Computing Language OpenCL 3.0 PoCL 3.1+debian"};
+        assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+        d = (device_info){.id = "cl:1.0",
+                          .kind = "opencl",
+                          .type = "CPU",
+                          .vendor = "Mesa",
+                          .name = "llvmpipe (LLVM 15.0.6, 256 bits)",
+                          .library = "OpenCL 3.0 rusticl"};
+        assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+        q_device_name(r, "cpu", buf, sizeof buf);
+        assert_string_equal(buf, "OpenBLAS, 1 thread");
+        q_device_name(r, "cl:0.0", buf, sizeof buf);
+        assert_string_equal(buf, "PoCL (CPU)");
+        q_device_name(r, "cl:1.0", buf, sizeof buf);
+        assert_string_equal(buf, "rusticl llvmpipe");
+        q_device_name(r, "cl:9.9", buf, sizeof buf);
+        assert_string_equal(buf, "cl:9.9");
+        d = (device_info){.id = "cl:0.1",
+                          .kind = "opencl",
+                          .type = "CPU",
+                          .name = "pthread-haswell-AMD EPYC",
+                          .library = "PoCL 4.0"};
+        assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+        q_device_name(r, "cl:0.0", buf, sizeof buf);
+        assert_string_equal(buf, "PoCL (CPU) [cl:0.0]");
+        q_device_name(r, "cl:0.1", buf, sizeof buf);
+        assert_string_equal(buf, "PoCL (CPU) [cl:0.1]");
+        results_free(r);
+    }
+}
+
 /* The first real GPU run (tests/data/gpu/, an NVIDIA H100 against its
  * machine's 16-core CPU): it loads, its report renders, and every per-hidden
  * crossover batch agrees with the medians a reader sees in the tables: the
@@ -1447,6 +1526,7 @@ int main(void)
         cmocka_unit_test(test_report_escapes_and_keeps_old),
         cmocka_unit_test(test_data_dir),
         cmocka_unit_test(test_gpu_run),
+        cmocka_unit_test(test_device_names),
         cmocka_unit_test(test_one_verdict),
         cmocka_unit_test(test_table_precision),
         cmocka_unit_test(test_no_figure_beyond_measured),

@@ -309,6 +309,93 @@ int q_ci_rel(const stats_summary *s, double *below, double *above)
     return *below > Q_WIDE || *above > Q_WIDE;
 }
 
+/* Copies src into buf without the marks that make a driver's string raw:
+ * "(R)", "(TM)", "(tm)", a trailing " CPU" or " Processor" after a model,
+ * and runs of spaces. */
+static void clean_name(const char *src, char *buf, size_t size)
+{
+    static const char *const drop[] = {"(R)", "(TM)", "(tm)", "(r)"};
+    size_t o = 0;
+    int space = 1; /* no leading space */
+    while (*src && o + 1 < size) {
+        size_t k, n = 0;
+        for (k = 0; k < sizeof drop / sizeof drop[0] && !n; k++)
+            if (strncmp(src, drop[k], strlen(drop[k])) == 0)
+                n = strlen(drop[k]);
+        if (n) {
+            src += n;
+            continue;
+        }
+        if (*src == ' ') {
+            if (!space)
+                buf[o++] = ' ';
+            space = 1;
+        } else {
+            buf[o++] = *src;
+            space = 0;
+        }
+        src++;
+    }
+    while (o > 0 && buf[o - 1] == ' ')
+        o--;
+    buf[o] = '\0';
+}
+
+/* The first word of s into buf ("llvmpipe (LLVM 15.0.6, 256 bits)" gives
+ * "llvmpipe"). */
+static void first_word(const char *s, char *buf, size_t size)
+{
+    size_t n = strcspn(s, " (");
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+}
+
+/* The display name of d alone, before it is made unique. */
+static void device_name(const results *r, const device_info *d, char *buf, size_t size)
+{
+    char name[256], word[64];
+    clean_name(d->name, name, sizeof name);
+    if (strcmp(d->kind, "openblas") == 0) {
+        int t = r->prov.blas_threads;
+        if (t > 0)
+            snprintf(buf, size, "OpenBLAS, %d thread%s", t, t == 1 ? "" : "s");
+        else
+            snprintf(buf, size, "OpenBLAS");
+    } else if (strstr(d->library, "Portable Computing Language") || strstr(d->library, "PoCL")) {
+        snprintf(buf, size, "PoCL (%s)", d->type[0] ? d->type : "CPU");
+    } else if (strstr(d->library, "rusticl") || strstr(d->vendor, "Mesa")) {
+        first_word(name, word, sizeof word);
+        snprintf(buf, size, "%s %s", strstr(d->library, "rusticl") ? "rusticl" : "Mesa", word);
+    } else if (name[0]) {
+        snprintf(buf, size, "%s", name);
+    } else {
+        snprintf(buf, size, "%s", d->id);
+    }
+}
+
+void q_device_name(const results *r, const char *dev, char *buf, size_t size)
+{
+    char other[256];
+    int i, me = q_device_index(r, dev), twin = 0;
+    if (me == Q_NO_DEVICE) {
+        snprintf(buf, size, "%s", dev);
+        return;
+    }
+    device_name(r, &r->devices[me], buf, size);
+    for (i = 0; i < r->ndevices && !twin; i++) {
+        if (i == me)
+            continue;
+        device_name(r, &r->devices[i], other, sizeof other);
+        twin = strcmp(other, buf) == 0;
+    }
+    if (twin) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, size - n, " [%s]", dev);
+    }
+}
+
 int q_ci_uninformative(double lo, double hi)
 {
     if (!isfinite(lo) || !isfinite(hi) || !(lo > 0.0))

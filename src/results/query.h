@@ -227,6 +227,17 @@ const fit_crossover *q_cross(const fit_set *fs, const char *base, const char *ot
                              fit_view v, int cost);
 
 #define Q_NO_PRICE (-1.0)
+/* The name a person uses for device dev of r, short and recognisable,
+ * made from what the run recorded: the library or driver family and the
+ * device ("OpenBLAS, 2 threads", "PoCL (CPU)", "NVIDIA H100 80GB HBM3",
+ * "rusticl llvmpipe"), without the trademarks and build strings of the raw
+ * ones ("(R)", "pthread-", "Portable Computing Language").  Unique within
+ * r: when two devices would read the same, each gets its id in brackets.
+ * The titles, prose, legends and the feed name devices by it; the raw
+ * strings stay in the devices table and the results file.  An id that r
+ * does not hold is written as it is. */
+void q_device_name(const results *r, const char *dev, char *buf, size_t size);
+
 /* The price of a device in USD per hour, or Q_NO_PRICE (negative) when p
  * is NULL or does not price it. */
 double q_price(const fit_prices *p, const char *dev);
