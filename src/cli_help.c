@@ -60,6 +60,7 @@ const option_spec cli_options[] = {
     {"jobs", 'j', 1, OPT_JOBS, CMD(CLI_ALL) | CMD(CLI_REPORT)},
     {"no-wait", 0, 0, OPT_NO_WAIT,
      C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) | CMD(CLI_AB)},
+    {"summary", 0, 0, OPT_SUMMARY, CMD(CLI_RUN) | CMD(CLI_REPORT)},
 };
 /* one row per option id */
 _Static_assert(sizeof cli_options / sizeof *cli_options == CLI_NOPTIONS, "cli_options");
@@ -132,9 +133,13 @@ void cli_usage(FILE *out)
           "  --author NAME      author shown on the report\n"
           "  --data DIR         templates/ and assets/ to use (default: $BREAKEVEN_DATA,\n"
           "                     else next to the executable, else the installed ones)\n"
-          "  --repeat N         run the sweep N times in a row, each its own run (1..100)\n"
-          "  --format F         compare's output as text, markdown, csv or json (default: text);\n"
+          "  --repeat N         run the sweep N times in a row, each its own run (1..100)\n",
+          out);
+    fputs("  --format F         compare's output as text, markdown, csv or json (default: text);\n"
           "                     run, report, compare: bmf or github-action-benchmark, for CI\n"
+          "                     (report without -o: the document alone, no site written)\n"
+          "  --summary          run, report: the dashboard's summary, tens of benchmarks\n"
+          "                     (per device, mode, view: crossover per width, peak, mean)\n"
           "  --fail-on-regression  compare asks: is B slower by the threshold or more?\n"
           "                     exit 0 no (every interval ends below it), 3 yes, 4 cannot\n"
           "                     tell (it says what would settle it)\n"
