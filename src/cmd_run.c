@@ -294,7 +294,7 @@ static int run_publish(const cli *c, const results *r, const char *dir, const ch
         return rc;
     fprintf(txt, "charts: %d PNG in %s/\n%s\n", ncharts, dir, path);
     if (c->format >= CLI_BMF)
-        return dash_write_run(stdout, r, (dash_format)(c->format - CLI_BMF), e);
+        return dash_write_run(stdout, r, (dash_format)(c->format - CLI_BMF), c->summary, e);
     return BE_OK;
 }
 

@@ -850,15 +850,18 @@ static void test_energy_alone(void **state)
 /* The two GPUs on one report: the H100 run and an H200 run of 2026-11-26
  * (a grid of hidden 256 and 1024, batch 16 to 512, inference) share 12
  * shapes.  compare states a verdict with an interval for each GPU view on
- * exactly those, names the model change, and the report that holds both
- * runs links their comparison page, which says the same. */
+ * exactly those and names the model change.  One host name, CPU, cores and
+ * memory, two GPUs: two machines (the fingerprint holds the devices'
+ * models), so the report that holds both sets their devices side by side,
+ * each under vm~<fingerprint>, and compares neither run with the other as
+ * its machine's previous run. */
 static void test_two_gpus(void **state)
 {
     static const char *const h200 =
         "tests/data/gpu/h200-compare/runs/20261126T025024Z-vm/results.xml.gz";
     results *a = NULL, *b = NULL;
     compare_set s;
-    char out[400], path[900], *html;
+    char out[400], path[900], fa[16], fb[16], *html;
     int i, views = 0, model = 0;
     err e;
     (void)state;
@@ -907,9 +910,16 @@ static void test_two_gpus(void **state)
     save_run(out, b);
     report_out(out, NULL, 0);
     snprintf(path, sizeof path, "%s/compare/%s..%s.html", out, a->prov.id, b->prov.id);
+    assert_int_equal(access(path, F_OK), -1);
+    q_machine_print(a, fa, sizeof fa);
+    q_machine_print(b, fb, sizeof fb);
+    assert_string_not_equal(fa, fb);
+    snprintf(path, sizeof path, "%s/index.html", out);
     html = slurp(path);
-    assert_non_null(strstr(html, "NVIDIA H200"));
-    assert_non_null(strstr(html, "cl:0.0 inference resident: inconclusive (time \xc3\x97"));
+    snprintf(path, sizeof path, "vm~%.4s/cl:0.0", fa);
+    assert_non_null(strstr(html, path));
+    snprintf(path, sizeof path, "vm~%.4s/cl:0.0", fb);
+    assert_non_null(strstr(html, path));
     free(html);
     results_free(a);
     results_free(b);

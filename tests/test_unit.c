@@ -1159,6 +1159,61 @@ static void test_seeded_inputs(void **state)
     workload_free(&c);
 }
 
+/* ---- the machine's fingerprint ---- */
+
+/* A run of "Test CPU", 8 cores, 16 GiB, its CPU device and the GPUs
+ * gpus[0..n). */
+static results *print_run(const char *const *gpus, int n)
+{
+    results *r = results_new();
+    device_info d;
+    int i;
+    assert_non_null(r);
+    snprintf(r->prov.cpu_model, sizeof r->prov.cpu_model, "Test CPU");
+    r->prov.cores = 8;
+    r->prov.memory = 16.0 * 1073741824.0;
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.type, sizeof d.type, "CPU");
+    snprintf(d.name, sizeof d.name, "Test CPU");
+    assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    for (i = 0; i < n; i++) {
+        snprintf(d.id, sizeof d.id, "cl:0.%d", i);
+        snprintf(d.type, sizeof d.type, "GPU");
+        snprintf(d.name, sizeof d.name, "%s", gpus[i]);
+        assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    }
+    return r;
+}
+
+/* The fingerprint: FNV-1a of "Test CPU|8|16" for the CPU alone (as before
+ * devices counted), then "|Model A|Model B", each model once and in order
+ * of name, whatever the devices' order; another GPU, another machine.  The
+ * expected values are the hash worked out apart (Python). */
+static void test_machine_print(void **state)
+{
+    static const char *const ab[] = {"Model B", "Model A", "Model B"},
+                             *const ba[] = {"Model A", "Model B"},
+                             *const ac[] = {"Model A", "Model C"};
+    results *cpu = print_run(NULL, 0), *x = print_run(ab, 3), *y = print_run(ba, 2),
+            *z = print_run(ac, 2);
+    char fp[16];
+    (void)state;
+    q_machine_print(cpu, fp, sizeof fp);
+    assert_string_equal(fp, "5c8b4eb2");
+    q_machine_print(x, fp, sizeof fp);
+    assert_string_equal(fp, "6260bdff");
+    q_machine_print(y, fp, sizeof fp);
+    assert_string_equal(fp, "6260bdff");
+    assert_true(q_same_machine(x, y));
+    assert_false(q_same_machine(x, z));
+    assert_false(q_same_machine(cpu, x));
+    results_free(cpu);
+    results_free(x);
+    results_free(y);
+    results_free(z);
+}
+
 /* ---- comparison of two runs ---- */
 
 /* A run with one CPU device and points (hidden, batch) whose n samples
@@ -3206,6 +3261,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_plan_memory),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_machine_print),
         cmocka_unit_test(test_cli_tokens),
         cmocka_unit_test(test_cli_many_runs),
         cmocka_unit_test(test_cpu_correct),

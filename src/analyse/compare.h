@@ -100,6 +100,8 @@ typedef struct compare_point {
     int hidden, batch;
     char sizes[NET_SIZES_MAX]; /* a network's sizes, "" for the square stack: points
                                   match only with the same sizes         */
+    char net[NET_NAME_MAX];    /* the network's name in A ("" likewise): two of
+                                  the same sizes are told apart by it    */
     double flops;              /* per layer                              */
     rs_status status_a, status_b;
     double level_a, level_b; /* seconds per step, q_level (0 unless ok)  */

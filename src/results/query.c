@@ -188,6 +188,24 @@ const rs_point *q_point_net(const results *r, const char *dev, wl_mode m, int la
     return any;
 }
 
+const rs_point *q_point_of(const results *r, const rs_point *p)
+{
+    const rs_point *any = NULL;
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *o = &r->points[i];
+        if (o->mode != p->mode || o->hidden != p->hidden || o->batch != p->batch ||
+            o->layers != p->layers || strcmp(o->device, p->device) != 0 ||
+            strcmp(o->sizes, p->sizes) != 0 || strcmp(o->net, p->net) != 0)
+            continue;
+        if (q_ok(o))
+            return o;
+        if (!any)
+            any = o;
+    }
+    return any;
+}
+
 const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers, int hidden,
                                int batch)
 {
@@ -556,15 +574,45 @@ int q_energy_cross(const results *r, const char *base, const char *other, wl_mod
     return n;
 }
 
+/* FNV-1a, 32 bits, of text, continued from h. */
+static unsigned long fnv1a(unsigned long h, const char *text)
+{
+    const char *p;
+    for (p = text; *p; p++)
+        h = ((h ^ (unsigned char)*p) * 16777619ul) & 0xfffffffful;
+    return h;
+}
+
+/* The name of the first device of r beside the CPU (its type not "CPU")
+ * whose name sorts after prev (NULL: any), the least of them; NULL when
+ * none. */
+static const char *next_model(const results *r, const char *prev)
+{
+    const char *best = NULL;
+    int i;
+    for (i = 0; i < r->ndevices; i++) {
+        const char *m = r->devices[i].name;
+        if (strcmp(r->devices[i].type, "CPU") != 0 && (!prev || strcmp(m, prev) > 0) &&
+            (!best || strcmp(m, best) < 0))
+            best = m;
+    }
+    return best;
+}
+
 void q_machine_print(const results *r, char *buf, size_t size)
 {
     char text[600];
-    unsigned long h = 2166136261ul; /* FNV-1a, 32 bits */
-    const char *p;
+    const char *model = NULL;
+    unsigned long h;
     snprintf(text, sizeof text, "%s|%d|%.0f", r->prov.cpu_model, r->prov.cores,
              floor(r->prov.memory / 1073741824.0 + 0.5));
-    for (p = text; *p; p++)
-        h = ((h ^ (unsigned char)*p) * 16777619ul) & 0xfffffffful;
+    h = fnv1a(2166136261ul, text);
+    /* the models of the devices beside the CPU, each once and in order of
+     * name (not of discovery): a GPU swapped is another machine, while a
+     * machine of CPUs alone keeps the fingerprint it had before devices
+     * counted */
+    while ((model = next_model(r, model)) != NULL)
+        h = fnv1a(fnv1a(h, "|"), model);
     snprintf(buf, size, "%08lx", h);
 }
 
