@@ -256,27 +256,26 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
                    path);
 }
 
-/* One line on stderr for each device out of service that seen does not
- * mark yet (a framework's adapter that could not start, or that failed
- * during the sweep: its points are recorded as failed), which it then
- * marks. */
-static void warn_faults(device **sel, int nsel, int *seen)
+/* One line on stderr for each device out of service that has not said so
+ * yet (a framework's adapter that could not start, or that failed during
+ * the sweep: its points are recorded as failed). */
+static void warn_faults(device **sel, int nsel)
 {
     int i;
     for (i = 0; i < nsel; i++)
-        if (!seen[i] && device_fault(sel[i])[0]) {
+        if (device_fault_news(sel[i]))
             fprintf(stderr, "warning: %s: %s; its points are recorded as failed from then on\n",
                     sel[i]->info.id, device_fault(sel[i]));
-            seen[i] = 1;
-        }
 }
 
-/* The kernels' build time (stderr) and OpenBLAS using fewer threads than
+/* The devices that went out of service during the sweep (stderr), the
+ * kernels' build time (stderr) and OpenBLAS using fewer threads than
  * asked (txt: stdout, or stderr when stdout holds a dashboard's JSON),
  * noted in r's devices. */
 static void run_notes(const cli *c, device **sel, int nsel, results *r, FILE *txt)
 {
     int i;
+    warn_faults(sel, nsel);
     for (i = 0; i < nsel; i++) {
         const device_info *d = &r->devices[i];
         const char *secs, *cache;
@@ -319,7 +318,7 @@ static int run_once(const cli *c, int then_report)
 {
     device_set set;
     device **sel = NULL;
-    int *idx = NULL, *faulted = NULL, nsel = 0, i, rc, status = 1;
+    int *idx = NULL, nsel = 0, i, rc, status = 1;
     char dir[2400], id[128], path[2600], devs[512], label[HOST_LABEL_MAX];
     results *r = NULL;
     ab_pace pace = {c->paired_fd, NULL, 0, 0};
@@ -327,14 +326,11 @@ static int run_once(const cli *c, int then_report)
     err e;
 
     cmd_lock(c, &lk);
-    if ((rc = device_discover(&set, c->threads, &e)) < 0)
+    if ((rc = cmd_discover(c, c->devices, &set, &e)) < 0)
         return cmd_fail(cmd_status(rc), &e);
-    if ((rc = cmd_add_frameworks(c, c->devices, &set, &e)) < 0)
-        goto fail;
     idx = malloc((size_t)set.n * sizeof *idx);
     sel = malloc((size_t)set.n * sizeof *sel);
-    faulted = calloc((size_t)set.n, sizeof *faulted);
-    if (!idx || !sel || !faulted) {
+    if (!idx || !sel) {
         err_set(&e, BE_EFAIL, "out of memory");
         goto fail;
     }
@@ -374,7 +370,7 @@ static int run_once(const cli *c, int then_report)
             goto fail;
     }
     run_announce(c, &set, sel, nsel);
-    warn_faults(sel, nsel, faulted);
+    warn_faults(sel, nsel);
     if (c->paired_side) {
         snprintf(r->prov.pair, sizeof r->prov.pair, "%s", c->paired_id);
         r->prov.pair_side = c->paired_side;
@@ -391,7 +387,6 @@ static int run_once(const cli *c, int then_report)
     if ((c->paired_side && (rc = ab_pace_hello(&pace, id, devs, &e)) < 0) ||
         (rc = run_measure(c, sel, nsel, r, path, c->paired_side ? &pace : NULL, &lk, &e)) < 0)
         goto fail;
-    warn_faults(sel, nsel, faulted);
     run_notes(c, sel, nsel, r, c->format >= CLI_BMF ? stderr : stdout);
     r->partial = 0;
     /* a sweep measured is saved: this wait is not cut short by a signal
@@ -419,7 +414,6 @@ done:
     results_free(r);
     free(idx);
     free(sel);
-    free(faulted);
     device_set_free(&set);
     return status;
 }

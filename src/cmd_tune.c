@@ -21,18 +21,14 @@ int cmd_devices(const cli *c)
     device_set set;
     err e;
     const char *ref = getenv("BREAKEVEN_REF_ADAPTER");
-    int i, rc = device_discover(&set, c->threads, &e);
-    if (rc < 0)
-        return cmd_fail(cmd_status(rc), &e);
+    int i, rc;
     /* each framework device is started once to be described, or to say
      * why it cannot be (the test device ref:cpu only when it is set) */
-    if ((rc = cmd_add_frameworks(c,
-                                 ref && *ref ? "torch:cpu,torch:cuda:0,torch:mps,ref:cpu"
-                                             : "torch:cpu,torch:cuda:0,torch:mps",
-                                 &set, &e)) < 0) {
-        device_set_free(&set);
+    if ((rc = cmd_discover(c,
+                           ref && *ref ? "torch:cpu,torch:cuda:0,torch:mps,ref:cpu"
+                                       : "torch:cpu,torch:cuda:0,torch:mps",
+                           &set, &e)) < 0)
         return cmd_fail(cmd_status(rc), &e);
-    }
     for (i = 0; i < set.n; i++) {
         if (device_fault(&set.devs[i])[0])
             printf("%s  %s\n", set.devs[i].info.id, device_fault(&set.devs[i]));

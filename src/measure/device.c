@@ -89,6 +89,11 @@ const char *device_fault(const device *d)
     return d->ops->kind == BACKEND_FRAMEWORK ? framework_fault(d) : "";
 }
 
+int device_fault_news(device *d)
+{
+    return d->ops->kind == BACKEND_FRAMEWORK && framework_fault_news(d);
+}
+
 /* The index of the device called id into *k; BE_EUSAGE naming it when
  * there is none. */
 static int find(const device_set *set, const char *id, int *k, err *e)

@@ -42,6 +42,10 @@ int device_add_frameworks(device_set *set, const char *spec, const char *adapter
  * can be). */
 const char *device_fault(const device *d);
 
+/* 1 the first time it is asked after d went out of service (so that the
+ * command says so once), else 0. */
+int device_fault_news(device *d);
+
 /* Fills idx[0..*n) with the indexes into set->devs that spec names ("all"
  * or a comma-separated list of ids), in the order measured: the CPU first.
  * BE_EUSAGE naming an unknown id. */

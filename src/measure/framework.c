@@ -46,6 +46,7 @@ typedef struct fw_dev {
     char fault[512]; /* why the device is out of service, "" while it works */
     workload w;      /* the point prepared (prepared != 0) */
     int prepared;
+    int told; /* framework_fault_news said so */
 } fw_dev;
 
 int framework_is(const char *id)
@@ -78,28 +79,27 @@ static void log_tail(fw_dev *d, char *buf, size_t size)
     fseek(d->log, 0, SEEK_END);
 }
 
-/* Kills the adapter's process group and reaps it; *how says how it ended
- * when it had ended on its own ("" else). */
-static void reap(fw_dev *d, int kill_it, char *how, size_t size)
+/* Closes the socket, kills the adapter's process group and reaps it; how
+ * says how it ended when it had ended on its own ("" else). */
+static void reap(fw_dev *d, char *how, size_t size)
 {
     int ws;
     how[0] = '\0';
-    if (d->fd >= 0) {
-        close(d->fd);
-        d->fd = -1;
-    }
-    if (d->pid <= 0)
-        return;
-    if (waitpid(d->pid, &ws, WNOHANG) == d->pid) {
+    /* whether it ended on its own is asked before the socket closes, which
+     * would end it */
+    if (d->pid > 0 && waitpid(d->pid, &ws, WNOHANG) == d->pid) {
         if (WIFEXITED(ws))
             snprintf(how, size, "the adapter exited with status %d", WEXITSTATUS(ws));
         else if (WIFSIGNALED(ws))
             snprintf(how, size, "the adapter was killed by signal %d", WTERMSIG(ws));
         kill(-d->pid, SIGKILL); /* whatever it left in its group */
         d->pid = 0;
-        return;
     }
-    if (kill_it) {
+    if (d->fd >= 0) {
+        close(d->fd);
+        d->fd = -1;
+    }
+    if (d->pid > 0) {
         kill(-d->pid, SIGKILL);
         kill(d->pid, SIGKILL);
         waitpid(d->pid, &ws, 0);
@@ -123,7 +123,7 @@ static int out_of_service(fw_dev *d, err *e, const char *fmt, ...)
         struct timespec tick = {0, 20000000};
         nanosleep(&tick, NULL);
     }
-    reap(d, 1, how, sizeof how);
+    reap(d, how, sizeof how);
     log_tail(d, tail, sizeof tail);
     snprintf(d->fault, sizeof d->fault, "%s%s%s%s%s", why, how[0] ? " (" : "", how,
              how[0] ? ")" : "", tail[0] ? "; its last words: " : "");
@@ -675,7 +675,7 @@ void framework_close(device *dev)
         }
         d->limit = limit;
     }
-    reap(d, 1, how, sizeof how);
+    reap(d, how, sizeof how);
     if (d->log)
         fclose(d->log);
     free(d);
@@ -686,4 +686,13 @@ const char *framework_fault(const device *dev)
 {
     const fw_dev *d = dev->handle;
     return d ? d->fault : "";
+}
+
+int framework_fault_news(device *dev)
+{
+    fw_dev *d = dev->handle;
+    if (!d || !d->fault[0] || d->told)
+        return 0;
+    d->told = 1;
+    return 1;
 }

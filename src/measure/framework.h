@@ -35,4 +35,7 @@ void framework_close(device *dev);
 /* Why dev is out of service ("" while it works). */
 const char *framework_fault(const device *dev);
 
+/* 1 the first time it is asked after dev went out of service, else 0. */
+int framework_fault_news(device *dev);
+
 #endif
