@@ -314,6 +314,7 @@ static int have_torch(void)
 
 static void test_torch_quick(void **state)
 {
+    char *text;
     results *r;
     const device_info *d = NULL;
     int i;
@@ -332,6 +333,12 @@ static void test_torch_quick(void **state)
     assert_string_equal(devinfo_prop(d, "framework"), "PyTorch");
     assert_non_null(devinfo_prop(d, "torch-threads"));
     results_free(r);
+    /* the table's device column as wide as its longest id */
+    text = slurp("stdout");
+    assert_non_null(strstr(text, "device    mode      hidden"));
+    assert_non_null(strstr(text, "\ncpu       inference "));
+    assert_non_null(strstr(text, "\ntorch:cpu inference "));
+    free(text);
 }
 
 int main(void)
