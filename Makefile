@@ -53,16 +53,19 @@ BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
            $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals \
-           $(BUILD)/test_net $(BUILD)/test_archive $(BUILD)/test_decide $(BUILD)/test_share
+           $(BUILD)/test_net $(BUILD)/test_archive $(BUILD)/test_decide $(BUILD)/test_share \
+           $(BUILD)/test_devices
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
 # for the format check of `make check`, cmark-gfm for the hostile tests
 # (summary.md rendered as GitHub renders it), python3-jsonschema for
-# tests/test_dash (Bencher's BMF schema).
+# tests/test_dash (Bencher's BMF schema), python3-torch for the device torch:cpu
+# (devices/torch_adapter.py, tests/test_devices).
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
         libcairo2-dev libxml2-dev libxslt1-dev zlib1g-dev libcmocka-dev fonts-dejavu-core valgrind \
-        clang libclang-rt-14-dev clang-format cmark-gfm python3-onnx python3-jsonschema
+        clang libclang-rt-14-dev clang-format cmark-gfm python3-onnx python3-jsonschema \
+        python3-torch
 
 # The fuzzers, one per parser of untrusted input (tests/fuzz/fuzz_NAME.c),
 # each with what it links, built by clang with libFuzzer, ASan and UBSan:
@@ -179,6 +182,14 @@ $(BUILD)/test_e2e: $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a $(BUILD)/libslowb
 
 $(BUILD)/libslowblas.so: tests/slowblas.c | $(BUILD)
 	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC $(shell pkg-config --cflags openblas) -o $@ $< -ldl
+
+# test_devices runs the reference adapter of the device protocol, a plain
+# program of its own beside it (docs/devices.md).
+$(BUILD)/test_devices: $(BUILD)/test_devices.o $(BUILD)/libbreakeven.a $(BUILD)/ref_adapter
+	$(CC) $(ALL_CFLAGS) -o $@ $(BUILD)/test_devices.o $(BUILD)/libbreakeven.a $(LIBS) $(TESTLIBS)
+
+$(BUILD)/ref_adapter: tests/ref_adapter.c | $(BUILD)
+	$(CC) -std=c11 $(WARN) -O2 -o $@ $< -lm
 
 $(BUILD)/test_fit: $(BUILD)/test_fit.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
@@ -339,6 +350,8 @@ install: $(BIN)
 	install -d $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/assets $(DESTDIR)$(MANDIR)
 	install -m 644 templates/*.xsl $(DESTDIR)$(DATADIR)/templates/
 	install -m 644 assets/*.css $(DESTDIR)$(DATADIR)/assets/
+	install -d $(DESTDIR)$(DATADIR)/devices
+	install -m 644 devices/*.py $(DESTDIR)$(DATADIR)/devices/
 	install -m 644 assets/breakeven.1 $(DESTDIR)$(MANDIR)/breakeven.1
 
 clean:

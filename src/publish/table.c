@@ -24,9 +24,14 @@ static int ci_text(const stats_summary *s, char *buf, size_t size)
 
 void table_points(FILE *out, const results *r)
 {
-    int i, d;
-    fprintf(out, "%-8s %-9s %6s %6s %12s %11s %13s %9s %11s %6s  %s\n", "device", "mode", "hidden",
-            "batch", "MFLOP/layer", "median", "95% CI %", "GFLOP/s", "+transfers", "n", "note");
+    int i, d, w = 8;
+    /* as wide as the longest id ("torch:cuda:0"), 8 at least as ever */
+    for (d = 0; d < r->ndevices; d++)
+        if ((int)strlen(r->devices[d].id) > w)
+            w = (int)strlen(r->devices[d].id);
+    fprintf(out, "%-*s %-9s %6s %6s %12s %11s %13s %9s %11s %6s  %s\n", w, "device", "mode",
+            "hidden", "batch", "MFLOP/layer", "median", "95% CI %", "GFLOP/s", "+transfers", "n",
+            "note");
     for (d = 0; d < r->ndevices; d++)
         for (i = 0; i < r->npoints; i++) {
             const rs_point *p = &r->points[i];
@@ -35,7 +40,7 @@ void table_points(FILE *out, const results *r)
             char shape[16];
             /* a network's name stands in its widest size's place */
             snprintf(shape, sizeof shape, "%d", p->hidden);
-            fprintf(out, "%-8s %-9s %6s %6d %12.2f ", p->device, workload_mode_name(p->mode),
+            fprintf(out, "%-*s %-9s %6s %6d %12.2f ", w, p->device, workload_mode_name(p->mode),
                     p->net[0] ? p->net : shape, p->batch, p->flops_per_layer / 1e6);
             if (p->status == PT_OK) {
                 const stats_summary *s = &p->resident;
