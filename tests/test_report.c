@@ -410,6 +410,20 @@ static void test_device_names(void **state)
         assert_string_equal(buf, "PoCL (CPU)");
         q_device_name(r, "cl:1.0", buf, sizeof buf);
         assert_string_equal(buf, "rusticl llvmpipe");
+        d = (device_info){
+            .id = "torch:cpu", .kind = "framework", .type = "CPU", .name = "PyTorch CPU"};
+        devinfo_prop_add(&d, "framework", "PyTorch");
+        assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+        d = (device_info){.id = "torch:cuda:0",
+                          .kind = "framework",
+                          .type = "GPU",
+                          .name = "NVIDIA H100 80GB HBM3"};
+        devinfo_prop_add(&d, "framework", "PyTorch");
+        assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+        q_device_name(r, "torch:cpu", buf, sizeof buf);
+        assert_string_equal(buf, "PyTorch (CPU)");
+        q_device_name(r, "torch:cuda:0", buf, sizeof buf);
+        assert_string_equal(buf, "PyTorch on NVIDIA H100 80GB HBM3");
         q_device_name(r, "cl:9.9", buf, sizeof buf);
         assert_string_equal(buf, "cl:9.9");
         d = (device_info){.id = "cl:0.1",

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "devinfo.h"
 #include "machstate.h"
 #include "stats.h"
 #include "workload.h"
@@ -381,6 +382,15 @@ static void device_name(const results *r, const device_info *d, char *buf, size_
             snprintf(buf, size, "OpenBLAS, %d thread%s", t, t == 1 ? "" : "s");
         else
             snprintf(buf, size, "OpenBLAS");
+    } else if (strcmp(d->kind, "framework") == 0) {
+        /* the framework, then where it computes: "PyTorch (CPU)", "PyTorch
+         * on NVIDIA H100 80GB HBM3" */
+        const char *fw = devinfo_prop(d, "framework");
+        fw = fw && fw[0] ? fw : d->id;
+        if (strcmp(d->type, "GPU") == 0 && name[0])
+            snprintf(buf, size, "%s on %s", fw, name);
+        else
+            snprintf(buf, size, "%s (%s)", fw, d->type[0] ? d->type : "CPU");
     } else if (strstr(d->library, "Portable Computing Language") || strstr(d->library, "PoCL")) {
         snprintf(buf, size, "PoCL (%s)", d->type[0] ? d->type : "CPU");
     } else if (strstr(d->library, "rusticl") || strstr(d->vendor, "Mesa")) {
