@@ -30,13 +30,9 @@ const chart_rgb figure_neutral = {0.45, 0.45, 0.45};
 
 /* ---- reading the model ----------------------------------------------- */
 
-void figure_device_label(const device_info *d, char *buf, size_t size)
+void figure_device_label(const results *r, int d, char *buf, size_t size)
 {
-    const char *type = d->type[0] ? d->type : "unknown type";
-    if (strcmp(d->kind, "openblas") == 0 && d->driver[0])
-        snprintf(buf, size, "%s (%s, %s, %s)", d->id, type, d->driver, d->name);
-    else
-        snprintf(buf, size, "%s (%s, %s)", d->id, type, d->name[0] ? d->name : "unnamed");
+    q_device_name(r, r->devices[d].id, buf, size);
 }
 
 int figure_layers(const results *r)

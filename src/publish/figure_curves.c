@@ -54,7 +54,7 @@ static void throughput_keys(const fig_ctx *x, const int *use, const q_grid *g, c
     figure_key(keys, nkeys, CHART_KEY_HEADER, "Device", figure_neutral, -1, 0, CHART_SOLID);
     for (d = 0, shape = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         if (use[d]) {
-            figure_device_label(&r->devices[d], buf, sizeof buf);
+            figure_device_label(r, d, buf, sizeof buf);
             figure_key(keys, nkeys, CHART_KEY_MARKER, buf, figure_neutral, shape++ % CHART_NSHAPES,
                        0, CHART_SOLID);
         }
@@ -266,10 +266,10 @@ static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *n
     figure_key(keys, nkeys, CHART_KEY_HEADER, "Device", figure_neutral, -1, 0, CHART_SOLID);
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         if (rp->use[d] && d != rp->bd) {
-            figure_device_label(&r->devices[d], buf, sizeof buf);
+            figure_device_label(r, d, buf, sizeof buf);
             figure_key(keys, nkeys, CHART_KEY_MARKER, buf, chart_series(d), 0, 0, CHART_SOLID);
         }
-    figure_device_label(&r->devices[rp->bd], buf, sizeof buf);
+    figure_device_label(r, rp->bd, buf, sizeof buf);
     figure_key(keys, nkeys, CHART_KEY_HEADER, "Base", figure_neutral, -1, 0, CHART_SOLID);
     figure_key(keys, nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0, CHART_DOTTED);
     figure_key(keys, nkeys, CHART_KEY_HEADER, "View", figure_neutral, -1, 0, CHART_SOLID);
@@ -477,7 +477,7 @@ static void ratio_empty(cairo_t *cr, fig_ctx *x, const ratio_plan *rp, double W,
                         const char *title)
 {
     char buf[512], why[768];
-    figure_device_label(&x->r->devices[rp->bd], buf, sizeof buf);
+    figure_device_label(x->r, rp->bd, buf, sizeof buf);
     if (rp->nother == 0)
         snprintf(why, sizeof why,
                  "Only one device was measured: %s. There is nothing to compare it with.", buf);
