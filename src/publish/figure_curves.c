@@ -75,7 +75,8 @@ static void throughput_keys(const fig_ctx *x, const int *use, const q_grid *g, c
                            0, CHART_SOLID);
             /* its parameters are not quoted: P is a throughput at an
              * infinite size, beyond anything measured (and any peak) */
-            snprintf(buf, sizeof buf, "%s, over the sizes measured", r->devices[d].id);
+            figure_device_label(r, d, buf, sizeof buf);
+            fmt_append(buf, sizeof buf, ", over the sizes measured");
             figure_key(keys, nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0,
                        (chart_dash)(shape % 4));
         }
@@ -89,7 +90,7 @@ static void throughput_keys(const fig_ctx *x, const int *use, const q_grid *g, c
         if (i++ == 0)
             figure_key(keys, nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)", figure_neutral,
                        -1, 0, CHART_SOLID);
-        figure_cross_text(c, buf, sizeof buf);
+        figure_cross_text(r, c, buf, sizeof buf);
         figure_key(keys, nkeys, CHART_KEY_BAND, buf, figure_ink, -1, 0, CHART_DOTTED);
         *xlo = fmin(*xlo, figure_cross_has_ci(c) ? c->ci_lo : c->flops);
         *xhi = fmax(*xhi, figure_cross_has_ci(c) ? c->ci_hi : c->flops);
@@ -286,8 +287,8 @@ static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *n
             if (n++ == 0)
                 figure_key(keys, nkeys, CHART_KEY_HEADER, "Fitted ratio (band: ~95%)",
                            figure_neutral, -1, 0, CHART_SOLID);
-            snprintf(buf, sizeof buf, "%s, %s", r->devices[d].id,
-                     v == FIT_TRANSFER ? "with transfer" : "resident");
+            figure_device_label(r, d, buf, sizeof buf);
+            fmt_append(buf, sizeof buf, ", %s", v == FIT_TRANSFER ? "with transfer" : "resident");
             figure_key(keys, nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0,
                        v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
         }
@@ -300,7 +301,7 @@ static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *n
             if (n++ == 0)
                 figure_key(keys, nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)",
                            figure_neutral, -1, 0, CHART_SOLID);
-            figure_cross_text(c, buf, sizeof buf);
+            figure_cross_text(r, c, buf, sizeof buf);
             if (v == FIT_TRANSFER)
                 fmt_append(buf, sizeof buf, ", with transfer");
             figure_key(keys, nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0, CHART_DOTTED);
