@@ -1207,12 +1207,12 @@ static void test_refit_0_1_0(void **state)
          * the 12 shapes measured" (the page names the devices its own
          * way, issue 40) */
         {
-            char *m = strstr(first, " shapes measured"), *a = m;
+            char *m = strstr(first, " shapes measured"), *at = m;
             assert_non_null(m);
-            while (a > first && strncmp(a, " at ", 4) != 0)
-                a--;
+            while (at > first && strncmp(at, " at ", 4) != 0)
+                at--;
             m[strlen(" shapes measured")] = '\0';
-            assert_non_null(strstr(html, a + 1));
+            assert_non_null(strstr(html, at + 1));
         }
         free(html);
     }
