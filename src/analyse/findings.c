@@ -680,12 +680,13 @@ int findings_bullet(const finding *f, const finding *base, const results *r,
         break;
     case FIND_ALWAYS:
         findings_extreme_text(f, 0, x, sizeof x);
-        fmt_append(buf, size, "%s is %s %s %s, by at least %s.", other, ahead, bn, shapes, x);
+        fmt_append(buf, size, "%s leads %s at all %d shapes measured, by at least %s.", other, bn,
+                   f->nshapes, x);
         break;
     case FIND_NEVER:
         findings_extreme_text(f, 1, x, sizeof x);
-        fmt_append(buf, size, "%s is not %s %s at any of the %d shapes measured; at best %s.",
-                   other, ahead, bn, f->nshapes, x);
+        fmt_append(buf, size, "%s leads %s at all %d shapes measured; %s reaches at best %s.", bn,
+                   other, f->nshapes, other, x);
         break;
     default:
         why_short(f, x, sizeof x);
