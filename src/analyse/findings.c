@@ -579,9 +579,14 @@ void findings_lead(const finding *f, const results *r, int sentences, char *buf,
     /* where it is behind, or by how little it is ahead */
     switch (f->verdict) {
     case FIND_SOME:
+        /* the extreme is where the interval reaches lowest: quoted only
+         * where its median is behind too */
         findings_extreme_text(f, 0, x, sizeof x);
-        fmt_append(buf, size, " %s stays ahead at the other %d, most clearly at %s.", base,
-                   f->nshapes - f->nwins, x);
+        if (f->worst > 1.0)
+            fmt_append(buf, size, " %s stays ahead at the other %d.", base, f->nshapes - f->nwins);
+        else
+            fmt_append(buf, size, " %s stays ahead at the other %d, most clearly at %s.", base,
+                       f->nshapes - f->nwins, x);
         break;
     case FIND_ALWAYS:
         findings_extreme_text(f, 0, x, sizeof x);

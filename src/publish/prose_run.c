@@ -1,8 +1,9 @@
 /*
- * prose_run.c — a run as a whole in words (see prose.h): the conclusion
- * (which device to use, and from what size on), the method, the answer
- * of the archive and the feed, the lead of a run of one device, and the
- * headline and title of its page and feed item.
+ * prose_run.c — a run as a whole in words (see prose.h): the conclusions
+ * (one fact each, from the findings), the method, the answer of the
+ * archive and the feed and the summary of link previews, the lead of a run
+ * of one device, and the headline and title of its page and feed item (at
+ * most PROSE_TITLE_MAX characters).
  */
 #include "prose_impl.h"
 
