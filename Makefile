@@ -253,7 +253,7 @@ format:
 
 test: $(BIN) $(TESTS)
 	tests/layers $(BUILD)
-	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net tests/test_dash \
+	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net tests/test_dash tests/prose_lint \
 	    tests/fullfs tests/orphans
 
 report: deps

@@ -147,8 +147,9 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
         energy[d] = q_has_energy(r, r->devices[d].id, m);
     if (q_has_energy(r, NULL, m))
         fmt_append(cap, sizeof cap,
-                   " Energy: per step, and per sample of the batch, where "
-                   "the device's counter covered at least a second of samples.");
+                   " Energy in %s: per step, and per sample of the batch, where "
+                   "the device's counter covered at least a second of samples.",
+                   workload_mode_name(m));
     if (any_throttled(r, m))
         fmt_append(cap, sizeof cap,
                    " † measured while the device was throttled (power "
@@ -156,17 +157,17 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     site_attr(t, "caption", cap);
     head = site_head(t, first, 3);
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
-        char l[400];
-        figure_device_label(&r->devices[d], l, sizeof l);
-        site_add(head, "th", l);
+        char name[256], l[400];
+        figure_device_label(r, d, name, sizeof name);
+        site_add(head, "th", name);
         if (strcmp(r->devices[d].kind, "opencl") == 0) {
-            snprintf(l, sizeof l, "%s with transfers", r->devices[d].id);
+            snprintf(l, sizeof l, "%s with transfers", name);
             site_add(head, "th", l);
         }
         if (energy[d]) {
-            snprintf(l, sizeof l, "%s energy per step", r->devices[d].id);
+            snprintf(l, sizeof l, "%s energy per step", name);
             site_add(head, "th", l);
-            snprintf(l, sizeof l, "%s energy per sample", r->devices[d].id);
+            snprintf(l, sizeof l, "%s energy per sample", name);
             site_add(head, "th", l);
         }
     }
@@ -262,12 +263,18 @@ static void add_net_charts(xmlNodePtr mn, const results *r, wl_mode m, const cha
     }
 }
 
-/* The charts, their paragraphs, the table and the conclusion of one mode. */
+/* The conclusions of a mode: its devices' findings and peaks (a run of
+ * more devices is cut to the first ones). */
+#define MAX_BULLETS 24
+
+/* The charts, their paragraphs, the table and the conclusions of one mode. */
 static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m, const char *dir,
                      const char *chart_prefix)
 {
     xmlNodePtr mn = site_add(a, "mode", NULL);
     char buf[8192];
+    char bullets[MAX_BULLETS][PROSE_BULLET];
+    int i, n;
 
     site_attr(mn, "name", workload_mode_name(m));
     if (q_has_square(r, m))
@@ -277,8 +284,9 @@ static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode 
     prose_energy(r, m, buf, sizeof buf);
     if (buf[0])
         site_add(mn, "energy", buf);
-    prose_conclusion(r, F, m, buf, sizeof buf);
-    site_add(mn, "conclusion", buf);
+    n = prose_conclusions(r, F, m, bullets, MAX_BULLETS);
+    for (i = 0; i < n; i++)
+        site_add(mn, "conclusion", bullets[i]);
 }
 
 /* The changes the history found at run k (history.h), linked to their
@@ -311,6 +319,7 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     const results *r = u->r;
     const cmp_slot *cs = x->cmp;
     xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), lead, cc;
+    const finding *hf;
     char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
     int m, i, nw, dirty;
 
@@ -320,23 +329,32 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     site_attr(a, "date", date);
     site_attr(a, "datetime", r->prov.started);
     site_add(a, "title", buf);
+    /* the answer in three sentences (the headline finding's), the detail
+     * of every finding under it, and the summary link previews show */
     lead = site_add(a, "lead", NULL);
-    for (i = 0; i < x->F[k].n; i++)
-        if (x->F[k].f[i].c->view == FIT_RESIDENT) {
-            findings_sentence(&x->F[k].f[i], r, buf, sizeof buf);
-            site_add(lead, "p", buf);
-        }
+    hf = prose_lead_finding(&x->F[k]);
+    if (hf) {
+        findings_lead(hf, r, 3, buf, sizeof buf);
+        site_add(lead, "p", buf);
+        for (i = 0; i < x->F[k].n; i++)
+            if (x->F[k].f[i].c->view == FIT_RESIDENT) {
+                findings_item(&x->F[k].f[i], r, r->ndevices > 2, buf, sizeof buf);
+                site_add(lead, "item", buf);
+            }
+    }
     prose_alone(r, buf, sizeof buf);
     if (buf[0])
         site_add(lead, "p", buf);
     else if (!r->has_fit)
-        site_add(lead, "p",
+        site_add(lead, "note",
                  "This results file has no fit, so no crossover can be given; the "
                  "tables below show the measured times.");
     else if (r->fit.ncross > 0 && r->prices.n == 0)
-        site_add(lead, "p",
+        site_add(lead, "note",
                  "No prices were given, so there are no cost figures (run with "
                  "--price DEVICE=USD_PER_HOUR for each device).");
+    prose_summary(r, &x->F[k], buf, sizeof buf);
+    site_add(a, "summary", buf);
     systable_add(a, r);
     prose_telemetry(r, buf, sizeof buf);
     if (buf[0])

@@ -391,7 +391,10 @@ static void device_name(const results *r, const device_info *d, char *buf, size_
             snprintf(buf, size, "%s on %s", fw, name);
         else
             snprintf(buf, size, "%s (%s)", fw, d->type[0] ? d->type : "CPU");
-    } else if (strstr(d->library, "Portable Computing Language") || strstr(d->library, "PoCL")) {
+    } else if (strstr(d->library, "Portable Computing Language") || strstr(d->library, "PoCL") ||
+               strncmp(d->name, "pthread-", 8) == 0) {
+        /* PoCL's CPU device by its name alone where the library was not
+         * recorded: "pthread-" and the host's CPU */
         snprintf(buf, size, "PoCL (%s)", d->type[0] ? d->type : "CPU");
     } else if (strstr(d->library, "rusticl") || strstr(d->vendor, "Mesa")) {
         first_word(name, word, sizeof word);
