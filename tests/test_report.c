@@ -354,19 +354,19 @@ static void test_device_names(void **state)
     static const struct {
         const char *file, *id, *name;
     } want[] = {
-        {"tests/data/gpu/h100-20261123T074740Z.xml", "cpu", "OpenBLAS, 16 threads"},
+        {"tests/data/gpu/h100-20261123T074740Z.xml", "cpu", "OpenBLAS (16 threads)"},
         {"tests/data/gpu/h100-20261123T074740Z.xml", "cl:0.0", "NVIDIA H100 80GB HBM3"},
         {"tests/data/gpu/h200-compare/runs/20261126T023800Z-vm/results.xml.gz", "cpu",
-         "OpenBLAS, 16 threads"},
+         "OpenBLAS (16 threads)"},
         {"tests/data/gpu/h200-compare/runs/20261126T023800Z-vm/results.xml.gz", "cl:0.0",
          "NVIDIA H200"},
         {"tests/data/gpu/h200-hop/runs/20261126T085108Z-vm/results.xml.gz", "cl:0.0",
          "NVIDIA H200"},
-        {"tests/data/decide/two.xml", "cpu", "OpenBLAS, 8 threads"},
+        {"tests/data/decide/two.xml", "cpu", "OpenBLAS (8 threads)"},
         {"tests/data/decide/two.xml", "cl:0.0", "Example integrated GPU"},
         {"tests/data/decide/three.xml", "cl:1.0", "Example discrete GPU"},
         {"tests/data/decide/three.xml", "cl:2.0", "Example failing GPU"},
-        {"tests/data/results-0.1.0.xml", "cpu", "OpenBLAS, 2 threads"},
+        {"tests/data/results-0.1.0.xml", "cpu", "OpenBLAS (2 threads)"},
         {"tests/data/results-0.1.0.xml", "cl:0.0", "PoCL (CPU)"},
     };
     char buf[256];
@@ -405,7 +405,7 @@ static void test_device_names(void **state)
                           .library = "OpenCL 3.0 rusticl"};
         assert_int_equal(results_add_device(r, &d, &e), BE_OK);
         q_device_name(r, "cpu", buf, sizeof buf);
-        assert_string_equal(buf, "OpenBLAS, 1 thread");
+        assert_string_equal(buf, "OpenBLAS (1 thread)");
         q_device_name(r, "cl:0.0", buf, sizeof buf);
         assert_string_equal(buf, "PoCL (CPU)");
         q_device_name(r, "cl:1.0", buf, sizeof buf);
@@ -551,7 +551,7 @@ static void test_report_telemetry(void **state)
     snprintf(path, sizeof path, "%s/index.html", dir);
     html = slurp(path);
     /* the energy columns beside the times, for both devices */
-    assert_non_null(strstr(html, "<th scope=\"col\">OpenBLAS, 16 threads energy per step</th>"));
+    assert_non_null(strstr(html, "<th scope=\"col\">OpenBLAS (16 threads) energy per step</th>"));
     assert_non_null(strstr(html, "<th scope=\"col\">Tesla T4 energy per sample</th>"));
     /* hidden 4096 batch 4096 on the GPU: 96.6 J over 10 samples, 4096 a batch */
     assert_non_null(strstr(html, "<td class=\"ok\">9.66 J</td>"));
@@ -1145,9 +1145,9 @@ static void test_warnings_where_read(void **state)
     snprintf(path, sizeof path, "%s/runs/%s/index.html", out, busy->prov.id);
     text = slurp(path);
     /* the page's title and heading are the feed item's title */
-    assert_non_null(strstr(text, "<title>Test GPU beats OpenBLAS, 2 threads everywhere "
+    assert_non_null(strstr(text, "<title>Test GPU beats OpenBLAS (2 threads) everywhere "
                                  "measured (inference)</title>"));
-    assert_non_null(strstr(text, "<h1>Test GPU beats OpenBLAS, 2 threads everywhere "
+    assert_non_null(strstr(text, "<h1>Test GPU beats OpenBLAS (2 threads) everywhere "
                                  "measured (inference)</h1>"));
     assert_non_null(strstr(text, "Busy machine: other processes (others) or the hypervisor "
                                  "(steal) took a share of the CPU while this run measured "
@@ -1174,7 +1174,7 @@ static void test_warnings_where_read(void **state)
     /* the feed: the verdict in the title, the warning in the description */
     snprintf(path, sizeof path, "%s/feed.xml", out);
     text = slurp(path);
-    assert_non_null(strstr(text, "<title>Test GPU beats OpenBLAS, 2 threads everywhere "
+    assert_non_null(strstr(text, "<title>Test GPU beats OpenBLAS (2 threads) everywhere "
                                  "measured (inference)</title>"));
     /* (only the busy run has passes: the description is its item's) */
     assert_non_null(strstr(text, "<description>&lt;p&gt;Warning: Busy machine: "));

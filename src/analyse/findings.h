@@ -133,7 +133,7 @@ void findings_lead(const finding *f, const results *r, int sentences, char *buf,
 /* The detail under the lead, one line per finding: "Inference: PoCL
  * (CPU) is faster at 23 of 41 shapes measured; from batch 600 at hidden
  * 256 (95% CI 81 to over 1024) and at no batch at hidden 128 to 2048.";
- * "… is faster than OpenBLAS, 2 threads at …" (named 1) where the run
+ * "… is faster than OpenBLAS (2 threads) at …" (named 1) where the run
  * compares more than two devices. */
 void findings_item(const finding *f, const results *r, int named, char *buf, size_t size);
 

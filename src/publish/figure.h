@@ -62,7 +62,7 @@ typedef struct figure_shape {
 #define FIGURE_MAX_SHAPES 8
 
 /* A legend's name of device d of r: the name people use for it
- * (q_device_name: "OpenBLAS, 16 threads", "NVIDIA H100 80GB HBM3"), as
+ * (q_device_name: "OpenBLAS (16 threads)", "NVIDIA H100 80GB HBM3"), as
  * the prose names it; the raw strings are the devices table's. */
 void figure_device_label(const results *r, int d, char *buf, size_t size);
 

@@ -84,7 +84,7 @@ double figure_ratio_at(const results *r, const char *bdev, const char *odev, wl_
  * when it has a bounded CI. */
 int figure_cross_has_point(const fit_crossover *c);
 int figure_cross_has_ci(const fit_crossover *c);
-/* "NVIDIA H100 80GB HBM3 crosses OpenBLAS, 16 threads at 3.1M FLOP/layer,
+/* "NVIDIA H100 80GB HBM3 crosses OpenBLAS (16 threads) at 3.1M FLOP/layer,
  * median of widths (95% CI 2.5M–3.9M)": the crossover's summary across
  * hidden widths (fit.h), its devices named as the prose names them */
 void figure_cross_text(const results *r, const fit_crossover *c, char *buf, size_t size);

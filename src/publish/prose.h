@@ -95,7 +95,7 @@ void prose_alone(const results *r, char *buf, size_t size);
 
 /* The verdict of a run as a headline of at most PROSE_TITLE_MAX
  * characters, for its page, the feed's item titles and the archive: the
- * most of "NVIDIA H100 80GB HBM3 beats OpenBLAS, 16 threads from batch 38
+ * most of "NVIDIA H100 80GB HBM3 beats OpenBLAS (16 threads) from batch 38
  * at hidden 128 (inference, vm)" that fits, dropping the machine, the
  * mode, then the base device's name; prefixed "Partial: 12 of 35 points: "
  * for a run that did not finish. */

@@ -379,7 +379,7 @@ static void device_name(const results *r, const device_info *d, char *buf, size_
     if (strcmp(d->kind, "openblas") == 0) {
         int t = r->prov.blas_threads;
         if (t > 0)
-            snprintf(buf, size, "OpenBLAS, %d thread%s", t, t == 1 ? "" : "s");
+            snprintf(buf, size, "OpenBLAS (%d thread%s)", t, t == 1 ? "" : "s");
         else
             snprintf(buf, size, "OpenBLAS");
     } else if (strcmp(d->kind, "framework") == 0) {

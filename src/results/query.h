@@ -234,7 +234,7 @@ const fit_crossover *q_cross(const fit_set *fs, const char *base, const char *ot
 #define Q_NO_PRICE (-1.0)
 /* The name a person uses for device dev of r, short and recognisable,
  * made from what the run recorded: the library or driver family and the
- * device ("OpenBLAS, 2 threads", "PoCL (CPU)", "NVIDIA H100 80GB HBM3",
+ * device ("OpenBLAS (2 threads)", "PoCL (CPU)", "NVIDIA H100 80GB HBM3",
  * "rusticl llvmpipe", "PyTorch (CPU)", "PyTorch on NVIDIA H100 80GB HBM3"), without the trademarks and build strings of the raw
  * ones ("(R)", "pthread-", "Portable Computing Language").  Unique within
  * r: when two devices would read the same, each gets its id in brackets.
