@@ -253,7 +253,7 @@ static fit_view view_of(const char *name)
 
 /* The answer from the loaded points themselves: the argmin of the medians
  * (the CPU's resident, the others' in the view) and whether any other
- * device's interval overlaps the fastest one's. */
+ * device is tied with the fastest one (choice.h's rule, written out). */
 static void argmin(const results *r, fit_view v, int b, const char **dev, int *close)
 {
     const stats_summary *best = NULL;
@@ -283,7 +283,11 @@ static void argmin(const results *r, fit_view v, int b, const char **dev, int *c
             : v == FIT_WHOST              ? &p->whost
             : v == FIT_TRANSFER           ? &p->transfer
                                           : &p->resident;
-        *close |= s->ci_lo <= best->ci_hi && best->ci_lo <= s->ci_hi;
+        /* a tie: overlapping intervals that inform (upper end at most 2× the
+         * lower) and medians within 1.10× */
+        *close |= s->ci_lo <= best->ci_hi && best->ci_lo <= s->ci_hi &&
+                  s->median <= 1.10 * best->median && s->ci_hi <= 2.0 * s->ci_lo &&
+                  best->ci_hi <= 2.0 * best->ci_lo && s->ci_lo > 0.0 && best->ci_lo > 0.0;
     }
 }
 
@@ -352,6 +356,107 @@ static void test_which_api(void **state)
                                   "overlap"));
     results_free(r[0]);
     results_free(r[1]);
+}
+
+/* Sets the resident summary of dev's point at batch b of r: its samples
+ * scaled to median m, then the 95% interval [lo, hi]. */
+static void set_time(results *r, const char *dev, int b, double m, double lo, double hi)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        rs_point *p = &r->points[i];
+        if (strcmp(p->device, dev) == 0 && p->batch == b) {
+            const double f = m / p->resident.median;
+            int k;
+            for (k = 0; k < p->nsamples; k++) {
+                p->samples[k].wall *= f;
+                p->samples[k].total *= f;
+                p->samples[k].kernel *= f;
+                p->samples[k].whost *= f;
+            }
+            assert_int_equal(results_summarize(p, NULL), BE_OK);
+            p->resident.median = m;
+            p->resident.ci_lo = lo;
+            p->resident.ci_hi = hi;
+            return;
+        }
+    }
+    fail_msg("no point of %s at batch %d", dev, b);
+}
+
+/* Issue 41: a busy host's --quick run gave the CPU "5.25 ms (95% CI 0.0332
+ * µs to 513 s)", an interval that overlaps every device's, and every batch
+ * became "too close to call ... by the rule: cpu", against a device 10×
+ * faster.  An interval too wide to inform never makes a tie, and medians
+ * further apart than 1.10× are no tie whatever the intervals. */
+static void test_uninformative_no_tie(void **state)
+{
+    results *r = NULL;
+    decide_answer a;
+    char path[256];
+    err e;
+    (void)state;
+    if (results_load(fixture("two", path, sizeof path), &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    /* batch 64: the CPU's interval says nothing; cl:0.0 is 10× faster */
+    set_time(r, "cpu", 64, 5.25e-3, 3.32e-8, 513.0);
+    set_time(r, "cl:0.0", 64, 0.525e-3, 0.5e-3, 0.55e-3);
+    set_time(r, "cl:1.0", 64, 2.0e-3, 1.9e-3, 2.1e-3);
+    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 64, &a, &e), BE_OK);
+    assert_string_equal(a.device, "cl:0.0");
+    assert_int_equal(a.close, 0);
+    assert_int_equal(a.uninformative, 0);
+    assert_non_null(strstr(a.why, "cl:0.0 525 \xc2\xb5s (95% CI 500 \xc2\xb5s to 550 \xc2\xb5s), "
+                                  "cl:1.0 2 ms (95% CI 1.9 ms to 2.1 ms), cpu 5.25 ms (95% CI "
+                                  "0.0332 \xc2\xb5s to 513 s, uninformative); the uninformative "
+                                  "intervals of devices more than 1.10x slower than cl:0.0 are "
+                                  "not taken as ties"));
+    assert_null(strstr(a.why, "too close"));
+    /* batch 16: informative intervals that overlap, medians 1.45× apart */
+    set_time(r, "cpu", 16, 0.8e-3, 0.75e-3, 1.2e-3);
+    set_time(r, "cl:0.0", 16, 0.55e-3, 0.5e-3, 0.8e-3);
+    set_time(r, "cl:1.0", 16, 3.0e-3, 2.9e-3, 3.1e-3);
+    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 16, &a, &e), BE_OK);
+    assert_string_equal(a.device, "cl:0.0");
+    assert_int_equal(a.close, 0);
+    /* batch 4: the fastest's own interval says nothing: its median stands,
+     * flagged, with no tie */
+    set_time(r, "cpu", 4, 0.3e-3, 1e-8, 100.0);
+    set_time(r, "cl:0.0", 4, 0.32e-3, 0.31e-3, 0.33e-3);
+    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 4, &a, &e), BE_OK);
+    assert_string_equal(a.device, "cpu");
+    assert_int_equal(a.close, 0);
+    assert_int_equal(a.uninformative, 1);
+    assert_non_null(
+        strstr(a.why, "; uninformative: the 95% interval of the fastest, cpu says only"));
+    /* decision.json: the flags, and the rules in words */
+    assert_int_equal(sh("mkdir -p %s/busy", tmpdir), 0);
+    snprintf(path, sizeof path, "%s/busy/results.xml", tmpdir);
+    if (results_save(r, NULL, path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    results_free(r);
+    assert_int_equal(sh("%s decide %s/busy > /dev/null", bin, tmpdir), 0);
+    assert_int_equal(
+        sh("/usr/bin/python3 -c 'import json; d = json.load(open(\"%s/busy/decision.json\"));"
+           " g = [g for g in d[\"answers\"] if g[\"view\"] == \"resident\"][0];"
+           " c = {c[\"batch\"]: c for c in g[\"batches\"]};"
+           " assert c[64][\"device\"] == \"cl:0.0\" and not c[64][\"too_close\"]"
+           " and not c[64][\"uninformative\"], c[64];"
+           " assert [t[\"uninformative\"] for t in c[64][\"times\"]] == [False, False, True];"
+           " assert c[16][\"device\"] == \"cl:0.0\" and not c[16][\"too_close\"], c[16];"
+           " assert c[4][\"device\"] == \"cpu\" and c[4][\"uninformative\"]"
+           " and not c[4][\"too_close\"], c[4];"
+           " assert not c[2][\"uninformative\"] and not c[256][\"uninformative\"];"
+           " u = d[\"rule\"];"
+           " assert u[\"too_close\"] == \"too close to call: another device\\x27s median step"
+           " time within 1.10x the fastest one\\x27s and its 95%% interval overlapping the fastest"
+           " one\\x27s, both intervals informative\", u;"
+           " assert u[\"uninformative\"].startswith(\"an interval is uninformative when its"
+           " upper end is more than 2x its lower\"), u;"
+           " assert u[\"contention\"].endswith(\"a device with its own silicon (a GPU) is"
+           " not\"), u'",
+           tmpdir),
+        0);
 }
 
 /* A program that prints the header's answer at every batch of the table
@@ -580,9 +685,13 @@ static int teardown(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_is_the_data), cmocka_unit_test(test_which_api),
-        cmocka_unit_test(test_decide_outputs),    cmocka_unit_test(test_llama),
-        cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_all_failed),
+        cmocka_unit_test(test_table_is_the_data),
+        cmocka_unit_test(test_which_api),
+        cmocka_unit_test(test_decide_outputs),
+        cmocka_unit_test(test_llama),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_all_failed),
+        cmocka_unit_test(test_uninformative_no_tie),
     };
     if (argc == 3 && strcmp(argv[1], "--write-fixtures") == 0) {
         char path[4096];

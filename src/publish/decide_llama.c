@@ -113,8 +113,8 @@ static void others(FILE *env, const netfit_set *s, const char *net, const netfit
                     c->x.batch, c->x.lo_open ? "below " : "", c->x.lo, c->x.hi,
                     c->x.hi_open ? " or beyond" : "");
         else
-            fprintf(env, "%s than %s at every batch measured)\n",
-                    c->x.kind == CROSS_ALWAYS ? "faster" : "never staying ahead of", c->base);
+            fprintf(env, "%s %s at every batch measured)\n",
+                    c->x.kind == CROSS_ALWAYS ? "faster than" : "not staying ahead of", c->base);
     }
 }
 

@@ -253,6 +253,7 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
     int bd = q_base(r), d, n, use[PROSE_MAX_DEVICES];
     const char *base = q_base_id(r);
     double pb = cost ? q_price(&r->prices, base) : 1.0, tb;
+    char x[64];
     q_shape done[Q_MAX_SHAPES];
 
     buf[0] = '\0';
@@ -292,11 +293,11 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
             continue;
         }
         /* one direction only: each device relative to the base */
-        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s (%s relative to %s)", id,
-                   cost ? "costs" : "takes",
-                   q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
-                       (cost ? q_price(&r->prices, id) / pb : 1.0),
-                   cost ? "the cost" : "the time", base, id, base);
+        fmt_times(x, sizeof x,
+                  q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
+                      (cost ? q_price(&r->prices, id) / pb : 1.0));
+        fmt_append(buf, size, " %s %s %s %s of %s (%s relative to %s)", id,
+                   cost ? "costs" : "takes", x, cost ? "the cost" : "the time", base, id, base);
         if (f && f->verdict != FIND_UNKNOWN) {
             char shapes[96];
             findings_shapes_text(f, shapes, sizeof shapes);
