@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "decide.h"
+#include "export.h"
 #include "fsx.h"
 #include "netfit.h"
 #include "query.h"
@@ -352,8 +353,8 @@ static void test_which_api(void **state)
     assert_int_equal(decide_which(r[1], "784-512-10", WL_INFERENCE, FIT_RESIDENT, 16, &a, &e),
                      BE_OK);
     assert_non_null(strstr(a.why, "never named, as no point of it was ok: cl:2.0"));
-    assert_non_null(strstr(a.why, "too close to call: the 95% intervals of cl:0.0 and cl:1.0 "
-                                  "overlap"));
+    assert_non_null(strstr(a.why, "too close to call: the medians of cl:0.0 and cl:1.0 lie "
+                                  "within 1.10x and their 95% intervals overlap"));
     results_free(r[0]);
     results_free(r[1]);
 }
@@ -408,7 +409,7 @@ static void test_uninformative_no_tie(void **state)
     assert_int_equal(a.uninformative, 0);
     assert_non_null(strstr(a.why, "cl:0.0 525 \xc2\xb5s (95% CI 500 \xc2\xb5s to 550 \xc2\xb5s), "
                                   "cl:1.0 2 ms (95% CI 1.9 ms to 2.1 ms), cpu 5.25 ms (95% CI "
-                                  "0.0332 \xc2\xb5s to 513 s, uninformative); the uninformative "
+                                  "33.2 ns to 513 s, uninformative); the uninformative "
                                   "intervals of devices more than 1.10x slower than cl:0.0 are "
                                   "not taken as ties"));
     assert_null(strstr(a.why, "too close"));
@@ -428,7 +429,8 @@ static void test_uninformative_no_tie(void **state)
     assert_int_equal(a.close, 0);
     assert_int_equal(a.uninformative, 1);
     assert_non_null(
-        strstr(a.why, "; uninformative: the 95% interval of the fastest, cpu says only"));
+        strstr(a.why, "; uninformative: the 95% interval of cpu (the fastest) spans more than a "
+                      "factor of 2, so this answer rests on the medians alone"));
     /* decision.json: the flags, and the rules in words */
     assert_int_equal(sh("mkdir -p %s/busy", tmpdir), 0);
     snprintf(path, sizeof path, "%s/busy/results.xml", tmpdir);
@@ -456,6 +458,86 @@ static void test_uninformative_no_tie(void **state)
            " assert u[\"contention\"].endswith(\"a device with its own silicon (a GPU) is"
            " not\"), u'",
            tmpdir),
+        0);
+}
+
+/* The rusticl run (tests/data/decide/rusticl.xml.gz: `all --quick` on the
+ * 2-core development machine while others took 86–90% of its CPUs, the
+ * CPU, PoCL and Mesa's rusticl on llvmpipe, a thousand times slower):
+ * every interval is flagged exactly where q_ci_uninformative says, no tie
+ * is called on one, and the words read as sentences. */
+static void test_rusticl(void **state)
+{
+    results *r = NULL;
+    netfit_set s;
+    char text[1024];
+    err e;
+    int i, n = 0;
+    (void)state;
+    if (results_load("tests/data/decide/rusticl.xml.gz", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(netfit_run(r, r->prov.seed, 0, &s, &e), BE_OK);
+    for (i = 0; i < s.n; i++)
+        if (strcmp(s.c[i].other, "cl:1.0") == 0 && s.c[i].view == FIT_RESIDENT) {
+            netfit_sentence(&s.c[i], text, sizeof text);
+            assert_string_equal(text, "mnist-mlp (784-512-256-10), inference, data resident: "
+                                      "cl:1.0 is slower than cpu at every batch measured; "
+                                      "batches 16..64; at 2 of them a 95% interval is "
+                                      "uninformative (its upper end over 2\xc3\x97 its lower), "
+                                      "so there the medians alone say which is faster.");
+            n++;
+        }
+    assert_int_equal(n, 1);
+    netfit_free(&s);
+    /* the exports: each of the 6 points' resident interval is uninformative,
+     * and summary.md's table says so on each of its 6 rows */
+    {
+        char *out = NULL;
+        size_t len = 0;
+        int k;
+        for (k = 0; k < r->npoints; k++)
+            assert_true(q_summary_uninformative(&r->points[k].resident));
+        assert_int_equal(export_summary(r, &out, &len, &e), BE_OK);
+        for (n = 0, i = 0; out[i]; i++)
+            n += strncmp(out + i, " (uninformative) |", 18) == 0;
+        assert_int_equal(n, r->npoints);
+        free(out);
+        assert_int_equal(export_json(r, &out, &len, &e), BE_OK);
+        assert_non_null(strstr(out, "\"uninformative\": true"));
+        free(out);
+    }
+    results_free(r);
+    assert_int_equal(sh("mkdir -p %s/rq && cp tests/data/decide/rusticl.xml.gz %s/rq/ && "
+                        "%s decide %s/rq/rusticl.xml.gz > %s/rq/env.txt",
+                        tmpdir, tmpdir, bin, tmpdir, tmpdir),
+                     0);
+    assert_int_equal(
+        sh("grep -qx '#   offloading to cl:1.0 instead: 65 (not ahead of cpu at the largest batch "
+           "measured)' %s/rq/env.txt && ! grep -q 'ahead of than' %s/rq/env.txt",
+           tmpdir, tmpdir),
+        0);
+    assert_int_equal(
+        sh("/usr/bin/python3 -c 'import json, math; d = json.load(open(\"%s/rq/decision.json\"));"
+           " u = lambda t: not (t[\"ci_lo_s\"] > 0 and math.isfinite(t[\"ci_hi_s\"]))"
+           " or t[\"ci_hi_s\"] > 2 * t[\"ci_lo_s\"];"
+           " cs = [c for g in d[\"answers\"] for c in g[\"batches\"]];"
+           " assert len(cs) == 6;"
+           " assert all(t[\"uninformative\"] == u(t) for c in cs for t in c[\"times\"]);"
+           " assert all(c[\"device\"] == \"cl:0.0\" and not c[\"too_close\"]"
+           " and c[\"uninformative\"] for c in cs);"
+           " assert not any(t[\"tied\"] for c in cs for t in c[\"times\"])'",
+           tmpdir),
+        0);
+    assert_int_equal(
+        sh("cd %s/rq && [ \"$(%s which --net mnist-mlp --view resident --batch 16 rusticl.xml.gz "
+           "2> why.txt)\" "
+           "= cl:0.0 ] && grep -qF 'measured at batch 16: cl:0.0 1.55 ms (95%% CI 78.9 \xc2\xb5s "
+           "to "
+           "3.03 ms, uninformative), cpu 3.51 ms (95%% CI 0.00063 ns to 1,959,183 s, "
+           "uninformative), cl:1.0 4.89 s (95%% CI 261 ms to 9.13 s, uninformative); "
+           "uninformative: the 95%% interval of cl:0.0 (the fastest) spans more than a factor of "
+           "2' why.txt && ! grep -q 'e+0\\|e-0\\|too close' why.txt",
+           tmpdir, bin),
         0);
 }
 
@@ -692,6 +774,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_all_failed),
         cmocka_unit_test(test_uninformative_no_tie),
+        cmocka_unit_test(test_rusticl),
     };
     if (argc == 3 && strcmp(argv[1], "--write-fixtures") == 0) {
         char path[4096];

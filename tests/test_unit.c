@@ -2762,6 +2762,15 @@ static void test_fmt_ratio(void **state)
     fmt_ratio_ci(b, sizeof b, 1.0 / 1.84, 1.0 / 15.57, 4.6, 1);
     assert_string_equal(b, "1.84\xc3\x97 slower (95% CI 15.57\xc3\x97 slower to 4.60\xc3\x97 "
                            "faster, uninformative)");
+    /* an interval that says nothing, its ends without exponents */
+    fmt_time(b, sizeof b, 6.3e-13);
+    assert_string_equal(b, "0.00063 ns");
+    fmt_time(b, sizeof b, 1959183.4);
+    assert_string_equal(b, "1,959,183 s");
+    fmt_time(b, sizeof b, 3.32e-8);
+    assert_string_equal(b, "33.2 ns");
+    fmt_time(b, sizeof b, 513.0);
+    assert_string_equal(b, "513 s");
     fmt_ratio_ci(b, sizeof b, 0.5, 0.0, 1.0, 1);
     assert_string_equal(b, "2.00\xc3\x97 slower (95% CI unbounded, uninformative)");
 }

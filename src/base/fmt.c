@@ -246,7 +246,13 @@ void fmt_num(char *buf, size_t size, double v)
 
 void fmt_time(char *buf, size_t size, double s)
 {
-    if (s < 1e-3)
+    char n[64];
+    if (s < 1e-6) /* the ends of an interval that says nothing: no exponents */
+        snprintf(buf, size, "%.3g ns", s * 1e9);
+    else if (s >= 1000.0) {
+        grouped(n, sizeof n, s);
+        snprintf(buf, size, "%s s", n);
+    } else if (s < 1e-3)
         snprintf(buf, size, "%.3g \xc2\xb5s", s * 1e6);
     else if (s < 1.0)
         snprintf(buf, size, "%.3g ms", s * 1e3);

@@ -67,7 +67,8 @@ void fmt_ratio_ci(char *buf, size_t size, double r, double lo, double hi, int un
 void fmt_pvalue(char *buf, size_t size, double p);
 
 /* A measured step time, three significant digits in a readable unit:
- * "1.72 µs", "350 ms", "1.2 s". */
+ * "1.72 µs", "350 ms", "1.2 s"; the ends of a wide interval without
+ * exponents: "0.00063 ns", "1,960,000 s". */
 void fmt_time(char *buf, size_t size, double seconds);
 /* The printf field width that pads UTF-8 text s to cols columns: a
  * multi-byte character ("µs", "→") takes one column and more bytes. */

@@ -169,20 +169,21 @@ static void why_text(const results *r, const choice_group *g, int batch, const c
     times_text(r, c, a->why, size);
     if (x->close)
         fmt_append(a->why, size,
-                   "; too close to call: the 95%% intervals of %s and %s overlap; by the rule "
-                   "(%s): %s",
+                   "; too close to call: the medians of %s and %s lie within " CHOICE_STR(
+                       CHOICE_TIE_FACTOR) "x and their 95%% intervals overlap; by the rule "
+                                          "(%s): %s",
                    r->devices[c->t[0].dev].id,
                    r->devices[c->t[c->pick == 0 ? c->other : c->pick].dev].id, CHOICE_RULE,
                    a->device);
     if (c->uninformative)
         fmt_append(a->why, size,
-                   "; uninformative: the 95%% interval of %s%s says only that its time lies "
-                   "somewhere in a range more than 2x wide, so this answer rests on the medians "
-                   "alone and no tie is called on it; measure again on a quieter machine",
+                   "; uninformative: the 95%% interval of %s (%s) spans more than a factor "
+                   "of 2, so this answer rests on the medians alone and no tie is called on "
+                   "it; measure again on a quieter machine",
+                   r->devices[c->t[first_uninformative(c)].dev].id,
                    c->t[0].uninformative
-                       ? "the fastest, "
-                       : "a device within " CHOICE_STR(CHOICE_TIE_FACTOR) "x of it, ",
-                   r->devices[c->t[first_uninformative(c)].dev].id);
+                       ? "the fastest"
+                       : "within " CHOICE_STR(CHOICE_TIE_FACTOR) "x of the fastest");
     else if (uninformative_others(c))
         fmt_append(a->why, size,
                    "; the uninformative intervals of devices more than " CHOICE_STR(
