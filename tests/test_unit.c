@@ -2771,6 +2771,12 @@ static void test_fmt_ratio(void **state)
     assert_string_equal(b, "33.2 ns");
     fmt_time(b, sizeof b, 513.0);
     assert_string_equal(b, "513 s");
+    fmt_time(b, sizeof b, 999.6e-6); /* the H100 run's page had "1e+03 µs" */
+    assert_string_equal(b, "1 ms");
+    fmt_time(b, sizeof b, 0.9996);
+    assert_string_equal(b, "1 s");
+    fmt_time(b, sizeof b, 999.4e-6);
+    assert_string_equal(b, "999 \xc2\xb5s");
     fmt_ratio_ci(b, sizeof b, 0.5, 0.0, 1.0, 1);
     assert_string_equal(b, "2.00\xc3\x97 slower (95% CI unbounded, uninformative)");
 }

@@ -247,14 +247,17 @@ void fmt_num(char *buf, size_t size, double v)
 void fmt_time(char *buf, size_t size, double s)
 {
     char n[64];
-    if (s < 1e-6) /* the ends of an interval that says nothing: no exponents */
+    /* each unit up to what rounds to 1000 of it at 3 digits (999.6 µs is
+     * "1 ms", not "1e+03 µs"); below 1 ns and from 1000 s on, the ends of
+     * an interval that says nothing, no exponents either */
+    if (s < 999.5e-9)
         snprintf(buf, size, "%.3g ns", s * 1e9);
-    else if (s >= 1000.0) {
+    else if (s >= 999.5) {
         grouped(n, sizeof n, s);
         snprintf(buf, size, "%s s", n);
-    } else if (s < 1e-3)
+    } else if (s < 999.5e-6)
         snprintf(buf, size, "%.3g \xc2\xb5s", s * 1e6);
-    else if (s < 1.0)
+    else if (s < 999.5e-3)
         snprintf(buf, size, "%.3g ms", s * 1e3);
     else
         snprintf(buf, size, "%.3g s", s);
