@@ -481,10 +481,10 @@ static void test_rusticl(void **state)
         if (strcmp(s.c[i].other, "cl:1.0") == 0 && s.c[i].view == FIT_RESIDENT) {
             netfit_sentence(&s.c[i], text, sizeof text);
             assert_string_equal(text, "mnist-mlp (784-512-256-10), inference, data resident: "
-                                      "cl:1.0 is slower than cpu at every batch measured; "
-                                      "batches 16..64; at 2 of them a 95% interval is "
-                                      "uninformative (its upper end over 2\xc3\x97 its lower), "
-                                      "so there the medians alone say which is faster.");
+                                      "cl:1.0 is slower than cpu at every batch measured; at "
+                                      "2 of the batches a 95% interval is uninformative (its "
+                                      "upper end over 2\xc3\x97 its lower), so there the "
+                                      "medians alone say which is faster; batches 16..64.");
             n++;
         }
     assert_int_equal(n, 1);

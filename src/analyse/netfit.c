@@ -107,16 +107,14 @@ void netfit_sentence(const netfit_cross *x, char *buf, size_t size)
         n = snprintf(buf + k, size - k, "no answer (no batch where both %s and %s measured ok)",
                      x->base, x->other);
     k += n > 0 && (size_t)n < size - k ? (size_t)n : size - 1 - k;
-    n = snprintf(buf + k, size - k, "; batches %d..%d", x->bmin, x->bmax);
-    k += n > 0 && (size_t)n < size - k ? (size_t)n : size - 1 - k;
-    if (x->nuninformative > 0)
-        snprintf(
-            buf + k, size - k,
-            "; at %d of them a 95%% interval is uninformative (its upper end over 2\xc3\x97 its "
-            "lower), so there the medians alone say which is faster.",
-            x->nuninformative);
-    else
-        snprintf(buf + k, size - k, ".");
+    if (x->nuninformative > 0) {
+        n = snprintf(buf + k, size - k,
+                     "; at %d of the batches a 95%% interval is uninformative (its upper end over "
+                     "2\xc3\x97 its lower), so there the medians alone say which is faster",
+                     x->nuninformative);
+        k += n > 0 && (size_t)n < size - k ? (size_t)n : size - 1 - k;
+    }
+    snprintf(buf + k, size - k, "; batches %d..%d.", x->bmin, x->bmax);
 }
 
 void netfit_summary(const results *r, wl_mode m, char *buf, size_t size)
