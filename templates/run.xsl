@@ -191,7 +191,7 @@
                   <xsl:value-of select="."/>
                   <xsl:if test="@throttled = 'yes'"> †</xsl:if>
                   <xsl:if test="@ci">
-                    <br/><small class="ci"><xsl:value-of select="@ci"/> · n <xsl:value-of select="@n"/><xsl:if test="@flag = 'wide'"> · wide</xsl:if></small>
+                    <br/><small class="ci"><xsl:value-of select="@ci"/> · n <xsl:value-of select="@n"/><xsl:if test="@flag = 'wide'"> · wide</xsl:if><xsl:if test="@flag = 'uninformative'"> · uninformative</xsl:if></small>
                   </xsl:if>
                 </td>
               </xsl:for-each>

@@ -750,7 +750,8 @@ static void test_one_verdict(void **state)
 
 /* Each time in the tables shows its interval and n on a second line and
  * in full on demand; a point whose interval reaches more than 10% from its
- * median is flagged where it stands. */
+ * median is flagged where it stands, "uninformative" where its upper end
+ * is over 2× its lower (stdout's table too). */
 static void test_table_precision(void **state)
 {
     results *r = make_run("20260106T000000Z-t", "2026-01-06T00:00:00Z", "CPU X", 1.0, 32);
@@ -760,15 +761,35 @@ static void test_table_precision(void **state)
     int k, ok = 0;
     err e;
     (void)state;
-    /* the first point scattered by up to ±40%: a wide interval */
+    /* the first point scattered by up to ±20%: a wide interval (±40% made
+     * one of −33.4%/+33.5%, its upper end over 2× its lower: uninformative) */
     for (k = 0; k < p->nsamples; k++)
-        p->samples[k].wall *= 1.0 + 0.2 * (k % 5 - 2);
+        p->samples[k].wall *= 1.0 + 0.1 * (k % 5 - 2);
     assert_int_equal(results_summarize(p, &e), BE_OK);
     assert_int_equal(q_ci_rel(&p->resident, &lo, &hi), 1);
     for (k = 1; k < r->npoints; k++)
         assert_int_equal(q_ci_rel(&r->points[k].resident, &lo, &hi), 0);
     for (k = 0; k < r->npoints; k++)
         ok += 1 + r->points[k].has_transfer;
+    /* issue 41: the second point's interval as a busy host's --quick run
+     * gave one, 0.0332 µs to 513 s: flagged uninformative, not just wide */
+    r->points[1].resident.ci_lo = 3.32e-8;
+    r->points[1].resident.ci_hi = 513.0;
+    {
+        char *tab = NULL, *line;
+        size_t len = 0;
+        FILE *m = open_memstream(&tab, &len);
+        assert_non_null(m);
+        table_points(m, r);
+        fclose(m);
+        assert_int_equal(occurrences(tab, "uninformative interval"), 1);
+        assert_int_equal(occurrences(tab, "wide interval"), 1);
+        line = strstr(tab, "uninformative interval");
+        while (line > tab && line[-1] != '\n')
+            line--;
+        assert_int_equal(strncmp(line, r->points[1].device, strlen(r->points[1].device)), 0);
+        free(tab);
+    }
     snprintf(out, sizeof out, "%s/precision", tmpdir);
     save_run(out, r);
     report_out(out, path, sizeof path);
@@ -780,6 +801,9 @@ static void test_table_precision(void **state)
     /* the wide one, and only it */
     assert_int_equal(occurrences(html, "class=\"ok wide\""), 1);
     assert_int_equal(occurrences(html, " \xc2\xb7 wide</small>"), 1);
+    assert_int_equal(occurrences(html, "class=\"ok uninformative\""), 1);
+    assert_int_equal(occurrences(html, " \xc2\xb7 uninformative</small>"), 1);
+    assert_non_null(strstr(html, "uninformative: its upper end is over 2\xc3\x97 its lower"));
     assert_non_null(strstr(html, "title=\"median "));
     assert_non_null(strstr(html, "95% interval "));
     free(html);
@@ -946,9 +970,11 @@ static void test_two_gpus(void **state)
     assert_string_not_equal(fa, fb);
     snprintf(path, sizeof path, "%s/index.html", out);
     html = slurp(path);
-    snprintf(path, sizeof path, "vm~%.4s/cl:0.0", fa);
+    /* two machines: their CPUs read the same, so each carries its
+     * machine's id (q_device_name) */
+    snprintf(path, sizeof path, "OpenBLAS (16 threads) [vm~%.4s/cpu]", fa);
     assert_non_null(strstr(html, path));
-    snprintf(path, sizeof path, "vm~%.4s/cl:0.0", fb);
+    snprintf(path, sizeof path, "OpenBLAS (16 threads) [vm~%.4s/cpu]", fb);
     assert_non_null(strstr(html, path));
     free(html);
     results_free(a);

@@ -2762,9 +2762,78 @@ static void test_contention(void **state)
     assert_int_equal(results_summarize_in(r, &p, NULL), BE_OK);
     assert_close(p.resident.contention, 0.25);
     assert_close(p.resident.ci_lo, lo * 0.75);
+    /* issue 41: only what computes on the busy host's CPUs: the CPU, an
+     * OpenCL device of type CPU (PoCL); a GPU runs on its own silicon and
+     * its interval stays as measured */
+    {
+        static const char *const type[] = {"GPU", "CPU"};
+        device_info d;
+        int k;
+        for (k = 0; k < 2; k++) {
+            memset(&d, 0, sizeof d);
+            snprintf(d.id, sizeof d.id, "cl:0.%d", k);
+            snprintf(d.kind, sizeof d.kind, "opencl");
+            snprintf(d.type, sizeof d.type, "%s", type[k]);
+            assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+            snprintf(p.device, sizeof p.device, "cl:0.%d", k);
+            assert_int_equal(results_summarize_in(r, &p, NULL), BE_OK);
+            assert_true(p.resident.contention == (k ? 0.25 : 0.0));
+            assert_close(p.resident.ci_lo, k ? lo * 0.75 : lo);
+        }
+    }
     free(p.samples);
     free(p.pass);
     results_free(r);
+}
+
+/* Issue 41: a ratio in prose is never "0.00×": a device a thousand times
+ * slower is "1,000× slower", with its interval said the same way. */
+static void test_fmt_ratio(void **state)
+{
+    char b[160];
+    (void)state;
+    fmt_times(b, sizeof b, 32.164);
+    assert_string_equal(b, "32.16\xc3\x97");
+    fmt_times(b, sizeof b, 16328.8);
+    assert_string_equal(b, "16,329\xc3\x97");
+    fmt_times(b, sizeof b, 1234567.0);
+    assert_string_equal(b, "1,234,567\xc3\x97");
+    fmt_times(b, sizeof b, 0.001);
+    assert_string_equal(b, "0.001\xc3\x97");
+    fmt_times(b, sizeof b, 0.0);
+    assert_string_equal(b, "no factor");
+    fmt_ratio(b, sizeof b, 0.001);
+    assert_string_equal(b, "1,000\xc3\x97 slower");
+    fmt_ratio(b, sizeof b, 2.5);
+    assert_string_equal(b, "2.50\xc3\x97");
+    fmt_ratio(b, sizeof b, 0.5);
+    assert_string_equal(b, "2.00\xc3\x97 slower");
+    fmt_ratio_ci(b, sizeof b, 32.16, 27.84, 37.15, 0);
+    assert_string_equal(b, "32.16\xc3\x97 (95% CI 27.84\xe2\x80\x93"
+                           "37.15)");
+    fmt_ratio_ci(b, sizeof b, 0.001, 0.0008, 0.00125, 0);
+    assert_string_equal(b, "1,000\xc3\x97 slower (95% CI 800\xe2\x80\x93"
+                           "1,250\xc3\x97 slower)");
+    fmt_ratio_ci(b, sizeof b, 1.0 / 1.84, 1.0 / 15.57, 4.6, 1);
+    assert_string_equal(b, "1.84\xc3\x97 slower (95% CI 15.57\xc3\x97 slower to 4.60\xc3\x97 "
+                           "faster, uninformative)");
+    /* an interval that says nothing, its ends without exponents */
+    fmt_time(b, sizeof b, 6.3e-13);
+    assert_string_equal(b, "0.00063 ns");
+    fmt_time(b, sizeof b, 1959183.4);
+    assert_string_equal(b, "1,959,183 s");
+    fmt_time(b, sizeof b, 3.32e-8);
+    assert_string_equal(b, "33.2 ns");
+    fmt_time(b, sizeof b, 513.0);
+    assert_string_equal(b, "513 s");
+    fmt_time(b, sizeof b, 999.6e-6); /* the H100 run's page had "1e+03 µs" */
+    assert_string_equal(b, "1 ms");
+    fmt_time(b, sizeof b, 0.9996);
+    assert_string_equal(b, "1 s");
+    fmt_time(b, sizeof b, 999.4e-6);
+    assert_string_equal(b, "999 \xc2\xb5s");
+    fmt_ratio_ci(b, sizeof b, 0.5, 0.0, 1.0, 1);
+    assert_string_equal(b, "2.00\xc3\x97 slower (95% CI unbounded, uninformative)");
 }
 
 static void test_machstate_parse(void **state)
@@ -3280,6 +3349,7 @@ int main(void)
         cmocka_unit_test(test_query_points),
         cmocka_unit_test(test_query_fit),
         cmocka_unit_test(test_query_uninformative),
+        cmocka_unit_test(test_fmt_ratio),
         cmocka_unit_test(test_passes_interval_between),
         cmocka_unit_test(test_passes_interval_within_floor),
         cmocka_unit_test(test_passes_interleaved_and_single),

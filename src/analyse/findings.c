@@ -419,10 +419,10 @@ static void device_text(const results *r, const char *id, char *buf, size_t size
 
 void findings_extreme_text(const finding *f, int best, char *buf, size_t size)
 {
-    snprintf(buf, size, "%.2f\xc3\x97 (95%% CI %.2f\xe2\x80\x93%.2f) at hidden %d, batch %d",
-             best ? f->best : f->worst, best ? f->best_lo : f->worst_lo,
-             best ? f->best_hi : f->worst_hi, best ? f->best_hidden : f->worst_hidden,
-             best ? f->best_batch : f->worst_batch);
+    const double lo = best ? f->best_lo : f->worst_lo, hi = best ? f->best_hi : f->worst_hi;
+    fmt_ratio_ci(buf, size, best ? f->best : f->worst, lo, hi, q_ci_uninformative(lo, hi));
+    fmt_append(buf, size, " at hidden %d, batch %d", best ? f->best_hidden : f->worst_hidden,
+               best ? f->best_batch : f->worst_batch);
 }
 
 void findings_sentence(const finding *f, const results *r, char *buf, size_t size)

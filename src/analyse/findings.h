@@ -110,8 +110,10 @@ void findings_wins_text(const finding *f, char *buf, size_t size);
  * width crosses in range. */
 void findings_range_text(const finding *f, char *buf, size_t size);
 
-/* The extreme advantage, with its interval and shape: "0.64× (95% CI
- * 0.55–0.71) at hidden 128, batch 16"; best 1: the best, else the worst. */
+/* The extreme advantage, with its interval and shape (fmt_ratio_ci):
+ * "1.56× slower (95% CI 1.41–1.82× slower) at hidden 128, batch 16",
+ * "32.16× (95% CI 27.84–37.15) at hidden 512, batch 1024", flagged
+ * uninformative by q_ci_uninformative; best 1: the best, else the worst. */
 void findings_extreme_text(const finding *f, int best, char *buf, size_t size);
 
 /* The answer in one sentence (the <sentence> of a crossover, the results

@@ -228,7 +228,7 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
                         char *buf, size_t size)
 {
     int i, d, k = 0, said = 0;
-    char per[48], price[48];
+    char per[48], price[48], name[256];
     for (i = 1; i < n; i++)
         if (workload_flops_per_layer(m, done[i].hidden, done[i].batch) >
             workload_flops_per_layer(m, done[k].hidden, done[k].batch))
@@ -249,7 +249,8 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
                        done[k].hidden, done[k].batch, n == 1 ? "it" : "these shapes");
         else
             fmt_append(buf, size, "; ");
-        fmt_append(buf, size, "%s at %s per hour costs %s per million samples", id, price, per);
+        q_device_name(r, id, name, sizeof name);
+        fmt_append(buf, size, "%s at %s per hour costs %s per million samples", name, price, per);
     }
     if (said)
         fmt_append(buf, size, ".");
@@ -261,7 +262,7 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
     int bd = q_base(r), d, n, use[PROSE_MAX_DEVICES];
     const char *base = q_base_id(r);
     double pb = cost ? q_price(&r->prices, base) : 1.0, tb;
-    char bname[256];
+    char bname[256], name[256], x[64];
     q_shape done[Q_MAX_SHAPES];
 
     buf[0] = '\0';
@@ -285,7 +286,7 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         fmt_append(buf, size,
                    " Only %s was measured, so its bar is the reference (1\xc3\x97) "
                    "over the %d shape%s it completed.",
-                   base, n, n == 1 ? "" : "s");
+                   bname, n, n == 1 ? "" : "s");
         return;
     }
     if (n == 1)
@@ -298,15 +299,17 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         if (d == bd || !q_has_mode(r, id, m))
             continue;
         if (!use[d]) {
-            fmt_append(buf, size, " %s has no price;", id);
+            q_device_name(r, id, name, sizeof name);
+            fmt_append(buf, size, " %s has no price;", name);
             continue;
         }
         /* one direction only: each device relative to the base */
-        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s (%s relative to %s)", id,
-                   cost ? "costs" : "takes",
-                   q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
-                       (cost ? q_price(&r->prices, id) / pb : 1.0),
-                   cost ? "the cost" : "the time", base, id, base);
+        fmt_times(x, sizeof x,
+                  q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
+                      (cost ? q_price(&r->prices, id) / pb : 1.0));
+        q_device_name(r, id, name, sizeof name);
+        fmt_append(buf, size, " %s %s %s %s of %s", name, cost ? "costs" : "takes", x,
+                   cost ? "the cost" : "the time", bname);
         if (f && f->verdict != FIND_UNKNOWN) {
             char shapes[96];
             findings_shapes_text(f, shapes, sizeof shapes);

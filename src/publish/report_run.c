@@ -74,7 +74,7 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
         const stats_summary *s = transfer && p->has_transfer ? &p->transfer : &p->resident;
         char lo_t[32], hi_t[32];
         double lo, hi;
-        int wide = q_ci_rel(s, &lo, &hi);
+        int wide = q_ci_rel(s, &lo, &hi), useless = q_summary_uninformative(s);
         fmt_time(buf, sizeof buf, s->median);
         c = site_add(row, "td", buf);
         if (p->tel.throttled)
@@ -83,8 +83,8 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
         /* the precision on a second line, the interval itself on demand */
         site_attrf(c, "ci", "\xe2\x88\x92%.1f%% +%.1f%%", 100.0 * lo, 100.0 * hi);
         site_attrf(c, "n", "%d", s->n);
-        if (wide)
-            site_attr(c, "flag", "wide");
+        if (wide || useless)
+            site_attr(c, "flag", useless ? "uninformative" : "wide");
         fmt_time(lo_t, sizeof lo_t, s->ci_lo);
         fmt_time(hi_t, sizeof hi_t, s->ci_hi);
         site_attrf(c, "title",
@@ -92,9 +92,10 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
                    "+%.1f%%), %d samples%s%s%s",
                    buf, lo_t, hi_t, 100.0 * lo, 100.0 * hi, s->n,
                    s->passes > 1 ? " in passes: the interval includes how they differ" : "",
-                   wide ? "; wider than \xc2\xb1"
-                          "10%"
-                        : "",
+                   useless ? "; uninformative: its upper end is over 2\xc3\x97 its lower"
+                   : wide  ? "; wider than \xc2\xb1"
+                             "10%"
+                           : "",
                    p->tel.throttled ? "; measured while the device was throttled" : "");
     }
 }
@@ -136,12 +137,13 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d;
     int energy[RESULTS_MAX_DEVICES];
     xmlNodePtr t = site_add(parent, "table", NULL), head, row;
-    char buf[64], cap[512];
+    char buf[64], cap[768];
     snprintf(cap, sizeof cap,
              "Median time of one step of %d layer%s (%s); below each, its "
              "95%% interval relative to it and the number of samples n (hover for the interval "
              "itself); \xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than "
-             "10%% from the median; — means out of memory.",
+             "10%% from the median, \xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper "
+             "end is over 2\xc3\x97 its lower (it says nothing); — means out of memory.",
              r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m));
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
         energy[d] = q_has_energy(r, r->devices[d].id, m);

@@ -12,14 +12,15 @@
 #include "workload.h"
 
 /* The interval of a median relative to it, as printed: "-3.1/+8.0" (in %,
- * below and above: intervals are not symmetric, see q_ci_rel).  1 when it
- * is wide (Q_WIDE). */
-static int ci_text(const stats_summary *s, char *buf, size_t size)
+ * below and above: intervals are not symmetric, see q_ci_rel).  Its flag:
+ * "uninformative interval" (q_summary_uninformative), "wide interval"
+ * (Q_WIDE) or "". */
+static const char *ci_text(const stats_summary *s, char *buf, size_t size)
 {
     double lo, hi;
     int wide = q_ci_rel(s, &lo, &hi);
     snprintf(buf, size, "-%.1f/+%.1f", 100.0 * lo, 100.0 * hi);
-    return wide;
+    return q_summary_uninformative(s) ? "uninformative interval" : wide ? "wide interval" : "";
 }
 
 void table_points(FILE *out, const results *r)
@@ -45,7 +46,8 @@ void table_points(FILE *out, const results *r)
             if (p->status == PT_OK) {
                 const stats_summary *s = &p->resident;
                 char t[32], ci[48];
-                int wide = ci_text(s, ci, sizeof ci), impossible = q_beyond_peak(r, p);
+                const char *flag = ci_text(s, ci, sizeof ci);
+                int wide = flag[0] != '\0', impossible = q_beyond_peak(r, p);
                 fmt_duration(t, sizeof t, s->median);
                 /* a throughput above the device's peak is not printed */
                 if (impossible)
@@ -60,7 +62,7 @@ void table_points(FILE *out, const results *r)
                     fprintf(out, "%13s", "—");
                 fprintf(out, " %6d  %s%s%s%s%s\n", s->n,
                         impossible ? "faster than the device's fp32 peak: impossible" : "",
-                        impossible && (wide || s->drift) ? "; " : "", wide ? "wide interval" : "",
+                        impossible && (wide || s->drift) ? "; " : "", flag,
                         wide && s->drift ? "; " : "",
                         s->drift ? "drift: slowed while measured" : "");
             } else {
