@@ -246,7 +246,7 @@ static void test_changes_step_not_outlier(void **state)
     err e;
     (void)state;
     chg_series(x, v, 11, 0.03);
-    assert_int_equal(changes_find(x, 11, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 11, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 6);
     assert_int_equal(st[0].nbefore, 6);
@@ -262,10 +262,10 @@ static void test_changes_step_not_outlier(void **state)
         static const double tail[] = {100, 101, 99, 100, 100, 140};
         static const double mid[] = {100, 101, 99, 60, 100, 100, 99};
         chg_series(x, tail, 6, 0.03);
-        assert_int_equal(changes_find(x, 6, st, CHG_MAX, &n, &e), BE_OK);
+        assert_int_equal(changes_find(x, NULL, 6, st, CHG_MAX, &n, &e), BE_OK);
         assert_int_equal(n, 0);
         chg_series(x, mid, 7, 0.03);
-        assert_int_equal(changes_find(x, 7, st, CHG_MAX, &n, &e), BE_OK);
+        assert_int_equal(changes_find(x, NULL, 7, st, CHG_MAX, &n, &e), BE_OK);
         assert_int_equal(n, 0);
     }
 }
@@ -280,7 +280,7 @@ static void test_changes_two_steps(void **state)
     err e;
     (void)state;
     chg_series(x, v, 10, 0.02);
-    assert_int_equal(changes_find(x, 10, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 10, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 2);
     assert_int_equal(st[0].at, 3);
     assert_int_equal(st[1].at, 7);
@@ -302,19 +302,19 @@ static void test_changes_floors(void **state)
     err e;
     (void)state;
     chg_series(x, small, 8, 0.001);
-    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 8, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     chg_series(x, big, 8, 0.001);
-    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 8, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     chg_series(x, big, 8, 0.40);
-    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 8, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     chg_series(x, big + 2, 3, 0.001);
-    assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 3, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     x[1].lo = 0.0;
-    assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_EUSAGE);
+    assert_int_equal(changes_find(x, NULL, 3, st, CHG_MAX, &n, &e), BE_EUSAGE);
 }
 
 /* Real runs: the OpenCL device's run-level log geometric mean over 20
@@ -339,12 +339,12 @@ static void test_changes_real_runs(void **state)
     for (i = 0; i < 20; i++)
         v[i] = exp(g[i]);
     chg_series(x, v, 20, 0.01);
-    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 20, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     for (i = 11; i < 20; i++)
         v[i] *= 1.2;
     chg_series(x, v, 20, 0.01);
-    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 20, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 9);
     assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
@@ -406,7 +406,7 @@ static void test_changes_manual(void **state)
     err e;
     (void)state;
     chg_series(x, clean, 9, 0.02);
-    assert_int_equal(changes_find(x, 9, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 9, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 6);
     assert_int_equal(st[0].nbefore, 6);
@@ -441,7 +441,7 @@ static void test_changes_manual(void **state)
     memcpy(v, clean, sizeof clean);
     v[4] = 19.1;
     chg_series(x, v, 9, 0.02);
-    assert_int_equal(changes_find(x, 9, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 9, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     se1 = log_sd(v, 6) / sqrt(6.0);
     se2 = fmax(fmax(log_sd(v + 6, 3), manual_noise(v, 9)), prec) / sqrt(3.0);
@@ -454,7 +454,7 @@ static void test_changes_manual(void **state)
     /* three more runs after the step: still none, d / SE 3.27 against
      * 3.52 (t at 1 − 0.025 / 9 on 10 df) */
     chg_series(x, after, 12, 0.02);
-    assert_int_equal(changes_find(x, 12, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 12, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     se2 = fmax(fmax(log_sd(after + 6, 6), manual_noise(after, 12)), prec) / sqrt(6.0);
     se = sqrt(se1 * se1 + se2 * se2);
@@ -464,7 +464,7 @@ static void test_changes_manual(void **state)
 
     /* five more before it: found, +25% (95% interval +15% to +37%) */
     chg_series(x, before, 14, 0.02);
-    assert_int_equal(changes_find(x, 14, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 14, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 11);
     assert_int_equal(st[0].nbefore, 11);
