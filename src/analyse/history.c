@@ -261,8 +261,8 @@ static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_v
         memset(&v[k], 0, sizeof v[k]);
         v[k].kind = CROSS_UNKNOWN;
         /* a run whose CPUs were a cache apart (cachehop.h) is no level
-         * of a device on them: it can be up to twice as slow for that
-         * alone */
+         * of a device on them: it can be slower for that alone, by up to
+         * COMPARE_APART_REACH as far as it was measured */
         v[k].has = n >= 3 && !cachehop_apart(q_run_hop(s->runs[k]), quickest);
         v[k].v = v[k].lo = v[k].hi = n ? exp(g[k] / n) : 1.0;
     }
