@@ -350,6 +350,53 @@ static void test_changes_real_runs(void **state)
     assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
 }
 
+/* The same real runs with ×1.2 from the 12th run, and something recorded
+ * as changed at the 12th run (an interposed BLAS, say): the blind search
+ * puts the step at run 10, since runs 10 and 11 sat high already; the
+ * data allow runs 10 to 12 (its place's likelihood set), the recorded
+ * change lies among them and passes the step test there, so the step is
+ * placed at the 12th run, where it was made.  A change recorded far from
+ * where the data put the step moves nothing; one where there is no step
+ * makes none. */
+static void test_changes_known(void **state)
+{
+    static const double g[20] = {-0.068, -0.123, 0.002, -0.014, 0.103,  0.097, 0.007,
+                                 0.075,  -0.005, 0.113, 0.107,  0.048,  0.108, 0.038,
+                                 0.092,  -0.016, 0.035, -0.007, -0.066, -0.095};
+    double v[20];
+    int known[20] = {0};
+    chg_value x[20];
+    chg_step st[CHG_MAX];
+    int n, i;
+    err e;
+    (void)state;
+    for (i = 0; i < 20; i++)
+        v[i] = exp(g[i]) * (i >= 11 ? 1.2 : 1.0);
+    chg_series(x, v, 20, 0.01);
+    known[11] = 1;
+    assert_int_equal(changes_find(x, known, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 11);
+    assert_int_equal(st[0].known, 1);
+    assert_true(st[0].at_lo <= 9 && st[0].at_hi >= 11);
+    assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
+    /* recorded at the 4th run instead: the blind step, at run 10 */
+    known[11] = 0;
+    known[3] = 1;
+    assert_int_equal(changes_find(x, known, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 9);
+    assert_int_equal(st[0].known, 0);
+    /* no step, a change recorded at the 12th run: nothing */
+    for (i = 0; i < 20; i++)
+        v[i] = exp(g[i]);
+    chg_series(x, v, 20, 0.01);
+    known[3] = 0;
+    known[11] = 1;
+    assert_int_equal(changes_find(x, known, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
+}
+
 static int cmp_dbl(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -3191,6 +3238,7 @@ int main(void)
         cmocka_unit_test(test_changes_two_steps),
         cmocka_unit_test(test_changes_floors),
         cmocka_unit_test(test_changes_real_runs),
+        cmocka_unit_test(test_changes_known),
         cmocka_unit_test(test_changes_manual),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_summary_leaves_far_out),
