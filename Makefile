@@ -8,6 +8,9 @@
 #                   (docs/compare.md; its runs are cached in build/bench-compare/)
 #   make bench-ab   the power of the paired command `ab` on real runs of real
 #                   changes of known size (docs/compare.md; build/bench-ab/)
+#   make bench-history  whether the history finds the step compare finds, on
+#                   real series with a slower BLAS interposed (docs/compare.md;
+#                   build/bench-history/)
 #   make bench-archive  reports of archives of 100 and 1,000 runs, timed
 #   make fuzz       fuzz every parser (FUZZ_SECONDS each, default 600, one core)
 #   make deps       install the Debian packages pkg-config cannot find
@@ -111,7 +114,7 @@ FUZZ_DICT_compare  := tests/fuzz/results.dict
 FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 FUZZ_DICT_cache    := tests/fuzz/cache.dict
 
-.PHONY: all check test report bench bench-compare bench-ab bench-archive fuzz deps install clean format format-check FORCE
+.PHONY: all check test report bench bench-compare bench-ab bench-history bench-archive fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -274,6 +277,12 @@ bench-compare: $(BIN)
 # paired commands a row, a row after the other, about 80 s each.
 bench-ab: $(BIN) $(BUILD)/libslowblas.so
 	tests/bench_ab --binary ./$(BIN) --slowblas $(BUILD)/libslowblas.so
+
+# The history on a real change (docs/compare.md): 2 series of 12 runs, then
+# 8 with cblas_sgemm x1.25, the series taking turns (about 40 runs of 20 to
+# 100 s, made once and cached); then compare and report of each.
+bench-history: $(BIN) $(BUILD)/libslowblas.so
+	tests/bench_history --binary ./$(BIN) --slowblas $(BUILD)/libslowblas.so
 
 # The archive at scale (docs/archive.md): one real default-sized run of
 # this machine, made once and kept in $(BENCH_ARCHIVE)/real/, and the

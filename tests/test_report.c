@@ -1354,6 +1354,89 @@ static void test_history_names_left_out(void **state)
         results_free(r[i]);
 }
 
+/* Twelve runs of one host whose device cl:0.0 runs at the speeds slow[]
+ * and whose recorded environment reads env[i] (NULL: none) into OUT out,
+ * reported; history.html's text, to free. */
+static char *history_of(const char *out, const double *slow, const char *const *env)
+{
+    char id[64], started[32], path[900], *text;
+    int i;
+    for (i = 0; i < 12; i++) {
+        results *r;
+        snprintf(id, sizeof id, "202605%02dT000000Z-hist", i + 1);
+        snprintf(started, sizeof started, "2026-05-%02dT00:00:00Z", i + 1);
+        r = make_run(id, started, "CPU A", slow[i], 32);
+        snprintf(r->prov.env, sizeof r->prov.env, "%s", env[i] ? env[i] : "");
+        save_run(out, r);
+        results_free(r);
+    }
+    report_out(out, NULL, 0);
+    snprintf(path, sizeof path, "%s/history.html", out);
+    text = slurp(path);
+    return text;
+}
+
+/* A step the data alone may put at run 7 or 8 (run 7 sits between the
+ * levels) and a slower BLAS interposed from run 8 on: the history places
+ * the step at run 8, says how sure the data are of where, and names the
+ * environment change as its likely cause, once for the page, the run
+ * page and the feed (up to 0.3.0: "from run 7 …; nothing in its
+ * provenance changed there"). */
+static void test_history_names_cause(void **state)
+{
+    static const double slow[12] = {1.00, 1.04, 0.97, 1.02, 0.98, 1.01,
+                                    1.16, 1.30, 1.25, 1.33, 1.28, 1.31};
+    const char *env[12] = {NULL};
+    const char *cause =
+        "from run 20260508T000000Z-hist (8 May 2026, 00:00 UTC) on testhost (\xc2\xb1"
+        "1 run); "
+        "likely cause, recorded there: environment LD_PRELOAD (not set) "
+        "\xe2\x86\x92 /opt/slow/libslowblas.so.";
+    char out[400], path[900], *text;
+    int i;
+    (void)state;
+    for (i = 7; i < 12; i++)
+        env[i] = "LD_PRELOAD=/opt/slow/libslowblas.so";
+    snprintf(out, sizeof out, "%s/cause", tmpdir);
+    text = history_of(out, slow, env);
+    assert_non_null(strstr(text, "cl:0.0 (Test GPU), inference: the run"));
+    assert_non_null(strstr(text, cause));
+    assert_null(strstr(text, "from run 20260507T000000Z-hist"));
+    assert_null(strstr(text, "nothing in its provenance"));
+    free(text);
+    /* the same sentence on the run page of run 8 and in the feed */
+    snprintf(path, sizeof path, "%s/runs/20260508T000000Z-hist/index.html", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, cause));
+    free(text);
+    snprintf(path, sizeof path, "%s/feed.xml", out);
+    text = slurp(path);
+    assert_non_null(strstr(text, "likely cause, recorded there: environment LD_PRELOAD"));
+    free(text);
+}
+
+/* The same runs without the step, the environment changed at run 8 all
+ * the same: a recorded change is a place to look, never a step by
+ * itself. */
+static void test_history_cause_no_step(void **state)
+{
+    static const double slow[12] = {1.00, 1.04, 0.97, 1.02, 0.98, 1.01,
+                                    1.03, 0.99, 1.02, 0.97, 1.01, 1.00};
+    const char *env[12] = {NULL};
+    char out[400], *text;
+    int i;
+    (void)state;
+    for (i = 7; i < 12; i++)
+        env[i] = "LD_PRELOAD=/opt/slow/libslowblas.so";
+    snprintf(out, sizeof out, "%s/nocause", tmpdir);
+    text = history_of(out, slow, env);
+    assert_non_null(strstr(text, "environment LD_PRELOAD (not set)"));
+    assert_null(strstr(text, "step times rose"));
+    assert_null(strstr(text, "step times fell"));
+    assert_null(strstr(text, "likely cause"));
+    free(text);
+}
+
 /* Extremes from points whose interval supports them: on the H100 run the
  * largest median ratio (35.05x at hidden 1024 x batch 1024) has a wide
  * interval; "at best" is the shape whose interval reaches highest, here
@@ -1601,6 +1684,8 @@ int main(void)
         cmocka_unit_test(test_hosts_merge_rules),
         cmocka_unit_test(test_hosts_labelled),
         cmocka_unit_test(test_history_names_left_out),
+        cmocka_unit_test(test_history_names_cause),
+        cmocka_unit_test(test_history_cause_no_step),
         cmocka_unit_test(test_extremes_supported),
         cmocka_unit_test(test_busy_threshold),
         cmocka_unit_test(test_drift_ratio_shown),

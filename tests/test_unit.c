@@ -246,7 +246,7 @@ static void test_changes_step_not_outlier(void **state)
     err e;
     (void)state;
     chg_series(x, v, 11, 0.03);
-    assert_int_equal(changes_find(x, 11, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 11, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 6);
     assert_int_equal(st[0].nbefore, 6);
@@ -262,10 +262,10 @@ static void test_changes_step_not_outlier(void **state)
         static const double tail[] = {100, 101, 99, 100, 100, 140};
         static const double mid[] = {100, 101, 99, 60, 100, 100, 99};
         chg_series(x, tail, 6, 0.03);
-        assert_int_equal(changes_find(x, 6, st, CHG_MAX, &n, &e), BE_OK);
+        assert_int_equal(changes_find(x, NULL, 6, st, CHG_MAX, &n, &e), BE_OK);
         assert_int_equal(n, 0);
         chg_series(x, mid, 7, 0.03);
-        assert_int_equal(changes_find(x, 7, st, CHG_MAX, &n, &e), BE_OK);
+        assert_int_equal(changes_find(x, NULL, 7, st, CHG_MAX, &n, &e), BE_OK);
         assert_int_equal(n, 0);
     }
 }
@@ -280,7 +280,7 @@ static void test_changes_two_steps(void **state)
     err e;
     (void)state;
     chg_series(x, v, 10, 0.02);
-    assert_int_equal(changes_find(x, 10, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 10, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 2);
     assert_int_equal(st[0].at, 3);
     assert_int_equal(st[1].at, 7);
@@ -302,19 +302,19 @@ static void test_changes_floors(void **state)
     err e;
     (void)state;
     chg_series(x, small, 8, 0.001);
-    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 8, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     chg_series(x, big, 8, 0.001);
-    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 8, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     chg_series(x, big, 8, 0.40);
-    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 8, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     chg_series(x, big + 2, 3, 0.001);
-    assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 3, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     x[1].lo = 0.0;
-    assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_EUSAGE);
+    assert_int_equal(changes_find(x, NULL, 3, st, CHG_MAX, &n, &e), BE_EUSAGE);
 }
 
 /* Real runs: the OpenCL device's run-level log geometric mean over 20
@@ -339,15 +339,62 @@ static void test_changes_real_runs(void **state)
     for (i = 0; i < 20; i++)
         v[i] = exp(g[i]);
     chg_series(x, v, 20, 0.01);
-    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 20, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     for (i = 11; i < 20; i++)
         v[i] *= 1.2;
     chg_series(x, v, 20, 0.01);
-    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 20, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 9);
     assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
+}
+
+/* The same real runs with ×1.2 from the 12th run, and something recorded
+ * as changed at the 12th run (an interposed BLAS, say): the blind search
+ * puts the step at run 10, since runs 10 and 11 sat high already; the
+ * data allow runs 10 to 12 (its place's likelihood set), the recorded
+ * change lies among them and passes the step test there, so the step is
+ * placed at the 12th run, where it was made.  A change recorded far from
+ * where the data put the step moves nothing; one where there is no step
+ * makes none. */
+static void test_changes_known(void **state)
+{
+    static const double g[20] = {-0.068, -0.123, 0.002, -0.014, 0.103,  0.097, 0.007,
+                                 0.075,  -0.005, 0.113, 0.107,  0.048,  0.108, 0.038,
+                                 0.092,  -0.016, 0.035, -0.007, -0.066, -0.095};
+    double v[20];
+    int known[20] = {0};
+    chg_value x[20];
+    chg_step st[CHG_MAX];
+    int n, i;
+    err e;
+    (void)state;
+    for (i = 0; i < 20; i++)
+        v[i] = exp(g[i]) * (i >= 11 ? 1.2 : 1.0);
+    chg_series(x, v, 20, 0.01);
+    known[11] = 1;
+    assert_int_equal(changes_find(x, known, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 11);
+    assert_int_equal(st[0].known, 1);
+    assert_true(st[0].at_lo <= 9 && st[0].at_hi >= 11);
+    assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
+    /* recorded at the 4th run instead: the blind step, at run 10 */
+    known[11] = 0;
+    known[3] = 1;
+    assert_int_equal(changes_find(x, known, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 9);
+    assert_int_equal(st[0].known, 0);
+    /* no step, a change recorded at the 12th run: nothing */
+    for (i = 0; i < 20; i++)
+        v[i] = exp(g[i]);
+    chg_series(x, v, 20, 0.01);
+    known[3] = 0;
+    known[11] = 1;
+    assert_int_equal(changes_find(x, known, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -406,7 +453,7 @@ static void test_changes_manual(void **state)
     err e;
     (void)state;
     chg_series(x, clean, 9, 0.02);
-    assert_int_equal(changes_find(x, 9, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 9, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 6);
     assert_int_equal(st[0].nbefore, 6);
@@ -441,7 +488,7 @@ static void test_changes_manual(void **state)
     memcpy(v, clean, sizeof clean);
     v[4] = 19.1;
     chg_series(x, v, 9, 0.02);
-    assert_int_equal(changes_find(x, 9, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 9, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     se1 = log_sd(v, 6) / sqrt(6.0);
     se2 = fmax(fmax(log_sd(v + 6, 3), manual_noise(v, 9)), prec) / sqrt(3.0);
@@ -454,7 +501,7 @@ static void test_changes_manual(void **state)
     /* three more runs after the step: still none, d / SE 3.27 against
      * 3.52 (t at 1 − 0.025 / 9 on 10 df) */
     chg_series(x, after, 12, 0.02);
-    assert_int_equal(changes_find(x, 12, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 12, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     se2 = fmax(fmax(log_sd(after + 6, 6), manual_noise(after, 12)), prec) / sqrt(6.0);
     se = sqrt(se1 * se1 + se2 * se2);
@@ -464,7 +511,7 @@ static void test_changes_manual(void **state)
 
     /* five more before it: found, +25% (95% interval +15% to +37%) */
     chg_series(x, before, 14, 0.02);
-    assert_int_equal(changes_find(x, 14, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 14, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 11);
     assert_int_equal(st[0].nbefore, 11);
@@ -3315,6 +3362,7 @@ int main(void)
         cmocka_unit_test(test_changes_two_steps),
         cmocka_unit_test(test_changes_floors),
         cmocka_unit_test(test_changes_real_runs),
+        cmocka_unit_test(test_changes_known),
         cmocka_unit_test(test_changes_manual),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_summary_leaves_far_out),
