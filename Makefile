@@ -8,6 +8,9 @@
 #                   (docs/compare.md; its runs are cached in build/bench-compare/)
 #   make bench-ab   the power of the paired command `ab` on real runs of real
 #                   changes of known size (docs/compare.md; build/bench-ab/)
+#   make bench-history  whether the history finds the step compare finds, on
+#                   real series with a slower BLAS interposed (docs/compare.md;
+#                   build/bench-history/)
 #   make bench-archive  reports of archives of 100 and 1,000 runs, timed
 #   make fuzz       fuzz every parser (FUZZ_SECONDS each, default 600, one core)
 #   make deps       install the Debian packages pkg-config cannot find
@@ -53,16 +56,19 @@ BIN     := $(if $(SANITIZE),$(BUILD)/breakeven,breakeven)
 TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/test_chart \
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
            $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals \
-           $(BUILD)/test_net $(BUILD)/test_archive $(BUILD)/test_decide $(BUILD)/test_share
+           $(BUILD)/test_net $(BUILD)/test_archive $(BUILD)/test_decide $(BUILD)/test_share \
+           $(BUILD)/test_devices
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
 # for the format check of `make check`, cmark-gfm for the hostile tests
 # (summary.md rendered as GitHub renders it), python3-jsonschema for
-# tests/test_dash (Bencher's BMF schema).
+# tests/test_dash (Bencher's BMF schema), python3-torch for the device torch:cpu
+# (devices/torch_adapter.py, tests/test_devices).
 DEBS := pkg-config libopenblas-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
         libcairo2-dev libxml2-dev libxslt1-dev zlib1g-dev libcmocka-dev fonts-dejavu-core valgrind \
-        clang libclang-rt-14-dev clang-format cmark-gfm python3-onnx python3-jsonschema
+        clang libclang-rt-14-dev clang-format cmark-gfm python3-onnx python3-jsonschema \
+        python3-torch
 
 # The fuzzers, one per parser of untrusted input (tests/fuzz/fuzz_NAME.c),
 # each with what it links, built by clang with libFuzzer, ASan and UBSan:
@@ -108,7 +114,8 @@ FUZZ_DICT_compare  := tests/fuzz/results.dict
 FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 FUZZ_DICT_cache    := tests/fuzz/cache.dict
 
-.PHONY: all check test test-programs fuzzers report bench bench-compare bench-ab bench-archive fuzz deps install clean format format-check FORCE
+.PHONY: all check test test-programs fuzzers report bench bench-compare bench-ab bench-history bench-archive \
+        fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -179,6 +186,14 @@ $(BUILD)/test_e2e: $(BUILD)/test_e2e.o $(BUILD)/libbreakeven.a $(BUILD)/libslowb
 
 $(BUILD)/libslowblas.so: tests/slowblas.c | $(BUILD)
 	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC $(shell pkg-config --cflags openblas) -o $@ $< -ldl
+
+# test_devices runs the reference adapter of the device protocol, a plain
+# program of its own beside it (docs/devices.md).
+$(BUILD)/test_devices: $(BUILD)/test_devices.o $(BUILD)/libbreakeven.a $(BUILD)/ref_adapter
+	$(CC) $(ALL_CFLAGS) -o $@ $(BUILD)/test_devices.o $(BUILD)/libbreakeven.a $(LIBS) $(TESTLIBS)
+
+$(BUILD)/ref_adapter: tests/ref_adapter.c | $(BUILD)
+	$(CC) -std=c11 $(WARN) -O2 -o $@ $< -lm
 
 $(BUILD)/test_fit: $(BUILD)/test_fit.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
@@ -272,7 +287,7 @@ format:
 # (that commit's binary, kept by commit in build/same_output/).
 VG_TESTS  := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_faults
 RUN_ALL   := tests/test_run tests/test_bench tests/test_same_output $(TESTS) \
-             tests/test_onnx2net tests/test_dash tests/fullfs tests/orphans \
+             tests/test_onnx2net tests/test_dash tests/prose_lint tests/fullfs tests/orphans \
              tests/check_pages tests/check_install tests/slurm
 RUN_VG    := $(VG_TESTS) tests/valgrind_sweep tests/same_output
 SAME_OUTPUT_REV ?= self
@@ -301,6 +316,12 @@ bench-compare: $(BIN)
 # paired commands a row, a row after the other, about 80 s each.
 bench-ab: $(BIN) $(BUILD)/libslowblas.so
 	tests/bench_ab --binary ./$(BIN) --slowblas $(BUILD)/libslowblas.so
+
+# The history on a real change (docs/compare.md): 2 series of 12 runs, then
+# 8 with cblas_sgemm x1.25, the series taking turns (about 40 runs of 20 to
+# 100 s, made once and cached); then compare and report of each.
+bench-history: $(BIN) $(BUILD)/libslowblas.so
+	tests/bench_history --binary ./$(BIN) --slowblas $(BUILD)/libslowblas.so
 
 # The archive at scale (docs/archive.md): one real default-sized run of
 # this machine, made once and kept in $(BENCH_ARCHIVE)/real/, and the
@@ -394,6 +415,8 @@ install: $(BIN)
 	install -d $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/assets $(DESTDIR)$(MANDIR)
 	install -m 644 templates/*.xsl $(DESTDIR)$(DATADIR)/templates/
 	install -m 644 assets/*.css $(DESTDIR)$(DATADIR)/assets/
+	install -d $(DESTDIR)$(DATADIR)/devices
+	install -m 644 devices/*.py $(DESTDIR)$(DATADIR)/devices/
 	install -m 644 assets/breakeven.1 $(DESTDIR)$(MANDIR)/breakeven.1
 
 clean:

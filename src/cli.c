@@ -334,6 +334,9 @@ int cli_parse(int argc, char **argv, cli *c, err *e)
                        c->cmd == CLI_AB      ? "ab writes text, markdown, json or csv"
                        : c->format < CLI_BMF ? "run and report write bmf or github-action-benchmark"
                                              : "one run per document: drop --repeat");
+    if (c->summary && c->format < CLI_BMF)
+        return err_set(e, BE_EUSAGE,
+                       "--summary: a form of --format bmf or github-action-benchmark");
     if (c->cmd == CLI_REFIT && c->nargs == 0)
         return err_set(e, BE_EUSAGE,
                        "refit needs a run (an id under --out, a directory or a "

@@ -56,6 +56,9 @@ typedef struct cli {
     int fail_on_regression;        /* --fail-on-regression (compare): exit 3 */
     int full;                      /* --full (report): no render cache */
     int single_file;               /* --single-file (report): the one run as one file */
+    int summary;                   /* --summary (run, report): the dashboard's summary */
+    int out_given;                 /* --out was given (report --format without it
+                                       writes the document alone) */
     int jobs;                      /* --jobs (report, all): 0 = one per CPU */
     int no_wait;                   /* --no-wait: exit 1 when another writes OUT */
     double threshold;              /* --threshold (compare): 0 = the default */

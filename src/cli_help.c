@@ -60,12 +60,58 @@ const option_spec cli_options[] = {
     {"jobs", 'j', 1, OPT_JOBS, CMD(CLI_ALL) | CMD(CLI_REPORT)},
     {"no-wait", 0, 0, OPT_NO_WAIT,
      C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) | CMD(CLI_AB)},
+    {"summary", 0, 0, OPT_SUMMARY, CMD(CLI_RUN) | CMD(CLI_REPORT)},
 };
 /* one row per option id */
 _Static_assert(sizeof cli_options / sizeof *cli_options == CLI_NOPTIONS, "cli_options");
 
 const char *const cli_command_names[] = {"all",     "run",  "report", "compare", "refit",
                                          "devices", "tune", "decide", "which",   "ab"};
+
+/* The help's options from --format on: C11 compilers need only take 4095
+ * bytes in one string. */
+static void usage_more(FILE *out)
+{
+    fputs("  --format F         compare's output as text, markdown, csv or json (default: text);\n"
+          "                     run, report, compare: bmf or github-action-benchmark, for CI\n"
+          "                     (report without -o: the document alone, no site written)\n"
+          "  --summary          run, report: the dashboard's summary, tens of benchmarks\n"
+          "                     (per device, mode, view: crossover per width, peak, mean)\n"
+          "  --fail-on-regression  compare asks: is B slower by the threshold or more?\n"
+          "                     exit 0 no (every interval ends below it), 3 yes, 4 cannot\n"
+          "                     tell (it says what would settle it)\n"
+          "  --threshold R      the smallest slowdown that counts, as a ratio (default 1.05)\n"
+          "  --alpha A          error rate of compare's intervals (default 0.05)\n"
+          "  --correct C        compare corrects the CPU devices' times for the machine:\n"
+          "                     none, reference (its C loop and memory stream) or load (the\n"
+          "                     CPU share others took) (default: load)\n"
+          "  --env-a NAME=VALUE  ab: side A's environment adds or replaces NAME\n"
+          "                     (LD_LIBRARY_PATH, LD_PRELOAD, OCL_ICD_VENDORS, ...;\n"
+          "                     repeatable); --env-b likewise for side B\n"
+          "  --env-b NAME=VALUE  ab: side B's, as --env-a\n"
+          "  --binary-a PATH    ab: side A runs another breakeven (default: this one);\n"
+          "                     --binary-b likewise\n"
+          "  --binary-b PATH    ab: side B's breakeven\n"
+          "  --paired S,FD,ID   run: a side of ab's pair (ab starts it so)\n"
+          "  --full             report renders every page again, whatever it rendered before\n"
+          "  --single-file      report RUN: also OUT/share/<id>.html, its page in one file\n"
+          "  -j, --jobs N       processes rendering the runs' pages at once (report, all;\n"
+          "                     1..64, default: one per CPU)\n"
+          "  --no-wait          when another breakeven is writing OUT, exit 1 naming it\n"
+          "                     instead of waiting for it (run: only before it measures)\n"
+          "  --save             tune --quick: keep its tuning (it is not kept without;\n"
+          "                     tune without --quick always keeps it)\n"
+          "  -q, --quiet        no progress output\n"
+          "  -h, --help         this help;  -V, --version  the version\n"
+          "  BREAKEVEN_MACHINE=NAME in the environment: run files its run under NAME\n"
+          "                     (a fleet's machine type) rather than the host name\n"
+          "\n"
+          "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n"
+          "Long options may be abbreviated while unambiguous.  Exit status: 0 done, 1 a\n"
+          "failure while running, 2 a command line error, 3 a regression found by\n"
+          "compare --fail-on-regression, 4 a comparison that cannot decide.\n",
+          out);
+}
 
 void cli_usage(FILE *out)
 {
@@ -132,43 +178,9 @@ void cli_usage(FILE *out)
           "  --author NAME      author shown on the report\n"
           "  --data DIR         templates/ and assets/ to use (default: $BREAKEVEN_DATA,\n"
           "                     else next to the executable, else the installed ones)\n"
-          "  --repeat N         run the sweep N times in a row, each its own run (1..100)\n"
-          "  --format F         compare's output as text, markdown, csv or json (default: text);\n"
-          "                     run, report, compare: bmf or github-action-benchmark, for CI\n"
-          "  --fail-on-regression  compare asks: is B slower by the threshold or more?\n"
-          "                     exit 0 no (every interval ends below it), 3 yes, 4 cannot\n"
-          "                     tell (it says what would settle it)\n"
-          "  --threshold R      the smallest slowdown that counts, as a ratio (default 1.05)\n"
-          "  --alpha A          error rate of compare's intervals (default 0.05)\n"
-          "  --correct C        compare corrects the CPU devices' times for the machine:\n"
-          "                     none, reference (its C loop and memory stream) or load (the\n"
-          "                     CPU share others took) (default: load)\n"
-          "  --env-a NAME=VALUE  ab: side A's environment adds or replaces NAME\n"
-          "                     (LD_LIBRARY_PATH, LD_PRELOAD, OCL_ICD_VENDORS, ...;\n"
-          "                     repeatable); --env-b likewise for side B\n"
-          "  --env-b NAME=VALUE  ab: side B's, as --env-a\n"
-          "  --binary-a PATH    ab: side A runs another breakeven (default: this one);\n"
-          "                     --binary-b likewise\n"
-          "  --binary-b PATH    ab: side B's breakeven\n"
-          "  --paired S,FD,ID   run: a side of ab's pair (ab starts it so)\n"
-          "  --full             report renders every page again, whatever it rendered before\n"
-          "  --single-file      report RUN: also OUT/share/<id>.html, its page in one file\n"
-          "  -j, --jobs N       processes rendering the runs' pages at once (report, all;\n"
-          "                     1..64, default: one per CPU)\n"
-          "  --no-wait          when another breakeven is writing OUT, exit 1 naming it\n"
-          "                     instead of waiting for it (run: only before it measures)\n"
-          "  --save             tune --quick: keep its tuning (it is not kept without;\n"
-          "                     tune without --quick always keeps it)\n"
-          "  -q, --quiet        no progress output\n"
-          "  -h, --help         this help;  -V, --version  the version\n"
-          "  BREAKEVEN_MACHINE=NAME in the environment: run files its run under NAME\n"
-          "                     (a fleet's machine type) rather than the host name\n"
-          "\n"
-          "LIST is comma-separated sizes and ranges: 128,384 or 16..1024 (powers of two).\n"
-          "Long options may be abbreviated while unambiguous.  Exit status: 0 done, 1 a\n"
-          "failure while running, 2 a command line error, 3 a regression found by\n"
-          "compare --fail-on-regression, 4 a comparison that cannot decide.\n",
+          "  --repeat N         run the sweep N times in a row, each its own run (1..100)\n",
           out);
+    usage_more(out);
 }
 
 /* The option a help line names ("  -o, --out DIR  ..." names "out"), or

@@ -241,10 +241,12 @@ bad:
  * more than set one. */
 static int *flag_of(cli *c, int opt)
 {
-    static const int ids[] = {OPT_QUICK, OPT_QUIET,       OPT_NO_REFINE, OPT_FAIL_ON_REGRESSION,
-                              OPT_FULL,  OPT_SINGLE_FILE, OPT_NO_WAIT,   OPT_SAVE};
-    int *const flags[] = {&c->quick, &c->quiet,       &c->no_refine, &c->fail_on_regression,
-                          &c->full,  &c->single_file, &c->no_wait,   &c->save};
+    static const int ids[] = {OPT_QUICK,  OPT_QUIET,       OPT_NO_REFINE, OPT_FAIL_ON_REGRESSION,
+                              OPT_FULL,   OPT_SINGLE_FILE, OPT_NO_WAIT,   OPT_SAVE,
+                              OPT_SUMMARY};
+    int *const flags[] = {&c->quick,  &c->quiet,       &c->no_refine, &c->fail_on_regression,
+                          &c->full,   &c->single_file, &c->no_wait,   &c->save,
+                          &c->summary};
     size_t i;
     for (i = 0; i < sizeof ids / sizeof *ids; i++)
         if (ids[i] == opt)
@@ -281,6 +283,8 @@ int cli_apply(cli *c, given *g, int k, const char *tok, const char *val, err *e)
     case OPT_PAIRED:
         return apply_paired(c, val, e);
     case OPT_OUT:
+        c->out_given = 1;
+        return text_option(c, opt, val, e);
     case OPT_DEVICES:
     case OPT_DATA:
         return text_option(c, opt, val, e);

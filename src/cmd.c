@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
+#include "site.h"
 #include "stop.h"
 #include "utf8.h"
 
@@ -58,6 +60,21 @@ static void print_note(void *ctx, const char *line)
 }
 
 /* The lock of c's OUT, not held (outlock.h). */
+int cmd_discover(const cli *c, const char *spec, device_set *set, err *e)
+{
+    char data[SITE_PATH + 16];
+    err ignore;
+    int rc;
+    if ((rc = device_discover(set, c->threads, e)) < 0)
+        return rc;
+    if (site_data_dir(c->data_dir, data, SITE_PATH, &ignore) < 0)
+        data[0] = '\0';
+    fmt_append(data, sizeof data, "%sdevices", data[0] ? "/" : "");
+    if ((rc = device_add_frameworks(set, spec, data, c->threads, e)) < 0)
+        device_set_free(set);
+    return rc;
+}
+
 void cmd_lock(const cli *c, outlock *l)
 {
     outlock_init(l, c->out, c->no_wait, print_note, NULL);

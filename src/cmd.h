@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "device.h"
 #include "err.h"
 #include "outlock.h"
 #include "report.h"
@@ -50,6 +51,12 @@ void cmd_print_path(FILE *f, const char *fmt, const char *path);
 int cmd_fail(int status, const err *e);
 /* The exit status of error code rc: 2 for BE_EUSAGE, else 1. */
 int cmd_status(int rc);
+/* Discovers the devices (device_discover) and starts the framework
+ * devices spec names (docs/devices.md, device_add_frameworks), with their
+ * adapters from the data directory's devices/ (an adapter not found is a
+ * device that cannot start, which says so) and c's threads.  Free set with
+ * device_set_free. */
+int cmd_discover(const cli *c, const char *spec, device_set *set, err *e);
 /* The lock of c's OUT, not held, whose waits print a note (outlock.h). */
 void cmd_lock(const cli *c, outlock *l);
 /* The site's settings of c's OUT with c's options over them; *changed

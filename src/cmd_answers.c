@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "fmt.h"
 #include "netfit.h"
 #include "prose.h"
 #include "query.h"
@@ -45,16 +46,24 @@ static int print_crossovers(FILE *out, const results *r, err *e)
     return BE_OK;
 }
 
-/* "1.20/0.45/0.02 ms": the times of a layer breakdown in milliseconds. */
+/* "1.2 ms/450 µs/20 µs": the times of a layer breakdown (fmt_time: a
+ * device a thousand times slower reads "1.63 s", not "1.63e+03 ms"). */
 static void layer_list(const double *t, int n, char *buf, size_t size)
 {
-    size_t k = 0;
+    char one[32];
     int l;
     buf[0] = '\0';
-    for (l = 0; l < n && k + 1 < size; l++)
-        k += (size_t)snprintf(buf + k, size - k, "%s%.3g", l ? "/" : "", 1e3 * t[l]);
-    if (k + 1 < size)
-        snprintf(buf + k, size - k, " ms");
+    for (l = 0; l < n; l++) {
+        fmt_time(one, sizeof one, t[l]);
+        fmt_append(buf, size, "%s%s", l ? "/" : "", one);
+    }
+}
+
+/* A time of the line below: fmt_time's. */
+static const char *time_of(double s, char *buf, size_t size)
+{
+    fmt_time(buf, size, s);
+    return buf;
 }
 
 /* Where print_layers is: the stream, and whether a line came yet. */
@@ -67,7 +76,7 @@ typedef struct layers_out {
 static void layers_line(void *ctx, const rs_point *pb, const rs_point *po, const netfit_layers *b)
 {
     layers_out *lo = ctx;
-    char tb[400], to[400], on[600];
+    char tb[400], to[400], on[600], t1[32], t2[32], t3[32];
     size_t k = 0;
     int l;
     layer_list(b->t[0], b->layers, tb, sizeof tb);
@@ -77,11 +86,11 @@ static void layers_line(void *ctx, const rs_point *pb, const rs_point *po, const
         k += (size_t)snprintf(on + k, sizeof on - k, "%s%s", l ? "," : "",
                               b->on[l] ? po->device : pb->device);
     fprintf(lo->out,
-            "%s%s %s batch %d by layer: %s %s, %s %s; best placement %s, about %.3g ms "
-            "(all on %s %.3g ms, all on %s with copies %.3g ms)\n",
+            "%s%s %s batch %d by layer: %s %s, %s %s; best placement %s, about %s "
+            "(all on %s %s, all on %s with copies %s)\n",
             lo->first ? "\n" : "", pb->net, workload_mode_name(pb->mode), pb->batch, pb->device, tb,
-            po->device, to, on, 1e3 * b->best, pb->device, 1e3 * b->all_base, po->device,
-            1e3 * b->all_other);
+            po->device, to, on, time_of(b->best, t1, sizeof t1), pb->device,
+            time_of(b->all_base, t2, sizeof t2), po->device, time_of(b->all_other, t3, sizeof t3));
     lo->first = 0;
 }
 

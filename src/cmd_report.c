@@ -14,7 +14,10 @@
  * OUT/index.html last (then, with --single-file, the file's).  All of it
  * under OUT's lock (lk, which `all`'s run may hold already), from reading
  * site.conf to saving it: the recovery of an abandoned publish
- * (site_recover) then never meets a live report's staged files. */
+ * (site_recover) then never meets a live report's staged files.
+ * --format without --out: the dashboard's document alone, read from the
+ * runs given (or ./out's), nothing written, not even the lock (a CI step
+ * asks for the JSON, not for a site in its working directory). */
 int cmd_report(const cli *c, outlock *lk)
 {
     report_opts o;
@@ -22,6 +25,12 @@ int cmd_report(const cli *c, outlock *lk)
     char index[4200], share[4200] = "";
     err e;
     int rc, changed;
+    if (c->format >= CLI_BMF && !c->out_given) {
+        if ((rc = dash_write_archive(stdout, c->out, c->args, c->nargs,
+                                     (dash_format)(c->format - CLI_BMF), c->summary, &e)) < 0)
+            return cmd_fail(cmd_status(rc), &e);
+        return 0;
+    }
     if ((rc = outlock_take(lk, stop_flag(), &e)) < 0)
         return cmd_fail(cmd_status(rc), &e);
     if ((rc = cmd_settings(c, &st, &changed, &e)) == BE_OK) {
@@ -34,7 +43,7 @@ int cmd_report(const cli *c, outlock *lk)
         /* --format bmf: the dashboard's JSON of the runs reported */
         if (rc == BE_OK && c->format >= CLI_BMF)
             rc = dash_write_archive(stdout, c->out, c->args, c->nargs,
-                                    (dash_format)(c->format - CLI_BMF), &e);
+                                    (dash_format)(c->format - CLI_BMF), c->summary, &e);
     }
     outlock_give(lk);
     if (rc < 0)

@@ -256,12 +256,26 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
                    path);
 }
 
-/* The kernels' build time (stderr) and OpenBLAS using fewer threads than
+/* One line on stderr for each device out of service that has not said so
+ * yet (a framework's adapter that could not start, or that failed during
+ * the sweep: its points are recorded as failed). */
+static void warn_faults(device **sel, int nsel)
+{
+    int i;
+    for (i = 0; i < nsel; i++)
+        if (device_fault_news(sel[i]))
+            fprintf(stderr, "warning: %s: %s; its points are recorded as failed from then on\n",
+                    sel[i]->info.id, device_fault(sel[i]));
+}
+
+/* The devices that went out of service during the sweep (stderr), the
+ * kernels' build time (stderr) and OpenBLAS using fewer threads than
  * asked (txt: stdout, or stderr when stdout holds a dashboard's JSON),
  * noted in r's devices. */
 static void run_notes(const cli *c, device **sel, int nsel, results *r, FILE *txt)
 {
     int i;
+    warn_faults(sel, nsel);
     for (i = 0; i < nsel; i++) {
         const device_info *d = &r->devices[i];
         const char *secs, *cache;
@@ -294,7 +308,7 @@ static int run_publish(const cli *c, const results *r, const char *dir, const ch
         return rc;
     fprintf(txt, "charts: %d PNG in %s/\n%s\n", ncharts, dir, path);
     if (c->format >= CLI_BMF)
-        return dash_write_run(stdout, r, (dash_format)(c->format - CLI_BMF), e);
+        return dash_write_run(stdout, r, (dash_format)(c->format - CLI_BMF), c->summary, e);
     return BE_OK;
 }
 
@@ -312,7 +326,7 @@ static int run_once(const cli *c, int then_report)
     err e;
 
     cmd_lock(c, &lk);
-    if ((rc = device_discover(&set, c->threads, &e)) < 0)
+    if ((rc = cmd_discover(c, c->devices, &set, &e)) < 0)
         return cmd_fail(cmd_status(rc), &e);
     idx = malloc((size_t)set.n * sizeof *idx);
     sel = malloc((size_t)set.n * sizeof *sel);
@@ -356,6 +370,7 @@ static int run_once(const cli *c, int then_report)
             goto fail;
     }
     run_announce(c, &set, sel, nsel);
+    warn_faults(sel, nsel);
     if (c->paired_side) {
         snprintf(r->prov.pair, sizeof r->prov.pair, "%s", c->paired_id);
         r->prov.pair_side = c->paired_side;

@@ -20,11 +20,20 @@ int cmd_devices(const cli *c)
 {
     device_set set;
     err e;
-    int i, rc = device_discover(&set, c->threads, &e);
-    if (rc < 0)
+    const char *ref = getenv("BREAKEVEN_REF_ADAPTER");
+    int i, rc;
+    /* each framework device is started once to be described, or to say
+     * why it cannot be (the test device ref:cpu only when it is set) */
+    if ((rc = cmd_discover(c,
+                           ref && *ref ? "torch:cpu,torch:cuda:0,torch:mps,ref:cpu"
+                                       : "torch:cpu,torch:cuda:0,torch:mps",
+                           &set, &e)) < 0)
         return cmd_fail(cmd_status(rc), &e);
     for (i = 0; i < set.n; i++) {
-        table_device(stdout, &set.devs[i].info);
+        if (device_fault(&set.devs[i])[0])
+            printf("%s  %s\n", set.devs[i].info.id, device_fault(&set.devs[i]));
+        else
+            table_device(stdout, &set.devs[i].info);
         if (i + 1 < set.n)
             putchar('\n');
     }

@@ -12,7 +12,7 @@
   <xsl:template match="/">
     <xsl:call-template name="page">
       <xsl:with-param name="title" select="$a/title"/>
-      <xsl:with-param name="description" select="$a/lead/p[1]"/>
+      <xsl:with-param name="description" select="$a/summary"/>
       <xsl:with-param name="body">
         <xsl:call-template name="article"/>
         <xsl:if test="/page/@kind != 'feed-item' and not($offline)">
@@ -35,6 +35,12 @@
       <section class="lead">
         <xsl:for-each select="$a/lead/p"><p><xsl:value-of select="."/></p></xsl:for-each>
       </section>
+      <xsl:if test="$a/lead/item">
+        <ul class="detail">
+          <xsl:for-each select="$a/lead/item"><li><xsl:value-of select="."/></li></xsl:for-each>
+        </ul>
+      </xsl:if>
+      <xsl:for-each select="$a/lead/note"><p class="note"><xsl:value-of select="."/></p></xsl:for-each>
       <xsl:for-each select="$a/warning">
         <p class="warning"><strong>Warning: </strong><xsl:value-of select="."/></p>
       </xsl:for-each>
@@ -110,15 +116,17 @@
       </xsl:if>
 
       <h2>Conclusions</h2>
-      <xsl:for-each select="$a/mode/conclusion"><p><xsl:value-of select="."/></p></xsl:for-each>
-      <xsl:if test="$a/compare/@href">
-        <p>Compared with the previous run on this host
-          (<xsl:call-template name="link">
-            <xsl:with-param name="href" select="$a/compare/@href"/>
-            <xsl:with-param name="text" select="$a/compare/@previous"/>
-          </xsl:call-template>):
-          <xsl:value-of select="$a/compare/@summary"/>.</p>
-      </xsl:if>
+      <ul class="conclusions">
+        <xsl:for-each select="$a/mode/conclusion"><li><xsl:value-of select="."/></li></xsl:for-each>
+        <xsl:if test="$a/compare/@href">
+          <li>Compared with the previous run on this host
+            (<xsl:call-template name="link">
+              <xsl:with-param name="href" select="$a/compare/@href"/>
+              <xsl:with-param name="text" select="$a/compare/@previous"/>
+            </xsl:call-template>):
+            <xsl:value-of select="$a/compare/@summary"/>.</li>
+        </xsl:if>
+      </ul>
       <xsl:if test="$a/compare/@note">
         <p><xsl:value-of select="$a/compare/@note"/></p>
       </xsl:if>
@@ -183,7 +191,7 @@
                   <xsl:value-of select="."/>
                   <xsl:if test="@throttled = 'yes'"> †</xsl:if>
                   <xsl:if test="@ci">
-                    <br/><small class="ci"><xsl:value-of select="@ci"/> · n <xsl:value-of select="@n"/><xsl:if test="@flag = 'wide'"> · wide</xsl:if></small>
+                    <br/><small class="ci"><xsl:value-of select="@ci"/> · n <xsl:value-of select="@n"/><xsl:if test="@flag = 'wide'"> · wide</xsl:if><xsl:if test="@flag = 'uninformative'"> · uninformative</xsl:if></small>
                   </xsl:if>
                 </td>
               </xsl:for-each>

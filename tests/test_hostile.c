@@ -1538,12 +1538,15 @@ static void test_feed_escaping(void **state)
     feed_texts(feed, "description", text, sizeof text);
     assert_null(strstr(text, "<img"));
     assert_non_null(strstr(text, "<p>"));
-    /* the default title names the host: as text */
+    /* the host, in the item's article (a title too long for it leaves
+     * it out, prose_headline): as text */
     o.title = NULL;
     if (report_write(&o, index, sizeof index, &e) != BE_OK)
         fail_msg("%s", e.msg);
     feed_texts(feed, "title", text, sizeof text);
     assert_null(strstr(text, "<img"));
+    feed_texts(feed, "encoded", text, sizeof text);
+    assert_null(strstr(text, "<img src=x"));
     assert_non_null(strstr(text, "&lt;img src=x onerror=alert(1)&gt;"));
 }
 

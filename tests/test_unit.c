@@ -246,7 +246,7 @@ static void test_changes_step_not_outlier(void **state)
     err e;
     (void)state;
     chg_series(x, v, 11, 0.03);
-    assert_int_equal(changes_find(x, 11, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 11, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 6);
     assert_int_equal(st[0].nbefore, 6);
@@ -262,10 +262,10 @@ static void test_changes_step_not_outlier(void **state)
         static const double tail[] = {100, 101, 99, 100, 100, 140};
         static const double mid[] = {100, 101, 99, 60, 100, 100, 99};
         chg_series(x, tail, 6, 0.03);
-        assert_int_equal(changes_find(x, 6, st, CHG_MAX, &n, &e), BE_OK);
+        assert_int_equal(changes_find(x, NULL, 6, st, CHG_MAX, &n, &e), BE_OK);
         assert_int_equal(n, 0);
         chg_series(x, mid, 7, 0.03);
-        assert_int_equal(changes_find(x, 7, st, CHG_MAX, &n, &e), BE_OK);
+        assert_int_equal(changes_find(x, NULL, 7, st, CHG_MAX, &n, &e), BE_OK);
         assert_int_equal(n, 0);
     }
 }
@@ -280,7 +280,7 @@ static void test_changes_two_steps(void **state)
     err e;
     (void)state;
     chg_series(x, v, 10, 0.02);
-    assert_int_equal(changes_find(x, 10, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 10, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 2);
     assert_int_equal(st[0].at, 3);
     assert_int_equal(st[1].at, 7);
@@ -302,19 +302,19 @@ static void test_changes_floors(void **state)
     err e;
     (void)state;
     chg_series(x, small, 8, 0.001);
-    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 8, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     chg_series(x, big, 8, 0.001);
-    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 8, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     chg_series(x, big, 8, 0.40);
-    assert_int_equal(changes_find(x, 8, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 8, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     chg_series(x, big + 2, 3, 0.001);
-    assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 3, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     x[1].lo = 0.0;
-    assert_int_equal(changes_find(x, 3, st, CHG_MAX, &n, &e), BE_EUSAGE);
+    assert_int_equal(changes_find(x, NULL, 3, st, CHG_MAX, &n, &e), BE_EUSAGE);
 }
 
 /* Real runs: the OpenCL device's run-level log geometric mean over 20
@@ -339,15 +339,62 @@ static void test_changes_real_runs(void **state)
     for (i = 0; i < 20; i++)
         v[i] = exp(g[i]);
     chg_series(x, v, 20, 0.01);
-    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 20, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     for (i = 11; i < 20; i++)
         v[i] *= 1.2;
     chg_series(x, v, 20, 0.01);
-    assert_int_equal(changes_find(x, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 20, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 9);
     assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
+}
+
+/* The same real runs with ×1.2 from the 12th run, and something recorded
+ * as changed at the 12th run (an interposed BLAS, say): the blind search
+ * puts the step at run 10, since runs 10 and 11 sat high already; the
+ * data allow runs 10 to 12 (its place's likelihood set), the recorded
+ * change lies among them and passes the step test there, so the step is
+ * placed at the 12th run, where it was made.  A change recorded far from
+ * where the data put the step moves nothing; one where there is no step
+ * makes none. */
+static void test_changes_known(void **state)
+{
+    static const double g[20] = {-0.068, -0.123, 0.002, -0.014, 0.103,  0.097, 0.007,
+                                 0.075,  -0.005, 0.113, 0.107,  0.048,  0.108, 0.038,
+                                 0.092,  -0.016, 0.035, -0.007, -0.066, -0.095};
+    double v[20];
+    int known[20] = {0};
+    chg_value x[20];
+    chg_step st[CHG_MAX];
+    int n, i;
+    err e;
+    (void)state;
+    for (i = 0; i < 20; i++)
+        v[i] = exp(g[i]) * (i >= 11 ? 1.2 : 1.0);
+    chg_series(x, v, 20, 0.01);
+    known[11] = 1;
+    assert_int_equal(changes_find(x, known, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 11);
+    assert_int_equal(st[0].known, 1);
+    assert_true(st[0].at_lo <= 9 && st[0].at_hi >= 11);
+    assert_true(st[0].ratio_lo < 1.2 && 1.2 < st[0].ratio_hi);
+    /* recorded at the 4th run instead: the blind step, at run 10 */
+    known[11] = 0;
+    known[3] = 1;
+    assert_int_equal(changes_find(x, known, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(st[0].at, 9);
+    assert_int_equal(st[0].known, 0);
+    /* no step, a change recorded at the 12th run: nothing */
+    for (i = 0; i < 20; i++)
+        v[i] = exp(g[i]);
+    chg_series(x, v, 20, 0.01);
+    known[3] = 0;
+    known[11] = 1;
+    assert_int_equal(changes_find(x, known, 20, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(n, 0);
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -406,7 +453,7 @@ static void test_changes_manual(void **state)
     err e;
     (void)state;
     chg_series(x, clean, 9, 0.02);
-    assert_int_equal(changes_find(x, 9, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 9, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 6);
     assert_int_equal(st[0].nbefore, 6);
@@ -441,7 +488,7 @@ static void test_changes_manual(void **state)
     memcpy(v, clean, sizeof clean);
     v[4] = 19.1;
     chg_series(x, v, 9, 0.02);
-    assert_int_equal(changes_find(x, 9, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 9, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     se1 = log_sd(v, 6) / sqrt(6.0);
     se2 = fmax(fmax(log_sd(v + 6, 3), manual_noise(v, 9)), prec) / sqrt(3.0);
@@ -454,7 +501,7 @@ static void test_changes_manual(void **state)
     /* three more runs after the step: still none, d / SE 3.27 against
      * 3.52 (t at 1 − 0.025 / 9 on 10 df) */
     chg_series(x, after, 12, 0.02);
-    assert_int_equal(changes_find(x, 12, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 12, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 0);
     se2 = fmax(fmax(log_sd(after + 6, 6), manual_noise(after, 12)), prec) / sqrt(6.0);
     se = sqrt(se1 * se1 + se2 * se2);
@@ -464,7 +511,7 @@ static void test_changes_manual(void **state)
 
     /* five more before it: found, +25% (95% interval +15% to +37%) */
     chg_series(x, before, 14, 0.02);
-    assert_int_equal(changes_find(x, 14, st, CHG_MAX, &n, &e), BE_OK);
+    assert_int_equal(changes_find(x, NULL, 14, st, CHG_MAX, &n, &e), BE_OK);
     assert_int_equal(n, 1);
     assert_int_equal(st[0].at, 11);
     assert_int_equal(st[0].nbefore, 11);
@@ -1157,6 +1204,61 @@ static void test_seeded_inputs(void **state)
     workload_free(&a);
     workload_free(&b);
     workload_free(&c);
+}
+
+/* ---- the machine's fingerprint ---- */
+
+/* A run of "Test CPU", 8 cores, 16 GiB, its CPU device and the GPUs
+ * gpus[0..n). */
+static results *print_run(const char *const *gpus, int n)
+{
+    results *r = results_new();
+    device_info d;
+    int i;
+    assert_non_null(r);
+    snprintf(r->prov.cpu_model, sizeof r->prov.cpu_model, "Test CPU");
+    r->prov.cores = 8;
+    r->prov.memory = 16.0 * 1073741824.0;
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.type, sizeof d.type, "CPU");
+    snprintf(d.name, sizeof d.name, "Test CPU");
+    assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    for (i = 0; i < n; i++) {
+        snprintf(d.id, sizeof d.id, "cl:0.%d", i);
+        snprintf(d.type, sizeof d.type, "GPU");
+        snprintf(d.name, sizeof d.name, "%s", gpus[i]);
+        assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    }
+    return r;
+}
+
+/* The fingerprint: FNV-1a of "Test CPU|8|16" for the CPU alone (as before
+ * devices counted), then "|Model A|Model B", each model once and in order
+ * of name, whatever the devices' order; another GPU, another machine.  The
+ * expected values are the hash worked out apart (Python). */
+static void test_machine_print(void **state)
+{
+    static const char *const ab[] = {"Model B", "Model A", "Model B"},
+                             *const ba[] = {"Model A", "Model B"},
+                             *const ac[] = {"Model A", "Model C"};
+    results *cpu = print_run(NULL, 0), *x = print_run(ab, 3), *y = print_run(ba, 2),
+            *z = print_run(ac, 2);
+    char fp[16];
+    (void)state;
+    q_machine_print(cpu, fp, sizeof fp);
+    assert_string_equal(fp, "5c8b4eb2");
+    q_machine_print(x, fp, sizeof fp);
+    assert_string_equal(fp, "6260bdff");
+    q_machine_print(y, fp, sizeof fp);
+    assert_string_equal(fp, "6260bdff");
+    assert_true(q_same_machine(x, y));
+    assert_false(q_same_machine(x, z));
+    assert_false(q_same_machine(cpu, x));
+    results_free(cpu);
+    results_free(x);
+    results_free(y);
+    results_free(z);
 }
 
 /* ---- comparison of two runs ---- */
@@ -2707,9 +2809,78 @@ static void test_contention(void **state)
     assert_int_equal(results_summarize_in(r, &p, NULL), BE_OK);
     assert_close(p.resident.contention, 0.25);
     assert_close(p.resident.ci_lo, lo * 0.75);
+    /* issue 41: only what computes on the busy host's CPUs: the CPU, an
+     * OpenCL device of type CPU (PoCL); a GPU runs on its own silicon and
+     * its interval stays as measured */
+    {
+        static const char *const type[] = {"GPU", "CPU"};
+        device_info d;
+        int k;
+        for (k = 0; k < 2; k++) {
+            memset(&d, 0, sizeof d);
+            snprintf(d.id, sizeof d.id, "cl:0.%d", k);
+            snprintf(d.kind, sizeof d.kind, "opencl");
+            snprintf(d.type, sizeof d.type, "%s", type[k]);
+            assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+            snprintf(p.device, sizeof p.device, "cl:0.%d", k);
+            assert_int_equal(results_summarize_in(r, &p, NULL), BE_OK);
+            assert_true(p.resident.contention == (k ? 0.25 : 0.0));
+            assert_close(p.resident.ci_lo, k ? lo * 0.75 : lo);
+        }
+    }
     free(p.samples);
     free(p.pass);
     results_free(r);
+}
+
+/* Issue 41: a ratio in prose is never "0.00×": a device a thousand times
+ * slower is "1,000× slower", with its interval said the same way. */
+static void test_fmt_ratio(void **state)
+{
+    char b[160];
+    (void)state;
+    fmt_times(b, sizeof b, 32.164);
+    assert_string_equal(b, "32.16\xc3\x97");
+    fmt_times(b, sizeof b, 16328.8);
+    assert_string_equal(b, "16,329\xc3\x97");
+    fmt_times(b, sizeof b, 1234567.0);
+    assert_string_equal(b, "1,234,567\xc3\x97");
+    fmt_times(b, sizeof b, 0.001);
+    assert_string_equal(b, "0.001\xc3\x97");
+    fmt_times(b, sizeof b, 0.0);
+    assert_string_equal(b, "no factor");
+    fmt_ratio(b, sizeof b, 0.001);
+    assert_string_equal(b, "1,000\xc3\x97 slower");
+    fmt_ratio(b, sizeof b, 2.5);
+    assert_string_equal(b, "2.50\xc3\x97");
+    fmt_ratio(b, sizeof b, 0.5);
+    assert_string_equal(b, "2.00\xc3\x97 slower");
+    fmt_ratio_ci(b, sizeof b, 32.16, 27.84, 37.15, 0);
+    assert_string_equal(b, "32.16\xc3\x97 (95% CI 27.84\xe2\x80\x93"
+                           "37.15)");
+    fmt_ratio_ci(b, sizeof b, 0.001, 0.0008, 0.00125, 0);
+    assert_string_equal(b, "1,000\xc3\x97 slower (95% CI 800\xe2\x80\x93"
+                           "1,250\xc3\x97 slower)");
+    fmt_ratio_ci(b, sizeof b, 1.0 / 1.84, 1.0 / 15.57, 4.6, 1);
+    assert_string_equal(b, "1.84\xc3\x97 slower (95% CI 15.57\xc3\x97 slower to 4.60\xc3\x97 "
+                           "faster, uninformative)");
+    /* an interval that says nothing, its ends without exponents */
+    fmt_time(b, sizeof b, 6.3e-13);
+    assert_string_equal(b, "0.00063 ns");
+    fmt_time(b, sizeof b, 1959183.4);
+    assert_string_equal(b, "1,959,183 s");
+    fmt_time(b, sizeof b, 3.32e-8);
+    assert_string_equal(b, "33.2 ns");
+    fmt_time(b, sizeof b, 513.0);
+    assert_string_equal(b, "513 s");
+    fmt_time(b, sizeof b, 999.6e-6); /* the H100 run's page had "1e+03 µs" */
+    assert_string_equal(b, "1 ms");
+    fmt_time(b, sizeof b, 0.9996);
+    assert_string_equal(b, "1 s");
+    fmt_time(b, sizeof b, 999.4e-6);
+    assert_string_equal(b, "999 \xc2\xb5s");
+    fmt_ratio_ci(b, sizeof b, 0.5, 0.0, 1.0, 1);
+    assert_string_equal(b, "2.00\xc3\x97 slower (95% CI unbounded, uninformative)");
 }
 
 static void test_machstate_parse(void **state)
@@ -3191,6 +3362,7 @@ int main(void)
         cmocka_unit_test(test_changes_two_steps),
         cmocka_unit_test(test_changes_floors),
         cmocka_unit_test(test_changes_real_runs),
+        cmocka_unit_test(test_changes_known),
         cmocka_unit_test(test_changes_manual),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_summary_leaves_far_out),
@@ -3206,6 +3378,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_plan_memory),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_machine_print),
         cmocka_unit_test(test_cli_tokens),
         cmocka_unit_test(test_cli_many_runs),
         cmocka_unit_test(test_cpu_correct),
@@ -3224,6 +3397,7 @@ int main(void)
         cmocka_unit_test(test_query_points),
         cmocka_unit_test(test_query_fit),
         cmocka_unit_test(test_query_uninformative),
+        cmocka_unit_test(test_fmt_ratio),
         cmocka_unit_test(test_passes_interval_between),
         cmocka_unit_test(test_passes_interval_within_floor),
         cmocka_unit_test(test_passes_interleaved_and_single),

@@ -7,6 +7,8 @@
  * that remain), the weakest failing one is dropped, and this repeats until
  * every split passes.  What is reported is each split's test against its
  * final neighbours, so the sizes describe the levels the reader sees.
+ * A split at a recorded change keeps, through the pruning, the guard it
+ * was accepted with: over the recorded changes of its segment.
  */
 #include "changes.h"
 
@@ -18,10 +20,11 @@
 
 /* The series on the log scale: timing noise is multiplicative. */
 typedef struct chg_log {
-    const double *y; /* log v                                 */
-    const double *w; /* log half-width of the run's interval  */
-    double *tmp;     /* scratch, as long as the series        */
-    double noise;    /* the series' run-to-run SD, robustly   */
+    const double *y;  /* log v                                 */
+    const double *w;  /* log half-width of the run's interval  */
+    const int *known; /* NULL, or the recorded changes (changes.h) */
+    double *tmp;      /* scratch, as long as the series        */
+    double noise;     /* the series' run-to-run SD, robustly   */
 } chg_log;
 
 static int cmp_double(const void *a, const void *b)
@@ -109,16 +112,74 @@ static double series_noise(const chg_log *L, int n)
     return 1.482602 * stats_quantile(L->tmp, n - 1, 0.5) / sqrt(2.0);
 }
 
+/* The splits of [s, e) one may test: each side at least CHG_MIN_SIDE. */
+static int first_split(int s)
+{
+    return s + CHG_MIN_SIDE;
+}
+
+static int last_split(int e)
+{
+    return e - CHG_MIN_SIDE;
+}
+
+/* How many recorded changes [s, e) offers as splits. */
+static int known_in(const chg_log *L, int s, int e)
+{
+    int i, k = 0;
+    for (i = first_split(s); L->known && i <= last_split(e); i++)
+        k += L->known[i] != 0;
+    return k;
+}
+
+/* The sum of squares of y[s..e) about the means of its two sides split
+ * at t. */
+static double split_sse(const chg_log *L, int s, int t, int e)
+{
+    double ss = 0.0, m;
+    int i, side;
+    for (side = 0; side < 2; side++) {
+        int a = side ? t : s, b = side ? e : t;
+        m = 0.0;
+        for (i = a; i < b; i++)
+            m += L->y[i] / (b - a);
+        for (i = a; i < b; i++)
+            ss += (L->y[i] - m) * (L->y[i] - m);
+    }
+    return ss;
+}
+
+/* Where the data alone may put the step of [s, e) that is tested at t:
+ * the splits whose sum of squares is within χ²₁(95%) noise variances of
+ * the least (Hinkley's likelihood set), the noise the larger of the
+ * series' and what the best two-level fit leaves; [*lo, *hi] spans them
+ * and t. */
+static void place(const chg_log *L, int s, int t, int e, int *lo, int *hi)
+{
+    double least = INFINITY, sd, lim;
+    int u;
+    for (u = first_split(s); u <= last_split(e); u++)
+        least = fmin(least, split_sse(L, s, u, e));
+    sd = fmax(L->noise, sqrt(least / (e - s - 2)));
+    lim = least + 3.841459 * sd * sd;
+    *lo = *hi = t;
+    for (u = first_split(s); u <= last_split(e); u++)
+        if (split_sse(L, s, u, e) <= lim) {
+            *lo = u < *lo ? u : *lo;
+            *hi = u > *hi ? u : *hi;
+        }
+}
+
 /* The step test of y[s..t) against y[t..e): fills st and returns |t| of
  * the step when it is significant and beyond CHG_NOISE, else 0.  The
  * levels are the sides' medians, so that a lone outlier beside a step
  * does not change its size; the width is Student's, from the means'
- * standard errors (which the outlier widens).  The split was the best of
- * the segment's candidates, so it must pass at 5% over all of them
- * (Bonferroni): the interval reported stays the 95% one. */
-static double step_test(const chg_log *L, int s, int t, int e, chg_step *st)
+ * standard errors (which the outlier widens).  The split was one of
+ * ntests the segment was searched for (all its splits, or its recorded
+ * changes), so it must pass at 5% over all of them (Bonferroni): the
+ * interval reported stays the 95% one. */
+static double step_test(const chg_log *L, int s, int t, int e, int ntests, chg_step *st)
 {
-    const int cand = e - s - 2 * CHG_MIN_SIDE + 1;
     double ma, sa, mb, sb, d, se, q, qs;
     level(L, s, t, &ma, &sa);
     level(L, t, e, &mb, &sb);
@@ -127,7 +188,8 @@ static double step_test(const chg_log *L, int s, int t, int e, chg_step *st)
     d = mb - ma;
     se = sqrt(sa * sa + sb * sb);
     q = stats_t975(e - s - 2);
-    st->at = t;
+    st->at = st->at_lo = st->at_hi = t;
+    st->known = L->known && L->known[t];
     st->nbefore = t - s;
     st->nafter = e - t;
     st->before = exp(ma);
@@ -138,22 +200,49 @@ static double step_test(const chg_log *L, int s, int t, int e, chg_step *st)
     if (fabs(st->ratio - 1.0) <= CHG_NOISE)
         return 0.0;
     /* the quantile by bisection only for a step that could count */
-    qs = cand > 1 ? stats_t_quantile(1.0 - 0.025 / cand, e - s - 2) : q;
+    qs = ntests > 1 ? stats_t_quantile(1.0 - 0.025 / ntests, e - s - 2) : q;
     if (fabs(d) <= qs * se)
         return 0.0;
     return se > 0.0 ? fabs(d) / se : INFINITY;
 }
 
+/* The guard of a split of [s, e) at t: over the segment's recorded
+ * changes when t is one, else over all its splits. */
+static int tests_for(const chg_log *L, int s, int t, int e)
+{
+    return L->known && L->known[t] ? known_in(L, s, e) : last_split(e) - first_split(s) + 1;
+}
+
+/* The recorded change of [lo, hi] nearest t (the earlier of two as near),
+ * or −1. */
+static int known_near(const chg_log *L, int t, int lo, int hi)
+{
+    int d;
+    for (d = 0; L->known && (t - d >= lo || t + d <= hi); d++) {
+        if (t - d >= lo && L->known[t - d])
+            return t - d;
+        if (t + d <= hi && L->known[t + d])
+            return t + d;
+    }
+    return -1;
+}
+
 /* Binary segmentation of [s, e): the accepted splits into at[], sorted
- * later. */
+ * later.  The E-divisive best split proposes; a recorded change where the
+ * data may put it is tested first (changes.h, step 3). */
 static void segment(const chg_log *L, int s, int e, int *at, int *n, int max)
 {
-    int bt;
+    int bt, lo, hi, h;
     chg_step st;
     if (e - s < 2 * CHG_MIN_SIDE || *n >= max)
         return;
-    bt = best_split(L->y, s, e);
-    if (bt < 0 || step_test(L, s, bt, e, &st) <= 0.0)
+    if ((bt = best_split(L->y, s, e)) < 0)
+        return;
+    place(L, s, bt, e, &lo, &hi);
+    h = known_near(L, bt, lo, hi);
+    if (h >= 0 && step_test(L, s, h, e, tests_for(L, s, h, e), &st) > 0.0)
+        bt = h;
+    else if (step_test(L, s, bt, e, tests_for(L, s, bt, e), &st) <= 0.0)
         return;
     at[(*n)++] = bt;
     segment(L, s, bt, at, n, max);
@@ -166,7 +255,8 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, err *e)
+int changes_find(const chg_value *x, const int *known, int n, chg_step *out, int max, int *nout,
+                 err *e)
 {
     double *y = NULL, *w = NULL, *tmp = NULL;
     int *at = NULL, na = 0, i, rc = BE_OK;
@@ -193,6 +283,7 @@ int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, e
     L.y = y;
     L.w = w;
     L.tmp = tmp;
+    L.known = known;
     L.noise = series_noise(&L, n);
     segment(&L, 0, n, at, &na, n);
     qsort(at, (size_t)na, sizeof *at, cmp_int);
@@ -203,7 +294,8 @@ int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, e
         int drop = -1;
         for (i = 0; i < na; i++) {
             chg_step st;
-            double q = step_test(&L, i ? at[i - 1] : 0, at[i], i + 1 < na ? at[i + 1] : n, &st);
+            int s = i ? at[i - 1] : 0, t = i + 1 < na ? at[i + 1] : n;
+            double q = step_test(&L, s, at[i], t, tests_for(&L, s, at[i], t), &st);
             if (q <= 0.0 && (drop < 0 || fabs(log(st.ratio)) < weakest)) {
                 weakest = fabs(log(st.ratio));
                 drop = i;
@@ -214,8 +306,12 @@ int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, e
         memmove(at + drop, at + drop + 1, (size_t)(na - drop - 1) * sizeof *at);
         na--;
     }
-    for (i = 0; i < na && *nout < max; i++)
-        step_test(&L, i ? at[i - 1] : 0, at[i], i + 1 < na ? at[i + 1] : n, &out[(*nout)++]);
+    for (i = 0; i < na && *nout < max; i++) {
+        chg_step *st = &out[(*nout)++];
+        int s = i ? at[i - 1] : 0, t = i + 1 < na ? at[i + 1] : n;
+        step_test(&L, s, at[i], t, 0, st);
+        place(&L, s, at[i], t, &st->at_lo, &st->at_hi);
+    }
 fail:
     free(y);
     free(w);

@@ -32,6 +32,18 @@
  *      three steps where there were none; on 13 windows of such runs with
  *      a ×1.2 step put in, one to three steps beside it in 8 of them
  *      (docs/compare.md).
+ *   3. Where a split lies is itself uncertain: the splits whose two-level
+ *      fit leaves a sum of squares within χ²₁(95%) = 3.84 noise variances
+ *      of the best one's (the likelihood set of a change point, Hinkley
+ *      1970) are where the data alone may put it.  A run whose recorded
+ *      setup changed (known[], the caller's: provenance and environment)
+ *      inside that set is a split named before the data were seen, not
+ *      one picked among all: it is tested there, guarded only over the
+ *      recorded changes the segment holds, as `compare` tests the split a
+ *      user names — so a slower BLAS interposed at run 13 is found at run
+ *      13, where the blind search, guarded over every split, missed it or
+ *      put it at run 12 when that run happened to be slow
+ *      (tests/bench_history, docs/compare.md).
  *
  * Pure computation on arrays: no model, no file, no output.
  */
@@ -58,6 +70,9 @@ typedef struct chg_value {
 /* A step: the level moves from before to after at value `at`. */
 typedef struct chg_step {
     int at;                           /* index of the first value of the new level */
+    int at_lo, at_hi;                 /* where the data alone may put it (step 3 above):
+                                         at_lo ≤ at ≤ at_hi                        */
+    int known;                        /* 1: at is a recorded change (known[at])    */
     int nbefore, nafter;              /* values in the two segments compared       */
     double before, after;             /* their levels (medians)                    */
     double ratio, ratio_lo, ratio_hi; /* after / before, and its 95% interval      */
@@ -65,7 +80,10 @@ typedef struct chg_step {
 
 /* The steps in x[0..n) (values outside the contract above are refused:
  * BE_EUSAGE), at most max of them, in the order of `at`, into out;
- * *nout receives how many.  BE_EFAIL only when out of memory. */
-int changes_find(const chg_value *x, int n, chg_step *out, int max, int *nout, err *e);
+ * *nout receives how many.  known: NULL, or n flags, known[i] nonzero when
+ * something recorded changed between values i − 1 and i.  BE_EFAIL only
+ * when out of memory. */
+int changes_find(const chg_value *x, const int *known, int n, chg_step *out, int max, int *nout,
+                 err *e);
 
 #endif

@@ -32,10 +32,16 @@ static void settle(const results *r, choice_cell *c)
     c->close = 0;
     c->pick = 0;
     c->other = -1;
+    for (k = 0; k < c->n; k++)
+        c->t[k].uninformative = q_ci_uninformative(c->t[k].lo, c->t[k].hi);
+    c->uninformative = c->n > 0 && c->t[0].uninformative;
     /* t[k].median ≥ t[0].median, so the two intervals overlap exactly when
      * t[k]'s reaches down to t[0]'s upper end */
     for (k = 1; k < c->n; k++) {
-        c->t[k].tied = c->t[k].lo <= c->t[0].hi;
+        int near = c->t[k].median <= CHOICE_TIE_FACTOR * c->t[0].median;
+        c->uninformative |= near && c->t[k].uninformative;
+        c->t[k].tied =
+            near && !c->t[0].uninformative && !c->t[k].uninformative && c->t[k].lo <= c->t[0].hi;
         c->close |= c->t[k].tied;
     }
     if (!c->close)
@@ -244,5 +250,6 @@ void choice_at(const choice_group *g, int batch, choice_answer *a)
     }
     a->dev = a->cell->t[a->cell->pick].dev;
     a->close = a->cell->close;
+    a->uninformative = a->cell->uninformative;
     a->other = a->cell->other >= 0 ? a->cell->t[a->cell->other].dev : -1;
 }

@@ -7,9 +7,13 @@
  * every device with an ok point there is ranked by its median step time
  * (q_summary_in: the host device's resident time, another's in the view)
  * with its 95% interval, the one the report's tables show.  The answer is
- * the device with the lowest median, unless another device's interval
- * overlaps its interval: then the batch is too close to call, and the
- * rule (CHOICE_RULE) picks one of them.  At a batch that was not measured
+ * the device with the lowest median, unless another device is tied with
+ * it (CHOICE_CLOSE: medians within CHOICE_TIE_FACTOR, intervals that
+ * overlap and inform): then the batch is too close to call, and the rule
+ * (CHOICE_RULE) picks one of them.  An interval too wide to inform
+ * (q_ci_uninformative) never makes a tie: a busy host's CPU interval of
+ * "0.0332 µs to 513 s" overlaps every device's, and took the CPU by the
+ * rule at every batch, against a device 10× faster.  At a batch that was not measured
  * the answer is a measured batch's (choice_at says which).  Pure: a loaded
  * results model in, numbers out; decide.h writes them for programs.
  */
@@ -18,11 +22,34 @@
 
 #include "results.h"
 
+/* The most one median of a tie may exceed the fastest one: the 10% of
+ * Q_WIDE, the band within which an interval is not flagged wide.  Two default
+ * runs on the quiet development machine had intervals of ±11% (median
+ * half-width, docs/statistics.md): medians 10% apart are what a rerun
+ * moves; further apart, overlapping intervals say the intervals are wide,
+ * not that the devices are alike. */
+#define CHOICE_TIE_FACTOR 1.10
+#define CHOICE_STR_(x) #x
+#define CHOICE_STR(x) CHOICE_STR_(x)
+
 /* The rule for a batch too close to call, in the words decision.json,
  * `which` and the header give. */
 #define CHOICE_CLOSE                                                                         \
-    "too close to call: another device's 95% interval of the median step time overlaps the " \
-    "fastest one's"
+    "too close to call: another device's median step time within " CHOICE_STR(               \
+        CHOICE_TIE_FACTOR) "x the fastest one's and "                                        \
+                           "its 95% interval overlapping the fastest one's, both intervals " \
+                           "informative"
+#define CHOICE_UNINFORMATIVE                                                                    \
+    "an interval is uninformative when its upper end is more than 2x its lower, its lower end " \
+    "is 0 or less, or an end is not finite: flagged, and never taken as a tie; an answer "      \
+    "whose fastest device, or a device within " CHOICE_STR(                                     \
+        CHOICE_TIE_FACTOR) "x of it, has one is flagged uninformative "                         \
+                           "(it rests on the medians alone: measure again on a quieter machine)"
+#define CHOICE_CONTENTION                                                                      \
+    "the lower end of the interval of a device that computes on the host's CPUs (the CPU, an " \
+    "OpenCL device of type CPU) is lowered by the largest share of the CPU other processes "   \
+    "took while it was measured (its contention), as a quiet host could run it that much "     \
+    "faster; a device with its own silicon (a GPU) is not"
 #define CHOICE_RULE                                                                              \
     "take the host device (the CPU), which already holds the program's data, when it is within " \
     "reach, else the one with the lowest median"
@@ -36,8 +63,9 @@
 typedef struct choice_time {
     int dev;               /* its index in results.devices       */
     double median, lo, hi; /* seconds: median and 95% interval   */
-    int tied;              /* 1: its interval overlaps the fastest one's
-                              (the fastest itself: 0)            */
+    int tied;              /* 1: tied with the fastest (CHOICE_CLOSE;
+                              the fastest itself: 0)             */
+    int uninformative;     /* its interval: q_ci_uninformative   */
 } choice_time;
 
 /* The answer at one measured batch. */
@@ -46,6 +74,9 @@ typedef struct choice_cell {
     int n;                           /* devices with an ok point in the view here */
     choice_time *t;                  /* t[0..n), ascending by median; owned       */
     int close;                       /* 1: some device is tied with t[0]          */
+    int uninformative;               /* t[0]'s interval, or that of a device
+                                        within CHOICE_TIE_FACTOR of it, is
+                                        uninformative                            */
     int pick;                        /* the index in t of the answer (the rule)   */
     int other;                       /* close: the index in t of the other device
                          named (the fastest tied one that is not the
@@ -89,6 +120,7 @@ typedef struct choice_answer {
     int dev;                 /* the device named (results.devices)      */
     int other;               /* close: the other device, else -1        */
     int close;               /* the cell is too close to call           */
+    int uninformative;       /* the cell's answer is (choice_cell)      */
     int extrapolated;        /* batch lies outside the measured batches */
     int between;             /* batch lies between two measured batches
                                 whose answers name different devices    */

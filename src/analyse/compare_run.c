@@ -189,6 +189,7 @@ static int match_points(const results *const *a, int na, const results *const *b
             c->hidden = pa->hidden;
             c->batch = pa->batch;
             snprintf(c->sizes, sizeof c->sizes, "%s", pa->sizes);
+            snprintf(c->net, sizeof c->net, "%s", pa->net);
             c->flops = pa->flops_per_layer;
             c->status_a = pa->status;
             c->status_b = pb->status;

@@ -419,10 +419,10 @@ static void device_text(const results *r, const char *id, char *buf, size_t size
 
 void findings_extreme_text(const finding *f, int best, char *buf, size_t size)
 {
-    snprintf(buf, size, "%.2f\xc3\x97 (95%% CI %.2f\xe2\x80\x93%.2f) at hidden %d, batch %d",
-             best ? f->best : f->worst, best ? f->best_lo : f->worst_lo,
-             best ? f->best_hi : f->worst_hi, best ? f->best_hidden : f->worst_hidden,
-             best ? f->best_batch : f->worst_batch);
+    const double lo = best ? f->best_lo : f->worst_lo, hi = best ? f->best_hi : f->worst_hi;
+    fmt_ratio_ci(buf, size, best ? f->best : f->worst, lo, hi, q_ci_uninformative(lo, hi));
+    fmt_append(buf, size, " at hidden %d, batch %d", best ? f->best_hidden : f->worst_hidden,
+               best ? f->best_batch : f->worst_batch);
 }
 
 void findings_sentence(const finding *f, const results *r, char *buf, size_t size)
@@ -486,4 +486,217 @@ void findings_sentence(const finding *f, const results *r, char *buf, size_t siz
                    f->why);
         break;
     }
+}
+
+/* ---- the pages' words ---------------------------------------------------- */
+
+/* "faster than" / "cheaper per step than": what being ahead means in f. */
+static const char *ahead_word(const finding *f)
+{
+    return f->c->cost ? "cheaper per step than" : "faster than";
+}
+
+/* The interval of f's crossover summary: "95% CI 1.1–1.4 MFLOP", "95% CI
+ * up to 3 MFLOP", "no bounded 95% CI". */
+static void summary_ci(const fit_crossover *c, char *buf, size_t size)
+{
+    char range[48];
+    if (c->ci_hi > 0.0 && c->ci_lo > 0.0) {
+        fmt_si_range(range, sizeof range, c->ci_lo, c->ci_hi);
+        snprintf(buf, size, "95%% CI %sFLOP", range);
+    } else if (c->ci_hi > 0.0) {
+        fmt_si(range, sizeof range, c->ci_hi, 2, "FLOP");
+        snprintf(buf, size, "95%% CI up to %s", range);
+    } else {
+        snprintf(buf, size, "no bounded 95%% CI");
+    }
+}
+
+/* Where f's devices cross, as work per layer: "about 1.2 MFLOP per layer
+ * (95% CI 1.1–1.4 MFLOP)", "about 44–92 MFLOP per layer (…)" over the
+ * widths; "" when no width crosses in range. */
+static void cross_flops(const finding *f, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    char a[48], b[48], ci[64], range[48];
+    buf[0] = '\0';
+    if (c->kind != CROSS_IN_RANGE || !(c->flops_max > 0.0))
+        return;
+    summary_ci(c, ci, sizeof ci);
+    fmt_si(a, sizeof a, c->flops_min, 2, "FLOP");
+    fmt_si(b, sizeof b, c->flops_max, 2, "FLOP");
+    if (strcmp(a, b) == 0) {
+        snprintf(buf, size, "about %s per layer (%s)", a, ci);
+    } else {
+        fmt_si_range(range, sizeof range, c->flops_min, c->flops_max);
+        snprintf(buf, size, "about %sFLOP per layer (%s)", range, ci);
+    }
+}
+
+/* Why f has no verdict, without the counts of points in brackets. */
+static void why_short(const finding *f, char *buf, size_t size)
+{
+    size_t n = strcspn(f->why, "(");
+    while (n > 0 && f->why[n - 1] == ' ')
+        n--;
+    snprintf(buf, size, "%.*s", (int)n, f->why);
+}
+
+void findings_lead(const finding *f, const results *r, int sentences, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    const char *mode = workload_mode_name(c->mode), *ahead = ahead_word(f);
+    char other[256], base[256], shapes[96], flops[160], x[160];
+
+    if (!size)
+        return;
+    buf[0] = '\0';
+    q_device_name(r, c->other, other, sizeof other);
+    q_device_name(r, c->base, base, sizeof base);
+    findings_shapes_text(f, shapes, sizeof shapes);
+    /* the answer */
+    switch (f->verdict) {
+    case FIND_SOME:
+        cross_flops(f, flops, sizeof flops);
+        fmt_append(buf, size, "In %s, %s is %s %s at %d of %d shapes%s%s.", mode, other, ahead,
+                   base, f->nwins, f->nshapes, flops[0] ? ", crossing at " : "", flops);
+        break;
+    case FIND_ALWAYS:
+        fmt_append(buf, size, "In %s, %s is %s %s %s.", mode, other, ahead, base, shapes);
+        break;
+    case FIND_NEVER:
+        fmt_append(buf, size, "In %s, %s is not %s %s at any of the %d shapes measured.", mode,
+                   other, ahead, base, f->nshapes);
+        break;
+    default:
+        why_short(f, x, sizeof x);
+        fmt_append(buf, size, "In %s, whether %s is %s %s cannot be told: %s.", mode, other, ahead,
+                   base, x);
+        break;
+    }
+    if (sentences < 2)
+        return;
+    /* where it is behind, or by how little it is ahead */
+    switch (f->verdict) {
+    case FIND_SOME:
+        /* the extreme is where the interval reaches lowest: quoted only
+         * where its median is behind too */
+        findings_extreme_text(f, 0, x, sizeof x);
+        if (f->worst > 1.0)
+            fmt_append(buf, size, " %s stays ahead at the other %d.", base, f->nshapes - f->nwins);
+        else
+            fmt_append(buf, size, " %s stays ahead at the other %d, most clearly at %s.", base,
+                       f->nshapes - f->nwins, x);
+        break;
+    case FIND_ALWAYS:
+        findings_extreme_text(f, 0, x, sizeof x);
+        fmt_append(buf, size, " Its narrowest lead is %s.", x);
+        break;
+    case FIND_NEVER:
+        findings_extreme_text(f, 1, x, sizeof x);
+        fmt_append(buf, size, " It comes closest at %s.", x);
+        break;
+    default:
+        break;
+    }
+    /* what to do, or what would settle it */
+    switch (f->verdict) {
+    case FIND_SOME:
+        if (c->kind == CROSS_IN_RANGE)
+            fmt_append(buf, size,
+                       " Use %s above that size and %s below it; the list below "
+                       "gives each width.",
+                       other, base);
+        else
+            fmt_append(buf, size, " Use %s only where the list below says it is ahead.", other);
+        break;
+    case FIND_ALWAYS:
+        fmt_append(buf, size, " Use %s at every size measured.", other);
+        break;
+    case FIND_NEVER:
+        if (c->kind == CROSS_EXTRAPOLATED && c->flops > 0.0)
+            fmt_append(buf, size,
+                       " Stay on %s; only larger sizes, measured, would tell whether %s wins "
+                       "beyond them.",
+                       base, other);
+        else
+            fmt_append(buf, size, " Stay on %s for %s.", base, mode);
+        break;
+    default:
+        fmt_append(buf, size, " Measuring both at the same shapes would settle it.");
+        break;
+    }
+}
+
+void findings_item(const finding *f, const results *r, int named, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    char other[256], base[256], shapes[96], widths[640], x[160];
+    if (!size)
+        return;
+    buf[0] = '\0';
+    fmt_append(buf, size, "%c%s%s", workload_mode_name(c->mode)[0] - 'a' + 'A',
+               workload_mode_name(c->mode) + 1, c->cost ? ", by cost" : "");
+    q_device_name(r, c->other, other, sizeof other);
+    q_device_name(r, c->base, base, sizeof base);
+    if (f->verdict == FIND_UNKNOWN) {
+        why_short(f, x, sizeof x);
+        fmt_append(buf, size, ": no verdict on %s against %s, %s.", other, base, x);
+        return;
+    }
+    findings_shapes_text(f, shapes, sizeof shapes);
+    findings_widths_text(f, widths, sizeof widths);
+    fmt_append(buf, size, ": %s is %s%s%s %s", other, c->cost ? "cheaper" : "faster",
+               named ? " than " : "", named ? base : "", shapes);
+    if (widths[0])
+        fmt_append(buf, size, "; %s", widths);
+    fmt_append(buf, size, ".");
+}
+
+int findings_bullet(const finding *f, const finding *base, const results *r,
+                    const fit_prices *prices, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    const char *mode = workload_mode_name(c->mode), *ahead = ahead_word(f);
+    char other[256], bn[256], shapes[96], flops[160], x[160], po[48], pb[48];
+    buf[0] = '\0';
+    if (base && (f->verdict == FIND_UNKNOWN || f->verdict == base->verdict))
+        return 0;
+    q_device_name(r, c->other, other, sizeof other);
+    q_device_name(r, c->base, bn, sizeof bn);
+    findings_shapes_text(f, shapes, sizeof shapes);
+    fmt_append(buf, size, "In %s", mode);
+    if (c->view == FIT_TRANSFER)
+        fmt_append(buf, size, " with transfers counted");
+    if (c->cost) {
+        fmt_usd(po, sizeof po, q_price(prices, c->other), 3);
+        fmt_usd(pb, sizeof pb, q_price(prices, c->base), 3);
+        fmt_append(buf, size, " at %s and %s per hour", po, pb);
+    }
+    fmt_append(buf, size, ", ");
+    switch (f->verdict) {
+    case FIND_SOME:
+        cross_flops(f, flops, sizeof flops);
+        findings_extreme_text(f, 1, x, sizeof x);
+        if (flops[0])
+            fmt_append(buf, size, "%s overtakes %s at %s.", other, bn, flops);
+        else
+            fmt_append(buf, size, "%s is %s %s %s, at best %s.", other, ahead, bn, shapes, x);
+        break;
+    case FIND_ALWAYS:
+        findings_extreme_text(f, 0, x, sizeof x);
+        fmt_append(buf, size, "%s leads %s at all %d shapes measured, by at least %s.", other, bn,
+                   f->nshapes, x);
+        break;
+    case FIND_NEVER:
+        findings_extreme_text(f, 1, x, sizeof x);
+        fmt_append(buf, size, "%s leads %s at all %d shapes measured; %s reaches at best %s.", bn,
+                   other, f->nshapes, other, x);
+        break;
+    default:
+        why_short(f, x, sizeof x);
+        fmt_append(buf, size, "there is no verdict on %s against %s: %s.", other, bn, x);
+        break;
+    }
+    return 1;
 }

@@ -110,12 +110,42 @@ void findings_wins_text(const finding *f, char *buf, size_t size);
  * width crosses in range. */
 void findings_range_text(const finding *f, char *buf, size_t size);
 
-/* The extreme advantage, with its interval and shape: "0.64× (95% CI
- * 0.55–0.71) at hidden 128, batch 16"; best 1: the best, else the worst. */
+/* The extreme advantage, with its interval and shape (fmt_ratio_ci):
+ * "1.56× slower (95% CI 1.41–1.82× slower) at hidden 128, batch 16",
+ * "32.16× (95% CI 27.84–37.15) at hidden 512, batch 1024", flagged
+ * uninformative by q_ci_uninformative; best 1: the best, else the worst. */
 void findings_extreme_text(const finding *f, int best, char *buf, size_t size);
 
-/* The answer in one sentence (the <sentence> of a crossover, the lead of
- * a report), naming both devices as they describe themselves. */
+/* The answer in one sentence (the <sentence> of a crossover, the results
+ * file's and the terminal's), naming both devices as they describe
+ * themselves. */
 void findings_sentence(const finding *f, const results *r, char *buf, size_t size);
+
+/* The pages' words name devices as people do (q_device_name) and are
+ * short enough to read at a glance; each says one thing the others do not,
+ * so that no sentence comes back on the same page. */
+
+/* The lead of a run's page, of f: at most three sentences of at most 35
+ * words (tests/prose_lint): the answer (where the other device is ahead,
+ * as work per layer with its interval), where it is behind, and what to
+ * do or what would settle it.  sentences 1: the answer alone, the
+ * summary of link previews, the archive and the feed. */
+void findings_lead(const finding *f, const results *r, int sentences, char *buf, size_t size);
+
+/* The detail under the lead, one line per finding: "Inference: PoCL
+ * (CPU) is faster at 23 of 41 shapes measured; from batch 600 at hidden
+ * 256 (95% CI 81 to over 1024) and at no batch at hidden 128 to 2048.";
+ * "… is faster than OpenBLAS (2 threads) at …" (named 1) where the run
+ * compares more than two devices. */
+void findings_item(const finding *f, const results *r, int named, char *buf, size_t size);
+
+/* A conclusion a reader can quote: one fact of f with its number and
+ * interval, "In inference, NVIDIA H100 80GB HBM3 overtakes OpenBLAS, 16
+ * threads at about 1.2 MFLOP per layer (95% CI 1.1–1.4 MFLOP)."  base,
+ * the finding of the resident view that f (one with transfers counted) is
+ * read against, or NULL: f is said only where it differs from base. 0
+ * when there is nothing to say. */
+int findings_bullet(const finding *f, const finding *base, const results *r,
+                    const fit_prices *prices, char *buf, size_t size);
 
 #endif

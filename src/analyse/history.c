@@ -261,8 +261,8 @@ static int level_values(const hist_series *s, const char *dev, wl_mode m, hist_v
         memset(&v[k], 0, sizeof v[k]);
         v[k].kind = CROSS_UNKNOWN;
         /* a run whose CPUs were a cache apart (cachehop.h) is no level
-         * of a device on them: it can be up to twice as slow for that
-         * alone */
+         * of a device on them: it can be slower for that alone, by up to
+         * COMPARE_APART_REACH as far as it was measured */
         v[k].has = n >= 3 && !cachehop_apart(q_run_hop(s->runs[k]), quickest);
         v[k].v = v[k].lo = v[k].hi = n ? exp(g[k] / n) : 1.0;
     }
@@ -335,6 +335,7 @@ static void change_text(const hist_series *s, hist_change *c)
     size_t size = sizeof c->text;
     double pct = 100.0 * (st->ratio - 1.0), lo = 100.0 * (st->ratio_lo - 1.0),
            hi = 100.0 * (st->ratio_hi - 1.0);
+    int reach = c->at - c->at_lo > c->at_hi - c->at ? c->at - c->at_lo : c->at_hi - c->at;
     fmt_date(date, sizeof date, r->prov.started);
     if (c->what == HIST_CROSS)
         snprintf(c->title, sizeof c->title,
@@ -374,12 +375,40 @@ static void change_text(const hist_series *s, hist_change *c)
                  hi, before, after, st->nbefore, st->nafter);
     }
     fmt_append(t, size, ", from run %s (%s) on %s", r->prov.id, date, s->host);
-    if (strcmp(s->label[c->at], "nothing") == 0)
+    if (reach)
+        fmt_append(t, size, " (\xc2\xb1%d run%s)", reach, reach == 1 ? "" : "s");
+    if (c->cause == c->at)
+        fmt_append(t, size, "; likely cause, recorded there: %s.", s->label[c->cause]);
+    else if (c->cause >= 0)
+        fmt_append(t, size, "; likely cause: run %s, %d run%s %s, set %s.",
+                   s->runs[c->cause]->prov.id, abs(c->cause - c->at),
+                   abs(c->cause - c->at) == 1 ? "" : "s", c->cause > c->at ? "later" : "earlier",
+                   s->label[c->cause]);
+    else if (reach)
+        fmt_append(t, size,
+                   "; nothing in its provenance changed within %d run%s of it (the machine, or "
+                   "something breakeven does not record).",
+                   reach, reach == 1 ? "" : "s");
+    else
         fmt_append(t, size,
                    "; nothing in its provenance changed there (the machine, or something "
                    "breakeven does not record).");
-    else
-        fmt_append(t, size, ", after %s.", s->label[c->at]);
+}
+
+/* The likely cause of change c: of the runs where the data may put its
+ * start (c->at_lo..c->at_hi), the one whose recorded setup changed
+ * nearest c->at, the earlier of two as near; −1 when none did.  The one
+ * place a change is tied to what was done to the machine. */
+static int change_cause(const hist_series *s, const hist_change *c)
+{
+    int d;
+    for (d = 0; c->at - d >= c->at_lo || c->at + d <= c->at_hi; d++) {
+        if (c->at - d >= c->at_lo && c->at - d > 0 && strcmp(s->label[c->at - d], "nothing") != 0)
+            return c->at - d;
+        if (c->at + d <= c->at_hi && strcmp(s->label[c->at + d], "nothing") != 0)
+            return c->at + d;
+    }
+    return -1;
 }
 
 /* Finds the changes of one sub-series: values vals[0..nruns) (has set
@@ -388,10 +417,11 @@ static int find_in(hist_series *s, const hist_value *vals, size_t stride, hist_w
                    int hidden, int dev, int *cap, err *e)
 {
     chg_value *x = malloc((size_t)s->nruns * sizeof *x);
-    int *run = malloc((size_t)s->nruns * sizeof *run);
+    int *run = malloc((size_t)s->nruns * sizeof *run),
+        *known = calloc((size_t)s->nruns, sizeof *known);
     chg_step st[CHG_MAX];
     int i, n = 0, ns = 0, rc;
-    if (!x || !run) {
+    if (!x || !run || !known) {
         rc = err_set(e, BE_EFAIL, "out of memory");
         goto done;
     }
@@ -404,7 +434,13 @@ static int find_in(hist_series *s, const hist_value *vals, size_t stride, hist_w
         x[n].hi = v->hi;
         run[n++] = i;
     }
-    if ((rc = changes_find(x, n, st, CHG_MAX, &ns, e)) < 0)
+    /* a recorded change between two values: at any run since the last */
+    for (i = 1; i < n; i++) {
+        int k;
+        for (k = run[i - 1] + 1; k <= run[i] && !known[i]; k++)
+            known[i] = strcmp(s->label[k], "nothing") != 0;
+    }
+    if ((rc = changes_find(x, known, n, st, CHG_MAX, &ns, e)) < 0)
         goto done;
     for (i = 0; i < ns; i++) {
         hist_change *c;
@@ -424,7 +460,12 @@ static int find_in(hist_series *s, const hist_value *vals, size_t stride, hist_w
         c->hidden = hidden;
         c->device = dev;
         c->at = run[st[i].at];
+        /* the runs between two values (none of them one) belong to the
+         * later: the level may have started at any of them */
+        c->at_lo = run[st[i].at_lo - 1] + 1;
+        c->at_hi = run[st[i].at_hi];
         c->step = st[i];
+        c->cause = change_cause(s, c);
         if (what == HIST_CROSS)
             snprintf(c->key, sizeof c->key, "crossover-%d", hidden);
         else if (what == HIST_LEVEL)
@@ -436,6 +477,7 @@ static int find_in(hist_series *s, const hist_value *vals, size_t stride, hist_w
 done:
     free(x);
     free(run);
+    free(known);
     return rc;
 }
 

@@ -63,7 +63,13 @@ typedef struct hist_change {
                       "crossover-512", "peak-cpu"                    */
     char title[300];      /* a headline: "host: cl:0.0 inference peak
                              throughput +18%"                             */
-    char text[HIST_TEXT]; /* the change in one sentence                */
+    int at_lo, at_hi;     /* the series' runs where the data alone may put
+                             its start (changes.h): at_lo ≤ at ≤ at_hi    */
+    int cause;            /* the run whose recorded setup changed nearest
+                             `at` within at_lo..at_hi, its likely cause
+                             (its label says what changed), or −1        */
+    char text[HIST_TEXT]; /* the change in one sentence, its likely cause
+                             named                                        */
 } hist_change;
 
 typedef struct hist_series {

@@ -64,6 +64,10 @@ static int one(const results *r, const rs_point *like, const char *base, const c
         if (pb->batch > c->bmax)
             c->bmax = pb->batch;
         c->nfaster += cells[m].other < cells[m].base;
+        c->nuninformative += q_summary_uninformative(&pb->resident) ||
+                             q_summary_uninformative(v == FIT_WHOST      ? &po->whost
+                                                     : v == FIT_TRANSFER ? &po->transfer
+                                                                         : &po->resident);
         m++;
     }
     c->ncells = m;
@@ -91,6 +95,9 @@ void netfit_sentence(const netfit_cross *x, char *buf, size_t size)
     else if (x->x.kind == CROSS_ALWAYS)
         n = snprintf(buf + k, size - k, "%s is faster than %s at every batch measured", x->other,
                      x->base);
+    else if (x->x.kind == CROSS_NEVER && x->nfaster == 0)
+        n = snprintf(buf + k, size - k, "%s is slower than %s at every batch measured", x->other,
+                     x->base);
     else if (x->x.kind == CROSS_NEVER)
         n = snprintf(buf + k, size - k,
                      "%s never stays ahead of %s (faster at %d of %d batches, not at the "
@@ -100,6 +107,13 @@ void netfit_sentence(const netfit_cross *x, char *buf, size_t size)
         n = snprintf(buf + k, size - k, "no answer (no batch where both %s and %s measured ok)",
                      x->base, x->other);
     k += n > 0 && (size_t)n < size - k ? (size_t)n : size - 1 - k;
+    if (x->nuninformative > 0) {
+        n = snprintf(buf + k, size - k,
+                     "; at %d of the batches a 95%% interval is uninformative (its upper end over "
+                     "2\xc3\x97 its lower), so there the medians alone say which is faster",
+                     x->nuninformative);
+        k += n > 0 && (size_t)n < size - k ? (size_t)n : size - 1 - k;
+    }
     snprintf(buf + k, size - k, "; batches %d..%d.", x->bmin, x->bmax);
 }
 

@@ -28,12 +28,15 @@ typedef struct netfit_cross {
     char sizes[NET_SIZES_MAX];
     char base[32], other[32];
     wl_mode mode;
-    fit_view view;  /* the other device's view (FIT_WHOST too); the base
+    fit_view view;      /* the other device's view (FIT_WHOST too); the base
                        (CPU) is resident */
-    xover_est x;    /* kind CROSS_UNKNOWN when no batch has both devices ok */
-    int ncells;     /* batches both devices measured                     */
-    int nfaster;    /* … at which the other device's median was lower    */
-    int bmin, bmax; /* the smallest and largest of them (0 when none)    */
+    xover_est x;        /* kind CROSS_UNKNOWN when no batch has both devices ok */
+    int ncells;         /* batches both devices measured                     */
+    int nfaster;        /* … at which the other device's median was lower    */
+    int nuninformative; /* … at which either interval is uninformative
+                           (q_ci_uninformative): there the medians alone
+                           say which is faster                         */
+    int bmin, bmax;     /* the smallest and largest of them (0 when none)    */
 } netfit_cross;
 
 typedef struct netfit_set {

@@ -131,6 +131,79 @@ void fmt_usd(char *buf, size_t size, double usd, int digits)
              m, ex);
 }
 
+/* x ≥ 100 whole, with a comma every three digits. */
+static void grouped(char *buf, size_t size, double x)
+{
+    char d[64];
+    size_t n, i, o = 0;
+    snprintf(d, sizeof d, "%.0f", x);
+    n = strlen(d);
+    for (i = 0; i < n && o + 1 < size; i++) {
+        if (i > 0 && (n - i) % 3 == 0 && o + 2 < size)
+            buf[o++] = ',';
+        buf[o++] = d[i];
+    }
+    buf[o] = '\0';
+}
+
+void fmt_times(char *buf, size_t size, double x)
+{
+    char n[64];
+    if (!isfinite(x) || !(x > 0.0)) {
+        snprintf(buf, size, "no factor");
+        return;
+    }
+    if (x >= 99.995)
+        grouped(n, sizeof n, x);
+    else if (x >= 0.00995)
+        snprintf(n, sizeof n, "%.2f", x);
+    else
+        snprintf(n, sizeof n, "%.2g", x);
+    snprintf(buf, size, "%s\xc3\x97", n);
+}
+
+void fmt_ratio(char *buf, size_t size, double r)
+{
+    if (isfinite(r) && r > 0.0 && r < 1.0) {
+        fmt_times(buf, size, 1.0 / r);
+        fmt_append(buf, size, " slower");
+    } else {
+        fmt_times(buf, size, r);
+    }
+}
+
+/* The factor x without its "×". */
+static void bare(char *buf, size_t size, double x)
+{
+    size_t n;
+    fmt_times(buf, size, x);
+    n = strlen(buf);
+    if (n >= 2 && strcmp(buf + n - 2, "\xc3\x97") == 0)
+        buf[n - 2] = '\0';
+}
+
+void fmt_ratio_ci(char *buf, size_t size, double r, double lo, double hi, int uninformative)
+{
+    char m[64], a[64], b[64];
+    fmt_ratio(m, sizeof m, r);
+    if (!(lo > 0.0) || !isfinite(hi)) {
+        snprintf(buf, size, "%s (95%% CI unbounded", m);
+    } else if (hi < 1.0) {
+        bare(a, sizeof a, 1.0 / hi);
+        fmt_times(b, sizeof b, 1.0 / lo);
+        snprintf(buf, size, "%s (95%% CI %s\xe2\x80\x93%s slower", m, a, b);
+    } else if (lo < 1.0) {
+        fmt_ratio(a, sizeof a, lo);
+        fmt_times(b, sizeof b, hi);
+        snprintf(buf, size, "%s (95%% CI %s to %s faster", m, a, b);
+    } else {
+        bare(a, sizeof a, lo);
+        bare(b, sizeof b, hi);
+        snprintf(buf, size, "%s (95%% CI %s\xe2\x80\x93%s", m, a, b);
+    }
+    fmt_append(buf, size, "%s)", uninformative ? ", uninformative" : "");
+}
+
 void fmt_pvalue(char *buf, size_t size, double p)
 {
     char t[64];
@@ -173,9 +246,18 @@ void fmt_num(char *buf, size_t size, double v)
 
 void fmt_time(char *buf, size_t size, double s)
 {
-    if (s < 1e-3)
+    char n[64];
+    /* each unit up to what rounds to 1000 of it at 3 digits (999.6 µs is
+     * "1 ms", not "1e+03 µs"); below 1 ns and from 1000 s on, the ends of
+     * an interval that says nothing, no exponents either */
+    if (s < 999.5e-9)
+        snprintf(buf, size, "%.3g ns", s * 1e9);
+    else if (s >= 999.5) {
+        grouped(n, sizeof n, s);
+        snprintf(buf, size, "%s s", n);
+    } else if (s < 999.5e-6)
         snprintf(buf, size, "%.3g \xc2\xb5s", s * 1e6);
-    else if (s < 1.0)
+    else if (s < 999.5e-3)
         snprintf(buf, size, "%.3g ms", s * 1e3);
     else
         snprintf(buf, size, "%.3g s", s);

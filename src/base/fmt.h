@@ -45,11 +45,30 @@ void fmt_num(char *buf, size_t size, double v);
  * "$3.3×10⁻⁵" (the cost of one step is often a few nanodollars). */
 void fmt_usd(char *buf, size_t size, double usd, int digits);
 
+/* A factor for prose, "×" glued on: two decimals below 100 ("1.25×",
+ * "32.16×"), then whole and grouped by thousands ("1,000×",
+ * "16,329×"), and below 0.01 two significant digits ("0.0010×"): never
+ * "0.00×", which says nothing of a device a thousand times slower.  Not
+ * finite or ≤ 0: "no factor". */
+void fmt_times(char *buf, size_t size, double x);
+
+/* A ratio of speeds r (how many times faster one thing is than another)
+ * in words: r ≥ 1 as fmt_times writes it ("2.50×"), r < 1 as the factor
+ * the other way and "slower" ("1,000× slower"). */
+void fmt_ratio(char *buf, size_t size, double r);
+
+/* fmt_ratio of r and its 95% interval [lo, hi]: "32.16× (95% CI
+ * 27.84–37.15)", "1,000× slower (95% CI 900–1,100× slower)", "1.05×
+ * (95% CI 1.25× slower to 1.10× faster)"; with uninformative set (the
+ * caller asks q_ci_uninformative) ", uninformative" closes the bracket. */
+void fmt_ratio_ci(char *buf, size_t size, double r, double lo, double hi, int uninformative);
+
 /* A p-value for readers: "p = 0.42", "p = 0.0031", "p < 0.0001". */
 void fmt_pvalue(char *buf, size_t size, double p);
 
 /* A measured step time, three significant digits in a readable unit:
- * "1.72 µs", "350 ms", "1.2 s". */
+ * "1.72 µs", "350 ms", "1.2 s"; the ends of a wide interval without
+ * exponents: "0.00063 ns", "1,960,000 s". */
 void fmt_time(char *buf, size_t size, double seconds);
 /* The printf field width that pads UTF-8 text s to cols columns: a
  * multi-byte character ("µs", "→") takes one column and more bytes. */

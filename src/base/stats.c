@@ -25,8 +25,9 @@
  * passes it can only resample 10 distinct sets of passes, and another run's
  * median fell in its interval for 56% of the points, against 84% here.
  * stats_contention then lowers the lower end by the share of the CPU that
- * others took (results_summarize_in finds it in the passes' records): no
- * spread between passes shows a load that lasted the whole run.
+ * others took (results_summarize_in finds it in the passes' records, and
+ * applies it only to a device computing on the host's CPUs): no spread
+ * between passes shows a load that lasted the whole run.
  */
 #include "stats.h"
 

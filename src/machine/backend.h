@@ -91,9 +91,10 @@ typedef struct net_state {
 } net_state;
 
 /* Which library a backend measures with.  device_info.kind is its name
- * as the results file stores it ("openblas", "opencl"); code that must
+ * as the results file stores it ("openblas", "opencl", "framework": an
+ * adapter process speaking docs/devices.md's protocol); code that must
  * tell the backends apart asks the ops table (backend_ops.kind). */
-typedef enum { BACKEND_OPENBLAS = 0, BACKEND_OPENCL = 1 } backend_kind;
+typedef enum { BACKEND_OPENBLAS = 0, BACKEND_OPENCL = 1, BACKEND_FRAMEWORK = 2 } backend_kind;
 
 typedef struct backend_ops {
     backend_kind kind;

@@ -14,9 +14,13 @@
 
 #include "clgemm.h"
 #include "cpu.h"
+#include "framework.h"
 
 void device_set_free(device_set *set)
 {
+    int i;
+    for (i = set->n - set->nfw; i < set->n; i++)
+        framework_close(&set->devs[i]);
     free(set->devs);
     clgemm_free(set->cl, set->ncl);
     memset(set, 0, sizeof *set);
@@ -53,6 +57,43 @@ static int is_opencl(const device *d)
     return d->ops->kind == BACKEND_OPENCL;
 }
 
+int device_add_frameworks(device_set *set, const char *spec, const char *adapters, int threads,
+                          err *e)
+{
+    char buf[512], *tok, *save = NULL;
+    int rc, i, dup;
+    if (strcmp(spec, "all") == 0 || strlen(spec) >= sizeof buf)
+        return BE_OK;
+    strcpy(buf, spec);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        device *grown;
+        if (!framework_is(tok))
+            continue;
+        for (i = dup = 0; i < set->n; i++)
+            dup |= strcmp(set->devs[i].info.id, tok) == 0;
+        if (dup)
+            continue;
+        if (!(grown = realloc(set->devs, (size_t)(set->n + 1) * sizeof *grown)))
+            return err_set(e, BE_EFAIL, "out of memory listing devices");
+        set->devs = grown;
+        if ((rc = framework_open(&set->devs[set->n], tok, adapters, threads, e)) < 0)
+            return rc;
+        set->n++;
+        set->nfw++;
+    }
+    return BE_OK;
+}
+
+const char *device_fault(const device *d)
+{
+    return d->ops->kind == BACKEND_FRAMEWORK ? framework_fault(d) : "";
+}
+
+int device_fault_news(device *d)
+{
+    return d->ops->kind == BACKEND_FRAMEWORK && framework_fault_news(d);
+}
+
 /* The index of the device called id into *k; BE_EUSAGE naming it when
  * there is none. */
 static int find(const device_set *set, const char *id, int *k, err *e)
@@ -73,7 +114,8 @@ int device_select(const device_set *set, const char *spec, int *idx, int *n, err
     if (strcmp(spec, "all") == 0) {
         for (i = 0; i < set->n; i++) {
             const device *d = &set->devs[i];
-            if (!is_opencl(d) || strcmp(d->info.type, "GPU") == 0) {
+            if (d->ops->kind == BACKEND_OPENBLAS ||
+                (is_opencl(d) && strcmp(d->info.type, "GPU") == 0)) {
                 idx[(*n)++] = i;
                 gpus += is_opencl(d);
             }

@@ -5,7 +5,8 @@
  * platform) what it has.  Selection turns --devices into a list: "all" (the
  * default) is the CPU plus every OpenCL GPU, or, on a machine without one,
  * the first OpenCL device of any type, so that every run compares the CPU
- * with something; an explicit list names devices by id ("cpu,cl:0.1").
+ * with something; an explicit list names devices by id ("cpu,cl:0.1",
+ * "cpu,torch:cpu": framework devices, docs/devices.md, only when named).
  */
 #ifndef BE_DEVICE_H
 #define BE_DEVICE_H
@@ -18,6 +19,8 @@ typedef struct device_set {
     device *cl;   /* owned by the OpenCL backend (freed through it) */
     int ncl;
     char note[256]; /* why a backend has no devices, "" otherwise */
+    int nfw;        /* framework devices at the end of devs (framework.h),
+                       closed through it                                 */
 } device_set;
 
 /* Discovers every device.  threads is OpenBLAS's thread count (0 = all
@@ -25,6 +28,23 @@ typedef struct device_set {
  * device_set_free. */
 int device_discover(device_set *set, int threads, err *e);
 void device_set_free(device_set *set);
+
+/* Starts the framework devices (framework.h: "torch:cpu", …) that spec
+ * names ("all" names none yet) and appends them to set; adapters is the
+ * directory of the shipped adapters, threads theirs (0: one per core).  A
+ * device whose adapter cannot start is appended all the same, out of
+ * service (framework_fault says why), so that its points are recorded as
+ * failed.  BE_EFAIL only for out of memory. */
+int device_add_frameworks(device_set *set, const char *spec, const char *adapters, int threads,
+                          err *e);
+
+/* Why a device is out of service ("" when it works; only a framework device
+ * can be). */
+const char *device_fault(const device *d);
+
+/* 1 the first time it is asked after d went out of service (so that the
+ * command says so once), else 0. */
+int device_fault_news(device *d);
 
 /* Fills idx[0..*n) with the indexes into set->devs that spec names ("all"
  * or a comma-separated list of ids), in the order measured: the CPU first.

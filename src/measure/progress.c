@@ -91,7 +91,11 @@ static void describe(const device_info *d, const rs_point *p, char *buf, size_t 
     else
         snprintf(g, sizeof g, "%.1f GFLOP/s", gf);
     snprintf(buf, size, "%s per step, %s (n=%d, 95%% CI -%.1f%%/+%.1f%%%s)%s", t, g, p->resident.n,
-             100.0 * lo, 100.0 * hi, wide ? ", wide" : "", p->resident.drift ? ", DRIFT" : "");
+             100.0 * lo, 100.0 * hi,
+             q_summary_uninformative(&p->resident) ? ", uninformative"
+             : wide                                ? ", wide"
+                                                   : "",
+             p->resident.drift ? ", DRIFT" : "");
 }
 
 /* "pass 1/3: 31.2 s, 70 visits, others used 3% of the CPU, load 2.10" */

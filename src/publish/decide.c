@@ -82,7 +82,8 @@ static int devices_of(const results *r, const char *name, const char **first)
 }
 
 /* "cl:0.1 1.2 ms (95% CI 1.1 ms to 1.3 ms), cpu 3 ms (…)": every device's
- * time at cell c, fastest first. */
+ * time at cell c, fastest first, an interval too wide to inform flagged
+ * ("95% CI 0.0332 µs to 513 s, uninformative"). */
 static void times_text(const results *r, const choice_cell *c, char *buf, size_t size)
 {
     int k;
@@ -91,8 +92,9 @@ static void times_text(const results *r, const choice_cell *c, char *buf, size_t
         fmt_time(m, sizeof m, c->t[k].median);
         fmt_time(lo, sizeof lo, c->t[k].lo);
         fmt_time(hi, sizeof hi, c->t[k].hi);
-        fmt_append(buf, size, "%s%s %s (95%% CI %s to %s)", k ? ", " : "",
-                   r->devices[c->t[k].dev].id, m, lo, hi);
+        fmt_append(buf, size, "%s%s %s (95%% CI %s to %s%s)", k ? ", " : "",
+                   r->devices[c->t[k].dev].id, m, lo, hi,
+                   c->t[k].uninformative ? ", uninformative" : "");
     }
 }
 
@@ -113,6 +115,27 @@ static void failed_text(const results *r, const choice_group *g, const choice_ce
             fmt_append(buf, size, "%s%s %s", n++ ? ", " : "; not ok at this batch: ", p->device,
                        results_status_name(p->status));
     }
+}
+
+/* The index in c->t of the first uninformative interval: the fastest's,
+ * else the first device's within CHOICE_TIE_FACTOR of it (c->uninformative). */
+static int first_uninformative(const choice_cell *c)
+{
+    int k;
+    for (k = 0; k < c->n; k++)
+        if (c->t[k].uninformative)
+            return k;
+    return 0;
+}
+
+/* Whether a device slower than the fastest has an uninformative interval
+ * (said when c->uninformative is not). */
+static int uninformative_others(const choice_cell *c)
+{
+    int k, n = 0;
+    for (k = 1; k < c->n; k++)
+        n += c->t[k].uninformative;
+    return n > 0;
 }
 
 /* The answer's reasons in words, into a->why. */
@@ -146,11 +169,26 @@ static void why_text(const results *r, const choice_group *g, int batch, const c
     times_text(r, c, a->why, size);
     if (x->close)
         fmt_append(a->why, size,
-                   "; too close to call: the 95%% intervals of %s and %s overlap; by the rule "
-                   "(%s): %s",
+                   "; too close to call: the medians of %s and %s lie within " CHOICE_STR(
+                       CHOICE_TIE_FACTOR) "x and their 95%% intervals overlap; by the rule "
+                                          "(%s): %s",
                    r->devices[c->t[0].dev].id,
                    r->devices[c->t[c->pick == 0 ? c->other : c->pick].dev].id, CHOICE_RULE,
                    a->device);
+    if (c->uninformative)
+        fmt_append(a->why, size,
+                   "; uninformative: the 95%% interval of %s (%s) spans more than a factor "
+                   "of 2, so this answer rests on the medians alone and no tie is called on "
+                   "it; measure again on a quieter machine",
+                   r->devices[c->t[first_uninformative(c)].dev].id,
+                   c->t[0].uninformative
+                       ? "the fastest"
+                       : "within " CHOICE_STR(CHOICE_TIE_FACTOR) "x of the fastest");
+    else if (uninformative_others(c))
+        fmt_append(a->why, size,
+                   "; the uninformative intervals of devices more than " CHOICE_STR(
+                       CHOICE_TIE_FACTOR) "x slower than %s are not taken as ties",
+                   r->devices[c->t[0].dev].id);
     failed_text(r, g, c, a->why, size);
 }
 
@@ -193,6 +231,7 @@ int decide_which(const results *r, const char *net, wl_mode mode, fit_view view,
         a->close = x.close;
         a->extrapolated = x.extrapolated;
         a->between = x.between;
+        a->uninformative = x.uninformative;
         why_text(r, g, batch, &x, a);
     }
     choice_free(&cs);
@@ -290,7 +329,8 @@ static void json_time(FILE *f, const results *r, const choice_time *t)
     json_member_number(f, "median_s", t->median);
     json_member_number(f, "ci_lo_s", t->lo);
     json_member_number(f, "ci_hi_s", t->hi);
-    fprintf(f, ", \"tied\": %s}", t->tied ? "true" : "false");
+    fprintf(f, ", \"tied\": %s, \"uninformative\": %s}", t->tied ? "true" : "false",
+            t->uninformative ? "true" : "false");
 }
 
 /* The answer at one measured batch. */
@@ -299,7 +339,9 @@ static void json_cell(FILE *f, const results *r, const choice_cell *c)
     int k;
     fprintf(f, "        {\"batch\": %d, \"device\": ", c->batch);
     json_string(f, r->devices[c->t[c->pick].dev].id);
-    fprintf(f, ", \"too_close\": %s, \"other\": ", c->close ? "true" : "false");
+    fprintf(f,
+            ", \"too_close\": %s, \"uninformative\": %s, \"other\": ", c->close ? "true" : "false",
+            c->uninformative ? "true" : "false");
     if (c->other >= 0)
         json_string(f, r->devices[c->t[c->other].dev].id);
     else
@@ -417,6 +459,8 @@ static void json_text(FILE *f, const results *r, const netfit_set *s, const choi
           f);
     json_member_string(f, "too_close", CHOICE_CLOSE);
     json_member_string(f, "too_close_pick", CHOICE_RULE);
+    json_member_string(f, "uninformative", CHOICE_UNINFORMATIVE);
+    json_member_string(f, "contention", CHOICE_CONTENTION);
     json_member_string(f, "between", CHOICE_RULE_BETWEEN);
     json_member_string(f, "outside", CHOICE_RULE_OUTSIDE);
     fputs("},\n  \"answers\": [", f);

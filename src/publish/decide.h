@@ -30,6 +30,8 @@ typedef struct decide_answer {
     int close;          /* too close to call (choice.h): another device named */
     int extrapolated;   /* the batch lies outside the measured batches        */
     int between;        /* … between two whose answers differ                 */
+    int uninformative;  /* the answer rests on an uninformative interval
+                           (choice_cell): the medians alone              */
     char why[2048];     /* what the answer rests on, in words                 */
 } decide_answer;
 

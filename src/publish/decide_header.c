@@ -149,8 +149,10 @@ static void header_intro(FILE *f, const results *r, const choice_set *cs)
           " * weights too.  The answer at a measured batch: the device with the lowest\n"
           " * median step time; ",
           f);
-    c_comment_wrap(
-        f, CHOICE_CLOSE ": " CHOICE_RULE "; " CHOICE_RULE_BETWEEN "; " CHOICE_RULE_OUTSIDE ".", 25);
+    c_comment_wrap(f,
+                   CHOICE_CLOSE ": " CHOICE_RULE "; " CHOICE_UNINFORMATIVE "; " CHOICE_RULE_BETWEEN
+                                "; " CHOICE_RULE_OUTSIDE ".",
+                   25);
     fputs("\n * C99, no other code.\n */\n", f);
 }
 

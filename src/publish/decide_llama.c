@@ -113,8 +113,10 @@ static void others(FILE *env, const netfit_set *s, const char *net, const netfit
                     c->x.batch, c->x.lo_open ? "below " : "", c->x.lo, c->x.hi,
                     c->x.hi_open ? " or beyond" : "");
         else
-            fprintf(env, "%s than %s at every batch measured)\n",
-                    c->x.kind == CROSS_ALWAYS ? "faster" : "never staying ahead of", c->base);
+            fprintf(env, "%s %s %s)\n", c->x.kind == CROSS_ALWAYS ? "faster than" : "not ahead of",
+                    c->base,
+                    c->x.kind == CROSS_ALWAYS ? "at every batch measured"
+                                              : "at the largest batch measured");
     }
 }
 

@@ -101,6 +101,7 @@ static void summary(FILE *f, const char *prefix, const stats_summary *s, const r
     json_number(f, s->ci_lo);
     fprintf(f, ", \"%sci_hi_s\": ", prefix);
     json_number(f, s->ci_hi);
+    fprintf(f, ", \"%suninformative\": %s", prefix, q_summary_uninformative(s) ? "true" : "false");
     fprintf(f, ", \"%sgflops\": ", prefix);
     json_number(f, q_gflops_shown(results_device(r, p->device), p, s->median));
 }
@@ -381,7 +382,8 @@ int export_summary(const results *r, char **out, size_t *len, err *e)
         fmt_time(t, sizeof t, p->resident.median);
         fmt_time(lo, sizeof lo, p->resident.ci_lo);
         fmt_time(hi, sizeof hi, p->resident.ci_hi);
-        fprintf(f, "%s | %s – %s | %d |\n", t, lo, hi, p->resident.n);
+        fprintf(f, "%s | %s – %s%s | %d |\n", t, lo, hi,
+                q_summary_uninformative(&p->resident) ? " (uninformative)" : "", p->resident.n);
     }
     findings_free(&F);
     return close_stream(f, out, "summary.md", e);

@@ -30,13 +30,9 @@ const chart_rgb figure_neutral = {0.45, 0.45, 0.45};
 
 /* ---- reading the model ----------------------------------------------- */
 
-void figure_device_label(const device_info *d, char *buf, size_t size)
+void figure_device_label(const results *r, int d, char *buf, size_t size)
 {
-    const char *type = d->type[0] ? d->type : "unknown type";
-    if (strcmp(d->kind, "openblas") == 0 && d->driver[0])
-        snprintf(buf, size, "%s (%s, %s, %s)", d->id, type, d->driver, d->name);
-    else
-        snprintf(buf, size, "%s (%s, %s)", d->id, type, d->name[0] ? d->name : "unnamed");
+    q_device_name(r, r->devices[d].id, buf, size);
 }
 
 int figure_layers(const results *r)
@@ -101,21 +97,22 @@ int figure_cross_has_ci(const fit_crossover *c)
     return c->ci_lo > 0 && c->ci_hi > c->ci_lo && isfinite(c->ci_hi);
 }
 
-void figure_cross_text(const fit_crossover *c, char *buf, size_t size)
+void figure_cross_text(const results *r, const fit_crossover *c, char *buf, size_t size)
 {
-    char f[32], lo[32], hi[32];
+    char f[32], lo[32], hi[32], other[256], base[256];
     fmt_si(f, sizeof f, c->flops, 3, NULL);
+    q_device_name(r, c->other, other, sizeof other);
+    q_device_name(r, c->base, base, sizeof base);
     if (figure_cross_has_ci(c)) {
         fmt_si(lo, sizeof lo, c->ci_lo, 3, NULL);
         fmt_si(hi, sizeof hi, c->ci_hi, 3, NULL);
         snprintf(buf, size,
                  "%s crosses %s at %s FLOP/layer, median of widths (95%% CI "
                  "%s\xe2\x80\x93%s)%s",
-                 c->other, c->base, f, lo, hi,
-                 c->kind == CROSS_EXTRAPOLATED ? ", extrapolated" : "");
+                 other, base, f, lo, hi, c->kind == CROSS_EXTRAPOLATED ? ", extrapolated" : "");
     } else {
-        snprintf(buf, size, "%s crosses %s at %s FLOP/layer, median of widths%s", c->other, c->base,
-                 f, c->kind == CROSS_EXTRAPOLATED ? " (extrapolated)" : "");
+        snprintf(buf, size, "%s crosses %s at %s FLOP/layer, median of widths%s", other, base, f,
+                 c->kind == CROSS_EXTRAPOLATED ? " (extrapolated)" : "");
     }
 }
 

@@ -61,8 +61,10 @@ typedef struct figure_shape {
 
 #define FIGURE_MAX_SHAPES 8
 
-/* "cpu (CPU, OpenBLAS 0.3.21, AMD EPYC 7B13)", "cl:0.0 (GPU, NVIDIA H100)". */
-void figure_device_label(const device_info *d, char *buf, size_t size);
+/* A legend's name of device d of r: the name people use for it
+ * (q_device_name: "OpenBLAS (16 threads)", "NVIDIA H100 80GB HBM3"), as
+ * the prose names it; the raw strings are the devices table's. */
+void figure_device_label(const results *r, int d, char *buf, size_t size);
 
 /* 1. Throughput (FLOP/s of the whole stack) against FLOPs per layer,
  * log–log: one marker shape per device, one colour per hidden width, lines

@@ -42,25 +42,24 @@ static bar_row *row_add(bar_set *s)
     return w;
 }
 
-/* A bar's label: the device id, its type and name on a second line (after
- * its price per hour on the cost chart). */
+/* A bar's label: the device's name, its id on a second line (after which
+ * its price per hour on the cost chart), tying it to the tables. */
 static void row_device(bar_row *w, const fig_ctx *x, int d, int transfer)
 {
     const results *r = x->r;
-    char full[512], price[48] = "";
-    size_t n = strlen(r->devices[d].id);
-    figure_device_label(&r->devices[d], full, sizeof full);
+    char name[256], price[48] = "";
+    figure_device_label(r, d, name, sizeof name);
     if (x->cost) {
         snprintf(price, sizeof price, " \xc2\xb7 ");
         fmt_usd(price + strlen(price), sizeof price - strlen(price),
                 q_price(x->prices, r->devices[d].id), 3);
         fmt_append(price, sizeof price, "/h");
     }
-    snprintf(w->label, sizeof w->label, "%s%s", r->devices[d].id, transfer ? " with transfer" : "");
+    snprintf(w->label, sizeof w->label, "%s%s", name, transfer ? " with transfers" : "");
     if (transfer)
         w->detail[0] = '\0';
     else
-        snprintf(w->detail, sizeof w->detail, "%s%s", full + n + (full[n] == ' '), price);
+        snprintf(w->detail, sizeof w->detail, "%s%s", r->devices[d].id, price);
     w->device = d;
     w->transfer = transfer;
 }

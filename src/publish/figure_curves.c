@@ -54,7 +54,7 @@ static void throughput_keys(const fig_ctx *x, const int *use, const q_grid *g, c
     figure_key(keys, nkeys, CHART_KEY_HEADER, "Device", figure_neutral, -1, 0, CHART_SOLID);
     for (d = 0, shape = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         if (use[d]) {
-            figure_device_label(&r->devices[d], buf, sizeof buf);
+            figure_device_label(r, d, buf, sizeof buf);
             figure_key(keys, nkeys, CHART_KEY_MARKER, buf, figure_neutral, shape++ % CHART_NSHAPES,
                        0, CHART_SOLID);
         }
@@ -75,7 +75,8 @@ static void throughput_keys(const fig_ctx *x, const int *use, const q_grid *g, c
                            0, CHART_SOLID);
             /* its parameters are not quoted: P is a throughput at an
              * infinite size, beyond anything measured (and any peak) */
-            snprintf(buf, sizeof buf, "%s, over the sizes measured", r->devices[d].id);
+            figure_device_label(r, d, buf, sizeof buf);
+            fmt_append(buf, sizeof buf, ", over the sizes measured");
             figure_key(keys, nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0,
                        (chart_dash)(shape % 4));
         }
@@ -89,7 +90,7 @@ static void throughput_keys(const fig_ctx *x, const int *use, const q_grid *g, c
         if (i++ == 0)
             figure_key(keys, nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)", figure_neutral,
                        -1, 0, CHART_SOLID);
-        figure_cross_text(c, buf, sizeof buf);
+        figure_cross_text(r, c, buf, sizeof buf);
         figure_key(keys, nkeys, CHART_KEY_BAND, buf, figure_ink, -1, 0, CHART_DOTTED);
         *xlo = fmin(*xlo, figure_cross_has_ci(c) ? c->ci_lo : c->flops);
         *xhi = fmax(*xhi, figure_cross_has_ci(c) ? c->ci_hi : c->flops);
@@ -266,10 +267,10 @@ static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *n
     figure_key(keys, nkeys, CHART_KEY_HEADER, "Device", figure_neutral, -1, 0, CHART_SOLID);
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         if (rp->use[d] && d != rp->bd) {
-            figure_device_label(&r->devices[d], buf, sizeof buf);
+            figure_device_label(r, d, buf, sizeof buf);
             figure_key(keys, nkeys, CHART_KEY_MARKER, buf, chart_series(d), 0, 0, CHART_SOLID);
         }
-    figure_device_label(&r->devices[rp->bd], buf, sizeof buf);
+    figure_device_label(r, rp->bd, buf, sizeof buf);
     figure_key(keys, nkeys, CHART_KEY_HEADER, "Base", figure_neutral, -1, 0, CHART_SOLID);
     figure_key(keys, nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0, CHART_DOTTED);
     figure_key(keys, nkeys, CHART_KEY_HEADER, "View", figure_neutral, -1, 0, CHART_SOLID);
@@ -286,8 +287,8 @@ static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *n
             if (n++ == 0)
                 figure_key(keys, nkeys, CHART_KEY_HEADER, "Fitted ratio (band: ~95%)",
                            figure_neutral, -1, 0, CHART_SOLID);
-            snprintf(buf, sizeof buf, "%s, %s", r->devices[d].id,
-                     v == FIT_TRANSFER ? "with transfer" : "resident");
+            figure_device_label(r, d, buf, sizeof buf);
+            fmt_append(buf, sizeof buf, ", %s", v == FIT_TRANSFER ? "with transfer" : "resident");
             figure_key(keys, nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0,
                        v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);
         }
@@ -300,7 +301,7 @@ static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *n
             if (n++ == 0)
                 figure_key(keys, nkeys, CHART_KEY_HEADER, "Crossover (band: 95% CI)",
                            figure_neutral, -1, 0, CHART_SOLID);
-            figure_cross_text(c, buf, sizeof buf);
+            figure_cross_text(r, c, buf, sizeof buf);
             if (v == FIT_TRANSFER)
                 fmt_append(buf, sizeof buf, ", with transfer");
             figure_key(keys, nkeys, CHART_KEY_BAND, buf, chart_series(d), -1, 0, CHART_DOTTED);
@@ -477,7 +478,7 @@ static void ratio_empty(cairo_t *cr, fig_ctx *x, const ratio_plan *rp, double W,
                         const char *title)
 {
     char buf[512], why[768];
-    figure_device_label(&x->r->devices[rp->bd], buf, sizeof buf);
+    figure_device_label(x->r, rp->bd, buf, sizeof buf);
     if (rp->nother == 0)
         snprintf(why, sizeof why,
                  "Only one device was measured: %s. There is nothing to compare it with.", buf);

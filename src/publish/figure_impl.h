@@ -84,9 +84,10 @@ double figure_ratio_at(const results *r, const char *bdev, const char *odev, wl_
  * when it has a bounded CI. */
 int figure_cross_has_point(const fit_crossover *c);
 int figure_cross_has_ci(const fit_crossover *c);
-/* "cl:0.0 crosses cpu at 3.1M FLOP/layer, median of widths (95% CI
- * 2.5M–3.9M)": the crossover's summary across hidden widths (fit.h) */
-void figure_cross_text(const fit_crossover *c, char *buf, size_t size);
+/* "NVIDIA H100 80GB HBM3 crosses OpenBLAS (16 threads) at 3.1M FLOP/layer,
+ * median of widths (95% CI 2.5M–3.9M)": the crossover's summary across
+ * hidden widths (fit.h), its devices named as the prose names them */
+void figure_cross_text(const results *r, const fit_crossover *c, char *buf, size_t size);
 /* Marks a crossover in f: its CI as a band, a vertical line, its value
  * above the plot area unless it would overprint the label that ends at
  * *label_end (-INFINITY: none yet), which it then moves on. */

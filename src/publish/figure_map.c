@@ -227,7 +227,7 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
     pn.ph = ph;
     pn.cw = pw / g->nb;
     pn.ch = ph / g->nh;
-    figure_device_label(&r->devices[od], buf, sizeof buf);
+    figure_device_label(r, od, buf, sizeof buf);
     chart_font(cr, 12.5, 1);
     chart_fit_text(cr, buf, pw, cut, sizeof cut);
     chart_text(cr, px, py - 8, CHART_LEFT, CHART_BASELINE, figure_ink, cut);
@@ -331,7 +331,7 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
                     cap = fmax(cap, fabs(log10(q)));
             }
     if (np == 0 || g.nh == 0 || g.nb == 0) {
-        figure_device_label(&r->devices[bd], buf, sizeof buf);
+        figure_device_label(r, bd, buf, sizeof buf);
         snprintf(sub, sizeof sub,
                  "Only one device was measured: %s. "
                  "There is nothing to compare it with.",

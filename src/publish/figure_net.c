@@ -225,7 +225,7 @@ static int draw_time(cairo_t *cr, double W, double H, void *vctx, err *e)
     figure_key(keys, &nkeys, CHART_KEY_HEADER, "Device and view", figure_neutral, -1, 0,
                CHART_SOLID);
     for (k = 0; k < ns; k++) {
-        figure_device_label(&r->devices[sr[k].device], buf, sizeof buf);
+        figure_device_label(r, sr[k].device, buf, sizeof buf);
         fmt_append(buf, sizeof buf, ", %s", view_words(sr[k].view));
         figure_key(keys, &nkeys, CHART_KEY_LINE, buf, sr[k].color, sr[k].shape, 0,
                    (chart_dash)sr[k].view);

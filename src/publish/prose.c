@@ -67,16 +67,18 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
     int d;
     buf[0] = '\0';
     fmt_append(buf, size,
-               "Throughput of the whole stack against the work per layer, log–log; "
-               "higher is faster. Every throughput quoted here was measured.");
+               "Throughput of the whole stack in %s against the work per layer, log–log; "
+               "higher is faster, and every throughput quoted here was measured.",
+               workload_mode_name(m));
     for (d = 0; d < r->ndevices; d++) {
         const rs_point *best = prose_peak_point(r, r->devices[d].id, (int)m);
-        char g[96];
+        char g[96], name[256];
         if (!best)
             continue;
         prose_throughput_text(best, g, sizeof g);
-        fmt_append(buf, size, " %s peaks at %s at hidden %d, batch %d", r->devices[d].id, g,
-                   best->hidden, best->batch);
+        q_device_name(r, r->devices[d].id, name, sizeof name);
+        fmt_append(buf, size, " %s reaches %s at hidden %d, batch %d", name, g, best->hidden,
+                   best->batch);
         peak_share(r, best, buf, size);
         fmt_append(buf, size, ".");
     }
@@ -93,6 +95,8 @@ void prose_models(const results *r, wl_mode m, char *buf, size_t size)
     for (d = 0; d < r->ndevices; d++) {
         const char *dev = r->devices[d].id;
         const fit_model *g = q_model(fs, dev, m, FIT_RESIDENT);
+        char name[256];
+        q_device_name(r, dev, name, sizeof name);
         for (i = 0, k = 0; i < fs->nmodels; i++) {
             const fit_model *x = &fs->models[i];
             if (x->hidden == 0 || x->mode != m || x->view != FIT_RESIDENT || !x->ok ||
@@ -106,7 +110,7 @@ void prose_models(const results *r, wl_mode m, char *buf, size_t size)
                        k         ? ", "
                        : any > 1 ? "; "
                                  : " ",
-                       k ? "" : dev, k ? "" : " ", 100.0 * x->rms_rel, x->hidden,
+                       k ? "" : name, k ? "" : " ", 100.0 * x->rms_rel, x->hidden,
                        x->poor ? " (poor)" : "");
             k++;
         }
@@ -116,9 +120,9 @@ void prose_models(const results *r, wl_mode m, char *buf, size_t size)
     }
     if (any)
         fmt_append(buf, size,
-                   ". A poor model (over %.0f%%) is neither drawn nor the basis "
+                   ". A poor model of %s (over %.0f%%) is neither drawn nor the basis "
                    "of any statement.",
-                   100.0 * FIT_POOR_RMS);
+                   workload_mode_name(m), 100.0 * FIT_POOR_RMS);
 }
 
 /* The finding of other against the base in mode m, view v, time. */
@@ -127,59 +131,61 @@ const finding *prose_time_finding(const findings *F, const char *other, wl_mode 
     return findings_get(F, other, m, v, 0);
 }
 
-/* One sentence of where a device is faster than the base, after buf's:
- * " <who> <the shapes of f><after>: <the widths where it takes over>."
- * (the widths only where it wins at some shapes, not all). */
-static void faster_where(const finding *f, const char *who, const char *after, char *buf,
-                         size_t size)
-{
-    char shapes[96], widths[640];
-    findings_shapes_text(f, shapes, sizeof shapes);
-    findings_widths_text(f, widths, sizeof widths);
-    fmt_append(buf, size, " %s %s%s", who, shapes, after);
-    if (f->verdict == FIND_SOME && widths[0])
-        fmt_append(buf, size, ": %s", widths);
-    fmt_append(buf, size, ".");
-}
-
-/* The sentence of device other in the speed-ratio chart's paragraph. */
+/* The sentences of device other in the speed-ratio chart's paragraph:
+ * what the chart adds to the lead, the size of the advantage (its extremes,
+ * with their intervals) and where it is with transfers counted. */
 static void ratio_of(const results *r, const findings *F, wl_mode m, const char *other, char *buf,
                      size_t size)
 {
-    const char *base = q_base_id(r);
     const finding *f = prose_time_finding(F, other, m, FIT_RESIDENT);
     const finding *t = prose_time_finding(F, other, m, FIT_TRANSFER);
-    char who[300], lo[96], hi[96], range[220];
+    char name[256], base[256], lo[160], hi[160], shapes[96], widths[640];
     if (!q_has_mode(r, other, m))
         return;
+    q_device_name(r, other, name, sizeof name);
+    q_device_name(r, q_base_id(r), base, sizeof base);
     if (!f || f->verdict == FIND_UNKNOWN) {
-        fmt_append(buf, size, " %s has no shape measured on both it and %s.", other, base);
+        fmt_append(buf, size, " %s has no shape measured on both it and %s.", name, base);
         return;
     }
     findings_extreme_text(f, 1, hi, sizeof hi);
-    if (f->verdict == FIND_ALWAYS) {
-        findings_extreme_text(f, 0, lo, sizeof lo);
-        snprintf(range, sizeof range, " (from %s to %s)", lo, hi);
-    } else {
-        snprintf(range, sizeof range, " (at best %s)", hi);
+    findings_extreme_text(f, 0, lo, sizeof lo);
+    fmt_append(buf, size, " The speed of %s runs from %s to %s.", name, lo, hi);
+    if (t && t->verdict != FIND_UNKNOWN) {
+        findings_shapes_text(t, shapes, sizeof shapes);
+        findings_widths_text(t, widths, sizeof widths);
+        fmt_append(buf, size, " With transfers counted, %s is faster in %s %s", name,
+                   workload_mode_name(m), shapes);
+        if (t->verdict == FIND_SOME && widths[0])
+            fmt_append(buf, size, ": %s", widths);
+        fmt_append(buf, size, ".");
     }
-    snprintf(who, sizeof who, "%s is faster than %s", other, base);
-    faster_where(f, who, range, buf, size);
-    if (t && t->verdict != FIND_UNKNOWN)
-        faster_where(t, "With transfers counted it is faster", "", buf, size);
 }
 
-/* The sentence of device other in the winner map's paragraph. */
+/* The sentence of device other in the winner map's paragraph: the count
+ * of batches it wins at each width, which the map shows cell by cell. */
 static void winner_of(const results *r, const findings *F, wl_mode m, const char *other, char *buf,
                       size_t size)
 {
     const finding *f = prose_time_finding(F, other, m, FIT_RESIDENT);
-    char who[300];
-    (void)r;
+    char name[256];
+    int k, said = 0;
     if (!f || f->verdict == FIND_UNKNOWN)
         return;
-    snprintf(who, sizeof who, "%s is faster", other);
-    faster_where(f, who, "", buf, size);
+    q_device_name(r, other, name, sizeof name);
+    for (k = f->nwidths - 1; k >= 0; k--) {
+        if (f->width[k].nshapes == 0)
+            continue;
+        if (!said++)
+            fmt_append(buf, size, " Per width, %s wins in %s at %d of %d batches at hidden %d",
+                       name, workload_mode_name(m), f->width[k].nwins, f->width[k].nshapes,
+                       f->width[k].hidden);
+        else
+            fmt_append(buf, size, ", %d of %d at hidden %d", f->width[k].nwins, f->width[k].nshapes,
+                       f->width[k].hidden);
+    }
+    if (said)
+        fmt_append(buf, size, ".");
 }
 
 /* The paragraph of a chart of the devices against the base: lead (a
@@ -190,8 +196,10 @@ static void against_base(const results *r, const findings *F, wl_mode m, const c
                          char *buf, size_t size)
 {
     int bd = q_base(r), d;
+    char base[256];
     buf[0] = '\0';
-    fmt_append(buf, size, lead, q_base_id(r));
+    q_device_name(r, q_base_id(r), base, sizeof base);
+    fmt_append(buf, size, lead, workload_mode_name(m), base);
     for (d = 0; d < r->ndevices; d++)
         if (d != bd)
             sentence(r, F, m, r->devices[d].id, buf, size);
@@ -200,7 +208,7 @@ static void against_base(const results *r, const findings *F, wl_mode m, const c
 void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
 {
     against_base(r, F, m,
-                 "Speed of each device relative to %s (its time divided by theirs); "
+                 "Speed of each device in %s relative to %s (its time divided by theirs); "
                  "above 1 the other device is faster.",
                  ratio_of, buf, size);
 }
@@ -208,7 +216,7 @@ void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size
 void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
 {
     against_base(r, F, m,
-                 "Which device wins at each hidden width and batch size: blue cells "
+                 "Which device wins at each hidden width and batch size in %s: blue cells "
                  "are faster than %s, vermillion ones slower, the number is the speed ratio.",
                  winner_of, buf, size);
 }
@@ -220,7 +228,7 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
                         char *buf, size_t size)
 {
     int i, d, k = 0, said = 0;
-    char per[48], price[48];
+    char per[48], price[48], name[256];
     for (i = 1; i < n; i++)
         if (workload_flops_per_layer(m, done[i].hidden, done[i].batch) >
             workload_flops_per_layer(m, done[k].hidden, done[k].batch))
@@ -241,7 +249,8 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
                        done[k].hidden, done[k].batch, n == 1 ? "it" : "these shapes");
         else
             fmt_append(buf, size, "; ");
-        fmt_append(buf, size, "%s at %s per hour costs %s per million samples", id, price, per);
+        q_device_name(r, id, name, sizeof name);
+        fmt_append(buf, size, "%s at %s per hour costs %s per million samples", name, price, per);
     }
     if (said)
         fmt_append(buf, size, ".");
@@ -253,16 +262,18 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
     int bd = q_base(r), d, n, use[PROSE_MAX_DEVICES];
     const char *base = q_base_id(r);
     double pb = cost ? q_price(&r->prices, base) : 1.0, tb;
+    char bname[256], name[256], x[64];
     q_shape done[Q_MAX_SHAPES];
 
     buf[0] = '\0';
     if (r->ndevices > PROSE_MAX_DEVICES || r->ndevices == 0)
         return;
+    q_device_name(r, base, bname, sizeof bname);
     fmt_append(buf, size,
-               cost ? "Cost of a step relative to %s (time \xc3\x97 price per hour); "
+               cost ? "Cost of a step in %s relative to %s (time \xc3\x97 price per hour); "
                       "lower is cheaper."
-                    : "Time of a step relative to %s; lower is better.",
-               base);
+                    : "Time of a step in %s relative to %s; lower is better.",
+               workload_mode_name(m), bname);
     /* the devices and shapes of the chart this paragraph goes with */
     q_compared(r, m, cost ? &r->prices : NULL, use);
     n = use[bd] ? q_completed(r, m, use, done, Q_MAX_SHAPES) : 0;
@@ -275,7 +286,7 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         fmt_append(buf, size,
                    " Only %s was measured, so its bar is the reference (1\xc3\x97) "
                    "over the %d shape%s it completed.",
-                   base, n, n == 1 ? "" : "s");
+                   bname, n, n == 1 ? "" : "s");
         return;
     }
     if (n == 1)
@@ -288,15 +299,17 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         if (d == bd || !q_has_mode(r, id, m))
             continue;
         if (!use[d]) {
-            fmt_append(buf, size, " %s has no price;", id);
+            q_device_name(r, id, name, sizeof name);
+            fmt_append(buf, size, " %s has no price;", name);
             continue;
         }
         /* one direction only: each device relative to the base */
-        fmt_append(buf, size, " %s %s %.2f\xc3\x97 %s of %s (%s relative to %s)", id,
-                   cost ? "costs" : "takes",
-                   q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
-                       (cost ? q_price(&r->prices, id) / pb : 1.0),
-                   cost ? "the cost" : "the time", base, id, base);
+        fmt_times(x, sizeof x,
+                  q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
+                      (cost ? q_price(&r->prices, id) / pb : 1.0));
+        q_device_name(r, id, name, sizeof name);
+        fmt_append(buf, size, " %s %s %s %s of %s", name, cost ? "costs" : "takes", x,
+                   cost ? "the cost" : "the time", bname);
         if (f && f->verdict != FIND_UNKNOWN) {
             char shapes[96];
             findings_shapes_text(f, shapes, sizeof shapes);
@@ -454,9 +467,9 @@ void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
     if (with == 0)
         return;
     fmt_append(buf, size,
-               "Energy per step is a device's energy counter's advance over a run of steps "
-               "divided by their number, kept only where the run spanned at least %.0f s:",
-               TEL_MIN_ENERGY_SPAN);
+               "Energy per step in %s is a device's energy counter's advance over a run of "
+               "steps divided by their number, kept only where the run spanned at least %.0f s:",
+               workload_mode_name(m), TEL_MIN_ENERGY_SPAN);
     for (d = 0; d < r->ndevices; d++)
         if (q_has_energy(r, r->devices[d].id, m))
             energy_method(r, r->devices[d].id, m, buf, size);

@@ -55,34 +55,55 @@ void prose_energy(const results *r, wl_mode m, char *buf, size_t size);
  * and the points measured while throttled.  "" when nothing was recorded. */
 void prose_telemetry(const results *r, char *buf, size_t size);
 
-/* Which device to use for mode m, and from what size on. */
-void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf, size_t size);
+/* The conclusions of mode m, one fact a reader can quote each, with its
+ * number and interval, into b[0..max) (findings_bullet): where each device
+ * overtakes the base, with transfers counted where that differs, by cost,
+ * and each device's peak.  Returns how many. */
+#define PROSE_BULLET 1024
+int prose_conclusions(const results *r, const findings *F, wl_mode m, char (*b)[PROSE_BULLET],
+                      int max);
 
 /* The method, in one paragraph: what a point is, how it was verified and
  * timed, what the times and crossovers are (the machine and the devices
  * are systable.h's tables). */
 void prose_setup(const results *r, char *buf, size_t size);
 
-/* The first answer of a run (the sentence of its first resident time
- * finding), or what was measured when it has none: the archive's and the
- * feed's summary. */
+/* The first answer of a run (the first sentence of the lead of
+ * prose_lead_finding, findings_lead), or what was measured when it has
+ * none: the archive's and the feed's summary. */
 void prose_answer(const results *r, const findings *F, char *buf, size_t size);
+
+/* The finding a run's page leads with: its first resident time finding
+ * with a verdict, inference first, else its first resident time finding,
+ * or NULL. */
+const finding *prose_lead_finding(const findings *F);
+
+/* What a link preview says of a run's page (description, og:description):
+ * its answer (prose_answer) where that is at most PROSE_SUMMARY_MAX
+ * characters, else its headline. */
+#define PROSE_SUMMARY_MAX 200
+void prose_summary(const results *r, const findings *F, char *buf, size_t size);
 
 /* The lead of a run that measured a single device: what was measured
  * ("Only cpu (CPU, AMD EPYC) was measured, so …") and its best speed; ""
  * unless r has exactly one device. */
 void prose_alone(const results *r, char *buf, size_t size);
 
-/* The verdict of a run as a headline, for the feed's item titles and the
- * archive: "NVIDIA H100 80GB HBM3 beats Intel(R) Xeon(R) Processor (16
- * threads) at 33 of 35 shapes, from batch 38 (95% CI 32–44) at hidden 128
- * (inference, vm)", prefixed "Partial: 12 of 35 points: " for a run that
- * did not finish. */
+/* What a link preview shows of a title whole (issue 40): a title is at
+ * most this many characters. */
+#define PROSE_TITLE_MAX 70
+
+/* The verdict of a run as a headline of at most PROSE_TITLE_MAX
+ * characters, for its page, the feed's item titles and the archive: the
+ * most of "NVIDIA H100 80GB HBM3 beats OpenBLAS (16 threads) from batch 38
+ * at hidden 128 (inference, vm)" that fits, dropping the machine, the
+ * mode, then the base device's name; prefixed "Partial: 12 of 35 points: "
+ * for a run that did not finish. */
 void prose_headline(const results *r, const findings *F, char *buf, size_t size);
 
 /* The title of a run: its page's <title> and heading, and its feed
- * item's title, all one sentence: the headline (prose_headline), after
- * "<title>: " when the site has a title (not NULL or ""). */
+ * item's title: the headline (prose_headline), after "<title>: " when the
+ * site has a title (not NULL or "") and both fit in PROSE_TITLE_MAX. */
 void prose_title(const char *title, const results *r, const findings *F, char *buf, size_t size);
 
 /* The run's drift warning names a point only when all three hold: its own

@@ -1,8 +1,9 @@
 /*
- * prose_run.c — a run as a whole in words (see prose.h): the conclusion
- * (which device to use, and from what size on), the method, the answer
- * of the archive and the feed, the lead of a run of one device, and the
- * headline and title of its page and feed item.
+ * prose_run.c — a run as a whole in words (see prose.h): the conclusions
+ * (one fact each, from the findings), the method, the answer of the
+ * archive and the feed and the summary of link previews, the lead of a run
+ * of one device, and the headline and title of its page and feed item (at
+ * most PROSE_TITLE_MAX characters).
  */
 #include "prose_impl.h"
 
@@ -14,74 +15,49 @@
 #include "query.h"
 #include "workload.h"
 
+static const finding *headline_finding(const findings *F);
+static size_t chars(const char *s);
+
 /* "P" of "partial": the first letter of an ASCII phrase in capitals. */
 static char toupper_first(const char *s)
 {
     return *s >= 'a' && *s <= 'z' ? (char)(*s - 'a' + 'A') : *s;
 }
 
-void prose_conclusion(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
+int prose_conclusions(const results *r, const findings *F, wl_mode m, char (*b)[PROSE_BULLET],
+                      int max)
 {
-    int bd = q_base(r), d;
-    const char *base = q_base_id(r), *mode = workload_mode_name(m);
-    buf[0] = '\0';
-    for (d = 0; d < r->ndevices; d++) {
+    int bd = q_base(r), d, n = 0;
+    const char *mode = workload_mode_name(m);
+    char name[256], tp[96];
+    for (d = 0; d < r->ndevices && n < max; d++) {
         const char *id = r->devices[d].id;
         const finding *f = prose_time_finding(F, id, m, FIT_RESIDENT);
         const finding *t = prose_time_finding(F, id, m, FIT_TRANSFER);
-        char shapes[96], widths[640], ts[96];
+        const finding *c = findings_get(F, id, m, FIT_RESIDENT, 1);
         if (d == bd || !f)
             continue;
-        findings_shapes_text(f, shapes, sizeof shapes);
-        findings_wins_text(f, widths, sizeof widths);
-        ts[0] = '\0';
-        if (t && t->verdict != FIND_UNKNOWN && t->verdict != f->verdict)
-            findings_shapes_text(t, ts, sizeof ts);
-        switch (f->verdict) {
-        case FIND_SOME:
-            if (widths[0])
-                fmt_append(buf, size,
-                           "For %s on this machine, %s is faster than %s %s: use "
-                           "%s %s, and %s elsewhere",
-                           mode, id, base, shapes, id, widths, base);
-            else
-                fmt_append(buf, size,
-                           "For %s on this machine, %s is faster than %s %s, but "
-                           "at no width from some batch on: stay with %s unless the shape is "
-                           "one of those",
-                           mode, id, base, shapes, base);
-            if (ts[0])
-                fmt_append(buf, size, "; with transfers counted it is faster %s", ts);
-            fmt_append(buf, size, ". ");
-            break;
-        case FIND_NEVER:
-            fmt_append(buf, size, "For %s, stay on %s: %s is faster %s", mode, base, id, shapes);
-            if (f->c->kind == CROSS_EXTRAPOLATED && f->c->flops > 0.0)
-                fmt_append(buf, size,
-                           " (the per-width models would have it win only beyond the "
-                           "largest size measured: measure larger sizes before moving)");
-            fmt_append(buf, size, ". ");
-            break;
-        case FIND_ALWAYS:
-            fmt_append(buf, size, "For %s, %s is faster than %s %s", mode, id, base, shapes);
-            if (ts[0])
-                fmt_append(buf, size,
-                           " with the data resident; with transfers counted it is "
-                           "faster %s, so count the transfers before moving small batches",
-                           ts);
-            fmt_append(buf, size, ". ");
-            break;
-        default:
-            fmt_append(buf, size, "For %s there is no verdict on %s against %s: %s. ", mode, id,
-                       base, f->why);
-            break;
-        }
+        n += findings_bullet(f, NULL, r, &r->prices, b[n], PROSE_BULLET);
+        if (t && n < max)
+            n += findings_bullet(t, f, r, &r->prices, b[n], PROSE_BULLET);
+        if (c && n < max)
+            n += findings_bullet(c, NULL, r, &r->prices, b[n], PROSE_BULLET);
     }
-    if (!buf[0]) /* a run of networks: their answers */
-        netfit_summary(r, m, buf, size);
-    if (!buf[0])
-        fmt_append(buf, size, "Only %s was measured for %s, so there is nothing to choose between.",
-                   base, mode);
+    if (n == 0 && n < max) { /* a run of networks: their answers */
+        netfit_summary(r, m, b[n], PROSE_BULLET);
+        n += b[n][0] != '\0';
+    }
+    /* each device's best, as the posts quote it */
+    for (d = 0; d < r->ndevices && n < max; d++) {
+        const rs_point *best = prose_peak_point(r, r->devices[d].id, (int)m);
+        if (!best)
+            continue;
+        q_device_name(r, r->devices[d].id, name, sizeof name);
+        prose_throughput_text(best, tp, sizeof tp);
+        snprintf(b[n++], PROSE_BULLET, "In %s, %s peaks at %s at hidden %d, batch %d.", mode, name,
+                 tp, best->hidden, best->batch);
+    }
+    return n;
 }
 
 void prose_setup(const results *r, char *buf, size_t size)
@@ -144,15 +120,24 @@ void prose_setup(const results *r, char *buf, size_t size)
                square || nets ? 'd' : 'D');
 }
 
+const finding *prose_lead_finding(const findings *F)
+{
+    const finding *f = headline_finding(F);
+    int i;
+    for (i = 0; !f && F && i < F->n; i++)
+        if (F->f[i].c->view == FIT_RESIDENT && !F->f[i].c->cost)
+            f = &F->f[i];
+    return f;
+}
+
 void prose_answer(const results *r, const findings *F, char *buf, size_t size)
 {
-    int i;
+    const finding *f = prose_lead_finding(F);
     buf[0] = '\0';
-    for (i = 0; F && i < F->n; i++)
-        if (F->f[i].c->view == FIT_RESIDENT && !F->f[i].c->cost) {
-            findings_sentence(&F->f[i], r, buf, size);
-            return;
-        }
+    if (f) {
+        findings_lead(f, r, 1, buf, size);
+        return;
+    }
     if (r->ndevices == 1) {
         prose_alone(r, buf, size);
         return;
@@ -166,22 +151,29 @@ void prose_answer(const results *r, const findings *F, char *buf, size_t size)
              r->npoints == 1 ? "" : "s", r->ndevices, r->ndevices == 1 ? "" : "s");
 }
 
+void prose_summary(const results *r, const findings *F, char *buf, size_t size)
+{
+    prose_answer(r, F, buf, size);
+    if (!buf[0] || chars(buf) > PROSE_SUMMARY_MAX)
+        prose_headline(r, F, buf, size);
+}
+
 void prose_alone(const results *r, char *buf, size_t size)
 {
     const rs_point *best;
-    char peak[96];
+    char peak[96], name[256];
     int i, n = 0;
     buf[0] = '\0';
     if (r->ndevices != 1)
         return;
+    q_device_name(r, r->devices[0].id, name, sizeof name);
     for (i = 0; i < r->npoints; i++)
         n += q_ok(&r->points[i]);
     best = prose_peak_point(r, NULL, -1);
     fmt_append(buf, size,
-               "Only %s (%s, %s) was measured, so there is no other device to "
-               "compare it with and no crossover.",
-               r->devices[0].id, r->devices[0].type[0] ? r->devices[0].type : "unknown type",
-               r->devices[0].name[0] ? r->devices[0].name : "unnamed");
+               "Only %s was measured, so there is no other device to compare it with and no "
+               "crossover.",
+               name);
     if (best) {
         prose_throughput_text(best, peak, sizeof peak);
         fmt_append(buf, size,
@@ -190,20 +182,6 @@ void prose_alone(const results *r, char *buf, size_t size)
                    peak, workload_mode_name(best->mode), best->hidden, best->batch, n,
                    n == 1 ? "" : "s");
     }
-}
-
-/* "NVIDIA H100 80GB HBM3" of a device; "Intel Xeon (16 threads)" of the
- * CPU measured through OpenBLAS, whose threads are part of what it is. */
-static void device_short(const results *r, const char *id, char *buf, size_t size)
-{
-    const device_info *d = results_device(r, id);
-    if (!d || !d->name[0])
-        snprintf(buf, size, "%s", id);
-    else if (strcmp(d->kind, "openblas") == 0 && r->prov.blas_threads > 0)
-        snprintf(buf, size, "%s (%d thread%s)", d->name, r->prov.blas_threads,
-                 r->prov.blas_threads == 1 ? "" : "s");
-    else
-        snprintf(buf, size, "%s", d->name);
 }
 
 /* The first resident time finding of r, inference first. */
@@ -220,16 +198,21 @@ static const finding *headline_finding(const findings *F)
     return NULL;
 }
 
-/* The headline of a run of networks alone: the first network's resident
- * answer in the first mode measured, "cl:0.0 beats cpu on 784-512-10 from
- * batch 38 (95% CI 32–44)"; 0 (buf untouched) when there is none. */
-static int net_headline(const results *r, char *buf, size_t size)
+/* The headline of a run of networks alone, as candidates from the most
+ * said to the least (fit_title chooses): the first network's resident
+ * answer in the first mode measured, "NVIDIA H100 beats OpenBLAS, 16
+ * threads on 784-512-10 from batch 38 (95% CI 32–44) (inference, vm)"
+ * down to "NVIDIA H100 wins on 784-512-10 from batch 38".  Returns how
+ * many, 0 when there is none. */
+#define TITLE_CANDIDATES 6
+static int net_headline(const results *r, char (*t)[PROSE_TITLE_MAX * 4])
 {
+    const size_t size = sizeof t[0];
     const char *names[2];
-    char other[300], base[300];
+    char other[300], base[300], how[160], ci[96];
     netfit_set s;
     const netfit_cross *c = NULL;
-    int i, m, nn = netfit_networks(r, names, 2), done = 0;
+    int i, m, n = 0, nn = netfit_networks(r, names, 2);
     if (nn == 0 || netfit_run(r, r->prov.seed, 0, &s, NULL) < 0)
         return 0;
     for (m = WL_INFERENCE; m <= WL_TRAINING && !c; m++)
@@ -238,80 +221,154 @@ static int net_headline(const results *r, char *buf, size_t size)
                 strcmp(s.c[i].net, names[0]) == 0 && s.c[i].x.kind != CROSS_UNKNOWN)
                 c = &s.c[i];
     if (c) {
-        device_short(r, c->other, other, sizeof other);
-        device_short(r, c->base, base, sizeof base);
-        if (c->x.kind == CROSS_IN_RANGE)
-            fmt_append(buf, size,
-                       "%s beats %s on %s from batch %.0f (95%% CI %s%.0f\xe2\x80\x93%.0f%s)",
-                       other, base, c->net, c->x.batch, c->x.lo_open ? "below " : "", c->x.lo,
-                       c->x.hi, c->x.hi_open ? " or beyond" : "");
-        else if (c->x.kind == CROSS_ALWAYS)
-            fmt_append(buf, size, "%s beats %s on %s at every batch measured", other, base, c->net);
-        else
-            fmt_append(buf, size, "%s never stays ahead of %s on %s", other, base, c->net);
-        if (nn > 1)
-            fmt_append(buf, size, " and other networks");
-        fmt_append(buf, size, " (%s, %s)", workload_mode_name(c->mode), q_machine_name(r));
-        done = 1;
+        const char *mode = workload_mode_name(c->mode), *more = nn > 1 ? " and others" : "";
+        q_device_name(r, c->other, other, sizeof other);
+        q_device_name(r, c->base, base, sizeof base);
+        ci[0] = '\0';
+        if (c->x.kind == CROSS_IN_RANGE) {
+            snprintf(how, sizeof how, "from batch %.0f", c->x.batch);
+            snprintf(ci, sizeof ci, " (95%% CI %s%.0f\xe2\x80\x93%.0f%s)",
+                     c->x.lo_open ? "below " : "", c->x.lo, c->x.hi,
+                     c->x.hi_open ? " or beyond" : "");
+        } else {
+            snprintf(how, sizeof how, "%s",
+                     c->x.kind == CROSS_ALWAYS ? "at every batch measured"
+                                               : "at no batch measured");
+        }
+        snprintf(t[n++], size, "%s beats %s on %s%s %s%s (%s, %s)", other, base, c->net, more, how,
+                 ci, mode, q_machine_name(r));
+        snprintf(t[n++], size, "%s beats %s on %s%s %s%s (%s)", other, base, c->net, more, how, ci,
+                 mode);
+        snprintf(t[n++], size, "%s beats %s on %s%s %s (%s)", other, base, c->net, more, how, mode);
+        snprintf(t[n++], size, "%s beats %s on %s %s", other, base, c->net, how);
+        snprintf(t[n++], size, "%s wins on %s %s (%s)", other, c->net, how, mode);
+        snprintf(t[n++], size, "%s wins on %s %s", other, c->net, how);
     }
     netfit_free(&s);
-    return done;
+    return n;
+}
+
+/* The characters of s[0..n), UTF-8 (its continuation bytes not counted). */
+static size_t chars_n(const char *s, size_t n)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n && s[i]; i++)
+        k += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return k;
+}
+
+static size_t chars(const char *s)
+{
+    return chars_n(s, strlen(s));
+}
+
+/* The first of the n candidates c[] (the most said first) that fits in
+ * PROSE_TITLE_MAX characters after prefix, into buf; the last one cut to
+ * fit, at a character's boundary, when none does. */
+static void fit_title(const char *prefix, char (*c)[PROSE_TITLE_MAX * 4], int n, char *buf,
+                      size_t size)
+{
+    size_t max;
+    int i;
+    for (i = 0; i < n; i++)
+        if (chars(prefix) + chars(c[i]) <= PROSE_TITLE_MAX)
+            break;
+    snprintf(buf, size, "%s%s", prefix, c[i < n ? i : n - 1]);
+    if (i < n)
+        return;
+    /* no candidate fits: cut, leaving room for the ellipsis */
+    for (max = strlen(buf); max > 0 && chars_n(buf, max) > PROSE_TITLE_MAX - 1; max--)
+        ;
+    while (max > 0 && ((unsigned char)buf[max] & 0xC0) == 0x80)
+        max--;
+    snprintf(buf + max, size - max, "\xe2\x80\xa6");
 }
 
 void prose_headline(const results *r, const findings *F, char *buf, size_t size)
 {
     const finding *f = headline_finding(F);
-    char other[300], base[300], ci[96], part[64];
-    int i;
+    char other[300], base[300], ci[96], part[64], prefix[80];
+    char c[TITLE_CANDIDATES][PROSE_TITLE_MAX * 4];
+    const char *mode, *host = q_machine_name(r);
+    int i, n = 0;
     buf[0] = '\0';
+    prefix[0] = '\0';
     prose_partial_text(r, part, sizeof part);
     if (part[0])
-        fmt_append(buf, size, "%c%s: ", toupper_first(part), part + 1);
+        snprintf(prefix, sizeof prefix, "%c%s: ", toupper_first(part), part + 1);
     if (!f) {
         const rs_point *best = prose_peak_point(r, NULL, -1);
         if (r->ndevices == 1 && best) {
-            device_short(r, r->devices[0].id, other, sizeof other);
+            q_device_name(r, r->devices[0].id, other, sizeof other);
             prose_throughput_text(best, ci, sizeof ci);
-            fmt_append(buf, size, "%s alone peaks at %s on %s", other, ci, q_machine_name(r));
-        } else if (!net_headline(r, buf + strlen(buf), size - strlen(buf))) {
-            fmt_append(buf, size, "Dense layers on %s: %d point%s, no verdict", q_machine_name(r),
-                       r->npoints, r->npoints == 1 ? "" : "s");
+            snprintf(c[n++], sizeof c[0], "%s alone peaks at %s on %s", other, ci, host);
+            fmt_si(ci, sizeof ci, results_gflops(best, best->resident.median) * 1e9, 3, "FLOP/s");
+            snprintf(c[n++], sizeof c[0], "%s alone peaks at %s on %s", other, ci, host);
+            snprintf(c[n++], sizeof c[0], "%s alone peaks at %s", other, ci);
+        } else if (!(n = net_headline(r, c))) {
+            snprintf(c[n++], sizeof c[0], "Dense layers on %s: %d point%s, no verdict", host,
+                     r->npoints, r->npoints == 1 ? "" : "s");
         }
+        fit_title(prefix, c, n, buf, size);
         return;
     }
-    device_short(r, f->c->other, other, sizeof other);
-    device_short(r, f->c->base, base, sizeof base);
+    /* the answer in a line a link preview shows whole: the most it can
+     * say in PROSE_TITLE_MAX characters, the rest is the lead's */
+    mode = workload_mode_name(f->c->mode);
+    q_device_name(r, f->c->other, other, sizeof other);
+    q_device_name(r, f->c->base, base, sizeof base);
     switch (f->verdict) {
     case FIND_ALWAYS:
-        fmt_append(buf, size, "%s beats %s at every shape measured", other, base);
+        snprintf(c[n++], sizeof c[0], "%s beats %s at every shape measured (%s, %s)", other, base,
+                 mode, host);
+        snprintf(c[n++], sizeof c[0], "%s beats %s everywhere measured (%s)", other, base, mode);
+        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured (%s)", other, mode);
+        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured", other);
         break;
     case FIND_NEVER:
-        fmt_append(buf, size, "%s never beats %s at the %d shapes measured", other, base,
-                   f->nshapes);
+        snprintf(c[n++], sizeof c[0], "%s beats %s at every shape measured (%s, %s)", base, other,
+                 mode, host);
+        snprintf(c[n++], sizeof c[0], "%s beats %s everywhere measured (%s)", base, other, mode);
+        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured (%s)", base, mode);
+        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured", base);
         break;
     default:
-        fmt_append(buf, size, "%s beats %s at %d of %d shapes", other, base, f->nwins, f->nshapes);
         /* the narrowest width that crosses in range: where the answer turns */
-        for (i = 0; i < f->c->nhidden; i++) {
-            const fit_hidden_cross *h = &f->c->per_hidden[i];
-            if (h->kind != CROSS_IN_RANGE)
-                continue;
-            findings_batch_ci(h, ci, sizeof ci);
-            findings_from_text(f, i, part, sizeof part);
-            fmt_append(buf, size, ", %s %s at hidden %d", part, ci, h->hidden);
-            break;
+        ci[0] = '\0';
+        for (i = 0; i < f->c->nhidden && !ci[0]; i++)
+            if (f->c->per_hidden[i].kind == CROSS_IN_RANGE) {
+                findings_from_text(f, i, part, sizeof part);
+                snprintf(ci, sizeof ci, "%s at hidden %d", part, f->c->per_hidden[i].hidden);
+            }
+        if (ci[0]) {
+            snprintf(c[n++], sizeof c[0], "%s beats %s %s (%s, %s)", other, base, ci, mode, host);
+            snprintf(c[n++], sizeof c[0], "%s beats %s %s (%s)", other, base, ci, mode);
+            snprintf(c[n++], sizeof c[0], "%s beats %s %s", other, base, ci);
+            snprintf(c[n++], sizeof c[0], "%s wins %s (%s)", other, ci, mode);
+            snprintf(c[n++], sizeof c[0], "%s wins %s", other, ci);
+        } else {
+            snprintf(c[n++], sizeof c[0], "%s beats %s at %d of %d shapes (%s, %s)", other, base,
+                     f->nwins, f->nshapes, mode, host);
+            snprintf(c[n++], sizeof c[0], "%s beats %s at %d of %d shapes (%s)", other, base,
+                     f->nwins, f->nshapes, mode);
+            snprintf(c[n++], sizeof c[0], "%s wins at %d of %d shapes (%s)", other, f->nwins,
+                     f->nshapes, mode);
+            snprintf(c[n++], sizeof c[0], "%s wins at %d of %d shapes", other, f->nwins,
+                     f->nshapes);
         }
         break;
     }
-    fmt_append(buf, size, " (%s, %s)", workload_mode_name(f->c->mode), q_machine_name(r));
+    fit_title(prefix, c, n, buf, size);
 }
 
 void prose_title(const char *title, const results *r, const findings *F, char *buf, size_t size)
 {
-    size_t n;
-    buf[0] = '\0';
-    if (title && *title)
-        fmt_append(buf, size, "%s: ", title);
-    n = strlen(buf);
-    prose_headline(r, F, buf + n, size - n);
+    char head[PROSE_TITLE_MAX * 4];
+    prose_headline(r, F, head, sizeof head);
+    /* the site's name before it where both fit a link preview; the site
+     * is named beside every page anyway (og:site_name, the header) */
+    if (title && *title && chars(title) + 2 + chars(head) <= PROSE_TITLE_MAX)
+        snprintf(buf, size, "%s: %s", title, head);
+    else
+        snprintf(buf, size, "%s", head);
 }

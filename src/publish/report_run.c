@@ -74,7 +74,7 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
         const stats_summary *s = transfer && p->has_transfer ? &p->transfer : &p->resident;
         char lo_t[32], hi_t[32];
         double lo, hi;
-        int wide = q_ci_rel(s, &lo, &hi);
+        int wide = q_ci_rel(s, &lo, &hi), useless = q_summary_uninformative(s);
         fmt_time(buf, sizeof buf, s->median);
         c = site_add(row, "td", buf);
         if (p->tel.throttled)
@@ -83,8 +83,8 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
         /* the precision on a second line, the interval itself on demand */
         site_attrf(c, "ci", "\xe2\x88\x92%.1f%% +%.1f%%", 100.0 * lo, 100.0 * hi);
         site_attrf(c, "n", "%d", s->n);
-        if (wide)
-            site_attr(c, "flag", "wide");
+        if (wide || useless)
+            site_attr(c, "flag", useless ? "uninformative" : "wide");
         fmt_time(lo_t, sizeof lo_t, s->ci_lo);
         fmt_time(hi_t, sizeof hi_t, s->ci_hi);
         site_attrf(c, "title",
@@ -92,9 +92,10 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
                    "+%.1f%%), %d samples%s%s%s",
                    buf, lo_t, hi_t, 100.0 * lo, 100.0 * hi, s->n,
                    s->passes > 1 ? " in passes: the interval includes how they differ" : "",
-                   wide ? "; wider than \xc2\xb1"
-                          "10%"
-                        : "",
+                   useless ? "; uninformative: its upper end is over 2\xc3\x97 its lower"
+                   : wide  ? "; wider than \xc2\xb1"
+                             "10%"
+                           : "",
                    p->tel.throttled ? "; measured while the device was throttled" : "");
     }
 }
@@ -136,19 +137,21 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d;
     int energy[RESULTS_MAX_DEVICES];
     xmlNodePtr t = site_add(parent, "table", NULL), head, row;
-    char buf[64], cap[512];
+    char buf[64], cap[768];
     snprintf(cap, sizeof cap,
              "Median time of one step of %d layer%s (%s); below each, its "
              "95%% interval relative to it and the number of samples n (hover for the interval "
              "itself); \xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than "
-             "10%% from the median; — means out of memory.",
+             "10%% from the median, \xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper "
+             "end is over 2\xc3\x97 its lower (it says nothing); — means out of memory.",
              r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m));
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
         energy[d] = q_has_energy(r, r->devices[d].id, m);
     if (q_has_energy(r, NULL, m))
         fmt_append(cap, sizeof cap,
-                   " Energy: per step, and per sample of the batch, where "
-                   "the device's counter covered at least a second of samples.");
+                   " Energy in %s: per step, and per sample of the batch, where "
+                   "the device's counter covered at least a second of samples.",
+                   workload_mode_name(m));
     if (any_throttled(r, m))
         fmt_append(cap, sizeof cap,
                    " † measured while the device was throttled (power "
@@ -156,17 +159,17 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     site_attr(t, "caption", cap);
     head = site_head(t, first, 3);
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
-        char l[400];
-        figure_device_label(&r->devices[d], l, sizeof l);
-        site_add(head, "th", l);
+        char name[256], l[400];
+        figure_device_label(r, d, name, sizeof name);
+        site_add(head, "th", name);
         if (strcmp(r->devices[d].kind, "opencl") == 0) {
-            snprintf(l, sizeof l, "%s with transfers", r->devices[d].id);
+            snprintf(l, sizeof l, "%s with transfers", name);
             site_add(head, "th", l);
         }
         if (energy[d]) {
-            snprintf(l, sizeof l, "%s energy per step", r->devices[d].id);
+            snprintf(l, sizeof l, "%s energy per step", name);
             site_add(head, "th", l);
-            snprintf(l, sizeof l, "%s energy per sample", r->devices[d].id);
+            snprintf(l, sizeof l, "%s energy per sample", name);
             site_add(head, "th", l);
         }
     }
@@ -262,12 +265,18 @@ static void add_net_charts(xmlNodePtr mn, const results *r, wl_mode m, const cha
     }
 }
 
-/* The charts, their paragraphs, the table and the conclusion of one mode. */
+/* The conclusions of a mode: its devices' findings and peaks (a run of
+ * more devices is cut to the first ones). */
+#define MAX_BULLETS 24
+
+/* The charts, their paragraphs, the table and the conclusions of one mode. */
 static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode m, const char *dir,
                      const char *chart_prefix)
 {
     xmlNodePtr mn = site_add(a, "mode", NULL);
     char buf[8192];
+    char bullets[MAX_BULLETS][PROSE_BULLET];
+    int i, n;
 
     site_attr(mn, "name", workload_mode_name(m));
     if (q_has_square(r, m))
@@ -277,8 +286,9 @@ static void add_mode(xmlNodePtr a, const results *r, const findings *F, wl_mode 
     prose_energy(r, m, buf, sizeof buf);
     if (buf[0])
         site_add(mn, "energy", buf);
-    prose_conclusion(r, F, m, buf, sizeof buf);
-    site_add(mn, "conclusion", buf);
+    n = prose_conclusions(r, F, m, bullets, MAX_BULLETS);
+    for (i = 0; i < n; i++)
+        site_add(mn, "conclusion", bullets[i]);
 }
 
 /* The changes the history found at run k (history.h), linked to their
@@ -311,6 +321,7 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     const results *r = u->r;
     const cmp_slot *cs = x->cmp;
     xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), lead, cc;
+    const finding *hf;
     char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
     int m, i, nw, dirty;
 
@@ -320,23 +331,32 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     site_attr(a, "date", date);
     site_attr(a, "datetime", r->prov.started);
     site_add(a, "title", buf);
+    /* the answer in three sentences (the headline finding's), the detail
+     * of every finding under it, and the summary link previews show */
     lead = site_add(a, "lead", NULL);
-    for (i = 0; i < x->F[k].n; i++)
-        if (x->F[k].f[i].c->view == FIT_RESIDENT) {
-            findings_sentence(&x->F[k].f[i], r, buf, sizeof buf);
-            site_add(lead, "p", buf);
-        }
+    hf = prose_lead_finding(&x->F[k]);
+    if (hf) {
+        findings_lead(hf, r, 3, buf, sizeof buf);
+        site_add(lead, "p", buf);
+        for (i = 0; i < x->F[k].n; i++)
+            if (x->F[k].f[i].c->view == FIT_RESIDENT) {
+                findings_item(&x->F[k].f[i], r, r->ndevices > 2, buf, sizeof buf);
+                site_add(lead, "item", buf);
+            }
+    }
     prose_alone(r, buf, sizeof buf);
     if (buf[0])
         site_add(lead, "p", buf);
     else if (!r->has_fit)
-        site_add(lead, "p",
+        site_add(lead, "note",
                  "This results file has no fit, so no crossover can be given; the "
                  "tables below show the measured times.");
     else if (r->fit.ncross > 0 && r->prices.n == 0)
-        site_add(lead, "p",
+        site_add(lead, "note",
                  "No prices were given, so there are no cost figures (run with "
                  "--price DEVICE=USD_PER_HOUR for each device).");
+    prose_summary(r, &x->F[k], buf, sizeof buf);
+    site_add(a, "summary", buf);
     systable_add(a, r);
     prose_telemetry(r, buf, sizeof buf);
     if (buf[0])

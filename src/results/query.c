@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "devinfo.h"
 #include "machstate.h"
 #include "stats.h"
 #include "workload.h"
@@ -188,6 +189,24 @@ const rs_point *q_point_net(const results *r, const char *dev, wl_mode m, int la
     return any;
 }
 
+const rs_point *q_point_of(const results *r, const rs_point *p)
+{
+    const rs_point *any = NULL;
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *o = &r->points[i];
+        if (o->mode != p->mode || o->hidden != p->hidden || o->batch != p->batch ||
+            o->layers != p->layers || strcmp(o->device, p->device) != 0 ||
+            strcmp(o->sizes, p->sizes) != 0 || strcmp(o->net, p->net) != 0)
+            continue;
+        if (q_ok(o))
+            return o;
+        if (!any)
+            any = o;
+    }
+    return any;
+}
+
 const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int layers, int hidden,
                                int batch)
 {
@@ -307,6 +326,105 @@ int q_ci_rel(const stats_summary *s, double *below, double *above)
     *below = fmax(0.0, (s->median - s->ci_lo) / s->median);
     *above = fmax(0.0, (s->ci_hi - s->median) / s->median);
     return *below > Q_WIDE || *above > Q_WIDE;
+}
+
+/* Copies src into buf without the marks that make a driver's string raw:
+ * "(R)", "(TM)", "(tm)", a trailing " CPU" or " Processor" after a model,
+ * and runs of spaces. */
+static void clean_name(const char *src, char *buf, size_t size)
+{
+    static const char *const drop[] = {"(R)", "(TM)", "(tm)", "(r)"};
+    size_t o = 0;
+    int space = 1; /* no leading space */
+    while (*src && o + 1 < size) {
+        size_t k, n = 0;
+        for (k = 0; k < sizeof drop / sizeof drop[0] && !n; k++)
+            if (strncmp(src, drop[k], strlen(drop[k])) == 0)
+                n = strlen(drop[k]);
+        if (n) {
+            src += n;
+            continue;
+        }
+        if (*src == ' ') {
+            if (!space)
+                buf[o++] = ' ';
+            space = 1;
+        } else {
+            buf[o++] = *src;
+            space = 0;
+        }
+        src++;
+    }
+    while (o > 0 && buf[o - 1] == ' ')
+        o--;
+    buf[o] = '\0';
+}
+
+/* The first word of s into buf ("llvmpipe (LLVM 15.0.6, 256 bits)" gives
+ * "llvmpipe"). */
+static void first_word(const char *s, char *buf, size_t size)
+{
+    size_t n = strcspn(s, " (");
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+}
+
+/* The display name of d alone, before it is made unique. */
+static void device_name(const results *r, const device_info *d, char *buf, size_t size)
+{
+    char name[256], word[64];
+    clean_name(d->name, name, sizeof name);
+    if (strcmp(d->kind, "openblas") == 0) {
+        int t = r->prov.blas_threads;
+        if (t > 0)
+            snprintf(buf, size, "OpenBLAS (%d thread%s)", t, t == 1 ? "" : "s");
+        else
+            snprintf(buf, size, "OpenBLAS");
+    } else if (strcmp(d->kind, "framework") == 0) {
+        /* the framework, then where it computes: "PyTorch (CPU)", "PyTorch
+         * on NVIDIA H100 80GB HBM3" */
+        const char *fw = devinfo_prop(d, "framework");
+        fw = fw && fw[0] ? fw : d->id;
+        if (strcmp(d->type, "GPU") == 0 && name[0])
+            snprintf(buf, size, "%s on %s", fw, name);
+        else
+            snprintf(buf, size, "%s (%s)", fw, d->type[0] ? d->type : "CPU");
+    } else if (strstr(d->library, "Portable Computing Language") || strstr(d->library, "PoCL") ||
+               strncmp(d->name, "pthread-", 8) == 0) {
+        /* PoCL's CPU device by its name alone where the library was not
+         * recorded: "pthread-" and the host's CPU */
+        snprintf(buf, size, "PoCL (%s)", d->type[0] ? d->type : "CPU");
+    } else if (strstr(d->library, "rusticl") || strstr(d->vendor, "Mesa")) {
+        first_word(name, word, sizeof word);
+        snprintf(buf, size, "%s %s", strstr(d->library, "rusticl") ? "rusticl" : "Mesa", word);
+    } else if (name[0]) {
+        snprintf(buf, size, "%s", name);
+    } else {
+        snprintf(buf, size, "%s", d->id);
+    }
+}
+
+void q_device_name(const results *r, const char *dev, char *buf, size_t size)
+{
+    char other[256];
+    int i, me = q_device_index(r, dev), twin = 0;
+    if (me == Q_NO_DEVICE) {
+        snprintf(buf, size, "%s", dev);
+        return;
+    }
+    device_name(r, &r->devices[me], buf, size);
+    for (i = 0; i < r->ndevices && !twin; i++) {
+        if (i == me)
+            continue;
+        device_name(r, &r->devices[i], other, sizeof other);
+        twin = strcmp(other, buf) == 0;
+    }
+    if (twin) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, size - n, " [%s]", dev);
+    }
 }
 
 int q_ci_uninformative(double lo, double hi)
@@ -469,15 +587,45 @@ int q_energy_cross(const results *r, const char *base, const char *other, wl_mod
     return n;
 }
 
+/* FNV-1a, 32 bits, of text, continued from h. */
+static unsigned long fnv1a(unsigned long h, const char *text)
+{
+    const char *p;
+    for (p = text; *p; p++)
+        h = ((h ^ (unsigned char)*p) * 16777619ul) & 0xfffffffful;
+    return h;
+}
+
+/* The name of the first device of r beside the CPU (its type not "CPU")
+ * whose name sorts after prev (NULL: any), the least of them; NULL when
+ * none. */
+static const char *next_model(const results *r, const char *prev)
+{
+    const char *best = NULL;
+    int i;
+    for (i = 0; i < r->ndevices; i++) {
+        const char *m = r->devices[i].name;
+        if (strcmp(r->devices[i].type, "CPU") != 0 && (!prev || strcmp(m, prev) > 0) &&
+            (!best || strcmp(m, best) < 0))
+            best = m;
+    }
+    return best;
+}
+
 void q_machine_print(const results *r, char *buf, size_t size)
 {
     char text[600];
-    unsigned long h = 2166136261ul; /* FNV-1a, 32 bits */
-    const char *p;
+    const char *model = NULL;
+    unsigned long h;
     snprintf(text, sizeof text, "%s|%d|%.0f", r->prov.cpu_model, r->prov.cores,
              floor(r->prov.memory / 1073741824.0 + 0.5));
-    for (p = text; *p; p++)
-        h = ((h ^ (unsigned char)*p) * 16777619ul) & 0xfffffffful;
+    h = fnv1a(2166136261ul, text);
+    /* the models of the devices beside the CPU, each once and in order of
+     * name (not of discovery): a GPU swapped is another machine, while a
+     * machine of CPUs alone keeps the fingerprint it had before devices
+     * counted */
+    while ((model = next_model(r, model)) != NULL)
+        h = fnv1a(fnv1a(h, "|"), model);
     snprintf(buf, size, "%08lx", h);
 }
 

@@ -103,6 +103,11 @@ const rs_point *q_point_layers(const results *r, const char *dev, wl_mode m, int
  * the names may differ. */
 const rs_point *q_point_net(const results *r, const char *dev, wl_mode m, int layers, int hidden,
                             int batch, const char *sizes);
+/* The point taken for p's device, mode, depth, width, batch and network,
+ * its name as well as its sizes (two networks of the same sizes named
+ * apart are two workloads of one run): the first usable one, else the
+ * first.  A run's points are each published once so (the dashboards). */
+const rs_point *q_point_of(const results *r, const rs_point *p);
 
 /* A median's interval reaching further than this from it, on either side,
  * is flagged wherever the median is shown: the report's tables, stdout. */
@@ -227,13 +232,27 @@ const fit_crossover *q_cross(const fit_set *fs, const char *base, const char *ot
                              fit_view v, int cost);
 
 #define Q_NO_PRICE (-1.0)
+/* The name a person uses for device dev of r, short and recognisable,
+ * made from what the run recorded: the library or driver family and the
+ * device ("OpenBLAS (2 threads)", "PoCL (CPU)", "NVIDIA H100 80GB HBM3",
+ * "rusticl llvmpipe", "PyTorch (CPU)", "PyTorch on NVIDIA H100 80GB HBM3"), without the trademarks and build strings of the raw
+ * ones ("(R)", "pthread-", "Portable Computing Language").  Unique within
+ * r: when two devices would read the same, each gets its id in brackets.
+ * The titles, prose, legends and the feed name devices by it; the raw
+ * strings stay in the devices table and the results file.  An id that r
+ * does not hold is written as it is. */
+void q_device_name(const results *r, const char *dev, char *buf, size_t size);
+
 /* The price of a device in USD per hour, or Q_NO_PRICE (negative) when p
  * is NULL or does not price it. */
 double q_price(const fit_prices *p, const char *dev);
 
 /* The fingerprint of the hardware a run was measured on, 8 hex digits of
- * a hash of its CPU model, cores and memory (to the GiB): what tells apart
- * two machines that share a host name. */
+ * a hash of its CPU model, cores and memory (to the GiB) and the models of
+ * its devices beside the CPU (each distinct one, in order of name; a run
+ * of CPUs alone hashes as before devices counted): what tells apart two
+ * machines that share a host name, and a machine from itself with another
+ * GPU. */
 void q_machine_print(const results *r, char *buf, size_t size);
 
 /* The name a run's machine goes by on the pages: its label

@@ -249,9 +249,12 @@ int results_summary_samples(const rs_point *p, int *idx);
  * ratio (stats_drift), which the results file does not store but for the
  * ratio; 0 and 0 when nothing was tested.  BE_EFAIL when out of memory. */
 int results_drift(const rs_point *p, fit_view view, double *z, double *ratio, err *e);
-/* results_summarize, then each interval extended down for the CPU share
- * that others took during the passes of p's samples (the largest share of
- * those passes in r->passes that recorded it; see stats_contention). */
+/* results_summarize, then, for a device that computes on the host's CPUs
+ * (devinfo_on_host: the CPU, an OpenCL device of type CPU; or one r does
+ * not describe), each interval extended down for the CPU share that
+ * others took during the passes of p's samples (the largest share of
+ * those passes in r->passes that recorded it; see stats_contention).  A
+ * GPU's intervals are not: its kernels do not share the host's CPUs. */
 int results_summarize_in(const results *r, rs_point *p, err *e);
 
 /* GFLOP/s of a point from a step time (all layers). */

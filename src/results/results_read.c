@@ -33,7 +33,7 @@
 #define FIT_MAX_ANALYSIS 1000 /* versions of the fit's method                    */
 
 static const char *const root_status[] = {"complete", "partial"};
-static const char *const device_kinds[] = {"openblas", "opencl"};
+static const char *const device_kinds[] = {"openblas", "opencl", "framework"};
 static const char *const threads_from[] = {"--threads", "OPENBLAS_NUM_THREADS", "cores"};
 static const char *const pair_sides[] = {"A", "B"};
 const char *const rs_mode_names[2] = {"inference", "training"};

@@ -56,7 +56,7 @@ static void check_dash(const results *b, const compare_set *c)
             break;
         if (!(f = open_memstream(&out, &len)))
             abort();
-        rc = k < 2 ? dash_write_run(f, b, (dash_format)k, &e)
+        rc = k < 2 ? dash_write_run(f, b, (dash_format)(k & 1), k & 1, &e)
                    : dash_write_compare(f, c, (dash_format)(k - 2), &e);
         fclose(f);
         if (rc != BE_OK)

@@ -1,0 +1,698 @@
+/*
+ * framework.c — the framework devices' backend (see framework.h and the
+ * protocol in docs/devices.md).
+ *
+ * One adapter process per device; one point prepared at a time (the sweep
+ * prepares, steps and releases a point before the next), so the run handle
+ * is the device's own.  Every read and write polls against the call's
+ * deadline on a non-blocking socket, so that a hung adapter costs one
+ * time limit, never the run.
+ */
+#define _GNU_SOURCE
+#include "framework.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "host.h"
+
+#define FW_PROTOCOL 1
+#define FW_PYTHON "/usr/bin/python3"
+#define FW_TEXT_MAX 65536
+#define FW_LIMIT_S 60.0
+#define FW_HELLO_LIMIT_S 120.0
+#define FW_FD 3
+
+typedef struct fw_dev {
+    char id[32];
+    pid_t pid;       /* 0 once reaped */
+    int fd;          /* the socket; -1 once closed */
+    FILE *log;       /* the adapter's stdout and stderr */
+    double limit;    /* seconds a call may take */
+    char fault[512]; /* why the device is out of service, "" while it works */
+    workload w;      /* the point prepared (prepared != 0) */
+    int prepared;
+    int told; /* framework_fault_news said so */
+} fw_dev;
+
+int framework_is(const char *id)
+{
+    const char *n;
+    if (strcmp(id, "ref:cpu") == 0 || strcmp(id, "torch:cpu") == 0 || strcmp(id, "torch:mps") == 0)
+        return 1;
+    if (strncmp(id, "torch:cuda:", 11) != 0 || !id[11])
+        return 0;
+    for (n = id + 11; *n; n++)
+        if (*n < '0' || *n > '9')
+            return 0;
+    return strlen(id + 11) <= 3;
+}
+
+/* The last non-empty line the adapter wrote (a Python traceback ends with
+ * the exception), into buf; "" when none. */
+static void log_tail(fw_dev *d, char *buf, size_t size)
+{
+    char line[512];
+    buf[0] = '\0';
+    if (!d->log || fseek(d->log, 0, SEEK_SET) != 0)
+        return;
+    while (fgets(line, sizeof line, d->log)) {
+        size_t n = strcspn(line, "\r\n");
+        line[n] = '\0';
+        if (n > 0)
+            snprintf(buf, size, "%s", line);
+    }
+    fseek(d->log, 0, SEEK_END);
+}
+
+/* Closes the socket, kills the adapter's process group and reaps it; how
+ * says how it ended when it had ended on its own ("" else). */
+static void reap(fw_dev *d, char *how, size_t size)
+{
+    int ws;
+    how[0] = '\0';
+    /* whether it ended on its own is asked before the socket closes, which
+     * would end it */
+    if (d->pid > 0 && waitpid(d->pid, &ws, WNOHANG) == d->pid) {
+        if (WIFEXITED(ws))
+            snprintf(how, size, "the adapter exited with status %d", WEXITSTATUS(ws));
+        else if (WIFSIGNALED(ws))
+            snprintf(how, size, "the adapter was killed by signal %d", WTERMSIG(ws));
+        kill(-d->pid, SIGKILL); /* whatever it left in its group */
+        d->pid = 0;
+    }
+    if (d->fd >= 0) {
+        close(d->fd);
+        d->fd = -1;
+    }
+    if (d->pid > 0) {
+        kill(-d->pid, SIGKILL);
+        kill(d->pid, SIGKILL);
+        waitpid(d->pid, &ws, 0);
+        d->pid = 0;
+    }
+}
+
+/* Puts d out of service: the adapter is killed, fault says why (with how
+ * it ended and its last words), and the call fails with it. */
+static int out_of_service(fw_dev *d, err *e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int out_of_service(fw_dev *d, err *e, const char *fmt, ...)
+{
+    char why[256], how[96], tail[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    /* an adapter that ended on its own says so first */
+    {
+        struct timespec tick = {0, 20000000};
+        nanosleep(&tick, NULL);
+    }
+    reap(d, how, sizeof how);
+    log_tail(d, tail, sizeof tail);
+    snprintf(d->fault, sizeof d->fault, "%s%s%s%s%s", why, how[0] ? " (" : "", how,
+             how[0] ? ")" : "", tail[0] ? "; its last words: " : "");
+    if (tail[0])
+        snprintf(d->fault + strlen(d->fault), sizeof d->fault - strlen(d->fault), "%s", tail);
+    return err_set(e, BE_EFAIL, "%s: %s", d->id, d->fault);
+}
+
+/* Waits until fd is ready for ev or the deadline passes: 1 ready, 0 late. */
+static int ready(int fd, short ev, double deadline)
+{
+    for (;;) {
+        struct pollfd p = {fd, ev, 0};
+        double left = deadline - host_seconds();
+        int rc;
+        if (left <= 0.0)
+            return 0;
+        rc = poll(&p, 1, (int)(left * 1000.0) + 1);
+        if (rc > 0)
+            return 1;
+        if (rc < 0 && errno != EINTR)
+            return 1; /* the read or write says what is wrong */
+    }
+}
+
+/* Sends len bytes of buf; BE_EFAIL (out of service) when the adapter is
+ * gone or late.  what names the message for the reason. */
+static int send_all(fw_dev *d, const void *buf, size_t len, double deadline, const char *what,
+                    err *e)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n;
+        if (!ready(d->fd, POLLOUT, deadline))
+            return out_of_service(d, e, "no answer to %s within %.0f s; the adapter was killed",
+                                  what, d->limit);
+        n = send(d->fd, p, len, MSG_NOSIGNAL);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            continue;
+        if (n <= 0)
+            return out_of_service(d, e, "the adapter went away during %s", what);
+        p += n;
+        len -= (size_t)n;
+    }
+    return BE_OK;
+}
+
+static int recv_all(fw_dev *d, void *buf, size_t len, double deadline, const char *what, err *e)
+{
+    char *p = buf;
+    while (len > 0) {
+        ssize_t n;
+        if (!ready(d->fd, POLLIN, deadline))
+            return out_of_service(d, e, "no answer to %s within %.0f s; the adapter was killed",
+                                  what, d->limit);
+        n = recv(d->fd, p, len, 0);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            continue;
+        if (n <= 0)
+            return out_of_service(d, e, "the adapter went away during %s", what);
+        p += n;
+        len -= (size_t)n;
+    }
+    return BE_OK;
+}
+
+static int send_header(fw_dev *d, const char *type, uint64_t len, double deadline, err *e)
+{
+    unsigned char h[16];
+    int i;
+    memcpy(h, "BEDP", 4);
+    memcpy(h + 4, type, 4);
+    for (i = 0; i < 8; i++)
+        h[8 + i] = (unsigned char)(len >> (8 * i));
+    return send_all(d, h, sizeof h, deadline, type, e);
+}
+
+/* Reads a reply's header into type and *len; a bad magic is a fault. */
+static int recv_header(fw_dev *d, const char *req, char type[5], uint64_t *len, double deadline,
+                       err *e)
+{
+    unsigned char h[16];
+    int rc, i;
+    if ((rc = recv_all(d, h, sizeof h, deadline, req, e)) < 0)
+        return rc;
+    if (memcmp(h, "BEDP", 4) != 0)
+        return out_of_service(d, e, "the reply to %s is not the protocol (no BEDP header)", req);
+    memcpy(type, h + 4, 4);
+    type[4] = '\0';
+    for (i = 0, *len = 0; i < 8; i++)
+        *len |= (uint64_t)h[8 + i] << (8 * i);
+    for (i = 0; i < 4; i++)
+        if (type[i] < 0x21 || type[i] > 0x7e)
+            return out_of_service(d, e, "the reply to %s has no valid type", req);
+    return BE_OK;
+}
+
+/* A text payload of len bytes into buf (NUL-terminated). */
+static int recv_text(fw_dev *d, const char *req, uint64_t len, char *buf, double deadline, err *e)
+{
+    int rc;
+    if (len >= FW_TEXT_MAX)
+        return out_of_service(d, e, "the reply to %s holds %llu bytes of text (at most %d)", req,
+                              (unsigned long long)len, FW_TEXT_MAX - 1);
+    if ((rc = recv_all(d, buf, (size_t)len, deadline, req, e)) < 0)
+        return rc;
+    buf[len] = '\0';
+    return BE_OK;
+}
+
+/* Sends the request req (payload parts[0..n), NULL for none) and reads the
+ * header of its reply.  A FAIL reply is read and returned as the call's
+ * failure (BE_EOOM for the class oom); the device stays in service.  A
+ * reply of another type than want, or of another length than want_len
+ * (when want_len is not (uint64_t)-1) is a fault. */
+static int call(fw_dev *d, const char *req, const void *const *parts, const size_t *sizes, int n,
+                const char *want, uint64_t want_len, uint64_t *len, err *e)
+{
+    double deadline = host_seconds() + d->limit;
+    uint64_t total = 0;
+    char type[5];
+    int i, rc;
+    if (d->fault[0])
+        return err_set(e, BE_EFAIL, "%s: out of service: %s", d->id, d->fault);
+    for (i = 0; i < n; i++)
+        total += sizes[i];
+    if ((rc = send_header(d, req, total, deadline, e)) < 0)
+        return rc;
+    for (i = 0; i < n; i++)
+        if ((rc = send_all(d, parts[i], sizes[i], deadline, req, e)) < 0)
+            return rc;
+    if ((rc = recv_header(d, req, type, len, deadline, e)) < 0)
+        return rc;
+    if (strcmp(type, "FAIL") == 0) {
+        char *msg = malloc(FW_TEXT_MAX);
+        int oom;
+        if (!msg)
+            return err_set(e, BE_EFAIL, "%s: out of memory", d->id);
+        if ((rc = recv_text(d, req, *len, msg, deadline, e)) < 0) {
+            free(msg);
+            return rc;
+        }
+        msg[strcspn(msg, "\r\n")] = '\0';
+        oom = strncmp(msg, "oom ", 4) == 0;
+        rc = err_set(e, oom ? BE_EOOM : BE_EFAIL, "%s: %s failed: %s", d->id, req,
+                     strncmp(msg, "error ", 6) == 0 ? msg + 6
+                     : oom                          ? msg + 4
+                                                    : msg);
+        free(msg);
+        return rc;
+    }
+    if (strcmp(type, want) != 0)
+        return out_of_service(d, e, "the reply to %s is %s, not %s", req, type, want);
+    if (want_len != (uint64_t)-1 && *len != want_len)
+        return out_of_service(d, e, "the reply to %s holds %llu bytes, not %llu", req,
+                              (unsigned long long)*len, (unsigned long long)want_len);
+    return BE_OK;
+}
+
+/* ---- the backend -------------------------------------------------------- */
+
+static size_t act_len(const workload *w, int l)
+{
+    return (size_t)w->batch * (size_t)wl_dim(w, l);
+}
+static size_t w_len(const workload *w, int l)
+{
+    return (size_t)wl_dim(w, l) * (size_t)wl_dim(w, l + 1);
+}
+
+static int fw_prepare(void *dev, const workload *w, void **run, err *e)
+{
+    fw_dev *d = dev;
+    int32_t head[5 + 1 + WL_MAX_LAYERS + 1];
+    const void **parts = NULL;
+    size_t *sizes = NULL;
+    uint64_t len;
+    int l, n = 0, rc;
+    float lr = w->lr;
+
+    *run = NULL;
+    if (d->prepared)
+        return err_set(e, BE_EFAIL, "%s: a point is already prepared", d->id);
+    head[0] = (int32_t)w->mode;
+    head[1] = w->layers;
+    head[2] = w->batch;
+    head[3] = w->linear_last;
+    head[4] = w->weights_on_host;
+    memcpy(&head[5], &lr, sizeof lr);
+    for (l = 0; l <= w->layers; l++)
+        head[6 + l] = wl_dim(w, l);
+    parts = malloc((size_t)(2 * w->layers + 2) * sizeof *parts);
+    sizes = malloc((size_t)(2 * w->layers + 2) * sizeof *sizes);
+    if (!parts || !sizes) {
+        rc = err_set(e, BE_EFAIL, "%s: out of memory", d->id);
+        goto done;
+    }
+    parts[n] = head;
+    sizes[n++] = (size_t)(6 + w->layers + 1) * sizeof(int32_t);
+    parts[n] = w->x0;
+    sizes[n++] = act_len(w, 0) * sizeof(float);
+    /* breakeven's own arrays, as they are: no copy on this side */
+    for (l = 0; l < w->layers; l++) {
+        parts[n] = w->w0[l];
+        sizes[n++] = w_len(w, l) * sizeof(float);
+        parts[n] = w->b0[l];
+        sizes[n++] = (size_t)wl_dim(w, l + 1) * sizeof(float);
+    }
+    if ((rc = call(d, "PREP", parts, sizes, n, "OKAY", 0, &len, e)) < 0)
+        goto done;
+    d->w = *w;
+    d->prepared = 1;
+    *run = d;
+done:
+    free(parts);
+    free(sizes);
+    return rc;
+}
+
+static int fw_reset(void *run, err *e)
+{
+    fw_dev *d = run;
+    uint64_t len;
+    return call(d, "RSET", NULL, NULL, 0, "OKAY", 0, &len, e);
+}
+
+static int fw_step(void *run, step_times *t, err *e)
+{
+    fw_dev *d = run;
+    double v[6];
+    uint64_t len;
+    int rc, i;
+    if ((rc = call(d, "STEP", NULL, NULL, 0, "TIME", sizeof v, &len, e)) < 0 ||
+        (rc = recv_all(d, v, sizeof v, host_seconds() + d->limit, "STEP", e)) < 0)
+        return rc;
+    for (i = 0; i < 6; i++)
+        if (!isfinite(v[i]))
+            return err_set(e, BE_EFAIL, "%s: the step's time %d is %g, not a number of seconds",
+                           d->id, i, v[i]);
+    if (v[0] <= 0.0)
+        return err_set(e, BE_EFAIL, "%s: the step's wall time is %g s", d->id, v[0]);
+    t->wall = v[0];
+    t->kernel = v[1];
+    t->h2d = v[2];
+    t->d2h = v[3];
+    t->total = v[4];
+    t->whost = v[5];
+    return BE_OK;
+}
+
+/* The first value of a[0..n) that is not finite, or -1. */
+static long not_finite(const float *a, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!isfinite(a[i]))
+            return (long)i;
+    return -1;
+}
+
+static int fw_state(void *run, net_state *s, err *e)
+{
+    fw_dev *d = run;
+    const workload *w = &d->w;
+    const int L = w->layers, train = w->mode == WL_TRAINING;
+    uint64_t want = 0, len;
+    double deadline;
+    long bad;
+    int l, rc;
+
+    for (l = 0; l <= L; l++)
+        want += act_len(w, l);
+    if (train)
+        for (l = 0; l < L; l++)
+            want += act_len(w, l) + w_len(w, l) + (size_t)wl_dim(w, l + 1);
+    if ((rc = call(d, "STAT", NULL, NULL, 0, "DATA", want * sizeof(float), &len, e)) < 0)
+        return rc;
+    deadline = host_seconds() + d->limit;
+    /* straight into the caller's arrays */
+    for (l = 0; l <= L; l++)
+        if ((rc = recv_all(d, s->act[l], act_len(w, l) * sizeof(float), deadline, "STAT", e)) < 0)
+            return rc;
+    for (l = 0; train && l < L; l++)
+        if ((rc = recv_all(d, s->dx[l], act_len(w, l) * sizeof(float), deadline, "STAT", e)) < 0)
+            return rc;
+    for (l = 0; train && l < L; l++)
+        if ((rc = recv_all(d, s->w[l], w_len(w, l) * sizeof(float), deadline, "STAT", e)) < 0 ||
+            (rc = recv_all(d, s->b[l], (size_t)wl_dim(w, l + 1) * sizeof(float), deadline, "STAT",
+                           e)) < 0)
+            return rc;
+    for (l = 0; l <= L; l++)
+        if ((bad = not_finite(s->act[l], act_len(w, l))) >= 0)
+            return err_set(e, BE_EFAIL, "%s: the state's act[%d] holds %g at %ld", d->id, l,
+                           (double)s->act[l][bad], bad);
+    for (l = 0; train && l < L; l++) {
+        if ((bad = not_finite(s->dx[l], act_len(w, l))) >= 0)
+            return err_set(e, BE_EFAIL, "%s: the state's dx[%d] holds %g at %ld", d->id, l,
+                           (double)s->dx[l][bad], bad);
+        if ((bad = not_finite(s->w[l], w_len(w, l))) >= 0)
+            return err_set(e, BE_EFAIL, "%s: the state's W[%d] holds %g at %ld", d->id, l,
+                           (double)s->w[l][bad], bad);
+        if ((bad = not_finite(s->b[l], (size_t)wl_dim(w, l + 1))) >= 0)
+            return err_set(e, BE_EFAIL, "%s: the state's b[%d] holds %g at %ld", d->id, l,
+                           (double)s->b[l][bad], bad);
+    }
+    return BE_OK;
+}
+
+static void fw_release(void *run)
+{
+    fw_dev *d = run;
+    uint64_t len;
+    err ignore;
+    if (!d)
+        return;
+    d->prepared = 0;
+    /* a failure here puts the device out of service; the next point says so */
+    (void)call(d, "RELS", NULL, NULL, 0, "OKAY", 0, &len, &ignore);
+}
+
+static const backend_ops fw_ops = {
+    .kind = BACKEND_FRAMEWORK,
+    .prepare = fw_prepare,
+    .reset = fw_reset,
+    .step = fw_step,
+    .state = fw_state,
+    .release = fw_release,
+};
+
+/* ---- starting and describing -------------------------------------------- */
+
+/* The adapter's command line for id into argv (strings in buf). */
+static int command(const char *id, const char *adapters, char *buf, size_t size, char **argv,
+                   char *why, size_t wsize)
+{
+    int n = 0;
+    if (strncmp(id, "ref:", 4) == 0) {
+        const char *ref = getenv("BREAKEVEN_REF_ADAPTER");
+        if (!ref || !*ref) {
+            snprintf(why, wsize,
+                     "the reference adapter is a test device: set BREAKEVEN_REF_ADAPTER to "
+                     "its program");
+            return BE_EFAIL;
+        }
+        snprintf(buf, size, "%s", ref);
+        argv[n++] = buf;
+    } else {
+        int k = snprintf(buf, size, "%s", FW_PYTHON) + 1;
+        argv[n++] = buf;
+        snprintf(buf + k, size - (size_t)k, "%s/torch_adapter.py", adapters);
+        argv[n++] = buf + k;
+        k += (int)strlen(buf + k) + 1;
+        snprintf(buf + k, size - (size_t)k, "%s", id + 6);
+        argv[n++] = buf + k;
+        if (access(argv[1], R_OK) != 0) {
+            snprintf(why, wsize, "no adapter %s", argv[1]);
+            return BE_EFAIL;
+        }
+    }
+    argv[n++] = "--fd";
+    argv[n++] = "3";
+    argv[n] = NULL;
+    if (access(argv[0], X_OK) != 0) {
+        snprintf(why, wsize, "%s: %s", argv[0], strerror(errno));
+        return BE_EFAIL;
+    }
+    return BE_OK;
+}
+
+/* In the child: fd 3 the socket, 0 /dev/null, 1 and 2 the log; dies with
+ * its parent; its own process group.  Never returns. */
+static void child(int sock, int logfd, pid_t parent, char **argv)
+{
+    int nul;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+    setpgid(0, 0);
+    nul = open("/dev/null", O_RDONLY);
+    if (nul < 0 || dup2(nul, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0)
+        _exit(127);
+    if (sock == FW_FD)
+        fcntl(sock, F_SETFD, 0);
+    else if (dup2(sock, FW_FD) < 0)
+        _exit(127);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    execv(argv[0], argv);
+    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+static int start(fw_dev *d, char **argv, err *e)
+{
+    int sv[2];
+    pid_t parent = getpid(), pid;
+    if (!(d->log = tmpfile()))
+        return out_of_service(d, e, "no temporary file for the adapter's output: %s",
+                              strerror(errno));
+    fcntl(fileno(d->log), F_SETFD, FD_CLOEXEC);
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        return out_of_service(d, e, "socketpair: %s", strerror(errno));
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        return out_of_service(d, e, "fork: %s", strerror(errno));
+    }
+    if (pid == 0)
+        child(sv[1], fileno(d->log), parent, argv);
+    setpgid(pid, pid); /* also here: whichever runs first */
+    close(sv[1]);
+    d->pid = pid;
+    d->fd = sv[0];
+    fcntl(d->fd, F_SETFL, fcntl(d->fd, F_GETFL) | O_NONBLOCK);
+    return BE_OK;
+}
+
+/* Copies the text value of key from the hello's lines into dst. */
+static void hello_value(const char *text, const char *key, char *dst, size_t size)
+{
+    size_t k = strlen(key);
+    const char *p = text;
+    while (p && *p) {
+        if (strncmp(p, key, k) == 0 && p[k] == ' ') {
+            size_t n = strcspn(p + k + 1, "\n");
+            snprintf(dst, size, "%.*s", (int)n, p + k + 1);
+            return;
+        }
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+}
+
+static int hello(fw_dev *d, device_info *info, const char *adapter, int threads, err *e)
+{
+    char req[64], fw[64] = "", ver[96] = "", *text = NULL;
+    const void *parts[1];
+    size_t sizes[1];
+    uint64_t len;
+    const char *p;
+    int rc, proto;
+
+    snprintf(req, sizeof req, "protocol %d\nthreads %d\n", FW_PROTOCOL,
+             threads > 0 ? threads : host_cores());
+    parts[0] = req;
+    sizes[0] = strlen(req);
+    if ((rc = call(d, "HELO", parts, sizes, 1, "HELO", (uint64_t)-1, &len, e)) < 0)
+        return rc;
+    if (!(text = malloc(FW_TEXT_MAX)))
+        return err_set(e, BE_EFAIL, "%s: out of memory", d->id);
+    if ((rc = recv_text(d, "HELO", len, text, host_seconds() + d->limit, e)) < 0)
+        goto done;
+    if (sscanf(text, "protocol %d", &proto) != 1) {
+        rc = out_of_service(d, e, "the adapter's hello does not start with its protocol");
+        goto done;
+    }
+    if (proto != FW_PROTOCOL) {
+        rc = out_of_service(d, e,
+                            "the adapter speaks protocol %d; this breakeven speaks %d "
+                            "(docs/devices.md)",
+                            proto, FW_PROTOCOL);
+        goto done;
+    }
+    hello_value(text, "name", info->name, sizeof info->name);
+    hello_value(text, "type", info->type, sizeof info->type);
+    hello_value(text, "vendor", info->vendor, sizeof info->vendor);
+    hello_value(text, "library", info->library, sizeof info->library);
+    hello_value(text, "framework", fw, sizeof fw);
+    hello_value(text, "framework-version", ver, sizeof ver);
+    snprintf(info->driver, sizeof info->driver, "%s %s", fw, ver);
+    devinfo_prop_add(info, "framework", "%s", fw);
+    devinfo_prop_add(info, "framework-version", "%s", ver);
+    devinfo_prop_add(info, "protocol", "%d", proto);
+    devinfo_prop_add(info, "adapter", "%s", adapter);
+    for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        char name[48], value[256];
+        if (sscanf(p, "prop %47s %255[^\n]", name, value) == 2)
+            devinfo_prop_add(info, name, "%s", value);
+    }
+    rc = BE_OK;
+done:
+    free(text);
+    return rc;
+}
+
+int framework_open(device *dev, const char *id, const char *adapters, int threads, err *e)
+{
+    fw_dev *d = calloc(1, sizeof *d);
+    device_info *info = &dev->info;
+    char buf[1536], *argv[8], why[400];
+    const char *env = getenv("BREAKEVEN_DEVICE_TIMEOUT");
+    err ignore;
+
+    memset(dev, 0, sizeof *dev);
+    if (!d)
+        return err_set(e, BE_EFAIL, "out of memory starting %s", id);
+    d->fd = -1;
+    snprintf(d->id, sizeof d->id, "%s", id);
+    d->limit = env && atof(env) > 0.0 ? atof(env) : FW_HELLO_LIMIT_S;
+    /* what the device is before it says more */
+    snprintf(info->id, sizeof info->id, "%s", id);
+    snprintf(info->kind, sizeof info->kind, "framework");
+    snprintf(info->type, sizeof info->type, "%s",
+             strstr(id, ":cuda:") || strstr(id, ":mps") ? "GPU" : "CPU");
+    snprintf(info->name, sizeof info->name, "%s", id);
+    snprintf(info->vendor, sizeof info->vendor, "unknown");
+    snprintf(info->driver, sizeof info->driver, "not started");
+    snprintf(info->library, sizeof info->library, "unknown");
+    dev->ops = &fw_ops;
+    dev->handle = d;
+    if (command(id, adapters, buf, sizeof buf, argv, why, sizeof why) < 0) {
+        snprintf(d->fault, sizeof d->fault, "cannot start: %s", why);
+        return BE_OK;
+    }
+    if (start(d, argv, &ignore) == BE_OK &&
+        hello(d, info, strncmp(id, "ref:", 4) == 0 ? argv[0] : argv[1], threads, &ignore) ==
+            BE_OK) {
+        d->limit = env && atof(env) > 0.0 ? atof(env) : FW_LIMIT_S;
+        return BE_OK;
+    }
+    memmove(d->fault + 14, d->fault, sizeof d->fault - 15);
+    memcpy(d->fault, "cannot start: ", 14);
+    d->fault[sizeof d->fault - 1] = '\0';
+    return BE_OK;
+}
+
+void framework_close(device *dev)
+{
+    fw_dev *d = dev->handle;
+    char how[96];
+    if (!d)
+        return;
+    if (d->fd >= 0 && !d->fault[0]) {
+        int i, ws;
+        err ignore;
+        double limit = d->limit;
+        d->limit = 1.0;
+        if (send_header(d, "BYE!", 0, host_seconds() + 1.0, &ignore) == BE_OK) {
+            struct timespec tick = {0, 10000000};
+            for (i = 0; i < 200 && d->pid > 0; i++) {
+                if (waitpid(d->pid, &ws, WNOHANG) == d->pid)
+                    d->pid = 0;
+                else
+                    nanosleep(&tick, NULL);
+            }
+        }
+        d->limit = limit;
+    }
+    reap(d, how, sizeof how);
+    if (d->log)
+        fclose(d->log);
+    free(d);
+    dev->handle = NULL;
+}
+
+const char *framework_fault(const device *dev)
+{
+    const fw_dev *d = dev->handle;
+    return d ? d->fault : "";
+}
+
+int framework_fault_news(device *dev)
+{
+    fw_dev *d = dev->handle;
+    if (!d || !d->fault[0] || d->told)
+        return 0;
+    d->told = 1;
+    return 1;
+}

@@ -1,0 +1,324 @@
+/*
+ * ref_adapter.c — the reference adapter of the device protocol
+ * (docs/devices.md), for the tests: the workload of backend.h in plain
+ * loops, on the socket given as --fd N.  breakeven runs it as the device
+ * ref:cpu when BREAKEVEN_REF_ADAPTER names it.
+ *
+ * BREAKEVEN_REF_FAULT makes it misbehave, for the fault tests:
+ *   crash:N    dies of SIGSEGV at its Nth STEP
+ *   hang:N     never answers its Nth STEP
+ *   wrong      its state's output is off by one in every element
+ *   size       its state is one value short
+ *   nan        its state's output holds a NaN
+ *   version    says it speaks protocol 2
+ *   garbage    answers STEP with bytes that are not the protocol
+ * BREAKEVEN_REF_PIDFILE, when set, is where it writes its process id (to
+ * see that it does not outlive breakeven).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct net {
+    int mode, L, B, linear_last, d[65];
+    float lr;
+    float *x0, **w0, **b0; /* as received */
+    float **act, **w, **b, **dx;
+} net;
+
+static int fd = 3;
+
+static void put(const void *p, size_t n)
+{
+    const char *c = p;
+    while (n > 0) {
+        ssize_t k = write(fd, c, n);
+        if (k <= 0)
+            exit(1);
+        c += k;
+        n -= (size_t)k;
+    }
+}
+
+static void get(void *p, size_t n)
+{
+    char *c = p;
+    while (n > 0) {
+        ssize_t k = read(fd, c, n);
+        if (k <= 0)
+            exit(1);
+        c += k;
+        n -= (size_t)k;
+    }
+}
+
+static void reply(const char *type, const void *p, uint64_t n)
+{
+    unsigned char h[16];
+    int i;
+    memcpy(h, "BEDP", 4);
+    memcpy(h + 4, type, 4);
+    for (i = 0; i < 8; i++)
+        h[8 + i] = (unsigned char)(n >> (8 * i));
+    put(h, 16);
+    if (n)
+        put(p, (size_t)n);
+}
+
+static float *arr(size_t n)
+{
+    float *a = calloc(n ? n : 1, sizeof(float));
+    if (!a)
+        exit(1);
+    return a;
+}
+
+static void reset(net *m)
+{
+    int l;
+    memcpy(m->act[0], m->x0, (size_t)m->B * (size_t)m->d[0] * sizeof(float));
+    for (l = 0; l < m->L; l++) {
+        memcpy(m->w[l], m->w0[l], (size_t)m->d[l] * (size_t)m->d[l + 1] * sizeof(float));
+        memcpy(m->b[l], m->b0[l], (size_t)m->d[l + 1] * sizeof(float));
+    }
+}
+
+static void step(net *m)
+{
+    int l, i, j, r;
+    for (l = 0; l < m->L; l++) {
+        int K = m->d[l], N = m->d[l + 1], relu = !(m->linear_last && l == m->L - 1);
+        for (r = 0; r < m->B; r++)
+            for (j = 0; j < N; j++) {
+                float s = 0.0f;
+                for (i = 0; i < K; i++)
+                    s += m->act[l][r * K + i] * m->w[l][i * N + j];
+                s += m->b[l][j];
+                m->act[l + 1][r * N + j] = relu && s < 0.0f ? 0.0f : s;
+            }
+    }
+    if (m->mode != 1)
+        return;
+    {
+        const float *dy = m->act[m->L];
+        float *dz = NULL;
+        for (l = m->L - 1; l >= 0; l--) {
+            int K = m->d[l], N = m->d[l + 1], relu = !(m->linear_last && l == m->L - 1);
+            const float *y = m->act[l + 1];
+            free(dz);
+            dz = arr((size_t)m->B * (size_t)N);
+            for (i = 0; i < m->B * N; i++)
+                dz[i] = !relu || y[i] > 0.0f ? dy[i] : 0.0f;
+            for (r = 0; r < m->B; r++)
+                for (i = 0; i < K; i++) {
+                    float s = 0.0f;
+                    for (j = 0; j < N; j++)
+                        s += dz[r * N + j] * m->w[l][i * N + j];
+                    m->dx[l][r * K + i] = s;
+                }
+            for (j = 0; j < N; j++) {
+                float s = 0.0f;
+                for (r = 0; r < m->B; r++)
+                    s += dz[r * N + j];
+                m->b[l][j] -= m->lr * s;
+            }
+            for (i = 0; i < K; i++)
+                for (j = 0; j < N; j++) {
+                    float s = 0.0f;
+                    for (r = 0; r < m->B; r++)
+                        s += m->act[l][r * K + i] * dz[r * N + j];
+                    m->w[l][i * N + j] -= m->lr * s;
+                }
+            dy = m->dx[l];
+        }
+        free(dz);
+    }
+}
+
+static void prepare(net *m, uint64_t len)
+{
+    int32_t head[6];
+    int l;
+    get(head, sizeof head);
+    m->mode = head[0];
+    m->L = head[1];
+    m->B = head[2];
+    m->linear_last = head[3];
+    memcpy(&m->lr, &head[5], sizeof m->lr);
+    if (m->L < 1 || m->L > 64)
+        exit(1);
+    get(m->d, (size_t)(m->L + 1) * sizeof(int32_t));
+    m->x0 = arr((size_t)m->B * (size_t)m->d[0]);
+    get(m->x0, (size_t)m->B * (size_t)m->d[0] * sizeof(float));
+    m->w0 = calloc((size_t)m->L, sizeof *m->w0);
+    m->b0 = calloc((size_t)m->L, sizeof *m->b0);
+    m->w = calloc((size_t)m->L, sizeof *m->w);
+    m->b = calloc((size_t)m->L, sizeof *m->b);
+    m->dx = calloc((size_t)m->L, sizeof *m->dx);
+    m->act = calloc((size_t)m->L + 1, sizeof *m->act);
+    if (!m->w0 || !m->b0 || !m->w || !m->b || !m->dx || !m->act)
+        exit(1);
+    for (l = 0; l < m->L; l++) {
+        size_t nw = (size_t)m->d[l] * (size_t)m->d[l + 1];
+        m->w0[l] = arr(nw);
+        m->b0[l] = arr((size_t)m->d[l + 1]);
+        get(m->w0[l], nw * sizeof(float));
+        get(m->b0[l], (size_t)m->d[l + 1] * sizeof(float));
+        m->w[l] = arr(nw);
+        m->b[l] = arr((size_t)m->d[l + 1]);
+        m->dx[l] = arr((size_t)m->B * (size_t)m->d[l]);
+    }
+    for (l = 0; l <= m->L; l++)
+        m->act[l] = arr((size_t)m->B * (size_t)m->d[l]);
+    (void)len;
+    reset(m);
+}
+
+static void release(net *m)
+{
+    int l;
+    for (l = 0; l < m->L; l++) {
+        free(m->w0[l]);
+        free(m->b0[l]);
+        free(m->w[l]);
+        free(m->b[l]);
+        free(m->dx[l]);
+    }
+    for (l = 0; l <= m->L; l++)
+        free(m->act[l]);
+    free(m->w0);
+    free(m->b0);
+    free(m->w);
+    free(m->b);
+    free(m->dx);
+    free(m->act);
+    free(m->x0);
+    memset(m, 0, sizeof *m);
+}
+
+/* The state as one buffer, in the protocol's order. */
+static void state(net *m, const char *fault)
+{
+    size_t n = 0, k = 0, len;
+    float *s;
+    int l;
+    for (l = 0; l <= m->L; l++)
+        n += (size_t)m->B * (size_t)m->d[l];
+    for (l = 0; m->mode == 1 && l < m->L; l++)
+        n += (size_t)m->B * (size_t)m->d[l] + (size_t)m->d[l] * (size_t)m->d[l + 1] +
+             (size_t)m->d[l + 1];
+    s = arr(n);
+#define ADD(p, c)                              \
+    do {                                       \
+        memcpy(s + k, p, (c) * sizeof(float)); \
+        k += (c);                              \
+    } while (0)
+    for (l = 0; l <= m->L; l++)
+        ADD(m->act[l], (size_t)m->B * (size_t)m->d[l]);
+    for (l = 0; m->mode == 1 && l < m->L; l++)
+        ADD(m->dx[l], (size_t)m->B * (size_t)m->d[l]);
+    for (l = 0; m->mode == 1 && l < m->L; l++) {
+        ADD(m->w[l], (size_t)m->d[l] * (size_t)m->d[l + 1]);
+        ADD(m->b[l], (size_t)m->d[l + 1]);
+    }
+#undef ADD
+    {
+        size_t out = 0, i;
+        for (l = 0; l < m->L; l++)
+            out += (size_t)m->B * (size_t)m->d[l];
+        for (i = 0; strcmp(fault, "wrong") == 0 && i < (size_t)m->B * (size_t)m->d[m->L]; i++)
+            s[out + i] += 1.0f;
+        if (strcmp(fault, "nan") == 0)
+            s[out] = NAN;
+    }
+    len = n * sizeof(float) - (strcmp(fault, "size") == 0 ? sizeof(float) : 0);
+    reply("DATA", s, len);
+    free(s);
+}
+
+int main(int argc, char **argv)
+{
+    const char *fault = getenv("BREAKEVEN_REF_FAULT");
+    int at = 0, steps = 0, i;
+    net m;
+    memset(&m, 0, sizeof m);
+    for (i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--fd") == 0)
+            fd = atoi(argv[i + 1]);
+    if (!fault)
+        fault = "";
+    if (getenv("BREAKEVEN_REF_PIDFILE")) {
+        FILE *f = fopen(getenv("BREAKEVEN_REF_PIDFILE"), "w");
+        if (f) {
+            fprintf(f, "%ld\n", (long)getpid());
+            fclose(f);
+        }
+    }
+    if (strchr(fault, ':'))
+        at = atoi(strchr(fault, ':') + 1);
+    for (;;) {
+        unsigned char h[16];
+        char type[5] = "";
+        uint64_t len = 0;
+        get(h, 16);
+        memcpy(type, h + 4, 4);
+        for (i = 0; i < 8; i++)
+            len |= (uint64_t)h[8 + i] << (8 * i);
+        if (memcmp(h, "BEDP", 4) != 0)
+            return 1;
+        if (strcmp(type, "HELO") == 0) {
+            char req[256], txt[512];
+            if (len >= sizeof req)
+                return 1;
+            get(req, (size_t)len);
+            snprintf(txt, sizeof txt,
+                     "protocol %d\nname breakeven's reference adapter\nframework reference\n"
+                     "framework-version 1\ntype CPU\nvendor breakeven\nlibrary plain loops\n"
+                     "prop reference-fault %s\n",
+                     strcmp(fault, "version") == 0 ? 2 : 1, fault[0] ? fault : "none");
+            reply("HELO", txt, strlen(txt));
+        } else if (strcmp(type, "PREP") == 0) {
+            prepare(&m, len);
+            reply("OKAY", NULL, 0);
+        } else if (strcmp(type, "RSET") == 0) {
+            reset(&m);
+            reply("OKAY", NULL, 0);
+        } else if (strcmp(type, "STEP") == 0) {
+            struct timespec a, b;
+            double t[6] = {0, -1, -1, -1, -1, -1};
+            steps++;
+            if (strncmp(fault, "crash:", 6) == 0 && steps == at)
+                raise(SIGSEGV);
+            if (strncmp(fault, "hang:", 5) == 0 && steps == at)
+                for (;;)
+                    pause();
+            if (strcmp(fault, "garbage") == 0) {
+                put("HTTP/1.1 200 OK\r\n\r\n", 19);
+                continue;
+            }
+            clock_gettime(CLOCK_MONOTONIC, &a);
+            step(&m);
+            clock_gettime(CLOCK_MONOTONIC, &b);
+            t[0] = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+            if (t[0] <= 0.0)
+                t[0] = 1e-9;
+            t[4] = t[0];
+            reply("TIME", t, sizeof t);
+        } else if (strcmp(type, "STAT") == 0) {
+            state(&m, fault);
+        } else if (strcmp(type, "RELS") == 0) {
+            release(&m);
+            reply("OKAY", NULL, 0);
+        } else if (strcmp(type, "BYE!") == 0) {
+            return 0;
+        } else {
+            return 1;
+        }
+    }
+}
