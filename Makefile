@@ -114,7 +114,8 @@ FUZZ_DICT_compare  := tests/fuzz/results.dict
 FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 FUZZ_DICT_cache    := tests/fuzz/cache.dict
 
-.PHONY: all check test report bench bench-compare bench-ab bench-history bench-archive fuzz deps install clean format format-check FORCE
+.PHONY: all check test test-programs fuzzers report bench bench-compare bench-ab bench-history bench-archive \
+        fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -235,13 +236,38 @@ $(BUILD)/test_decide: $(BUILD)/test_decide.o $(BUILD)/libbreakeven.a
 $(BUILD)/bench: $(BUILD)/bench.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $$(pkg-config --libs clblast)
 
-# `make check` = the packages, then the tests twice: under ASan/UBSan, and
-# the plain build under valgrind for the leak check; then a minute of
-# fuzzing, split among the fuzzers (a finding fails the check).
+# `make check` = the packages and the format, every program built first (on
+# CHECK_JOBS cores, unless make was given its own -j), then the tests one
+# after the other (they measure: nothing else runs beside them): every test
+# under ASan/UBSan; the plain build's unit, hostile-input and fault tests
+# and one sweep under valgrind for the leak check, and tests/same_output;
+# then a minute of fuzzing, split among the fuzzers (a finding fails the
+# check).  The other tests run once, sanitized: the plain build would run
+# the same code with fewer checks.  A failed pass does not stop the others;
+# the closing line counts every pass, skip and failure of them all.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
+CHECK_SANITIZE := address,undefined
+CHECK_TALLIES := build/check-sanitized.tally build/check-plain.tally build/check-fuzz.tally
 check: deps format-check
-	$(MAKE) --no-print-directory SANITIZE=address,undefined test
-	$(MAKE) --no-print-directory test VALGRIND=1
-	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$$(( $(FUZZ_CHECK_SECONDS) / $(words $(FUZZERS)) ))
+	@mkdir -p build && rm -f build/check-*.tally
+	$(MAKE) --no-print-directory $(CHECK_J) SANITIZE=$(CHECK_SANITIZE) test-programs
+	$(MAKE) --no-print-directory $(CHECK_J) VALGRIND=1 test-programs
+	$(MAKE) --no-print-directory $(CHECK_J) fuzzers
+	@$(call check_pass,sanitized,SANITIZE=$(CHECK_SANITIZE) test)
+	@$(call check_pass,plain,test VALGRIND=1)
+	@if $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$$(( $(FUZZ_CHECK_SECONDS) / $(words $(FUZZERS)) )); \
+	 then echo "pass $(words $(FUZZERS))"; else echo "fail fuzz: an input failed (see $(FUZZ_DIR)/crashes-*)"; \
+	 fi >build/check-fuzz.tally
+	@tests/run --total $(CHECK_TALLIES)
+
+# check_pass NAME,MAKE ARGS: one pass, its counts in build/check-NAME.tally;
+# a pass that failed before its tests could count (tests/layers) says so.
+define check_pass
+t=$(CURDIR)/build/check-$(1).tally; \
+ $(MAKE) --no-print-directory CHECK_TALLY=$$t $(2) || grep -q '^fail' $$t 2>/dev/null || \
+ echo "fail the $(1) pass: make $(2) failed before its tests" >>$$t
+endef
 
 # The C sources as .clang-format lays them out; `make format` rewrites them.
 CLANG_FORMAT ?= clang-format
@@ -254,10 +280,23 @@ format-check:
 format:
 	$(CLANG_FORMAT) -i --style=file $(FORMATTED)
 
-test: $(BIN) $(TESTS)
+# What each pass of make check runs (a plain `make test` runs the sanitized
+# pass's list on the plain build).  tests/same_output compares with
+# SAME_OUTPUT_REV: by default "self", the binary twice (its output depends
+# on nothing but its input); a refactoring branch passes SAME_OUTPUT_REV=main
+# (that commit's binary, kept by commit in build/same_output/).
+VG_TESTS  := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_faults
+RUN_ALL   := tests/test_run tests/test_bench tests/test_same_output $(TESTS) \
+             tests/test_onnx2net tests/test_dash tests/prose_lint tests/fullfs tests/orphans \
+             tests/check_pages tests/check_install tests/slurm
+RUN_VG    := $(VG_TESTS) tests/valgrind_sweep tests/same_output
+SAME_OUTPUT_REV ?= self
+test-programs: $(BIN) $(if $(VALGRIND),$(VG_TESTS),$(TESTS))
+
+test: test-programs
 	tests/layers $(BUILD)
-	BREAKEVEN=./$(BIN) $(if $(VALGRIND),VALGRIND=1) tests/run $(TESTS) tests/test_onnx2net tests/test_dash tests/prose_lint \
-	    tests/fullfs tests/orphans
+	BREAKEVEN=./$(BIN) SAME_OUTPUT_REV=$(SAME_OUTPUT_REV) $(if $(VALGRIND),VALGRIND=1) \
+	    tests/run $(if $(VALGRIND),$(RUN_VG),$(RUN_ALL))
 
 report: deps
 	$(MAKE) --no-print-directory breakeven
@@ -305,8 +344,10 @@ $(BUILD)/bench_archive: $(BUILD)/bench_archive.o $(BUILD)/libbreakeven.a
 # One core, one fuzzer after the other; new inputs kept in
 # $(FUZZ_DIR)/corpus-NAME, failures in $(FUZZ_DIR)/crashes-NAME/ (add each
 # to the fuzzer's corpus once fixed).  The first failure stops.
-fuzz: deps $(FUZZERS:%=$(FUZZ_DIR)/fuzz_%)
+fuzz: deps fuzzers
 	$(foreach f,$(FUZZERS),$(call fuzz_one,$(f)))
+
+fuzzers: $(FUZZERS:%=$(FUZZ_DIR)/fuzz_%)
 
 define fuzz_one
 	@mkdir -p $(FUZZ_DIR)/corpus-$(1) $(FUZZ_DIR)/crashes-$(1)
@@ -324,12 +365,27 @@ FUZZ_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wconversion -Wsign-conversion \
 	    $(shell pkg-config --cflags libxml-2.0 libxslt cairo zlib)
 FUZZ_LIBS = $(shell pkg-config --libs libxml-2.0 libxslt cairo zlib) -lm
 
-.SECONDEXPANSION:
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*) tests/fuzz/fuzz.h $(BUILD)/embed.c \
-                    $(wildcard $(addsuffix /*.h,$(SRCDIRS))) | $(FUZZ_DIR) $(BUILD)/commit.h $(BUILD)/datadir.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC_$*) $(BUILD)/embed.c $(FUZZ_LIBS)
+# Every source is compiled once into $(FUZZ_DIR)/obj (the flags are the
+# fuzzers' alike), shared by the fuzzers that link it, and in parallel
+# under -j: one compiler call per fuzzer compiled the results loader three
+# times, one file after the other.
+fuzzobj = $(addprefix $(FUZZ_DIR)/obj/,$(notdir $(1:.c=.o)))
+FUZZ_HDRS := tests/fuzz/fuzz.h $(wildcard $(addsuffix /*.h,$(SRCDIRS)))
 
-$(FUZZ_DIR):
+.SECONDEXPANSION:
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/fuzz_%.o $$(call fuzzobj,$$(FUZZ_SRC_$$*)) $(FUZZ_DIR)/obj/embed.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+$(FUZZ_DIR)/obj/fuzz_%.o: tests/fuzz/fuzz_%.c $(FUZZ_HDRS) | $(FUZZ_DIR)/obj $(BUILD)/commit.h $(BUILD)/datadir.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/embed.o: $(BUILD)/embed.c | $(FUZZ_DIR)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/%.o: %.c $(FUZZ_HDRS) | $(FUZZ_DIR)/obj $(BUILD)/commit.h $(BUILD)/datadir.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR) $(FUZZ_DIR)/obj:
 	mkdir -p $@
 
 deps:
