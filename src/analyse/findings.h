@@ -140,8 +140,8 @@ void findings_lead(const finding *f, const results *r, int sentences, char *buf,
 void findings_item(const finding *f, const results *r, int named, char *buf, size_t size);
 
 /* A conclusion a reader can quote: one fact of f with its number and
- * interval, "In inference, NVIDIA H100 80GB HBM3 overtakes OpenBLAS, 16
- * threads at about 1.2 MFLOP per layer (95% CI 1.1–1.4 MFLOP)."  base,
+ * interval, "In inference, NVIDIA H100 80GB HBM3 overtakes OpenBLAS (16
+ * threads) at about 1.2 MFLOP per layer (95% CI 1.1–1.4 MFLOP)."  base,
  * the finding of the resident view that f (one with transfers counted) is
  * read against, or NULL: f is said only where it differs from base. 0
  * when there is nothing to say. */

@@ -200,8 +200,8 @@ static const finding *headline_finding(const findings *F)
 
 /* The headline of a run of networks alone, as candidates from the most
  * said to the least (fit_title chooses): the first network's resident
- * answer in the first mode measured, "NVIDIA H100 beats OpenBLAS, 16
- * threads on 784-512-10 from batch 38 (95% CI 32–44) (inference, vm)"
+ * answer in the first mode measured, "NVIDIA H100 beats OpenBLAS (16
+ * threads) on 784-512-10 from batch 38 (95% CI 32–44) (inference, vm)"
  * down to "NVIDIA H100 wins on 784-512-10 from batch 38".  Returns how
  * many, 0 when there is none. */
 #define TITLE_CANDIDATES 6
@@ -222,8 +222,10 @@ static int net_headline(const results *r, char (*t)[PROSE_TITLE_MAX * 4])
                 c = &s.c[i];
     if (c) {
         const char *mode = workload_mode_name(c->mode), *more = nn > 1 ? " and others" : "";
-        q_device_name(r, c->other, other, sizeof other);
-        q_device_name(r, c->base, base, sizeof base);
+        /* never ahead: the base wins, and the title says so */
+        int never = c->x.kind == CROSS_NEVER;
+        q_device_name(r, never ? c->base : c->other, other, sizeof other);
+        q_device_name(r, never ? c->other : c->base, base, sizeof base);
         ci[0] = '\0';
         if (c->x.kind == CROSS_IN_RANGE) {
             snprintf(how, sizeof how, "from batch %.0f", c->x.batch);
@@ -231,9 +233,7 @@ static int net_headline(const results *r, char (*t)[PROSE_TITLE_MAX * 4])
                      c->x.lo_open ? "below " : "", c->x.lo, c->x.hi,
                      c->x.hi_open ? " or beyond" : "");
         } else {
-            snprintf(how, sizeof how, "%s",
-                     c->x.kind == CROSS_ALWAYS ? "at every batch measured"
-                                               : "at no batch measured");
+            snprintf(how, sizeof how, "everywhere measured");
         }
         snprintf(t[n++], size, "%s beats %s on %s%s %s%s (%s, %s)", other, base, c->net, more, how,
                  ci, mode, q_machine_name(r));
