@@ -1792,6 +1792,8 @@ static void test_compare_one_pass(void **state)
     assert_true(cs.groups[0].hi < COMPARE_THRESHOLD);
     assert_int_equal(cs.gate, COMPARE_GATE_OPEN);
     assert_non_null(strstr(cs.groups[0].settle, "side A's one run"));
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_non_null(strstr(cs.why, "side A has one run, whose spread is not measured"));
     compare_free(&cs);
     results_free(a);
     results_free(b);

@@ -51,7 +51,7 @@ int compare_pair_of(const results *a, const results *b);
 
 /* What the paired passes of one group say. */
 typedef struct compare_pair_stats {
-    int n;                      /* pairs of passes                                     */
+    int n;                      /* complete pairs of passes (complete_pairs)          */
     int used;                   /* the group's points measured in every one of them    */
     double D;                   /* mean over the pairs of the points' mean log ratio   */
     double sd, se;              /* the pairs' SD, and D's standard error (sd/√n)       */

@@ -5,7 +5,7 @@
  * ab runs pass k of side A and pass k of side B next to each other, in the
  * order A B B A A B …, so that the machine's drift over the minutes falls
  * on both alike.  Per run-level group and pass k, over the group's points
- * i (those measured in every pass on both sides):
+ * i (those measured in every complete pair of passes):
  *
  *   d[k] = median over i of  log B(k,i) − log A(k,i)
  *

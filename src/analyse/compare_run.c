@@ -563,6 +563,15 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     if (g->corrected)
         compare_correction_alone(g, R, s->opts.correct);
     compare_medians_moved(g, R);
+    /* the gate cannot pass on one side's spread alone (compare_gate.c),
+     * and "no change" says no more than it */
+    if (na + nb > 2 && (na < 2 || nb < 2) && g->verdict == CMP_UNCHANGED) {
+        g->verdict = CMP_INCONCLUSIVE;
+        snprintf(g->why, sizeof g->why,
+                 "side %c has one run, whose spread is not measured: \"no change\" needs 2 "
+                 "runs on each side",
+                 na < 2 ? 'A' : 'B');
+    }
     compare_group_gate(g, s->opts.alpha, R, na + nb > 2 ? COMPARE_MORE_RUNS : COMPARE_MORE_SINGLE);
     compare_group_text(g, R, g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE);
     if (g->view == FIT_RESIDENT)
