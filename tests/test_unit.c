@@ -1714,7 +1714,7 @@ static void test_compare_lost(void **state)
     compare_two(a, gone, &cs);
     assert_int_equal(cs.nlost, 2);
     assert_string_equal(cs.lost[0].text,
-                        "cl:0.0 inference resident: 4 of 4 points (4 the device is not in B)");
+                        "cl:0.0 inference resident: 4 of 4 points (the device is not in B)");
     assert_true(cs.lost[0].device);
     assert_int_equal(compare_gate_status(&cs), 3);
     compare_free(&cs);

@@ -115,7 +115,9 @@ void compare_count_lost(compare_set *s, const results *const *a, int na, const r
                          workload_mode_name(l->mode), fit_view_name(l->view), lost, measured,
                          measured == 1 ? "" : "s");
                 for (w = 0, i = 0; w < LOST_WHY; w++)
-                    if (n[w])
+                    if (n[w] && w == LOST_DEVICE)
+                        fmt_append(l->text, sizeof l->text, "%s%s", i++ ? ", " : "", lost_words[w]);
+                    else if (n[w])
                         fmt_append(l->text, sizeof l->text, "%s%d %s", i++ ? ", " : "", n[w],
                                    lost_words[w]);
                 fmt_append(l->text, sizeof l->text, ")%s",
