@@ -87,8 +87,10 @@ const char *compare_verdict_name(compare_verdict v); /* "faster", "no change", .
 /* The one question of --fail-on-regression and of `ab`: is there a
  * slowdown of at least the threshold R?  PASS when the interval excludes
  * it (its upper end below R, and neither the medians nor the uncorrected
- * times moved by R), FAIL when it is established (the verdict "slower"),
- * OPEN when neither: exit 0, 3 and 4. */
+ * times moved by R) on a measured scatter (2 pairs of passes, or 2 runs a
+ * side of replicates), FAIL when it is established (the verdict "slower")
+ * or B lost what A measured (compare_lost), OPEN when neither: exit 0, 3
+ * and 4. */
 typedef enum { COMPARE_GATE_PASS = 0, COMPARE_GATE_FAIL, COMPARE_GATE_OPEN } compare_gate;
 
 const char *compare_gate_name(compare_gate g); /* "pass", "fail", "open" */
