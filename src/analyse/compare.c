@@ -578,6 +578,7 @@ static void json_group(FILE *out, const compare_group *g)
     json_member_number(out, "se", g->se);
     json_member_number(out, "detectable", g->detectable);
     json_member_string(out, "settle", g->settle);
+    json_member_string(out, "held", g->held);
     json_member_string(out, "note", g->note);
     json_member_string(out, "band_from", g->band_from);
     json_member_string(out, "text", g->text);

@@ -161,6 +161,9 @@ typedef struct compare_group {
     char note[300];          /* a nuisance that did not decide (its size is
                                 beyond what it was measured to do), or ""   */
     char settle[300];        /* when the gate is open: what would settle it  */
+    char held[300];          /* when it is open with the interval below the
+                                threshold: what held it (the medians, the
+                                uncorrected times), else ""             */
     char why[300];           /* why inconclusive                             */
     char text[600];          /* the line: "cpu inference resident: 1.21×
                              slower (1.08–1.36), 24 shared points"        */

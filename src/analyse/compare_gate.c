@@ -303,7 +303,7 @@ void compare_group_gate(compare_group *g, double alpha, double R, compare_more h
 {
     const int few = unmeasured(g);
     g->detectable = few ? INFINITY : compare_detectable(g->se, g->df, alpha, R);
-    g->settle[0] = '\0';
+    g->settle[0] = g->held[0] = '\0';
     if (g->verdict == CMP_SLOWER)
         g->gate = COMPARE_GATE_FAIL;
     else if (!few && g->npoints >= COMPARE_MIN_POINTS && g->hi < R && g->median_ratio < R &&
@@ -322,6 +322,17 @@ void compare_group_gate(compare_group *g, double alpha, double R, compare_more h
                      g->na < 2 ? 'A' : 'B');
         else if (g->npoints >= COMPARE_MIN_POINTS && g->hi >= R)
             settle(g, alpha, R, how);
+        else if (g->npoints >= COMPARE_MIN_POINTS && g->median_ratio >= R)
+            snprintf(g->held, sizeof g->held,
+                     "its interval ends below \xc3\x97%.2f, but the medians rose \xc3\x97%.2f: "
+                     "the slower samples changed (a busier machine, or a device that stalls "
+                     "more often)",
+                     R, g->median_ratio);
+        else if (g->npoints >= COMPARE_MIN_POINTS)
+            snprintf(g->held, sizeof g->held,
+                     "its interval ends below \xc3\x97%.2f, but the uncorrected times rose "
+                     "\xc3\x97%.2f: the correction alone keeps it below",
+                     R, g->raw_ratio);
     }
 }
 
@@ -387,15 +398,18 @@ void compare_set_gate(compare_set *s)
                  "detect nothing; to settle it: %s",
                  100.0 * (R - 1.0), open->dev_a, workload_mode_name(open->mode),
                  fit_view_name(open->view), open->ratio, open->settle);
-    else if (open)
+    else if (open) {
+        /* what held the gate, where the interval alone would pass it;
+         * else why the verdict is open */
+        const char *why = open->held[0] ? open->held : open->why;
         snprintf(s->gate_why, sizeof s->gate_why,
                  "cannot exclude a slowdown of %.0f%%: %s %s %s, time \xc3\x97%.2f "
                  "(%.2f\xe2\x80\x93%.2f)%s%s; it could detect \xc3\x97%.2f (%.0f%% power)%s%s",
                  100.0 * (R - 1.0), open->dev_a, workload_mode_name(open->mode),
-                 fit_view_name(open->view), open->ratio, open->lo, open->hi,
-                 open->why[0] ? ": " : "", open->why, open->detectable, 100.0 * COMPARE_POWER,
+                 fit_view_name(open->view), open->ratio, open->lo, open->hi, why[0] ? ": " : "",
+                 why, open->detectable, 100.0 * COMPARE_POWER,
                  open->settle[0] ? "; to settle it: " : "", open->settle);
-    else if (!s->ngroups)
+    } else if (!s->ngroups)
         snprintf(s->gate_why, sizeof s->gate_why, "no point was measured on both sides");
     else if (wide)
         snprintf(s->gate_why, sizeof s->gate_why,
