@@ -95,7 +95,7 @@ FUZZ_SRC_siteconf := $(call srcof,site price fmt utf8 err fsx infile grow)
 FUZZ_SRC_netlist  := $(call srcof,net infile utf8 err fsx)
 FUZZ_SRC_cache    := $(call srcof,cache results results_write utf8 err fsx infile fmt stats net gz) \
                                   $(RESULTS_LOAD_SRC)
-FUZZ_SRC_compare  := $(call srcof,cachehop changes chart png compare compare_gate compare_pair \
+FUZZ_SRC_compare  := $(call srcof,cachehop changes chart png compare compare_gate compare_lost compare_pair \
                                   compare_prov compare_run csv devinfo err export dash archive \
                                   runcharts figure figure_bars figure_curves figure_history \
                                   figure_map figure_net findings fit fit_cross fit_words fmt fsx \

@@ -748,6 +748,21 @@ static const hcase cases[] = {
      "ci-lo=\"1.3546178942061406e-17\" ci-hi=\"57053135.80766546\"", NULL, NULL, NULL},
     {"negative-interval", "ci-lo=\"0.0001\"", "ci-lo=\"-1e-9\"", NULL,
      ":27: <summary> attribute \"ci-lo\" is \"-1e-9\", not a number from 0 to 1e+300", NULL},
+    /* an interval inverted, not a number, or below zero: refused, one line
+     * (issue 41) */
+    {"inverted-interval", "ci-lo=\"0.0001\" ci-hi=\"0.00015000000000000001\"",
+     "ci-lo=\"0.00015000000000000001\" ci-hi=\"0.0001\"", NULL,
+     ":27: <summary> statistics are not in order (min <= p10, ci-lo <= median <= ci-hi, p90 <= "
+     "max, mean within min..max)",
+     NULL},
+    {"nan-interval", "ci-hi=\"0.00015000000000000001\"", "ci-hi=\"NaN\"", NULL,
+     ":27: <summary> attribute \"ci-hi\" is \"NaN\", not a number from 0 to 1e+300", NULL},
+    {"crossover-inverted-interval", "ci-lo=\"150000\" ci-hi=\"250000\"",
+     "ci-lo=\"250000\" ci-hi=\"150000\"", NULL, ":78: <crossover> ci-lo is above ci-hi", NULL},
+    {"crossover-nan-interval", "ci-lo=\"150000\"", "ci-lo=\"nan\"", NULL,
+     ":78: <crossover> attribute \"ci-lo\" is \"nan\", not a number from 0 to 1e+300", NULL},
+    {"crossover-negative-interval", "ci-lo=\"150000\"", "ci-lo=\"-150000\"", NULL,
+     ":78: <crossover> attribute \"ci-lo\" is \"-150000\", not a number from 0 to 1e+300", NULL},
     {"huge-integer", "cores=\"2\"", "cores=\"99999999999999999999999\"", NULL,
      ":6: <host> attribute \"cores\" is \"99999999999999999999999\", not an integer from 1 to "
      "1048576",

@@ -37,6 +37,7 @@
 #include "query.h"
 #include "reproduce.h"
 #include "results.h"
+#include "rng.h"
 #include "stats.h"
 #include "verify.h"
 #include "workload.h"
@@ -1595,16 +1596,21 @@ static void test_compare_band_and_busy(void **state)
 }
 
 /* Side `side` of the pair "P1" (an `ab` pair, ab.h): 4 points at (1 + i)
- * ms × f, 4 passes of 5 samples (× 1.00 .. 1.04 within a pass), pass k
- * slowed by drift[k] (what the machine did to both sides of the pair)
- * and, on side B, by exp(e[k]) more (what it did to B alone). */
-static results *pair_run(char side, double f, const double *e)
+ * ms × f, `passes` passes (4 at most) of 5 samples (× 1.00 .. 1.04 within
+ * a pass), pass k slowed by drift[k] (what the machine did to both sides
+ * of the pair) and, on side B, by exp(e[k]) more (what it did to B
+ * alone); the last pass reaches only the first `reach` points (an
+ * interrupted pass; 4: all).  With gpu, the same 4 points on an OpenCL GPU
+ * "cl:0.0", with transfer times, their status `gpu_status` (a status other
+ * than ok: no samples, as a failed point has none). */
+static results *pair_run_ex(char side, double f, const double *e, int passes, int reach, int gpu,
+                            rs_status gpu_status)
 {
     static const double drift[4] = {1.0, 1.3, 0.8, 1.5};
     static const int shape[4][2] = {{128, 16}, {128, 64}, {256, 16}, {256, 64}};
     results *r = results_new();
     device_info d;
-    int i, k, j;
+    int i, k, j, dv;
     assert_non_null(r);
     memset(&d, 0, sizeof d);
     snprintf(d.id, sizeof d.id, "cpu");
@@ -1612,42 +1618,60 @@ static results *pair_run(char side, double f, const double *e)
     snprintf(d.type, sizeof d.type, "CPU");
     snprintf(d.name, sizeof d.name, "Test CPU");
     assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    if (gpu) {
+        snprintf(d.id, sizeof d.id, "cl:0.0");
+        snprintf(d.kind, sizeof d.kind, "opencl");
+        snprintf(d.type, sizeof d.type, "GPU");
+        snprintf(d.name, sizeof d.name, "Test GPU");
+        assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    }
     snprintf(r->prov.id, sizeof r->prov.id, "P1-%c", side);
     snprintf(r->prov.pair, sizeof r->prov.pair, "P1");
     r->prov.pair_side = side;
-    for (k = 0; k < 4; k++) {
+    for (k = 0; k < passes; k++) {
         rs_pass ps;
         memset(&ps, 0, sizeof ps);
         ps.index = k + 1;
         ps.state.has_cpu = 1;
         assert_int_equal(results_add_pass(r, &ps, NULL), BE_OK);
     }
-    for (i = 0; i < 4; i++) {
-        rs_point p;
-        step_times t[20];
-        int pass[20];
-        memset(&p, 0, sizeof p);
-        memset(t, 0, sizeof t);
-        snprintf(p.device, sizeof p.device, "cpu");
-        p.layers = 2;
-        p.hidden = shape[i][0];
-        p.batch = shape[i][1];
-        p.flops_per_layer = workload_flops_per_layer(WL_INFERENCE, p.hidden, p.batch);
-        for (k = 0; k < 4; k++)
-            for (j = 0; j < 5; j++) {
-                t[5 * k + j].wall = t[5 * k + j].total = (1 + i) * 1e-3 * f * drift[k] *
-                                                         (side == 'B' ? exp(e[k]) : 1.0) *
-                                                         (1.0 + 0.01 * j);
-                t[5 * k + j].kernel = t[5 * k + j].h2d = t[5 * k + j].d2h = -1.0;
-                pass[5 * k + j] = k + 1;
-            }
-        p.samples = t;
-        p.pass = pass;
-        p.nsamples = 20;
-        assert_int_equal(results_summarize(&p, NULL), BE_OK);
-        assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
-    }
+    for (dv = 0; dv < 1 + (gpu != 0); dv++)
+        for (i = 0; i < 4; i++) {
+            rs_point p;
+            step_times t[20];
+            int pass[20], m = 0;
+            memset(&p, 0, sizeof p);
+            memset(t, 0, sizeof t);
+            snprintf(p.device, sizeof p.device, "%s", dv ? "cl:0.0" : "cpu");
+            p.layers = 2;
+            p.hidden = shape[i][0];
+            p.batch = shape[i][1];
+            p.flops_per_layer = workload_flops_per_layer(WL_INFERENCE, p.hidden, p.batch);
+            p.status = dv ? gpu_status : PT_OK;
+            p.has_transfer = dv;
+            for (k = 0; p.status == PT_OK && k < passes; k++)
+                for (j = 0; j < 5 && (k < passes - 1 || i < reach); j++, m++) {
+                    t[m].wall = (1 + i) * 1e-3 * f * drift[k] * (side == 'B' ? exp(e[k]) : 1.0) *
+                                (1.0 + 0.01 * j) * (dv ? 0.5 : 1.0);
+                    t[m].total = dv ? 2.0 * t[m].wall : t[m].wall;
+                    t[m].kernel = dv ? t[m].wall : -1.0;
+                    t[m].h2d = t[m].d2h = dv ? 0.5 * t[m].wall : -1.0;
+                    pass[m] = k + 1;
+                }
+            p.samples = t;
+            p.pass = pass;
+            p.nsamples = m;
+            if (m)
+                assert_int_equal(results_summarize(&p, NULL), BE_OK);
+            assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
+        }
     return r;
+}
+
+/* Side `side` of the pair "P1": 4 complete passes on the CPU alone. */
+static results *pair_run(char side, double f, const double *e)
+{
+    return pair_run_ex(side, f, e, 4, 4, 0, PT_OK);
 }
 
 /* An `ab` pair is judged on its pairs of passes: the drift that both
@@ -1735,6 +1759,275 @@ static void test_compare_pair(void **state)
     results_free(same);
     results_free(slow);
     results_free(near);
+}
+
+/* compare_sets of the single runs a (A) and b (B), default options. */
+static void compare_two(const results *a, const results *b, compare_set *cs)
+{
+    compare_opts o;
+    err e;
+    compare_opts_default(&o);
+    assert_int_equal(compare_sets(&a, 1, &b, 1, &o, cs, &e), BE_OK);
+}
+
+/* What B lost keeps the gate from passing (issue 41, finding 1): B's
+ * OpenCL device failing verification at every point, or gone from B
+ * altogether, or B without its transfer times, is named first and fails
+ * the gate, while the CPU's group, the same on both sides, passes; and so
+ * does a quarter of a group's points lost (beyond COMPARE_LOST_SHARE). */
+static void test_compare_lost(void **state)
+{
+    static const double e4[4] = {0.01, -0.01, 0.02, -0.02};
+    results *a = pair_run_ex('A', 1.0, e4, 4, 4, 1, PT_OK);
+    results *b = pair_run_ex('B', 1.0, e4, 4, 4, 1, PT_FAILED_VERIFICATION);
+    results *gone = pair_run_ex('B', 1.0, e4, 4, 4, 0, PT_OK);
+    results *same = pair_run_ex('B', 1.0, e4, 4, 4, 1, PT_OK);
+    compare_set cs;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f;
+    int i;
+    (void)state;
+    compare_two(a, b, &cs);
+    assert_int_equal(cs.ngroups, 1); /* the CPU's, which passes */
+    assert_int_equal(cs.groups[0].gate, COMPARE_GATE_PASS);
+    assert_int_equal(cs.nlost, 2);
+    assert_string_equal(cs.lost[0].text,
+                        "cl:0.0 inference resident: 4 of 4 points (4 failed verification)");
+    assert_string_equal(cs.lost[1].text,
+                        "cl:0.0 inference transfer: 4 of 4 points (4 failed verification)");
+    assert_true(cs.lost[0].blocks && !cs.lost[0].device);
+    assert_int_equal(cs.gate, COMPARE_GATE_FAIL);
+    assert_int_equal(compare_gate_status(&cs), 3);
+    assert_true(compare_regressed(&cs));
+    assert_non_null(strstr(cs.gate_why, "B lost what A measured: cl:0.0 inference resident"));
+    f = open_memstream(&text, &size);
+    assert_non_null(f);
+    compare_write(f, &cs, COMPARE_TEXT);
+    fclose(f);
+    assert_true(strncmp(text,
+                        "lost in B: cl:0.0 inference resident: 4 of 4 points (4 failed "
+                        "verification)\n",
+                        strlen("lost in B: cl:0.0 inference resident: 4 of 4 points (4 failed "
+                               "verification)\n")) == 0);
+    free(text);
+    compare_free(&cs);
+    /* the device gone from B */
+    compare_two(a, gone, &cs);
+    assert_int_equal(cs.nlost, 2);
+    assert_string_equal(cs.lost[0].text,
+                        "cl:0.0 inference resident: 4 of 4 points (the device is not in B)");
+    assert_true(cs.lost[0].device);
+    assert_int_equal(compare_gate_status(&cs), 3);
+    compare_free(&cs);
+    /* B without the transfer times of its OpenCL device: the view lost */
+    for (i = 0; i < same->npoints; i++)
+        if (strcmp(same->points[i].device, "cl:0.0") == 0)
+            same->points[i].has_transfer = 0;
+    compare_two(a, same, &cs);
+    assert_int_equal(cs.nlost, 1);
+    assert_string_equal(cs.lost[0].text,
+                        "cl:0.0 inference transfer: 4 of 4 points (4 without times of this view)");
+    assert_int_equal(compare_gate_status(&cs), 3);
+    compare_free(&cs);
+    /* one point of four out of memory in B: a quarter, beyond the share */
+    for (i = 0; i < same->npoints; i++)
+        if (strcmp(same->points[i].device, "cl:0.0") == 0)
+            same->points[i].has_transfer = 1;
+    same->points[7].status = PT_OUT_OF_MEMORY;
+    compare_two(a, same, &cs);
+    assert_int_equal(cs.nlost, 2);
+    assert_string_equal(cs.lost[0].text,
+                        "cl:0.0 inference resident: 1 of 4 points (1 out of memory)");
+    assert_true(cs.lost[0].blocks);
+    assert_int_equal(compare_gate_status(&cs), 3);
+    compare_free(&cs);
+    /* nothing lost: the gate is the groups' */
+    same->points[7].status = PT_OK;
+    compare_two(a, same, &cs);
+    assert_int_equal(cs.nlost, 0);
+    compare_free(&cs);
+    /* A lost what B has: no regression of B's */
+    results_free(a);
+    a = pair_run_ex('A', 1.0, e4, 4, 4, 1, PT_FAILED_VERIFICATION);
+    compare_two(a, same, &cs);
+    assert_int_equal(cs.nlost, 0);
+    assert_int_equal(cs.gate, COMPARE_GATE_PASS);
+    compare_free(&cs);
+    results_free(a);
+    results_free(b);
+    results_free(gone);
+    results_free(same);
+}
+
+/* An interval on no measured scatter never passes the gate (finding 2):
+ * one pass a side of an `ab` pair (an interrupted ab) gives a zero-width
+ * interval, and the text counts the one pair it used; replicates with one
+ * run on a side likewise. */
+static void test_compare_one_pass(void **state)
+{
+    static const double e4[4] = {0.01, -0.01, 0.02, -0.02};
+    static const double fb[2] = {1.0, 1.001};
+    results *a = pair_run_ex('A', 1.0, e4, 1, 4, 0, PT_OK);
+    results *b = pair_run_ex('B', 1.0, e4, 1, 4, 0, PT_OK);
+    results *ra = cmp_scaled("0.3.21", 1.0, 8), *rb[2];
+    const results *ra1 = ra;
+    compare_opts o;
+    compare_set cs;
+    err e;
+    int i;
+    (void)state;
+    compare_two(a, b, &cs);
+    assert_int_equal(cs.paired, 1);
+    assert_int_equal(cs.groups[0].npairs, 1);
+    assert_non_null(strstr(cs.groups[0].text, ", 1 paired pass; could detect nothing"));
+    assert_null(strstr(cs.groups[0].text, "2 paired passes"));
+    assert_int_equal(cs.gate, COMPARE_GATE_OPEN);
+    assert_int_equal(compare_gate_status(&cs), 4);
+    assert_non_null(strstr(cs.gate_why, "2 pairs of passes at least"));
+    compare_free(&cs);
+    /* one run of A against two of B, all but the same */
+    for (i = 0; i < 2; i++)
+        rb[i] = cmp_scaled("0.3.21", fb[i], 8);
+    compare_opts_default(&o);
+    assert_int_equal(compare_sets(&ra1, 1, (const results *const *)rb, 2, &o, &cs, &e), BE_OK);
+    assert_true(cs.groups[0].hi < COMPARE_THRESHOLD);
+    assert_int_equal(cs.gate, COMPARE_GATE_OPEN);
+    assert_non_null(strstr(cs.groups[0].settle, "side A's one run"));
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_non_null(strstr(cs.why, "side A has one run, whose spread is not measured"));
+    compare_free(&cs);
+    results_free(a);
+    results_free(b);
+    results_free(ra);
+    results_free(rb[0]);
+    results_free(rb[1]);
+}
+
+/* A trailing pass that B did not finish is dropped, not the points it
+ * did not reach (finding 3): 3 complete pairs over all 4 points. */
+static void test_compare_partial_pass(void **state)
+{
+    static const double e4[4] = {0.01, -0.01, 0.02, -0.02};
+    results *a = pair_run_ex('A', 1.0, e4, 4, 4, 0, PT_OK);
+    results *b = pair_run_ex('B', 1.0, e4, 4, 2, 0, PT_OK);
+    compare_set cs;
+    (void)state;
+    compare_two(a, b, &cs);
+    assert_int_equal(cs.groups[0].npoints, 4);
+    assert_int_equal(cs.groups[0].npairs, 3);
+    assert_int_equal(cs.groups[0].df, 2);
+    assert_int_equal(cs.nlost, 0);
+    assert_non_null(strstr(cs.groups[0].text, "4 shared points, 3 paired passes"));
+    compare_free(&cs);
+    results_free(a);
+    results_free(b);
+}
+
+/* A standard normal draw (Box–Muller) from the splitmix64 state. */
+static double normal_draw(uint64_t *st)
+{
+    const double u = ((double)(rng_next(st) >> 11) + 0.5) / 9007199254740992.0;
+    const double v = (double)(rng_next(st) >> 11) / 9007199254740992.0;
+    return sqrt(-2.0 * log(u)) * cos(2.0 * 3.14159265358979323846 * v);
+}
+
+/* The share of n draws of a log ratio log(true) + se·T (T Student's t on
+ * df degrees of freedom, as the intervals take it) that compare's rule
+ * calls slower: the ratio at least R, the interval's lower end above 1
+ * (compare_gate.c's compare_verdict_of). */
+static double power_of(double truth, double se, int df, double R, int n, uint64_t seed)
+{
+    const double t1 = stats_t_quantile(0.975, df);
+    int i, j, hits = 0;
+    for (i = 0; i < n; i++) {
+        double chi = 0.0, z = normal_draw(&seed), d, x;
+        for (j = 0; j < df; j++) {
+            x = normal_draw(&seed);
+            chi += x * x;
+        }
+        d = log(truth) + se * z / sqrt(chi / df);
+        hits += d >= log(R) && d - t1 * se > 0.0;
+    }
+    return (double)hits / n;
+}
+
+/* The smallest detectable slowdown is for the rule applied (finding 4):
+ * exp(max(log R, t(0.975)·se) + t(0.80)·se), and the simulated rule meets
+ * it 80% of the time, where a true ×R is called slower half of the time
+ * at most (so ×1.05, what a tight pair printed, is not its power). */
+static void test_compare_detectable(void **state)
+{
+    static const double ses[3] = {0.005, 0.02, 0.05};
+    static const int dfs[3] = {3, 23, 9};
+    static const double e4[4] = {0.01, -0.01, 0.02, -0.02};
+    results *a = pair_run('A', 1.0, e4), *b = pair_run('B', 1.0, e4);
+    compare_set cs;
+    int i;
+    (void)state;
+    for (i = 0; i < 3; i++) {
+        const double se = ses[i], t1 = stats_t_quantile(0.975, dfs[i]);
+        const double tp = stats_t_quantile(0.80, dfs[i]);
+        const double det = compare_detectable(se, dfs[i], 0.05, 1.05);
+        assert_true(fabs(det - exp(fmax(log(1.05), t1 * se) + tp * se)) < 1e-12);
+        assert_true(det > 1.05);
+        assert_true(fabs(power_of(det, se, dfs[i], 1.05, 200000, 41u + (uint64_t)i) - 0.80) <
+                    0.005);
+    }
+    /* a tight group: at a true ×1.05 the rule says slower half the time */
+    assert_true(fabs(power_of(1.05, 0.005, 3, 1.05, 200000, 7u) - 0.50) < 0.005);
+    /* a pair's group: what it prints is what it rests on */
+    compare_two(a, b, &cs);
+    assert_true(fabs(cs.groups[0].detectable -
+                     compare_detectable(cs.groups[0].se, cs.groups[0].df, 0.05, 1.05)) < 1e-12);
+    assert_true(cs.groups[0].detectable > 1.05);
+    compare_free(&cs);
+    results_free(a);
+    results_free(b);
+}
+
+/* A gate that passes with a verdict that cannot say "no change" says why
+ * in words, and a pair's reason never speaks of a run-to-run band
+ * (finding 5): B ×0.99 of A, its pairs of passes ±2.5–3.3%, an interval
+ * of about 0.94–1.05.  And a gate held open by the medians, with the
+ * interval below the threshold, says that is what holds it. */
+static void test_compare_pass_words(void **state)
+{
+    static const double e4[4] = {0.025, -0.025, 0.0334, -0.0334};
+    static const double tight[4] = {0.01, -0.01, 0.02, -0.02};
+    results *a = pair_run('A', 1.0, e4), *b = pair_run('B', 0.99, e4);
+    compare_set cs;
+    int i, k;
+    (void)state;
+    compare_two(a, b, &cs);
+    assert_true(cs.groups[0].lo < 1.0 / 1.05 && cs.groups[0].hi < 1.05);
+    assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
+    assert_int_equal(cs.gate, COMPARE_GATE_PASS);
+    assert_non_null(
+        strstr(cs.why, "no slowdown of 5% or more; a speed-up of 5% or more is not excluded"));
+    assert_null(strstr(cs.why, "run-to-run band"));
+    assert_non_null(strstr(cs.gate_why, "; a speed-up is not excluded (cpu inference resident "
+                                        "reaches \xc3\x97"));
+    compare_free(&cs);
+    results_free(b);
+    /* the quick tenth the same, the slower samples of B ×1.3: the interval
+     * ends below ×1.05 but the medians rose, and the gate's line says that
+     * is what holds it open */
+    b = pair_run('B', 1.0, tight);
+    for (i = 0; i < b->npoints; i++) {
+        for (k = 0; k < b->points[i].nsamples; k++)
+            b->points[i].samples[k].wall *= k % 5 >= 2 ? 1.3 : 1.0;
+        assert_int_equal(results_summarize(&b->points[i], NULL), BE_OK);
+    }
+    compare_two(a, b, &cs);
+    assert_true(cs.groups[0].hi < 1.05);
+    assert_int_equal(cs.gate, COMPARE_GATE_OPEN);
+    assert_non_null(strstr(cs.gate_why, "(0.9"));
+    assert_non_null(strstr(cs.gate_why, ": its interval ends below \xc3\x97"
+                                        "1.05, but the medians rose \xc3\x97"));
+    compare_free(&cs);
+    results_free(a);
+    results_free(b);
 }
 
 /* The recorded environment differs variable by variable: an interposed
@@ -3368,6 +3661,11 @@ int main(void)
         cmocka_unit_test(test_summary_leaves_far_out),
         cmocka_unit_test(test_compare_cache_apart),
         cmocka_unit_test(test_compare_pair),
+        cmocka_unit_test(test_compare_lost),
+        cmocka_unit_test(test_compare_one_pass),
+        cmocka_unit_test(test_compare_partial_pass),
+        cmocka_unit_test(test_compare_detectable),
+        cmocka_unit_test(test_compare_pass_words),
         cmocka_unit_test(test_compare_gpu_band),
         cmocka_unit_test(test_provenance_env),
         cmocka_unit_test(test_provenance_kernels),

@@ -293,6 +293,8 @@ void compare_lead(const compare_set *s, char *buf, size_t size)
              s->verdict == CMP_UNCHANGED ? "no change" : compare_verdict_name(s->verdict),
              s->verdict == CMP_INCONCLUSIVE ? " \xe2\x80\x94 " : "",
              s->verdict == CMP_INCONCLUSIVE ? s->why : "");
+    for (i = 0; i < s->nlost; i++)
+        fmt_append(buf, size, "Lost in B: %s. ", s->lost[i].text);
     /* the gate's question, answered as --fail-on-regression and ab do */
     fmt_append(buf, size, "Gate (--fail-on-regression, exit %d): %s. ", compare_gate_status(s),
                s->gate_why);
@@ -386,13 +388,27 @@ static const char *nothing_differs(const compare_set *s)
                : "provenance: nothing differs";
 }
 
-/* The lines that lead every format: the groups, the overall verdict and
- * why, what the runs recorded of the machine, the band, the machine's
- * reference, what was left out, the points apart. */
+/* "lost in B: cl:0.0 inference resident: 12 of 12 points (…)": what A
+ * measured and B did not give, first of all: the groups cannot show it. */
+static void lost_lines(FILE *out, const compare_set *s, int md)
+{
+    char buf[400];
+    int i;
+    for (i = 0; i < s->nlost; i++) {
+        snprintf(buf, sizeof buf, "lost in B: %s", s->lost[i].text);
+        lead_line(out, md, buf);
+    }
+}
+
+/* The lines that lead every format: what B lost, the groups, the overall
+ * verdict and why, what the runs recorded of the machine, the band, the
+ * machine's reference, what was left out, the points apart. */
 static void lead_lines(FILE *out, const compare_set *s, int md)
 {
     char buf[1600], dev[320];
     int i;
+    if (!md)
+        lost_lines(out, s, md);
     for (i = 0; i < s->ngroups; i++)
         lead_line(out, md, s->groups[i].text);
     snprintf(buf, sizeof buf, "verdict: %s%s%s",
@@ -487,6 +503,9 @@ static void write_markdown(FILE *out, const compare_set *s)
 {
     int i;
     char dev[320], ta[32], tb[32], v[64];
+    lost_lines(out, s, 1);
+    if (s->nlost)
+        fputc('\n', out);
     for (i = 0; i < s->ngroups; i++) {
         fputs(i ? "- " : "- **", out);
         md_cell(out, s->groups[i].text);
@@ -559,6 +578,7 @@ static void json_group(FILE *out, const compare_group *g)
     json_member_number(out, "se", g->se);
     json_member_number(out, "detectable", g->detectable);
     json_member_string(out, "settle", g->settle);
+    json_member_string(out, "held", g->held);
     json_member_string(out, "note", g->note);
     json_member_string(out, "band_from", g->band_from);
     json_member_string(out, "text", g->text);
@@ -593,7 +613,20 @@ static void write_json(FILE *out, const compare_set *s)
     fprintf(out, ", \"gate\": \"%s\"", compare_gate_name(s->gate));
     json_member_string(out, "gate_why", s->gate_why);
     fprintf(out, ", \"paired\": %s", s->paired ? "true" : "false");
-    fputs(",\n \"warnings\": [", out);
+    fputs(",\n \"lost\": [", out);
+    for (i = 0; i < s->nlost; i++) {
+        const compare_lost *l = &s->lost[i];
+        fputs(i ? ", {\"device_a\": " : "{\"device_a\": ", out);
+        json_string(out, l->dev_a);
+        fprintf(out,
+                ", \"mode\": \"%s\", \"view\": \"%s\", \"measured\": %d, \"lost\": %d, "
+                "\"device\": %s, \"blocks\": %s",
+                workload_mode_name(l->mode), fit_view_name(l->view), l->measured, l->lost,
+                l->device ? "true" : "false", l->blocks ? "true" : "false");
+        json_member_string(out, "text", l->text);
+        fputc('}', out);
+    }
+    fputs("],\n \"warnings\": [", out);
     for (i = 0; i < s->nwarnings; i++) {
         fprintf(out, "%s{\"side\": \"%c\", \"run\": ", i ? ", " : "", s->warnings[i].side);
         json_string(out, s->warnings[i].id);

@@ -78,6 +78,12 @@
 #define COMPARE_APART_REACH 1.7
 /* The power that the smallest detectable slowdown is given at. */
 #define COMPARE_POWER 0.80
+/* The share of a device's, mode's and view's points that A measured and
+ * B may lose (not ok in B, or, in an `ab` pair, not in every complete pair
+ * of passes) before the gate cannot pass: one point of a quick grid's 12
+ * (8%) is a flake, two (17%) are a pattern.  Losing all of them, or the
+ * device, always keeps the gate from passing. */
+#define COMPARE_LOST_SHARE 0.10
 /* A run-level verdict needs at least this many shared points. */
 #define COMPARE_MIN_POINTS 3
 /* Others' share of the CPU by which one side's runs must exceed the
@@ -99,8 +105,10 @@ const char *compare_verdict_name(compare_verdict v); /* "faster", "no change", .
 /* The one question of --fail-on-regression and of `ab`: is there a
  * slowdown of at least the threshold R?  PASS when the interval excludes
  * it (its upper end below R, and neither the medians nor the uncorrected
- * times moved by R), FAIL when it is established (the verdict "slower"),
- * OPEN when neither: exit 0, 3 and 4. */
+ * times moved by R) on a measured scatter (2 pairs of passes, or 2 runs a
+ * side of replicates), FAIL when it is established (the verdict "slower")
+ * or B lost what A measured (compare_lost), OPEN when neither: exit 0, 3
+ * and 4. */
 typedef enum { COMPARE_GATE_PASS = 0, COMPARE_GATE_FAIL, COMPARE_GATE_OPEN } compare_gate;
 
 const char *compare_gate_name(compare_gate g); /* "pass", "fail", "open" */
@@ -165,10 +173,17 @@ typedef struct compare_group {
                                 would call slower with COMPARE_POWER        */
     compare_gate gate;       /* the gate's one-sided answer                  */
     int paired;              /* judged on paired passes (compare_pair.c)    */
+    int npairs;              /* paired: the complete pairs of passes used    */
+    int na, nb;              /* unpaired: the runs of each side used         */
+    int dropped;             /* paired: points of the group not measured in
+                                every complete pair of passes (left out)  */
     char band_from[200];     /* where its run-to-run band came from          */
     char note[300];          /* a nuisance that did not decide (its size is
                                 beyond what it was measured to do), or ""   */
     char settle[300];        /* when the gate is open: what would settle it  */
+    char held[300];          /* when it is open with the interval below the
+                                threshold: what held it (the medians, the
+                                uncorrected times), else ""             */
     char why[300];           /* why inconclusive                             */
     char text[600];          /* the line: "cpu inference resident: 1.21×
                              slower (1.08–1.36), 24 shared points"        */
@@ -226,6 +241,22 @@ typedef struct compare_diff {
     char a[300], b[300];
 } compare_diff;
 
+/* A device, mode and view that A measured and B lost (compare.h's
+ * COMPARE_LOST_SHARE): how many of A's points there, how many B did not
+ * give, and why, by B's status. */
+typedef struct compare_lost {
+    char dev_a[32];
+    wl_mode mode;
+    fit_view view;
+    int measured;   /* A's points there, ok in every run of A            */
+    int lost;       /* of them, those B lost                               */
+    int device;     /* B has no such device at all                         */
+    int blocks;     /* all of them, or beyond COMPARE_LOST_SHARE: the gate
+                      cannot pass                                         */
+    char text[300]; /* "cl:0.0 inference resident: 12 of 12 points (12
+                       failed verification)"                            */
+} compare_lost;
+
 #define COMPARE_MAX_CROSS 64
 #define COMPARE_MAX_DIFFS 48
 #define COMPARE_MAX_GROUPS 32
@@ -256,12 +287,16 @@ typedef struct compare_set {
     double geomean; /* geometric mean of the ok ratios (0: none) */
     int ngroups;
     compare_group groups[COMPARE_MAX_GROUPS];
+    int nlost; /* what A measured and B lost, each device, mode and view */
+    compare_lost lost[COMPARE_MAX_GROUPS];
     compare_verdict verdict;     /* over the groups: slower when any is, else
                                 inconclusive when any is, else faster when
-                                any is, else no change              */
+                                any is, else no change; not comparable
+                                (CMP_MISSING) when no group is      */
     char why[400];               /* the gate's one line when inconclusive          */
-    compare_gate gate;           /* FAIL when any group fails, PASS when every
-                                    group passes, else OPEN                  */
+    compare_gate gate;           /* FAIL when any group fails or B lost what A
+                                    measured (a compare_lost that blocks),
+                                    PASS when every group passes, else OPEN */
     char gate_why[800];          /* the gate's one line: the group that decided
                                     or held it open, what it could detect, and
                                     what would settle it                   */
@@ -325,6 +360,13 @@ typedef enum { COMPARE_TEXT = 0, COMPARE_MARKDOWN, COMPARE_JSON, COMPARE_CSV } c
  * request); or as one JSON object (numbers as numbers, null where there is
  * none). */
 void compare_write(FILE *out, const compare_set *s, compare_format f);
+
+/* The smallest true slowdown (a ratio) that the rule for "slower" (the
+ * ratio at least R, the interval's lower end above 1) meets with power
+ * COMPARE_POWER, for a log ratio with standard error se on df degrees of
+ * freedom and intervals at 1 − alpha: exp(max(log R, t(1 − alpha/2)·se) +
+ * t(power)·se), always above R (compare_gate.c, docs/compare.md). */
+double compare_detectable(double se, int df, double alpha, double R);
 
 /* Whether B regressed: a run-level group is slower (the gate fails). */
 int compare_regressed(const compare_set *s);

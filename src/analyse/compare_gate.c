@@ -13,9 +13,19 @@
  * The interval is the group's own (compare_run.c, or compare_pair.c for
  * the passes of an `ab` pair), two-sided at 1 − α, so a pass errs at most
  * α/2 of the time when B is R slower.  The smallest detectable slowdown is
- * where the interval's lower end clears 1 with the power COMPARE_POWER:
- * exp((t(1 − α/2) + t(power))·se), on the group's degrees of freedom, and
- * never below R (a slower verdict also needs the ratio to reach R).
+ * the true change that the rule for "slower" — the ratio at least R and
+ * the interval's lower end above 1 — meets with the power COMPARE_POWER.
+ * The log ratio is its true value plus se·T (T Student's t on the group's
+ * degrees of freedom, as the interval takes it), and the rule asks it to
+ * reach max(log R, t(1 − α/2)·se); so the power is COMPARE_POWER where the
+ * true log change is
+ *
+ *   max(log R, t(1 − α/2)·se) + t(power)·se
+ *
+ * (docs/compare.md, "What it could detect").  At a true ×R the power is
+ * one half at most, so the answer is always above R.  An interval with no
+ * measured scatter (one pair of passes; replicates with one run on a side)
+ * can detect nothing, and the gate never passes on it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -58,8 +68,14 @@ void compare_group_text(compare_group *g, double threshold, compare_correct corr
     if (g->corrected)
         fmt_append(g->text, sizeof g->text, " (uncorrected \xc3\x97%.2f)", g->raw_ratio);
     if (g->paired)
-        fmt_append(g->text, sizeof g->text, ", %d paired passes", g->df + 1);
-    fmt_append(g->text, sizeof g->text, "; could detect \xc3\x97%.2f", g->detectable);
+        fmt_append(g->text, sizeof g->text, ", %d paired pass%s", g->npairs,
+                   g->npairs == 1 ? "" : "es");
+    if (isfinite(g->detectable))
+        fmt_append(g->text, sizeof g->text, "; could detect \xc3\x97%.2f", g->detectable);
+    else
+        fmt_append(g->text, sizeof g->text, "; could detect nothing (%s)",
+                   g->paired ? "one pair of passes cannot say how much pairs differ"
+                             : "one run on a side cannot say how much its runs differ");
     if (g->note[0])
         fmt_append(g->text, sizeof g->text, "; %s", g->note);
 }
@@ -143,6 +159,22 @@ void compare_group_why(const compare_set *s, compare_group *g, double R, double 
         snprintf(g->why, sizeof g->why,
                  "faster by %.0f%%, under the %.0f%% threshold, but its interval reaches %.0f%%",
                  100.0 * (1.0 - g->ratio), 100.0 * (R - 1.0), 100.0 * (1.0 - g->lo));
+    else if (g->hi < R && g->lo <= 1.0 / R)
+        snprintf(g->why, sizeof g->why,
+                 "no slowdown of %.0f%% or more; a speed-up of %.0f%% or more is not excluded "
+                 "(its interval reaches \xc3\x97%.2f)",
+                 100.0 * (R - 1.0), 100.0 * (R - 1.0), g->lo);
+    else if (g->lo > 1.0 / R && g->hi >= R)
+        snprintf(g->why, sizeof g->why,
+                 "no speed-up of %.0f%% or more; a slowdown of %.0f%% or more is not excluded "
+                 "(its interval reaches \xc3\x97%.2f)",
+                 100.0 * (R - 1.0), 100.0 * (R - 1.0), g->hi);
+    else if (g->paired)
+        snprintf(g->why, sizeof g->why,
+                 "the change (\xc3\x97%.2f) is inside what its pairs of passes scatter "
+                 "(%.2f\xe2\x80\x93%.2f): neither a slowdown nor a speed-up of %.0f%% is "
+                 "excluded",
+                 g->ratio, g->lo, g->hi, 100.0 * (R - 1.0));
     else
         snprintf(g->why, sizeof g->why,
                  "the change (\xc3\x97%.2f) is inside the run-to-run band (%.2f\xe2\x80\x93%.2f)",
@@ -253,21 +285,54 @@ static void settle(compare_group *g, double alpha, double R, compare_more how)
                  MORE_MAX, 100.0 * g->run_sd);
 }
 
+/* 1 when g's interval rests on no measured scatter: one pair of passes,
+ * or replicates with one run on a side (that side's spread is unknown). */
+static int unmeasured(const compare_group *g)
+{
+    return g->paired ? g->npairs < 2 : g->na + g->nb > 2 && (g->na < 2 || g->nb < 2);
+}
+
+double compare_detectable(double se, int df, double alpha, double R)
+{
+    const double t1 = stats_t_quantile(1.0 - alpha / 2.0, df > 0 ? df : 1);
+    const double tp = stats_t_quantile(COMPARE_POWER, df > 0 ? df : 1);
+    return exp(fmax(log(R), t1 * se) + tp * se);
+}
+
 void compare_group_gate(compare_group *g, double alpha, double R, compare_more how)
 {
-    const int df = g->df > 0 ? g->df : 1;
-    const double z = stats_t_quantile(1.0 - alpha / 2.0, df) + stats_t_quantile(COMPARE_POWER, df);
-    g->detectable = fmax(R, exp(z * g->se));
-    g->settle[0] = '\0';
+    const int few = unmeasured(g);
+    g->detectable = few ? INFINITY : compare_detectable(g->se, g->df, alpha, R);
+    g->settle[0] = g->held[0] = '\0';
     if (g->verdict == CMP_SLOWER)
         g->gate = COMPARE_GATE_FAIL;
-    else if (g->npoints >= COMPARE_MIN_POINTS && g->hi < R && g->median_ratio < R &&
+    else if (!few && g->npoints >= COMPARE_MIN_POINTS && g->hi < R && g->median_ratio < R &&
              (!g->corrected || g->raw_ratio < R))
         g->gate = COMPARE_GATE_PASS;
     else {
         g->gate = COMPARE_GATE_OPEN;
-        if (g->npoints >= COMPARE_MIN_POINTS && g->hi >= R)
+        if (few && g->paired)
+            snprintf(g->settle, sizeof g->settle,
+                     "2 pairs of passes at least (ab --passes 2 or more): one pair cannot say "
+                     "how much pairs differ");
+        else if (few)
+            snprintf(g->settle, sizeof g->settle,
+                     "2 runs on each side at least (run --repeat 2): side %c's one run cannot "
+                     "say how much its runs differ",
+                     g->na < 2 ? 'A' : 'B');
+        else if (g->npoints >= COMPARE_MIN_POINTS && g->hi >= R)
             settle(g, alpha, R, how);
+        else if (g->npoints >= COMPARE_MIN_POINTS && g->median_ratio >= R)
+            snprintf(g->held, sizeof g->held,
+                     "its interval ends below \xc3\x97%.2f, but the medians rose \xc3\x97%.2f: "
+                     "the slower samples changed (a busier machine, or a device that stalls "
+                     "more often)",
+                     R, g->median_ratio);
+        else if (g->npoints >= COMPARE_MIN_POINTS)
+            snprintf(g->held, sizeof g->held,
+                     "its interval ends below \xc3\x97%.2f, but the uncorrected times rose "
+                     "\xc3\x97%.2f: the correction alone keeps it below",
+                     R, g->raw_ratio);
     }
 }
 
@@ -297,8 +362,9 @@ static void bands(compare_set *s)
 void compare_set_gate(compare_set *s)
 {
     const double R = s->opts.threshold;
-    const compare_group *open = NULL, *fail = NULL;
-    int i;
+    const compare_group *open = NULL, *fail = NULL, *wide = NULL;
+    const compare_lost *lost = NULL;
+    int i, nlost = 0;
     bands(s);
     for (i = 0; i < s->ngroups; i++) {
         const compare_group *g = &s->groups[i];
@@ -306,21 +372,52 @@ void compare_set_gate(compare_set *s)
             fail = g;
         if (g->gate == COMPARE_GATE_OPEN && !open)
             open = g;
+        /* the gate passes, but the two-sided verdict cannot say "no change" */
+        if (g->gate == COMPARE_GATE_PASS && g->verdict == CMP_INCONCLUSIVE && g->lo <= 1.0 / R &&
+            !wide)
+            wide = g;
     }
-    s->gate = fail                  ? COMPARE_GATE_FAIL
+    for (i = 0; i < s->nlost; i++)
+        if (s->lost[i].blocks) {
+            lost = lost ? lost : &s->lost[i];
+            nlost++;
+        }
+    /* what B lost is a regression the intervals cannot see */
+    s->gate = fail || lost          ? COMPARE_GATE_FAIL
               : open || !s->ngroups ? COMPARE_GATE_OPEN
                                     : COMPARE_GATE_PASS;
-    if (fail)
+    if (lost)
+        snprintf(s->gate_why, sizeof s->gate_why, "B lost what A measured: %s%s", lost->text,
+                 nlost > 1 ? " (and more: see \"lost in B\")" : "");
+    else if (fail)
         snprintf(s->gate_why, sizeof s->gate_why, "a slowdown of %.0f%% or more: %s",
                  100.0 * (R - 1.0), fail->text);
-    else if (open)
+    else if (open && !isfinite(open->detectable))
+        snprintf(s->gate_why, sizeof s->gate_why,
+                 "cannot exclude a slowdown of %.0f%%: %s %s %s, time \xc3\x97%.2f; it could "
+                 "detect nothing; to settle it: %s",
+                 100.0 * (R - 1.0), open->dev_a, workload_mode_name(open->mode),
+                 fit_view_name(open->view), open->ratio, open->settle);
+    else if (open) {
+        /* what held the gate, where the interval alone would pass it;
+         * else why the verdict is open */
+        const char *why = open->held[0] ? open->held : open->why;
         snprintf(s->gate_why, sizeof s->gate_why,
                  "cannot exclude a slowdown of %.0f%%: %s %s %s, time \xc3\x97%.2f "
                  "(%.2f\xe2\x80\x93%.2f)%s%s; it could detect \xc3\x97%.2f (%.0f%% power)%s%s",
                  100.0 * (R - 1.0), open->dev_a, workload_mode_name(open->mode),
-                 fit_view_name(open->view), open->ratio, open->lo, open->hi,
-                 open->why[0] ? ": " : "", open->why, open->detectable, 100.0 * COMPARE_POWER,
+                 fit_view_name(open->view), open->ratio, open->lo, open->hi, why[0] ? ": " : "",
+                 why, open->detectable, 100.0 * COMPARE_POWER,
                  open->settle[0] ? "; to settle it: " : "", open->settle);
+    } else if (!s->ngroups)
+        snprintf(s->gate_why, sizeof s->gate_why, "no point was measured on both sides");
+    else if (wide)
+        snprintf(s->gate_why, sizeof s->gate_why,
+                 "no slowdown of %.0f%% or more: every interval ends below \xc3\x97%.2f; a "
+                 "speed-up is not excluded (%s %s %s reaches \xc3\x97%.2f), so the verdict "
+                 "cannot say \"no change\"",
+                 100.0 * (R - 1.0), R, wide->dev_a, workload_mode_name(wide->mode),
+                 fit_view_name(wide->view), wide->lo);
     else
         snprintf(s->gate_why, sizeof s->gate_why,
                  "no slowdown of %.0f%% or more: every interval ends below \xc3\x97%.2f",

@@ -44,6 +44,13 @@ void compare_group_gate(compare_group *g, double alpha, double R, compare_more h
 /* The set's gate and its line, and its band_from, from its groups'. */
 void compare_set_gate(compare_set *s);
 
+/* ---- what B lost (compare_lost.c) ---- */
+
+/* Whether B (b[0..nb)) lost what A (a[0..na)) measured, each device,
+ * mode and view of A into s->lost; s's points and groups are set. */
+void compare_count_lost(compare_set *s, const results *const *a, int na, const results *const *b,
+                        int nb);
+
 /* ---- an `ab` pair, judged on its paired passes (compare_pair.c) ---- */
 
 /* 1 when a and b are the two sides of one `ab` pair (results.h). */
@@ -51,7 +58,7 @@ int compare_pair_of(const results *a, const results *b);
 
 /* What the paired passes of one group say. */
 typedef struct compare_pair_stats {
-    int n;                      /* pairs of passes                                     */
+    int n;                      /* complete pairs of passes (complete_pairs)          */
     int used;                   /* the group's points measured in every one of them    */
     double D;                   /* mean over the pairs of the points' mean log ratio   */
     double sd, se;              /* the pairs' SD, and D's standard error (sd/√n)       */

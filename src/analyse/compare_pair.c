@@ -5,7 +5,7 @@
  * ab runs pass k of side A and pass k of side B next to each other, in the
  * order A B B A A B …, so that the machine's drift over the minutes falls
  * on both alike.  Per run-level group and pass k, over the group's points
- * i (those measured in every pass on both sides):
+ * i (those measured in every complete pair of passes):
  *
  *   d[k] = median over i of  log B(k,i) − log A(k,i)
  *
@@ -13,7 +13,9 @@
  * in pass k of side X, as q_level is over the whole run.  The median, not
  * the mean: on the 2-core machine one visit in ten or so ran ×1.5–2 slower
  * on one side alone for its whole length (the CPUs a cache apart, a CPU
- * taken), and a mean over 12 points moved with it.  D, the mean of d over
+ * taken), and a mean over 12 points moved with it.  Only complete pairs
+ * count: a trailing pass that either side did not finish (an interrupted
+ * `ab`) is dropped, not the points it did not reach.  D, the mean of d over
  * the n pairs, is the log of the typical point's ratio B/A; its
  * interval is D ± t(1 − α/2, n − 1)·s/√n, s the SD of the d[k]: the pairs
  * themselves say how much a pair varies, with what the machine did to both
@@ -75,6 +77,35 @@ static int pass_levels(const rs_point *p, fit_view v, int n, double *out, double
     return 1;
 }
 
+/* 1 when p has a usable sample (positive, finite) of pass k in view v. */
+static int in_pass(const rs_point *p, fit_view v, int k)
+{
+    int i;
+    for (i = 0; p && p->pass && i < p->nsamples; i++) {
+        const double t = v == FIT_TRANSFER ? p->samples[i].total : p->samples[i].wall;
+        if (p->pass[i] == k && t > 0.0 && isfinite(t))
+            return 1;
+    }
+    return 0;
+}
+
+/* The pairs of passes to use of points pa[i], pb[i] (i < K): the first n,
+ * less the trailing pairs that some point measured in the first pair on
+ * both sides is missing from (a pass that a side did not finish). */
+static int complete_pairs(const rs_point *const *pa, const rs_point *const *pb, int K, fit_view v,
+                          int n)
+{
+    int i, whole = 0;
+    while (n > 1 && !whole) {
+        whole = 1;
+        for (i = 0; i < K && whole; i++)
+            if (in_pass(pa[i], v, 1) && in_pass(pb[i], v, 1))
+                whole = in_pass(pa[i], v, n) && in_pass(pb[i], v, n);
+        n -= !whole;
+    }
+    return n;
+}
+
 /* mean and SD of x[0..n) */
 static void mean_sd(const double *x, int n, double *mean, double *sd)
 {
@@ -91,17 +122,31 @@ static void mean_sd(const double *x, int n, double *mean, double *sd)
 int compare_pair_measure(const results *a, const results *b, const compare_set *s, fit_view view,
                          const int *pt, int K, compare_pair_stats *out, err *e)
 {
-    const int n = pairs_of(a, b);
     double *la = NULL, *lb = NULL, *d = NULL, *tmp = NULL, *dm = NULL, *col = NULL;
-    int i, k, used = 0, cap = 1, rc = BE_OK;
+    const rs_point **pa = NULL, **pb = NULL;
+    int i, k, n, used = 0, cap = 1, rc = BE_OK;
     memset(out, 0, sizeof *out);
-    out->n = n;
     for (i = 0; i < a->npoints || i < b->npoints; i++) {
         if (i < a->npoints && a->points[i].nsamples > cap)
             cap = a->points[i].nsamples;
         if (i < b->npoints && b->points[i].nsamples > cap)
             cap = b->points[i].nsamples;
     }
+    pa = calloc((size_t)K + 1, sizeof *pa);
+    pb = calloc((size_t)K + 1, sizeof *pb);
+    if (!pa || !pb) {
+        rc = err_set(e, BE_EFAIL, "compare: out of memory");
+        goto done;
+    }
+    for (i = 0; i < K; i++) {
+        const compare_point *c = &s->points[pt[i]];
+        pa[i] = q_point_net(a, c->dev_a, c->mode, c->sizes[0] ? 0 : a->prov.layers, c->hidden,
+                            c->batch, c->sizes);
+        pb[i] = q_point_net(b, c->dev_b, c->mode, c->sizes[0] ? 0 : b->prov.layers, c->hidden,
+                            c->batch, c->sizes);
+    }
+    n = complete_pairs(pa, pb, K, view, pairs_of(a, b));
+    out->n = n;
     out->point_d = calloc((size_t)K + 1, sizeof *out->point_d);
     out->point_se = calloc((size_t)K + 1, sizeof *out->point_se);
     la = malloc(((size_t)n + 1) * sizeof *la);
@@ -116,14 +161,10 @@ int compare_pair_measure(const results *a, const results *b, const compare_set *
     }
     /* each point's log ratio in each pass: row `used` of dm */
     for (i = 0; n >= 1 && i < K; i++) {
-        const compare_point *c = &s->points[pt[i]];
-        const rs_point *pa = q_point_net(a, c->dev_a, c->mode, c->sizes[0] ? 0 : a->prov.layers,
-                                         c->hidden, c->batch, c->sizes);
-        const rs_point *pb = q_point_net(b, c->dev_b, c->mode, c->sizes[0] ? 0 : b->prov.layers,
-                                         c->hidden, c->batch, c->sizes);
         double *row = dm + (size_t)used * (size_t)n, sd;
         out->point_d[i] = NAN;
-        if (!pa || !pb || !pass_levels(pa, view, n, la, tmp) || !pass_levels(pb, view, n, lb, tmp))
+        if (!pa[i] || !pb[i] || !pass_levels(pa[i], view, n, la, tmp) ||
+            !pass_levels(pb[i], view, n, lb, tmp))
             continue;
         for (k = 0; k < n; k++)
             row[k] = lb[k] - la[k];
@@ -146,6 +187,8 @@ int compare_pair_measure(const results *a, const results *b, const compare_set *
     mean_sd(d, n, &out->D, &out->sd);
     out->se = out->sd / sqrt((double)n);
 done:
+    free(pa);
+    free(pb);
     free(la);
     free(lb);
     free(d);
@@ -170,6 +213,8 @@ int compare_pair_judge(compare_set *s, compare_group *g, const int *pt, int K, c
         return rc;
     g->paired = 1;
     g->npoints = ps.used;
+    g->npairs = ps.n;
+    g->dropped = K - ps.used;
     g->df = ps.n > 1 ? ps.n - 1 : 1;
     g->se = ps.se;
     g->run_sd = ps.sd;
@@ -185,9 +230,8 @@ int compare_pair_judge(compare_set *s, compare_group *g, const int *pt, int K, c
     if (ps.n < 2 || ps.used == 0) {
         g->verdict = CMP_INCONCLUSIVE;
         snprintf(g->why, sizeof g->why,
-                 "%d pair%s of passes measured every point (a verdict "
-                 "needs 2)",
-                 ps.used ? ps.n : 0, ps.n == 1 ? "" : "s");
+                 "%d complete pair%s of passes measured its points (a verdict needs 2)",
+                 ps.used ? ps.n : 0, ps.used && ps.n == 1 ? "" : "s");
     } else {
         g->verdict = compare_verdict_of(g->ratio, g->lo, g->hi, R);
         compare_group_why(s, g, R, busy_a, busy_b, 0);

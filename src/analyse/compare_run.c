@@ -516,6 +516,8 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     qsort(tmp, (size_t)K, sizeof *tmp, cmp_double);
     centre = stats_quantile(tmp, K, 0.5);
     g->npoints = K;
+    g->na = na;
+    g->nb = nb;
     if (na + nb > 2) {
         double ss = 0.0, m;
         for (m = 0.0, j = 0; j < na; j++)
@@ -562,6 +564,15 @@ static void judge_group(compare_set *s, compare_group *g, const gdata *G, const 
     if (g->corrected)
         compare_correction_alone(g, R, s->opts.correct);
     compare_medians_moved(g, R);
+    /* the gate cannot pass on one side's spread alone (compare_gate.c),
+     * and "no change" says no more than it */
+    if (na + nb > 2 && (na < 2 || nb < 2) && g->verdict == CMP_UNCHANGED) {
+        g->verdict = CMP_INCONCLUSIVE;
+        snprintf(g->why, sizeof g->why,
+                 "side %c has one run, whose spread is not measured: \"no change\" needs 2 "
+                 "runs on each side",
+                 na < 2 ? 'A' : 'B');
+    }
     compare_group_gate(g, s->opts.alpha, R, na + nb > 2 ? COMPARE_MORE_RUNS : COMPARE_MORE_SINGLE);
     compare_group_text(g, R, g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE);
     if (g->view == FIT_RESIDENT)
@@ -678,10 +689,11 @@ static void overall(compare_set *s)
         if (g->verdict == CMP_INCONCLUSIVE && inc < 0)
             inc = i;
     }
-    s->verdict = slow       ? CMP_SLOWER
-                 : inc >= 0 ? CMP_INCONCLUSIVE
-                 : fast     ? CMP_FASTER
-                            : CMP_UNCHANGED;
+    s->verdict = !s->ngroups ? CMP_MISSING
+                 : slow      ? CMP_SLOWER
+                 : inc >= 0  ? CMP_INCONCLUSIVE
+                 : fast      ? CMP_FASTER
+                             : CMP_UNCHANGED;
     compare_set_gate(s);
     if (inc >= 0)
         snprintf(s->why, sizeof s->why, "%s %s %s: %s", s->groups[inc].dev_a,
@@ -917,6 +929,7 @@ int compare_sets(const results *const *a, int na, const results *const *b, int n
             compare_free(out);
             return rc;
         }
+    compare_count_lost(out, a, na, b, nb);
     overall(out);
     compare_crossovers(a[0], b[0], out);
     out->ndiffs = compare_provenance(a[0], b[0], out->diffs, COMPARE_MAX_DIFFS);
