@@ -1333,13 +1333,14 @@ static results *cmp_scaled(const char *blas, double f, int npts)
 }
 
 /* One run per side: the band is the documented default, so the interval
- * is the ratio × exp(±t(0.975, 19)·√2·0.19) whatever the points say. */
+ * is the ratio × exp(±t(0.975, 23)·√2·0.37) whatever the points say:
+ * ×4 is slower, ×1.2 is inside it. */
 static void test_compare(void **state)
 {
     static const int other[1][2] = {{512, 512}};
     static const double one[1] = {1e-3};
     static const int n1[1] = {10};
-    results *a = cmp_scaled("0.3.21", 1.0, 4), *b2 = cmp_scaled("0.3.26", 2.0, 4);
+    results *a = cmp_scaled("0.3.21", 1.0, 4), *b2 = cmp_scaled("0.3.26", 4.0, 4);
     results *b12 = cmp_scaled("0.3.26", 1.2, 4), *same = cmp_scaled("0.3.21", 1.0, 4);
     results *c = cmp_run("0.3.21", other, one, n1, 1);
     compare_set cs;
@@ -1350,13 +1351,13 @@ static void test_compare(void **state)
     assert_int_equal(cs.npoints, 4);
     assert_int_equal(cs.ngroups, 1);
     assert_int_equal(cs.groups[0].npoints, 4);
-    assert_true(fabs(cs.groups[0].ratio - 2.0) < 1e-9);
-    assert_true(fabs(cs.groups[0].lo - 1.139683) < 1e-5);
-    assert_true(fabs(cs.groups[0].hi - 3.509747) < 1e-5);
+    assert_true(fabs(cs.groups[0].ratio - 4.0) < 1e-9);
+    assert_true(fabs(cs.groups[0].lo - 1.355067) < 1e-5);
+    assert_true(fabs(cs.groups[0].hi - 11.807538) < 1e-5);
     assert_int_equal(cs.groups[0].verdict, CMP_SLOWER);
     assert_int_equal(cs.verdict, CMP_SLOWER);
     assert_true(compare_regressed(&cs));
-    assert_non_null(strstr(cs.groups[0].text, "cpu inference resident: 2.00\xc3\x97 slower"));
+    assert_non_null(strstr(cs.groups[0].text, "cpu inference resident: 4.00\xc3\x97 slower"));
     /* every point moved with the run: slower, none apart */
     for (i = 0; i < 4; i++) {
         assert_int_equal(cs.points[i].verdict, CMP_SLOWER);
@@ -1368,23 +1369,24 @@ static void test_compare(void **state)
     compare_free(&cs);
     /* 1.2× is inside the default band: inconclusive, and says so */
     assert_int_equal(compare_runs(a, b12, &cs, &e), BE_OK);
-    assert_true(fabs(cs.groups[0].lo - 0.683810) < 1e-5);
+    assert_true(fabs(cs.groups[0].lo - 0.406520) < 1e-5);
     assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
     assert_false(compare_regressed(&cs));
     assert_non_null(strstr(cs.why, "inside the run-to-run band"));
-    /* the gate stays open, and says what would settle it: 10 runs a side
-     * (t(0.975, 18)·0.19·√(2/10) = 0.179 < log 1.2, where 9 give 0.190) */
+    /* the gate stays open, and says what would settle it: runs a side
+     * would take 33 (t(0.975, 64)·0.37·√(2/33) = 0.1820 < log 1.2), more
+     * than the 30 it suggests, so the paired command */
     assert_int_equal(cs.gate, COMPARE_GATE_OPEN);
     assert_int_equal(compare_gate_status(&cs), 4);
-    assert_non_null(strstr(cs.groups[0].settle, "about 10 runs a side, if the change stays at "
-                                                "\xc3\x97"
-                                                "1.20 (run --repeat 10"));
+    assert_non_null(strstr(cs.groups[0].settle, "breakeven ab, which pairs the sides' passes in "
+                                                "one time window: more than 30 runs a side would "
+                                                "be needed against a run-to-run band of 37%"));
     for (i = 0; i < 4; i++)
         assert_int_equal(cs.points[i].verdict, CMP_INCONCLUSIVE);
     compare_free(&cs);
     /* identical: still not "no change" with one run a side */
     assert_int_equal(compare_runs(a, same, &cs, &e), BE_OK);
-    assert_true(fabs(cs.groups[0].lo - 0.569842) < 1e-5);
+    assert_true(fabs(cs.groups[0].lo - 0.338767) < 1e-5);
     assert_int_equal(cs.verdict, CMP_INCONCLUSIVE);
     compare_free(&cs);
     /* a larger grid in B: what is shared is compared, the rest counted */
@@ -1525,8 +1527,8 @@ static void test_compare_band_and_busy(void **state)
 {
     static const double fr[4] = {1.0, 1.1, 0.9, 1.0};
     results *a = cmp_scaled("0.3.21", 1.0, 4), *b = cmp_scaled("0.3.21", 2.0, 4), *r[5];
-    results *a0 = cmp_scaled_at("0.3.21", 1.0, 4, 0.0), *b4 = cmp_scaled_at("0.3.21", 4.0, 4, 0.0);
-    results *b8 = cmp_scaled_at("0.3.21", 8.0, 4, 0.5);
+    results *a0 = cmp_scaled_at("0.3.21", 1.0, 4, 0.0), *b4 = cmp_scaled_at("0.3.21", 8.0, 4, 0.0);
+    results *b8 = cmp_scaled_at("0.3.21", 16.0, 4, 0.5);
     compare_opts o;
     compare_set cs;
     err e;
@@ -1562,12 +1564,12 @@ static void test_compare_band_and_busy(void **state)
     assert_int_equal(
         compare_sets((const results *const *)&a0, 1, (const results *const *)&b4, 1, &o, &cs, &e),
         BE_OK);
-    assert_int_equal(cs.verdict, CMP_SLOWER); /* 4×: beyond the quiet machine's band */
+    assert_int_equal(cs.verdict, CMP_SLOWER); /* 8×: beyond the quiet machine's band */
     assert_non_null(strstr(cs.band_from, "the default for a quiet machine"));
     assert_true(fabs(cs.groups[0].run_sd - COMPARE_RUN_SD_QUIET) < 1e-12);
     compare_free(&cs);
-    /* B busier by half the CPU: ×2 is what that can do, and 4× (0.40, the
-     * busy machine's band uncorrected: 1.22–13.1) reaches within it */
+    /* B busier by half the CPU: ×2 is what that can do, and 8× (0.57, the
+     * busy machine's band uncorrected: 1.51–42.4) reaches within it */
     b4->passes[0].state.others_cpu = 0.5;
     assert_int_equal(
         compare_sets((const results *const *)&a0, 1, (const results *const *)&b4, 1, &o, &cs, &e),
@@ -1579,7 +1581,7 @@ static void test_compare_band_and_busy(void **state)
                                    "\xc3\x97"
                                    "2.00"));
     compare_free(&cs);
-    /* 8× lies beyond it: slower, with the load as its note */
+    /* 16× lies beyond it: slower, with the load as its note */
     assert_int_equal(
         compare_sets((const results *const *)&a0, 1, (const results *const *)&b8, 1, &o, &cs, &e),
         BE_OK);
@@ -2383,12 +2385,12 @@ static void test_compare_point_and_load(void **state)
     assert_true(fabs(cs.groups[0].ratio - 1.0) < 1e-9);
     assert_int_equal(cs.groups[0].corrected, 1);
     compare_free(&cs);
-    /* the same times with others taking 60% of the CPU in B's run: the
-     * correction alone would call B 2.5× faster; the uncorrected times
-     * say nothing changed, so the verdict is inconclusive, saying why */
-    d->passes[0].state.others_cpu = 0.6;
+    /* the same times with others taking 80% of the CPU in B's run: the
+     * correction alone would call B 5× faster; the uncorrected times say
+     * nothing changed, so the verdict is inconclusive, saying why */
+    d->passes[0].state.others_cpu = 0.8;
     assert_int_equal(compare_runs(a, d, &cs, &e), BE_OK);
-    assert_true(fabs(cs.groups[0].ratio - 0.4) < 1e-9);
+    assert_true(fabs(cs.groups[0].ratio - 0.2) < 1e-9);
     assert_true(fabs(cs.groups[0].raw_ratio - 1.0) < 1e-9);
     assert_int_equal(cs.groups[0].verdict, CMP_INCONCLUSIVE);
     assert_non_null(strstr(cs.groups[0].why, "the correction for the others' load alone makes "
