@@ -585,8 +585,9 @@ void findings_lead(const finding *f, const results *r, int sentences, char *buf,
         if (f->worst > 1.0)
             fmt_append(buf, size, " %s stays ahead at the other %d.", base, f->nshapes - f->nwins);
         else
-            fmt_append(buf, size, " %s stays ahead at the other %d, most clearly at %s.", base,
-                       f->nshapes - f->nwins, x);
+            /* the ratio is the other device's: say whose it is */
+            fmt_append(buf, size, " %s stays ahead at the other %d; %s is at worst %s.", base,
+                       f->nshapes - f->nwins, other, x);
         break;
     case FIND_ALWAYS:
         findings_extreme_text(f, 0, x, sizeof x);
