@@ -89,11 +89,11 @@ FUZZ_DIR     := build-fuzz
 FUZZERS      := results siteconf compare netlist cache
 # the results loader's files, which every fuzzer that loads results links
 RESULTS_LOAD_SRC := $(call srcof,results_load results_xml results_read results_schema results_check)
-FUZZ_SRC_results  := $(call srcof,results results_write utf8 err fsx infile fmt stats net gz) \
+FUZZ_SRC_results  := $(call srcof,results results_write devinfo utf8 err fsx infile fmt stats net gz) \
                                   $(RESULTS_LOAD_SRC)
 FUZZ_SRC_siteconf := $(call srcof,site price fmt utf8 err fsx infile grow)
 FUZZ_SRC_netlist  := $(call srcof,net infile utf8 err fsx)
-FUZZ_SRC_cache    := $(call srcof,cache results results_write utf8 err fsx infile fmt stats net gz) \
+FUZZ_SRC_cache    := $(call srcof,cache results results_write devinfo utf8 err fsx infile fmt stats net gz) \
                                   $(RESULTS_LOAD_SRC)
 FUZZ_SRC_compare  := $(call srcof,cachehop changes chart png compare compare_gate compare_lost compare_pair \
                                   compare_prov compare_run csv devinfo err export dash archive \

@@ -1470,8 +1470,8 @@ static void test_extremes_supported(void **state)
     assert_int_equal(f->best_batch, 1024);
     assert_true(f->best_lo <= f->best && f->best <= f->best_hi);
     findings_extreme_text(f, 1, text, sizeof text);
-    assert_string_equal(text, "32.16\xc3\x97 (95% CI 27.84\xe2\x80\x93"
-                              "37.15) at hidden 512, batch 1024");
+    assert_string_equal(text, "32.2\xc3\x97 (95% CI 27.8\xe2\x80\x93"
+                              "37.2) at hidden 512, batch 1024");
     findings_free(&F);
     results_free(r);
 }

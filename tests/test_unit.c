@@ -3135,11 +3135,11 @@ static void test_fmt_ratio(void **state)
     char b[160];
     (void)state;
     fmt_times(b, sizeof b, 32.164);
-    assert_string_equal(b, "32.16\xc3\x97");
+    assert_string_equal(b, "32.2\xc3\x97");
     fmt_times(b, sizeof b, 16328.8);
-    assert_string_equal(b, "16,329\xc3\x97");
+    assert_string_equal(b, "16,300\xc3\x97");
     fmt_times(b, sizeof b, 1234567.0);
-    assert_string_equal(b, "1,234,567\xc3\x97");
+    assert_string_equal(b, "1,230,000\xc3\x97");
     fmt_times(b, sizeof b, 0.001);
     assert_string_equal(b, "0.001\xc3\x97");
     fmt_times(b, sizeof b, 0.0);
@@ -3150,14 +3150,18 @@ static void test_fmt_ratio(void **state)
     assert_string_equal(b, "2.50\xc3\x97");
     fmt_ratio(b, sizeof b, 0.5);
     assert_string_equal(b, "2.00\xc3\x97 slower");
-    fmt_ratio_ci(b, sizeof b, 32.16, 27.84, 37.15, 0);
-    assert_string_equal(b, "32.16\xc3\x97 (95% CI 27.84\xe2\x80\x93"
-                           "37.15)");
+    fmt_ratio_ci(b, sizeof b, 32.16, 27.84, 37.16, 0);
+    assert_string_equal(b, "32.2\xc3\x97 (95% CI 27.8\xe2\x80\x93"
+                           "37.2)");
+    fmt_times(b, sizeof b, 99.96);
+    assert_string_equal(b, "100\xc3\x97");
+    fmt_times(b, sizeof b, 9.996);
+    assert_string_equal(b, "10.0\xc3\x97");
     fmt_ratio_ci(b, sizeof b, 0.001, 0.0008, 0.00125, 0);
     assert_string_equal(b, "1,000\xc3\x97 slower (95% CI 800\xe2\x80\x93"
                            "1,250\xc3\x97 slower)");
     fmt_ratio_ci(b, sizeof b, 1.0 / 1.84, 1.0 / 15.57, 4.6, 1);
-    assert_string_equal(b, "1.84\xc3\x97 slower (95% CI 15.57\xc3\x97 slower to 4.60\xc3\x97 "
+    assert_string_equal(b, "1.84\xc3\x97 slower (95% CI 15.6\xc3\x97 slower to 4.60\xc3\x97 "
                            "faster, uninformative)");
     /* an interval that says nothing, its ends without exponents */
     fmt_time(b, sizeof b, 6.3e-13);

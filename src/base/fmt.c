@@ -153,12 +153,17 @@ void fmt_times(char *buf, size_t size, double x)
         snprintf(buf, size, "no factor");
         return;
     }
-    if (x >= 99.995)
-        grouped(n, sizeof n, x);
-    else if (x >= 0.00995)
+    if (x >= 99.95) {
+        /* three significant digits, the rest zeros */
+        double unit = pow(10.0, floor(log10(x)) - 2.0);
+        grouped(n, sizeof n, round(x / unit) * unit);
+    } else if (x >= 9.995) {
+        snprintf(n, sizeof n, "%.1f", x);
+    } else if (x >= 0.00995) {
         snprintf(n, sizeof n, "%.2f", x);
-    else
+    } else {
         snprintf(n, sizeof n, "%.2g", x);
+    }
     snprintf(buf, size, "%s\xc3\x97", n);
 }
 

@@ -45,11 +45,12 @@ void fmt_num(char *buf, size_t size, double v);
  * "$3.3×10⁻⁵" (the cost of one step is often a few nanodollars). */
 void fmt_usd(char *buf, size_t size, double usd, int digits);
 
-/* A factor for prose, "×" glued on: two decimals below 100 ("1.25×",
- * "32.16×"), then whole and grouped by thousands ("1,000×",
- * "16,329×"), and below 0.01 two significant digits ("0.0010×"): never
- * "0.00×", which says nothing of a device a thousand times slower.  Not
- * finite or ≤ 0: "no factor". */
+/* A factor for prose, "×" glued on, to three significant digits as
+ * people quote them: two decimals below 10 ("1.25×"), one below 100
+ * ("32.2×"), then whole and grouped by thousands ("1,000×", "16,300×"),
+ * and below 0.01 two significant digits ("0.0010×"): never "0.00×",
+ * which says nothing of a device a thousand times slower.  Not finite or
+ * ≤ 0: "no factor". */
 void fmt_times(char *buf, size_t size, double x);
 
 /* A ratio of speeds r (how many times faster one thing is than another)
