@@ -28,6 +28,17 @@ int framework_is(const char *id);
  * Free with framework_close. */
 int framework_open(device *dev, const char *id, const char *adapters, int threads, err *e);
 
+/* The device each framework is started as first when `--devices all`
+ * asks for every framework device that starts ("torch:cpu"); its hello
+ * names the framework's other devices here (framework_more).
+ * NULL-terminated. */
+extern const char *const framework_probe[];
+
+/* The other devices of dev's framework that its adapter said it can serve
+ * on this machine, space-separated ids ("torch:cuda:0 torch:mps"); "" when
+ * none. */
+const char *framework_more(const device *dev);
+
 /* Says bye to the adapter, waits a moment for it, then kills its process
  * group; frees the handle. */
 void framework_close(device *dev);
