@@ -32,6 +32,7 @@
 
 #define FW_PROTOCOL 1
 #define FW_PYTHON "/usr/bin/python3"
+#define FW_NODE "/usr/bin/node"
 #define FW_TEXT_MAX 65536
 #define FW_LIMIT_S 60.0 /* until a sweep sets one from its budget (fw_set_limit) */
 #define FW_HELLO_LIMIT_S 120.0
@@ -56,7 +57,8 @@ const char *const framework_probe[] = {"torch:cpu", NULL};
 int framework_is(const char *id)
 {
     const char *n;
-    if (strcmp(id, "ref:cpu") == 0 || strcmp(id, "torch:cpu") == 0 || strcmp(id, "torch:mps") == 0)
+    if (strcmp(id, "ref:cpu") == 0 || strcmp(id, "torch:cpu") == 0 ||
+        strcmp(id, "torch:mps") == 0 || strcmp(id, "ort:cpu") == 0)
         return 1;
     if (strncmp(id, "torch:cuda:", 11) != 0 || !id[11])
         return 0;
@@ -485,12 +487,16 @@ static int command(const char *id, const char *adapters, char *buf, size_t size,
         snprintf(buf, size, "%s", ref);
         argv[n++] = buf;
     } else {
-        int k = snprintf(buf, size, "%s", FW_PYTHON) + 1;
+        /* torch:DEV: Debian's python3 and torch_adapter.py DEV; ort:DEV:
+         * node and ort_adapter.js DEV */
+        const int torch = strncmp(id, "torch:", 6) == 0;
+        int k = snprintf(buf, size, "%s", torch ? FW_PYTHON : FW_NODE) + 1;
         argv[n++] = buf;
-        snprintf(buf + k, size - (size_t)k, "%s/torch_adapter.py", adapters);
+        snprintf(buf + k, size - (size_t)k, "%s/%s", adapters,
+                 torch ? "torch_adapter.py" : "ort_adapter.js");
         argv[n++] = buf + k;
         k += (int)strlen(buf + k) + 1;
-        snprintf(buf + k, size - (size_t)k, "%s", id + 6);
+        snprintf(buf + k, size - (size_t)k, "%s", strchr(id, ':') + 1);
         argv[n++] = buf + k;
         if (access(argv[1], R_OK) != 0) {
             snprintf(why, wsize, "no adapter %s", argv[1]);

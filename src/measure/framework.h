@@ -16,7 +16,7 @@
 #include "backend.h"
 
 /* Whether id names a framework device ("torch:cpu", "torch:cuda:0",
- * "torch:mps", "ref:cpu"). */
+ * "torch:mps", "ort:cpu", "ref:cpu"). */
 int framework_is(const char *id);
 
 /* Starts the adapter of id and fills dev with it: its description from the
