@@ -351,6 +351,7 @@ static void test_devices_lists(void **state)
     assert_non_null(strstr(s, "\ntorch:cpu  "));
     assert_non_null(strstr(s, "\ntorch:cuda:0  "));
     assert_non_null(strstr(s, "\ntorch:mps  "));
+    assert_non_null(strstr(s, "\nort:cpu  "));
     free(s);
     s = slurp("stdout2");
     assert_non_null(
@@ -413,6 +414,45 @@ static void test_all_frameworks(void **state)
     results_free(r);
 }
 
+/* ONNX Runtime, inference: every point verified; a training point is
+ * refused by the adapter and recorded as failed with its reason, and the
+ * device goes on.  Skipped where node cannot load onnxruntime-node
+ * (NODE_PATH, or devices/node_modules). */
+static void test_ort_quick(void **state)
+{
+    results *r;
+    (void)state;
+    if (system("cd devices && /usr/bin/node -e \"require('onnxruntime-node')\" >/dev/null 2>&1") !=
+        0) {
+        print_message("skipped: node cannot load onnxruntime-node (npm install "
+                      "--ignore-scripts onnxruntime-node, NODE_PATH)\n");
+        skip();
+    }
+    assert_int_equal(run("", "--mode both --devices cpu,ort:cpu", &r), 0);
+    assert_non_null(r);
+    assert_int_equal(points_are(r, "cpu", PT_OK, NULL), 8);
+    {
+        int i, ok = 0, refused = 0;
+        for (i = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            if (strcmp(p->device, "ort:cpu") != 0)
+                continue;
+            if (p->mode == WL_INFERENCE) {
+                assert_int_equal(p->status, PT_OK);
+                assert_true(p->verified);
+                ok++;
+            } else {
+                assert_int_equal(p->status, PT_SKIPPED);
+                assert_non_null(strstr(p->message, "measures inference only"));
+                refused++;
+            }
+        }
+        assert_int_equal(ok, 4);
+        assert_int_equal(refused, 4);
+    }
+    results_free(r);
+}
+
 static void test_torch_quick(void **state)
 {
     char *text;
@@ -453,7 +493,7 @@ int main(void)
         cmocka_unit_test(test_no_orphan_term),    cmocka_unit_test(test_devices_lists),
         cmocka_unit_test(test_unknown_device),    cmocka_unit_test(test_torch_quick),
         cmocka_unit_test(test_fault_hang_budget), cmocka_unit_test(test_call_limit),
-        cmocka_unit_test(test_all_frameworks),
+        cmocka_unit_test(test_all_frameworks),    cmocka_unit_test(test_ort_quick),
     };
     char here[512];
     ssize_t n;
