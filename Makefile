@@ -359,7 +359,7 @@ install: $(BIN)
 	install -m 644 templates/*.xsl $(DESTDIR)$(DATADIR)/templates/
 	install -m 644 assets/*.css $(DESTDIR)$(DATADIR)/assets/
 	install -d $(DESTDIR)$(DATADIR)/devices
-	install -m 644 devices/*.py $(DESTDIR)$(DATADIR)/devices/
+	install -m 644 devices/*.py devices/*.js $(DESTDIR)$(DATADIR)/devices/
 	install -m 644 assets/breakeven.1 $(DESTDIR)$(MANDIR)/breakeven.1
 
 clean:
