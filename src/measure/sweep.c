@@ -11,6 +11,7 @@
 #include "sweep.h"
 
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -579,8 +580,7 @@ static int visit_device(sweep *sw, int k, int slot, int q, int d, workload_data 
         if (sw->devs[dev]->ops->set_limit)
             sw->devs[dev]->ops->set_limit(
                 sw->devs[dev]->handle,
-                sweep_call_limit(pt->nsamples > 0 ? slowest(pt) : sw->m.share,
-                                 sw->budget - elapsed));
+                sweep_call_limit(pt->nsamples > 0 ? slowest(pt) : HUGE_VAL, sw->budget - elapsed));
         if (!*made && (rc = make_data(sw, cell, data, e)) < 0)
             return rc;
         *made = 1;
