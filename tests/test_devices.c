@@ -394,7 +394,7 @@ static void test_all_frameworks(void **state)
              tmpdir, data, tmpdir, data, tmpdir);
     assert_int_equal(system(cmd), 0);
     snprintf(env, sizeof env, "BREAKEVEN_DATA=%s/data", tmpdir);
-    assert_int_equal(run(env, "", &r), 0);
+    assert_int_equal(run(env, "--no-refine", &r), 0);
     assert_non_null(r);
     for (i = 0; i < r->ndevices; i++)
         assert_string_not_equal(r->devices[i].kind, "framework");
@@ -404,7 +404,7 @@ static void test_all_frameworks(void **state)
         print_message("skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)\n");
         skip();
     }
-    assert_int_equal(run("", "", &r), 0);
+    assert_int_equal(run("", "--no-refine", &r), 0);
     assert_non_null(r);
     assert_string_equal(r->devices[0].id, "cpu");
     assert_string_equal(r->devices[1].kind, "opencl");
@@ -430,7 +430,7 @@ static void test_ort_quick(void **state)
                       "--ignore-scripts onnxruntime-node, NODE_PATH)\n");
         skip();
     }
-    assert_int_equal(run("", "--mode both --devices cpu,ort:cpu", &r), 0);
+    assert_int_equal(run("", "--no-refine --mode both --devices cpu,ort:cpu", &r), 0);
     assert_non_null(r);
     assert_int_equal(points_are(r, "cpu", PT_OK, NULL), 8);
     {
@@ -466,7 +466,7 @@ static void test_torch_quick(void **state)
         print_message("skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)\n");
         skip();
     }
-    assert_int_equal(run("", "--mode both --devices cpu,torch:cpu", &r), 0);
+    assert_int_equal(run("", "--no-refine --mode both --devices cpu,torch:cpu", &r), 0);
     assert_non_null(r);
     assert_int_equal(points_are(r, "torch:cpu", PT_OK, NULL), 8);
     for (i = 0; i < r->ndevices; i++)
