@@ -6,6 +6,8 @@
 #   make bench      side-by-side speed ratios (ours vs OpenBLAS)
 #   make bench-compare  the power study of `compare` on real runs of this machine
 #                   (docs/compare.md; its runs are cached in build/bench-compare/)
+#   make bench-torch breakeven's torch:cpu beside torch.utils.benchmark's
+#                   Timer on the same step (docs/benchmarks.md)
 #   make bench-ab   the power of the paired command `ab` on real runs of real
 #                   changes of known size (docs/compare.md; build/bench-ab/)
 #   make bench-history  whether the history finds the step compare finds, on
@@ -114,8 +116,8 @@ FUZZ_DICT_compare  := tests/fuzz/results.dict
 FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 FUZZ_DICT_cache    := tests/fuzz/cache.dict
 
-.PHONY: all check test test-programs fuzzers report bench bench-compare bench-ab bench-history bench-archive \
-        fuzz deps install clean format format-check FORCE
+.PHONY: all check test test-programs fuzzers report bench bench-compare bench-ab bench-history bench-torch \
+        bench-archive fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -323,6 +325,12 @@ bench-ab: $(BIN) $(BUILD)/libslowblas.so
 bench-history: $(BIN) $(BUILD)/libslowblas.so
 	tests/bench_history --binary ./$(BIN) --slowblas $(BUILD)/libslowblas.so
 
+# The target "the protocol costs nothing a user would not pay" (issue 39,
+# docs/benchmarks.md): breakeven's torch:cpu beside PyTorch's own Timer on
+# the same step, interleaved, 5 rounds a mode (about 15 minutes here).
+bench-torch: $(BIN)
+	tests/bench_torch --binary ./$(BIN)
+
 # The archive at scale (docs/archive.md): one real default-sized run of
 # this machine, made once and kept in $(BENCH_ARCHIVE)/real/, and the
 # committed H100 run, copied into archives of 100 and 1,000 nights
@@ -416,7 +424,7 @@ install: $(BIN)
 	install -m 644 templates/*.xsl $(DESTDIR)$(DATADIR)/templates/
 	install -m 644 assets/*.css $(DESTDIR)$(DATADIR)/assets/
 	install -d $(DESTDIR)$(DATADIR)/devices
-	install -m 644 devices/*.py $(DESTDIR)$(DATADIR)/devices/
+	install -m 644 devices/*.py devices/*.js $(DESTDIR)$(DATADIR)/devices/
 	install -m 644 assets/breakeven.1 $(DESTDIR)$(MANDIR)/breakeven.1
 
 clean:

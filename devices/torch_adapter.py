@@ -86,8 +86,14 @@ def main():
         blas = [l.strip() for l in cfg.splitlines() if "BLAS_INFO" in l or "USE_MKLDNN" in l]
         library = "; ".join(blas)[:250] or "unknown"
         sync = lambda: None  # noqa: E731
+    # every device this PyTorch can compute on here, so that `--devices
+    # all` starts the others only where they exist
+    here = ["cpu"] + ["cuda:%d" % i for i in range(torch.cuda.device_count())]
+    if hasattr(torch.backends, "mps") and torch.backends.mps.is_available():
+        here.append("mps")
     hello = [
         "protocol %d" % PROTOCOL,
+        "devices %s" % " ".join(here),
         "name %s" % name,
         "framework PyTorch",
         "framework-version %s" % torch.__version__,
@@ -185,9 +191,15 @@ class Net:
         return acts
 
     def step(self):
-        t = self.torch
         self.sync()
         t0 = time.perf_counter()
+        self.run_step()
+        self.sync()
+        return max(time.perf_counter() - t0, 1e-9)
+
+    def run_step(self):
+        """One step, not synchronised (tests/bench_torch times this too)."""
+        t = self.torch
         if self.training:
             acts = self.forward(True)
             loss = 0.5 * (acts[-1] * acts[-1]).sum()
@@ -201,8 +213,6 @@ class Net:
         else:
             with t.inference_mode():
                 self.acts = self.forward(False)
-        self.sync()
-        return max(time.perf_counter() - t0, 1e-9)
 
     def state(self):
         parts = [a.detach() for a in self.acts]

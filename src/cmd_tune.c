@@ -25,8 +25,8 @@ int cmd_devices(const cli *c)
     /* each framework device is started once to be described, or to say
      * why it cannot be (the test device ref:cpu only when it is set) */
     if ((rc = cmd_discover(c,
-                           ref && *ref ? "torch:cpu,torch:cuda:0,torch:mps,ref:cpu"
-                                       : "torch:cpu,torch:cuda:0,torch:mps",
+                           ref && *ref ? "torch:cpu,torch:cuda:0,torch:mps,ort:cpu,ref:cpu"
+                                       : "torch:cpu,torch:cuda:0,torch:mps,ort:cpu",
                            &set, &e)) < 0)
         return cmd_fail(cmd_status(rc), &e);
     for (i = 0; i < set.n; i++) {

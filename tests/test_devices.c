@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 
 #include "fsx.h"
 #include "results.h"
+#include "sweep.h"
 
 static const char *bin;
 static char tmpdir[256], ref[1024];
@@ -159,6 +161,35 @@ static void test_fault_hang(void **state)
     fault("BREAKEVEN_REF_FAULT=hang:40 BREAKEVEN_DEVICE_TIMEOUT=1", PT_SKIPPED,
           "no answer to STEP within 1 s; the adapter was killed", 1);
     assert_true(time(NULL) - t0 < 60);
+}
+
+/* Without BREAKEVEN_DEVICE_TIMEOUT the limit comes from the budget: on
+ * --quick --budget 3 under 3 s remain, so a hang costs the floor, not the
+ * fixed minute it cost before. */
+static void test_fault_hang_budget(void **state)
+{
+    time_t t0 = time(NULL);
+    char why[96];
+    (void)state;
+    snprintf(why, sizeof why, "no answer to STEP within %.0f s; the adapter was killed",
+             SWEEP_LIMIT_FLOOR);
+    fault("BREAKEVEN_REF_FAULT=hang:40", PT_SKIPPED, why, 1);
+    assert_true(time(NULL) - t0 < 55);
+}
+
+/* The rule: SWEEP_LIMIT_TIMES × the step expected, capped by the budget
+ * left, floored; a step not known yet (HUGE_VAL, or NaN) is capped by the
+ * budget left; a budget already spent still leaves the floor. */
+static void test_call_limit(void **state)
+{
+    (void)state;
+    assert_true(sweep_call_limit(0.001, 170.0) == SWEEP_LIMIT_FLOOR);
+    assert_true(sweep_call_limit(4.0, 170.0) == 4.0 * SWEEP_LIMIT_TIMES);
+    assert_true(sweep_call_limit(30.0, 170.0) == 170.0);
+    assert_true(sweep_call_limit(30.0, -5.0) == SWEEP_LIMIT_FLOOR);
+    assert_true(sweep_call_limit(NAN, 170.0) == 170.0);
+    assert_true(sweep_call_limit(HUGE_VAL, 170.0) == 170.0);
+    assert_true(sweep_call_limit(HUGE_VAL, 3.0) == SWEEP_LIMIT_FLOOR);
 }
 
 static void test_fault_wrong(void **state)
@@ -322,6 +353,7 @@ static void test_devices_lists(void **state)
     assert_non_null(strstr(s, "\ntorch:cpu  "));
     assert_non_null(strstr(s, "\ntorch:cuda:0  "));
     assert_non_null(strstr(s, "\ntorch:mps  "));
+    assert_non_null(strstr(s, "\nort:cpu  "));
     free(s);
     s = slurp("stdout2");
     assert_non_null(
@@ -342,6 +374,87 @@ static int have_torch(void)
     return system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0;
 }
 
+/* `--devices all` (the default): the CPU, the OpenCL device, then every
+ * framework device that starts; with a data directory that has no
+ * adapters, torch:cpu is silently absent and the run is what it was. */
+static void test_all_frameworks(void **state)
+{
+    char cmd[2048], env[1400], here[512];
+    const char *data = getenv("BREAKEVEN_DATA");
+    results *r;
+    int i, torch = -1;
+    (void)state;
+    /* the source tree's data (the tests run from it), less devices/ */
+    if (!data)
+        data = getcwd(here, sizeof here);
+    assert_non_null(data);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/data && ln -sfn %s/templates %s/data/templates && "
+             "ln -sfn %s/assets %s/data/assets",
+             tmpdir, data, tmpdir, data, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(env, sizeof env, "BREAKEVEN_DATA=%s/data", tmpdir);
+    assert_int_equal(run(env, "--no-refine", &r), 0);
+    assert_non_null(r);
+    for (i = 0; i < r->ndevices; i++)
+        assert_string_not_equal(r->devices[i].kind, "framework");
+    assert_int_equal(warnings_of("torch:cpu"), 0);
+    results_free(r);
+    if (!have_torch()) {
+        print_message("skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)\n");
+        skip();
+    }
+    assert_int_equal(run("", "--no-refine", &r), 0);
+    assert_non_null(r);
+    assert_string_equal(r->devices[0].id, "cpu");
+    assert_string_equal(r->devices[1].kind, "opencl");
+    for (i = 0; i < r->ndevices; i++)
+        if (strcmp(r->devices[i].id, "torch:cpu") == 0)
+            torch = i;
+    assert_true(torch >= 2);
+    assert_int_equal(points_are(r, "torch:cpu", PT_OK, NULL), 4);
+    results_free(r);
+}
+
+/* ONNX Runtime, inference: every point verified; a training point is
+ * refused by the adapter and recorded as failed with its reason, and the
+ * device goes on.  Skipped where node cannot load onnxruntime-node
+ * (NODE_PATH, or devices/node_modules). */
+static void test_ort_quick(void **state)
+{
+    results *r;
+    (void)state;
+    if (system("cd devices && /usr/bin/node -e \"require('onnxruntime-node')\" >/dev/null 2>&1") !=
+        0) {
+        print_message("skipped: node cannot load onnxruntime-node (npm install "
+                      "--ignore-scripts onnxruntime-node, NODE_PATH)\n");
+        skip();
+    }
+    assert_int_equal(run("", "--no-refine --mode both --devices cpu,ort:cpu", &r), 0);
+    assert_non_null(r);
+    assert_int_equal(points_are(r, "cpu", PT_OK, NULL), 8);
+    {
+        int i, ok = 0, refused = 0;
+        for (i = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            if (strcmp(p->device, "ort:cpu") != 0)
+                continue;
+            if (p->mode == WL_INFERENCE) {
+                assert_int_equal(p->status, PT_OK);
+                assert_true(p->verified);
+                ok++;
+            } else {
+                assert_int_equal(p->status, PT_SKIPPED);
+                assert_non_null(strstr(p->message, "measures inference only"));
+                refused++;
+            }
+        }
+        assert_int_equal(ok, 4);
+        assert_int_equal(refused, 4);
+    }
+    results_free(r);
+}
+
 static void test_torch_quick(void **state)
 {
     char *text;
@@ -353,7 +466,7 @@ static void test_torch_quick(void **state)
         print_message("skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)\n");
         skip();
     }
-    assert_int_equal(run("", "--mode both --devices cpu,torch:cpu", &r), 0);
+    assert_int_equal(run("", "--no-refine --mode both --devices cpu,torch:cpu", &r), 0);
     assert_non_null(r);
     assert_int_equal(points_are(r, "torch:cpu", PT_OK, NULL), 8);
     for (i = 0; i < r->ndevices; i++)
@@ -374,13 +487,15 @@ static void test_torch_quick(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ref_quick),      cmocka_unit_test(test_fault_crash),
-        cmocka_unit_test(test_fault_hang),     cmocka_unit_test(test_fault_wrong),
-        cmocka_unit_test(test_fault_size),     cmocka_unit_test(test_fault_nan),
-        cmocka_unit_test(test_fault_garbage),  cmocka_unit_test(test_fault_version),
-        cmocka_unit_test(test_fault_no_start), cmocka_unit_test(test_no_orphan_kill),
-        cmocka_unit_test(test_no_orphan_term), cmocka_unit_test(test_devices_lists),
-        cmocka_unit_test(test_unknown_device), cmocka_unit_test(test_torch_quick),
+        cmocka_unit_test(test_ref_quick),         cmocka_unit_test(test_fault_crash),
+        cmocka_unit_test(test_fault_hang),        cmocka_unit_test(test_fault_wrong),
+        cmocka_unit_test(test_fault_size),        cmocka_unit_test(test_fault_nan),
+        cmocka_unit_test(test_fault_garbage),     cmocka_unit_test(test_fault_version),
+        cmocka_unit_test(test_fault_no_start),    cmocka_unit_test(test_no_orphan_kill),
+        cmocka_unit_test(test_no_orphan_term),    cmocka_unit_test(test_devices_lists),
+        cmocka_unit_test(test_unknown_device),    cmocka_unit_test(test_torch_quick),
+        cmocka_unit_test(test_fault_hang_budget), cmocka_unit_test(test_call_limit),
+        cmocka_unit_test(test_all_frameworks),    cmocka_unit_test(test_ort_quick),
     };
     char here[512];
     ssize_t n;

@@ -122,6 +122,11 @@ typedef struct backend_ops {
      * the layer's kernels' event times; the CPU: the host clock around the
      * layer's calls.  Returns the number of steps counted. */
     long (*layer_times)(void *run, double *mean);
+    /* Sets the seconds any one later call may take before the device is
+     * taken out of service (the sweep derives it from the budget:
+     * sweep_call_limit).  NULL for a backend that runs in breakeven's own
+     * process (the CPU, OpenCL), whose calls cannot be cut short. */
+    void (*set_limit)(void *dev, double seconds);
 } backend_ops;
 
 /* A device the sweep can measure: its description, its operations and the

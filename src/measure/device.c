@@ -57,30 +57,80 @@ static int is_opencl(const device *d)
     return d->ops->kind == BACKEND_OPENCL;
 }
 
+/* Appends the framework device id to set unless it is there already;
+ * *added says whether it was. */
+static int add_one(device_set *set, const char *id, const char *adapters, int threads, int *added,
+                   err *e)
+{
+    device *grown;
+    int i, rc;
+    *added = 0;
+    for (i = 0; i < set->n; i++)
+        if (strcmp(set->devs[i].info.id, id) == 0)
+            return BE_OK;
+    if (!(grown = realloc(set->devs, (size_t)(set->n + 1) * sizeof *grown)))
+        return err_set(e, BE_EFAIL, "out of memory listing devices");
+    set->devs = grown;
+    if ((rc = framework_open(&set->devs[set->n], id, adapters, threads, e)) < 0)
+        return rc;
+    set->n++;
+    set->nfw++;
+    *added = 1;
+    return BE_OK;
+}
+
+/* Drops the last device of set when its adapter could not start: `all`
+ * means the framework devices that start (`breakeven devices` says why
+ * one does not). */
+static void drop_if_out(device_set *set)
+{
+    device *d = &set->devs[set->n - 1];
+    if (!framework_fault(d)[0])
+        return;
+    framework_close(d);
+    set->n--;
+    set->nfw--;
+}
+
+/* `all`: each framework's first device, and the others its adapter names,
+ * each kept only when it starts. */
+static int add_all(device_set *set, const char *adapters, int threads, err *e)
+{
+    char more[256], *tok, *save = NULL;
+    int f, rc, added;
+    for (f = 0; framework_probe[f]; f++) {
+        if ((rc = add_one(set, framework_probe[f], adapters, threads, &added, e)) < 0)
+            return rc;
+        if (!added)
+            continue;
+        if (framework_fault(&set->devs[set->n - 1])[0]) {
+            drop_if_out(set);
+            continue;
+        }
+        snprintf(more, sizeof more, "%s", framework_more(&set->devs[set->n - 1]));
+        for (tok = strtok_r(more, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+            if ((rc = add_one(set, tok, adapters, threads, &added, e)) < 0)
+                return rc;
+            if (added)
+                drop_if_out(set);
+        }
+    }
+    return BE_OK;
+}
+
 int device_add_frameworks(device_set *set, const char *spec, const char *adapters, int threads,
                           err *e)
 {
     char buf[512], *tok, *save = NULL;
-    int rc, i, dup;
-    if (strcmp(spec, "all") == 0 || strlen(spec) >= sizeof buf)
+    int rc, added;
+    if (strcmp(spec, "all") == 0)
+        return add_all(set, adapters, threads, e);
+    if (strlen(spec) >= sizeof buf)
         return BE_OK;
     strcpy(buf, spec);
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        device *grown;
-        if (!framework_is(tok))
-            continue;
-        for (i = dup = 0; i < set->n; i++)
-            dup |= strcmp(set->devs[i].info.id, tok) == 0;
-        if (dup)
-            continue;
-        if (!(grown = realloc(set->devs, (size_t)(set->n + 1) * sizeof *grown)))
-            return err_set(e, BE_EFAIL, "out of memory listing devices");
-        set->devs = grown;
-        if ((rc = framework_open(&set->devs[set->n], tok, adapters, threads, e)) < 0)
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if (framework_is(tok) && (rc = add_one(set, tok, adapters, threads, &added, e)) < 0)
             return rc;
-        set->n++;
-        set->nfw++;
-    }
     return BE_OK;
 }
 
@@ -128,6 +178,10 @@ int device_select(const device_set *set, const char *spec, int *idx, int *n, err
                     idx[(*n)++] = i;
                     break;
                 }
+        /* the framework devices add_all kept (each one started) */
+        for (i = 0; i < set->n; i++)
+            if (set->devs[i].ops->kind == BACKEND_FRAMEWORK && !device_fault(&set->devs[i])[0])
+                idx[(*n)++] = i;
         return BE_OK;
     }
     {

@@ -5,8 +5,9 @@
  * platform) what it has.  Selection turns --devices into a list: "all" (the
  * default) is the CPU plus every OpenCL GPU, or, on a machine without one,
  * the first OpenCL device of any type, so that every run compares the CPU
- * with something; an explicit list names devices by id ("cpu,cl:0.1",
- * "cpu,torch:cpu": framework devices, docs/devices.md, only when named).
+ * with something, then every framework device (docs/devices.md) that
+ * starts; an explicit list names devices by id ("cpu,cl:0.1",
+ * "cpu,torch:cpu").
  */
 #ifndef BE_DEVICE_H
 #define BE_DEVICE_H
@@ -30,11 +31,13 @@ int device_discover(device_set *set, int threads, err *e);
 void device_set_free(device_set *set);
 
 /* Starts the framework devices (framework.h: "torch:cpu", …) that spec
- * names ("all" names none yet) and appends them to set; adapters is the
- * directory of the shipped adapters, threads theirs (0: one per core).  A
- * device whose adapter cannot start is appended all the same, out of
- * service (framework_fault says why), so that its points are recorded as
- * failed.  BE_EFAIL only for out of memory. */
+ * names and appends them to set; adapters is the directory of the shipped
+ * adapters, threads theirs (0: one per core).  A device named whose
+ * adapter cannot start is appended all the same, out of service
+ * (framework_fault says why), so that its points are recorded as failed.
+ * "all": each framework's first device (framework_probe) and the others
+ * its adapter names (framework_more), only those that start.  BE_EFAIL
+ * only for out of memory. */
 int device_add_frameworks(device_set *set, const char *spec, const char *adapters, int threads,
                           err *e);
 

@@ -32,8 +32,9 @@
 
 #define FW_PROTOCOL 1
 #define FW_PYTHON "/usr/bin/python3"
+#define FW_NODE "/usr/bin/node"
 #define FW_TEXT_MAX 65536
-#define FW_LIMIT_S 60.0
+#define FW_LIMIT_S 60.0 /* until a sweep sets one from its budget (fw_set_limit) */
 #define FW_HELLO_LIMIT_S 120.0
 #define FW_FD 3
 
@@ -46,13 +47,18 @@ typedef struct fw_dev {
     char fault[512]; /* why the device is out of service, "" while it works */
     workload w;      /* the point prepared (prepared != 0) */
     int prepared;
-    int told; /* framework_fault_news said so */
+    int told;       /* framework_fault_news said so */
+    int fixed;      /* BREAKEVEN_DEVICE_TIMEOUT set the limit */
+    char more[256]; /* the framework's other devices here (framework_more) */
 } fw_dev;
+
+const char *const framework_probe[] = {"torch:cpu", NULL};
 
 int framework_is(const char *id)
 {
     const char *n;
-    if (strcmp(id, "ref:cpu") == 0 || strcmp(id, "torch:cpu") == 0 || strcmp(id, "torch:mps") == 0)
+    if (strcmp(id, "ref:cpu") == 0 || strcmp(id, "torch:cpu") == 0 ||
+        strcmp(id, "torch:mps") == 0 || strcmp(id, "ort:cpu") == 0)
         return 1;
     if (strncmp(id, "torch:cuda:", 11) != 0 || !id[11])
         return 0;
@@ -444,6 +450,15 @@ static void fw_release(void *run)
     (void)call(d, "RELS", NULL, NULL, 0, "OKAY", 0, &len, &ignore);
 }
 
+/* The sweep's limit (sweep_call_limit), unless BREAKEVEN_DEVICE_TIMEOUT
+ * fixed it. */
+static void fw_set_limit(void *dev, double seconds)
+{
+    fw_dev *d = dev;
+    if (!d->fixed && seconds > 0.0)
+        d->limit = seconds;
+}
+
 static const backend_ops fw_ops = {
     .kind = BACKEND_FRAMEWORK,
     .prepare = fw_prepare,
@@ -451,6 +466,7 @@ static const backend_ops fw_ops = {
     .step = fw_step,
     .state = fw_state,
     .release = fw_release,
+    .set_limit = fw_set_limit,
 };
 
 /* ---- starting and describing -------------------------------------------- */
@@ -471,12 +487,16 @@ static int command(const char *id, const char *adapters, char *buf, size_t size,
         snprintf(buf, size, "%s", ref);
         argv[n++] = buf;
     } else {
-        int k = snprintf(buf, size, "%s", FW_PYTHON) + 1;
+        /* torch:DEV: Debian's python3 and torch_adapter.py DEV; ort:DEV:
+         * node and ort_adapter.js DEV */
+        const int torch = strncmp(id, "torch:", 6) == 0;
+        int k = snprintf(buf, size, "%s", torch ? FW_PYTHON : FW_NODE) + 1;
         argv[n++] = buf;
-        snprintf(buf + k, size - (size_t)k, "%s/torch_adapter.py", adapters);
+        snprintf(buf + k, size - (size_t)k, "%s/%s", adapters,
+                 torch ? "torch_adapter.py" : "ort_adapter.js");
         argv[n++] = buf + k;
         k += (int)strlen(buf + k) + 1;
-        snprintf(buf + k, size - (size_t)k, "%s", id + 6);
+        snprintf(buf + k, size - (size_t)k, "%s", strchr(id, ':') + 1);
         argv[n++] = buf + k;
         if (access(argv[1], R_OK) != 0) {
             snprintf(why, wsize, "no adapter %s", argv[1]);
@@ -560,6 +580,25 @@ static void hello_value(const char *text, const char *key, char *dst, size_t siz
     }
 }
 
+/* The hello's `devices` line (every device the adapter can serve here, in
+ * its own names: "cpu cuda:0 mps") into d->more as breakeven's ids of the
+ * others ("torch:cuda:0 torch:mps"): the id's framework prefix before
+ * each name that framework_is accepts. */
+static void more_devices(fw_dev *d, const char *text)
+{
+    char list[256], *tok, *save = NULL, id[64];
+    size_t prefix = strcspn(d->id, ":") + 1;
+    list[0] = d->more[0] = '\0';
+    hello_value(text, "devices", list, sizeof list);
+    for (tok = strtok_r(list, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        snprintf(id, sizeof id, "%.*s%s", (int)prefix, d->id, tok);
+        if (strcmp(id, d->id) != 0 && framework_is(id) &&
+            strlen(d->more) + strlen(id) + 2 < sizeof d->more)
+            snprintf(d->more + strlen(d->more), sizeof d->more - strlen(d->more), "%s%s",
+                     d->more[0] ? " " : "", id);
+    }
+}
+
 static int hello(fw_dev *d, device_info *info, const char *adapter, int threads, err *e)
 {
     char req[64], fw[64] = "", ver[96] = "", *text = NULL;
@@ -596,6 +635,7 @@ static int hello(fw_dev *d, device_info *info, const char *adapter, int threads,
     hello_value(text, "library", info->library, sizeof info->library);
     hello_value(text, "framework", fw, sizeof fw);
     hello_value(text, "framework-version", ver, sizeof ver);
+    more_devices(d, text);
     snprintf(info->driver, sizeof info->driver, "%s %s", fw, ver);
     devinfo_prop_add(info, "framework", "%s", fw);
     devinfo_prop_add(info, "framework-version", "%s", ver);
@@ -644,7 +684,9 @@ int framework_open(device *dev, const char *id, const char *adapters, int thread
     if (start(d, argv, &ignore) == BE_OK &&
         hello(d, info, strncmp(id, "ref:", 4) == 0 ? argv[0] : argv[1], threads, &ignore) ==
             BE_OK) {
-        d->limit = env && atof(env) > 0.0 ? atof(env) : FW_LIMIT_S;
+        /* until the sweep derives one from the budget (fw_set_limit) */
+        d->fixed = env && atof(env) > 0.0;
+        d->limit = d->fixed ? atof(env) : FW_LIMIT_S;
         return BE_OK;
     }
     memmove(d->fault + 14, d->fault, sizeof d->fault - 15);
@@ -686,6 +728,12 @@ const char *framework_fault(const device *dev)
 {
     const fw_dev *d = dev->handle;
     return d ? d->fault : "";
+}
+
+const char *framework_more(const device *dev)
+{
+    const fw_dev *d = dev->handle;
+    return d ? d->more : "";
 }
 
 int framework_fault_news(device *dev)

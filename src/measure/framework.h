@@ -16,7 +16,7 @@
 #include "backend.h"
 
 /* Whether id names a framework device ("torch:cpu", "torch:cuda:0",
- * "torch:mps", "ref:cpu"). */
+ * "torch:mps", "ort:cpu", "ref:cpu"). */
 int framework_is(const char *id);
 
 /* Starts the adapter of id and fills dev with it: its description from the
@@ -27,6 +27,17 @@ int framework_is(const char *id);
  * its points are recorded as failed; only BE_EFAIL for out of memory.
  * Free with framework_close. */
 int framework_open(device *dev, const char *id, const char *adapters, int threads, err *e);
+
+/* The device each framework is started as first when `--devices all`
+ * asks for every framework device that starts ("torch:cpu"); its hello
+ * names the framework's other devices here (framework_more).
+ * NULL-terminated. */
+extern const char *const framework_probe[];
+
+/* The other devices of dev's framework that its adapter said it can serve
+ * on this machine, space-separated ids ("torch:cuda:0 torch:mps"); "" when
+ * none. */
+const char *framework_more(const device *dev);
 
 /* Says bye to the adapter, waits a moment for it, then kills its process
  * group; frees the handle. */

@@ -11,6 +11,7 @@
 #include "sweep.h"
 
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -415,6 +416,25 @@ static double visit_share(const sweep *sw, double elapsed, int left)
     return share < 0.0 ? 0.0 : share;
 }
 
+double sweep_call_limit(double expected, double remaining)
+{
+    double limit = SWEEP_LIMIT_TIMES * expected;
+    if (!(limit < remaining))
+        limit = remaining;
+    return limit > SWEEP_LIMIT_FLOOR ? limit : SWEEP_LIMIT_FLOOR;
+}
+
+/* The slowest step pt has taken so far (0 before any). */
+static double slowest(const rs_point *pt)
+{
+    double m = 0.0;
+    int i;
+    for (i = 0; i < pt->nsamples; i++)
+        if (pt->samples[i].wall > m)
+            m = pt->samples[i].wall;
+    return m;
+}
+
 /* The workload data of a cell, made once for all its devices. */
 static int make_data(const sweep *sw, const plan_point *cell, workload_data *data, err *e)
 {
@@ -557,6 +577,10 @@ static int visit_device(sweep *sw, int k, int slot, int q, int d, workload_data 
         double since = host_seconds(), before;
         int first = pt->nsamples;
         sw->m.share = visit_share(sw, elapsed, left);
+        if (sw->devs[dev]->ops->set_limit)
+            sw->devs[dev]->ops->set_limit(
+                sw->devs[dev]->handle,
+                sweep_call_limit(pt->nsamples > 0 ? slowest(pt) : HUGE_VAL, sw->budget - elapsed));
         if (!*made && (rc = make_data(sw, cell, data, e)) < 0)
             return rc;
         *made = 1;

@@ -73,6 +73,16 @@ typedef void (*sweep_progress_fn)(void *ctx, const sweep_event *ev);
  * NULL, is polled between samples; when it becomes non-zero the sweep
  * returns BE_EINTR with what was measured so far in r (points never
  * visited are left out).  progress may be NULL. */
+/* The seconds one call of a device's backend may take (backend_ops
+ * set_limit) at a visit: SWEEP_LIMIT_TIMES × the step time expected (the
+ * point's slowest sample so far; HUGE_VAL before any, when nothing tells
+ * how long a step takes), capped by the budget that remains, and never
+ * under SWEEP_LIMIT_FLOOR seconds, which a prepare (uploading the weights)
+ * or a first call of a framework may need on a loaded machine. */
+#define SWEEP_LIMIT_TIMES 10.0
+#define SWEEP_LIMIT_FLOOR 20.0
+double sweep_call_limit(double expected, double remaining);
+
 int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
               int ndev, results *r, const char *root, const char *checkpoint, outlock *lock,
               volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e);
