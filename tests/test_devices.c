@@ -36,9 +36,10 @@
 static const char *bin;
 static char tmpdir[256], ref[1024];
 
-/* Runs `BIN run --quick --quiet ARGS --out DIR` with the environment env
- * (words "NAME=VALUE" separated by spaces, "" for none), stderr into
- * tmpdir/err; returns the exit status and loads the run into *r (NULL
+/* Runs `BIN run --quick --quiet --budget 3 --no-refine ARGS --out DIR`
+ * (the grid alone, so that the counts of points are exact) with the
+ * environment env (words "NAME=VALUE" separated by spaces, "" for none),
+ * stderr into tmpdir/err; returns the exit status and loads the run into *r (NULL
  * when none was written). */
 static int run(const char *env, const char *args, results **r)
 {
@@ -47,7 +48,7 @@ static int run(const char *env, const char *args, results **r)
     err e;
     snprintf(cmd, sizeof cmd,
              "rm -rf %s/out && env BREAKEVEN_REF_ADAPTER=%s %s %s run --quick --quiet --budget 3 "
-             "%s --out %s/out >%s/stdout 2>%s/err",
+             "--no-refine %s --out %s/out >%s/stdout 2>%s/err",
              tmpdir, ref, env, bin, args, tmpdir, tmpdir, tmpdir);
     st = system(cmd);
     *r = NULL;
@@ -394,7 +395,7 @@ static void test_all_frameworks(void **state)
              tmpdir, data, tmpdir, data, tmpdir);
     assert_int_equal(system(cmd), 0);
     snprintf(env, sizeof env, "BREAKEVEN_DATA=%s/data", tmpdir);
-    assert_int_equal(run(env, "--no-refine", &r), 0);
+    assert_int_equal(run(env, "", &r), 0);
     assert_non_null(r);
     for (i = 0; i < r->ndevices; i++)
         assert_string_not_equal(r->devices[i].kind, "framework");
@@ -404,7 +405,7 @@ static void test_all_frameworks(void **state)
         print_message("skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)\n");
         skip();
     }
-    assert_int_equal(run("", "--no-refine", &r), 0);
+    assert_int_equal(run("", "", &r), 0);
     assert_non_null(r);
     assert_string_equal(r->devices[0].id, "cpu");
     assert_string_equal(r->devices[1].kind, "opencl");
@@ -430,7 +431,7 @@ static void test_ort_quick(void **state)
                       "--ignore-scripts onnxruntime-node, NODE_PATH)\n");
         skip();
     }
-    assert_int_equal(run("", "--no-refine --mode both --devices cpu,ort:cpu", &r), 0);
+    assert_int_equal(run("", "--mode both --devices cpu,ort:cpu", &r), 0);
     assert_non_null(r);
     assert_int_equal(points_are(r, "cpu", PT_OK, NULL), 8);
     {
@@ -466,7 +467,7 @@ static void test_torch_quick(void **state)
         print_message("skipped: /usr/bin/python3 has no torch (apt-get install python3-torch)\n");
         skip();
     }
-    assert_int_equal(run("", "--no-refine --mode both --devices cpu,torch:cpu", &r), 0);
+    assert_int_equal(run("", "--mode both --devices cpu,torch:cpu", &r), 0);
     assert_non_null(r);
     assert_int_equal(points_are(r, "torch:cpu", PT_OK, NULL), 8);
     for (i = 0; i < r->ndevices; i++)
