@@ -345,7 +345,8 @@ static void test_devices_lists(void **state)
     (void)state;
     snprintf(cmd, sizeof cmd,
              "env BREAKEVEN_REF_ADAPTER=%s %s devices >%s/stdout 2>%s/err && "
-             "env BREAKEVEN_REF_ADAPTER=/nonexistent/adapter %s devices >%s/stdout2 2>>%s/err",
+             "env BREAKEVEN_REF_ADAPTER=/nonexistent/adapter BREAKEVEN_PYTHON=/nonexistent/python "
+             "%s devices >%s/stdout2 2>>%s/err",
              ref, bin, tmpdir, tmpdir, bin, tmpdir, tmpdir);
     assert_int_equal(system(cmd), 0);
     s = slurp("stdout");
@@ -359,6 +360,9 @@ static void test_devices_lists(void **state)
     s = slurp("stdout2");
     assert_non_null(
         strstr(s, "\nref:cpu  cannot start: /nonexistent/adapter: No such file or directory\n"));
+    /* BREAKEVEN_PYTHON is the interpreter PyTorch's adapter runs in */
+    assert_non_null(strstr(s, "\ntorch:cpu  cannot start: /nonexistent/python: No such file or "
+                              "directory\n"));
     free(s);
 }
 

@@ -31,6 +31,9 @@
 #include "host.h"
 
 #define FW_PROTOCOL 1
+/* The interpreters of the adapters: Debian's, whose packages (python3-torch)
+ * make deps installs, unless BREAKEVEN_PYTHON or BREAKEVEN_NODE names
+ * another (a GPU machine's PyTorch with CUDA lives in its own Python). */
 #define FW_PYTHON "/usr/bin/python3"
 #define FW_NODE "/usr/bin/node"
 #define FW_TEXT_MAX 65536
@@ -490,7 +493,12 @@ static int command(const char *id, const char *adapters, char *buf, size_t size,
         /* torch:DEV: Debian's python3 and torch_adapter.py DEV; ort:DEV:
          * node and ort_adapter.js DEV */
         const int torch = strncmp(id, "torch:", 6) == 0;
-        int k = snprintf(buf, size, "%s", torch ? FW_PYTHON : FW_NODE) + 1;
+        const char *interp = getenv(torch ? "BREAKEVEN_PYTHON" : "BREAKEVEN_NODE");
+        int k = snprintf(buf, size, "%s",
+                         interp && *interp ? interp
+                         : torch           ? FW_PYTHON
+                                           : FW_NODE) +
+                1;
         argv[n++] = buf;
         snprintf(buf + k, size - (size_t)k, "%s/%s", adapters,
                  torch ? "torch_adapter.py" : "ort_adapter.js");
