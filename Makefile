@@ -293,13 +293,13 @@ RUN_ALL   := tests/test_run tests/test_bench tests/test_same_output $(TESTS) \
              tests/check_pages tests/check_install tests/slurm
 RUN_VG    := $(VG_TESTS) tests/valgrind_sweep tests/same_output
 SAME_OUTPUT_REV ?= self
+ORT_NODE  := build/node-ort
 test-programs: $(BIN) $(if $(VALGRIND),$(VG_TESTS),$(TESTS) $(ORT_NODE)/.installed)
 
 # npm's onnxruntime-node for ort:cpu's test (tests/test_devices.c),
 # installed with --ignore-scripts (its install script fetches GPU parts from
 # a host these machines cannot reach) and found through NODE_PATH; where npm
 # cannot install it, that test says it was skipped.
-ORT_NODE := build/node-ort
 $(ORT_NODE)/.installed:
 	@mkdir -p $(ORT_NODE); \
 	 if command -v npm >/dev/null 2>&1 && npm install --prefix $(ORT_NODE) --ignore-scripts \
