@@ -160,43 +160,38 @@ static int ready(int fd, short ev, double deadline)
 
 /* Sends len bytes of buf; BE_EFAIL (out of service) when the adapter is
  * gone or late.  what names the message for the reason. */
-static int send_all(fw_dev *d, const void *buf, size_t len, double deadline, const char *what,
-                    err *e)
+/* Sends src[0..len) (dst NULL) or receives dst[0..len) (src NULL) whole,
+ * before the deadline; a wait past it or a closed socket puts the adapter
+ * out of service. */
+static int move_all(fw_dev *d, const char *src, char *dst, size_t len, double deadline,
+                    const char *what, err *e)
 {
-    const char *p = buf;
-    while (len > 0) {
+    size_t done = 0;
+    while (done < len) {
         ssize_t n;
-        if (!ready(d->fd, POLLOUT, deadline))
+        if (!ready(d->fd, src ? POLLOUT : POLLIN, deadline))
             return out_of_service(d, e, "no answer to %s within %.0f s; the adapter was killed",
                                   what, d->limit);
-        n = send(d->fd, p, len, MSG_NOSIGNAL);
+        n = src ? send(d->fd, src + done, len - done, MSG_NOSIGNAL)
+                : recv(d->fd, dst + done, len - done, 0);
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
             continue;
         if (n <= 0)
             return out_of_service(d, e, "the adapter went away during %s", what);
-        p += n;
-        len -= (size_t)n;
+        done += (size_t)n;
     }
     return BE_OK;
 }
 
+static int send_all(fw_dev *d, const void *buf, size_t len, double deadline, const char *what,
+                    err *e)
+{
+    return move_all(d, buf, NULL, len, deadline, what, e);
+}
+
 static int recv_all(fw_dev *d, void *buf, size_t len, double deadline, const char *what, err *e)
 {
-    char *p = buf;
-    while (len > 0) {
-        ssize_t n;
-        if (!ready(d->fd, POLLIN, deadline))
-            return out_of_service(d, e, "no answer to %s within %.0f s; the adapter was killed",
-                                  what, d->limit);
-        n = recv(d->fd, p, len, 0);
-        if (n < 0 && (errno == EAGAIN || errno == EINTR))
-            continue;
-        if (n <= 0)
-            return out_of_service(d, e, "the adapter went away during %s", what);
-        p += n;
-        len -= (size_t)n;
-    }
-    return BE_OK;
+    return move_all(d, NULL, buf, len, deadline, what, e);
 }
 
 static int send_header(fw_dev *d, const char *type, uint64_t len, double deadline, err *e)
