@@ -40,6 +40,8 @@ typedef struct cli {
     plan plan;
     char out[2048];        /* --out */
     char devices[512];     /* --devices */
+    char base[32];         /* --base (run, all, ab, refit): what every device is
+                              measured against; "" = each stack's CPU (query.h) */
     int threads;           /* OpenBLAS threads (run, all, devices, tune): --threads,
                                else $OPENBLAS_NUM_THREADS, else one per core */
     char threads_from[32]; /* "--threads", "OPENBLAS_NUM_THREADS" or "cores" */

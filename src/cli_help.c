@@ -61,6 +61,7 @@ const option_spec cli_options[] = {
     {"no-wait", 0, 0, OPT_NO_WAIT,
      C_SWEEP | CMD(CLI_REPORT) | CMD(CLI_COMPARE) | CMD(CLI_REFIT) | CMD(CLI_DECIDE) | CMD(CLI_AB)},
     {"summary", 0, 0, OPT_SUMMARY, CMD(CLI_RUN) | CMD(CLI_REPORT)},
+    {"base", 0, 1, OPT_BASE, C_GRID | CMD(CLI_REFIT)},
 };
 /* one row per option id */
 _Static_assert(sizeof cli_options / sizeof *cli_options == CLI_NOPTIONS, "cli_options");
@@ -163,6 +164,8 @@ void cli_usage(FILE *out)
           "  --layers N         dense layers in the stack (default: 4)\n"
           "  --mode M           inference, training or both (default: inference)\n"
           "  --devices LIST     device ids, or all (default: all)\n"
+          "  --base DEV         what every device is measured against, refit too\n"
+          "                     (default: each stack's CPU: cpu, torch:cpu for torch:*)\n"
           "  --threads N        OpenBLAS threads (default: $OPENBLAS_NUM_THREADS, else\n"
           "                     one per core)\n"
           "  --quick            a tiny sweep that takes a few seconds\n"

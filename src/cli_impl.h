@@ -51,7 +51,8 @@ enum {
     OPT_BINARY_B,
     OPT_PAIRED,
     OPT_NO_WAIT,
-    OPT_SUMMARY
+    OPT_SUMMARY,
+    OPT_BASE
 };
 
 /* The commands an option applies to, as bits of cli_command. */
@@ -67,7 +68,7 @@ typedef struct option_spec {
 
 /* Every option (CLI_NOPTIONS of them), and the commands' names in
  * cli_command's order (CLI_NCOMMANDS, the help and the version aside). */
-#define CLI_NOPTIONS 41
+#define CLI_NOPTIONS 42
 #define CLI_NCOMMANDS 10
 extern const option_spec cli_options[CLI_NOPTIONS];
 extern const char *const cli_command_names[CLI_NCOMMANDS];

@@ -43,8 +43,8 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out, 
     return BE_OK;
 }
 
-/* --out, --devices and --data: a non-empty value that fits (--out with
- * room for the paths below it); else BE_EUSAGE naming the option. */
+/* --out, --devices, --base and --data: a non-empty value that fits (--out
+ * with room for the paths below it); else BE_EUSAGE naming the option. */
 static int text_option(cli *c, int opt, const char *arg, err *e)
 {
     char *dst = c->data_dir;
@@ -60,6 +60,11 @@ static int text_option(cli *c, int opt, const char *arg, err *e)
         size = sizeof c->devices;
         name = "--devices";
         what = "a device list";
+    } else if (opt == OPT_BASE) {
+        dst = c->base;
+        size = sizeof c->base;
+        name = "--base";
+        what = "a device id (breakeven devices lists them)";
     }
     if (!*arg || strlen(arg) + room >= size)
         return err_set(e, BE_EUSAGE, "%s: \"%s\" is not %s", name, arg, what);
@@ -286,6 +291,7 @@ int cli_apply(cli *c, given *g, int k, const char *tok, const char *val, err *e)
         c->out_given = 1;
         return text_option(c, opt, val, e);
     case OPT_DEVICES:
+    case OPT_BASE:
     case OPT_DATA:
         return text_option(c, opt, val, e);
     case OPT_HIDDEN:

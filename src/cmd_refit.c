@@ -87,6 +87,13 @@ static int refit_one(const cli *c, const char *arg, outlock *lk, err *e)
           (rc = fsx_sweep_in(c->out, dir, e)) < 0 || (rc = undo_begin(&un, c->out, dir, e)) < 0)) ||
         (rc = refit_prices(r, &c->prices, u.src, &prices, e)) < 0)
         goto done;
+    if (c->base[0]) {
+        if (!results_device(r, c->base)) {
+            rc = err_set(e, BE_EUSAGE, "--base: %s measured no device \"%s\"", u.src, c->base);
+            goto done;
+        }
+        snprintf(r->prov.base, sizeof r->prov.base, "%s", c->base);
+    }
     for (i = 0; i < r->npoints; i++) {
         rs_point *p = &r->points[i];
         if (p->nsamples == 0)

@@ -150,6 +150,22 @@ static void print_machine_warnings(FILE *out, const results *r)
 }
 
 /* Every priced device must be one the run measures. */
+/* BE_EUSAGE when --base names no device this run measures. */
+static int check_base(const char *base, const device_set *set, const int *idx, int n, err *e)
+{
+    char ids[512] = "";
+    int j;
+    if (!base[0])
+        return BE_OK;
+    for (j = 0; j < n; j++) {
+        if (strcmp(set->devs[idx[j]].info.id, base) == 0)
+            return BE_OK;
+        fmt_append(ids, sizeof ids, "%s%s", j ? ", " : "", set->devs[idx[j]].info.id);
+    }
+    return err_set(e, BE_EUSAGE, "--base: this run does not measure a device \"%s\" (it measures %s)",
+                   base, ids[0] ? ids : "none");
+}
+
 static int check_prices(const fit_prices *p, const device_set *set, const int *idx, int n, err *e)
 {
     int i, j, found;
@@ -336,6 +352,7 @@ static int run_once(const cli *c, int then_report)
     }
     if ((rc = device_select(&set, c->devices, idx, &nsel, &e)) < 0 ||
         (rc = check_prices(&c->prices, &set, idx, nsel, &e)) < 0 ||
+        (rc = check_base(c->base, &set, idx, nsel, &e)) < 0 ||
         (rc = plan_check(&c->plan, host_mem_available(), &e)) < 0 ||
         (rc = host_label(getenv("BREAKEVEN_MACHINE"), label, sizeof label, &e)) < 0) {
         status = cmd_status(rc);
@@ -364,6 +381,7 @@ static int run_once(const cli *c, int then_report)
     }
     fill_prov(c, id, &r->prov);
     snprintf(r->prov.label, sizeof r->prov.label, "%s", label);
+    snprintf(r->prov.base, sizeof r->prov.base, "%s", c->base);
     for (i = 0; i < nsel; i++) {
         sel[i] = &set.devs[idx[i]];
         if ((rc = results_add_device(r, &sel[i]->info, &e)) < 0)

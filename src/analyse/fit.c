@@ -379,9 +379,8 @@ int fit_run(const results *r, const fit_prices *prices, uint64_t seed, int boot,
                     goto fail;
             }
 
-    b = q_base(r);
     for (d = 0; d < r->ndevices; d++) {
-        const char *bid = r->devices[b].id, *oid = r->devices[d].id;
+        const char *bid = r->devices[b = q_base_for(r, d)].id, *oid = r->devices[d].id;
         double pb = q_price(prices, bid), po = q_price(prices, oid);
         if (d == b)
             continue;

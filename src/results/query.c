@@ -17,6 +17,8 @@
 int q_base(const results *r)
 {
     int i;
+    if (r->prov.base[0] && (i = q_device_index(r, r->prov.base)) != Q_NO_DEVICE)
+        return i;
     for (i = 0; i < r->ndevices; i++)
         if (strcmp(r->devices[i].kind, "openblas") == 0)
             return i;
@@ -26,6 +28,45 @@ int q_base(const results *r)
 const char *q_base_id(const results *r)
 {
     return r->ndevices > 0 ? r->devices[q_base(r)].id : "";
+}
+
+const char *q_stack(const results *r, const char *dev, char *buf, size_t size)
+{
+    const device_info *d = results_device(r, dev);
+    const char *fw;
+    size_t n;
+    if (!d || strcmp(d->kind, "framework") != 0) {
+        snprintf(buf, size, "%s", "");
+        return buf;
+    }
+    if ((fw = devinfo_prop(d, "framework")) && fw[0]) {
+        snprintf(buf, size, "%s", fw);
+        return buf;
+    }
+    n = strcspn(d->id, ":");
+    snprintf(buf, size, "%.*s", (int)n, d->id);
+    return buf;
+}
+
+int q_base_for(const results *r, int d)
+{
+    char mine[64], theirs[64];
+    int b = q_base(r), i;
+    if (r->prov.base[0] || d == b || d < 0 || d >= r->ndevices)
+        return b;
+    q_stack(r, r->devices[d].id, mine, sizeof mine);
+    if (!mine[0])
+        return b;
+    for (i = 0; i < r->ndevices; i++)
+        if (i != d && strcmp(r->devices[i].type, "CPU") == 0 &&
+            strcmp(q_stack(r, r->devices[i].id, theirs, sizeof theirs), mine) == 0)
+            return i;
+    return b;
+}
+
+const char *q_base_id_for(const results *r, const char *dev)
+{
+    return r->ndevices > 0 ? r->devices[q_base_for(r, q_device_index(r, dev))].id : "";
 }
 
 int q_device_index(const results *r, const char *id)

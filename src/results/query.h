@@ -17,12 +17,30 @@
 
 /* ---- devices ------------------------------------------------------------ */
 
-/* The index in r->devices of the base device every other device is
- * compared with: the first device of kind "openblas", else the first
- * device (0 when r has none). */
+/* The index in r->devices of the run's base device: the one its user
+ * chose (`--base`, prov.base) when r has it, else the first device of kind
+ * "openblas", else the first device (0 when r has none).  Every device is
+ * compared with it but where q_base_for says otherwise. */
 int q_base(const results *r);
 /* Its id, or "" when r has no device. */
 const char *q_base_id(const results *r);
+
+/* The stack device dev computes in, as a name a reader knows: its
+ * framework for a framework device ("PyTorch", "ONNX Runtime": its
+ * "framework" property, else its id up to the colon), "" for breakeven's
+ * own (OpenBLAS on the CPU and breakeven's OpenCL kernels), and for a
+ * device r does not describe. */
+const char *q_stack(const results *r, const char *dev, char *buf, size_t size);
+
+/* The index of the device that device d's ratios, crossovers and verdicts
+ * are against: q_base when the user chose the base (`--base`); otherwise
+ * the CPU device of d's own stack (breakeven's: q_base; a framework's: its
+ * device of type "CPU"), so that PyTorch's GPU is set against PyTorch's
+ * CPU as a PyTorch user would; q_base where d is that device itself or
+ * its stack has none in r.  Equal to d only for q_base itself. */
+int q_base_for(const results *r, int d);
+/* Its id ("" when r has no device). */
+const char *q_base_id_for(const results *r, const char *dev);
 
 #define Q_NO_DEVICE (-1)
 /* The index of device id in r->devices, or Q_NO_DEVICE. */

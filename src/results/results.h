@@ -54,6 +54,10 @@ typedef struct rs_prov {
      * and 'A' or 'B'; "" and 0 for a run of its own */
     char pair[128];
     char pair_side;
+    /* the device the user chose to measure every other against (`--base`,
+     * query.h's q_base); "" when none was chosen, and in files of 0.3.0
+     * and before */
+    char base[32];
 } rs_prov;
 
 /* One pass of the sweep: every point measured once more, in a shuffled

@@ -572,6 +572,8 @@ int rs_load_doc(rs_loader *ld, xmlNodePtr root, results **out)
         load_prov(ld, n[0], r);
     if (!ld->failed)
         load_devices(ld, n[1], r);
+    if (!ld->failed && r->prov.base[0] && !results_device(r, r->prov.base))
+        rs_bad(ld, n[1], "<run> has base=\"%s\", which <devices> does not list", r->prov.base);
     if (!ld->failed)
         load_points(ld, n[2], r);
     if (!ld->failed && n[3])

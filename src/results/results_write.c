@@ -98,6 +98,8 @@ static xmlNodePtr write_prov(xmlNodePtr root, const rs_prov *p)
             put(n, "pair", p->pair);
             put(n, "pair-side", side);
         }
+        if (p->base[0])
+            put(n, "base", p->base);
         putf(n, "seed", "%llu", p->seed);
         putd(n, "budget", p->budget);
         putf(n, "layers", "%d", p->layers);
