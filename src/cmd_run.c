@@ -162,8 +162,9 @@ static int check_base(const char *base, const device_set *set, const int *idx, i
             return BE_OK;
         fmt_append(ids, sizeof ids, "%s%s", j ? ", " : "", set->devs[idx[j]].info.id);
     }
-    return err_set(e, BE_EUSAGE, "--base: this run does not measure a device \"%s\" (it measures %s)",
-                   base, ids[0] ? ids : "none");
+    return err_set(e, BE_EUSAGE,
+                   "--base: this run does not measure a device \"%s\" (it measures %s)", base,
+                   ids[0] ? ids : "none");
 }
 
 static int check_prices(const fit_prices *p, const device_set *set, const int *idx, int n, err *e)
