@@ -195,6 +195,22 @@ static choice_stack *stack_of(choice_set *s, const char *name)
     return &s->stacks[k];
 }
 
+const char *choice_stack_key(const choice_stack *st)
+{
+    return st->name[0] ? st->name : "breakeven";
+}
+
+void choice_stack_name(const results *r, const choice_stack *st, char *buf, size_t size)
+{
+    if (!st->name[0])
+        snprintf(buf, size, "breakeven's OpenCL kernels and OpenBLAS");
+    else if (st->own_host)
+        snprintf(buf, size, "%s", st->name);
+    else
+        snprintf(buf, size, "%s, against %s: the run has no CPU device of %s", st->name,
+                 r->devices[st->host].id, st->name);
+}
+
 /* s's stacks (choice_set): per stack when r's devices belong to several
  * and r did not choose its base, else one of every device. */
 void choice_stacks(const results *r, choice_set *s)

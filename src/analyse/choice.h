@@ -153,6 +153,15 @@ int choice_run(const results *r, choice_set *out, err *e);
 void choice_free(choice_set *s);
 /* The stacks of r alone into out (no groups: nothing to free). */
 void choice_stacks(const results *r, choice_set *out);
+/* The name of stack st in words: "breakeven's OpenCL kernels and OpenBLAS"
+ * for breakeven's own, else its framework ("PyTorch"), with its base when
+ * it has no CPU device of its own ("PyTorch, against cpu: the run has no
+ * CPU device of PyTorch"). */
+void choice_stack_name(const results *r, const choice_stack *st, char *buf, size_t size);
+/* The key programs match a stack by (decision.json's "stack", the header's
+ * breakeven_device_in): "breakeven" for breakeven's own, else its
+ * framework's name. */
+const char *choice_stack_key(const choice_stack *st);
 
 /* The group of net (a name or sizes) in mode and view of the set's stack
  * stacks[st] (-1: the first such group of any stack), or NULL. */

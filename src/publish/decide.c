@@ -198,22 +198,6 @@ static void why_text(const results *r, const choice_group *g, int batch, const c
     failed_text(r, g, c, a->why, size);
 }
 
-const char *decide_stack_key(const choice_stack *st)
-{
-    return st->name[0] ? st->name : "breakeven";
-}
-
-void decide_stack_name(const results *r, const choice_stack *st, char *buf, size_t size)
-{
-    if (!st->name[0])
-        snprintf(buf, size, "breakeven's OpenCL kernels and OpenBLAS");
-    else if (st->own_host)
-        snprintf(buf, size, "%s", st->name);
-    else
-        snprintf(buf, size, "%s, against %s: the run has no CPU device of %s", st->name,
-                 r->devices[st->host].id, st->name);
-}
-
 /* Into a: the answer of g (with cells) at batch. */
 static void answer(const results *r, const choice_set *cs, const choice_group *g, int batch,
                    decide_answer *a)
@@ -250,7 +234,7 @@ static int per_stack(const results *r, const choice_set *cs, const char *name, w
         const choice_group *g = choice_find(cs, name, mode, view, k);
         decide_answer *x = &a[(*n)++];
         char what[160], devs[400];
-        decide_stack_name(r, st, what, sizeof what);
+        choice_stack_name(r, st, what, sizeof what);
         snprintf(x->stack, sizeof x->stack, "With %s", what);
         x->host = r->devices[st->host].id;
         others_of(r, st, devs, sizeof devs);
@@ -466,7 +450,7 @@ static void json_answers(FILE *f, const results *r, const choice_set *cs)
         json_member_string(f, "mode", workload_mode_name(g->mode));
         json_member_string(f, "view", fit_view_name(g->view));
         if (cs->per_stack) { /* which program the answers are for */
-            json_member_string(f, "stack", decide_stack_key(&cs->stacks[g->stack]));
+            json_member_string(f, "stack", choice_stack_key(&cs->stacks[g->stack]));
             json_member_string(f, "host", r->devices[cs->stacks[g->stack].host].id);
         }
         fputs(", \"measured_batches\": [", f);
@@ -535,7 +519,7 @@ static void json_llama(FILE *f, const results *r, const netfit_set *s, const cho
     fputs("\"stacks\": [", f);
     for (k = 0; k < cs->nstacks; k++) {
         fputs(k ? ", {\"stack\": " : "{\"stack\": ", f);
-        json_string(f, decide_stack_key(&cs->stacks[k]));
+        json_string(f, choice_stack_key(&cs->stacks[k]));
         fputs(", ", f);
         if (json_llama_networks(f, r, s, &cs->stacks[k]) > 0 && pick < 0)
             pick = k;
@@ -543,7 +527,7 @@ static void json_llama(FILE *f, const results *r, const netfit_set *s, const cho
     }
     fputs("], \"stack\": ", f);
     if (pick >= 0)
-        json_string(f, decide_stack_key(&cs->stacks[pick]));
+        json_string(f, choice_stack_key(&cs->stacks[pick]));
     else
         fputs("null", f);
     fputs(", ", f);

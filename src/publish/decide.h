@@ -56,16 +56,6 @@ typedef struct decide_answer {
 int decide_which(const results *r, const char *net, wl_mode mode, fit_view view, int batch,
                  decide_answer *a, int max, int *n, err *e);
 
-/* The name of stack st (choice.h) in words: "breakeven's OpenCL kernels and
- * OpenBLAS" for breakeven's own, else its framework ("PyTorch"), with its
- * base when it has no CPU device of its own ("PyTorch, against cpu: the run
- * has no CPU device of PyTorch"). */
-void decide_stack_name(const results *r, const choice_stack *st, char *buf, size_t size);
-/* The key programs match a stack by (decision.json's "stack", the header's
- * breakeven_device_in): "breakeven" for breakeven's own, else its
- * framework's name. */
-const char *decide_stack_key(const choice_stack *st);
-
 /* Writes decision.json and breakeven_decision.h into dir, atomically and
  * inside root through no link below it (fsx_write_in: root OUT for a run
  * there, NULL for a run the user named elsewhere), and llama.cpp's lines

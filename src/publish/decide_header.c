@@ -94,7 +94,7 @@ static int header_rows(FILE *f, const results *r, const choice_set *cs)
             const choice_time *t = &c->t[c->pick];
             fputs("        {", f);
             if (cs->per_stack) {
-                c_string(f, decide_stack_key(&cs->stacks[g->stack]));
+                c_string(f, choice_stack_key(&cs->stacks[g->stack]));
                 fputs(", ", f);
             }
             c_string(f, g->net);
@@ -139,13 +139,13 @@ static void header_intro(FILE *f, const results *r, const choice_set *cs)
     for (i = 0; cs->per_stack && i < cs->nstacks; i++) {
         const choice_stack *st = &cs->stacks[i];
         char name[160];
-        decide_stack_name(r, st, name, sizeof name);
+        choice_stack_name(r, st, name, sizeof name);
         fputs(i ? " *   "
                 : " * A program runs in one stack: the answers are per stack, asked by "
                   "its key:\n *   ",
               f);
         fputc('"', f);
-        c_comment(f, decide_stack_key(st));
+        c_comment(f, choice_stack_key(st));
         fputs("\" = ", f);
         c_comment(f, name);
         fputs(st->ndevices > 1 ? " (host " : " (nothing to choose: ", f);

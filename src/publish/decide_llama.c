@@ -179,7 +179,7 @@ void decide_llama_lines(FILE *env, const results *r, const netfit_set *s)
         best = stack_lines(env, r, s, NULL, NULL);
     for (k = 0; cs.per_stack && k < cs.nstacks; k++) {
         int v;
-        decide_stack_name(r, &cs.stacks[k], name, sizeof name);
+        choice_stack_name(r, &cs.stacks[k], name, sizeof name);
         fprintf(env, "# With %s%s:\n", name, cs.stacks[k].name[0] ? "" : " (not ggml's kernels)");
         if ((v = stack_lines(env, r, s, &cs.stacks[k], cs.stacks[k].name[0] ? name : "breakeven")) >
                 0 &&
@@ -191,7 +191,7 @@ void decide_llama_lines(FILE *env, const results *r, const netfit_set *s)
     if (best == 0)
         return;
     if (pick >= 0) {
-        decide_stack_name(r, &cs.stacks[pick], name, sizeof name);
+        choice_stack_name(r, &cs.stacks[pick], name, sizeof name);
         fprintf(env,
                 "# the value below is the one with %s, the first stack above with a value; "
                 "ggml's own kernels were not measured\n",
