@@ -198,6 +198,21 @@ static void why_text(const results *r, const choice_group *g, int batch, const c
     failed_text(r, g, c, a->why, size);
 }
 
+/* Why there is no answer for network name in mode and view: no stack
+ * measured it there (none, BE_EUSAGE), or no device measured it ok
+ * (BE_EFAIL). */
+static int no_answer(const results *r, const char *name, wl_mode mode, fit_view view, int none,
+                     err *e)
+{
+    if (none)
+        return err_set(e, BE_EUSAGE, "run %s has no %s %s measurements of network %s", r->prov.id,
+                       workload_mode_name(mode), fit_view_name(view), name);
+    return err_set(e, BE_EFAIL,
+                   "run %s has no point of network %s that any device measured %s (%s) "
+                   "successfully",
+                   r->prov.id, name, workload_mode_name(mode), fit_view_name(view));
+}
+
 /* Into a: the answer of g (with cells) at batch. */
 static void answer(const results *r, const choice_set *cs, const choice_group *g, int batch,
                    decide_answer *a)
@@ -257,15 +272,7 @@ static int per_stack(const results *r, const choice_set *cs, const char *name, w
         found += g != NULL;
         answered += x->device != NULL;
     }
-    if (!found)
-        return err_set(e, BE_EUSAGE, "run %s has no %s %s measurements of network %s", r->prov.id,
-                       workload_mode_name(mode), fit_view_name(view), name);
-    if (!answered)
-        return err_set(e, BE_EFAIL,
-                       "run %s has no point of network %s that any device measured %s "
-                       "(%s) successfully",
-                       r->prov.id, name, workload_mode_name(mode), fit_view_name(view));
-    return BE_OK;
+    return answered ? BE_OK : no_answer(r, name, mode, view, !found, e);
 }
 
 int decide_which(const results *r, const char *net, wl_mode mode, fit_view view, int batch,
@@ -298,14 +305,8 @@ int decide_which(const results *r, const char *net, wl_mode mode, fit_view view,
         choice_free(&cs);
         return rc;
     }
-    if (!(g = choice_find(&cs, name, mode, view, -1)))
-        rc = err_set(e, BE_EUSAGE, "run %s has no %s %s measurements of network %s", r->prov.id,
-                     workload_mode_name(mode), fit_view_name(view), name);
-    else if (g->ncells == 0)
-        rc = err_set(e, BE_EFAIL,
-                     "run %s has no point of network %s that any device measured %s "
-                     "(%s) successfully",
-                     r->prov.id, name, workload_mode_name(mode), fit_view_name(view));
+    if (!(g = choice_find(&cs, name, mode, view, -1)) || g->ncells == 0)
+        rc = no_answer(r, name, mode, view, !g, e);
     if (rc == BE_OK && max > 0) {
         answer(r, &cs, g, batch, a);
         *n = 1;
