@@ -7,6 +7,7 @@
 #include "cmd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "archive.h"
@@ -83,22 +84,34 @@ int cmd_decide(const cli *c)
     return rc < 0 ? cmd_fail(cmd_status(rc), &e) : 0;
 }
 
-/* `which --net NET --batch N RUN`: the device on stdout, why on stderr. */
+/* `which --net NET --batch N RUN`: the device on stdout, why on stderr;
+ * in a run of several stacks one line per stack with an answer, "With
+ * PyTorch: torch:cuda:0", and why per stack (also where it has none). */
 int cmd_which(const cli *c)
 {
     archive_run u;
-    decide_answer a;
+    decide_answer *a = NULL;
     err e;
-    int rc;
+    int rc, n = 0, k;
     wl_mode mode = (c->plan.modes >> WL_TRAINING) & 1 ? WL_TRAINING : WL_INFERENCE;
     if ((rc = archive_load_run(c->out, c->args[0], &u, &e)) < 0)
         return cmd_fail(cmd_status(rc), &e);
-    if ((rc = decide_which(u.r, c->which_net, mode, (fit_view)c->which_view, c->which_batch, &a,
-                           &e)) == BE_OK) {
-        printf("%s\n", a.device);
-        if (!c->quiet)
-            fprintf(stderr, "%s\n", a.why);
+    if (!(a = malloc(DECIDE_MAX_STACKS * sizeof *a)))
+        rc = err_set(&e, BE_EFAIL, "out of memory for the answers of %s", c->args[0]);
+    else if ((rc = decide_which(u.r, c->which_net, mode, (fit_view)c->which_view, c->which_batch, a,
+                                DECIDE_MAX_STACKS, &n, &e)) == BE_OK) {
+        for (k = 0; k < n; k++)
+            if (!a[k].stack[0])
+                printf("%s\n", a[k].device);
+            else if (a[k].device)
+                printf("%s: %s\n", a[k].stack, a[k].device);
+        for (k = 0; !c->quiet && k < n; k++)
+            if (!a[k].stack[0])
+                fprintf(stderr, "%s\n", a[k].why);
+            else
+                fprintf(stderr, "%s (host %s): %s\n", a[k].stack, a[k].host, a[k].why);
     }
+    free(a);
     archive_run_free(&u);
     return rc < 0 ? cmd_fail(cmd_status(rc), &e) : 0;
 }

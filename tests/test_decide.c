@@ -183,6 +183,80 @@ done:
     return rc;
 }
 
+/* ---- the fixture of two stacks ---- */
+
+/* tests/data/decide/stacks.xml.gz: a real run of the 2-core development
+ * machine, others taking 55-80% of its CPUs (`breakeven run --devices
+ * cpu,cl:0.0,torch:cpu --net mnist-mlp --batch 4,16,64,256 --budget 40`:
+ * OpenBLAS, PoCL and PyTorch 1.13 on the CPU, batches 32 and 45 added by
+ * the refinement), with one device added by `build/test_decide
+ * --write-stack-fixture RUN tests/data/decide/stacks.xml.gz`: torch:cuda:0,
+ * PyTorch on an "NVIDIA H100 80GB HBM3".  That device is SYNTHETIC: no GPU
+ * was measured, its step times are stack_cuda_s's below, not
+ * measurements (a floor of 1.1 ms, then 0.5 us a sample; the resident step
+ * only, as the PyTorch adapter times it).  They are set so that PyTorch's
+ * CPU wins at the small batches and its GPU from batch 32, where the run's
+ * own PyTorch CPU took 1.35 ms. */
+static double stack_cuda_s(int b)
+{
+    return 1.1e-3 + 0.5e-6 * b;
+}
+
+/* The run in, with torch:cuda:0 and its points (one per batch that
+ * torch:cpu measured) added, saved to out. */
+static int make_stack_fixture(const char *in, const char *out, err *e)
+{
+    results *r = NULL;
+    device_info d;
+    int i, n, k, rc;
+    if ((rc = results_load(in, &r, e)) < 0)
+        return rc;
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "torch:cuda:0");
+    snprintf(d.kind, sizeof d.kind, "framework");
+    snprintf(d.type, sizeof d.type, "GPU");
+    snprintf(d.name, sizeof d.name, "NVIDIA H100 80GB HBM3");
+    snprintf(d.vendor, sizeof d.vendor, "PyTorch");
+    snprintf(d.driver, sizeof d.driver, "PyTorch 1.13.0a0");
+    devinfo_prop_add(&d, "framework", "PyTorch");
+    devinfo_prop_add(&d, "torch-device", "cuda:0");
+    devinfo_prop_add(&d, "synthetic", "a test fixture: these step times are not measurements");
+    if ((rc = results_add_device(r, &d, e)) < 0)
+        goto done;
+    for (i = 0, n = r->npoints; i < n; i++) {
+        rs_point p;
+        step_times t[30];
+        if (strcmp(r->points[i].device, "torch:cpu") != 0)
+            continue;
+        p = r->points[i];
+        snprintf(p.device, sizeof p.device, "torch:cuda:0");
+        p.nsamples = 0;
+        p.samples = NULL;
+        p.pass = NULL;
+        p.has_transfer = p.has_whost = 0;
+        p.nlayer = 0;
+        p.layer_n = 0;
+        memset(&p.tel, 0, sizeof p.tel);
+        if ((rc = results_add_point(r, &p, e)) < 0)
+            goto done;
+        for (k = 0; k < 30; k++) {
+            memset(&t[k], 0, sizeof t[k]);
+            t[k].wall = stack_cuda_s(p.batch) * (1.0 + 0.004 * ((k * 7) % 11 - 5) / 5.0);
+            t[k].kernel = t[k].h2d = t[k].d2h = t[k].total = t[k].whost = -1.0;
+        }
+        for (k = 0; k < 3; k++)
+            if ((rc = results_add_samples(&r->points[r->npoints - 1], t + 10 * k, 10, k + 1, e)) <
+                0)
+                goto done;
+        if ((rc = results_summarize(&r->points[r->npoints - 1], e)) < 0)
+            goto done;
+    }
+    rc = results_save(r, NULL, out, e);
+done:
+    results_free(r);
+    return rc;
+}
+
 /* ---- what every output must say ---- */
 
 typedef struct expect {
@@ -331,6 +405,7 @@ static void test_which_api(void **state)
 {
     results *r[2] = {NULL, NULL};
     decide_answer a;
+    int n;
     char path[256];
     err e;
     size_t i;
@@ -342,7 +417,7 @@ static void test_which_api(void **state)
     for (i = 0; i < NEXPECT; i++) {
         const expect *x = &expected[i];
         if (decide_which(r[strcmp(x->file, "three") == 0], "784-512-10", WL_INFERENCE,
-                         view_of(x->view), x->batch, &a, &e) != BE_OK)
+                         view_of(x->view), x->batch, &a, 1, &n, &e) != BE_OK)
             fail_msg("%s", e.msg);
         if (strcmp(a.device, x->device) != 0 || a.close != x->close ||
             a.extrapolated != x->extrapolated || a.between != x->between)
@@ -350,8 +425,8 @@ static void test_which_api(void **state)
                      x->batch, a.device, a.close, a.extrapolated, a.between, a.why);
     }
     /* the failed device is said to have failed, and never named */
-    assert_int_equal(decide_which(r[1], "784-512-10", WL_INFERENCE, FIT_RESIDENT, 16, &a, &e),
-                     BE_OK);
+    assert_int_equal(
+        decide_which(r[1], "784-512-10", WL_INFERENCE, FIT_RESIDENT, 16, &a, 1, &n, &e), BE_OK);
     assert_non_null(strstr(a.why, "never named, as no point of it was ok: cl:2.0"));
     assert_non_null(strstr(a.why, "too close to call: the medians of cl:0.0 and cl:1.0 lie "
                                   "within 1.10x and their 95% intervals overlap"));
@@ -394,6 +469,7 @@ static void test_uninformative_no_tie(void **state)
 {
     results *r = NULL;
     decide_answer a;
+    int n;
     char path[256];
     err e;
     (void)state;
@@ -403,7 +479,8 @@ static void test_uninformative_no_tie(void **state)
     set_time(r, "cpu", 64, 5.25e-3, 3.32e-8, 513.0);
     set_time(r, "cl:0.0", 64, 0.525e-3, 0.5e-3, 0.55e-3);
     set_time(r, "cl:1.0", 64, 2.0e-3, 1.9e-3, 2.1e-3);
-    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 64, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 64, &a, 1, &n, &e),
+                     BE_OK);
     assert_string_equal(a.device, "cl:0.0");
     assert_int_equal(a.close, 0);
     assert_int_equal(a.uninformative, 0);
@@ -417,14 +494,16 @@ static void test_uninformative_no_tie(void **state)
     set_time(r, "cpu", 16, 0.8e-3, 0.75e-3, 1.2e-3);
     set_time(r, "cl:0.0", 16, 0.55e-3, 0.5e-3, 0.8e-3);
     set_time(r, "cl:1.0", 16, 3.0e-3, 2.9e-3, 3.1e-3);
-    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 16, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 16, &a, 1, &n, &e),
+                     BE_OK);
     assert_string_equal(a.device, "cl:0.0");
     assert_int_equal(a.close, 0);
     /* batch 4: the fastest's own interval says nothing: its median stands,
      * flagged, with no tie */
     set_time(r, "cpu", 4, 0.3e-3, 1e-8, 100.0);
     set_time(r, "cl:0.0", 4, 0.32e-3, 0.31e-3, 0.33e-3);
-    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 4, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 4, &a, 1, &n, &e),
+                     BE_OK);
     assert_string_equal(a.device, "cpu");
     assert_int_equal(a.close, 0);
     assert_int_equal(a.uninformative, 1);
@@ -689,6 +768,7 @@ static void test_all_failed(void **state)
     results *r = NULL;
     netfit_set s;
     decide_answer a;
+    int n;
     char path[512], *h = NULL;
     size_t len;
     FILE *env;
@@ -699,7 +779,7 @@ static void test_all_failed(void **state)
         fail_msg("%s", e.msg);
     for (i = 0; i < r->npoints; i++)
         r->points[i].status = PT_OUT_OF_MEMORY;
-    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 4, &a, &e),
+    assert_int_equal(decide_which(r, "784-512-10", WL_INFERENCE, FIT_RESIDENT, 4, &a, 1, &n, &e),
                      BE_EFAIL);
     assert_string_equal(e.msg, "run 20261127T000000Z-two has no point of network 784-512-10 "
                                "that any device measured inference (resident) successfully");
@@ -748,6 +828,312 @@ static void test_bad_input(void **state)
                      0);
 }
 
+/* ---- a run of two stacks (stacks.xml.gz, above) ---- */
+
+#define NSB 6
+static const int stack_batches[NSB] = {4, 16, 32, 45, 64, 256};
+/* The answer per stack at each measured batch, resident: breakeven's own
+ * (cpu against cl:0.0, PoCL), then PyTorch's (torch:cpu against the
+ * synthetic torch:cuda:0).  One choice among every device (the answer
+ * before stacks) takes torch:cuda:0 from batch 32 on, for both. */
+static const char *const stack_own[NSB] = {"cpu", "cpu", "cpu", "cl:0.0", "cl:0.0", "cl:0.0"};
+static const char *const stack_torch[NSB] = {"torch:cpu",    "torch:cpu",    "torch:cuda:0",
+                                             "torch:cuda:0", "torch:cuda:0", "torch:cuda:0"};
+#define OWN "With breakeven's OpenCL kernels and OpenBLAS"
+#define OWN_RE "With breakeven.s OpenCL kernels and OpenBLAS" /* in '' in sh */
+
+/* The text of fmt into tmpdir/name/file. */
+static void write_text(const char *name, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void write_text(const char *name, const char *file, const char *fmt, ...)
+{
+    char path[512];
+    va_list ap;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s/%s", tmpdir, name, file);
+    assert_non_null(f = fopen(path, "w"));
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The device among a and b with the lower resident median at batch b of r. */
+static const char *faster_of(const results *r, const char *x, const char *y, int b)
+{
+    const rs_point *px = NULL, *py = NULL;
+    int i;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].batch == b && q_ok(&r->points[i])) {
+            if (strcmp(r->points[i].device, x) == 0)
+                px = &r->points[i];
+            if (strcmp(r->points[i].device, y) == 0)
+                py = &r->points[i];
+        }
+    assert_non_null(px);
+    assert_non_null(py);
+    return px->resident.median <= py->resident.median ? x : y;
+}
+
+/* r saved as tmpdir/name/results.xml. */
+static void save_as(const results *r, const char *name)
+{
+    char path[512];
+    err e;
+    assert_int_equal(sh("mkdir -p %s/%s", tmpdir, name), 0);
+    snprintf(path, sizeof path, "%s/%s/results.xml", tmpdir, name);
+    if (results_save(r, NULL, path, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+}
+
+/* decide_which: an answer per stack, each labelled, with its host; the
+ * table is the data's (the faster of the stack's two devices). */
+static void test_stacks_which_api(void **state)
+{
+    results *r = NULL;
+    decide_answer a[DECIDE_MAX_STACKS];
+    err e;
+    int k, n;
+    (void)state;
+    if (results_load("tests/data/decide/stacks.xml.gz", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (k = 0; k < NSB; k++) {
+        const int b = stack_batches[k];
+        assert_string_equal(faster_of(r, "cpu", "cl:0.0", b), stack_own[k]);
+        assert_string_equal(faster_of(r, "torch:cpu", "torch:cuda:0", b), stack_torch[k]);
+        assert_int_equal(decide_which(r, "mnist-mlp", WL_INFERENCE, FIT_RESIDENT, b, a,
+                                      DECIDE_MAX_STACKS, &n, &e),
+                         BE_OK);
+        assert_int_equal(n, 2);
+        assert_string_equal(a[0].stack, OWN);
+        assert_string_equal(a[0].host, "cpu");
+        assert_string_equal(a[0].device, stack_own[k]);
+        assert_string_equal(a[1].stack, "With PyTorch");
+        assert_string_equal(a[1].host, "torch:cpu");
+        assert_string_equal(a[1].device, stack_torch[k]);
+        /* neither names a device of the other stack */
+        assert_null(strstr(a[0].why, "torch:"));
+        assert_null(strstr(a[1].why, "cl:0.0"));
+        assert_null(strstr(a[1].why, ": cpu "));
+        assert_null(strstr(a[1].why, ", cpu "));
+    }
+    /* the transfer view: PyTorch's adapter times the resident step only */
+    assert_int_equal(
+        decide_which(r, "mnist-mlp", WL_INFERENCE, FIT_TRANSFER, 64, a, DECIDE_MAX_STACKS, &n, &e),
+        BE_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(a[0].device, "cl:0.0");
+    assert_null(a[1].device);
+    assert_string_equal(a[1].why, "no answer: torch:cuda:0 measured no inference transfer point of "
+                                  "network mnist-mlp (a framework's adapter times the step on "
+                                  "data already on its device: --view resident)");
+    /* max 1: the first stack's only */
+    assert_int_equal(decide_which(r, "mnist-mlp", WL_INFERENCE, FIT_RESIDENT, 64, a, 1, &n, &e),
+                     BE_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(a[0].device, "cl:0.0");
+    results_free(r);
+}
+
+/* `which`, `decide`'s header, decision.json and llama.cpp's lines on the
+ * run of two stacks: each answer says its stack. */
+static void test_stacks_outputs(void **state)
+{
+    char path[512];
+    FILE *f;
+    int k;
+    (void)state;
+    assert_int_equal(sh("mkdir -p %s/stacks && cp tests/data/decide/stacks.xml.gz %s/stacks/ && "
+                        "%s decide %s/stacks/stacks.xml.gz > %s/stacks/env.txt",
+                        tmpdir, tmpdir, bin, tmpdir, tmpdir),
+                     0);
+    /* `which`: one line per stack, exactly */
+    for (k = 0; k < NSB; k++) {
+        write_text("stacks", "expect.txt", OWN ": %s\nWith PyTorch: %s\n", stack_own[k],
+                   stack_torch[k]);
+        if (sh("cd %s/stacks && %s which --net mnist-mlp --view resident --batch %d "
+               "stacks.xml.gz > which.txt 2> why.txt && cmp -s expect.txt which.txt && "
+               "grep -q '^" OWN_RE " (host cpu): %s at batch %d of mnist-mlp (inference, "
+               "resident): measured at batch %d: ' why.txt && grep -q '^With PyTorch (host "
+               "torch:cpu): %s at batch %d of mnist-mlp (inference, resident): measured at "
+               "batch %d: ' why.txt && [ $(wc -l < why.txt) = 2 ]",
+               tmpdir, bin, stack_batches[k], stack_own[k], stack_batches[k], stack_batches[k],
+               stack_torch[k], stack_batches[k], stack_batches[k]) != 0)
+            fail_msg("which at batch %d does not answer per stack", stack_batches[k]);
+    }
+    /* the default view, transfer: PyTorch has no answer, and says why */
+    write_text("stacks", "expect.txt", OWN ": cl:0.0\n");
+    assert_int_equal(
+        sh("cd %s/stacks && %s which --net mnist-mlp --batch 64 stacks.xml.gz > which.txt 2> "
+           "why.txt && cmp -s expect.txt which.txt && grep -qx 'With PyTorch (host torch:cpu): no "
+           "answer: "
+           "torch:cuda:0 measured no inference transfer point of network mnist-mlp (a "
+           "framework.s adapter times the step on data already on its device: --view resident)' "
+           "why.txt",
+           tmpdir, bin),
+        0);
+    /* llama.cpp: each stack's value under its name, the line's said */
+    assert_int_equal(
+        sh("cd %s/stacks && grep -qx '# " OWN_RE " (not ggml.s kernels):' env.txt && "
+           "grep -qx '# With PyTorch:' env.txt && "
+           "grep -A1 -x '# With PyTorch:' env.txt | grep -qx '# mnist-mlp: no device of PyTorch "
+           "timed it successfully with the weights on the host (inference): no value' && "
+           "grep -qx '# the value below is the one with breakeven.s OpenCL kernels and OpenBLAS, "
+           "the first stack above with a value; ggml.s own kernels were not measured' env.txt && "
+           "v=$(sed -n 's/^GGML_OP_OFFLOAD_MIN_BATCH=//p' env.txt) && "
+           "[ $(grep -c '^GGML' env.txt) = 1 ] && "
+           "/usr/bin/python3 -c 'import json, math; d = json.load(open(\"decision.json\")); "
+           "l = d[\"llama_cpp\"]; assert l[\"stack\"] == \"breakeven\", l; "
+           "c = l[\"networks\"][0][\"crossover\"]; "
+           "assert c[\"other\"] == \"cl:0.0\" and c[\"base\"] == \"cpu\", c; "
+           "assert l[\"value\"] == '$v' == math.ceil(c[\"crossover_batch\"]), l; "
+           "s = {x[\"stack\"]: x for x in l[\"stacks\"]}; "
+           "assert sorted(s) == [\"PyTorch\", \"breakeven\"], s; "
+           "assert s[\"PyTorch\"][\"value\"] is None, s; "
+           "assert s[\"breakeven\"][\"value\"] == l[\"value\"], s'",
+           tmpdir),
+        0);
+    /* decision.json: every group of one stack, with its host; the answers
+     * of the table; each device against its own stack's CPU */
+    assert_int_equal(
+        sh("cd %s/stacks && /usr/bin/python3 -c 'import json; d = json.load(open("
+           "\"decision.json\")); "
+           "own = {\"cpu\", \"cl:0.0\"}; torch = {\"torch:cpu\", \"torch:cuda:0\"}; "
+           "hosts = {\"breakeven\": \"cpu\", \"PyTorch\": \"torch:cpu\"}; "
+           "devs = {\"breakeven\": own, \"PyTorch\": torch}; "
+           "assert d[\"rule\"][\"stacks\"].startswith(\"a run of several stacks\"), d[\"rule\"]; "
+           "assert sorted((g[\"stack\"], g[\"view\"]) for g in d[\"answers\"]) == "
+           "[(\"PyTorch\", \"resident\"), (\"breakeven\", \"resident\"), (\"breakeven\", "
+           "\"transfer\"), (\"breakeven\", \"weights-on-host\")], d[\"answers\"]; "
+           "assert all(g[\"host\"] == hosts[g[\"stack\"]] for g in d[\"answers\"]); "
+           "assert all(t[\"device\"] in devs[g[\"stack\"]] for g in d[\"answers\"] "
+           "for c in g[\"batches\"] for t in c[\"times\"]); "
+           "a = {(g[\"stack\"], c[\"batch\"]): c[\"device\"] for g in d[\"answers\"] "
+           "if g[\"view\"] == \"resident\" for c in g[\"batches\"]}; "
+           "assert [a[(\"breakeven\", b)] for b in (4, 16, 32, 45, 64, 256)] == [\"%s\", "
+           "\"%s\", \"%s\", \"%s\", \"%s\", \"%s\"], a; "
+           "assert [a[(\"PyTorch\", b)] for b in (4, 16, 32, 45, 64, 256)] == [\"%s\", "
+           "\"%s\", \"%s\", \"%s\", \"%s\", \"%s\"], a; "
+           "x = {(c[\"other\"], c[\"view\"]): c[\"base\"] for c in d[\"crossovers\"]}; "
+           "assert x[(\"torch:cuda:0\", \"resident\")] == \"torch:cpu\", x; "
+           "assert x[(\"torch:cpu\", \"resident\")] == \"cpu\", x; "
+           "assert x[(\"cl:0.0\", \"resident\")] == \"cpu\", x'",
+           tmpdir, stack_own[0], stack_own[1], stack_own[2], stack_own[3], stack_own[4],
+           stack_own[5], stack_torch[0], stack_torch[1], stack_torch[2], stack_torch[3],
+           stack_torch[4], stack_torch[5]),
+        0);
+    /* the header: breakeven_device_in(stack, ...) and no answer without a
+     * stack; compiled and run, the table's answers */
+    snprintf(path, sizeof path, "%s/stacks/use.c", tmpdir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("#include <stdio.h>\n#include \"breakeven_decision.h\"\nint main(void)\n{\n"
+          "    static const int b[] = {4, 16, 32, 45, 64, 256};\n    size_t i;\n"
+          "    for (i = 0; i < 6; i++) {\n"
+          "        const char *x = breakeven_device_in(\"breakeven\", \"mnist-mlp\", "
+          "\"inference\", \"resident\", b[i], NULL);\n"
+          "        const char *y = breakeven_device_in(\"PyTorch\", \"mnist-mlp\", "
+          "\"inference\", \"resident\", b[i], NULL);\n"
+          "        printf(\"%d %s %s\\n\", b[i], x ? x : \"NULL\", y ? y : \"NULL\");\n    }\n"
+          "    printf(\"%d %d\\n\", breakeven_device_in(\"PyTorch\", \"mnist-mlp\", "
+          "\"inference\", \"transfer\", 64, NULL) == NULL, "
+          "breakeven_device_strict_in(\"PyTorch\", \"mnist-mlp\", \"inference\", "
+          "\"resident\", 1000, NULL) == NULL);\n    return 0;\n}\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(path, sizeof path, "%s/stacks/expect.txt", tmpdir);
+    assert_non_null(f = fopen(path, "w"));
+    for (k = 0; k < NSB; k++)
+        fprintf(f, "%d %s %s\n", stack_batches[k], stack_own[k], stack_torch[k]);
+    fputs("1 1\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(sh("cd %s/stacks && cc -std=c99 -Wall -Wextra -Werror -o use use.c && "
+                        "./use > use.txt && cmp -s use.txt expect.txt && "
+                        "! grep -q 'breakeven_device(' breakeven_decision.h && "
+                        "grep -qx ' \\*   \"PyTorch\" = PyTorch (host torch:cpu).' "
+                        "breakeven_decision.h",
+                        tmpdir),
+                     0);
+}
+
+/* A stack with one device has nothing to choose, and says so; breakeven's
+ * own answer no longer takes PyTorch's CPU (which one choice among every
+ * device took at batch 32: 1.35 ms against OpenBLAS's 1.9 ms). */
+static void test_stacks_one_device(void **state)
+{
+    results *r = NULL;
+    err e;
+    int np, nd;
+    (void)state;
+    if (results_load("tests/data/decide/stacks.xml.gz", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    /* the synthetic device and its points come last: without them, the real run */
+    nd = r->ndevices;
+    np = r->npoints;
+    assert_string_equal(r->devices[nd - 1].id, "torch:cuda:0");
+    while (r->npoints > 0 && strcmp(r->points[r->npoints - 1].device, "torch:cuda:0") == 0)
+        r->npoints--;
+    assert_int_equal(np - r->npoints, NSB);
+    r->ndevices--;
+    save_as(r, "onetorch");
+    r->ndevices = nd;
+    r->npoints = np;
+    results_free(r);
+    write_text("onetorch", "expect.txt", OWN ": cpu\n");
+    assert_int_equal(
+        sh("cd %s/onetorch && %s which --net mnist-mlp --view resident --batch 32 . > which.txt "
+           "2> why.txt && cmp -s expect.txt which.txt && grep -qx 'With PyTorch (host torch:cpu): "
+           "nothing to "
+           "choose: torch:cpu is its only device' why.txt && %s decide . > env.txt && "
+           "grep -qx ' \\*   \"PyTorch\" = PyTorch (nothing to choose: torch:cpu is its only "
+           "device).' breakeven_decision.h && /usr/bin/python3 -c 'import json; d = json.load("
+           "open(\"decision.json\")); assert {g[\"stack\"] for g in d[\"answers\"]} == "
+           "{\"breakeven\"}, d[\"answers\"]'",
+           tmpdir, bin, bin),
+        0);
+}
+
+/* --base: the user chose one comparison across stacks, so one choice among
+ * every device, the base its host, said so; and the tie rule takes a
+ * framework's CPU as it takes OpenBLAS, the device that holds the data. */
+static void test_stacks_base_and_tie(void **state)
+{
+    results *r = NULL;
+    err e;
+    (void)state;
+    if (results_load("tests/data/decide/stacks.xml.gz", &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    snprintf(r->prov.base, sizeof r->prov.base, "cpu");
+    save_as(r, "across");
+    r->prov.base[0] = '\0';
+    /* batch 16: PyTorch's CPU and GPU within 1.10x, intervals overlapping */
+    set_time(r, "torch:cpu", 16, 1.0e-3, 0.98e-3, 1.02e-3);
+    set_time(r, "torch:cuda:0", 16, 0.97e-3, 0.95e-3, 0.99e-3);
+    save_as(r, "tie");
+    results_free(r);
+    assert_int_equal(
+        sh("cd %s/across && [ \"$(%s which --net mnist-mlp --view resident --batch 32 . 2> "
+           "why.txt)\" = torch:cuda:0 ] && grep -q '^torch:cuda:0 at batch 32 of mnist-mlp "
+           "(inference, resident): among every device of every stack, against cpu, the base "
+           "this run chose (--base); measured at batch 32: torch:cuda:0 ' why.txt && "
+           "[ $(wc -l < why.txt) = 1 ] && %s decide . > env.txt && "
+           "! grep -q '^# With' env.txt && grep -q 'Across stacks: the run chose its base' "
+           "breakeven_decision.h && /usr/bin/python3 -c 'import json; d = json.load("
+           "open(\"decision.json\")); assert d[\"rule\"][\"stacks\"].startswith(\"the run "
+           "chose its base\"), d[\"rule\"]; assert all(\"stack\" not in g for g in "
+           "d[\"answers\"])'",
+           tmpdir, bin, bin),
+        0);
+    assert_int_equal(
+        sh("cd %s/tie && %s which --net mnist-mlp --view resident --batch 16 . 2> why.txt | "
+           "grep -qx 'With PyTorch: torch:cpu' && grep -q '^With PyTorch (host torch:cpu): "
+           "torch:cpu at batch 16 .*too close to call: the medians of torch:cuda:0 and "
+           "torch:cpu lie within 1.10x and their 95%% intervals overlap; by the rule (take "
+           "the host device (the CPU), which already holds the program.s data, when it is "
+           "within reach, else the one with the lowest median): torch:cpu$' why.txt",
+           tmpdir, bin),
+        0);
+}
+
 static int setup(void **state)
 {
     const char *b = getenv("BREAKEVEN");
@@ -775,7 +1161,18 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_all_failed),
         cmocka_unit_test(test_uninformative_no_tie),
         cmocka_unit_test(test_rusticl),
+        cmocka_unit_test(test_stacks_which_api),
+        cmocka_unit_test(test_stacks_outputs),
+        cmocka_unit_test(test_stacks_one_device),
+        cmocka_unit_test(test_stacks_base_and_tie),
     };
+    if (argc == 4 && strcmp(argv[1], "--write-stack-fixture") == 0) {
+        err e;
+        if (make_stack_fixture(argv[2], argv[3], &e) == BE_OK)
+            return 0;
+        fprintf(stderr, "test_decide: %s\n", e.msg);
+        return 1;
+    }
     if (argc == 3 && strcmp(argv[1], "--write-fixtures") == 0) {
         char path[4096];
         err e;

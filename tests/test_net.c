@@ -523,6 +523,7 @@ static void test_netfit_and_which(void **state)
     results *r = make_run();
     netfit_set s;
     decide_answer a;
+    int n;
     const netfit_cross *c;
     char *h = NULL, path[400];
     size_t len;
@@ -542,23 +543,26 @@ static void test_netfit_and_which(void **state)
     c = netfit_find(&s, "tiny", WL_INFERENCE, FIT_WHOST, NULL);
     assert_non_null(c);
     assert_int_equal(c->x.kind, CROSS_NEVER);
-    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_WHOST, 64, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_WHOST, 64, &a, 1, &n, &e), BE_OK);
     assert_string_equal(a.device, "cpu");
 
-    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 64, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 64, &a, 1, &n, &e), BE_OK);
     assert_string_equal(a.device, "cl:0.0");
-    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 16, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 16, &a, 1, &n, &e), BE_OK);
     assert_string_equal(a.device, "cpu");
     /* beyond the batches measured: the largest one's answer, marked */
-    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 128, &a, &e), BE_OK);
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 128, &a, 1, &n, &e),
+                     BE_OK);
     assert_string_equal(a.device, "cl:0.0");
     assert_int_equal(a.extrapolated, 1);
     assert_non_null(strstr(a.why, "extrapolated: batch 128 lies above the batches measured "
                                   "(16..64), so this is the answer at batch 64"));
-    assert_int_equal(decide_which(r, "big", WL_INFERENCE, FIT_RESIDENT, 64, &a, &e), BE_EUSAGE);
+    assert_int_equal(decide_which(r, "big", WL_INFERENCE, FIT_RESIDENT, 64, &a, 1, &n, &e),
+                     BE_EUSAGE);
     assert_string_equal(e.msg, "run test-run measured no network \"big\"; its networks: tiny "
                                "(512-256-10)");
-    assert_int_equal(decide_which(r, "tiny", WL_TRAINING, FIT_RESIDENT, 64, &a, &e), BE_EUSAGE);
+    assert_int_equal(decide_which(r, "tiny", WL_TRAINING, FIT_RESIDENT, 64, &a, 1, &n, &e),
+                     BE_EUSAGE);
 
     /* the header holds the same rows, every string a C literal */
     assert_int_equal(decide_header(r, &h, &len, &e), BE_OK);
@@ -586,7 +590,8 @@ static void test_netfit_and_which(void **state)
         results_remove_point(r, r->npoints - 1);
     assert_int_equal(netfit_run(r, 1, 200, &s, &e), BE_OK);
     assert_int_equal(s.n, 0);
-    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 32, &a, &e), BE_EUSAGE);
+    assert_int_equal(decide_which(r, "tiny", WL_INFERENCE, FIT_RESIDENT, 32, &a, 1, &n, &e),
+                     BE_EUSAGE);
     assert_string_equal(e.msg, "run test-run measured network tiny on one device only (cpu): "
                                "there is no other device to choose");
     netfit_free(&s);

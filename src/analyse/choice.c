@@ -10,10 +10,25 @@
 #include "netfit.h"
 #include "query.h"
 
-/* Whether p is a point of g's network and mode. */
-static int of_group(const rs_point *p, const choice_group *g)
+/* Whether p is a point of g's network and mode on a device of st. */
+static int of_group(const results *r, const rs_point *p, const choice_group *g,
+                    const choice_stack *st)
 {
-    return p->mode == g->mode && strcmp(p->net, g->net) == 0 && strcmp(p->sizes, g->sizes) == 0;
+    int d;
+    return p->mode == g->mode && strcmp(p->net, g->net) == 0 && strcmp(p->sizes, g->sizes) == 0 &&
+           (d = q_device_index(r, p->device)) >= 0 && st->member[d];
+}
+
+/* Whether device d computes where the program's data already are, as the
+ * tie rule (CHOICE_RULE) assumes of its host: OpenBLAS, or a framework on
+ * the CPU (PyTorch's CPU holds a PyTorch program's tensors as OpenBLAS
+ * holds a C program's arrays); not an OpenCL device, which copies even on
+ * the CPU. */
+static int holds_data(const results *r, int d)
+{
+    const device_info *x = &r->devices[d];
+    return strcmp(x->kind, "openblas") == 0 ||
+           (strcmp(x->kind, "framework") == 0 && strcmp(x->type, "CPU") == 0);
 }
 
 static int by_median(const void *a, const void *b)
@@ -24,10 +39,9 @@ static int by_median(const void *a, const void *b)
     return x->dev - y->dev; /* a tie of medians: the devices' order */
 }
 
-/* The ties of c and the pick by CHOICE_RULE. */
-static void settle(const results *r, choice_cell *c)
+/* The ties of c and the pick by CHOICE_RULE (host: the stack's). */
+static void settle(const results *r, int host, choice_cell *c)
 {
-    const int host = q_base(r);
     int k;
     c->close = 0;
     c->pick = 0;
@@ -47,7 +61,7 @@ static void settle(const results *r, choice_cell *c)
     if (!c->close)
         return;
     for (k = 1; k < c->n; k++)
-        if (c->t[k].tied && c->t[k].dev == host && strcmp(r->devices[host].kind, "openblas") == 0)
+        if (c->t[k].tied && c->t[k].dev == host && holds_data(r, host))
             c->pick = k;
     if (c->pick != 0) {
         c->other = 0;
@@ -59,8 +73,9 @@ static void settle(const results *r, choice_cell *c)
 }
 
 /* The cell of g at batch b: every device's ok point in g's view, and the
- * points there that are not ok. */
-static int fill_cell(const results *r, const choice_group *g, int b, choice_cell *c, err *e)
+ * points there that are not ok (the devices of st). */
+static int fill_cell(const results *r, const choice_group *g, const choice_stack *st, int b,
+                     choice_cell *c, err *e)
 {
     int i;
     memset(c, 0, sizeof *c);
@@ -71,7 +86,7 @@ static int fill_cell(const results *r, const choice_group *g, int b, choice_cell
         const rs_point *p = &r->points[i];
         const stats_summary *s;
         int d;
-        if (!of_group(p, g) || p->batch != b || (d = q_device_index(r, p->device)) < 0)
+        if (!of_group(r, p, g, st) || p->batch != b || (d = q_device_index(r, p->device)) < 0)
             continue;
         if ((s = q_summary_in(r, p, g->view)) != NULL) {
             c->t[c->n].dev = d;
@@ -84,7 +99,7 @@ static int fill_cell(const results *r, const choice_group *g, int b, choice_cell
         }
     }
     qsort(c->t, (size_t)c->n, sizeof *c->t, by_median);
-    settle(r, c);
+    settle(r, st->host, c);
     return BE_OK;
 }
 
@@ -94,14 +109,14 @@ static int by_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The batches of g with an ok point in its view, ascending, into b
- * (room for r->npoints); returns their count. */
-static int batches(const results *r, const choice_group *g, int *b)
+/* The batches of g with an ok point in its view on a device of st,
+ * ascending, into b (room for r->npoints); returns their count. */
+static int batches(const results *r, const choice_group *g, const choice_stack *st, int *b)
 {
     int i, j, n = 0;
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        if (!of_group(p, g) || !q_summary_in(r, p, g->view))
+        if (!of_group(r, p, g, st) || !q_summary_in(r, p, g->view))
             continue;
         for (j = 0; j < n && b[j] != p->batch; j++)
             ;
@@ -112,15 +127,15 @@ static int batches(const results *r, const choice_group *g, int *b)
     return n;
 }
 
-/* The devices with points of g's network and mode, none of them ok. */
-static void failed_devices(const results *r, choice_group *g)
+/* The devices of st with points of g's network and mode, none of them ok. */
+static void failed_devices(const results *r, choice_group *g, const choice_stack *st)
 {
     int d, i;
     for (d = 0; d < r->ndevices; d++) {
         int any = 0, ok = 0;
         for (i = 0; i < r->npoints; i++) {
             const rs_point *p = &r->points[i];
-            if (of_group(p, g) && strcmp(p->device, r->devices[d].id) == 0) {
+            if (of_group(r, p, g, st) && strcmp(p->device, r->devices[d].id) == 0) {
                 any = 1;
                 ok |= q_ok(p);
             }
@@ -130,21 +145,25 @@ static void failed_devices(const results *r, choice_group *g)
     }
 }
 
-/* Whether some point of the network like, in its mode, measured view v. */
-static int has_view(const results *r, const rs_point *like, fit_view v)
+/* Whether some point of the network like, in its mode, on a device of st
+ * (besides its host: others), measured view v. */
+static int has_view(const results *r, const rs_point *like, const choice_stack *st, int others,
+                    fit_view v)
 {
-    int i;
+    int i, d;
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         if (p->mode == like->mode && strcmp(p->net, like->net) == 0 &&
+            (d = q_device_index(r, p->device)) >= 0 && st->member[d] &&
+            (!others || d != st->host) &&
             (v == FIT_RESIDENT || (v == FIT_TRANSFER ? p->has_transfer : p->has_whost)))
             return 1;
     }
     return 0;
 }
 
-static int make_group(const results *r, const rs_point *like, fit_view v, int *b, choice_group *g,
-                      err *e)
+static int make_group(const results *r, const rs_point *like, const choice_set *s, int st,
+                      fit_view v, int *b, choice_group *g, err *e)
 {
     int k, n, rc;
     memset(g, 0, sizeof *g);
@@ -152,26 +171,103 @@ static int make_group(const results *r, const rs_point *like, fit_view v, int *b
     snprintf(g->sizes, sizeof g->sizes, "%s", like->sizes);
     g->mode = like->mode;
     g->view = v;
-    failed_devices(r, g);
-    n = batches(r, g, b);
+    g->stack = st;
+    failed_devices(r, g, &s->stacks[st]);
+    n = batches(r, g, &s->stacks[st], b);
     if (n > 0 && !(g->cells = calloc((size_t)n, sizeof *g->cells)))
         return err_set(e, BE_EFAIL, "out of memory for the decision of network %s", g->net);
     for (k = 0; k < n; k++, g->ncells++)
-        if ((rc = fill_cell(r, g, b[k], &g->cells[k], e)) < 0)
+        if ((rc = fill_cell(r, g, &s->stacks[st], b[k], &g->cells[k], e)) < 0)
             return rc;
     return BE_OK;
+}
+
+/* The stack entry of name in s, added when new. */
+static choice_stack *stack_of(choice_set *s, const char *name)
+{
+    int k;
+    for (k = 0; k < s->nstacks; k++)
+        if (strcmp(s->stacks[k].name, name) == 0)
+            return &s->stacks[k];
+    snprintf(s->stacks[k].name, sizeof s->stacks[k].name, "%s", name);
+    s->stacks[k].host = -1;
+    s->nstacks++;
+    return &s->stacks[k];
+}
+
+const char *choice_stack_key(const choice_stack *st)
+{
+    return st->name[0] ? st->name : "breakeven";
+}
+
+void choice_stack_name(const results *r, const choice_stack *st, char *buf, size_t size)
+{
+    if (!st->name[0])
+        snprintf(buf, size, "breakeven's OpenCL kernels and OpenBLAS");
+    else if (st->own_host)
+        snprintf(buf, size, "%s", st->name);
+    else
+        snprintf(buf, size, "%s, against %s: the run has no CPU device of %s", st->name,
+                 r->devices[st->host].id, st->name);
+}
+
+/* s's stacks (choice_set): per stack when r's devices belong to several
+ * and r did not choose its base, else one of every device. */
+void choice_stacks(const results *r, choice_set *s)
+{
+    const int base = q_base(r);
+    char name[64];
+    int i, k;
+    memset(s, 0, sizeof *s);
+    if (r->ndevices == 0)
+        return;
+    for (i = -1; i < r->ndevices; i++) { /* the base's stack first */
+        const int d = i < 0 ? base : i;
+        choice_stack *st;
+        if (i == base)
+            continue;
+        st = stack_of(s, q_stack(r, r->devices[d].id, name, sizeof name));
+        st->member[d] = 1;
+        st->ndevices++;
+        /* the host as q_base_for finds it: the base in its stack, else the
+         * stack's first CPU device */
+        if (st->host < 0 && (d == base || strcmp(r->devices[d].type, "CPU") == 0))
+            st->host = d;
+    }
+    s->per_stack = s->nstacks > 1 && !r->prov.base[0];
+    s->across = s->nstacks > 1 && r->prov.base[0];
+    if (!s->per_stack) {
+        choice_stack *st = &s->stacks[0];
+        s->nstacks = 1;
+        st->host = base;
+        st->own_host = 1;
+        st->ndevices = r->ndevices;
+        for (i = 0; i < r->ndevices; i++)
+            st->member[i] = 1;
+        return;
+    }
+    for (k = 0; k < s->nstacks; k++) {
+        choice_stack *st = &s->stacks[k];
+        st->own_host = st->host >= 0;
+        if (st->host < 0) { /* no CPU device of its own: set against the base */
+            st->host = base;
+            st->member[base] = 1;
+            st->ndevices++;
+        }
+    }
 }
 
 int choice_run(const results *r, choice_set *out, err *e)
 {
     const char *names[RESULTS_MAX_DEVICES * 4];
-    int nn = netfit_networks(r, names, (int)(sizeof names / sizeof *names)), k, m, v, rc = BE_OK;
+    int nn = netfit_networks(r, names, (int)(sizeof names / sizeof *names)), k, m, v, st,
+        rc = BE_OK;
     int *b = NULL;
-    memset(out, 0, sizeof *out);
+    choice_stacks(r, out);
     if (nn == 0)
         return BE_OK;
     b = malloc((size_t)r->npoints * sizeof *b);
-    out->g = calloc((size_t)nn * 2 * 3, sizeof *out->g);
+    out->g = calloc((size_t)nn * 2 * (size_t)(out->nstacks + 1) * 3, sizeof *out->g);
     if (!b || !out->g) {
         rc = err_set(e, BE_EFAIL, "out of memory for the decisions");
         goto fail;
@@ -179,13 +275,19 @@ int choice_run(const results *r, choice_set *out, err *e)
     for (k = 0; k < nn; k++)
         for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {
             const rs_point *like = netfit_first_point(r, names[k], (wl_mode)m);
-            for (v = FIT_RESIDENT; like && v <= FIT_WHOST; v++) {
-                if (!has_view(r, like, (fit_view)v))
+            for (st = 0; like && st < out->nstacks; st++) {
+                const choice_stack *cs = &out->stacks[st];
+                /* per stack: only where there is something to choose */
+                if (out->per_stack && !has_view(r, like, cs, 1, FIT_RESIDENT))
                     continue;
-                rc = make_group(r, like, (fit_view)v, b, &out->g[out->n], e);
-                out->n++; /* freed with the set, also when half made */
-                if (rc < 0)
-                    goto fail;
+                for (v = FIT_RESIDENT; v <= FIT_WHOST; v++) {
+                    if (!has_view(r, like, cs, out->per_stack, (fit_view)v))
+                        continue;
+                    rc = make_group(r, like, out, st, (fit_view)v, b, &out->g[out->n], e);
+                    out->n++; /* freed with the set, also when half made */
+                    if (rc < 0)
+                        goto fail;
+                }
             }
         }
     free(b);
@@ -208,12 +310,13 @@ void choice_free(choice_set *s)
     memset(s, 0, sizeof *s);
 }
 
-const choice_group *choice_find(const choice_set *s, const char *net, wl_mode mode, fit_view view)
+const choice_group *choice_find(const choice_set *s, const char *net, wl_mode mode, fit_view view,
+                                int st)
 {
     int i;
     for (i = 0; i < s->n; i++) {
         const choice_group *g = &s->g[i];
-        if (g->mode == mode && g->view == view &&
+        if (g->mode == mode && g->view == view && (st < 0 || g->stack == st) &&
             (strcmp(g->net, net) == 0 || strcmp(g->sizes, net) == 0))
             return g;
     }

@@ -14,8 +14,18 @@
  * (q_ci_uninformative) never makes a tie: a busy host's CPU interval of
  * "0.0332 µs to 513 s" overlaps every device's, and took the CPU by the
  * rule at every batch, against a device 10× faster.  At a batch that was not measured
- * the answer is a measured batch's (choice_at says which).  Pure: a loaded
- * results model in, numbers out; decide.h writes them for programs.
+ * the answer is a measured batch's (choice_at says which).
+ *
+ * A program runs in one stack (query.h's q_stack: OpenBLAS with
+ * breakeven's OpenCL kernels, or PyTorch, or ONNX Runtime): an answer that
+ * puts batch 16 in OpenBLAS and batch 64 in PyTorch on the GPU is not a
+ * program anyone runs.  So a run whose devices belong to several stacks is
+ * decided per stack: each stack's groups hold its own devices, its CPU
+ * device the host (q_base_for's rule: the CPU device of the stack, else the
+ * run's base).  A run of one stack has one set of groups among every
+ * device, as before stacks; so has a run measured with `--base`
+ * (prov.base), whose user chose one comparison across stacks.  Pure: a
+ * loaded results model in, numbers out; decide.h writes them for programs.
  */
 #ifndef BE_CHOICE_H
 #define BE_CHOICE_H
@@ -53,6 +63,13 @@
 #define CHOICE_RULE                                                                              \
     "take the host device (the CPU), which already holds the program's data, when it is within " \
     "reach, else the one with the lowest median"
+#define CHOICE_RULE_STACKS                                                                       \
+    "a run of several stacks (OpenBLAS with breakeven's OpenCL kernels, PyTorch, ONNX Runtime) " \
+    "is decided per stack, among that stack's devices, its CPU device the host: a program runs " \
+    "in one stack; a stack with one device has nothing to choose"
+#define CHOICE_RULE_ACROSS                                                                     \
+    "the run chose its base (--base): one choice among every device of every stack, the base " \
+    "the host, as that comparison asked"
 #define CHOICE_RULE_BETWEEN                                                                  \
     "between two measured batches: the answer of the nearer one in log(batch), the smaller " \
     "on a tie; marked between when the two name different devices"
@@ -85,12 +102,26 @@ typedef struct choice_cell {
     int failed[RESULTS_MAX_DEVICES]; /* their indexes in results.points */
 } choice_cell;
 
-/* One network × mode × view. */
+/* The devices one program could choose among: a stack's, or every
+ * device of the run. */
+typedef struct choice_stack {
+    char name[64]; /* q_stack of its devices: "" breakeven's own, "PyTorch", …
+                      (its base's when it holds every device)            */
+    int host;      /* the device that holds the program's data (the tie
+                      rule's CPU): the stack's CPU device, else the base  */
+    int own_host;  /* 1: the host is of the stack; 0: the stack has no
+                      CPU device, and is set against the run's base       */
+    int ndevices;  /* how many devices it holds, the host included        */
+    unsigned char member[RESULTS_MAX_DEVICES]; /* 1: results.devices[i] is one */
+} choice_stack;
+
+/* One network × mode × stack × view. */
 typedef struct choice_group {
     char net[NET_NAME_MAX];
     char sizes[NET_SIZES_MAX];
     wl_mode mode;
     fit_view view;
+    int stack; /* its devices: the set's stacks[stack]    */
     int ncells;
     choice_cell *cells; /* ascending by batch; owned */
     /* devices with points of the network in the mode, none of them ok:
@@ -102,17 +133,40 @@ typedef struct choice_group {
 typedef struct choice_set {
     int n;
     choice_group *g; /* owned */
+    int per_stack;   /* 1: r's devices belong to several stacks and r has no
+                        --base: a stack per entry below, groups per stack   */
+    int across;      /* 1: several stacks, but r chose its base (--base): one
+                        entry of every device, the base its host            */
+    int nstacks;     /* stacks[0..nstacks): the base's stack first, then in
+                        the order of r's devices; one entry of every device
+                        unless per_stack                                   */
+    choice_stack stacks[RESULTS_MAX_DEVICES];
 } choice_set;
 
 /* The groups of every network of r, in the order the networks were first
- * measured, then mode, then view (resident, transfer, weights on the host,
- * those some device measured); a group has no cells when no device has an
- * ok point in it.  Free with choice_free. */
+ * measured, then mode, then stack (per_stack: those with a device besides
+ * their host that measured the network in that mode), then view
+ * (resident, transfer, weights on the host, those some device of the stack
+ * measured); a group has no cells when no device has an ok point in it.
+ * Free with choice_free. */
 int choice_run(const results *r, choice_set *out, err *e);
 void choice_free(choice_set *s);
+/* The stacks of r alone into out (no groups: nothing to free). */
+void choice_stacks(const results *r, choice_set *out);
+/* The name of stack st in words: "breakeven's OpenCL kernels and OpenBLAS"
+ * for breakeven's own, else its framework ("PyTorch"), with its base when
+ * it has no CPU device of its own ("PyTorch, against cpu: the run has no
+ * CPU device of PyTorch"). */
+void choice_stack_name(const results *r, const choice_stack *st, char *buf, size_t size);
+/* The key programs match a stack by (decision.json's "stack", the header's
+ * breakeven_device_in): "breakeven" for breakeven's own, else its
+ * framework's name. */
+const char *choice_stack_key(const choice_stack *st);
 
-/* The group of net (a name or sizes) in mode and view, or NULL. */
-const choice_group *choice_find(const choice_set *s, const char *net, wl_mode mode, fit_view view);
+/* The group of net (a name or sizes) in mode and view of the set's stack
+ * stacks[st] (-1: the first such group of any stack), or NULL. */
+const choice_group *choice_find(const choice_set *s, const char *net, wl_mode mode, fit_view view,
+                                int st);
 
 /* The answer at any batch. */
 typedef struct choice_answer {

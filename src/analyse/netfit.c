@@ -185,11 +185,10 @@ static int has_view(const results *r, const char *dev, const rs_point *like, fit
 int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *e)
 {
     const char *names[RESULTS_MAX_DEVICES * 4];
-    const char *base = q_base_id(r);
     int nn = netfit_networks(r, names, (int)(sizeof names / sizeof *names)), k, m, d, v, rc,
         cap = 0;
     memset(out, 0, sizeof *out);
-    if (nn == 0 || !base)
+    if (nn == 0 || r->ndevices == 0)
         return BE_OK;
     cap = nn * 2 * r->ndevices * 3;
     if (!(out->c = calloc((size_t)cap, sizeof *out->c)))
@@ -200,7 +199,9 @@ int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *
             if (!like)
                 continue;
             for (d = 0; d < r->ndevices; d++) {
-                const char *other = r->devices[d].id;
+                /* against the device's own base, as fit.c's crossovers:
+                 * PyTorch's GPU against PyTorch's CPU (q_base_for) */
+                const char *other = r->devices[d].id, *base = q_base_id_for(r, other);
                 if (strcmp(other, base) == 0)
                     continue;
                 for (v = FIT_RESIDENT; v <= FIT_WHOST; v++) {

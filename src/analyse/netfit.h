@@ -44,7 +44,8 @@ typedef struct netfit_set {
     netfit_cross *c; /* owned */
 } netfit_set;
 
-/* Every crossover of r's networks (none when r has no network points),
+/* Every crossover of r's networks, each device against its own base
+ * (query.h's q_base_for) (none when r has no network points),
  * seed making the intervals reproducible, boot bootstrap replicates (0 =
  * 1000).  Free with netfit_free. */
 int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *e);

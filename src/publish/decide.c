@@ -138,15 +138,21 @@ static int uninformative_others(const choice_cell *c)
     return n > 0;
 }
 
-/* The answer's reasons in words, into a->why. */
+/* The answer's reasons in words, into a->why (across: a run of several
+ * stacks that chose its base). */
 static void why_text(const results *r, const choice_group *g, int batch, const choice_answer *x,
-                     decide_answer *a)
+                     int across, decide_answer *a)
 {
     const choice_cell *c = x->cell;
     const choice_cell *first = &g->cells[0], *last = &g->cells[g->ncells - 1];
     size_t size = sizeof a->why;
     snprintf(a->why, size, "%s at batch %d of %s (%s, %s): ", a->device, batch, g->net,
              workload_mode_name(g->mode), fit_view_name(g->view));
+    if (across)
+        fmt_append(a->why, size,
+                   "among every device of every stack, against %s, the base this run chose "
+                   "(--base); ",
+                   q_base_id(r));
     if (x->extrapolated)
         fmt_append(a->why, size,
                    "extrapolated: batch %d lies %s the batches measured (%d..%d), so this is "
@@ -192,17 +198,94 @@ static void why_text(const results *r, const choice_group *g, int batch, const c
     failed_text(r, g, c, a->why, size);
 }
 
+/* Why there is no answer for network name in mode and view: no stack
+ * measured it there (none, BE_EUSAGE), or no device measured it ok
+ * (BE_EFAIL). */
+static int no_answer(const results *r, const char *name, wl_mode mode, fit_view view, int none,
+                     err *e)
+{
+    if (none)
+        return err_set(e, BE_EUSAGE, "run %s has no %s %s measurements of network %s", r->prov.id,
+                       workload_mode_name(mode), fit_view_name(view), name);
+    return err_set(e, BE_EFAIL,
+                   "run %s has no point of network %s that any device measured %s (%s) "
+                   "successfully",
+                   r->prov.id, name, workload_mode_name(mode), fit_view_name(view));
+}
+
+/* Into a: the answer of g (with cells) at batch. */
+static void answer(const results *r, const choice_set *cs, const choice_group *g, int batch,
+                   decide_answer *a)
+{
+    choice_answer x;
+    choice_at(g, batch, &x);
+    a->device = r->devices[x.dev].id;
+    a->close = x.close;
+    a->extrapolated = x.extrapolated;
+    a->between = x.between;
+    a->uninformative = x.uninformative;
+    why_text(r, g, batch, &x, cs->across, a);
+}
+
+/* The devices of st but its host, "torch:cuda:0, …", into buf. */
+static void others_of(const results *r, const choice_stack *st, char *buf, size_t size)
+{
+    int d, n = 0;
+    buf[0] = '\0';
+    for (d = 0; d < r->ndevices; d++)
+        if (st->member[d] && d != st->host)
+            fmt_append(buf, size, "%s%s", n++ ? ", " : "", r->devices[d].id);
+}
+
+/* Per stack of cs (choice_set.per_stack): the answer of each at batch into
+ * a[0..*n), device NULL where a stack has none; BE_EUSAGE when no stack
+ * measured net's mode and view, BE_EFAIL when none measured it ok. */
+static int per_stack(const results *r, const choice_set *cs, const char *name, wl_mode mode,
+                     fit_view view, int batch, decide_answer *a, int max, int *n, err *e)
+{
+    int k, found = 0, answered = 0;
+    for (k = 0; k < cs->nstacks && *n < max; k++) {
+        const choice_stack *st = &cs->stacks[k];
+        const choice_group *g = choice_find(cs, name, mode, view, k);
+        decide_answer *x = &a[(*n)++];
+        char what[160], devs[400];
+        choice_stack_name(r, st, what, sizeof what);
+        snprintf(x->stack, sizeof x->stack, "With %s", what);
+        x->host = r->devices[st->host].id;
+        others_of(r, st, devs, sizeof devs);
+        if (!g && st->ndevices < 2)
+            snprintf(x->why, sizeof x->why, "nothing to choose: %s is its only device",
+                     r->devices[st->host].id);
+        else if (!g)
+            snprintf(x->why, sizeof x->why, "no answer: %s measured no %s %s point of network %s%s",
+                     devs, workload_mode_name(mode), fit_view_name(view), name,
+                     st->name[0] && view != FIT_RESIDENT
+                         ? " (a framework's adapter times the step on data already on its "
+                           "device: --view resident)"
+                         : "");
+        else if (g->ncells == 0)
+            snprintf(x->why, sizeof x->why,
+                     "no answer: no device of it measured network %s %s (%s) successfully", name,
+                     workload_mode_name(mode), fit_view_name(view));
+        else
+            answer(r, cs, g, batch, x);
+        found += g != NULL;
+        answered += x->device != NULL;
+    }
+    return answered ? BE_OK : no_answer(r, name, mode, view, !found, e);
+}
+
 int decide_which(const results *r, const char *net, wl_mode mode, fit_view view, int batch,
-                 decide_answer *a, err *e)
+                 decide_answer *a, int max, int *n, err *e)
 {
     char nets[700];
     choice_set cs;
-    choice_answer x;
     const choice_group *g;
     const char *name = network_of(r, net), *dev;
     int rc = BE_OK;
 
-    memset(a, 0, sizeof *a);
+    memset(a, 0, (size_t)max * sizeof *a);
+    *n = 0;
     list_networks(r, nets, sizeof nets);
     if (!name)
         return err_set(e, BE_EUSAGE, "run %s measured no network \"%s\"; %s%s", r->prov.id, net,
@@ -217,22 +300,16 @@ int decide_which(const results *r, const char *net, wl_mode mode, fit_view view,
                        r->prov.id, name, dev);
     if ((rc = choice_run(r, &cs, e)) < 0)
         return rc;
-    if (!(g = choice_find(&cs, name, mode, view)))
-        rc = err_set(e, BE_EUSAGE, "run %s has no %s %s measurements of network %s", r->prov.id,
-                     workload_mode_name(mode), fit_view_name(view), name);
-    else if (g->ncells == 0)
-        rc = err_set(e, BE_EFAIL,
-                     "run %s has no point of network %s that any device measured %s "
-                     "(%s) successfully",
-                     r->prov.id, name, workload_mode_name(mode), fit_view_name(view));
-    if (rc == BE_OK) {
-        choice_at(g, batch, &x);
-        a->device = r->devices[x.dev].id;
-        a->close = x.close;
-        a->extrapolated = x.extrapolated;
-        a->between = x.between;
-        a->uninformative = x.uninformative;
-        why_text(r, g, batch, &x, a);
+    if (cs.per_stack) {
+        rc = per_stack(r, &cs, name, mode, view, batch, a, max, n, e);
+        choice_free(&cs);
+        return rc;
+    }
+    if (!(g = choice_find(&cs, name, mode, view, -1)) || g->ncells == 0)
+        rc = no_answer(r, name, mode, view, !g, e);
+    if (rc == BE_OK && max > 0) {
+        answer(r, &cs, g, batch, a);
+        *n = 1;
     }
     choice_free(&cs);
     return rc;
@@ -373,6 +450,10 @@ static void json_answers(FILE *f, const results *r, const choice_set *cs)
         json_member_string(f, "sizes", g->sizes);
         json_member_string(f, "mode", workload_mode_name(g->mode));
         json_member_string(f, "view", fit_view_name(g->view));
+        if (cs->per_stack) { /* which program the answers are for */
+            json_member_string(f, "stack", choice_stack_key(&cs->stacks[g->stack]));
+            json_member_string(f, "host", r->devices[cs->stacks[g->stack].host].id);
+        }
         fputs(", \"measured_batches\": [", f);
         for (k = 0; k < g->ncells; k++)
             fprintf(f, "%s%d", k ? ", " : "", g->cells[k].batch);
@@ -392,15 +473,18 @@ static void json_answers(FILE *f, const results *r, const choice_set *cs)
         fputs("\n  ", f);
 }
 
-/* llama.cpp's threshold per network and the one recommended. */
-static void json_llama(FILE *f, const results *r, const netfit_set *s)
+/* llama.cpp's threshold per network from the devices of st (NULL: every
+ * device): the list of networks, then returns the value recommended (0:
+ * none). */
+static int json_llama_networks(FILE *f, const results *r, const netfit_set *s,
+                               const choice_stack *st)
 {
     const char *names[64];
     int n = netfit_networks(r, names, 64), i, best = 0;
-    fputs("{\"variable\": \"GGML_OP_OFFLOAD_MIN_BATCH\", \"networks\": [", f);
+    fputs("\"networks\": [", f);
     for (i = 0; i < n; i++) {
         decide_llama l;
-        decide_llama_of(r, s, names[i], &l);
+        decide_llama_of(r, s, names[i], st, &l);
         fputs(i ? ", {\"net\": " : "{\"net\": ", f);
         json_string(f, names[i]);
         fputs(", \"value\": ", f);
@@ -415,9 +499,41 @@ static void json_llama(FILE *f, const results *r, const netfit_set *s)
     }
     fputs("], \"value\": ", f);
     if (best > 0)
-        fprintf(f, "%d}", best);
+        fprintf(f, "%d", best);
     else
-        fputs("null}", f);
+        fputs("null", f);
+    return best;
+}
+
+/* llama.cpp's threshold per network and the one recommended; in a run of
+ * several stacks (cs) also per stack, the value that of the first stack
+ * with one (decide_llama_lines). */
+static void json_llama(FILE *f, const results *r, const netfit_set *s, const choice_set *cs)
+{
+    int k, pick = -1;
+    fputs("{\"variable\": \"GGML_OP_OFFLOAD_MIN_BATCH\", ", f);
+    if (!cs->per_stack) {
+        json_llama_networks(f, r, s, NULL);
+        fputc('}', f);
+        return;
+    }
+    fputs("\"stacks\": [", f);
+    for (k = 0; k < cs->nstacks; k++) {
+        fputs(k ? ", {\"stack\": " : "{\"stack\": ", f);
+        json_string(f, choice_stack_key(&cs->stacks[k]));
+        fputs(", ", f);
+        if (json_llama_networks(f, r, s, &cs->stacks[k]) > 0 && pick < 0)
+            pick = k;
+        fputc('}', f);
+    }
+    fputs("], \"stack\": ", f);
+    if (pick >= 0)
+        json_string(f, choice_stack_key(&cs->stacks[pick]));
+    else
+        fputs("null", f);
+    fputs(", ", f);
+    json_llama_networks(f, r, s, pick >= 0 ? &cs->stacks[pick] : &cs->stacks[0]);
+    fputc('}', f);
 }
 
 /* The devices as decision.json lists them: objects of id, name, driver. */
@@ -463,10 +579,12 @@ static void json_text(FILE *f, const results *r, const netfit_set *s, const choi
     json_member_string(f, "contention", CHOICE_CONTENTION);
     json_member_string(f, "between", CHOICE_RULE_BETWEEN);
     json_member_string(f, "outside", CHOICE_RULE_OUTSIDE);
+    if (cs->per_stack || cs->across)
+        json_member_string(f, "stacks", cs->per_stack ? CHOICE_RULE_STACKS : CHOICE_RULE_ACROSS);
     fputs("},\n  \"answers\": [", f);
     json_answers(f, r, cs);
     fputs("],\n  \"llama_cpp\": ", f);
-    json_llama(f, r, s);
+    json_llama(f, r, s, cs);
     fputs(",\n  \"crossovers\": [\n", f);
     for (i = 0; i < s->n; i++) {
         json_cross(f, &s->c[i]);

@@ -11,7 +11,10 @@
  * (breakeven_decision.h: static inline functions that answer for a
  * network, mode, view and batch as choice_at does, C99, no other code) and
  * llama.cpp's GGML_OP_OFFLOAD_MIN_BATCH from the weights-on-host
- * crossover.  `breakeven which` gives the same answer for scripts.  Above
+ * crossover.  `breakeven which` gives the same answer for scripts.  A run
+ * of several stacks (choice.h) gets an answer per stack, each saying which
+ * stack it is for; a run of one, or one measured with --base, one answer
+ * among every device as before stacks.  Above
  * choice.h, netfit.h and prose.h (the warnings); writes through fsx.h.
  * decide.c: `which`, decision.json and the files; decide_header.c: the
  * header; decide_llama.c: llama.cpp's threshold.
@@ -24,9 +27,16 @@
 #include "choice.h"
 #include "netfit.h"
 
-/* The answer of `which`. */
+/* The most stacks `which` answers for at once. */
+#define DECIDE_MAX_STACKS 8
+
+/* The answer of `which`, for one stack. */
 typedef struct decide_answer {
-    const char *device; /* the device to use (points into the results)       */
+    const char *device; /* the device to use (points into the results); NULL:
+                           this stack has none here (why says why)           */
+    const char *host;   /* per stack: the stack's host device, else NULL     */
+    char stack[160];    /* per stack: "With PyTorch", …; "" when the run is
+                           decided as one (choice_set.per_stack)             */
     int close;          /* too close to call (choice.h): another device named */
     int extrapolated;   /* the batch lies outside the measured batches        */
     int between;        /* … between two whose answers differ                 */
@@ -36,12 +46,15 @@ typedef struct decide_answer {
 } decide_answer;
 
 /* The device for network net (its name, its sizes or a preset's name) in
- * mode and view at batch (choice_at).  BE_EUSAGE, with a message saying
+ * mode and view at batch (choice_at): into a[0..*n), one answer, or per
+ * stack one for each of the run's stacks (at most max), those without an
+ * answer there with device NULL.  BE_EUSAGE, with a message saying
  * plainly what is wrong, when the run has no such network (the message
- * lists those it has), measured it on one device only, or did not measure
- * that mode or view; BE_EFAIL when no device measured it ok there. */
+ * lists those it has), measured it on one device only, or no stack
+ * measured that mode or view; BE_EFAIL when no device measured it ok
+ * there. */
 int decide_which(const results *r, const char *net, wl_mode mode, fit_view view, int batch,
-                 decide_answer *a, err *e);
+                 decide_answer *a, int max, int *n, err *e);
 
 /* Writes decision.json and breakeven_decision.h into dir, atomically and
  * inside root through no link below it (fsx_write_in: root OUT for a run
@@ -71,7 +84,8 @@ void decide_devices(FILE *f, const results *r, const decide_list *how);
 /* llama.cpp's threshold for one network: GGML_OP_OFFLOAD_MIN_BATCH, the
  * batch from which it offloads an op whose weights sit in host memory,
  * from the crossover against the CPU, inference, weights on the host, of
- * the accelerator with the lowest median at the largest batch measured. */
+ * the accelerator with the lowest median at the largest batch measured
+ * (among the devices of one stack, in a run of several). */
 typedef struct decide_llama {
     const netfit_cross *c; /* the crossover it rests on; NULL: none (no
                               accelerator measured the network ok)     */
@@ -80,13 +94,17 @@ typedef struct decide_llama {
                               ahead: one above the largest (0: none)    */
 } decide_llama;
 
-/* The threshold of network net of r (s: r's crossovers). */
-void decide_llama_of(const results *r, const netfit_set *s, const char *net, decide_llama *out);
+/* The threshold of network net of r (s: r's crossovers) from the devices
+ * of stack st (NULL: every device). */
+void decide_llama_of(const results *r, const netfit_set *s, const char *net, const choice_stack *st,
+                     decide_llama *out);
 
 /* llama.cpp's lines to env: per network a comment saying which network,
  * device and interval the value rests on and what it means, then one
  * GGML_OP_OFFLOAD_MIN_BATCH=N line: the network's, or with several the
- * largest of theirs (each network's in a comment). */
+ * largest of theirs (each network's in a comment).  In a run of several
+ * stacks, the comments per stack, each headed by its name, and the line
+ * that of the first stack with a value (the base's first), said so. */
 void decide_llama_lines(FILE *env, const results *r, const netfit_set *s);
 
 #endif

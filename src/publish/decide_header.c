@@ -5,7 +5,10 @@
  * results file (which is untrusted input) is escaped as a C literal and
  * every comment is cut to printable ASCII without "*" "/" in a row.  Its
  * function answers as choice_at does: the tests hold the two to the same
- * answers at every batch.
+ * answers at every batch.  A run of several stacks (choice.h) gets
+ * breakeven_device_in(stack, ...) instead of breakeven_device(...), so
+ * that a program says which stack it runs in and never gets another's
+ * answer.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "decide.h"
@@ -90,6 +93,10 @@ static int header_rows(FILE *f, const results *r, const choice_set *cs)
             const choice_cell *c = &g->cells[k];
             const choice_time *t = &c->t[c->pick];
             fputs("        {", f);
+            if (cs->per_stack) {
+                c_string(f, choice_stack_key(&cs->stacks[g->stack]));
+                fputs(", ", f);
+            }
             c_string(f, g->net);
             fputs(", ", f);
             c_string(f, g->sizes);
@@ -129,6 +136,28 @@ static void header_intro(FILE *f, const results *r, const choice_set *cs)
     fputs(")", f);
     decide_devices(f, r, &comment_devices);
     fputs(".\n", f);
+    for (i = 0; cs->per_stack && i < cs->nstacks; i++) {
+        const choice_stack *st = &cs->stacks[i];
+        char name[160];
+        choice_stack_name(r, st, name, sizeof name);
+        fputs(i ? " *   "
+                : " * A program runs in one stack: the answers are per stack, asked by "
+                  "its key:\n *   ",
+              f);
+        fputc('"', f);
+        c_comment(f, choice_stack_key(st));
+        fputs("\" = ", f);
+        c_comment(f, name);
+        fputs(st->ndevices > 1 ? " (host " : " (nothing to choose: ", f);
+        c_comment(f, r->devices[st->host].id);
+        fputs(st->ndevices > 1 ? ")" : " is its only device)", f);
+        fputs(i + 1 < cs->nstacks ? ",\n" : ".\n", f);
+    }
+    if (cs->across) {
+        fputs(" * ", f);
+        c_comment_wrap(f, "Across stacks: " CHOICE_RULE_ACROSS ".", 3);
+        fputs("\n", f);
+    }
     for (i = 0; i < cs->n; i++) /* once per network and mode */
         for (k = 0; cs->g[i].view == FIT_RESIDENT && k < cs->g[i].nfailed; k++) {
             fputs(" * Failed at every point, never named: ", f);
@@ -156,7 +185,7 @@ static void header_intro(FILE *f, const results *r, const choice_set *cs)
     fputs("\n * C99, no other code.\n */\n", f);
 }
 
-static const char header_api[] =
+static const char header_top[] =
     "#ifndef BREAKEVEN_DECISION_H\n#define BREAKEVEN_DECISION_H\n\n#include <stddef.h>\n"
     "#include <string.h>\n\n"
     "/* What an answer rests on. */\n"
@@ -169,7 +198,9 @@ static const char header_api[] =
     "                            answers name different devices                  */\n"
     "    int measured_batch;  /* the measured batch whose answer this is          */\n"
     "    double median_s, ci_lo_s, ci_hi_s; /* device's step time there, seconds */\n"
-    "};\n\n"
+    "};\n\n";
+
+static const char header_api[] =
     "/* The device id to run net (its name or its sizes, \"784-512-256-10\") on in\n"
     " * mode (\"inference\", \"training\") and view at batch, and what it rests on\n"
     " * into *info (info may be NULL); NULL when that network, mode and view were\n"
@@ -178,13 +209,26 @@ static const char header_api[] =
     "                                           const char *view, int batch,\n"
     "                                           struct breakeven_answer *info)\n{\n";
 
+/* The same per stack. */
+static const char header_api_in[] =
+    "/* The device id to run net (its name or its sizes, \"784-512-256-10\") on in\n"
+    " * stack (a key above: \"breakeven\", \"PyTorch\", ...), mode (\"inference\",\n"
+    " * \"training\") and view at batch, and what it rests on into *info (info may be\n"
+    " * NULL); NULL when that stack, network, mode and view were not measured, or\n"
+    " * no device measured them ok. */\n"
+    "static inline const char *breakeven_device_in(const char *stack, const char *net,\n"
+    "                                              const char *mode, const char *view,\n"
+    "                                              int batch, struct breakeven_answer *info)\n"
+    "{\n";
+
+static const char header_loop[] = "    };\n"
+                                  "    const struct breakeven_row *lo = NULL, *hi = NULL, *at;\n"
+                                  "    struct breakeven_answer a;\n"
+                                  "    size_t i;\n"
+                                  "    memset(&a, 0, sizeof a);\n"
+                                  "    for (i = 0; i < sizeof t / sizeof t[0]; i++) {\n";
+
 static const char header_lookup[] =
-    "    };\n"
-    "    const struct breakeven_row *lo = NULL, *hi = NULL, *at;\n"
-    "    struct breakeven_answer a;\n"
-    "    size_t i;\n"
-    "    memset(&a, 0, sizeof a);\n"
-    "    for (i = 0; i < sizeof t / sizeof t[0]; i++) {\n"
     "        if ((strcmp(net, t[i].net) != 0 && strcmp(net, t[i].sizes) != 0) ||\n"
     "            strcmp(mode, t[i].mode) != 0 || strcmp(view, t[i].view) != 0)\n"
     "            continue;\n"
@@ -234,16 +278,40 @@ static const char header_strict[] =
     "    return d;\n"
     "}\n\n#endif\n";
 
+static const char header_strict_in[] =
+    "\n/* The same, but NULL where the batch lies outside the measured batches. */\n"
+    "static inline const char *breakeven_device_strict_in(const char *stack, const char *net,\n"
+    "                                                     const char *mode, const char *view,\n"
+    "                                                     int batch,\n"
+    "                                                     struct breakeven_answer *info)\n{\n"
+    "    struct breakeven_answer a;\n"
+    "    const char *d = breakeven_device_in(stack, net, mode, view, batch, &a);\n"
+    "    if (a.extrapolated)\n"
+    "        d = a.device = NULL;\n"
+    "    if (info)\n"
+    "        *info = a;\n"
+    "    return d;\n"
+    "}\n\n#endif\n";
+
 void decide_header_text(FILE *f, const results *r, const choice_set *cs)
 {
+    const int in = cs->per_stack;
     header_intro(f, r, cs);
-    fputs(header_api, f);
-    fputs("    /* one row per measured batch, ascending within each network, mode, view:\n"
-          "     * the device to use there, the other one when too close to call, and\n"
-          "     * the device's median step time and its 95% interval in seconds */\n"
-          "    static const struct breakeven_row {\n"
-          "        const char *net, *sizes, *mode, *view;\n"
-          "        int batch;\n"
+    fputs(header_top, f);
+    fputs(in ? header_api_in : header_api, f);
+    fputs(in ? "    /* one row per measured batch, ascending within each stack, network, mode,\n"
+               "     * view: the device to use there, the other one when too close to call,\n"
+               "     * and the device's median step time and its 95% interval in seconds */\n"
+             : "    /* one row per measured batch, ascending within each network, mode, view:\n"
+               "     * the device to use there, the other one when too close to call, and\n"
+               "     * the device's median step time and its 95% interval in seconds */\n",
+          f);
+    fputs(in ? "    static const struct breakeven_row {\n"
+               "        const char *stack, *net, *sizes, *mode, *view;\n"
+             : "    static const struct breakeven_row {\n"
+               "        const char *net, *sizes, *mode, *view;\n",
+          f);
+    fputs("        int batch;\n"
           "        const char *device, *other;\n"
           "        int close;\n"
           "        double median, lo, hi;\n"
@@ -251,9 +319,15 @@ void decide_header_text(FILE *f, const results *r, const choice_set *cs)
           f);
     /* an empty initializer is not C99: a row no query matches */
     if (header_rows(f, r, cs) == 0)
-        fputs("        {\"\", \"\", \"\", \"\", 0, NULL, NULL, 0, 0, 0, 0}, /* the run has no "
-              "network with an answer */\n",
+        fprintf(f,
+                "        {%s\"\", \"\", \"\", \"\", 0, NULL, NULL, 0, 0, 0, 0}, /* the run has no "
+                "network with an answer */\n",
+                in ? "\"\", " : "");
+    fputs(header_loop, f);
+    if (in)
+        fputs("        if (strcmp(stack, t[i].stack) != 0)\n"
+              "            continue;\n",
               f);
     fputs(header_lookup, f);
-    fputs(header_strict, f);
+    fputs(in ? header_strict_in : header_strict, f);
 }
