@@ -336,7 +336,10 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     lead = site_add(a, "lead", NULL);
     hf = prose_lead_finding(&x->F[k]);
     if (hf) {
-        findings_lead(hf, r, 3, buf, sizeof buf);
+        /* a run of several stacks answers for each (PyTorch's GPU against
+         * PyTorch's CPU, breakeven's kernels against OpenBLAS) */
+        if (!findings_lead_stacks(&x->F[k], r, 3, buf, sizeof buf))
+            findings_lead(hf, r, 3, buf, sizeof buf);
         site_add(lead, "p", buf);
         for (i = 0; i < x->F[k].n; i++)
             if (x->F[k].f[i].c->view == FIT_RESIDENT) {
