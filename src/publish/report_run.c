@@ -229,7 +229,7 @@ static void add_square(xmlNodePtr mn, const results *r, const findings *F, wl_mo
         snprintf(alt, sizeof alt,
                  "Chart: speed of each device relative to %s against "
                  "FLOPs per layer (%s), with the crossovers.",
-                 base, mode);
+                 q_single_base(r) ? base : "its stack's CPU", mode);
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_SPEED_RATIO), m, alt, buf);
         prose_winner(r, F, m, buf, sizeof buf);
         snprintf(alt, sizeof alt,
