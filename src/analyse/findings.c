@@ -767,8 +767,7 @@ static void stack_answer(const finding *f, const results *r, char *buf, size_t s
         fmt_append(buf, size, "%s is %s %s %s.", other, ahead_word(f), base, shapes);
 }
 
-int findings_lead_stacks(const findings *F, const results *r, int sentences, char *buf,
-                         size_t size)
+int findings_lead_stacks(const findings *F, const results *r, int sentences, char *buf, size_t size)
 {
     const finding *pick[3];
     char name[64];
@@ -821,14 +820,12 @@ int findings_overhead(const finding *f, const results *r, char *buf, size_t size
     if (f->worst < 1.0)
         fmt_append(buf, size,
                    "In %s, %s costs most over %s at hidden %d, batch %d: %s, %s more per step.",
-                   workload_mode_name(c->mode), other, base, f->worst_hidden, f->worst_batch, x,
-                   t);
+                   workload_mode_name(c->mode), other, base, f->worst_hidden, f->worst_batch, x, t);
     else
         fmt_append(buf, size,
                    "In %s, %s is faster than %s even where it is furthest behind, at hidden "
                    "%d, batch %d: by %s, %s less per step.",
-                   workload_mode_name(c->mode), other, base, f->worst_hidden, f->worst_batch, x,
-                   t);
+                   workload_mode_name(c->mode), other, base, f->worst_hidden, f->worst_batch, x, t);
     /* where it is ahead, if anywhere: never a direction the medians do not show */
     findings_shapes_text(f, shapes, sizeof shapes);
     if (f->nwins == 0) {
@@ -840,8 +837,9 @@ int findings_overhead(const finding *f, const results *r, char *buf, size_t size
         fmt_time(t, sizeof t, fabs(dt));
         fmt_ratio_ci(x, sizeof x, f->best, f->best_lo, f->best_hi,
                      q_ci_uninformative(f->best_lo, f->best_hi));
-        fmt_append(buf, size, " It is faster %s, most at hidden %d, batch %d: by %s, %s %s per step.",
-                   shapes, f->best_hidden, f->best_batch, x, t, dt >= 0.0 ? "less" : "more");
+        fmt_append(buf, size,
+                   " It is faster %s, most at hidden %d, batch %d: by %s, %s %s per step.", shapes,
+                   f->best_hidden, f->best_batch, x, t, dt >= 0.0 ? "less" : "more");
     } else {
         fmt_append(buf, size, " It is faster %s.", shapes);
     }

@@ -36,8 +36,8 @@ const char *findings_verdict_name(find_verdict v);
 /* One hidden width of a finding (aligned with its crossover's per_hidden). */
 typedef struct find_width {
     int hidden;
-    int nshapes, nwins;  /* batches both devices completed; where other is ahead */
-    int behind_at_cross; /* the crossover batch, rounded up, is a batch measured
+    int nshapes, nwins;      /* batches both devices completed; where other is ahead */
+    int behind_at_cross;     /* the crossover batch, rounded up, is a batch measured
                             where other is not ahead: "above batch N", not
                             "from batch N"                                   */
     double adv_min, adv_max; /* the smallest and largest advantage measured

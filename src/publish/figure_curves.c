@@ -83,9 +83,8 @@ static void throughput_keys(const fig_ctx *x, const int *use, const q_grid *g, c
         shape++;
     }
     for (d = 0, i = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
-        const fit_crossover *c =
-            q_cross(x->fs, q_base_id_for(r, r->devices[d].id), r->devices[d].id, x->mode,
-                    FIT_RESIDENT, 0);
+        const fit_crossover *c = q_cross(x->fs, q_base_id_for(r, r->devices[d].id),
+                                         r->devices[d].id, x->mode, FIT_RESIDENT, 0);
         if (!use[d] || !figure_cross_has_point(c))
             continue;
         if (i++ == 0)
@@ -185,9 +184,8 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     }
 
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
-        const fit_crossover *c =
-            q_cross(x->fs, q_base_id_for(r, r->devices[d].id), r->devices[d].id, x->mode,
-                    FIT_RESIDENT, 0);
+        const fit_crossover *c = q_cross(x->fs, q_base_id_for(r, r->devices[d].id),
+                                         r->devices[d].id, x->mode, FIT_RESIDENT, 0);
         if (use[d])
             figure_draw_cross(cr, &f, c, figure_ink, CHART_DOTTED, &label_end);
     }

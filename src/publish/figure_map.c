@@ -330,9 +330,9 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
     for (i = 0; i < np; i++)
         for (hi = 0; hi < g.nh; hi++)
             for (bi = 0; bi < g.nb; bi++) {
-                double q =
-                    figure_ratio_at(r, r->devices[q_base_for(r, others[i])].id,
-                                    r->devices[others[i]].id, x->mode, g.h[hi], g.b[bi], FIT_RESIDENT);
+                double q = figure_ratio_at(r, r->devices[q_base_for(r, others[i])].id,
+                                           r->devices[others[i]].id, x->mode, g.h[hi], g.b[bi],
+                                           FIT_RESIDENT);
                 if (q > 0)
                     cap = fmax(cap, fabs(log10(q)));
             }
