@@ -244,6 +244,19 @@ static void test_pages(void **state)
             fail_msg("%s: the page lacks \"%s\"", pages[i].file, pages[i].conclusion);
         free(html);
     }
+    /* the history follows each device against its own base too */
+    {
+        char path[600], *html = NULL;
+        err e;
+        snprintf(path, sizeof path, "%s/synth/history.html", tmpdir);
+        if (fsx_read_all(path, &html, NULL, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        assert_non_null(strstr(html,
+                               "torch:cuda:0 (NVIDIA H100 80GB HBM3) against torch:cpu (PyTorch "
+                               "CPU), inference"));
+        assert_null(strstr(html, "torch:cuda:0 (NVIDIA H100 80GB HBM3) against cpu"));
+        free(html);
+    }
 }
 
 static int setup(void **state)
