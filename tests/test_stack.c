@@ -121,6 +121,105 @@ static void test_overhead(void **state)
     results_free(r);
 }
 
+/* Sets every torch:cpu point of r to a multiple of cpu's median at the
+ * same shape (k_first at hidden 128, batch 16; 0.5 at hidden 1024, batch
+ * 256; else k_small below hidden 512 and k_large from there on), and both
+ * devices' intervals to ±5% of their medians: figures whose sentence is
+ * known, for the direction of what the framework costs. */
+static void set_framework(results *r, double k_first, double k_small, double k_large)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        rs_point *p = &r->points[i];
+        const rs_point *pb = q_point(r, "cpu", p->mode, p->hidden, p->batch);
+        double k = p->hidden == 128 && p->batch == 16     ? k_first
+                   : p->hidden == 1024 && p->batch == 256 ? 0.5
+                   : p->hidden < 512                      ? k_small
+                                                          : k_large;
+        if (strcmp(p->device, "torch:cpu") != 0 || !pb)
+            continue;
+        p->resident.median = pb->resident.median * k;
+        p->resident.ci_lo = p->resident.median * 0.95;
+        p->resident.ci_hi = p->resident.median * 1.05;
+    }
+    for (i = 0; i < r->npoints; i++)
+        if (strcmp(r->points[i].device, "cpu") == 0) {
+            r->points[i].resident.ci_lo = r->points[i].resident.median * 0.95;
+            r->points[i].resident.ci_hi = r->points[i].resident.median * 1.05;
+        }
+}
+
+/* The time per step between cpu and torch:cpu at a shape, as the sentence
+ * gives it. */
+static void step_diff(const results *r, int hidden, int batch, char *buf, size_t size)
+{
+    const rs_point *pb = q_point(r, "cpu", WL_INFERENCE, hidden, batch);
+    const rs_point *po = q_point(r, "torch:cpu", WL_INFERENCE, hidden, batch);
+    assert_non_null(pb);
+    assert_non_null(po);
+    fmt_time(buf, size, fabs(po->resident.median - pb->resident.median));
+}
+
+/* What the framework costs never says a direction its medians do not:
+ * 2× and 1.5× OpenBLAS's time below hidden 512, 0.8× and 0.5× from there
+ * on; then 0.9×, 0.8× and 0.5×, faster everywhere.  The furthest behind is
+ * where the interval's upper end is lowest, the furthest ahead where its
+ * lower end is highest (findings.h). */
+static void test_overhead_direction(void **state)
+{
+    findings F;
+    results *r = load(REAL, &F);
+    const finding *f;
+    char buf[2048], want[2048], worse[32], better[32];
+    (void)state;
+    findings_free(&F);
+    set_framework(r, 2.0, 1.5, 0.8);
+    assert_int_equal(findings_make(r, &F, NULL), BE_OK);
+    f = findings_get(&F, "torch:cpu", WL_INFERENCE, FIT_RESIDENT, 0);
+    assert_non_null(f);
+    step_diff(r, 128, 16, worse, sizeof worse);
+    step_diff(r, 1024, 256, better, sizeof better);
+    assert_int_equal(findings_overhead(f, r, buf, sizeof buf), 1);
+    snprintf(want, sizeof want,
+             "In inference, PyTorch (CPU) costs most over OpenBLAS (2 threads) at hidden 128, "
+             "batch 16: 2.00\xc3\x97 slower (95%% CI 1.81\xe2\x80\x93"
+             "2.21\xc3\x97 slower), %s more "
+             "per step. It is faster at 11 of 21 shapes measured, most at hidden 1024, batch 256: "
+             "by 2.00\xc3\x97 (95%% CI 1.81\xe2\x80\x93"
+             "2.21), %s less per step. Per width, its "
+             "median time per step is 1.50\xe2\x80\x93"
+             "2.00\xc3\x97 that of OpenBLAS (2 threads) at "
+             "hidden 128, 1.50\xc3\x97 at hidden 256, 0.80\xc3\x97 at hidden 512, 0.50\xe2\x80\x93"
+             "0.80\xc3\x97 at hidden 1024.",
+             worse, better);
+    assert_string_equal(buf, want);
+    findings_free(&F);
+
+    set_framework(r, 0.9, 0.8, 0.8);
+    assert_int_equal(findings_make(r, &F, NULL), BE_OK);
+    f = findings_get(&F, "torch:cpu", WL_INFERENCE, FIT_RESIDENT, 0);
+    assert_non_null(f);
+    step_diff(r, 128, 16, worse, sizeof worse);
+    assert_int_equal(findings_overhead(f, r, buf, sizeof buf), 1);
+    snprintf(
+        want, sizeof want,
+        "In inference, PyTorch (CPU) is faster than OpenBLAS (2 threads) even where it is "
+        "furthest behind, at hidden 128, batch 16: by 1.11\xc3\x97 (95%% CI 1.01\xe2\x80\x93"
+        "1.23), "
+        "%s less per step. It is faster at every one of the 21 shapes measured, most at "
+        "hidden 1024, batch 256: by 2.00\xc3\x97 (95%% CI 1.81\xe2\x80\x93"
+        "2.21), %s less per "
+        "step. Per width, its median time per step is 0.80\xe2\x80\x93"
+        "0.90\xc3\x97 that of "
+        "OpenBLAS (2 threads) at hidden 128, 0.80\xc3\x97 at hidden 256, 0.80\xc3\x97 at hidden "
+        "512, 0.50\xe2\x80\x93"
+        "0.80\xc3\x97 at hidden 1024.",
+        worse, better);
+    assert_string_equal(buf, want);
+    findings_free(&F);
+    results_free(r);
+}
+
 /* The synthetic run: every device's crossover is against its own stack's
  * CPU, and each is found where a chart looks for it. */
 static void test_bases(void **state)
@@ -278,9 +377,9 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_overhead),       cmocka_unit_test(test_bases),
-        cmocka_unit_test(test_lead_per_stack), cmocka_unit_test(test_captions),
-        cmocka_unit_test(test_pages),
+        cmocka_unit_test(test_overhead), cmocka_unit_test(test_overhead_direction),
+        cmocka_unit_test(test_bases),    cmocka_unit_test(test_lead_per_stack),
+        cmocka_unit_test(test_captions), cmocka_unit_test(test_pages),
     };
     return cmocka_run_group_tests_name("stack", tests, setup, teardown);
 }
