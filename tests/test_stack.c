@@ -342,6 +342,13 @@ static void test_pages(void **state)
         if (!strstr(html, pages[i].conclusion))
             fail_msg("%s: the page lacks \"%s\"", pages[i].file, pages[i].conclusion);
         free(html);
+        /* the run's summary.md says it too (the fixtures' run id) */
+        snprintf(page, sizeof page, "%s/runs/20261128T180438Z-vm/summary.md", out);
+        if (fsx_read_all(page, &html, NULL, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        if (i == 0 && !strstr(html, pages[i].conclusion))
+            fail_msg("%s: summary.md lacks \"%s\"", pages[i].file, pages[i].conclusion);
+        free(html);
     }
     /* the history follows each device against its own base too */
     {
