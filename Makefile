@@ -59,7 +59,7 @@ TESTS   := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_fit $(BUILD)/t
            $(BUILD)/test_cl $(BUILD)/test_report $(BUILD)/test_xover $(BUILD)/test_synth \
            $(BUILD)/test_e2e $(BUILD)/test_telemetry $(BUILD)/test_faults $(BUILD)/test_signals \
            $(BUILD)/test_net $(BUILD)/test_archive $(BUILD)/test_decide $(BUILD)/test_share \
-           $(BUILD)/test_devices
+           $(BUILD)/test_devices $(BUILD)/test_stack
 
 # Debian packages: what `make deps` installs when pkg-config misses something.
 # clang and its runtimes (libFuzzer) are for `make fuzz` only, clang-format
@@ -204,6 +204,9 @@ $(BUILD)/test_chart: $(BUILD)/test_chart.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_report: $(BUILD)/test_report.o $(BUILD)/libbreakeven.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+$(BUILD)/test_stack: $(BUILD)/test_stack.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 $(BUILD)/test_archive: $(BUILD)/test_archive.o $(BUILD)/libbreakeven.a

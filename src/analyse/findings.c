@@ -118,6 +118,9 @@ void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
             ;
         if (k < f->nwidths) {
             const fit_hidden_cross *h = &c->per_hidden[k];
+            find_width *w = &f->width[k];
+            w->adv_min = w->nshapes == 0 ? adv : fmin(w->adv_min, adv);
+            w->adv_max = w->nshapes == 0 ? adv : fmax(w->adv_max, adv);
             f->width[k].nshapes++;
             f->width[k].nwins += adv > 1.0;
             if (h->kind == CROSS_IN_RANGE && shapes[i].batch == (int)ceil(h->batch - 1e-9) &&
@@ -699,5 +702,167 @@ int findings_bullet(const finding *f, const finding *base, const results *r,
         fmt_append(buf, size, "there is no verdict on %s against %s: %s.", other, bn, x);
         break;
     }
+    return 1;
+}
+
+/* ---- stacks -------------------------------------------------------------- */
+
+/* The stack device id computes in as the lead names it: its framework
+ * (q_stack), else breakeven's own, told apart by the device's kind. */
+static void stack_name(const results *r, const char *id, char *buf, size_t size)
+{
+    const device_info *d = results_device(r, id);
+    q_stack(r, id, buf, size);
+    if (!buf[0])
+        snprintf(buf, size, "%s",
+                 d && strcmp(d->kind, "opencl") == 0 ? "breakeven's OpenCL kernels" : "OpenBLAS");
+}
+
+/* 1 when f's two devices compute in the same stack. */
+static int same_stack(const results *r, const finding *f)
+{
+    char a[64], b[64];
+    return strcmp(q_stack(r, f->c->base, a, sizeof a), q_stack(r, f->c->other, b, sizeof b)) == 0;
+}
+
+/* The first resident time finding with a verdict of each stack in mode
+ * m whose two devices share the stack, in the fit's order, at most max:
+ * into pick.  Returns how many. */
+static int stack_picks(const findings *F, const results *r, wl_mode m, const finding **pick,
+                       int max)
+{
+    char name[64], seen[3][64];
+    int n = 0, i, j;
+    for (i = 0; i < F->n && n < max && n < 3; i++) {
+        const finding *f = &F->f[i];
+        if (f->c->view != FIT_RESIDENT || f->c->cost || f->c->mode != m ||
+            f->verdict == FIND_UNKNOWN || !same_stack(r, f))
+            continue;
+        stack_name(r, f->c->other, name, sizeof name);
+        for (j = 0; j < n && strcmp(seen[j], name) != 0; j++)
+            ;
+        if (j < n)
+            continue;
+        snprintf(seen[n], sizeof seen[n], "%s", name);
+        pick[n++] = f;
+    }
+    return n;
+}
+
+/* One stack's answer after "With PyTorch, ": "X is faster than Y from
+ * about 1.2 MFLOP per layer (95% CI 1.1–1.4 MFLOP)." */
+static void stack_answer(const finding *f, const results *r, char *buf, size_t size)
+{
+    char other[256], base[256], flops[160], shapes[96];
+    q_device_name(r, f->c->other, other, sizeof other);
+    q_device_name(r, f->c->base, base, sizeof base);
+    findings_shapes_text(f, shapes, sizeof shapes);
+    cross_flops(f, flops, sizeof flops);
+    if (f->verdict == FIND_NEVER)
+        fmt_append(buf, size, "%s is not %s %s at any of the %d shapes measured.", other,
+                   ahead_word(f), base, f->nshapes);
+    else if (f->verdict == FIND_SOME && flops[0])
+        fmt_append(buf, size, "%s is %s %s from %s.", other, ahead_word(f), base, flops);
+    else
+        fmt_append(buf, size, "%s is %s %s %s.", other, ahead_word(f), base, shapes);
+}
+
+int findings_lead_stacks(const findings *F, const results *r, int sentences, char *buf, size_t size)
+{
+    const finding *pick[3];
+    char name[64];
+    int n = 0, m, i;
+    if (!size)
+        return 0;
+    buf[0] = '\0';
+    for (m = WL_INFERENCE; F && m <= WL_TRAINING && n < 2; m++)
+        n = stack_picks(F, r, (wl_mode)m, pick, sentences);
+    if (n < 2)
+        return 0;
+    for (i = 0; i < n; i++) {
+        stack_name(r, pick[i]->c->other, name, sizeof name);
+        if (i == 0)
+            fmt_append(buf, size, "In %s with %s, ", workload_mode_name(pick[0]->c->mode), name);
+        else
+            fmt_append(buf, size, " With %s, ", name);
+        stack_answer(pick[i], r, buf, size);
+    }
+    if (sentences > n)
+        fmt_append(buf, size,
+                   " Each device is set against its own stack's CPU; the list below gives "
+                   "each width.");
+    return n;
+}
+
+int findings_overhead(const finding *f, const results *r, char *buf, size_t size)
+{
+    const fit_crossover *c = f->c;
+    const device_info *b = results_device(r, c->base), *o = results_device(r, c->other);
+    const rs_point *pb, *po;
+    char other[256], base[256], x[200], t[32], shapes[96], lo[32], hi[32];
+    double dt;
+    int k, said = 0;
+    if (!size)
+        return 0;
+    buf[0] = '\0';
+    if (!b || !o || strcmp(b->type, "CPU") != 0 || strcmp(o->type, "CPU") != 0 || c->cost ||
+        c->view != FIT_RESIDENT || f->verdict == FIND_UNKNOWN || same_stack(r, f))
+        return 0;
+    q_device_name(r, c->other, other, sizeof other);
+    q_device_name(r, c->base, base, sizeof base);
+    /* where it is furthest behind: its interval's upper end the lowest */
+    pb = q_point(r, c->base, c->mode, f->worst_hidden, f->worst_batch);
+    po = q_point(r, c->other, c->mode, f->worst_hidden, f->worst_batch);
+    dt = pb && po ? q_median(po, FIT_RESIDENT) - q_median(pb, FIT_RESIDENT) : 0.0;
+    fmt_time(t, sizeof t, fabs(dt));
+    fmt_ratio_ci(x, sizeof x, f->worst, f->worst_lo, f->worst_hi,
+                 q_ci_uninformative(f->worst_lo, f->worst_hi));
+    if (f->worst < 1.0)
+        fmt_append(buf, size,
+                   "In %s, %s costs most over %s at hidden %d, batch %d: %s, %s more per step.",
+                   workload_mode_name(c->mode), other, base, f->worst_hidden, f->worst_batch, x, t);
+    else
+        fmt_append(buf, size,
+                   "In %s, %s is faster than %s even where it is furthest behind, at hidden "
+                   "%d, batch %d: by %s, %s less per step.",
+                   workload_mode_name(c->mode), other, base, f->worst_hidden, f->worst_batch, x, t);
+    /* where it is ahead, if anywhere: never a direction the medians do not show */
+    findings_shapes_text(f, shapes, sizeof shapes);
+    if (f->nwins == 0) {
+        fmt_append(buf, size, " It is faster at none of the %d shapes measured.", f->nshapes);
+    } else if (f->best > 1.0) {
+        pb = q_point(r, c->base, c->mode, f->best_hidden, f->best_batch);
+        po = q_point(r, c->other, c->mode, f->best_hidden, f->best_batch);
+        dt = pb && po ? q_median(pb, FIT_RESIDENT) - q_median(po, FIT_RESIDENT) : 0.0;
+        fmt_time(t, sizeof t, fabs(dt));
+        fmt_ratio_ci(x, sizeof x, f->best, f->best_lo, f->best_hi,
+                     q_ci_uninformative(f->best_lo, f->best_hi));
+        fmt_append(buf, size,
+                   " It is faster %s, most at hidden %d, batch %d: by %s, %s %s per step.", shapes,
+                   f->best_hidden, f->best_batch, x, t, dt >= 0.0 ? "less" : "more");
+    } else {
+        fmt_append(buf, size, " It is faster %s.", shapes);
+    }
+    /* its time over the base's at each width, as the medians give it */
+    for (k = 0; k < f->nwidths && said < SENTENCE_WIDTHS; k++) {
+        const find_width *w = &f->width[k];
+        if (w->nshapes == 0 || !(w->adv_min > 0.0))
+            continue;
+        fmt_times(lo, sizeof lo, 1.0 / w->adv_max);
+        fmt_times(hi, sizeof hi, 1.0 / w->adv_min);
+        if (!said++)
+            fmt_append(buf, size, " Per width, its median time per step is ");
+        else
+            fmt_append(buf, size, ", ");
+        if (strcmp(lo, hi) == 0)
+            fmt_append(buf, size, "%s", lo);
+        else
+            fmt_append(buf, size, "%.*s–%s", (int)strcspn(lo, "\xc3"), lo, hi);
+        if (said == 1)
+            fmt_append(buf, size, " that of %s", base);
+        fmt_append(buf, size, " at hidden %d", w->hidden);
+    }
+    if (said)
+        fmt_append(buf, size, ".");
     return 1;
 }

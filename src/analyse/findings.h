@@ -36,10 +36,12 @@ const char *findings_verdict_name(find_verdict v);
 /* One hidden width of a finding (aligned with its crossover's per_hidden). */
 typedef struct find_width {
     int hidden;
-    int nshapes, nwins;  /* batches both devices completed; where other is ahead */
-    int behind_at_cross; /* the crossover batch, rounded up, is a batch measured
+    int nshapes, nwins;      /* batches both devices completed; where other is ahead */
+    int behind_at_cross;     /* the crossover batch, rounded up, is a batch measured
                             where other is not ahead: "above batch N", not
                             "from batch N"                                   */
+    double adv_min, adv_max; /* the smallest and largest advantage measured
+                                (medians; 0 and 0 where nshapes is 0)       */
 } find_width;
 
 /* The verdict on one crossover. */
@@ -138,6 +140,26 @@ void findings_lead(const finding *f, const results *r, int sentences, char *buf,
  * "… is faster than OpenBLAS (2 threads) at …" (named 1) where the run
  * compares more than two devices. */
 void findings_item(const finding *f, const results *r, int named, char *buf, size_t size);
+
+/* A run's lead where it holds more than one stack (q_stack) with an
+ * answer: one sentence per stack from the first resident time finding of
+ * the lead's mode whose two devices share a stack ("In inference with
+ * PyTorch, PyTorch on NVIDIA H100 80GB HBM3 is faster than PyTorch (CPU)
+ * from about 1.2 MFLOP per layer (95% CI 1.1–1.4 MFLOP)."; "With
+ * breakeven's OpenCL kernels, …"), at most three, and where there is room
+ * for a third sentence, that each is against its own stack's CPU.
+ * sentences: at most that many.  Returns how many stacks it answers for;
+ * 0 (and buf "") where fewer than two: findings_lead says it then. */
+int findings_lead_stacks(const findings *F, const results *r, int sentences, char *buf,
+                         size_t size);
+
+/* What a framework costs over the bare library, where f sets one CPU
+ * device against another CPU device of a different stack (torch:cpu
+ * against OpenBLAS's cpu): where the framework is furthest behind, with
+ * its interval and the time per step it adds; where it is ahead, if
+ * anywhere, with its interval; and its time relative to the base's per
+ * width.  0 (buf "") where f is not such a finding or has no verdict. */
+int findings_overhead(const finding *f, const results *r, char *buf, size_t size);
 
 /* A conclusion a reader can quote: one fact of f with its number and
  * interval, "In inference, NVIDIA H100 80GB HBM3 overtakes OpenBLAS (16

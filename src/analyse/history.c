@@ -112,12 +112,11 @@ static int file_runs(const archive *a, history *h, err *e)
     int k, d, m, cap = 0;
     for (k = 0; k < a->n; k++) {
         const results *r = a->v[k].r;
-        const device_info *b;
         if (r->ndevices < 2)
             continue;
-        b = &r->devices[q_base(r)];
         for (d = 0; d < r->ndevices; d++) {
-            const device_info *o = &r->devices[d];
+            /* against its own base, as its crossovers are (q_base_for) */
+            const device_info *b = &r->devices[q_base_for(r, d)], *o = &r->devices[d];
             if (o == b)
                 continue;
             for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {

@@ -334,6 +334,11 @@ int export_summary(const results *r, char **out, size_t *len, err *e)
         findings_sentence(&F.f[i], r, buf, sizeof buf);
         md(f, buf);
         fputs("\n\n", f);
+        /* a framework's CPU against the bare library's: what it costs */
+        if (findings_overhead(&F.f[i], r, buf, sizeof buf)) {
+            md(f, buf);
+            fputs("\n\n", f);
+        }
     }
     if ((rc = net_answers(f, r, 0, e)) < 0) {
         fclose(f);

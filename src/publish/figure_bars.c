@@ -394,8 +394,9 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
     if (!s)
         return err_set(e, BE_EFAIL, "out of memory laying out a bar chart");
     bars_make(x, s);
-    snprintf(title, sizeof title, "%s relative to the base device (%s)",
-             x->cost ? "Cost per step" : "Step time", workload_mode_name(x->mode));
+    /* one device for every bar, even where stacks have bases of their own */
+    snprintf(title, sizeof title, "%s relative to %s (%s)", x->cost ? "Cost per step" : "Step time",
+             q_single_base(r) ? "the base device" : r->devices[bd].id, workload_mode_name(x->mode));
     if (s->empty[0]) {
         figure_empty(cr, x, W, H, title, s->empty);
         free(s);

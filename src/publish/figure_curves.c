@@ -83,8 +83,8 @@ static void throughput_keys(const fig_ctx *x, const int *use, const q_grid *g, c
         shape++;
     }
     for (d = 0, i = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
-        const fit_crossover *c =
-            q_cross(x->fs, q_base_id(r), r->devices[d].id, x->mode, FIT_RESIDENT, 0);
+        const fit_crossover *c = q_cross(x->fs, q_base_id_for(r, r->devices[d].id),
+                                         r->devices[d].id, x->mode, FIT_RESIDENT, 0);
         if (!use[d] || !figure_cross_has_point(c))
             continue;
         if (i++ == 0)
@@ -184,8 +184,8 @@ static int draw_throughput(cairo_t *cr, double W, double H, void *vctx, err *e)
     }
 
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES && x->fs; d++) {
-        const fit_crossover *c =
-            q_cross(x->fs, q_base_id(r), r->devices[d].id, x->mode, FIT_RESIDENT, 0);
+        const fit_crossover *c = q_cross(x->fs, q_base_id_for(r, r->devices[d].id),
+                                         r->devices[d].id, x->mode, FIT_RESIDENT, 0);
         if (use[d])
             figure_draw_cross(cr, &f, c, figure_ink, CHART_DOTTED, &label_end);
     }
@@ -214,11 +214,13 @@ static const fit_model *base_model(const fit_set *fs, const char *bdev, wl_mode 
     return q_model_ok(m) ? m : NULL;
 }
 
-/* What the speed-ratio chart draws: the devices set against the base
- * (use[d]), how many, and the extent of their measured ratios. */
+/* What the speed-ratio chart draws: the devices set against their base
+ * (use[d]; bof[d], its base's id: q_base_for, the run's base bd or a
+ * stack's own CPU), how many, and the extent of their measured ratios. */
 typedef struct ratio_plan {
     const char *bid;
-    int bd, nother, any_transfer;
+    const char *bof[FIG_MAX_DEVICES];
+    int bd, nother, any_transfer, single;
     int use[FIG_MAX_DEVICES];
     double xlo, xhi, ylo, yhi;
     q_grid g;
@@ -233,9 +235,11 @@ static void ratio_plan_make(const fig_ctx *x, ratio_plan *rp)
     memset(rp, 0, sizeof *rp);
     rp->bd = q_base(r);
     rp->bid = r->devices[rp->bd].id;
+    rp->single = q_single_base(r);
     rp->xlo = rp->ylo = INFINITY;
     q_grid_make(r, x->mode, &rp->g);
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++) {
+        rp->bof[d] = r->devices[q_base_for(r, d)].id;
         if (d == rp->bd || !q_has_mode(r, r->devices[d].id, x->mode))
             continue;
         rp->use[d] = 1;
@@ -243,9 +247,9 @@ static void ratio_plan_make(const fig_ctx *x, ratio_plan *rp)
         for (v = 0; v < 2; v++)
             for (hi = 0; hi < rp->g.nh; hi++)
                 for (bi = 0; bi < rp->g.nb; bi++) {
-                    double q = figure_ratio_at(r, rp->bid, r->devices[d].id, x->mode, rp->g.h[hi],
-                                               rp->g.b[bi], (fit_view)v);
-                    const rs_point *p = q_point(r, rp->bid, x->mode, rp->g.h[hi], rp->g.b[bi]);
+                    double q = figure_ratio_at(r, rp->bof[d], r->devices[d].id, x->mode,
+                                               rp->g.h[hi], rp->g.b[bi], (fit_view)v);
+                    const rs_point *p = q_point(r, rp->bof[d], x->mode, rp->g.h[hi], rp->g.b[bi]);
                     if (!(q > 0) || !p)
                         continue;
                     rp->any_transfer |= v == FIT_TRANSFER;
@@ -255,6 +259,16 @@ static void ratio_plan_make(const fig_ctx *x, ratio_plan *rp)
                     rp->yhi = fmax(rp->yhi, q);
                 }
     }
+}
+
+/* 1 when device b is the base of another device the chart draws. */
+static int is_base_of_other(const ratio_plan *rp, const results *r, int b)
+{
+    int d;
+    for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
+        if (rp->use[d] && d != b && d != rp->bd && strcmp(rp->bof[d], r->devices[b].id) == 0)
+            return 1;
+    return 0;
 }
 
 /* The chart's legend: the devices, the base, the views, the fitted
@@ -268,11 +282,18 @@ static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *n
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         if (rp->use[d] && d != rp->bd) {
             figure_device_label(r, d, buf, sizeof buf);
+            /* where stacks have bases of their own, each says its own */
+            if (!rp->single)
+                fmt_append(buf, sizeof buf, ", against %s", rp->bof[d]);
             figure_key(keys, nkeys, CHART_KEY_MARKER, buf, chart_series(d), 0, 0, CHART_SOLID);
         }
-    figure_device_label(r, rp->bd, buf, sizeof buf);
-    figure_key(keys, nkeys, CHART_KEY_HEADER, "Base", figure_neutral, -1, 0, CHART_SOLID);
-    figure_key(keys, nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0, CHART_DOTTED);
+    figure_key(keys, nkeys, CHART_KEY_HEADER, rp->single ? "Base" : "Bases", figure_neutral, -1, 0,
+               CHART_SOLID);
+    for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
+        if (d == rp->bd || (!rp->single && is_base_of_other(rp, r, d))) {
+            figure_device_label(r, d, buf, sizeof buf);
+            figure_key(keys, nkeys, CHART_KEY_LINE, buf, figure_ink, -1, 0, CHART_DOTTED);
+        }
     figure_key(keys, nkeys, CHART_KEY_HEADER, "View", figure_neutral, -1, 0, CHART_SOLID);
     figure_key(keys, nkeys, CHART_KEY_MARKER, "resident (data on the device)", figure_neutral, 0, 0,
                CHART_SOLID);
@@ -282,7 +303,7 @@ static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *n
     for (d = 0, n = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         for (v = 0; v < 2 && rp->use[d] && d != rp->bd; v++) {
             if (!figure_model(x->fs, r->devices[d].id, x->mode, (fit_view)v) ||
-                !base_model(x->fs, rp->bid, x->mode, (fit_view)v))
+                !base_model(x->fs, rp->bof[d], x->mode, (fit_view)v))
                 continue;
             if (n++ == 0)
                 figure_key(keys, nkeys, CHART_KEY_HEADER, "Fitted ratio (band: ~95%)",
@@ -295,7 +316,7 @@ static void ratio_keys(const fig_ctx *x, ratio_plan *rp, chart_key *keys, int *n
     for (d = 0, n = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         for (v = 0; v < 2 && rp->use[d] && d != rp->bd; v++) {
             const fit_crossover *c =
-                q_cross(x->fs, rp->bid, r->devices[d].id, x->mode, (fit_view)v, 0);
+                q_cross(x->fs, rp->bof[d], r->devices[d].id, x->mode, (fit_view)v, 0);
             if (!figure_cross_has_point(c))
                 continue;
             if (n++ == 0)
@@ -388,11 +409,11 @@ static int ratio_series(const fig_ctx *x, const ratio_plan *rp, int d, int v, in
     const char *oid = x->r->devices[d].id;
     int bi, i = 0, h = rp->g.h[hi];
     for (bi = 0; bi < rp->g.nb; bi++) {
-        const rs_point *p = q_point(x->r, rp->bid, x->mode, h, rp->g.b[bi]);
+        const rs_point *p = q_point(x->r, rp->bof[d], x->mode, h, rp->g.b[bi]);
         double q;
         if (!p && !q_point(x->r, oid, x->mode, h, rp->g.b[bi]))
             continue;
-        q = figure_ratio_at(x->r, rp->bid, oid, x->mode, h, rp->g.b[bi], (fit_view)v);
+        q = figure_ratio_at(x->r, rp->bof[d], oid, x->mode, h, rp->g.b[bi], (fit_view)v);
         xs[i] = isnan(q) ? NAN : p->flops_per_layer;
         ys[i++] = q;
     }
@@ -503,8 +524,8 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     label_room *lr = NULL;
     int rc = BE_OK;
 
-    snprintf(title, sizeof title, "Speed of each device relative to the base (%s)",
-             workload_mode_name(x->mode));
+    snprintf(title, sizeof title, "Speed of each device relative to %s (%s)",
+             q_single_base(r) ? "the base" : "its stack's CPU", workload_mode_name(x->mode));
     if (r->ndevices < 1) {
         figure_empty(cr, x, W, H, title, "No device in the results: nothing to compare.");
         return BE_OK;
@@ -520,13 +541,22 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     }
     rp->use[rp->bd] = 1;
     figure_status_note(r, x->mode, rp->use, note, sizeof note);
-    snprintf(sub, sizeof sub,
-             "Base time / other time at the same shape: above 1 the other "
-             "device is faster than %s%s",
-             rp->bid, note);
+    if (rp->single)
+        snprintf(sub, sizeof sub,
+                 "Base time / other time at the same shape: above 1 the other "
+                 "device is faster than %s%s",
+                 rp->bid, note);
+    else
+        snprintf(sub, sizeof sub,
+                 "Base time / other time at the same shape, each device against its own "
+                 "stack's CPU (the legend names it): above 1 the device is faster%s",
+                 note);
     ratio_keys(x, rp, keys, &nkeys);
 
-    snprintf(ylabel, sizeof ylabel, "Speed relative to %s (\xc3\x97)", rp->bid);
+    if (rp->single)
+        snprintf(ylabel, sizeof ylabel, "Speed relative to %s (\xc3\x97)", rp->bid);
+    else
+        snprintf(ylabel, sizeof ylabel, "Speed relative to its base (\xc3\x97)");
     ax = (fig_loglog){"FLOPs per layer", ylabel, 1, 0, rp->xlo, rp->xhi, fmin(rp->ylo, 1.0),
                       fmax(rp->yhi, 1.0)};
     need = figure_loglog(cr, W, H, title, sub, &ax, keys, nkeys, &f, &lg);
@@ -541,14 +571,14 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         for (v = 0; v < 2 && rp->use[d] && d != rp->bd; v++)
             figure_draw_cross(cr, &f,
-                              q_cross(x->fs, rp->bid, r->devices[d].id, x->mode, (fit_view)v, 0),
+                              q_cross(x->fs, rp->bof[d], r->devices[d].id, x->mode, (fit_view)v, 0),
                               chart_series(d), CHART_DOTTED, &label_end);
     chart_clip(cr, &f);
     chart_hline(cr, &f, 1.0, figure_ink, 1.5, CHART_DOTTED);
     for (d = 0; d < r->ndevices && d < FIG_MAX_DEVICES; d++)
         for (v = 0; v < 2 && rp->use[d] && d != rp->bd; v++) {
             const fit_model *mo = figure_model(x->fs, r->devices[d].id, x->mode, (fit_view)v);
-            const fit_model *mb = base_model(x->fs, rp->bid, x->mode, (fit_view)v);
+            const fit_model *mb = base_model(x->fs, rp->bof[d], x->mode, (fit_view)v);
             if (mo && mb)
                 ratio_curve(cr, &f, mo, mb, chart_series(d),
                             v == FIT_TRANSFER ? CHART_DASHED : CHART_SOLID);

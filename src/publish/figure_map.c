@@ -227,7 +227,12 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
     pn.ph = ph;
     pn.cw = pw / g->nb;
     pn.ch = ph / g->nh;
-    figure_device_label(r, od, buf, sizeof buf);
+    /* where stacks have bases of their own, the panel names its own, by
+     * the ids, which fit over a panel where the names would be cut */
+    if (q_single_base(r))
+        figure_device_label(r, od, buf, sizeof buf);
+    else
+        snprintf(buf, sizeof buf, "%s against %s", pn.oid, pn.bid);
     chart_font(cr, 12.5, 1);
     chart_fit_text(cr, buf, pw, cut, sizeof cut);
     chart_text(cr, px, py - 8, CHART_LEFT, CHART_BASELINE, figure_ink, cut);
@@ -325,8 +330,9 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
     for (i = 0; i < np; i++)
         for (hi = 0; hi < g.nh; hi++)
             for (bi = 0; bi < g.nb; bi++) {
-                double q = figure_ratio_at(r, r->devices[bd].id, r->devices[others[i]].id, x->mode,
-                                           g.h[hi], g.b[bi], FIT_RESIDENT);
+                double q = figure_ratio_at(r, r->devices[q_base_for(r, others[i])].id,
+                                           r->devices[others[i]].id, x->mode, g.h[hi], g.b[bi],
+                                           FIT_RESIDENT);
                 if (q > 0)
                     cap = fmax(cap, fabs(log10(q)));
             }
@@ -344,14 +350,14 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
      * show). */
     cap = fmin(fmax(cap, log10(2.0)), 2.0);
     for (i = 0; i < np; i++)
-        any_cross |= q_cross(x->fs, r->devices[bd].id, r->devices[others[i]].id, x->mode,
-                             FIT_RESIDENT, 0) != NULL;
+        any_cross |= q_cross(x->fs, r->devices[q_base_for(r, others[i])].id,
+                             r->devices[others[i]].id, x->mode, FIT_RESIDENT, 0) != NULL;
     use[bd] = 1;
     figure_status_note(r, x->mode, use, note, sizeof note);
     snprintf(sub, sizeof sub,
              "Base time / other time (resident) against %s; rows: hidden width, "
              "columns: batch%s%s%s",
-             r->devices[bd].id,
+             q_single_base(r) ? r->devices[bd].id : "each panel's base",
              any_cross ? "; \xe2\x97\x86 = crossover batch per hidden width" : "",
              nother > np ? "; more devices than panels: the first 3 shown" : "", note);
     top = chart_title(cr, W, title, sub);
@@ -367,7 +373,8 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
             return BE_OK;
         }
         for (i = 0; i < np; i++)
-            winner_panel(cr, x, &g, bd, others[i], cap, left, top + 30 + i * step, pw, ph);
+            winner_panel(cr, x, &g, q_base_for(r, others[i]), others[i], cap, left,
+                         top + 30 + i * step, pw, ph);
         color_bar(cr, left, top + 30 + np * step, 100, cap);
         figure_footer(cr, r, W, H);
         return BE_OK;
@@ -378,7 +385,8 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
     pw = (W - left - 140 - (np - 1) * (gap + 50)) / np;
     ph = H - top - 30 - 70;
     for (i = 0; i < np; i++)
-        winner_panel(cr, x, &g, bd, others[i], cap, left + i * (pw + gap + 50), top + 30, pw, ph);
+        winner_panel(cr, x, &g, q_base_for(r, others[i]), others[i], cap,
+                     left + i * (pw + gap + 50), top + 30, pw, ph);
     color_bar(cr, W - 118, top + 30, fmin(ph, 260), cap);
     figure_footer(cr, r, W, H);
     return BE_OK;

@@ -143,14 +143,19 @@ static void ratio_of(const results *r, const findings *F, wl_mode m, const char 
     if (!q_has_mode(r, other, m))
         return;
     q_device_name(r, other, name, sizeof name);
-    q_device_name(r, q_base_id(r), base, sizeof base);
+    /* against its own base, which the chart draws it against */
+    q_device_name(r, q_base_id_for(r, other), base, sizeof base);
     if (!f || f->verdict == FIND_UNKNOWN) {
         fmt_append(buf, size, " %s has no shape measured on both it and %s.", name, base);
         return;
     }
     findings_extreme_text(f, 1, hi, sizeof hi);
     findings_extreme_text(f, 0, lo, sizeof lo);
-    fmt_append(buf, size, " The speed of %s runs from %s to %s.", name, lo, hi);
+    if (q_single_base(r))
+        fmt_append(buf, size, " The speed of %s runs from %s to %s.", name, lo, hi);
+    else
+        fmt_append(buf, size, " The speed of %s against %s runs from %s to %s.", name, base, lo,
+                   hi);
     if (t && t->verdict != FIND_UNKNOWN) {
         findings_shapes_text(t, shapes, sizeof shapes);
         findings_widths_text(t, widths, sizeof widths);
@@ -188,9 +193,11 @@ static void winner_of(const results *r, const findings *F, wl_mode m, const char
         fmt_append(buf, size, ".");
 }
 
-/* The paragraph of a chart of the devices against the base: lead (a
- * format naming the base), then the sentence of each other device. */
+/* The paragraph of a chart of the devices against their base: lead (a
+ * format naming the base, or several where devices have bases of their
+ * own), then the sentence of each other device. */
 static void against_base(const results *r, const findings *F, wl_mode m, const char *lead,
+                         const char *several,
                          void (*sentence)(const results *, const findings *, wl_mode, const char *,
                                           char *, size_t),
                          char *buf, size_t size)
@@ -198,7 +205,10 @@ static void against_base(const results *r, const findings *F, wl_mode m, const c
     int bd = q_base(r), d;
     char base[256];
     buf[0] = '\0';
-    q_device_name(r, q_base_id(r), base, sizeof base);
+    if (q_single_base(r))
+        q_device_name(r, q_base_id(r), base, sizeof base);
+    else
+        snprintf(base, sizeof base, "%s", several);
     fmt_append(buf, size, lead, workload_mode_name(m), base);
     for (d = 0; d < r->ndevices; d++)
         if (d != bd)
@@ -210,7 +220,7 @@ void prose_ratio(const results *r, const findings *F, wl_mode m, char *buf, size
     against_base(r, F, m,
                  "Speed of each device in %s relative to %s (its time divided by theirs); "
                  "above 1 the other device is faster.",
-                 ratio_of, buf, size);
+                 "its own stack's CPU", ratio_of, buf, size);
 }
 
 void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, size_t size)
@@ -218,7 +228,7 @@ void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, siz
     against_base(r, F, m,
                  "Which device wins at each hidden width and batch size in %s: blue cells "
                  "are faster than %s, vermillion ones slower, the number is the speed ratio.",
-                 winner_of, buf, size);
+                 "the base named over its panel", winner_of, buf, size);
 }
 
 /* The money of the cost chart's paragraph: each priced device's one
@@ -311,13 +321,21 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         fmt_append(buf, size, " %s %s %s %s of %s", name, cost ? "costs" : "takes", x,
                    cost ? "the cost" : "the time", bname);
         if (f && f->verdict != FIND_UNKNOWN) {
-            char shapes[96];
+            char shapes[96], fb[256], than[270] = "";
             findings_shapes_text(f, shapes, sizeof shapes);
-            fmt_append(buf, size, " (%s %s)", cost ? "cheaper per step" : "faster", shapes);
+            /* the count is of its finding, which may be against another base */
+            if (strcmp(f->c->base, base) != 0) {
+                q_device_name(r, f->c->base, fb, sizeof fb);
+                snprintf(than, sizeof than, " than %s", fb);
+            }
+            fmt_append(buf, size, " (%s%s %s)", cost ? "cheaper per step" : "faster", than, shapes);
         }
         fmt_append(buf, size, ";");
     }
     buf[strlen(buf) - 1] = '.';
+    if (!q_single_base(r))
+        fmt_append(buf, size, " Here every device is set against %s, not its own stack's CPU.",
+                   bname);
     if (cost)
         cost_in_usd(r, m, use, done, n, buf, size);
 }

@@ -37,7 +37,9 @@ int prose_conclusions(const results *r, const findings *F, wl_mode m, char (*b)[
         const finding *c = findings_get(F, id, m, FIT_RESIDENT, 1);
         if (d == bd || !f)
             continue;
-        n += findings_bullet(f, NULL, r, &r->prices, b[n], PROSE_BULLET);
+        /* a framework's CPU against the bare library's: what it costs */
+        n += findings_overhead(f, r, b[n], PROSE_BULLET) ||
+             findings_bullet(f, NULL, r, &r->prices, b[n], PROSE_BULLET);
         if (t && n < max)
             n += findings_bullet(t, f, r, &r->prices, b[n], PROSE_BULLET);
         if (c && n < max)
@@ -135,7 +137,8 @@ void prose_answer(const results *r, const findings *F, char *buf, size_t size)
     const finding *f = prose_lead_finding(F);
     buf[0] = '\0';
     if (f) {
-        findings_lead(f, r, 1, buf, size);
+        if (!findings_lead_stacks(F, r, 2, buf, size))
+            findings_lead(f, r, 1, buf, size);
         return;
     }
     if (r->ndevices == 1) {

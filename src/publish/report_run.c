@@ -229,7 +229,7 @@ static void add_square(xmlNodePtr mn, const results *r, const findings *F, wl_mo
         snprintf(alt, sizeof alt,
                  "Chart: speed of each device relative to %s against "
                  "FLOPs per layer (%s), with the crossovers.",
-                 base, mode);
+                 q_single_base(r) ? base : "its stack's CPU", mode);
         add_chart(mn, dir, chart_prefix, runcharts_name(RUNCHARTS_SPEED_RATIO), m, alt, buf);
         prose_winner(r, F, m, buf, sizeof buf);
         snprintf(alt, sizeof alt,
@@ -336,7 +336,10 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     lead = site_add(a, "lead", NULL);
     hf = prose_lead_finding(&x->F[k]);
     if (hf) {
-        findings_lead(hf, r, 3, buf, sizeof buf);
+        /* a run of several stacks answers for each (PyTorch's GPU against
+         * PyTorch's CPU, breakeven's kernels against OpenBLAS) */
+        if (!findings_lead_stacks(&x->F[k], r, 3, buf, sizeof buf))
+            findings_lead(hf, r, 3, buf, sizeof buf);
         site_add(lead, "p", buf);
         for (i = 0; i < x->F[k].n; i++)
             if (x->F[k].f[i].c->view == FIT_RESIDENT) {

@@ -69,6 +69,15 @@ const char *q_base_id_for(const results *r, const char *dev)
     return r->ndevices > 0 ? r->devices[q_base_for(r, q_device_index(r, dev))].id : "";
 }
 
+int q_single_base(const results *r)
+{
+    int b = q_base(r), d;
+    for (d = 0; d < r->ndevices; d++)
+        if (q_base_for(r, d) != b)
+            return 0;
+    return 1;
+}
+
 int q_device_index(const results *r, const char *id)
 {
     int i;

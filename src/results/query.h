@@ -41,6 +41,10 @@ const char *q_stack(const results *r, const char *dev, char *buf, size_t size);
 int q_base_for(const results *r, int d);
 /* Its id ("" when r has no device). */
 const char *q_base_id_for(const results *r, const char *dev);
+/* 1 when every device of r is against q_base (q_base_for), so that a
+ * chart or a sentence may name one base for all; 0 where stacks have
+ * bases of their own. */
+int q_single_base(const results *r);
 
 #define Q_NO_DEVICE (-1)
 /* The index of device id in r->devices, or Q_NO_DEVICE. */
