@@ -120,6 +120,7 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
     cpu_blas_info(p->blas_version, sizeof p->blas_version, p->blas_config, sizeof p->blas_config,
                   p->blas_core, sizeof p->blas_core, &p->blas_threads);
     snprintf(p->blas_threads_from, sizeof p->blas_threads_from, "%s", c->threads_from);
+    snprintf(p->base, sizeof p->base, "%s", c->base);
 }
 
 /* A warning for every pass during which other processes or the hypervisor
@@ -180,6 +181,14 @@ static int check_prices(const fit_prices *p, const device_set *set, const int *i
                            p->device[i]);
     }
     return BE_OK;
+}
+
+/* BE_EUSAGE when --price or --base names a device this run does not
+ * measure. */
+static int check_named(const cli *c, const device_set *set, const int *idx, int n, err *e)
+{
+    int rc = check_prices(&c->prices, set, idx, n, e);
+    return rc < 0 ? rc : check_base(c->base, set, idx, n, e);
 }
 
 /* The run's results.csv, results.json and summary.md beside its
@@ -352,8 +361,7 @@ static int run_once(const cli *c, int then_report)
         goto fail;
     }
     if ((rc = device_select(&set, c->devices, idx, &nsel, &e)) < 0 ||
-        (rc = check_prices(&c->prices, &set, idx, nsel, &e)) < 0 ||
-        (rc = check_base(c->base, &set, idx, nsel, &e)) < 0 ||
+        (rc = check_named(c, &set, idx, nsel, &e)) < 0 ||
         (rc = plan_check(&c->plan, host_mem_available(), &e)) < 0 ||
         (rc = host_label(getenv("BREAKEVEN_MACHINE"), label, sizeof label, &e)) < 0) {
         status = cmd_status(rc);
@@ -382,7 +390,6 @@ static int run_once(const cli *c, int then_report)
     }
     fill_prov(c, id, &r->prov);
     snprintf(r->prov.label, sizeof r->prov.label, "%s", label);
-    snprintf(r->prov.base, sizeof r->prov.base, "%s", c->base);
     for (i = 0; i < nsel; i++) {
         sel[i] = &set.devs[idx[i]];
         if ((rc = results_add_device(r, &sel[i]->info, &e)) < 0)
