@@ -2704,6 +2704,101 @@ static void test_query_points(void **state)
     results_free(r);
 }
 
+/* A device of kind and type; fw, when not NULL, its "framework" property. */
+static void qt_device_of(results *r, const char *id, const char *kind, const char *type,
+                         const char *fw)
+{
+    device_info d;
+    err e;
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "%s", id);
+    snprintf(d.kind, sizeof d.kind, "%s", kind);
+    snprintf(d.type, sizeof d.type, "%s", type);
+    if (fw)
+        devinfo_prop_add(&d, "framework", "%s", fw);
+    assert_int_equal(results_add_device(r, &d, &e), BE_OK);
+}
+
+/* What each device is measured against (q_stack, q_base_for,
+ * q_base_id_for): by default its own stack's CPU device (PyTorch's GPU
+ * against PyTorch's CPU, a framework's CPU and breakeven's OpenCL against
+ * OpenBLAS); the run's base (--base) for every device once the user chose
+ * it; OpenBLAS where a framework's stack has no CPU device in the run, and
+ * for a device the run does not hold. */
+static void test_query_base_for(void **state)
+{
+    results *r = results_new();
+    char buf[64];
+    (void)state;
+    assert_non_null(r);
+    assert_string_equal(q_base_id_for(r, "cpu"), "");
+    qt_device_of(r, "torch:cuda:0", "framework", "GPU", "PyTorch");
+    qt_device_of(r, "cl:0.0", "opencl", "GPU", NULL);
+    qt_device_of(r, "cpu", "openblas", "CPU", NULL);
+    qt_device_of(r, "torch:cpu", "framework", "CPU", "PyTorch");
+    qt_device_of(r, "ort:cpu", "framework", "CPU", NULL);
+    /* the stack: the framework property, else the id up to its colon */
+    assert_string_equal(q_stack(r, "torch:cuda:0", buf, sizeof buf), "PyTorch");
+    assert_string_equal(q_stack(r, "torch:cpu", buf, sizeof buf), "PyTorch");
+    assert_string_equal(q_stack(r, "ort:cpu", buf, sizeof buf), "ort");
+    assert_string_equal(q_stack(r, "cpu", buf, sizeof buf), "");
+    assert_string_equal(q_stack(r, "cl:0.0", buf, sizeof buf), "");
+    assert_string_equal(q_stack(r, "torch:mps", buf, sizeof buf), "");
+    assert_string_equal(q_stack(r, "torch:cpu", buf, 4), "PyT");
+    /* no --base: each stack's own CPU device */
+    assert_int_equal(q_base(r), 2);
+    assert_int_equal(q_base_for(r, 0), 3);
+    assert_int_equal(q_base_for(r, 1), 2);
+    assert_int_equal(q_base_for(r, 2), 2);
+    assert_int_equal(q_base_for(r, 3), 2);
+    assert_int_equal(q_base_for(r, 4), 2);
+    assert_string_equal(q_base_id_for(r, "torch:cuda:0"), "torch:cpu");
+    assert_string_equal(q_base_id_for(r, "torch:cpu"), "cpu");
+    assert_string_equal(q_base_id_for(r, "ort:cpu"), "cpu");
+    assert_string_equal(q_base_id_for(r, "cl:0.0"), "cpu");
+    assert_string_equal(q_base_id_for(r, "cpu"), "cpu");
+    /* a device the run does not hold: the run's base */
+    assert_int_equal(q_base_for(r, -1), 2);
+    assert_int_equal(q_base_for(r, 5), 2);
+    assert_string_equal(q_base_id_for(r, "torch:cuda:1"), "cpu");
+    /* --base torch:cpu (the post's experiment): every device against it,
+     * the OpenBLAS CPU too, and it against itself */
+    snprintf(r->prov.base, sizeof r->prov.base, "%s", "torch:cpu");
+    assert_int_equal(q_base(r), 3);
+    assert_string_equal(q_base_id(r), "torch:cpu");
+    assert_int_equal(q_base_for(r, 0), 3);
+    assert_int_equal(q_base_for(r, 1), 3);
+    assert_int_equal(q_base_for(r, 2), 3);
+    assert_int_equal(q_base_for(r, 3), 3);
+    assert_int_equal(q_base_for(r, 4), 3);
+    assert_string_equal(q_base_id_for(r, "cpu"), "torch:cpu");
+    assert_string_equal(q_base_id_for(r, "nosuch"), "torch:cpu");
+    /* --base cl:0.0: PyTorch's GPU against it, not against PyTorch's CPU */
+    snprintf(r->prov.base, sizeof r->prov.base, "%s", "cl:0.0");
+    assert_int_equal(q_base(r), 1);
+    assert_string_equal(q_base_id_for(r, "torch:cuda:0"), "cl:0.0");
+    assert_string_equal(q_base_id_for(r, "torch:cpu"), "cl:0.0");
+    results_free(r);
+    /* PyTorch's GPU in a run without PyTorch's CPU: against OpenBLAS */
+    assert_non_null(r = results_new());
+    qt_device_of(r, "cpu", "openblas", "CPU", NULL);
+    qt_device_of(r, "cl:0.0", "opencl", "GPU", NULL);
+    qt_device_of(r, "torch:cuda:0", "framework", "GPU", "PyTorch");
+    qt_device_of(r, "ort:cpu", "framework", "CPU", "ONNX Runtime");
+    assert_int_equal(q_base_for(r, 2), 0);
+    assert_string_equal(q_base_id_for(r, "torch:cuda:0"), "cpu");
+    assert_string_equal(q_base_id_for(r, "ort:cpu"), "cpu");
+    results_free(r);
+    /* no OpenBLAS device: PyTorch's GPU against PyTorch's CPU, the base */
+    assert_non_null(r = results_new());
+    qt_device_of(r, "torch:cpu", "framework", "CPU", "PyTorch");
+    qt_device_of(r, "torch:cuda:0", "framework", "GPU", "PyTorch");
+    assert_int_equal(q_base(r), 0);
+    assert_int_equal(q_base_for(r, 0), 0);
+    assert_int_equal(q_base_for(r, 1), 0);
+    results_free(r);
+}
+
 /* The one rule for an interval too wide to inform: the upper end over twice
  * the lower, a lower end at or below 0, an end not finite. */
 static void test_query_uninformative(void **state)
@@ -3699,6 +3794,7 @@ int main(void)
         cmocka_unit_test(test_fmt_times_and_dates),
         cmocka_unit_test(test_fmt_columns),
         cmocka_unit_test(test_query_points),
+        cmocka_unit_test(test_query_base_for),
         cmocka_unit_test(test_query_fit),
         cmocka_unit_test(test_query_uninformative),
         cmocka_unit_test(test_fmt_ratio),
