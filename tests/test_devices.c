@@ -374,6 +374,123 @@ static void test_unknown_device(void **state)
     assert_null(r);
 }
 
+/* The run that run() wrote, as text (zcat of its results.xml.gz); NULL
+ * when there is none. */
+static char *run_xml(void)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "zcat \"$(cat %s/path)\" >%s/xml", tmpdir, tmpdir);
+    return system(cmd) == 0 ? slurp("xml") : NULL;
+}
+
+/* Every crossover of r is against base, and r has at least one. */
+static void crossovers_against(const results *r, const char *base)
+{
+    int i;
+    assert_true(r->has_fit);
+    assert_true(r->fit.ncross > 0);
+    for (i = 0; i < r->fit.ncross; i++)
+        if (strcmp(r->fit.cross[i].base, base) != 0)
+            fail_msg("crossover %d (%s): base \"%s\", not \"%s\"", i, r->fit.cross[i].other,
+                     r->fit.cross[i].base, base);
+}
+
+/* --base DEV: the run records it as <run base>, every crossover is against
+ * it; a device the run does not measure is refused in one line, exit 2,
+ * before anything is measured or written; without --base the run has no
+ * base attribute and its crossovers are against the OpenBLAS CPU. */
+static void test_base_run(void **state)
+{
+    results *r;
+    char *s;
+    (void)state;
+    assert_int_equal(run("", "--devices cpu,ref:cpu --base ref:cpu", &r), 0);
+    assert_non_null(r);
+    assert_string_equal(r->prov.base, "ref:cpu");
+    crossovers_against(r, "ref:cpu");
+    results_free(r);
+    assert_non_null(s = run_xml());
+    assert_non_null(strstr(s, "\" base=\"ref:cpu\" seed=\"1\" "));
+    free(s);
+    assert_int_equal(run("", "--devices cpu,ref:cpu --base cl:9.9", &r), 2);
+    assert_null(r);
+    s = slurp("err");
+    assert_string_equal(s, "breakeven: --base: this run does not measure a device \"cl:9.9\" (it "
+                           "measures cpu, ref:cpu) (see breakeven --help)\n");
+    free(s);
+    assert_int_equal(run("", "--devices cpu,ref:cpu", &r), 0);
+    assert_non_null(r);
+    assert_string_equal(r->prov.base, "");
+    crossovers_against(r, "cpu");
+    results_free(r);
+    assert_non_null(s = run_xml());
+    assert_null(strstr(s, " base=\"ref:cpu\""));
+    assert_non_null(strstr(s, "\" seed=\"1\" "));
+    /* <run …/> of the file, without a base attribute */
+    {
+        char *at = strstr(s, "<run ");
+        assert_non_null(at);
+        *strchr(at, '>') = '\0';
+        assert_null(strstr(at, " base="));
+    }
+    free(s);
+}
+
+/* `refit --base DEV` sets the base of a stored run and its crossovers
+ * follow; a device the run did not measure is refused in one line, exit 2,
+ * and the file is left as it was, to the byte. */
+static void test_base_refit(void **state)
+{
+    char cmd[4096], *msg, id[128];
+    results *r;
+    err e;
+    (void)state;
+    assert_int_equal(run("", "--devices cpu,ref:cpu", &r), 0);
+    assert_non_null(r);
+    snprintf(id, sizeof id, "%s", r->prov.id);
+    results_free(r);
+    snprintf(cmd, sizeof cmd,
+             "cp \"$(cat %s/path)\" %s/before.gz && %s refit %s --base nosuch --out %s/out "
+             ">%s/stdout 2>%s/err",
+             tmpdir, tmpdir, bin, id, tmpdir, tmpdir, tmpdir);
+    {
+        int st = system(cmd);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 2);
+    }
+    msg = slurp("err");
+    snprintf(cmd, sizeof cmd,
+             "breakeven: --base: %s/out/runs/%s/results.xml.gz measured no device "
+             "\"nosuch\" (see breakeven --help)\n",
+             tmpdir, id);
+    assert_string_equal(msg, cmd);
+    free(msg);
+    snprintf(cmd, sizeof cmd, "cmp -s %s/before.gz \"$(cat %s/path)\"", tmpdir, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "%s refit %s --base ref:cpu --out %s/out >%s/stdout 2>%s/err && "
+             "zcat \"$(cat %s/path)\" >%s/xml",
+             bin, id, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/xml", tmpdir);
+    if (results_load(cmd, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(r->prov.base, "ref:cpu");
+    crossovers_against(r, "ref:cpu");
+    results_free(r);
+    /* a refit without --base keeps the base it has */
+    snprintf(cmd, sizeof cmd,
+             "%s refit %s --out %s/out >%s/stdout 2>%s/err && zcat \"$(cat %s/path)\" >%s/xml", bin,
+             id, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/xml", tmpdir);
+    if (results_load(cmd, &r, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(r->prov.base, "ref:cpu");
+    crossovers_against(r, "ref:cpu");
+    results_free(r);
+}
+
 static int have_torch(void)
 {
     return system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") == 0;
@@ -501,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_unknown_device),    cmocka_unit_test(test_torch_quick),
         cmocka_unit_test(test_fault_hang_budget), cmocka_unit_test(test_call_limit),
         cmocka_unit_test(test_all_frameworks),    cmocka_unit_test(test_ort_quick),
+        cmocka_unit_test(test_base_run),          cmocka_unit_test(test_base_refit),
     };
     char here[512];
     ssize_t n;
