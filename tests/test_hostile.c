@@ -57,6 +57,7 @@
 #include "infile.h"
 #include "outlock.h"
 #include "report.h"
+#include "query.h"
 #include "results.h"
 #include "runcharts.h"
 #include "utf8.h"
@@ -636,6 +637,13 @@ static void check_nan_max_error(const results *r)
     assert_true(r->points[1].max_error == 0.125);
 }
 
+/* the base the user chose, loaded; every other device is measured against it */
+static void check_run_base(const results *r)
+{
+    assert_string_equal(r->prov.base, "cl:0.0");
+    assert_int_equal(q_base(r), 1);
+}
+
 static const hcase cases[] = {
     /* the file itself */
     {"base", "", "", NULL, NULL, check_base},
@@ -779,6 +787,16 @@ static const hcase cases[] = {
     {"seed-negative", "seed=\"1\"", "seed=\"-1\"", NULL,
      ":5: <run> attribute \"seed\" is \"-1\", not an integer from 0 to 2^64-1", NULL},
     {"seed-max", "seed=\"1\"", "seed=\"18446744073709551615\"", NULL, NULL, check_seed_max},
+    /* the base device the user chose (--base): one of the run's devices, an id */
+    {"run-base", "seed=\"1\"", "base=\"cl:0.0\" seed=\"1\"", NULL, NULL, check_run_base},
+    {"run-base-empty", "seed=\"1\"", "base=\"\" seed=\"1\"", NULL,
+     ":5: <run> attribute \"base\" is \"\", not 1 to 31 bytes", NULL},
+    {"run-base-unlisted", "seed=\"1\"", "base=\"cl:9.9\" seed=\"1\"", NULL,
+     ":9: <run> has base=\"cl:9.9\", which <devices> does not list", NULL},
+    /* 32 bytes: an id one longer than any device's, refused, not cut to one */
+    {"run-base-long", "seed=\"1\"", "base=\"cl:0.000000000000000000000000000\" seed=\"1\"", NULL,
+     ":5: <run> attribute \"base\" is \"cl:0.000000000000000000000000000\", not 1 to 31 bytes",
+     NULL},
     /* the CPUs' round trips of a pass, and samples taken a cache apart */
     {"hop", "threads=\"2\"/>",
      "threads=\"2\"/><passes><pass index=\"1\" started=\"2026-11-22T00:00:00Z\" seconds=\"1\" "

@@ -69,8 +69,9 @@ void rs_read_run(rs_loader *ld, xmlNodePtr n, rs_prov *p)
         rs_get_text(ld, n, "pair", p->pair, sizeof p->pair, 0);
         p->pair_side = (char)("AB"[rs_get_enum(ld, n, "pair-side", pair_sides, COUNT(pair_sides))]);
     }
+    /* a device's id, kept exactly: a cut one could name another device */
     if (rs_has(n, "base"))
-        rs_get_text(ld, n, "base", p->base, sizeof p->base, 0);
+        rs_get_exact(ld, n, "base", p->base, sizeof p->base);
     p->seed = rs_get_seed(ld, n, "seed");
     p->budget = rs_get_real(ld, n, "budget", DBL_MIN, TIME_MAX);
     p->layers = (int)rs_get_int(ld, n, "layers", 1, RESULTS_MAX_LAYERS);
