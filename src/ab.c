@@ -85,11 +85,11 @@ static int hear(int fd, char *buf, size_t size, double timeout)
 
 /* ---- the child's side -------------------------------------------------- */
 
-int ab_pace_hello(ab_pace *p, const char *run_id, const char *devices, err *e)
+int ab_pace_hello(ab_pace *p, const char *run_id, int format, const char *devices, err *e)
 {
     char line[AB_LINE];
     long pid;
-    snprintf(line, sizeof line, "id %s %d %s\n", run_id, RESULTS_FORMAT, devices);
+    snprintf(line, sizeof line, "id %s %d %s\n", run_id, format, devices);
     if (say(p->fd, line) < 0 || hear(p->fd, line, sizeof line, -1.0) != 1)
         return err_set(e, BE_EINTR, "--paired: the ab that started this run is gone");
     if (sscanf(line, "sibling %ld", &pid) != 1 || pid <= 0)

@@ -90,9 +90,11 @@ typedef struct ab_pace {
     int sibling;  /* the other side's pid (ab_pace_hello)              */
 } ab_pace;
 
-/* "id RUN FORMAT DEVICES" (DEVICES: the device ids, comma-separated), then the
- * parent's "sibling PID": the other side, into p->sibling. */
-int ab_pace_hello(ab_pace *p, const char *run_id, const char *devices, err *e);
+/* "id RUN FORMAT DEVICES" (FORMAT: the run's results format,
+ * results_format, so that an older ab reads a run it can compare; DEVICES:
+ * the device ids, comma-separated), then the parent's "sibling PID": the
+ * other side, into p->sibling. */
+int ab_pace_hello(ab_pace *p, const char *run_id, int format, const char *devices, err *e);
 /* A sweep_progress_fn with ctx an ab_pace: on SWEEP_START says "ready K N"
  * (visit K of N) and waits for "go" (else raises the stop flag); every
  * event goes on to progress_event. */

@@ -150,7 +150,6 @@ static void print_machine_warnings(FILE *out, const results *r)
                 kept, kept == 1 ? "" : "s");
 }
 
-/* Every priced device must be one the run measures. */
 /* BE_EUSAGE when --base names no device this run measures. */
 static int check_base(const char *base, const device_set *set, const int *idx, int n, err *e)
 {
@@ -168,6 +167,7 @@ static int check_base(const char *base, const device_set *set, const int *idx, i
                    ids[0] ? ids : "none");
 }
 
+/* Every priced device must be one the run measures. */
 static int check_prices(const fit_prices *p, const device_set *set, const int *idx, int n, err *e)
 {
     int i, j, found;
@@ -410,7 +410,7 @@ static int run_once(const cli *c, int then_report)
         goto fail;
     }
     outlock_give(&lk);
-    if ((c->paired_side && (rc = ab_pace_hello(&pace, id, devs, &e)) < 0) ||
+    if ((c->paired_side && (rc = ab_pace_hello(&pace, id, results_format(r), devs, &e)) < 0) ||
         (rc = run_measure(c, sel, nsel, r, path, c->paired_side ? &pace : NULL, &lk, &e)) < 0)
         goto fail;
     run_notes(c, sel, nsel, r, c->format >= CLI_BMF ? stderr : stdout);

@@ -411,6 +411,7 @@ static void test_base_run(void **state)
     results_free(r);
     assert_non_null(s = run_xml());
     assert_non_null(strstr(s, "\" base=\"ref:cpu\" seed=\"1\" "));
+    assert_non_null(strstr(s, "<breakeven-results format=\"3\" "));
     free(s);
     assert_int_equal(run("", "--devices cpu,ref:cpu --base cl:9.9", &r), 2);
     assert_null(r);
@@ -489,6 +490,67 @@ static void test_base_refit(void **state)
     assert_string_equal(r->prov.base, "ref:cpu");
     crossovers_against(r, "ref:cpu");
     results_free(r);
+}
+
+/* The format of a run's file: 2 for OpenBLAS (and OpenCL) against the CPU,
+ * as 0.3.0 wrote it; 3 with a framework device, the base not chosen. */
+static void test_format_by_devices(void **state)
+{
+    results *r;
+    char *s;
+    (void)state;
+    assert_int_equal(run("", "--devices cpu", &r), 0);
+    assert_non_null(r);
+    results_free(r);
+    assert_non_null(s = run_xml());
+    assert_non_null(strstr(s, "<breakeven-results format=\"2\" "));
+    free(s);
+    assert_int_equal(run("", "--devices cpu,ref:cpu", &r), 0);
+    assert_non_null(r);
+    results_free(r);
+    assert_non_null(s = run_xml());
+    assert_non_null(strstr(s, "<breakeven-results format=\"3\" "));
+    free(s);
+}
+
+/* `ab --base DEV` hands the base to both sides (each side's run records
+ * it), and takes their runs of format 3: it ends with its gate's answer
+ * (0, 3 or 4: the times are this machine's), not a refusal. */
+static void test_base_ab(void **state)
+{
+    char cmd[4096];
+    results *r;
+    err e;
+    int st, side;
+    (void)state;
+    snprintf(cmd, sizeof cmd,
+             "rm -rf %s/out && env BREAKEVEN_REF_ADAPTER=%s %s ab --quick --quiet --budget 3 "
+             "--passes 2 --devices cpu,ref:cpu --base ref:cpu --out %s/out >%s/stdout 2>%s/err",
+             tmpdir, ref, bin, tmpdir, tmpdir, tmpdir);
+    st = system(cmd);
+    assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 3 && WEXITSTATUS(st) != 4) {
+        char *why = slurp("err");
+        fail_msg("ab exited %d: %s", WEXITSTATUS(st), why ? why : "");
+    }
+    for (side = 0; side < 2; side++) {
+        FILE *f;
+        char path[1024];
+        snprintf(cmd, sizeof cmd, "ls %s/out/runs/*/results.xml.gz | sed -n %dp >%s/path", tmpdir,
+                 side + 1, tmpdir);
+        assert_int_equal(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/path", tmpdir);
+        assert_non_null(f = fopen(path, "r"));
+        assert_non_null(fgets(path, sizeof path, f));
+        fclose(f);
+        path[strcspn(path, "\n")] = '\0';
+        if (results_load(path, &r, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        assert_string_equal(r->prov.base, "ref:cpu");
+        assert_true(r->prov.pair_side == 'A' || r->prov.pair_side == 'B');
+        crossovers_against(r, "ref:cpu");
+        results_free(r);
+    }
 }
 
 static int have_torch(void)
@@ -619,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_fault_hang_budget), cmocka_unit_test(test_call_limit),
         cmocka_unit_test(test_all_frameworks),    cmocka_unit_test(test_ort_quick),
         cmocka_unit_test(test_base_run),          cmocka_unit_test(test_base_refit),
+        cmocka_unit_test(test_format_by_devices), cmocka_unit_test(test_base_ab),
     };
     char here[512];
     ssize_t n;

@@ -687,8 +687,8 @@ static const hcase cases[] = {
      ":5: <run> attribute \"started\" is \"2026-11-22T00:00:00\", not a UTC time", NULL},
     {"year-9999", "started=\"2026-11-22T00:00:00Z\"", "started=\"9999-12-31T23:59:59.5Z\"", NULL,
      NULL, NULL},
-    {"format-3", "format=\"1\"", "format=\"3\"", NULL,
-     ":2: results format \"3\" is not supported (this breakeven reads formats 1 to 2)", NULL},
+    {"format-4", "format=\"1\"", "format=\"4\"", NULL,
+     ":2: results format \"4\" is not supported (this breakeven reads formats 1 to 3)", NULL},
     {"format-missing", " format=\"1\"", "", NULL,
      ":2: <breakeven-results> lacks attribute \"format\"", NULL},
 

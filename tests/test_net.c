@@ -461,7 +461,7 @@ static void test_results_rejects(void **state)
     expect_rejected(" sizes=\"512-256-10\"", "", "sizes");
     expect_rejected("net=\"tiny\"", "net=\"a b\"", "net");
     expect_rejected("net=\"tiny\"", "net=\"\"", "net");
-    expect_rejected("format=\"2\"", "format=\"3\"", "format \"3\" is not supported");
+    expect_rejected("format=\"2\"", "format=\"4\"", "format \"4\" is not supported");
     expect_rejected("<summary view=\"weights-on-host\"", "<summary view=\"transfer\"",
                     "two \"transfer\" summaries");
     expect_rejected(" whost=\"", " whost=\"-", "whost");

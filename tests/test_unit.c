@@ -743,6 +743,73 @@ static void assert_summary_equal(const stats_summary *a, const stats_summary *b)
     assert_true(a->drift_z == b->drift_z);
 }
 
+/* Saves r to tmpdir/name and returns the file's text (malloc'd). */
+static char *saved_text(const results *r, const char *name)
+{
+    char path[512], *text = NULL;
+    err e;
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    if (results_save(r, NULL, path, &e) != BE_OK || fsx_read_all(path, &text, NULL, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    return text;
+}
+
+/* The format a run is written in: 2 for a run of OpenBLAS and OpenCL
+ * against the CPU, as 0.3.0 wrote it; 3 once it has a base the user chose
+ * or a framework device, which an older breakeven then refuses by its
+ * number; and each loads back as written. */
+static void test_results_format(void **state)
+{
+    results *a = results_new(), *b = NULL;
+    device_info d;
+    char path[512], *text;
+    err e;
+    (void)state;
+    assert_non_null(a);
+    fill_fixture(a);
+    assert_int_equal(results_format(a), 2);
+    text = saved_text(a, "f2.xml");
+    assert_non_null(strstr(text, "<breakeven-results format=\"2\" status=\"complete\">"));
+    {
+        char *run = strstr(text, "<run ");
+        assert_non_null(run);
+        *strchr(run, '>') = '\0';
+        assert_null(strstr(run, " base="));
+    }
+    free(text);
+    /* a base chosen */
+    snprintf(a->prov.base, sizeof a->prov.base, "%s", "cl:0.0");
+    assert_int_equal(results_format(a), 3);
+    text = saved_text(a, "f3-base.xml");
+    assert_non_null(strstr(text, "<breakeven-results format=\"3\" status=\"complete\">"));
+    free(text);
+    snprintf(path, sizeof path, "%s/f3-base.xml", tmpdir);
+    if (results_load(path, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(b->prov.base, "cl:0.0");
+    results_free(b);
+    /* a framework device, the base not chosen */
+    a->prov.base[0] = '\0';
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "ref:cpu");
+    snprintf(d.kind, sizeof d.kind, "framework");
+    snprintf(d.type, sizeof d.type, "CPU");
+    devinfo_prop_add(&d, "framework", "%s", "reference");
+    assert_int_equal(results_add_device(a, &d, NULL), BE_OK);
+    assert_int_equal(results_format(a), 3);
+    text = saved_text(a, "f3-framework.xml");
+    assert_non_null(strstr(text, "<breakeven-results format=\"3\" status=\"complete\">"));
+    free(text);
+    snprintf(path, sizeof path, "%s/f3-framework.xml", tmpdir);
+    if (results_load(path, &b, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_string_equal(b->prov.base, "");
+    assert_int_equal(b->ndevices, 3);
+    assert_string_equal(b->devices[2].kind, "framework");
+    results_free(b);
+    results_free(a);
+}
+
 static void test_results_round_trip(void **state)
 {
     results *a = results_new(), *b = NULL;
@@ -894,7 +961,7 @@ static void test_results_rejects(void **state)
     expect_rejected("status=\"ok\"", "status=\"fast\"", "status");
     expect_rejected("<point device=\"cpu\"", "<point device=\"gpu9\"", "gpu9");
     expect_rejected("wall=\"", "wall=\"-", "wall");
-    expect_rejected("format=\"2\"", "format=\"3\"", "format");
+    expect_rejected("format=\"2\"", "format=\"4\"", "format");
     expect_rejected("<breakeven-results", "<html><breakeven-results", "");
     expect_rejected("</points>", "</points><extra/>", "extra");
     expect_rejected("<summary view=\"resident\" n=\"6\"", "<summary view=\"resident\" n=\"7\"",
@@ -3759,6 +3826,7 @@ int main(void)
         cmocka_unit_test(test_changes_known),
         cmocka_unit_test(test_changes_manual),
         cmocka_unit_test(test_results_round_trip),
+        cmocka_unit_test(test_results_format),
         cmocka_unit_test(test_summary_leaves_far_out),
         cmocka_unit_test(test_compare_cache_apart),
         cmocka_unit_test(test_compare_pair),

@@ -21,9 +21,11 @@
 #include "stats.h"
 #include "telemetry.h"
 
-/* The format written; results_load reads format 1 (0.1.0 and 0.2.0: the
- * square stack only) and 2 (points may name a network). */
-#define RESULTS_FORMAT 2
+/* The newest format, the last one results_load reads: 1 (0.1.0 and
+ * 0.2.0: the square stack only), 2 (0.3.0: points may name a network) and
+ * 3 (a run with a framework device or a base the user chose).  A run is
+ * written in the oldest of them that holds it (results_format). */
+#define RESULTS_FORMAT 3
 
 typedef enum { PT_OK = 0, PT_OUT_OF_MEMORY, PT_FAILED_VERIFICATION, PT_SKIPPED } rs_status;
 
@@ -232,6 +234,12 @@ int results_add_samples(rs_point *p, const step_times *t, int n, int pass, err *
 int results_add_pass(results *r, const rs_pass *ps, err *e);
 /* The device description of a point, or NULL. */
 const device_info *results_device(const results *r, const char *id);
+/* The format r is written in (results_save): 3 when it has a framework
+ * device or a base the user chose (prov.base), a run whose crossovers are
+ * not all against the OpenBLAS CPU as a reader of format 2 takes them, so
+ * that every older breakeven refuses it in its one line about a newer
+ * format; else 2, and such a run is written exactly as 0.3.0 wrote it. */
+int results_format(const results *r);
 
 /* A point's summaries leave out its samples taken while the host's CPUs
  * were a cache apart (step_times.far; cachehop.h) when at least this many

@@ -442,6 +442,17 @@ static int write_maybe_gz(const char *root, const char *path, const void *text, 
     return rc;
 }
 
+int results_format(const results *r)
+{
+    int i;
+    if (r->prov.base[0])
+        return 3;
+    for (i = 0; i < r->ndevices; i++)
+        if (strcmp(r->devices[i].kind, "framework") == 0)
+            return 3;
+    return 2;
+}
+
 int results_save(const results *r, const char *out, const char *path, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
@@ -456,7 +467,7 @@ int results_save(const results *r, const char *out, const char *path, err *e)
     }
     doc->_private = &w;
     xmlDocSetRootElement(doc, root);
-    putf(root, "format", "%d", RESULTS_FORMAT);
+    putf(root, "format", "%d", results_format(r));
     put(root, "status", r->partial ? "partial" : "complete");
     write_passes(write_prov(root, &r->prov), r);
     write_devices(root, r);
