@@ -2133,6 +2133,36 @@ static void test_provenance_env(void **state)
     results_free(b);
 }
 
+/* What each device is measured against: a run with --base and one without
+ * share no crossover, and say why; --base naming the device the default
+ * would have chosen anyway changes nothing. */
+static void test_provenance_base(void **state)
+{
+    results *a = cmp_scaled("0.3.21", 1.0, 4), *b = cmp_scaled("0.3.21", 1.0, 4);
+    compare_diff d[COMPARE_MAX_DIFFS];
+    device_info gpu;
+    (void)state;
+    memset(&gpu, 0, sizeof gpu);
+    snprintf(gpu.id, sizeof gpu.id, "cl:0.0");
+    snprintf(gpu.kind, sizeof gpu.kind, "opencl");
+    snprintf(gpu.type, sizeof gpu.type, "GPU");
+    assert_int_equal(results_add_device(a, &gpu, NULL), BE_OK);
+    assert_int_equal(results_add_device(b, &gpu, NULL), BE_OK);
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 0);
+    snprintf(b->prov.base, sizeof b->prov.base, "%s", "cl:0.0");
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 2);
+    assert_string_equal(d[0].what, "cpu base");
+    assert_string_equal(d[0].a, "itself");
+    assert_string_equal(d[0].b, "cl:0.0");
+    assert_string_equal(d[1].what, "cl:0.0 base");
+    assert_string_equal(d[1].a, "cpu");
+    assert_string_equal(d[1].b, "itself");
+    snprintf(b->prov.base, sizeof b->prov.base, "%s", "cpu");
+    assert_int_equal(compare_provenance(a, b, d, COMPARE_MAX_DIFFS), 0);
+    results_free(a);
+    results_free(b);
+}
+
 /* A device's kernel configurations: the inference options as "kernel
  * config"; the training options, which a device records only where they
  * differ, as "kernel config (training)", listed when either run recorded
@@ -3838,6 +3868,7 @@ int main(void)
         cmocka_unit_test(test_compare_gpu_band),
         cmocka_unit_test(test_provenance_env),
         cmocka_unit_test(test_provenance_kernels),
+        cmocka_unit_test(test_provenance_base),
         cmocka_unit_test(test_compare_quick_tenth),
         cmocka_unit_test(test_cachehop),
         cmocka_unit_test(test_results_rejects),

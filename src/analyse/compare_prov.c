@@ -3,7 +3,8 @@
  * compare_provenance): the host and its hardware, the OS, the libraries,
  * breakeven, the grid, the recorded environment variable by variable, and
  * per device its model, driver, library and kernel configurations (of
- * inference and, where it differs, of training).  The comparison leads with
+ * inference and, where it differs, of training) and the device it is
+ * measured against.  The comparison leads with
  * it, the history labels its steps with it, and the archive's band takes
  * only runs for which it is empty.
  */
@@ -14,6 +15,7 @@
 #include "compare.h"
 #include "compare_impl.h"
 #include "devinfo.h"
+#include "query.h"
 
 /* The list provenance differences are collected into. */
 typedef struct diff_list {
@@ -142,6 +144,13 @@ static void diff_kernels(diff_list *l, const device_info *x, const device_info *
     diff(l, what, ta ? ta : ka ? ka : "", tb ? tb : kb ? kb : "");
 }
 
+/* The device dev is measured against in r, "itself" for the base. */
+static const char *base_word(const results *r, const char *dev)
+{
+    const char *b = q_base_id_for(r, dev);
+    return strcmp(b, dev) == 0 ? "itself" : b;
+}
+
 int compare_provenance(const results *a, const results *b, compare_diff *out, int max)
 {
     char da[300], db[300], what[96];
@@ -178,6 +187,10 @@ int compare_provenance(const results *a, const results *b, compare_diff *out, in
         snprintf(what, sizeof what, "%.31s library", x->id);
         diff(&l, what, x->library, y->library);
         diff_kernels(&l, x, y);
+        /* what its crossovers are against (--base, else its stack's CPU):
+         * runs that differ here have none of them in common */
+        snprintf(what, sizeof what, "%.31s base", x->id);
+        diff(&l, what, base_word(a, x->id), base_word(b, y->id));
     }
     return l.n;
 }
