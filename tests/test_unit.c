@@ -2886,13 +2886,22 @@ static void test_query_base_for(void **state)
     assert_string_equal(q_base_id_for(r, "torch:cuda:0"), "cpu");
     assert_string_equal(q_base_id_for(r, "ort:cpu"), "cpu");
     results_free(r);
-    /* no OpenBLAS device: PyTorch's GPU against PyTorch's CPU, the base */
+    /* no OpenBLAS device: PyTorch's GPU against PyTorch's CPU, the base,
+     * in whichever order they were listed */
     assert_non_null(r = results_new());
+    qt_device_of(r, "torch:cuda:0", "framework", "GPU", "PyTorch");
     qt_device_of(r, "torch:cpu", "framework", "CPU", "PyTorch");
+    assert_int_equal(q_base(r), 1);
+    assert_int_equal(q_base_for(r, 0), 1);
+    assert_int_equal(q_base_for(r, 1), 1);
+    assert_string_equal(q_base_id_for(r, "torch:cuda:0"), "torch:cpu");
+    results_free(r);
+    /* no CPU at all: the first device */
+    assert_non_null(r = results_new());
+    qt_device_of(r, "cl:0.1", "opencl", "GPU", NULL);
     qt_device_of(r, "torch:cuda:0", "framework", "GPU", "PyTorch");
     assert_int_equal(q_base(r), 0);
-    assert_int_equal(q_base_for(r, 0), 0);
-    assert_int_equal(q_base_for(r, 1), 0);
+    assert_string_equal(q_base_id_for(r, "torch:cuda:0"), "cl:0.1");
     results_free(r);
 }
 

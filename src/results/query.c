@@ -22,6 +22,11 @@ int q_base(const results *r)
     for (i = 0; i < r->ndevices; i++)
         if (strcmp(r->devices[i].kind, "openblas") == 0)
             return i;
+    /* a CPU, wherever the user listed it: `--devices torch:cuda:0,torch:cpu`
+     * sets the GPU against the CPU as the other order does */
+    for (i = 0; i < r->ndevices; i++)
+        if (strcmp(r->devices[i].type, "CPU") == 0)
+            return i;
     return 0;
 }
 

@@ -19,7 +19,8 @@
 
 /* The index in r->devices of the run's base device: the one its user
  * chose (`--base`, prov.base) when r has it, else the first device of kind
- * "openblas", else the first device (0 when r has none).  Every device is
+ * "openblas", else the first of type "CPU", else the first device (0 when
+ * r has none).  Every device is
  * compared with it but where q_base_for says otherwise. */
 int q_base(const results *r);
 /* Its id, or "" when r has no device. */
