@@ -794,11 +794,29 @@ int findings_lead_stacks(const findings *F, const results *r, int sentences, cha
     return n;
 }
 
+/* At f's worst shape (best 0) or best (1): the advantage of f's other
+ * device with its interval, in x (fmt_ratio_ci), and how much longer its
+ * step takes than the base's (negative: shorter), its size in t. */
+static double shape_gap(const results *r, const finding *f, int best, char *x, size_t xsize,
+                        char *t, size_t tsize)
+{
+    const fit_crossover *c = f->c;
+    const int h = best ? f->best_hidden : f->worst_hidden,
+              b = best ? f->best_batch : f->worst_batch;
+    const double v = best ? f->best : f->worst, lo = best ? f->best_lo : f->worst_lo,
+                 hi = best ? f->best_hi : f->worst_hi;
+    const rs_point *pb = q_point(r, c->base, c->mode, h, b),
+                   *po = q_point(r, c->other, c->mode, h, b);
+    const double dt = pb && po ? q_median(po, FIT_RESIDENT) - q_median(pb, FIT_RESIDENT) : 0.0;
+    fmt_time(t, tsize, fabs(dt));
+    fmt_ratio_ci(x, xsize, v, lo, hi, q_ci_uninformative(lo, hi));
+    return dt;
+}
+
 int findings_overhead(const finding *f, const results *r, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
     const device_info *b = results_device(r, c->base), *o = results_device(r, c->other);
-    const rs_point *pb, *po;
     char other[256], base[256], x[200], t[32], shapes[96], lo[32], hi[32];
     double dt;
     int k, said = 0;
@@ -811,12 +829,7 @@ int findings_overhead(const finding *f, const results *r, char *buf, size_t size
     q_device_name(r, c->other, other, sizeof other);
     q_device_name(r, c->base, base, sizeof base);
     /* where it is furthest behind: its interval's upper end the lowest */
-    pb = q_point(r, c->base, c->mode, f->worst_hidden, f->worst_batch);
-    po = q_point(r, c->other, c->mode, f->worst_hidden, f->worst_batch);
-    dt = pb && po ? q_median(po, FIT_RESIDENT) - q_median(pb, FIT_RESIDENT) : 0.0;
-    fmt_time(t, sizeof t, fabs(dt));
-    fmt_ratio_ci(x, sizeof x, f->worst, f->worst_lo, f->worst_hi,
-                 q_ci_uninformative(f->worst_lo, f->worst_hi));
+    dt = shape_gap(r, f, 0, x, sizeof x, t, sizeof t);
     if (f->worst < 1.0)
         fmt_append(buf, size,
                    "In %s, %s costs most over %s at hidden %d, batch %d: %s, %s more per step.",
@@ -831,12 +844,7 @@ int findings_overhead(const finding *f, const results *r, char *buf, size_t size
     if (f->nwins == 0) {
         fmt_append(buf, size, " It is faster at none of the %d shapes measured.", f->nshapes);
     } else if (f->best > 1.0) {
-        pb = q_point(r, c->base, c->mode, f->best_hidden, f->best_batch);
-        po = q_point(r, c->other, c->mode, f->best_hidden, f->best_batch);
-        dt = pb && po ? q_median(pb, FIT_RESIDENT) - q_median(po, FIT_RESIDENT) : 0.0;
-        fmt_time(t, sizeof t, fabs(dt));
-        fmt_ratio_ci(x, sizeof x, f->best, f->best_lo, f->best_hi,
-                     q_ci_uninformative(f->best_lo, f->best_hi));
+        dt = -shape_gap(r, f, 1, x, sizeof x, t, sizeof t);
         fmt_append(buf, size,
                    " It is faster %s, most at hidden %d, batch %d: by %s, %s %s per step.", shapes,
                    f->best_hidden, f->best_batch, x, t, dt >= 0.0 ? "less" : "more");

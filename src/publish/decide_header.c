@@ -264,34 +264,26 @@ static const char header_lookup[] =
     "    return a.device;\n"
     "}\n";
 
-static const char header_strict[] =
-    "\n/* The same, but NULL where the batch lies outside the measured batches. */\n"
-    "static inline const char *breakeven_device_strict(const char *net, const char *mode,\n"
-    "                                                  const char *view, int batch,\n"
-    "                                                  struct breakeven_answer *info)\n{\n"
-    "    struct breakeven_answer a;\n"
-    "    const char *d = breakeven_device(net, mode, view, batch, &a);\n"
-    "    if (a.extrapolated)\n"
-    "        d = a.device = NULL;\n"
-    "    if (info)\n"
-    "        *info = a;\n"
-    "    return d;\n"
-    "}\n\n#endif\n";
-
-static const char header_strict_in[] =
-    "\n/* The same, but NULL where the batch lies outside the measured batches. */\n"
-    "static inline const char *breakeven_device_strict_in(const char *stack, const char *net,\n"
-    "                                                     const char *mode, const char *view,\n"
-    "                                                     int batch,\n"
-    "                                                     struct breakeven_answer *info)\n{\n"
-    "    struct breakeven_answer a;\n"
-    "    const char *d = breakeven_device_in(stack, net, mode, view, batch, &a);\n"
-    "    if (a.extrapolated)\n"
-    "        d = a.device = NULL;\n"
-    "    if (info)\n"
-    "        *info = a;\n"
-    "    return d;\n"
-    "}\n\n#endif\n";
+/* The strict lookup, of one stack's answers (in 1: "_in", with the stack
+ * as its first parameter) or of the run's. */
+static void header_strict(FILE *f, int in)
+{
+    const char *sfx = in ? "_in" : "", *param = in ? "const char *stack, " : "",
+               *arg = in ? "stack, " : "";
+    fprintf(f,
+            "\n/* The same, but NULL where the batch lies outside the measured batches. */\n"
+            "static inline const char *breakeven_device_strict%s(%sconst char *net,\n"
+            "    const char *mode, const char *view, int batch, struct breakeven_answer *info)\n{\n"
+            "    struct breakeven_answer a;\n"
+            "    const char *d = breakeven_device%s(%snet, mode, view, batch, &a);\n"
+            "    if (a.extrapolated)\n"
+            "        d = a.device = NULL;\n"
+            "    if (info)\n"
+            "        *info = a;\n"
+            "    return d;\n"
+            "}\n\n#endif\n",
+            sfx, param, sfx, arg);
+}
 
 void decide_header_text(FILE *f, const results *r, const choice_set *cs)
 {
@@ -329,5 +321,5 @@ void decide_header_text(FILE *f, const results *r, const choice_set *cs)
               "            continue;\n",
               f);
     fputs(header_lookup, f);
-    fputs(in ? header_strict_in : header_strict, f);
+    header_strict(f, in);
 }
