@@ -14,6 +14,8 @@
 const net = require("net");
 
 const PROTOCOL = 1;
+// the most steps one STPN may ask for (docs/devices.md)
+const STEPS_MAX = 64;
 
 // ---- a minimal protobuf writer, for onnx.proto's ModelProto -------------
 
@@ -107,7 +109,8 @@ function main() {
         "protocol " + PROTOCOL, "name ONNX Runtime CPU", "framework ONNX Runtime",
         "framework-version " + version, "type CPU", "vendor Microsoft",
         "library ONNX Runtime " + version + " (CPU execution provider, MLAS)",
-        "devices cpu", "prop ort-threads " + threads, "prop node " + process.version,
+        "devices cpu", "steps " + STEPS_MAX, "prop ort-threads " + threads,
+        "prop node " + process.version,
       ].join("\n") + "\n"));
     } else if (type === "PREP") {
       const [mode, L, batch, linearLast] = [0, 4, 8, 12].map((o) => payload.readInt32LE(o));
@@ -133,13 +136,18 @@ function main() {
     } else if (type === "RSET") {
       point.out = null; // inference changes nothing
       send("OKAY");
-    } else if (type === "STEP") {
-      const t0 = process.hrtime.bigint();
-      point.out = await point.session.run(point.feeds);
-      const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-      const t = Buffer.alloc(48);
-      [Math.max(wall, 1e-9), -1, -1, -1, -1, -1].forEach((v, k) => t.writeDoubleLE(v, 8 * k));
-      send("TIME", t);
+    } else if (type === "STEP" || type === "STPN") {
+      // STPN: several steps back to back, each timed as STEP's
+      const k = type === "STPN" ? payload.readUInt32LE(0) : 1;
+      if (k < 1 || k > STEPS_MAX) throw new Error("STPN of " + k + " steps");
+      const t = Buffer.alloc(48 * k);
+      for (let j = 0; j < k; j++) {
+        const t0 = process.hrtime.bigint();
+        point.out = await point.session.run(point.feeds);
+        const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+        [Math.max(wall, 1e-9), -1, -1, -1, -1, -1].forEach((v, i) => t.writeDoubleLE(v, 48 * j + 8 * i));
+      }
+      send(type === "STPN" ? "TIMS" : "TIME", t);
     } else if (type === "STAT") {
       const parts = [point.x];
       for (let l = 1; l <= point.L; l++) {

@@ -17,6 +17,8 @@ import sys
 import time
 
 PROTOCOL = 1
+# the most steps one STPN may ask for (docs/devices.md)
+STEPS_MAX = 64
 TEXT_MAX = 65536
 
 
@@ -100,6 +102,7 @@ def main():
         "type %s" % typ,
         "vendor %s" % vendor,
         "library %s" % library,
+        "steps %d" % STEPS_MAX,
         "prop torch-threads %d" % torch.get_num_threads(),
         "prop torch-device %s" % dev_name,
         "prop python %s" % sys.version.split()[0],
@@ -124,6 +127,14 @@ def main():
             elif typ == b"STEP":
                 wall = net.step()
                 send(sock, b"TIME", struct.pack("<6d", wall, -1.0, -1.0, -1.0, -1.0, -1.0))
+            elif typ == b"STPN":
+                # several steps back to back, each timed as STEP's
+                (k,) = struct.unpack("<I", payload)
+                if not 1 <= k <= STEPS_MAX:
+                    sys.exit("STPN of %d steps" % k)
+                walls = [net.step() for _ in range(k)]
+                send(sock, b"TIMS", b"".join(
+                    struct.pack("<6d", w, -1.0, -1.0, -1.0, -1.0, -1.0) for w in walls))
             elif typ == b"STAT":
                 send(sock, b"DATA", net.state())
             elif typ == b"RELS":

@@ -12,8 +12,11 @@
  *   nan        its state's output holds a NaN
  *   version    says it speaks protocol 2
  *   garbage    answers STEP with bytes that are not the protocol
+ *   short      answers a STPN one step short
  * BREAKEVEN_REF_PIDFILE, when set, is where it writes its process id (to
- * see that it does not outlive breakeven).
+ * see that it does not outlive breakeven).  BREAKEVEN_REF_STEPS=N offers
+ * STPN of up to N steps (its hello's `steps N`), and BREAKEVEN_REF_STPN,
+ * when set, is a file where it counts the STPN it answered.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -242,10 +245,21 @@ static void state(net *m, const char *fault)
     free(s);
 }
 
+/* Writes n, the STPN answered so far, to BREAKEVEN_REF_STPN's file. */
+static void count_stpn(int n)
+{
+    const char *path = getenv("BREAKEVEN_REF_STPN");
+    FILE *f = path ? fopen(path, "w") : NULL;
+    if (f) {
+        fprintf(f, "%d\n", n);
+        fclose(f);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    const char *fault = getenv("BREAKEVEN_REF_FAULT");
-    int at = 0, steps = 0, i;
+    const char *fault = getenv("BREAKEVEN_REF_FAULT"), *offer = getenv("BREAKEVEN_REF_STEPS");
+    int at = 0, steps = 0, i, nstpn = 0;
     net m;
     memset(&m, 0, sizeof m);
     for (i = 1; i + 1 < argc; i++)
@@ -280,8 +294,9 @@ int main(int argc, char **argv)
             snprintf(txt, sizeof txt,
                      "protocol %d\nname breakeven's reference adapter\nframework reference\n"
                      "framework-version 1\ntype CPU\nvendor breakeven\nlibrary plain loops\n"
-                     "prop reference-fault %s\n",
-                     strcmp(fault, "version") == 0 ? 2 : 1, fault[0] ? fault : "none");
+                     "prop reference-fault %s\nsteps %d\n",
+                     strcmp(fault, "version") == 0 ? 2 : 1, fault[0] ? fault : "none",
+                     offer ? atoi(offer) : 0);
             reply("HELO", txt, strlen(txt));
         } else if (strcmp(type, "PREP") == 0) {
             prepare(&m, len);
@@ -289,27 +304,46 @@ int main(int argc, char **argv)
         } else if (strcmp(type, "RSET") == 0) {
             reset(&m);
             reply("OKAY", NULL, 0);
-        } else if (strcmp(type, "STEP") == 0) {
-            struct timespec a, b;
-            double t[6] = {0, -1, -1, -1, -1, -1};
-            steps++;
-            if (strncmp(fault, "crash:", 6) == 0 && steps == at)
-                raise(SIGSEGV);
-            if (strncmp(fault, "hang:", 5) == 0 && steps == at)
-                for (;;)
-                    pause();
+        } else if (strcmp(type, "STEP") == 0 || strcmp(type, "STPN") == 0) {
+            static double t[64][6];
+            uint32_t k = 1;
+            int j;
+            if (type[3] == 'N') {
+                unsigned char arg[4];
+                if (len != 4)
+                    return 1;
+                get(arg, 4);
+                k = (uint32_t)arg[0] | (uint32_t)arg[1] << 8 | (uint32_t)arg[2] << 16 |
+                    (uint32_t)arg[3] << 24;
+                if (k < 1 || k > 64 || !offer || (int)k > atoi(offer))
+                    return 1;
+                count_stpn(++nstpn);
+            }
             if (strcmp(fault, "garbage") == 0) {
                 put("HTTP/1.1 200 OK\r\n\r\n", 19);
                 continue;
             }
-            clock_gettime(CLOCK_MONOTONIC, &a);
-            step(&m);
-            clock_gettime(CLOCK_MONOTONIC, &b);
-            t[0] = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
-            if (t[0] <= 0.0)
-                t[0] = 1e-9;
-            t[4] = t[0];
-            reply("TIME", t, sizeof t);
+            for (j = 0; j < (int)k; j++) {
+                struct timespec a, b;
+                steps++;
+                if (strncmp(fault, "crash:", 6) == 0 && steps == at)
+                    raise(SIGSEGV);
+                if (strncmp(fault, "hang:", 5) == 0 && steps == at)
+                    for (;;)
+                        pause();
+                clock_gettime(CLOCK_MONOTONIC, &a);
+                step(&m);
+                clock_gettime(CLOCK_MONOTONIC, &b);
+                t[j][0] = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+                if (t[j][0] <= 0.0)
+                    t[j][0] = 1e-9;
+                t[j][1] = t[j][2] = t[j][3] = t[j][5] = -1.0;
+                t[j][4] = t[j][0];
+            }
+            if (type[3] == 'N')
+                reply("TIMS", t, (k - (strcmp(fault, "short") == 0)) * sizeof t[0]);
+            else
+                reply("TIME", t[0], sizeof t[0]);
         } else if (strcmp(type, "STAT") == 0) {
             state(&m, fault);
         } else if (strcmp(type, "RELS") == 0) {

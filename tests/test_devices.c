@@ -193,6 +193,48 @@ static void test_call_limit(void **state)
     assert_true(sweep_call_limit(HUGE_VAL, 3.0) == SWEEP_LIMIT_FLOOR);
 }
 
+/* An adapter that offers several steps at once (its hello's `steps`) is
+ * asked for them once a point's steps follow one another: every point
+ * still verifies (the state is of the one step after a reset), the run
+ * records the offer, and the STPN the adapter answered are counted. */
+static void test_steps_at_once(void **state)
+{
+    results *r;
+    char env[1200], *n;
+    const device_info *d;
+    (void)state;
+    snprintf(env, sizeof env, "BREAKEVEN_REF_STEPS=8 BREAKEVEN_REF_STPN=%s/stpn", tmpdir);
+    assert_int_equal(run(env, "--mode both --devices cpu,ref:cpu", &r), 0);
+    assert_non_null(r);
+    assert_int_equal(points_are(r, "ref:cpu", PT_OK, NULL), 8);
+    assert_non_null(d = results_device(r, "ref:cpu"));
+    assert_string_equal(devinfo_prop(d, "steps-at-once"), "8");
+    assert_non_null(n = slurp("stpn"));
+    assert_true(atoi(n) > 0);
+    free(n);
+    results_free(r);
+    /* without the offer: no STPN, no property */
+    assert_int_equal(run("BREAKEVEN_REF_STEPS=0", "--devices cpu,ref:cpu", &r), 0);
+    assert_int_equal(points_are(r, "ref:cpu", PT_OK, NULL), 4);
+    assert_null(devinfo_prop(results_device(r, "ref:cpu"), "steps-at-once"));
+    results_free(r);
+}
+
+static void test_fault_steps_short(void **state)
+{
+    (void)state;
+    fault("BREAKEVEN_REF_STEPS=8 BREAKEVEN_REF_FAULT=short", PT_SKIPPED, "the reply to STPN holds ",
+          1);
+}
+
+static void test_fault_crash_in_steps(void **state)
+{
+    (void)state;
+    /* the 40th step falls inside a STPN of the first points' samples */
+    fault("BREAKEVEN_REF_STEPS=8 BREAKEVEN_REF_FAULT=crash:40", PT_SKIPPED,
+          "the adapter went away during STPN (the adapter was killed by signal 11)", 1);
+}
+
 static void test_fault_wrong(void **state)
 {
     (void)state;
@@ -671,17 +713,31 @@ static void test_torch_quick(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ref_quick),         cmocka_unit_test(test_fault_crash),
-        cmocka_unit_test(test_fault_hang),        cmocka_unit_test(test_fault_wrong),
-        cmocka_unit_test(test_fault_size),        cmocka_unit_test(test_fault_nan),
-        cmocka_unit_test(test_fault_garbage),     cmocka_unit_test(test_fault_version),
-        cmocka_unit_test(test_fault_no_start),    cmocka_unit_test(test_no_orphan_kill),
-        cmocka_unit_test(test_no_orphan_term),    cmocka_unit_test(test_devices_lists),
-        cmocka_unit_test(test_unknown_device),    cmocka_unit_test(test_torch_quick),
-        cmocka_unit_test(test_fault_hang_budget), cmocka_unit_test(test_call_limit),
-        cmocka_unit_test(test_all_frameworks),    cmocka_unit_test(test_ort_quick),
-        cmocka_unit_test(test_base_run),          cmocka_unit_test(test_base_refit),
-        cmocka_unit_test(test_format_by_devices), cmocka_unit_test(test_base_ab),
+        cmocka_unit_test(test_ref_quick),
+        cmocka_unit_test(test_fault_crash),
+        cmocka_unit_test(test_fault_hang),
+        cmocka_unit_test(test_fault_wrong),
+        cmocka_unit_test(test_fault_size),
+        cmocka_unit_test(test_fault_nan),
+        cmocka_unit_test(test_fault_garbage),
+        cmocka_unit_test(test_fault_version),
+        cmocka_unit_test(test_fault_no_start),
+        cmocka_unit_test(test_no_orphan_kill),
+        cmocka_unit_test(test_no_orphan_term),
+        cmocka_unit_test(test_devices_lists),
+        cmocka_unit_test(test_unknown_device),
+        cmocka_unit_test(test_torch_quick),
+        cmocka_unit_test(test_fault_hang_budget),
+        cmocka_unit_test(test_call_limit),
+        cmocka_unit_test(test_all_frameworks),
+        cmocka_unit_test(test_ort_quick),
+        cmocka_unit_test(test_base_run),
+        cmocka_unit_test(test_base_refit),
+        cmocka_unit_test(test_format_by_devices),
+        cmocka_unit_test(test_base_ab),
+        cmocka_unit_test(test_steps_at_once),
+        cmocka_unit_test(test_fault_steps_short),
+        cmocka_unit_test(test_fault_crash_in_steps),
     };
     char here[512];
     ssize_t n;
