@@ -15,6 +15,9 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -3440,7 +3443,7 @@ static void test_machstate_live(void **state)
     volatile double sink = 0.0;
     int i;
     (void)state;
-    machstate_begin(&mark, 0);
+    machstate_begin(&mark, NULL, 0);
     for (i = 0; i < 20000000; i++)
         sink += (double)i;
     machstate_end(&mark, &m);
@@ -3454,6 +3457,56 @@ static void test_machstate_live(void **state)
     if (m.has_freq)
         assert_true(m.freq_mhz > 0.0);
     (void)sink;
+}
+
+/* A process named to machstate_begin (a framework's adapter) is counted
+ * as ours, not as the others' load: over one interval, a child that
+ * spends 0.3 s of CPU adds to self_cpu and leaves others_cpu, against
+ * the same interval read without it. */
+static void test_machstate_pids(void **state)
+{
+    machstate_mark with, without;
+    machstate a, b;
+    int go[2], done[2];
+    char c = 0;
+    pid_t pid;
+    (void)state;
+    assert_int_equal(pipe(go), 0);
+    assert_int_equal(pipe(done), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct timespec t;
+        volatile double sink = 0.0;
+        if (read(go[0], &c, 1) != 1)
+            _exit(1);
+        do {
+            int i;
+            for (i = 0; i < 100000; i++)
+                sink += (double)i;
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        } while ((double)t.tv_sec + (double)t.tv_nsec * 1e-9 < 0.3);
+        if (write(done[1], &c, 1) != 1)
+            _exit(1);
+        pause(); /* alive at the interval's end, as an adapter is */
+        _exit(0);
+    }
+    machstate_begin(&with, (const int[]){(int)pid}, 1);
+    machstate_begin(&without, NULL, 0);
+    assert_int_equal(write(go[1], &c, 1), 1);
+    assert_int_equal(read(done[0], &c, 1), 1);
+    machstate_end(&with, &a);
+    machstate_end(&without, &b);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    close(go[0]);
+    close(go[1]);
+    close(done[0]);
+    close(done[1]);
+    if (!a.has_cpu || !b.has_cpu)
+        skip(); /* no /proc/stat */
+    assert_true(a.self_cpu > b.self_cpu + 0.02);
+    assert_true(a.others_cpu < b.others_cpu - 0.02);
 }
 
 /* Samples keep their pass, passes their machine state, the OpenBLAS
@@ -3915,6 +3968,7 @@ int main(void)
         cmocka_unit_test(test_contention),
         cmocka_unit_test(test_machstate_parse),
         cmocka_unit_test(test_machstate_live),
+        cmocka_unit_test(test_machstate_pids),
         cmocka_unit_test(test_results_passes_round_trip),
         cmocka_unit_test(test_cli_passes_and_threads),
         cmocka_unit_test(test_blas_core_advice),

@@ -127,6 +127,11 @@ typedef struct backend_ops {
      * sweep_call_limit).  NULL for a backend that runs in breakeven's own
      * process (the CPU, OpenCL), whose calls cannot be cut short. */
     void (*set_limit)(void *dev, double seconds);
+    /* The process other than breakeven that computes for the device (a
+     * framework's adapter), whose CPU time is breakeven's own, not the
+     * machine's other load (machstate.h); 0 when none runs.  NULL for a
+     * backend in breakeven's own process. */
+    int (*pid)(void *dev);
 } backend_ops;
 
 /* A device the sweep can measure: its description, its operations and the

@@ -68,19 +68,21 @@ int machstate_parse_self(const char *text, unsigned long long *ticks)
     return 1;
 }
 
-static void read_ticks(machstate_ticks *t, int sibling)
+static void read_ticks(machstate_ticks *t, const machstate_mark *m)
 {
     char stat[1024], self[1024], path[64];
-    unsigned long long other = 0;
+    int i;
     memset(t, 0, sizeof *t);
     t->ok = read_line("/proc/stat", stat, sizeof stat) && machstate_parse_stat(stat, t) &&
             read_line("/proc/self/stat", self, sizeof self) && machstate_parse_self(self, &t->self);
-    /* a sibling gone leaves its ticks out of both ends alike, or of the
+    /* a process gone leaves its ticks out of both ends alike, or of the
      * end only, which then reads as ours going backwards: no reading */
-    snprintf(path, sizeof path, "/proc/%d/stat", sibling);
-    if (t->ok && sibling > 0 && read_line(path, self, sizeof self) &&
-        machstate_parse_self(self, &other))
-        t->self += other;
+    for (i = 0; t->ok && i < m->npids; i++) {
+        unsigned long long other = 0;
+        snprintf(path, sizeof path, "/proc/%d/stat", m->pids[i]);
+        if (read_line(path, self, sizeof self) && machstate_parse_self(self, &other))
+            t->self += other;
+    }
 }
 
 void machstate_shares(const machstate_ticks *a, const machstate_ticks *b, machstate *out)
@@ -157,10 +159,14 @@ static int read_temp(double *celsius)
     return n > 0;
 }
 
-void machstate_begin(machstate_mark *m, int sibling)
+void machstate_begin(machstate_mark *m, const int *pids, int npids)
 {
-    m->sibling = sibling;
-    read_ticks(&m->ticks, sibling);
+    int i;
+    m->npids = 0;
+    for (i = 0; i < npids && m->npids < MACHSTATE_MAX_PIDS; i++)
+        if (pids[i] > 0)
+            m->pids[m->npids++] = pids[i];
+    read_ticks(&m->ticks, m);
 }
 
 void machstate_end(const machstate_mark *m, machstate *out)
@@ -169,7 +175,7 @@ void machstate_end(const machstate_mark *m, machstate *out)
     char line[256];
 
     memset(out, 0, sizeof *out);
-    read_ticks(&now, m->sibling);
+    read_ticks(&now, m);
     machstate_shares(&m->ticks, &now, out);
     out->has_loadavg =
         read_line("/proc/loadavg", line, sizeof line) && sscanf(line, "%lf", &out->loadavg) == 1;

@@ -34,12 +34,15 @@ typedef struct machstate_ticks {
     unsigned long long self;  /* this process, every thread: utime + stime       */
 } machstate_ticks;
 
+#define MACHSTATE_MAX_PIDS 16
+
 /* The start of an interval. */
 typedef struct machstate_mark {
     machstate_ticks ticks;
-    int sibling; /* a process whose CPU time is breakeven's own too (the
-                    other side of an `ab` pair, whose visits alternate with
-                    this one's); 0: none */
+    int npids;                    /* processes whose CPU time is breakeven's */
+    int pids[MACHSTATE_MAX_PIDS]; /* own too: the other side of an `ab` pair,
+                                      whose visits alternate with this one's,
+                                      and the framework devices' adapters */
 } machstate_mark;
 
 /* What the machine did over an interval (shares are of all CPUs' time). */
@@ -56,8 +59,9 @@ typedef struct machstate {
     double temp_c; /* the hottest thermal zone                     */
 } machstate;
 
-/* Marks the start of an interval; sibling as in machstate_mark. */
-void machstate_begin(machstate_mark *m, int sibling);
+/* Marks the start of an interval; pids[0..npids) as in machstate_mark
+ * (those past MACHSTATE_MAX_PIDS, and any ≤ 0, are left out). */
+void machstate_begin(machstate_mark *m, const int *pids, int npids);
 /* Reads the machine at the end of the interval that m started. */
 void machstate_end(const machstate_mark *m, machstate *out);
 

@@ -523,6 +523,12 @@ static void fw_set_limit(void *dev, double seconds)
         d->limit = seconds;
 }
 
+static int fw_pid(void *dev)
+{
+    const fw_dev *d = dev;
+    return d->pid > 0 ? (int)d->pid : 0;
+}
+
 static const backend_ops fw_ops = {
     .kind = BACKEND_FRAMEWORK,
     .prepare = fw_prepare,
@@ -531,6 +537,7 @@ static const backend_ops fw_ops = {
     .state = fw_state,
     .release = fw_release,
     .set_limit = fw_set_limit,
+    .pid = fw_pid,
 };
 
 /* ---- starting and describing -------------------------------------------- */

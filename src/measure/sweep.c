@@ -649,7 +649,7 @@ static int run_pass(sweep *sw, int k, err *e)
     rs_pass ps;
     machstate_mark mark;
     double pass_start = host_seconds();
-    int slot, q, rc;
+    int slot, q, rc, pids[MACHSTATE_MAX_PIDS], npids = 0, d;
 
     memset(&ps, 0, sizeof ps);
     ps.index = r->npasses + 1;
@@ -657,7 +657,13 @@ static int run_pass(sweep *sw, int k, err *e)
     if ((rc = results_add_pass(r, &ps, e)) < 0)
         return rc;
     slot = r->npasses - 1;
-    machstate_begin(&mark, sw->p->sibling_pid);
+    /* our CPU time: this process's, the other side's of an `ab` pair and
+     * the framework adapters' (else a run of torch:cpu reads as busy) */
+    pids[npids++] = sw->p->sibling_pid;
+    for (d = 0; d < sw->ndev && npids < MACHSTATE_MAX_PIDS; d++)
+        if (sw->devs[d]->ops->pid)
+            pids[npids++] = sw->devs[d]->ops->pid(sw->devs[d]->handle);
+    machstate_begin(&mark, pids, npids);
     shuffle(sw->order, sw->npts, &sw->rng);
     for (q = 0; q < sw->npts && rc == BE_OK; q++)
         rc = visit_cell(sw, k, slot, q, e);
