@@ -10,6 +10,12 @@
 #                   Timer on the same step (docs/benchmarks.md)
 #   make bench-ab   the power of the paired command `ab` on real runs of real
 #                   changes of known size (docs/compare.md; build/bench-ab/)
+#   make bench-sharpness  N default runs back to back (BENCH_RUNS, 3): per
+#                   device the share of uninformative intervals, their median
+#                   hi/lo, summaries on a contradicted minority, cross-run
+#                   coverage (docs/statistics.md)
+#   make bench-alone  each device's time alone against the interleaved sweep
+#                   (docs/statistics.md: no library slows another)
 #   make bench-history  whether the history finds the step compare finds, on
 #                   real series with a slower BLAS interposed (docs/compare.md;
 #                   build/bench-history/)
@@ -117,6 +123,7 @@ FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 FUZZ_DICT_cache    := tests/fuzz/cache.dict
 
 .PHONY: all check test test-programs fuzzers report bench bench-compare bench-ab bench-history bench-torch \
+        bench-sharpness bench-alone \
         bench-archive fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
@@ -346,6 +353,13 @@ bench-history: $(BIN) $(BUILD)/libslowblas.so
 # the same step, interleaved, 5 rounds a mode (about 15 minutes here).
 bench-torch: $(BIN)
 	tests/bench_torch --binary ./$(BIN)
+
+BENCH_RUNS ?= 3
+bench-sharpness: $(BIN)
+	tests/bench_sharpness --runs $(BENCH_RUNS) --binary ./$(BIN)
+
+bench-alone: $(BIN)
+	tests/bench_alone --binary ./$(BIN)
 
 # The archive at scale (docs/archive.md): one real default-sized run of
 # this machine, made once and kept in $(BENCH_ARCHIVE)/real/, and the

@@ -125,29 +125,32 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
 
 /* A warning for every pass during which other processes or the hypervisor
  * took a noticeable share of the CPU (q_pass_busy); a note when visits ran
- * with the host's CPUs a cache apart (cachehop.h), and a warning when a
- * point had to keep such samples. */
+ * with the host's CPUs a cache apart (cachehop.h), with the points
+ * summarized from their near samples alone. */
 static void print_machine_warnings(FILE *out, const results *r)
 {
     char buf[128];
-    int i, far, checked, kept;
+    int i, far, checked, near, vague, passes;
+    double spread;
     for (i = 0; i < r->npasses; i++)
         if (q_pass_busy(r, &r->passes[i])) {
             prose_busy_pass(r, &r->passes[i], buf, sizeof buf);
             fprintf(out, "warning: the machine was busy during pass %d (%s); intervals are wider\n",
                     r->passes[i].index, buf);
         }
-    kept = q_run_far(r, &far, &checked);
+    near = q_run_far(r, &far, &checked);
     if (far)
         fprintf(out,
-                "note: the host's CPUs were a cache apart around %d of %d visits; their samples "
-                "are left out wherever a point has 3 others%s (docs/statistics.md)\n",
-                far, checked, kept ? "" : ", which every point had");
-    if (kept)
+                "note: the host's CPUs were a cache apart around %d of %d visits; %d point%s "
+                "summarized from the near samples alone, where at least half were near and the "
+                "far ones' median lay outside their interval (docs/statistics.md)\n",
+                far, checked, near, near == 1 ? " is" : "s are");
+    if ((vague = q_run_uninformative(r, &passes, &spread)) > 0)
         fprintf(out,
-                "warning: %d point%s kept samples taken with the CPUs a cache apart (too few "
-                "others); their times may be slow\n",
-                kept, kept == 1 ? "" : "s");
+                "note: %d of %d points stayed uninformative (an interval over %.0f times wide), "
+                "measured in up to %d passes whose medians lie up to %.3g times apart; a longer "
+                "--budget gives them more passes (docs/statistics.md)\n",
+                vague, r->npoints, Q_UNINFORMATIVE, passes, spread);
 }
 
 /* BE_EUSAGE when --base names no device this run measures. */
@@ -251,9 +254,10 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
     if (!grid)
         return err_set(e, BE_EFAIL, "out of memory");
     start = host_seconds();
-    /* a fifth of the budget is kept for refinement around the crossover */
-    rc = sweep_run(&p, grid, ngrid, c->no_refine ? c->plan.budget : 0.8 * c->plan.budget, sel, nsel,
-                   r, c->out, path, lk, stop_flag(), pace ? ab_pace_event : progress_event,
+    /* three tenths of the budget are kept for refinement around the
+     * crossover and for the points whose intervals say nothing (refine.h) */
+    rc = sweep_run(&p, grid, NULL, ngrid, c->no_refine ? c->plan.budget : 0.7 * c->plan.budget, sel,
+                   nsel, r, c->out, path, lk, stop_flag(), pace ? ab_pace_event : progress_event,
                    pace ? (void *)pace : (void *)&pg, e);
     /* a side of a pair writes nothing more until the other has measured */
     if (rc == BE_OK && pace)
@@ -261,7 +265,8 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
     if (rc == BE_OK) {
         refine_opts ro = {&c->plan, &c->prices, c->no_refine, start,          sel, nsel,
                           c->out,   path,       stop_flag(),  progress_event, &pg, lk};
-        rc = refine_run(&ro, r, e);
+        int again;
+        rc = refine_run(&ro, r, &again, e);
     }
     progress_finish(&pg);
     free(grid);

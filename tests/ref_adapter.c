@@ -13,6 +13,9 @@
  *   version    says it speaks protocol 2
  *   garbage    answers STEP with bytes that are not the protocol
  *   short      answers a STPN one step short
+ *   moody:N    every second visit of a shape (its 2nd, 4th, ... PREP) takes
+ *              N microseconds longer a step, slept inside the step: a
+ *              device whose passes disagree (the precision passes' test)
  * BREAKEVEN_REF_PIDFILE, when set, is where it writes its process id (to
  * see that it does not outlive breakeven).  BREAKEVEN_REF_STEPS=N offers
  * STPN of up to N steps (its hello's `steps N`), and BREAKEVEN_REF_STPN,
@@ -36,6 +39,24 @@ typedef struct net {
 } net;
 
 static int fd = 3;
+
+/* The visits (PREP) of each shape so far, for moody: N; a shape is its
+ * mode, batch and first width. */
+typedef struct visits {
+    int mode, B, d0, n;
+} visits;
+
+/* 1 when this PREP of m's shape is its 2nd, 4th, ...: a slow visit. */
+static int moody_visit(const net *m, visits *v, int nv)
+{
+    int i;
+    for (i = 0; i < nv && v[i].n > 0; i++)
+        if (v[i].mode == m->mode && v[i].B == m->B && v[i].d0 == m->d[0])
+            return ++v[i].n % 2 == 0;
+    if (i < nv)
+        v[i] = (visits){m->mode, m->B, m->d[0], 1};
+    return 0;
+}
 
 static void put(const void *p, size_t n)
 {
@@ -259,7 +280,8 @@ static void count_stpn(int n)
 int main(int argc, char **argv)
 {
     const char *fault = getenv("BREAKEVEN_REF_FAULT"), *offer = getenv("BREAKEVEN_REF_STEPS");
-    int at = 0, steps = 0, i, nstpn = 0;
+    int at = 0, steps = 0, i, nstpn = 0, slow = 0;
+    static visits seen[64];
     net m;
     memset(&m, 0, sizeof m);
     for (i = 1; i + 1 < argc; i++)
@@ -300,6 +322,7 @@ int main(int argc, char **argv)
             reply("HELO", txt, strlen(txt));
         } else if (strcmp(type, "PREP") == 0) {
             prepare(&m, len);
+            slow = strncmp(fault, "moody:", 6) == 0 && moody_visit(&m, seen, 64);
             reply("OKAY", NULL, 0);
         } else if (strcmp(type, "RSET") == 0) {
             reset(&m);
@@ -333,6 +356,10 @@ int main(int argc, char **argv)
                         pause();
                 clock_gettime(CLOCK_MONOTONIC, &a);
                 step(&m);
+                if (slow) {
+                    struct timespec nap = {at / 1000000, (long)(at % 1000000) * 1000};
+                    nanosleep(&nap, NULL);
+                }
                 clock_gettime(CLOCK_MONOTONIC, &b);
                 t[j][0] = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
                 if (t[j][0] <= 0.0)

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "fsx.h"
+#include "query.h"
 #include "results.h"
 #include "sweep.h"
 
@@ -41,15 +42,19 @@ static char tmpdir[256], ref[1024];
  * environment env (words "NAME=VALUE" separated by spaces, "" for none),
  * stderr into tmpdir/err; returns the exit status and loads the run into *r (NULL
  * when none was written). */
-static int run(const char *env, const char *args, results **r)
+/* `run --quick --quiet` of args, with env, into tmpdir/out (stdout and
+ * stderr beside it), *r the run loaded (NULL when none was written);
+ * refine: 0 adds --budget 3 --no-refine. */
+static int run_with(const char *env, const char *args, int refine, results **r)
 {
     char cmd[4096], path[1024];
     int st;
     err e;
     snprintf(cmd, sizeof cmd,
-             "rm -rf %s/out && env BREAKEVEN_REF_ADAPTER=%s %s %s run --quick --quiet --budget 3 "
-             "--no-refine %s --out %s/out >%s/stdout 2>%s/err",
-             tmpdir, ref, env, bin, args, tmpdir, tmpdir, tmpdir);
+             "rm -rf %s/out && env BREAKEVEN_REF_ADAPTER=%s %s %s run --quick --quiet %s %s "
+             "--out %s/out >%s/stdout 2>%s/err",
+             tmpdir, ref, env, bin, refine ? "" : "--budget 3 --no-refine", args, tmpdir, tmpdir,
+             tmpdir);
     st = system(cmd);
     *r = NULL;
     snprintf(cmd, sizeof cmd, "ls %s/out/runs/*/results.xml.gz > %s/path 2>/dev/null", tmpdir,
@@ -67,6 +72,11 @@ static int run(const char *env, const char *args, results **r)
             fclose(f);
     }
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int run(const char *env, const char *args, results **r)
+{
+    return run_with(env, args, 0, r);
 }
 
 static char *slurp(const char *name)
@@ -217,6 +227,52 @@ static void test_steps_at_once(void **state)
     assert_int_equal(run("BREAKEVEN_REF_STEPS=0", "--devices cpu,ref:cpu", &r), 0);
     assert_int_equal(points_are(r, "ref:cpu", PT_OK, NULL), 4);
     assert_null(devinfo_prop(results_device(r, "ref:cpu"), "steps-at-once"));
+    results_free(r);
+}
+
+/* The passes a point's samples come from. */
+static int passes_of(const rs_point *p)
+{
+    int seen[64] = {0}, i, n = 0;
+    for (i = 0; i < p->nsamples; i++)
+        if (p->pass[i] >= 0 && p->pass[i] < 64)
+            n += !seen[p->pass[i]]++;
+    return n;
+}
+
+/* Points whose passes disagree are measured again (refine_precision): a
+ * device whose every second visit of a shape takes 20 ms longer a step
+ * leaves each of the grid's 4 points uninformative after its 3 passes
+ * (fast, slow, fast); the rest of the budget visits them again in passes
+ * of their own, and `run` says how many stayed uninformative.  Without
+ * refinement (as each side of `ab`), the grid's 3 passes only. */
+static void test_precision_passes(void **state)
+{
+    results *r;
+    char *out, line[96];
+    int i, k, vague = 0;
+    (void)state;
+    assert_int_equal(
+        run_with("BREAKEVEN_REF_FAULT=moody:20000", "--budget 8 --devices ref:cpu", 1, &r), 0);
+    assert_non_null(r);
+    assert_int_equal(points_are(r, "ref:cpu", PT_OK, NULL), 4);
+    assert_true(r->npasses > 3);
+    for (k = 3; k < r->npasses; k++)
+        assert_true(r->passes[k].visits >= 1 && r->passes[k].visits <= 4);
+    for (i = 0; i < r->npoints; i++) {
+        assert_true(passes_of(&r->points[i]) >= 4);
+        vague += q_summary_uninformative(&r->points[i].resident);
+    }
+    assert_non_null(out = slurp("stdout"));
+    snprintf(line, sizeof line, "note: %d of 4 points stayed uninformative", vague);
+    if (vague)
+        assert_non_null(strstr(out, line));
+    else
+        assert_null(strstr(out, "stayed uninformative"));
+    free(out);
+    results_free(r);
+    assert_int_equal(run("BREAKEVEN_REF_FAULT=moody:20000", "--devices ref:cpu", &r), 0);
+    assert_int_equal(r->npasses, 3);
     results_free(r);
 }
 
@@ -713,31 +769,19 @@ static void test_torch_quick(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ref_quick),
-        cmocka_unit_test(test_fault_crash),
-        cmocka_unit_test(test_fault_hang),
-        cmocka_unit_test(test_fault_wrong),
-        cmocka_unit_test(test_fault_size),
-        cmocka_unit_test(test_fault_nan),
-        cmocka_unit_test(test_fault_garbage),
-        cmocka_unit_test(test_fault_version),
-        cmocka_unit_test(test_fault_no_start),
-        cmocka_unit_test(test_no_orphan_kill),
-        cmocka_unit_test(test_no_orphan_term),
-        cmocka_unit_test(test_devices_lists),
-        cmocka_unit_test(test_unknown_device),
-        cmocka_unit_test(test_torch_quick),
-        cmocka_unit_test(test_fault_hang_budget),
-        cmocka_unit_test(test_call_limit),
-        cmocka_unit_test(test_all_frameworks),
-        cmocka_unit_test(test_ort_quick),
-        cmocka_unit_test(test_base_run),
-        cmocka_unit_test(test_base_refit),
-        cmocka_unit_test(test_format_by_devices),
-        cmocka_unit_test(test_base_ab),
-        cmocka_unit_test(test_steps_at_once),
-        cmocka_unit_test(test_fault_steps_short),
-        cmocka_unit_test(test_fault_crash_in_steps),
+        cmocka_unit_test(test_ref_quick),         cmocka_unit_test(test_fault_crash),
+        cmocka_unit_test(test_fault_hang),        cmocka_unit_test(test_fault_wrong),
+        cmocka_unit_test(test_fault_size),        cmocka_unit_test(test_fault_nan),
+        cmocka_unit_test(test_fault_garbage),     cmocka_unit_test(test_fault_version),
+        cmocka_unit_test(test_fault_no_start),    cmocka_unit_test(test_no_orphan_kill),
+        cmocka_unit_test(test_no_orphan_term),    cmocka_unit_test(test_devices_lists),
+        cmocka_unit_test(test_unknown_device),    cmocka_unit_test(test_torch_quick),
+        cmocka_unit_test(test_fault_hang_budget), cmocka_unit_test(test_call_limit),
+        cmocka_unit_test(test_all_frameworks),    cmocka_unit_test(test_ort_quick),
+        cmocka_unit_test(test_base_run),          cmocka_unit_test(test_base_refit),
+        cmocka_unit_test(test_format_by_devices), cmocka_unit_test(test_base_ab),
+        cmocka_unit_test(test_steps_at_once),     cmocka_unit_test(test_precision_passes),
+        cmocka_unit_test(test_fault_steps_short), cmocka_unit_test(test_fault_crash_in_steps),
     };
     char here[512];
     ssize_t n;

@@ -3013,46 +3013,101 @@ static void assert_close(double got, double want)
 /* Three passes of 5 equal samples, at e^0, e^0.1 and e^-0.1: the between
  * pass variance of the log-medians is 0.01 (2 degrees of freedom), so the
  * half-width is t(0.975, 2)·√(0.01/3) on the log scale around the median 1. */
-/* Samples taken while the host's CPUs were a cache apart (far) are left
- * out of a point's summaries when RESULTS_NEAR_MIN others remain; with
- * fewer, all count. */
-static void test_summary_leaves_far_out(void **state)
+/* A point of n samples in passes, pass[i] and far[i] given per sample,
+ * each sample's time ms[i] milliseconds (the same in every view). */
+static void two_states(rs_point *p, step_times *t, int *pass, int n, const int *passes,
+                       const int *far, const double *ms)
 {
-    step_times t[12] = {{0}};
-    int pass[12], idx[12], i;
+    int i;
+    memset(p, 0, sizeof *p);
+    memset(t, 0, (size_t)n * sizeof *t);
+    for (i = 0; i < n; i++) {
+        pass[i] = passes[i];
+        t[i].wall = t[i].total = 1e-3 * ms[i];
+        t[i].kernel = t[i].h2d = t[i].d2h = t[i].whost = -1.0;
+        t[i].far = far[i];
+    }
+    p->samples = t;
+    p->pass = pass;
+    p->nsamples = n;
+}
+
+/* The samples a point's summaries take (results_summary_samples): every
+ * one, unless the CPUs were a cache apart around some, the near ones are at
+ * least half of all from at least 2 passes, and the far ones' median lies
+ * outside the near ones' interval. */
+static void test_summary_two_states(void **state)
+{
+    /* four passes of 4, the CPUs near in passes 1 and 3 (1.00-1.03 ms and
+     * 1.01-1.04 ms) and far in 2 and 4, twice as slow: half the samples,
+     * two passes, and far beyond their interval: the near ones */
+    static const int pass4[16] = {1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4};
+    static const int far4[16] = {0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
+    static const double ms4[16] = {1.00, 1.01, 1.02, 1.03, 2.0, 2.0, 2.0, 2.0,
+                                   1.01, 1.02, 1.03, 1.04, 2.0, 2.0, 2.0, 2.0};
+    /* the same when far changes nothing: 1.00-1.04 ms throughout */
+    static const double same4[16] = {1.00, 1.01, 1.02, 1.03, 1.01, 1.02, 1.03, 1.04,
+                                     1.01, 1.02, 1.03, 1.04, 1.00, 1.01, 1.02, 1.03};
+    /* three passes of 4: near and slow in pass 1 alone (the issue's 3 of
+     * 107 samples at 15.9 ms), far and quick in passes 2 and 3 */
+    static const int pass3[12] = {1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3};
+    static const int far3[12] = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const double ms3[12] = {15.9, 15.9, 15.9, 15.9, 1.1, 1.2, 1.1, 1.2, 1.2, 1.1, 1.2, 1.1};
+    /* near in two passes but a third of the samples: a slow near minority */
+    static const int farm[12] = {0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1};
+    /* near in pass 1 alone, though more than half: one pass is not enough */
+    static const int pass1[12] = {1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3};
+    static const int far1[12] = {0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+    static const double ms1[12] = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0};
+    step_times t[16];
+    int pass[16], idx[16], i;
     rs_point p;
     (void)state;
-    memset(&p, 0, sizeof p);
-    for (i = 0; i < 12; i++) {
-        pass[i] = i / 4 + 1;
-        t[i].wall = t[i].total = 1e-3 * (1.0 + 0.01 * (i % 4));
-        t[i].kernel = t[i].h2d = t[i].d2h = t[i].whost = -1.0;
-        /* pass 2 ran a cache apart, twice as slow */
-        if (pass[i] == 2) {
-            t[i].wall = t[i].total = 2.0 * t[i].wall;
-            t[i].far = 1.0;
-        }
-    }
-    p.samples = t;
-    p.pass = pass;
-    p.nsamples = 12;
+
+    two_states(&p, t, pass, 16, pass4, far4, ms4);
     assert_int_equal(results_summary_samples(&p, idx), 8);
     assert_int_equal(idx[3], 3);
     assert_int_equal(idx[4], 8);
-    assert_int_equal(results_summary_samples(&p, NULL), 8);
     assert_int_equal(results_summarize(&p, NULL), BE_OK);
     assert_int_equal(p.resident.n, 8);
     assert_int_equal(p.resident.passes, 2);
-    assert_close(p.resident.max, 1.03e-3);
-    assert_close(p.resident.median, 1.015e-3);
-    /* only two near samples: all twelve count */
-    for (i = 0; i < 12; i++)
-        t[i].far = i < 2 ? 0.0 : 1.0;
+    assert_close(p.resident.max, 1.04e-3);
+    assert_close(p.resident.median, 1.02e-3);
+
+    two_states(&p, t, pass, 16, pass4, far4, same4);
+    assert_int_equal(results_summary_samples(&p, idx), 16);
+    assert_int_equal(idx[15], 15);
+    assert_int_equal(results_summarize(&p, NULL), BE_OK);
+    assert_int_equal(p.resident.n, 16);
+    assert_int_equal(p.resident.passes, 4);
+
+    two_states(&p, t, pass, 12, pass3, far3, ms3);
     assert_int_equal(results_summary_samples(&p, NULL), 12);
     assert_int_equal(results_summarize(&p, NULL), BE_OK);
     assert_int_equal(p.resident.n, 12);
-    assert_close(p.resident.max, 2.06e-3);
+    assert_int_equal(p.resident.passes, 3);
+    assert_close(p.resident.median, 1.2e-3);
+    assert_close(p.resident.max, 15.9e-3);
+
+    two_states(&p, t, pass, 12, pass3, farm, ms3);
+    assert_int_equal(results_summary_samples(&p, NULL), 12);
+
+    two_states(&p, t, pass, 12, pass1, far1, ms1);
+    assert_int_equal(results_summary_samples(&p, NULL), 12);
+    assert_int_equal(results_summarize(&p, NULL), BE_OK);
+    assert_int_equal(p.resident.passes, 3);
+    assert_close(p.resident.median, 1.0e-3);
+
+    /* the far samples outside the near interval, but a third of all: the
+     * near ones, two thirds from two passes, are taken */
+    two_states(&p, t, pass, 12, pass3, far3, ms3);
+    t[4].far = t[5].far = t[6].far = t[7].far = 0.0;
+    for (i = 0; i < 8; i++)
+        t[i].wall = t[i].total = 1e-3 * (1.0 + 0.01 * (i % 4));
+    assert_int_equal(results_summary_samples(&p, NULL), 8);
+
     /* none far: all */
+    two_states(&p, t, pass, 12, pass3, far3, ms3);
     for (i = 0; i < 12; i++)
         t[i].far = 0.0;
     assert_int_equal(results_summary_samples(&p, NULL), 12);
@@ -3919,7 +3974,7 @@ int main(void)
         cmocka_unit_test(test_changes_manual),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_results_format),
-        cmocka_unit_test(test_summary_leaves_far_out),
+        cmocka_unit_test(test_summary_two_states),
         cmocka_unit_test(test_compare_cache_apart),
         cmocka_unit_test(test_compare_pair),
         cmocka_unit_test(test_compare_lost),

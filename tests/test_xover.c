@@ -18,6 +18,7 @@
 static xover_cell cell(double batch, double base, double other, double sd)
 {
     xover_cell c;
+    memset(&c, 0, sizeof c);
     c.batch = batch;
     c.base = base;
     c.other = other;

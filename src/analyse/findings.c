@@ -21,21 +21,18 @@ const char *findings_verdict_name(find_verdict v)
     return (unsigned)v < sizeof names / sizeof *names ? names[v] : "?";
 }
 
+/* The view of the base device's point that base_time reads. */
+static fit_view base_view(const rs_point *pb, fit_view v)
+{
+    return q_ok_view(pb, v) ? v : FIT_RESIDENT;
+}
+
 /* The time of the base device's point to set against the other device's
  * view v: its own time in v where it has one, else its resident time (a
  * CPU computes where its data already are). */
 static double base_time(const rs_point *pb, fit_view v)
 {
-    return q_ok_view(pb, v) ? q_median(pb, v) : q_median(pb, FIT_RESIDENT);
-}
-
-/* The interval of the time of the base device's point that base_time
- * reads, as [*lo, *hi]. */
-static void base_interval(const rs_point *pb, fit_view v, double *lo, double *hi)
-{
-    const stats_summary *s = q_ok_view(pb, v) && v == FIT_TRANSFER ? &pb->transfer : &pb->resident;
-    *lo = s->ci_lo;
-    *hi = s->ci_hi;
+    return q_median(pb, base_view(pb, v));
 }
 
 /* Counts a device's points of mode m by status into "12 of 15 points ok
@@ -87,15 +84,13 @@ void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
     for (i = 0; i < n && kb > 0.0 && ko > 0.0; i++) {
         const rs_point *pb = q_point(r, c->base, c->mode, shapes[i].hidden, shapes[i].batch);
         const rs_point *po = q_point(r, c->other, c->mode, shapes[i].hidden, shapes[i].batch);
-        const stats_summary *so;
-        double adv, lo, hi, blo, bhi;
+        double adv, lo, hi;
         if (!q_ok(pb) || !q_ok_view(po, c->view))
             continue;
         adv = kb * base_time(pb, c->view) / (ko * q_median(po, c->view));
-        so = c->view == FIT_TRANSFER ? &po->transfer : &po->resident;
-        base_interval(pb, c->view, &blo, &bhi);
-        lo = so->ci_hi > 0.0 ? kb * blo / (ko * so->ci_hi) : adv;
-        hi = so->ci_lo > 0.0 ? kb * bhi / (ko * so->ci_lo) : adv;
+        q_ratio_ci(pb, base_view(pb, c->view), po, c->view, &lo, &hi);
+        lo *= kb / ko;
+        hi *= kb / ko;
         f->nshapes++;
         f->nwins += adv > 1.0;
         /* the extremes a reader may quote: where the interval reaches

@@ -103,7 +103,8 @@ static double log_sd(const rs_point *p, fit_view v)
 static int hidden_cells(const results *r, const fit_series *sb, const fit_series *so, fit_view bv,
                         fit_view ov, double kb, double ko, int hidden, xover_cell *cells, int max)
 {
-    int i, j, m = 0;
+    int i, j, m = 0, paired;
+    double lo, hi;
     for (i = 0; i < sb->n && m < max; i++) {
         const rs_point *pb = &r->points[sb->idx[i]];
         if (pb->hidden != hidden)
@@ -120,6 +121,8 @@ static int hidden_cells(const results *r, const fit_series *sb, const fit_series
         cells[m].other = ko * so->t[j];
         cells[m].base_sd = log_sd(pb, bv);
         cells[m].other_sd = log_sd(&r->points[so->idx[j]], ov);
+        paired = q_ratio_ci(pb, bv, &r->points[so->idx[j]], ov, &lo, &hi);
+        xover_pair(&cells[m], paired, lo, hi);
         m++;
     }
     return m;

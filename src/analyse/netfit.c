@@ -39,7 +39,8 @@ static int one(const results *r, const rs_point *like, const char *base, const c
                fit_view v, uint64_t seed, int boot, netfit_cross *c, err *e)
 {
     xover_cell cells[NETFIT_MAX_CELLS];
-    int i, m = 0, rc;
+    double lo, hi;
+    int i, m = 0, rc, paired;
     memset(c, 0, sizeof *c);
     snprintf(c->net, sizeof c->net, "%s", like->net);
     snprintf(c->sizes, sizeof c->sizes, "%s", like->sizes);
@@ -59,6 +60,8 @@ static int one(const results *r, const rs_point *like, const char *base, const c
         cells[m].other = q_median(po, v);
         cells[m].base_sd = log_sd(pb, FIT_RESIDENT);
         cells[m].other_sd = log_sd(po, v);
+        paired = q_ratio_ci(pb, FIT_RESIDENT, po, v, &lo, &hi);
+        xover_pair(&cells[m], paired, lo, hi);
         if (c->bmin == 0 || pb->batch < c->bmin)
             c->bmin = pb->batch;
         if (pb->batch > c->bmax)

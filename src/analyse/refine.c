@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "host.h"
@@ -181,15 +182,177 @@ static int net_points(const refine_opts *o, const results *r, int round, plan_po
     return n;
 }
 
-int refine_run(const refine_opts *o, results *r, err *e)
+/* 1 when p is measured and one of its intervals says nothing. */
+static int vague(const rs_point *p)
+{
+    return q_ok(p) && p->nsamples > 0 &&
+           (q_summary_uninformative(&p->resident) ||
+            (p->has_transfer && q_summary_uninformative(&p->transfer)));
+}
+
+/* The point of device id at p's cell (mode, depth, width, batch, network),
+ * as an index into r; -1 when there is none. */
+static int cell_point(const results *r, const rs_point *p, const char *id)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *q = &r->points[i];
+        if (q->mode == p->mode && q->layers == p->layers && q->hidden == p->hidden &&
+            q->batch == p->batch && strcmp(q->net, p->net) == 0 && strcmp(q->device, id) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* How close the devices at a cell are (the smallest |log| of the ratio of
+ * two ok points' medians: 0 for a tie, where a crossover lies) and what
+ * visiting it costs at least (each point's warm-up and samples of a
+ * visit at its median, PRECISION_STEPS steps). */
+static void cell_weigh(const results *r, const int *pts, int ndev, double *close, double *cost)
+{
+    int a, b;
+    *close = HUGE_VAL;
+    *cost = 0.0;
+    for (a = 0; a < ndev; a++) {
+        const rs_point *pa = &r->points[pts[a]];
+        if (!q_ok(pa) || pa->nsamples == 0)
+            continue;
+        *cost += PRECISION_STEPS * pa->resident.median;
+        for (b = 0; b < a; b++) {
+            const rs_point *pb = &r->points[pts[b]];
+            if (q_ok(pb) && pb->nsamples > 0 && pb->resident.median > 0.0 &&
+                fabs(log(pa->resident.median / pb->resident.median)) < *close)
+                *close = fabs(log(pa->resident.median / pb->resident.median));
+        }
+    }
+}
+
+/* The plan's cell of point p: its mode, shape and network (by name). */
+static plan_point cell_of(const plan *pl, const rs_point *p)
+{
+    plan_point c;
+    memset(&c, 0, sizeof c);
+    c.mode = p->mode;
+    c.hidden = p->hidden;
+    c.batch = p->batch;
+    for (c.net = 0; c.net < pl->nnets && strcmp(pl->nets[c.net].name, p->net) != 0; c.net++)
+        ;
+    if (!p->net[0] || c.net == pl->nnets)
+        c.net = -1;
+    snprintf(c.why, sizeof c.why, "%s", p->why);
+    return c;
+}
+
+/* A cell to visit again: its points on the sweep's devices, and its
+ * weight. */
+typedef struct again_cell {
+    int first; /* into the points array: ndev of them */
+    double close, cost;
+} again_cell;
+
+static int by_closeness(const void *x, const void *y)
+{
+    const again_cell *a = x, *b = y;
+    return (a->close > b->close) - (a->close < b->close);
+}
+
+/* The cells with an uninformative point, closest calls first, as many as
+ * cost at most `afford` seconds a visit each: their plan cells into cells
+ * and their points into points (ndev per cell).  Returns the count, or
+ * BE_EFAIL. */
+static int precision_cells(const refine_opts *o, const results *r, double afford, plan_point *cells,
+                           int *points, err *e)
+{
+    again_cell *a = malloc((size_t)r->npoints * sizeof *a + 1);
+    int *pts = malloc((size_t)r->npoints * (size_t)o->ndev * sizeof *pts + 1);
+    int i, d, n = 0, kept = 0;
+    double spent = 0.0;
+    if (!a || !pts) {
+        free(a);
+        free(pts);
+        return err_set(e, BE_EFAIL, "out of memory choosing points to measure again");
+    }
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        int any = 0;
+        /* each cell once: from its point on the first device */
+        if (strcmp(p->device, o->devs[0]->info.id) != 0)
+            continue;
+        for (d = 0; d < o->ndev; d++) {
+            int k = cell_point(r, p, o->devs[d]->info.id);
+            if (k < 0)
+                break;
+            pts[n * o->ndev + d] = k;
+            any |= vague(&r->points[k]);
+        }
+        if (d < o->ndev || !any)
+            continue;
+        a[n].first = n * o->ndev;
+        cell_weigh(r, &pts[n * o->ndev], o->ndev, &a[n].close, &a[n].cost);
+        n++;
+    }
+    qsort(a, (size_t)n, sizeof *a, by_closeness);
+    for (i = 0; i < n; i++) {
+        if (spent + a[i].cost > afford)
+            continue;
+        spent += a[i].cost;
+        memcpy(&points[kept * o->ndev], &pts[a[i].first], (size_t)o->ndev * sizeof *pts);
+        cells[kept++] = cell_of(o->plan, &r->points[pts[a[i].first]]);
+    }
+    free(a);
+    free(pts);
+    return kept;
+}
+
+int refine_precision(const refine_opts *o, results *r, int *passes, err *e)
+{
+    plan_point *cells = malloc((size_t)r->npoints * sizeof *cells + 1);
+    int *points = malloc((size_t)r->npoints * (size_t)o->ndev * sizeof *points + 1);
+    plan once = *o->plan;
+    int k, n, rc = BE_OK;
+
+    *passes = 0;
+    if (!cells || !points) {
+        rc = err_set(e, BE_EFAIL, "out of memory choosing points to measure again");
+        goto done;
+    }
+    /* one pass at a time, each of 3 samples a visit at least (sweep.c),
+     * judged again after it */
+    once.passes = 1;
+    once.min_samples = 0;
+    for (k = 0; k < PRECISION_PASSES && !o->no_refine; k++) {
+        double left = o->plan->budget - (host_seconds() - o->start);
+        double share = left / (PRECISION_PASSES - k);
+        if (share <= 0.0)
+            break;
+        /* a visit takes about twice its steps' time, with its preparing,
+         * verifying and release: half the pass's share for them */
+        if ((n = precision_cells(o, r, share / 2, cells, points, e)) <= 0) {
+            rc = n;
+            break;
+        }
+        rc = sweep_run(&once, cells, points, n, share, o->devs, o->ndev, r, o->root, o->checkpoint,
+                       o->lock, o->stop, o->progress, o->progress_ctx, e);
+        if (rc < 0)
+            break;
+        ++*passes;
+    }
+done:
+    free(cells);
+    free(points);
+    return rc;
+}
+
+int refine_run(const refine_opts *o, results *r, int *again, err *e)
 {
     fit_set fs;
     int round, rc;
 
+    *again = 0;
     for (round = 0;; round++) {
         plan_point extra[REFINE_MAX * 2];
         int hidden[REFINE_MAX], batch[REFINE_MAX], n, nextra;
-        double left = o->plan->budget - (host_seconds() - o->start);
+        double left = REFINE_SHARE * o->plan->budget - (host_seconds() - o->start);
 
         if ((rc = fit_run(r, o->prices, o->plan->seed, 0, &fs, e)) < 0)
             return rc;
@@ -207,9 +370,19 @@ int refine_run(const refine_opts *o, results *r, err *e)
         if (nextra == 0)
             break;
         fit_set_free(&fs);
-        rc = sweep_run(o->plan, extra, nextra, left, o->devs, o->ndev, r, o->root, o->checkpoint,
-                       o->lock, o->stop, o->progress, o->progress_ctx, e);
+        rc = sweep_run(o->plan, extra, NULL, nextra, left, o->devs, o->ndev, r, o->root,
+                       o->checkpoint, o->lock, o->stop, o->progress, o->progress_ctx, e);
         if (rc < 0)
+            return rc;
+    }
+    /* then the uninformative points, measured again, and the fit again */
+    if ((rc = refine_precision(o, r, again, e)) < 0) {
+        fit_set_free(&fs);
+        return rc;
+    }
+    if (*again > 0) {
+        fit_set_free(&fs);
+        if ((rc = fit_run(r, o->prices, o->plan->seed, 0, &fs, e)) < 0)
             return rc;
     }
     results_set_fit(r, &fs, o->plan->seed, o->prices);

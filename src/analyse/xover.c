@@ -64,6 +64,7 @@
 typedef struct cell_order {
     double batch, base, other; /* batch, the two times                      */
     double sd_b, sd_o;         /* the standard errors of their logarithms   */
+    double sd_r;               /* of log(other/base) when paired, else < 0  */
 } cell_order;
 
 static int cmp_batch(const void *a, const void *b)
@@ -119,6 +120,12 @@ double xover_log_sd(double lo, double hi, double level)
     if (!(lo > 0.0) || !(hi > lo) || !isfinite(hi) || !(level > 0.0) || !(level < 1.0))
         return 0.0;
     return log(hi / lo) / (2.0 * z_two_sided(level));
+}
+
+void xover_pair(xover_cell *c, int paired, double lo, double hi)
+{
+    c->ratio_sd = paired && lo > 0.0 && hi >= lo ? xover_log_sd(lo, hi, 0.95) : 0.0;
+    c->paired = paired && lo > 0.0 && hi >= lo && isfinite(c->ratio_sd);
 }
 
 /* Where the time difference d = other − base, over the cells i0..i1 (at
@@ -204,7 +211,8 @@ static int cell_valid(const xover_cell *x)
 {
     return x->batch > 0.0 && isfinite(x->batch) && x->base > 0.0 && isfinite(x->base) &&
            x->other > 0.0 && isfinite(x->other) && x->base_sd >= 0.0 && isfinite(x->base_sd) &&
-           x->other_sd >= 0.0 && isfinite(x->other_sd);
+           x->other_sd >= 0.0 && isfinite(x->other_sd) &&
+           (!x->paired || (x->ratio_sd >= 0.0 && isfinite(x->ratio_sd)));
 }
 
 static int cmp_cell(const void *a, const void *b)
@@ -331,6 +339,7 @@ int xover_estimate_with(const xover_cell *cells, int n, const xover_scatter *sc,
         c[i].other = x->other;
         c[i].sd_b = x->base_sd;
         c[i].sd_o = x->other_sd;
+        c[i].sd_r = x->paired ? x->ratio_sd : -1.0;
     }
     qsort(c, (size_t)n, sizeof *c, cmp_batch);
     for (i = 1; i < n; i++)
@@ -352,7 +361,12 @@ int xover_estimate_with(const xover_cell *cells, int n, const xover_scatter *sc,
         double tau2o = draw_tau2(tau[1], sc ? sc->k[1] : 0, &state);
         for (i = 0; i < n; i++) {
             tb[i] = c[i].base * exp(sqrt(c[i].sd_b * c[i].sd_b + tau2b) * normal01(&state));
-            to[i] = c[i].other * exp(sqrt(c[i].sd_o * c[i].sd_o + tau2o) * normal01(&state));
+            /* paired: what the machine did in a pass fell on both, so the
+             * ratio varies by its own error (and both curves' scatter) */
+            to[i] = c[i].sd_r >= 0.0
+                        ? tb[i] * (c[i].other / c[i].base) *
+                              exp(sqrt(c[i].sd_r * c[i].sd_r + tau2b + tau2o) * normal01(&state))
+                        : c[i].other * exp(sqrt(c[i].sd_o * c[i].sd_o + tau2o) * normal01(&state));
         }
         val[k] = crossing(c, tb, to, n, 1);
         never += val[k] == INFINITY;

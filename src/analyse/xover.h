@@ -28,6 +28,11 @@ typedef struct xover_cell {
     double batch;             /* > 0                                            */
     double base, other;       /* median times (a cost factor applied by caller) */
     double base_sd, other_sd; /* standard error of the log of each median       */
+    int paired;               /* 1: ratio_sd, from the passes in which the two
+                                 were visited seconds apart (q_ratio_ci), is the
+                                 error of log(other/base); 0: the two medians'
+                                 errors are drawn apart                        */
+    double ratio_sd;
 } xover_cell;
 
 typedef struct xover_est {
@@ -48,6 +53,12 @@ typedef struct xover_est {
  * level (0 < level < 1): ln(hi/lo) / (2·z(level)).  0 when the interval is
  * empty or not positive. */
 double xover_log_sd(double lo, double hi, double level);
+
+/* Sets c's pairing: paired (1 when [lo, hi], the 95% interval of the
+ * ratio base/other, comes from the passes in which the two were visited
+ * seconds apart, q_ratio_ci's), ratio_sd its error on the log scale
+ * (xover_log_sd); unpaired when the interval is empty. */
+void xover_pair(xover_cell *c, int paired, double lo, double hi);
 
 /* The deviations of one device's medians a scatter keeps. */
 #define XOVER_DEVIATIONS 512

@@ -477,3 +477,78 @@ done:
     free(lvar);
     return rc;
 }
+
+/* The passes of x[0..n) (pass as for stats_summarize_passes) in order,
+ * each pass's log-median and its variance (log_median) into lmed, lvar
+ * and its number into id (room for n each); returns how many. */
+static int pass_log_medians(const double *x, const int *pass, int n, const tagged *tag, double *y,
+                            double *v, int *id, double *lmed, double *lvar)
+{
+    int i, start, k = 0;
+    for (start = 0; start < n; start = i) {
+        for (i = start; i < n && tag[i].pass == tag[start].pass; i++)
+            y[i - start] = log(x[tag[i].i] > 0.0 ? x[tag[i].i] : DBL_MIN);
+        id[k] = pass[tag[start].i];
+        lmed[k] = log_median(y, i - start, &lvar[k], v);
+        k++;
+    }
+    return k;
+}
+
+int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double *xb, const int *pb,
+                           int nb, double *half, int *passes, err *e)
+{
+    int n = na > nb ? na : nb, ka, kb, i, j, k = 0, rc = BE_OK;
+    tagged *ta = by_pass(pa, na), *tb = by_pass(pb, nb);
+    double *y = malloc((size_t)n * sizeof *y + 1), *v = malloc((size_t)n * sizeof *v + 1);
+    double *ma = malloc((size_t)na * sizeof *ma + 1), *va = malloc((size_t)na * sizeof *va + 1);
+    double *mb = malloc((size_t)nb * sizeof *mb + 1), *vb = malloc((size_t)nb * sizeof *vb + 1);
+    double *d = malloc((size_t)n * sizeof *d + 1), mean = 0.0, between = 0.0, within = 0.0;
+    int *ia = malloc((size_t)na * sizeof *ia + 1), *ib = malloc((size_t)nb * sizeof *ib + 1);
+
+    *half = 0.0;
+    *passes = 0;
+    if (!ta || !tb || !y || !v || !ma || !va || !mb || !vb || !d || !ia || !ib) {
+        rc = err_set(e, BE_EFAIL, "out of memory pairing %d and %d samples", na, nb);
+        goto done;
+    }
+    ka = pass_log_medians(xa, pa, na, ta, y, v, ia, ma, va);
+    kb = pass_log_medians(xb, pb, nb, tb, y, v, ib, mb, vb);
+    /* the passes both measured, in which the two were visited seconds
+     * apart: what the machine did then, it did to both */
+    for (i = 0, j = 0; i < ka && j < kb;) {
+        if (ia[i] < ib[j]) {
+            i++;
+        } else if (ia[i] > ib[j]) {
+            j++;
+        } else {
+            d[k] = ma[i] - mb[j];
+            within += va[i] + vb[j];
+            k++;
+            i++;
+            j++;
+        }
+    }
+    *passes = k;
+    if (k < 2)
+        goto done;
+    for (i = 0; i < k; i++)
+        mean += d[i] / k;
+    for (i = 0; i < k; i++)
+        between += (d[i] - mean) * (d[i] - mean) / (k - 1);
+    within /= k;
+    *half = stats_t975(k - 1) * sqrt((between > within ? between : within) / k);
+done:
+    free(ta);
+    free(tb);
+    free(y);
+    free(v);
+    free(ma);
+    free(va);
+    free(mb);
+    free(vb);
+    free(d);
+    free(ia);
+    free(ib);
+    return rc;
+}

@@ -64,6 +64,19 @@ int stats_summarize_passes(const double *x, const int *pass, int n, stats_summar
  * z the summary does not store (prose.c).  BE_EFAIL when out of memory. */
 int stats_drift(const double *x, const int *pass, int n, double *z, double *ratio, err *e);
 
+/* The paired 95% interval of the log of the ratio of two devices' times
+ * at one point, measured in passes (xa[0..na) in passes pa, xb[0..nb) in
+ * passes pb, as for stats_summarize_passes): in each pass both measured
+ * (the two were visited seconds apart, so the machine's state of the
+ * moment is in both), the difference of their log-medians; *half is
+ * t(K−1)·√(max(s², w)/K) over those K passes, s² the differences' variance
+ * and w the mean of their sampling variances (log_median's), the floor for
+ * passes that agree more closely than their noise allows.  *passes = K;
+ * *half is 0 when K < 2 (no interval: the caller falls back on the two
+ * devices' own intervals).  BE_EFAIL when out of memory. */
+int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double *xb, const int *pb,
+                           int nb, double *half, int *passes, err *e);
+
 /* Extends s's interval down for contention: while the samples were
  * measured, other processes (and the hypervisor) took the share `lost`
  * (0..1) of the CPU, so a run on the quiet machine could be faster by up to

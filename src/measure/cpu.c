@@ -1,10 +1,11 @@
 /*
  * cpu.c — the OpenBLAS backend (see cpu.h and the conventions in backend.h).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "cpu.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,22 @@ static void cpu_release(void *p)
     free(r->dz);
     free(r->db);
     free(r);
+    cpu_park();
+}
+
+void cpu_park(void)
+{
+    /* After a call, the threads of OpenBLAS's pthread build spin for 2^28
+     * cycles (OPENBLAS_THREAD_TIMEOUT, read when the library loads): a
+     * whole core for about 0.1 s, which the next device's visit on a
+     * 2-core host lost (docs/statistics.md).  The library's own shutdown,
+     * which it runs before a fork, ends them; its next call starts them
+     * again, in the next visit's warm-up.  Looked up at run time: the
+     * OpenMP and serial builds have neither the threads nor the symbol. */
+    int (*shutdown)(void);
+    *(void **)&shutdown = dlsym(RTLD_DEFAULT, "blas_thread_shutdown_");
+    if (shutdown)
+        shutdown();
 }
 
 /* n arrays, array i of len(w, i + first) floats. */

@@ -20,6 +20,12 @@ int cpu_discover(device *dev, int threads, err *e);
  * as its DYNAMIC_ARCH does for a CPU it does not recognise; else NULL. */
 const char *cpu_blas_better_core(const char *core, const char *isa, const char *vendor);
 
+/* Ends OpenBLAS's threads, which would otherwise spin on a core for about
+ * 0.1 s after its last call, beside the next device's visit; its next call
+ * starts them again.  Done at the end of every visit of the CPU (release);
+ * nothing where the build has no such threads. */
+void cpu_park(void);
+
 /* The OpenBLAS build in use, as reported by the library at run time. */
 void cpu_blas_info(char *version, size_t vsize, char *config, size_t csize, char *core,
                    size_t coresize, int *threads);

@@ -98,7 +98,9 @@ static void describe(const device_info *d, const rs_point *p, char *buf, size_t 
              p->resident.drift ? ", DRIFT" : "");
 }
 
-/* "pass 1/3: 31.2 s, 70 visits, others used 3% of the CPU, load 2.10" */
+/* "pass 1/3: 31.2 s, 70 visits, others used 3% of the CPU, load 2.10"; a
+ * later sweep's pass (a refinement's, a precision pass) by the run's
+ * numbering: "pass 12 of the run: ..." */
 static void describe_pass(const sweep_event *ev, char *buf, size_t size)
 {
     const rs_pass *ps = ev->pass_info;
@@ -106,7 +108,10 @@ static void describe_pass(const sweep_event *ev, char *buf, size_t size)
     char t[32];
     int n;
     fmt_duration(t, sizeof t, ps->seconds);
-    n = snprintf(buf, size, "pass %d/%d: %s, %d visits", ev->pass, ev->passes, t, ps->visits);
+    if (ps->index == ev->pass)
+        n = snprintf(buf, size, "pass %d/%d: %s, %d visits", ev->pass, ev->passes, t, ps->visits);
+    else
+        n = snprintf(buf, size, "pass %d of the run: %s, %d visits", ps->index, t, ps->visits);
     if (n > 0 && (size_t)n < size && m->has_cpu)
         n += snprintf(buf + n, size - (size_t)n, ", others used %.0f%% of the CPU%s",
                       100.0 * m->others_cpu, m->steal > 0.001 ? " (and steal)" : "");

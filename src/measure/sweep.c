@@ -315,16 +315,17 @@ static int checkpoint_save(const results *r, int base, const char *root, const c
 }
 
 /* Visits (ok points) left in this pass from position q of order on, and in
- * the passes after it. */
-static int visits_left(const results *r, int base, const int *order, int ncells, int ndev, int q,
-                       int passes_after)
+ * the passes after it; slot[c * ndev + d] is the point of cell c on device
+ * d. */
+static int visits_left(const results *r, const int *slot, const int *order, int ncells, int ndev,
+                       int q, int passes_after)
 {
     int i, d, here = 0, ok = 0;
     for (i = 0; i < ncells * ndev; i++)
-        ok += r->points[base + i].status == PT_OK;
+        ok += r->points[slot[i]].status == PT_OK;
     for (i = q; i < ncells; i++)
         for (d = 0; d < ndev; d++)
-            here += r->points[base + order[i] * ndev + d].status == PT_OK;
+            here += r->points[slot[order[i] * ndev + d]].status == PT_OK;
     return here + passes_after * ok;
 }
 
@@ -350,7 +351,8 @@ typedef struct sweep {
     sweep_progress_fn progress;
     void *ctx;
     int passes, total;           /* passes to run; visits in all of them        */
-    int base;                    /* r->points[base..]: this sweep's points      */
+    int base;                    /* r->points[base..]: the points it added      */
+    int *slot;                   /* the point of cell c on device d: slot[c * ndev + d] */
     int done;                    /* visits made or passed over so far           */
     int *order, *dorder;         /* this pass's cells, this cell's devices, shuffled */
     uint64_t rng;                /* their generator                             */
@@ -378,8 +380,8 @@ static int any_on_host(device *const *devs, int ndev)
     return 0;
 }
 
-/* Adds one unmeasured point per cell and device, in that order: the
- * point of cell c on device d is r->points[base + c * ndev + d]. */
+/* Adds one unmeasured point per cell and device, in that order, into the
+ * slots. */
 static int add_points(sweep *sw, err *e)
 {
     int c, d, rc = BE_OK;
@@ -402,6 +404,7 @@ static int add_points(sweep *sw, err *e)
                 pt.flops_per_layer = net_flops(n, pt.mode, pt.batch) / n->layers;
             }
             snprintf(pt.why, sizeof pt.why, "%s", cell->why);
+            sw->slot[c * sw->ndev + d] = sw->r->npoints;
             rc = results_add_point(sw->r, &pt, e);
         }
     return rc;
@@ -548,9 +551,9 @@ static int visit_device(sweep *sw, int k, int slot, int q, int d, workload_data 
 {
     const plan_point *cell = &sw->pts[sw->order[q]];
     int dev = sw->dorder[d], rc = BE_OK;
-    rs_point *pt = &sw->r->points[sw->base + sw->order[q] * sw->ndev + dev];
+    rs_point *pt = &sw->r->points[sw->slot[sw->order[q] * sw->ndev + dev]];
     double elapsed = host_seconds() - sw->start - sw->energy;
-    int left = visits_left(sw->r, sw->base, sw->order, sw->npts, sw->ndev, q, sw->passes - 1 - k);
+    int left = visits_left(sw->r, sw->slot, sw->order, sw->npts, sw->ndev, q, sw->passes - 1 - k);
     sweep_event ev;
 
     if (stopped(&sw->m))
@@ -621,8 +624,8 @@ static int visit_cell(sweep *sw, int k, int slot, int q, err *e)
 static int resummarize(sweep *sw, int index, int rc, err *e)
 {
     int q;
-    for (q = sw->base; q < sw->r->npoints && (rc == BE_OK || rc == BE_EINTR); q++) {
-        rs_point *pt = &sw->r->points[q];
+    for (q = 0; q < sw->npts * sw->ndev && (rc == BE_OK || rc == BE_EINTR); q++) {
+        rs_point *pt = &sw->r->points[sw->slot[q]];
         int i, sum;
         for (i = pt->nsamples - 1; i >= 0 && pt->pass[i] != index; i--)
             ;
@@ -696,9 +699,10 @@ static void note_no_rapl(results *r, const device_info *info)
             devinfo_prop_add(&r->devices[i], "rapl", "%s", tel_rapl_why("/sys/class/powercap"));
 }
 
-int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
-              int ndev, results *r, const char *root, const char *checkpoint, outlock *lock,
-              volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e)
+int sweep_run(const plan *p, const plan_point *pts, const int *points, int npts, double budget,
+              device *const *devs, int ndev, results *r, const char *root, const char *checkpoint,
+              outlock *lock, volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx,
+              err *e)
 {
     sweep sw;
     int rc = BE_OK, d, k, q;
@@ -722,6 +726,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
     sw.base = r->npoints;
     sw.order = malloc((size_t)npts * sizeof *sw.order + 1);
     sw.dorder = malloc((size_t)ndev * sizeof *sw.dorder + 1);
+    sw.slot = malloc((size_t)npts * (size_t)ndev * sizeof *sw.slot + 1);
     sw.start = sw.last_save = host_seconds();
     /* a fresh order for every sweep of a run (the refinement's too) */
     sw.rng = p->seed ^ ((uint64_t)0x70617373u * (uint64_t)(r->npasses + 1));
@@ -733,7 +738,7 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
 
     if ((p->min_samples + sw.passes - 1) / sw.passes > sw.m.min_samples)
         sw.m.min_samples = (p->min_samples + sw.passes - 1) / sw.passes;
-    if (!sw.order || !sw.dorder || !sw.tel) {
+    if (!sw.order || !sw.dorder || !sw.tel || !sw.slot) {
         rc = err_set(e, BE_EFAIL, "out of memory planning the sweep");
         goto out;
     }
@@ -745,7 +750,10 @@ int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, dev
         if (!sw.tel[d])
             note_no_rapl(r, &devs[d]->info);
     }
-    rc = add_points(&sw, e);
+    if (points)
+        memcpy(sw.slot, points, (size_t)npts * (size_t)ndev * sizeof *sw.slot);
+    else
+        rc = add_points(&sw, e);
     if (any_on_host(devs, ndev))
         cachehop_init(&sw.hop);
     else
@@ -763,5 +771,6 @@ out:
     free(sw.hv);
     free(sw.order);
     free(sw.dorder);
+    free(sw.slot);
     return rc;
 }

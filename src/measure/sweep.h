@@ -69,7 +69,10 @@ typedef void (*sweep_progress_fn)(void *ctx, const sweep_event *ev);
  * provenance the caller has filled), within budget seconds; p gives the
  * layer count, the seed, the passes and the statistical targets.  The points
  * are appended to r in the order of pts, devices within each, and the
- * passes to r->passes (numbered after those r already has).  stop, when not
+ * passes to r->passes (numbered after those r already has).  When points
+ * is not NULL, nothing is appended: points[c * ndev + d] is the index in r
+ * of the point of cell pts[c] on device devs[d], measured before and
+ * visited again, its samples added in the new passes.  stop, when not
  * NULL, is polled between samples; when it becomes non-zero the sweep
  * returns BE_EINTR with what was measured so far in r (points never
  * visited are left out).  progress may be NULL. */
@@ -83,8 +86,9 @@ typedef void (*sweep_progress_fn)(void *ctx, const sweep_event *ev);
 #define SWEEP_LIMIT_FLOOR 20.0
 double sweep_call_limit(double expected, double remaining);
 
-int sweep_run(const plan *p, const plan_point *pts, int npts, double budget, device *const *devs,
-              int ndev, results *r, const char *root, const char *checkpoint, outlock *lock,
-              volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx, err *e);
+int sweep_run(const plan *p, const plan_point *pts, const int *points, int npts, double budget,
+              device *const *devs, int ndev, results *r, const char *root, const char *checkpoint,
+              outlock *lock, volatile sig_atomic_t *stop, sweep_progress_fn progress, void *ctx,
+              err *e);
 
 #endif

@@ -66,7 +66,7 @@ void prose_setup(const results *r, char *buf, size_t size)
 {
     const rs_prov *p = &r->prov;
     const char *net = NULL;
-    int total = 0, i, square, nets, far, checked;
+    int total = 0, i, square, nets, far, checked, near;
     buf[0] = '\0';
     for (i = 0; i < r->npoints; i++)
         total += r->points[i].nsamples;
@@ -92,14 +92,15 @@ void prose_setup(const results *r, char *buf, size_t size)
                " within the %.0f s budget (%d sample%s in all). Times are medians, "
                "with a 95%% interval that includes how the passes differ. ",
                p->budget, total, total == 1 ? "" : "s");
-    q_run_far(r, &far, &checked);
+    near = q_run_far(r, &far, &checked);
     if (far > 0)
         fmt_append(buf, size,
                    "The host's CPUs were a cache apart around %d of the %d visits of devices "
                    "on them (a cache line's round trip between two of them over 2.5 times "
-                   "the run's quickest); those visits' samples are left out of the medians "
-                   "wherever a point has 3 others. ",
-                   far, checked);
+                   "the run's quickest); a point's medians leave those visits' samples out "
+                   "only where at least half of its samples were near and the far ones' "
+                   "median lay outside their interval (%d point%s). ",
+                   far, checked, near, near == 1 ? "" : "s");
     /* a run of networks alone has no hidden widths to speak of */
     square = q_has_square(r, WL_INFERENCE) || q_has_square(r, WL_TRAINING);
     if (square)

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "devinfo.h"
@@ -158,7 +159,7 @@ double q_runs_hop_quickest(const results *const *r, int n)
 
 int q_run_far(const results *r, int *far, int *checked)
 {
-    int i, j, kept = 0;
+    int i, near = 0;
     *far = *checked = 0;
     for (i = 0; i < r->npasses; i++) {
         *far += r->passes[i].hop_far;
@@ -166,11 +167,10 @@ int q_run_far(const results *r, int *far, int *checked)
     }
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        for (j = 0; j < p->nsamples && p->samples[j].far == 0.0; j++)
-            ;
-        kept += j < p->nsamples && results_summary_samples(p, NULL) == p->nsamples;
+        int n = results_summary_samples(p, NULL);
+        near += n >= 0 && n < p->nsamples;
     }
-    return kept;
+    return near;
 }
 
 double q_peak(const results *r, const char *dev)
@@ -208,6 +208,60 @@ double q_median(const rs_point *p, fit_view v)
     return v == FIT_WHOST      ? p->whost.median
            : v == FIT_TRANSFER ? p->transfer.median
                                : p->resident.median;
+}
+
+/* The paired interval's half-width of the log ratio of pb's and po's
+ * times (stats_paired_log_ratio) and the passes it rests on; 0 passes when
+ * out of memory or either records no passes. */
+static double paired_half(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo,
+                          int *passes)
+{
+    double *xb = malloc((size_t)pb->nsamples * sizeof *xb + 1), half = 0.0;
+    double *xo = malloc((size_t)po->nsamples * sizeof *xo + 1);
+    int *sb = malloc((size_t)pb->nsamples * sizeof *sb + 1);
+    int *so = malloc((size_t)po->nsamples * sizeof *so + 1), nb, no;
+    err e;
+    *passes = 0;
+    if (xb && xo && sb && so && pb->pass && po->pass &&
+        (nb = results_view_samples(pb, vb, xb, sb)) > 0 &&
+        (no = results_view_samples(po, vo, xo, so)) > 0 &&
+        stats_paired_log_ratio(xb, sb, nb, xo, so, no, &half, passes, &e) < 0)
+        *passes = 0;
+    free(xb);
+    free(xo);
+    free(sb);
+    free(so);
+    return half;
+}
+
+int q_ratio_ci(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo, double *lo,
+               double *hi)
+{
+    const stats_summary *b = vb == FIT_WHOST      ? &pb->whost
+                             : vb == FIT_TRANSFER ? &pb->transfer
+                                                  : &pb->resident;
+    const stats_summary *o = vo == FIT_WHOST      ? &po->whost
+                             : vo == FIT_TRANSFER ? &po->transfer
+                                                  : &po->resident;
+    double ratio = o->median > 0.0 ? b->median / o->median : 0.0, half = 0.0;
+    int passes = 0;
+    if (q_ok_view(pb, vb) && q_ok_view(po, vo))
+        half = paired_half(pb, vb, po, vo, &passes);
+    if (passes < Q_PAIRED_PASSES || !(ratio > 0.0)) {
+        /* the two intervals at their opposite ends */
+        *lo = o->ci_hi > 0.0 ? b->ci_lo / o->ci_hi : ratio;
+        *hi = o->ci_lo > 0.0 ? b->ci_hi / o->ci_lo : ratio;
+        return 0;
+    }
+    *lo = ratio * exp(-half);
+    *hi = ratio * exp(half);
+    /* a device on the busy host's CPUs could have been quicker on a quiet
+     * one (stats_contention); when both could, the ratio stands */
+    if (b->contention > 0.0 && !(o->contention > 0.0))
+        *lo *= 1.0 - b->contention;
+    if (o->contention > 0.0 && !(b->contention > 0.0))
+        *hi /= 1.0 - o->contention;
+    return 1;
 }
 
 const stats_summary *q_summary_in(const results *r, const rs_point *p, fit_view v)
@@ -492,6 +546,59 @@ int q_ci_uninformative(double lo, double hi)
 int q_summary_uninformative(const stats_summary *s)
 {
     return q_ci_uninformative(s->ci_lo, s->ci_hi);
+}
+
+/* The ratio of p's slowest pass median to its quickest (resident, over
+ * the samples its summary takes), and its passes into *passes; 1 with one
+ * pass, 0 when out of memory. */
+static double pass_spread(const rs_point *p, int *passes)
+{
+    int *idx = malloc((size_t)p->nsamples * sizeof *idx + 1), n, i, j, m;
+    double *v = malloc((size_t)p->nsamples * sizeof *v + 1), lo = 0.0, hi = 0.0, med;
+    *passes = 0;
+    if (!idx || !v || (n = results_summary_samples(p, idx)) < 0) {
+        free(idx);
+        free(v);
+        return 0.0;
+    }
+    for (i = 0; i < n; i++) {
+        int pass = p->pass ? p->pass[idx[i]] : 0, seen = 0;
+        for (j = 0; j < i && !seen; j++)
+            seen = (p->pass ? p->pass[idx[j]] : 0) == pass;
+        if (seen)
+            continue;
+        for (m = 0, j = i; j < n; j++)
+            if ((p->pass ? p->pass[idx[j]] : 0) == pass)
+                v[m++] = p->samples[idx[j]].wall;
+        med = stats_median(v, m);
+        if (++*passes == 1 || med < lo)
+            lo = med;
+        if (*passes == 1 || med > hi)
+            hi = med;
+    }
+    free(idx);
+    free(v);
+    return lo > 0.0 ? hi / lo : 0.0;
+}
+
+int q_run_uninformative(const results *r, int *passes, double *spread)
+{
+    int i, n = 0, k;
+    double x;
+    *passes = 0;
+    *spread = 0.0;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (!q_ok(p) || p->nsamples == 0 || !q_summary_uninformative(&p->resident))
+            continue;
+        n++;
+        x = pass_spread(p, &k);
+        if (k > *passes)
+            *passes = k;
+        if (x > *spread)
+            *spread = x;
+    }
+    return n;
 }
 
 const fit_set *q_fit(const results *r)

@@ -74,8 +74,9 @@ double q_run_hop(const results *r);
  * recorded one. */
 double q_runs_hop_quickest(const results *const *r, int n);
 /* The visits of r whose CPUs were a cache apart, and those timed, into
- * *far and *checked; and the points whose summaries had to keep far
- * samples (too few near ones: results.h), returned. */
+ * *far and *checked; and the points whose summaries take their near
+ * samples only (results_summary_samples: the far ones were shown to change
+ * the time), returned. */
 int q_run_far(const results *r, int *far, int *checked);
 
 /* ---- points ------------------------------------------------------------- */
@@ -153,6 +154,25 @@ int q_ci_rel(const stats_summary *s, double *below, double *above);
 int q_ci_uninformative(double lo, double hi);
 /* q_ci_uninformative of a summary's 95% interval of the median. */
 int q_summary_uninformative(const stats_summary *s);
+/* The ok points of r whose resident interval is uninformative, returned;
+ * the most passes one of them stands on into *passes, and the furthest
+ * apart two passes' medians of one of them are, as a ratio, into *spread
+ * (why they stayed so: the machine's speed changed between the passes). */
+int q_run_uninformative(const results *r, int *passes, double *spread);
+
+/* The 95% interval of the ratio of base point pb's time (view vb) to
+ * other point po's (view vo), the advantage of the other device, into
+ * [*lo, *hi].  Paired where the two were measured in at least
+ * Q_PAIRED_PASSES common passes (stats_paired_log_ratio: in each pass the
+ * two devices were visited seconds apart, so what the machine did then
+ * falls on both), around the ratio of the medians, its lower end extended
+ * for contention on the base alone, its upper end for contention on the
+ * other alone (stats_contention); returns 1.  Else the two intervals at
+ * their opposite ends (ci_lo/ci_hi, ci_hi/ci_lo); returns 0.  The one rule
+ * for a ratio's interval: the findings' extremes, the crossovers. */
+#define Q_PAIRED_PASSES 3
+int q_ratio_ci(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo, double *lo,
+               double *hi);
 
 /* FLOPs per layer at a possibly fractional batch (they are linear in it). */
 double q_flops_at(wl_mode m, int hidden, double batch);

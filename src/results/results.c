@@ -178,18 +178,62 @@ double results_gflops(const rs_point *p, double seconds)
     return seconds > 0.0 ? p->flops_per_layer * p->layers / seconds / 1e9 : 0.0;
 }
 
+/* Whether p's near samples (near[0..n), n of them) are the summary's:
+ * they come from at least RESULTS_NEAR_PASSES passes, are at least half of
+ * the point's samples, and the far ones' median lies outside the near ones'
+ * own interval (stats_summarize_passes), so that the state is shown to
+ * change this device's time here, beyond the variation between the near
+ * visits.  1, 0, or BE_EFAIL when out of memory. */
+static int near_kept(const rs_point *p, const int *near, int n)
+{
+    double *v = malloc((size_t)p->nsamples * sizeof *v + 1), far_med;
+    int *pass = malloc((size_t)p->nsamples * sizeof *pass + 1), i, nf = 0, rc;
+    stats_summary s;
+    err e;
+    if (!v || !pass) {
+        rc = BE_EFAIL;
+        goto done;
+    }
+    for (i = 0; i < n; i++) {
+        v[i] = p->samples[near[i]].wall;
+        pass[i] = p->pass ? p->pass[near[i]] : 0;
+    }
+    if ((rc = stats_summarize_passes(v, pass, n, &s, &e)) < 0)
+        goto done;
+    if (s.passes < RESULTS_NEAR_PASSES) {
+        rc = 0;
+        goto done;
+    }
+    for (i = 0; i < p->nsamples; i++)
+        if (p->samples[i].far != 0.0)
+            v[nf++] = p->samples[i].wall;
+    far_med = stats_median(v, nf);
+    rc = far_med < s.ci_lo || far_med > s.ci_hi;
+done:
+    free(v);
+    free(pass);
+    return rc;
+}
+
 int results_summary_samples(const rs_point *p, int *idx)
 {
-    int i, n = 0, all;
+    int *near = malloc((size_t)p->nsamples * sizeof *near + 1), i, n = 0, rc;
+    if (!near)
+        return BE_EFAIL;
     for (i = 0; i < p->nsamples; i++)
-        n += p->samples[i].far == 0.0;
-    all = n == p->nsamples || n < RESULTS_NEAR_MIN;
-    for (n = 0, i = 0; i < p->nsamples; i++)
-        if (all || p->samples[i].far == 0.0) {
-            if (idx)
-                idx[n] = i;
-            n++;
-        }
+        if (p->samples[i].far == 0.0)
+            near[n++] = i;
+    rc = n < p->nsamples && 2 * n >= p->nsamples ? near_kept(p, near, n) : 0;
+    if (rc < 0) {
+        free(near);
+        return rc;
+    }
+    if (rc == 0)
+        for (n = 0; n < p->nsamples; n++)
+            near[n] = n;
+    if (idx)
+        memcpy(idx, near, (size_t)n * sizeof *idx);
+    free(near);
     return n;
 }
 
@@ -221,6 +265,24 @@ static double part_whost(const step_times *t)
     return t->whost;
 }
 
+int results_view_samples(const rs_point *p, fit_view v, double *x, int *pass)
+{
+    double (*part)(const step_times *) = v == FIT_TRANSFER ? part_total
+                                         : v == FIT_WHOST  ? part_whost
+                                                           : part_wall;
+    int *idx = malloc((size_t)p->nsamples * sizeof *idx + 1), n, i;
+    if (!idx || (n = results_summary_samples(p, idx)) < 0) {
+        free(idx);
+        return BE_EFAIL;
+    }
+    for (i = 0; i < n; i++) {
+        x[i] = part(&p->samples[idx[i]]);
+        pass[i] = p->pass ? p->pass[idx[i]] : 0;
+    }
+    free(idx);
+    return n;
+}
+
 int results_summarize(rs_point *p, err *e)
 {
     double *v;
@@ -235,7 +297,10 @@ int results_summarize(rs_point *p, err *e)
         rc = err_set(e, BE_EFAIL, "out of memory summarizing a point");
         goto done;
     }
-    n = results_summary_samples(p, idx);
+    if ((n = results_summary_samples(p, idx)) < 0) {
+        rc = err_set(e, BE_EFAIL, "out of memory summarizing a point");
+        goto done;
+    }
     rc = summarize_view(p, idx, n, v, pass, part_wall, &p->resident, e);
     if (rc == BE_OK && p->has_transfer)
         rc = summarize_view(p, idx, n, v, pass, part_total, &p->transfer, e);
@@ -267,7 +332,10 @@ int results_drift(const rs_point *p, fit_view view, double *z, double *ratio, er
         goto done;
     }
     /* the samples and their order as summarize_view takes them */
-    n = results_summary_samples(p, idx);
+    if ((n = results_summary_samples(p, idx)) < 0) {
+        rc = err_set(e, BE_EFAIL, "out of memory testing a point for drift");
+        goto done;
+    }
     for (i = 0; i < n; i++) {
         v[i] = part(&p->samples[idx[i]]);
         if (p->pass)

@@ -241,21 +241,30 @@ const device_info *results_device(const results *r, const char *id);
  * format; else 2, and such a run is written exactly as 0.3.0 wrote it. */
 int results_format(const results *r);
 
-/* A point's summaries leave out its samples taken while the host's CPUs
- * were a cache apart (step_times.far; cachehop.h) when at least this many
- * others remain: the fewest a visit takes (sweep.c). */
-#define RESULTS_NEAR_MIN 3
+/* A point's summaries take every sample, unless the host's CPUs were a
+ * cache apart (step_times.far; cachehop.h) around some of them and the
+ * data show that this changes the device's time at this point: the near
+ * samples, at least half of all and from at least RESULTS_NEAR_PASSES
+ * passes, have an interval (stats_summarize_passes) that the far samples'
+ * median lies outside.  Then the summaries take the near samples.  Never
+ * fewer than half, nor one pass: a rule that left far samples out whenever
+ * 3 near ones remained summarized points from 3 samples of one pass that
+ * the other 100 contradicted (docs/statistics.md). */
+#define RESULTS_NEAR_PASSES 2
 
 /* Computes p's summaries from its samples (resident, and transfer when the
  * samples have it), by stats_summarize_passes when p->pass is set: with
  * several passes the interval of the median includes how they differ.
- * Far samples are left out as RESULTS_NEAR_MIN says. */
+ * The samples taken are results_summary_samples's. */
 int results_summarize(rs_point *p, err *e);
-/* The samples p's summaries take: every one, or, where the host's CPUs
- * were a cache apart around some and at least RESULTS_NEAR_MIN others
- * remain, those others.  Their indices into idx (NULL: none written; else
- * room for p->nsamples); returns how many. */
+/* The samples p's summaries take (the rule above): their indices into idx
+ * (NULL: none written; else room for p->nsamples); returns how many, or
+ * BE_EFAIL when out of memory. */
 int results_summary_samples(const rs_point *p, int *idx);
+/* The times in view v of the samples p's summaries take, into x, and
+ * their passes into pass (0 where p records none); both with room for
+ * p->nsamples.  Returns how many, or BE_EFAIL when out of memory. */
+int results_view_samples(const rs_point *p, fit_view v, double *x, int *pass);
 /* The drift test behind the view's summary, again from p's samples (the
  * ones its summary takes, in the order measured): the combined z and the
  * ratio (stats_drift), which the results file does not store but for the
