@@ -202,7 +202,7 @@ $(BUILD)/test_devices: $(BUILD)/test_devices.o $(BUILD)/libbreakeven.a $(BUILD)/
 	$(CC) $(ALL_CFLAGS) -o $@ $(BUILD)/test_devices.o $(BUILD)/libbreakeven.a $(LIBS) $(TESTLIBS)
 
 $(BUILD)/ref_adapter: tests/ref_adapter.c | $(BUILD)
-	$(CC) -std=c11 $(WARN) -O2 -o $@ $< -lm
+	$(CC) -std=c11 $(WARN) -O2 -o $@ $< -lm -pthread
 
 $(BUILD)/test_fit: $(BUILD)/test_fit.o $(BUILD)/libbreakeven.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)

@@ -70,7 +70,7 @@ int cmd_discover(const cli *c, const char *spec, device_set *set, err *e)
     if (site_data_dir(c->data_dir, data, SITE_PATH, &ignore) < 0)
         data[0] = '\0';
     fmt_append(data, sizeof data, "%sdevices", data[0] ? "/" : "");
-    if ((rc = device_add_frameworks(set, spec, data, c->threads, e)) < 0)
+    if ((rc = device_add_frameworks(set, spec, data, c->threads, c->plan.seed, e)) < 0)
         device_set_free(set);
     return rc;
 }

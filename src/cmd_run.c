@@ -41,6 +41,11 @@
 #include "version.h"
 #include "workload.h"
 
+/* An adapter's CPU time outside its requests from which on `run` names it:
+ * a share of the sweep's time (torch:cpu's own was 1.0-1.1% of a default run
+ * on the 2-core VM; docs/devices.md, "Load between requests"). */
+#define IDLE_CPU_WARN_SHARE 0.05
+
 /* Creates OUT/runs/<UTC time>-<host>[-N]/ (the machine's label instead of
  * the host name when it has one; relative to OUT/runs/, opened through no
  * link: fsx.h) and writes its path into dir; first removes what a killed
@@ -290,13 +295,25 @@ static int run_measure(const cli *c, device **sel, int nsel, results *r, const c
 /* One line on stderr for each device out of service that has not said so
  * yet (a framework's adapter that could not start, or that failed during
  * the sweep: its points are recorded as failed). */
-static void warn_faults(device **sel, int nsel)
+static void warn_faults(device **sel, int nsel, const results *r)
 {
+    double swept = 0.0;
     int i;
-    for (i = 0; i < nsel; i++)
+    for (i = 0; i < r->npasses; i++)
+        swept += r->passes[i].seconds;
+    for (i = 0; i < nsel; i++) {
+        const double idle = device_idle_cpu(sel[i]);
         if (device_fault_news(sel[i]))
             fprintf(stderr, "warning: %s: %s; its points are recorded as failed from then on\n",
                     sel[i]->info.id, device_fault(sel[i]));
+        /* counted as others' load in the passes (machstate.h); this says whose */
+        if (swept > 0.0 && idle > 0.0 && idle >= IDLE_CPU_WARN_SHARE * swept)
+            fprintf(stderr,
+                    "warning: %s: its adapter used %.1f s of CPU outside its own requests, "
+                    "counted as other processes' load: it slowed the devices measured "
+                    "meanwhile\n",
+                    sel[i]->info.id, idle);
+    }
 }
 
 /* The devices that went out of service during the sweep (stderr), the
@@ -306,7 +323,7 @@ static void warn_faults(device **sel, int nsel)
 static void run_notes(const cli *c, device **sel, int nsel, results *r, FILE *txt)
 {
     int i;
-    warn_faults(sel, nsel);
+    warn_faults(sel, nsel, r);
     for (i = 0; i < nsel; i++) {
         const device_info *d = &r->devices[i];
         const char *secs, *cache;
@@ -401,7 +418,7 @@ static int run_once(const cli *c, int then_report)
             goto fail;
     }
     run_announce(c, &set, sel, nsel);
-    warn_faults(sel, nsel);
+    warn_faults(sel, nsel, r);
     if (c->paired_side) {
         snprintf(r->prov.pair, sizeof r->prov.pair, "%s", c->paired_id);
         r->prov.pair_side = c->paired_side;

@@ -16,6 +16,30 @@
  *   moody:N    every second visit of a shape (its 2nd, 4th, ... PREP) takes
  *              N microseconds longer a step, slept inside the step: a
  *              device whose passes disagree (the precision passes' test)
+ * and, as a hostile adapter would (issue 46; docs/devices.md, "Bounds"):
+ *   fast       computes, and reports 1 ns a step
+ *   slow       computes, sleeps 50 ms a step and reports 1 µs
+ *   long       reports 1,000 s a step
+ *   total      reports a total below the step's wall
+ *   subnormal  reports a wall of 4.9e-324 s
+ *   huge       reports a wall of 1.7e308 s
+ *   field      reports a kernel time of 1e300 s
+ *   skip       computes only the first step after a RSET (inference's
+ *              state is the same whichever step it follows)
+ *   stale      computes only the first step after a RSET and the steps
+ *              of a STEP, never those of a STPN
+ *   wrongstep  leaves every step's output off by one but the first after
+ *              PREP or RSET's (the one step the checks once looked at)
+ *   dup        sends its 10th TIME twice
+ *   drip       answers HELO a byte every 0.2 s
+ *   failhello  answers HELO with FAIL and a reason
+ *   props      its hello's props name breakeven's own (adapter,
+ *              steps-at-once, protocol) and one twice
+ *   escape     starts a grandchild in its group that ignores SIGTERM,
+ *              and one that leaves it (setsid), each writing its pid to
+ *              BREAKEVEN_REF_PIDFILE.g1 and .g2
+ *   spin       keeps a thread busy for as long as it lives (between its
+ *              requests too)
  * BREAKEVEN_REF_PIDFILE, when set, is where it writes its process id (to
  * see that it does not outlive breakeven).  BREAKEVEN_REF_STEPS=N offers
  * STPN of up to N steps (its hello's `steps N`), and BREAKEVEN_REF_STPN,
@@ -23,11 +47,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +82,56 @@ static int moody_visit(const net *m, visits *v, int nv)
     if (i < nv)
         v[i] = (visits){m->mode, m->B, m->d[0], 1};
     return 0;
+}
+
+/* BREAKEVEN_REF_PIDFILE with suffix: where a grandchild writes its pid. */
+static void write_pid(const char *suffix)
+{
+    char path[1024];
+    FILE *f;
+    if (!getenv("BREAKEVEN_REF_PIDFILE"))
+        return;
+    snprintf(path, sizeof path, "%s%s", getenv("BREAKEVEN_REF_PIDFILE"), suffix);
+    if ((f = fopen(path, "w"))) {
+        fprintf(f, "%ld\n", (long)getpid());
+        fclose(f);
+    }
+}
+
+/* escape: one grandchild that ignores SIGTERM in the adapter's group, and
+ * one that leaves it for a session of its own through a middle process
+ * that exits (a daemon's double fork). */
+static void escape(void)
+{
+    pid_t p;
+    if (fork() == 0) {
+        signal(SIGTERM, SIG_IGN);
+        write_pid(".g1");
+        for (;;)
+            pause();
+    }
+    if ((p = fork()) == 0) {
+        setsid();
+        if (fork() == 0) {
+            signal(SIGTERM, SIG_IGN);
+            write_pid(".g2");
+            for (;;)
+                pause();
+        }
+        _exit(0);
+    }
+    if (p > 0)
+        waitpid(p, NULL, 0);
+}
+
+/* spin: burns a CPU for as long as the adapter lives. */
+static void *spin(void *arg)
+{
+    volatile unsigned long n = 0;
+    (void)arg;
+    for (;;)
+        n++;
+    return NULL;
 }
 
 static void put(const void *p, size_t n)
@@ -266,6 +342,25 @@ static void state(net *m, const char *fault)
     free(s);
 }
 
+/* The times of a step t (as TIME's) as the hostile faults report them. */
+static void lie(const char *fault, double *t)
+{
+    if (strcmp(fault, "fast") == 0)
+        t[0] = t[4] = 1e-9;
+    else if (strcmp(fault, "slow") == 0)
+        t[0] = t[4] = 1e-6;
+    else if (strcmp(fault, "long") == 0)
+        t[0] = t[4] = 1000.0;
+    else if (strcmp(fault, "total") == 0)
+        t[4] = t[0] / 2.0;
+    else if (strcmp(fault, "subnormal") == 0)
+        t[0] = 4.9e-324;
+    else if (strcmp(fault, "huge") == 0)
+        t[0] = 1.7e308;
+    else if (strcmp(fault, "field") == 0)
+        t[1] = 1e300;
+}
+
 /* Writes n, the STPN answered so far, to BREAKEVEN_REF_STPN's file. */
 static void count_stpn(int n)
 {
@@ -280,7 +375,7 @@ static void count_stpn(int n)
 int main(int argc, char **argv)
 {
     const char *fault = getenv("BREAKEVEN_REF_FAULT"), *offer = getenv("BREAKEVEN_REF_STEPS");
-    int at = 0, steps = 0, i, nstpn = 0, slow = 0;
+    int at = 0, steps = 0, i, nstpn = 0, since = 0, ntime = 0, slow = 0;
     static visits seen[64];
     net m;
     memset(&m, 0, sizeof m);
@@ -298,6 +393,13 @@ int main(int argc, char **argv)
     }
     if (strchr(fault, ':'))
         at = atoi(strchr(fault, ':') + 1);
+    if (strcmp(fault, "escape") == 0)
+        escape();
+    if (strcmp(fault, "spin") == 0) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, spin, NULL) != 0)
+            return 1;
+    }
     for (;;) {
         unsigned char h[16];
         char type[5] = "";
@@ -316,16 +418,39 @@ int main(int argc, char **argv)
             snprintf(txt, sizeof txt,
                      "protocol %d\nname breakeven's reference adapter\nframework reference\n"
                      "framework-version 1\ntype CPU\nvendor breakeven\nlibrary plain loops\n"
-                     "prop reference-fault %s\nsteps %d\n",
+                     "prop reference-fault %s\nsteps %d\n%s",
                      strcmp(fault, "version") == 0 ? 2 : 1, fault[0] ? fault : "none",
-                     offer ? atoi(offer) : 0);
-            reply("HELO", txt, strlen(txt));
+                     offer ? atoi(offer) : 0,
+                     strcmp(fault, "props") == 0
+                         ? "prop adapter /elsewhere\nprop steps-at-once 64\nprop protocol 9\n"
+                           "prop colour red\nprop colour blue\n"
+                         : "");
+            if (strcmp(fault, "failhello") == 0) {
+                const char *why = "error no such device here";
+                reply("FAIL", why, strlen(why));
+            } else if (strcmp(fault, "drip") == 0) {
+                unsigned char hd[16];
+                size_t n = strlen(txt), j;
+                struct timespec tick = {0, 200000000};
+                memcpy(hd, "BEDP", 4);
+                memcpy(hd + 4, "HELO", 4);
+                for (j = 0; j < 8; j++)
+                    hd[8 + j] = (unsigned char)((uint64_t)n >> (8 * j));
+                put(hd, 16);
+                for (j = 0; j < n; j++) {
+                    nanosleep(&tick, NULL);
+                    put(txt + j, 1);
+                }
+            } else
+                reply("HELO", txt, strlen(txt));
         } else if (strcmp(type, "PREP") == 0) {
             prepare(&m, len);
             slow = strncmp(fault, "moody:", 6) == 0 && moody_visit(&m, seen, 64);
+            since = 0;
             reply("OKAY", NULL, 0);
         } else if (strcmp(type, "RSET") == 0) {
             reset(&m);
+            since = 0;
             reply("OKAY", NULL, 0);
         } else if (strcmp(type, "STEP") == 0 || strcmp(type, "STPN") == 0) {
             static double t[64][6];
@@ -348,14 +473,28 @@ int main(int argc, char **argv)
             }
             for (j = 0; j < (int)k; j++) {
                 struct timespec a, b;
+                int work = 1;
                 steps++;
+                since++;
                 if (strncmp(fault, "crash:", 6) == 0 && steps == at)
                     raise(SIGSEGV);
                 if (strncmp(fault, "hang:", 5) == 0 && steps == at)
                     for (;;)
                         pause();
+                if (strcmp(fault, "skip") == 0)
+                    work = since == 1;
+                if (strcmp(fault, "stale") == 0)
+                    work = since == 1 || type[3] != 'N';
                 clock_gettime(CLOCK_MONOTONIC, &a);
-                step(&m);
+                if (work)
+                    step(&m);
+                if (strcmp(fault, "wrongstep") == 0 && since > 1)
+                    for (i = 0; i < m.B * m.d[m.L]; i++)
+                        m.act[m.L][i] += 1.0f;
+                if (strcmp(fault, "slow") == 0) {
+                    struct timespec nap = {0, 50000000};
+                    nanosleep(&nap, NULL);
+                }
                 if (slow) {
                     struct timespec nap = {at / 1000000, (long)(at % 1000000) * 1000};
                     nanosleep(&nap, NULL);
@@ -366,11 +505,15 @@ int main(int argc, char **argv)
                     t[j][0] = 1e-9;
                 t[j][1] = t[j][2] = t[j][3] = t[j][5] = -1.0;
                 t[j][4] = t[j][0];
+                lie(fault, t[j]);
             }
             if (type[3] == 'N')
                 reply("TIMS", t, (k - (strcmp(fault, "short") == 0)) * sizeof t[0]);
-            else
+            else {
                 reply("TIME", t[0], sizeof t[0]);
+                if (strcmp(fault, "dup") == 0 && ++ntime == 10)
+                    reply("TIME", t[0], sizeof t[0]);
+            }
         } else if (strcmp(type, "STAT") == 0) {
             state(&m, fault);
         } else if (strcmp(type, "RELS") == 0) {

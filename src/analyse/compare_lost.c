@@ -20,11 +20,21 @@
 #include "workload.h"
 
 /* Why B lost a point of A. */
-enum { LOST_OOM, LOST_VERIFY, LOST_SKIPPED, LOST_TIMES, LOST_PASSES, LOST_DEVICE, LOST_WHY };
+enum {
+    LOST_OOM,
+    LOST_VERIFY,
+    LOST_SKIPPED,
+    LOST_FAILED,
+    LOST_TIMES,
+    LOST_PASSES,
+    LOST_DEVICE,
+    LOST_WHY
+};
 
 static const char *const lost_words[LOST_WHY] = {"out of memory",
                                                  "failed verification",
                                                  "skipped",
+                                                 "failed",
                                                  "without times of this view",
                                                  "not in every complete pair of passes",
                                                  "the device is not in B"};
@@ -68,6 +78,7 @@ static int lost_why(const results *const *a, int na, const results *const *b, in
                : p->status == PT_OUT_OF_MEMORY       ? LOST_OOM
                : p->status == PT_FAILED_VERIFICATION ? LOST_VERIFY
                : p->status == PT_SKIPPED             ? LOST_SKIPPED
+               : p->status == PT_FAILED              ? LOST_FAILED
                                                      : LOST_TIMES;
     }
     return LOST_WHY;

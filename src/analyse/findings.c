@@ -39,17 +39,18 @@ static double base_time(const rs_point *pb, fit_view v)
  * (3 out of memory)". */
 static void status_text(const results *r, const char *id, wl_mode m, char *buf, size_t size)
 {
-    static const char *what[4] = {"ok", "out of memory", "failed verification", "skipped"};
-    int c[4] = {0, 0, 0, 0}, i, k = 0, total;
+    static const char *what[PT_NSTATUS] = {"ok", "out of memory", "failed verification", "skipped",
+                                           "failed"};
+    int c[PT_NSTATUS] = {0}, i, k = 0, total;
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        if (p->mode == m && strcmp(p->device, id) == 0 && (unsigned)p->status < 4)
+        if (p->mode == m && strcmp(p->device, id) == 0 && (unsigned)p->status < PT_NSTATUS)
             c[p->status]++;
     }
-    total = c[0] + c[1] + c[2] + c[3];
+    total = c[0] + c[1] + c[2] + c[3] + c[4];
     snprintf(buf, size, "%s has %d of %d %s point%s ok", id, c[0], total, workload_mode_name(m),
              total == 1 ? "" : "s");
-    for (i = PT_OUT_OF_MEMORY; i <= PT_SKIPPED; i++)
+    for (i = PT_OUT_OF_MEMORY; i <= PT_FAILED; i++)
         if (c[i])
             fmt_append(buf, size, "%s%d %s", k++ ? ", " : " (", c[i], what[i]);
     if (k)

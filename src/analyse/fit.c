@@ -222,13 +222,13 @@ int fit_series_collect(const results *r, const char *id, wl_mode mode, fit_view 
 }
 
 /* Counts a device's points in one mode by status, for the "why" texts. */
-static void status_counts(const results *r, const char *id, wl_mode mode, int count[4])
+static void status_counts(const results *r, const char *id, wl_mode mode, int count[PT_NSTATUS])
 {
     int i;
-    memset(count, 0, 4 * sizeof *count);
+    memset(count, 0, PT_NSTATUS * sizeof *count);
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
-        if (strcmp(p->device, id) == 0 && p->mode == mode && (unsigned)p->status < 4)
+        if (strcmp(p->device, id) == 0 && p->mode == mode && (unsigned)p->status < PT_NSTATUS)
             count[p->status]++;
     }
 }
@@ -236,13 +236,14 @@ static void status_counts(const results *r, const char *id, wl_mode mode, int co
 void fit_describe_unusable(const results *r, const char *id, wl_mode mode, fit_view v, int nusable,
                            char *buf, size_t size)
 {
-    static const char *what[4] = {"ok", "out of memory", "failed verification", "skipped"};
-    int c[4], total, i, k = 0;
+    static const char *what[PT_NSTATUS] = {"ok", "out of memory", "failed verification", "skipped",
+                                           "failed"};
+    int c[PT_NSTATUS], total, i, k = 0;
     status_counts(r, id, mode, c);
-    total = c[0] + c[1] + c[2] + c[3];
+    total = c[0] + c[1] + c[2] + c[3] + c[4];
     snprintf(buf, size, "%d of %d %s point%s usable for the %s view", nusable, total,
              workload_mode_name(mode), total == 1 ? "" : "s", fit_view_name(v));
-    for (i = PT_OUT_OF_MEMORY; i <= PT_SKIPPED; i++)
+    for (i = PT_OUT_OF_MEMORY; i <= PT_FAILED; i++)
         if (c[i]) {
             size_t len = strlen(buf);
             snprintf(buf + len, size - len, "%s%d %s", k++ ? ", " : " (", c[i], what[i]);

@@ -18,10 +18,13 @@ enum {
     BE_EUSAGE = -2, /* the user asked for something malformed              */
     BE_EOOM = -3,   /* a device could not allocate what a point needs      */
     BE_EINTR = -4,  /* interrupted by SIGINT, SIGTERM or SIGHUP (stop.h)  */
-    BE_EIO = -5     /* where breakeven writes cannot be written: a full or
+    BE_EIO = -5,    /* where breakeven writes cannot be written: a full or
                      * read-only file system, a quota, an I/O error, a
                      * permission (fsx_errno_code).  Never a run's defect:
                      * a command stops on it, whatever it was writing.    */
+    BE_EVERIFY = -6 /* a device's result failed a check made while it was
+                     * timed (a framework device's unannounced one,
+                     * docs/devices.md): the point fails verification      */
 };
 
 typedef struct err {

@@ -127,11 +127,13 @@ typedef struct backend_ops {
      * sweep_call_limit).  NULL for a backend that runs in breakeven's own
      * process (the CPU, OpenCL), whose calls cannot be cut short. */
     void (*set_limit)(void *dev, double seconds);
-    /* The process other than breakeven that computes for the device (a
-     * framework's adapter), whose CPU time is breakeven's own, not the
-     * machine's other load (machstate.h); 0 when none runs.  NULL for a
-     * backend in breakeven's own process. */
-    int (*pid)(void *dev);
+    /* The CPU time, in clock ticks, that the process computing for the
+     * device (a framework's adapter) spent within its visits so far (from
+     * prepare to release): breakeven's own, not the machine's other load
+     * (machstate.h).  What the adapter spends between visits slows the
+     * devices measured meanwhile, and counts as another process's load.
+     * NULL for a backend in breakeven's own process. */
+    unsigned long long (*own_ticks)(void *dev);
 } backend_ops;
 
 /* A device the sweep can measure: its description, its operations and the

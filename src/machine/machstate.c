@@ -171,11 +171,17 @@ void machstate_begin(machstate_mark *m, const int *pids, int npids)
 
 void machstate_end(const machstate_mark *m, machstate *out)
 {
+    machstate_end_with(m, 0, out);
+}
+
+void machstate_end_with(const machstate_mark *m, unsigned long long ours, machstate *out)
+{
     machstate_ticks now;
     char line[256];
 
     memset(out, 0, sizeof *out);
     read_ticks(&now, m);
+    now.self += ours;
     machstate_shares(&m->ticks, &now, out);
     out->has_loadavg =
         read_line("/proc/loadavg", line, sizeof line) && sscanf(line, "%lf", &out->loadavg) == 1;

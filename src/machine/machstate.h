@@ -41,8 +41,7 @@ typedef struct machstate_mark {
     machstate_ticks ticks;
     int npids;                    /* processes whose CPU time is breakeven's */
     int pids[MACHSTATE_MAX_PIDS]; /* own too: the other side of an `ab` pair,
-                                      whose visits alternate with this one's,
-                                      and the framework devices' adapters */
+                                      whose visits alternate with this one's */
 } machstate_mark;
 
 /* What the machine did over an interval (shares are of all CPUs' time). */
@@ -64,6 +63,9 @@ typedef struct machstate {
 void machstate_begin(machstate_mark *m, const int *pids, int npids);
 /* Reads the machine at the end of the interval that m started. */
 void machstate_end(const machstate_mark *m, machstate *out);
+/* The same, with ours more clock ticks of other processes counted as
+ * breakeven's own (a framework adapter's within its visits). */
+void machstate_end_with(const machstate_mark *m, unsigned long long ours, machstate *out);
 
 /* The pieces, exposed for the tests.  Each returns 1 when text could be
  * read, 0 otherwise. */

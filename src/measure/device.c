@@ -21,6 +21,8 @@ void device_set_free(device_set *set)
     int i;
     for (i = set->n - set->nfw; i < set->n; i++)
         framework_close(&set->devs[i]);
+    if (set->nfw > 0)
+        framework_strays();
     free(set->devs);
     clgemm_free(set->cl, set->ncl);
     memset(set, 0, sizeof *set);
@@ -59,8 +61,8 @@ static int is_opencl(const device *d)
 
 /* Appends the framework device id to set unless it is there already;
  * *added says whether it was. */
-static int add_one(device_set *set, const char *id, const char *adapters, int threads, int *added,
-                   err *e)
+static int add_one(device_set *set, const char *id, const char *adapters, int threads,
+                   uint64_t seed, int *added, err *e)
 {
     device *grown;
     int i, rc;
@@ -71,7 +73,7 @@ static int add_one(device_set *set, const char *id, const char *adapters, int th
     if (!(grown = realloc(set->devs, (size_t)(set->n + 1) * sizeof *grown)))
         return err_set(e, BE_EFAIL, "out of memory listing devices");
     set->devs = grown;
-    if ((rc = framework_open(&set->devs[set->n], id, adapters, threads, e)) < 0)
+    if ((rc = framework_open(&set->devs[set->n], id, adapters, threads, seed, e)) < 0)
         return rc;
     set->n++;
     set->nfw++;
@@ -94,12 +96,12 @@ static void drop_if_out(device_set *set)
 
 /* `all`: each framework's first device, and the others its adapter names,
  * each kept only when it starts. */
-static int add_all(device_set *set, const char *adapters, int threads, err *e)
+static int add_all(device_set *set, const char *adapters, int threads, uint64_t seed, err *e)
 {
     char more[256], *tok, *save = NULL;
     int f, rc, added;
     for (f = 0; framework_probe[f]; f++) {
-        if ((rc = add_one(set, framework_probe[f], adapters, threads, &added, e)) < 0)
+        if ((rc = add_one(set, framework_probe[f], adapters, threads, seed, &added, e)) < 0)
             return rc;
         if (!added)
             continue;
@@ -109,7 +111,7 @@ static int add_all(device_set *set, const char *adapters, int threads, err *e)
         }
         snprintf(more, sizeof more, "%s", framework_more(&set->devs[set->n - 1]));
         for (tok = strtok_r(more, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-            if ((rc = add_one(set, tok, adapters, threads, &added, e)) < 0)
+            if ((rc = add_one(set, tok, adapters, threads, seed, &added, e)) < 0)
                 return rc;
             if (added)
                 drop_if_out(set);
@@ -119,19 +121,24 @@ static int add_all(device_set *set, const char *adapters, int threads, err *e)
 }
 
 int device_add_frameworks(device_set *set, const char *spec, const char *adapters, int threads,
-                          err *e)
+                          uint64_t seed, err *e)
 {
     char buf[512], *tok, *save = NULL;
     int rc, added;
     if (strcmp(spec, "all") == 0)
-        return add_all(set, adapters, threads, e);
+        return add_all(set, adapters, threads, seed, e);
     if (strlen(spec) >= sizeof buf)
         return BE_OK;
     strcpy(buf, spec);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        if (framework_is(tok) && (rc = add_one(set, tok, adapters, threads, &added, e)) < 0)
+        if (framework_is(tok) && (rc = add_one(set, tok, adapters, threads, seed, &added, e)) < 0)
             return rc;
     return BE_OK;
+}
+
+double device_idle_cpu(const device *d)
+{
+    return d->ops->kind == BACKEND_FRAMEWORK ? framework_idle_cpu(d) : 0.0;
 }
 
 const char *device_fault(const device *d)

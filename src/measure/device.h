@@ -12,6 +12,8 @@
 #ifndef BE_DEVICE_H
 #define BE_DEVICE_H
 
+#include <stdint.h>
+
 #include "backend.h"
 
 typedef struct device_set {
@@ -36,10 +38,15 @@ void device_set_free(device_set *set);
  * adapter cannot start is appended all the same, out of service
  * (framework_fault says why), so that its points are recorded as failed.
  * "all": each framework's first device (framework_probe) and the others
- * its adapter names (framework_more), only those that start.  BE_EFAIL
- * only for out of memory. */
+ * its adapter names (framework_more), only those that start.  seed (the
+ * run's --seed) draws the steps each adapter is checked on unannounced.
+ * BE_EFAIL only for out of memory. */
 int device_add_frameworks(device_set *set, const char *spec, const char *adapters, int threads,
-                          err *e);
+                          uint64_t seed, err *e);
+
+/* The CPU seconds d's adapter spent outside its visits (framework.h,
+ * framework_idle_cpu); 0 for every other device. */
+double device_idle_cpu(const device *d);
 
 /* Why a device is out of service ("" when it works; only a framework device
  * can be). */

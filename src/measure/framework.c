@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -28,18 +29,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fw_bounds.h"
+#include "fw_proc.h"
 #include "host.h"
+#include "rng.h"
+#include "verify.h"
 
 #define FW_PROTOCOL 1
-/* The interpreters of the adapters: Debian's, whose packages (python3-torch)
- * make deps installs, unless BREAKEVEN_PYTHON or BREAKEVEN_NODE names
- * another (a GPU machine's PyTorch with CUDA lives in its own Python). */
-#define FW_PYTHON "/usr/bin/python3"
-#define FW_NODE "/usr/bin/node"
 #define FW_TEXT_MAX 65536
 #define FW_LIMIT_S 60.0 /* until a sweep sets one from its budget (fw_set_limit) */
 #define FW_HELLO_LIMIT_S 120.0
-#define FW_FD 3
 /* Steps asked for at once (STPN) when the adapter offers it: as many as
  * take about FW_BATCH_S, FW_BATCH_MAX at most.  A step that follows a
  * round trip on the socket runs slower than one that follows another
@@ -47,6 +46,12 @@
  * breakeven times its own devices' steps back to back. */
 #define FW_BATCH_MAX 64
 #define FW_BATCH_S 0.02
+/* Unannounced checks: the first falls on one of the steps 2..FW_CHECK_FIRST
+ * after PREP (a visit takes that many at the least: a warm-up step and
+ * three samples, and the first visit's verified step before them), each
+ * next one 1..FW_CHECK_GAP steps after the last. */
+#define FW_CHECK_FIRST 4
+#define FW_CHECK_GAP 256
 
 typedef struct fw_dev {
     char id[32];
@@ -65,6 +70,21 @@ typedef struct fw_dev {
     double last;                  /* that step's wall time                             */
     int npend, ipend;             /* steps of the last STPN, and how many given */
     double pend[FW_BATCH_MAX][6]; /* their times, as TIME's                     */
+    pid_t pgid;                   /* the adapter's group, killed at the end however
+                                     the adapter itself ended */
+    uint64_t rng;                 /* the checked steps' draws (from --seed)     */
+    double peak;                  /* a CPU device: the host's bound, FLOP/s; else 0 */
+    double flops;                 /* the prepared point's matrix FLOP per step  */
+    int calls, lows;              /* this visit's step calls, and the low ones  */
+    long to_check;                /* steps until the next unannounced check      */
+    long nstep;                   /* steps since PREP                            */
+    net_state st;                 /* the state of a check (has_st)               */
+    int has_st;
+    unsigned long long own;     /* the adapter's CPU ticks inside visits       */
+    unsigned long long started; /* its ticks once it had said hello            */
+    unsigned long long tick0;   /* its ticks at this visit's PREP (own_ok)     */
+    int own_ok;
+    FILE *trace; /* BREAKEVEN_DEVICE_TRACE: each step call's times */
 } fw_dev;
 
 const char *const framework_probe[] = {"torch:cpu", NULL};
@@ -113,7 +133,6 @@ static void reap(fw_dev *d, char *how, size_t size)
             snprintf(how, size, "the adapter exited with status %d", WEXITSTATUS(ws));
         else if (WIFSIGNALED(ws))
             snprintf(how, size, "the adapter was killed by signal %d", WTERMSIG(ws));
-        kill(-d->pid, SIGKILL); /* whatever it left in its group */
         d->pid = 0;
     }
     if (d->fd >= 0) {
@@ -121,10 +140,14 @@ static void reap(fw_dev *d, char *how, size_t size)
         d->fd = -1;
     }
     if (d->pid > 0) {
-        kill(-d->pid, SIGKILL);
         kill(d->pid, SIGKILL);
         waitpid(d->pid, &ws, 0);
         d->pid = 0;
+    }
+    /* whatever it left in its group, however it ended (after BYE! too) */
+    if (d->pgid > 0) {
+        kill(-d->pgid, SIGKILL);
+        d->pgid = 0;
     }
 }
 
@@ -251,19 +274,23 @@ static int recv_text(fw_dev *d, const char *req, uint64_t len, char *buf, double
 }
 
 /* Sends the request req (payload parts[0..n), NULL for none) and reads the
- * header of its reply.  A FAIL reply is read and returned as the call's
- * failure (BE_EOOM for the class oom); the device stays in service.  A
- * reply of another type than want, or of another length than want_len
- * (when want_len is not (uint64_t)-1) is a fault. */
+ * header of its reply, all before deadline (the call's one limit: its
+ * reply's payload is read against it too).  A FAIL reply is read and
+ * returned as the call's failure (BE_EOOM for the class oom); the device
+ * stays in service.  A reply of another type than want, or of another
+ * length than want_len (when want_len is not (uint64_t)-1) is a fault; so
+ * is a byte waiting before the request is sent: a frame that answers no
+ * request (a duplicate would shift every later reply by one). */
 static int call(fw_dev *d, const char *req, const void *const *parts, const size_t *sizes, int n,
-                const char *want, uint64_t want_len, uint64_t *len, err *e)
+                const char *want, uint64_t want_len, uint64_t *len, double deadline, err *e)
 {
-    double deadline = host_seconds() + d->limit;
     uint64_t total = 0;
-    char type[5];
+    char type[5], extra;
     int i, rc;
     if (d->fault[0])
         return err_set(e, BE_EFAIL, "%s: out of service: %s", d->id, d->fault);
+    if (recv(d->fd, &extra, 1, MSG_PEEK | MSG_DONTWAIT) == 1)
+        return out_of_service(d, e, "the adapter sent what no request asked for before %s", req);
     for (i = 0; i < n; i++)
         total += sizes[i];
     if ((rc = send_header(d, req, total, deadline, e)) < 0)
@@ -310,6 +337,22 @@ static size_t w_len(const workload *w, int l)
     return (size_t)wl_dim(w, l) * (size_t)wl_dim(w, l + 1);
 }
 
+/* A visit's start (begin 1: at PREP) or end (at RELS): the adapter's CPU
+ * time in between is its own work for breakeven (framework_own_ticks);
+ * what it spends outside visits is another process's load. */
+static void visit_ticks(fw_dev *d, int begin)
+{
+    int ok;
+    unsigned long long now = fw_ticks(d->pid, &ok);
+    if (begin) {
+        d->tick0 = now;
+        d->own_ok = ok;
+    } else if (ok && d->own_ok && now >= d->tick0) {
+        d->own += now - d->tick0;
+        d->own_ok = 0;
+    }
+}
+
 static int fw_prepare(void *dev, const workload *w, void **run, err *e)
 {
     fw_dev *d = dev;
@@ -324,6 +367,13 @@ static int fw_prepare(void *dev, const workload *w, void **run, err *e)
     if (d->prepared)
         return err_set(e, BE_EFAIL, "%s: a point is already prepared", d->id);
     d->streak = d->npend = d->ipend = 0;
+    d->calls = d->lows = 0;
+    d->nstep = 0;
+    d->to_check = 2 + rng_below(&d->rng, FW_CHECK_FIRST - 1);
+    for (l = 0, d->flops = 0.0; l < w->layers; l++)
+        d->flops += (w->mode == WL_TRAINING ? 6.0 : 2.0) * (double)w->batch * (double)wl_dim(w, l) *
+                    (double)wl_dim(w, l + 1);
+    visit_ticks(d, 1);
     head[0] = (int32_t)w->mode;
     head[1] = w->layers;
     head[2] = w->batch;
@@ -349,7 +399,7 @@ static int fw_prepare(void *dev, const workload *w, void **run, err *e)
         parts[n] = w->b0[l];
         sizes[n++] = (size_t)wl_dim(w, l + 1) * sizeof(float);
     }
-    if ((rc = call(d, "PREP", parts, sizes, n, "OKAY", 0, &len, e)) < 0)
+    if ((rc = call(d, "PREP", parts, sizes, n, "OKAY", 0, &len, host_seconds() + d->limit, e)) < 0)
         goto done;
     d->w = *w;
     d->prepared = 1;
@@ -365,12 +415,13 @@ static int fw_reset(void *run, err *e)
     fw_dev *d = run;
     uint64_t len;
     d->streak = d->npend = d->ipend = 0;
-    return call(d, "RSET", NULL, NULL, 0, "OKAY", 0, &len, e);
+    return call(d, "RSET", NULL, NULL, 0, "OKAY", 0, &len, host_seconds() + d->limit, e);
 }
 
 /* The steps to ask for next: one after anything but a step (the state
  * verified is of exactly one step), else as many as fill FW_BATCH_S, but
- * never more than half the call's time limit. */
+ * never more than half the call's time limit, and never past the step of
+ * the next unannounced check (which then ends a STPN in inference). */
 static int steps_to_ask(const fw_dev *d)
 {
     double k;
@@ -381,56 +432,116 @@ static int steps_to_ask(const fw_dev *d)
         k = d->limit / 2.0 / d->last;
     if (k > d->batch_max)
         k = d->batch_max;
+    /* training's checked step follows a RSET of its own, alone */
+    if (d->to_check > 0 && k > (double)d->to_check - (d->w.mode == WL_TRAINING))
+        k = (double)d->to_check - (d->w.mode == WL_TRAINING);
     return k < 1.0 ? 1 : (int)k;
 }
 
-/* The times of the next step into v: one left from the last STPN, else a
- * STEP, or a STPN of several when steps_to_ask says so. */
-static int next_step(fw_dev *d, double v[6], err *e)
+/* Holds the k steps' times in t to the call's round trip rt (fw_bounded),
+ * and the visit's calls to their overhead. */
+static int bounded(fw_dev *d, double (*t)[6], int k, double rt, err *e)
 {
-    const double deadline = host_seconds() + d->limit;
+    double sum = 0.0;
+    int j, rc;
+    if ((rc = fw_bounded(d->id, t, k, rt, d->peak, d->flops, e)) < 0)
+        return rc;
+    for (j = 0; j < k; j++)
+        sum += t[j][0];
+    /* a call's overhead is the socket and the adapter's own code around its
+     * clock: bounded but for a preemption, which a visit's every call is not */
+    d->calls++;
+    d->lows += rt > 2.0 * sum + FW_OVERHEAD_S;
+    if (d->calls >= FW_LOW_CALLS && d->lows == d->calls)
+        return err_set(e, BE_EFAIL,
+                       "%s: all %d of the visit's calls took over twice the steps they report "
+                       "and %.0f ms more (the last: %d step%s reported %.3g s in a round trip "
+                       "of %.3g s); the times are not the steps'",
+                       d->id, d->calls, FW_OVERHEAD_S * 1e3, k, k == 1 ? "" : "s", sum, rt);
+    return BE_OK;
+}
+
+/* Asks for the next steps (STEP, or STPN of several when steps_to_ask
+ * says so) into d->pend, timing the round trip, and holds them to it. */
+static int fetch(fw_dev *d, err *e)
+{
+    const double t0 = host_seconds(), deadline = t0 + d->limit;
+    const uint32_t k = (uint32_t)steps_to_ask(d);
     uint64_t len;
-    uint32_t k = (uint32_t)steps_to_ask(d);
     int rc;
-    if (d->ipend < d->npend) {
-        memcpy(v, d->pend[d->ipend++], sizeof d->pend[0]);
-        return BE_OK;
-    }
     d->npend = d->ipend = 0;
-    if (k <= 1)
-        return (rc = call(d, "STEP", NULL, NULL, 0, "TIME", 6 * sizeof(double), &len, e)) < 0
-                   ? rc
-                   : recv_all(d, v, 6 * sizeof(double), deadline, "STEP", e);
-    {
+    if (k <= 1) {
+        if ((rc = call(d, "STEP", NULL, NULL, 0, "TIME", sizeof d->pend[0], &len, deadline, e)) <
+                0 ||
+            (rc = recv_all(d, d->pend, sizeof d->pend[0], deadline, "STEP", e)) < 0)
+            return rc;
+    } else {
         unsigned char arg[4] = {(unsigned char)k, (unsigned char)(k >> 8), (unsigned char)(k >> 16),
                                 (unsigned char)(k >> 24)};
         const void *parts[1] = {arg};
         const size_t sizes[1] = {sizeof arg};
-        if ((rc = call(d, "STPN", parts, sizes, 1, "TIMS", k * sizeof d->pend[0], &len, e)) < 0 ||
+        if ((rc = call(d, "STPN", parts, sizes, 1, "TIMS", k * sizeof d->pend[0], &len, deadline,
+                       e)) < 0 ||
             (rc = recv_all(d, d->pend, k * sizeof d->pend[0], deadline, "STPN", e)) < 0)
             return rc;
     }
+    if (d->trace) {
+        double sum = 0.0;
+        uint32_t j;
+        for (j = 0; j < k; j++)
+            sum += d->pend[j][0];
+        fprintf(d->trace, "%d %d %d %u %.9f %.9f\n", (int)d->w.mode, d->w.hidden, d->w.batch, k,
+                host_seconds() - t0, sum);
+    }
+    if ((rc = bounded(d, d->pend, (int)k, host_seconds() - t0, e)) < 0)
+        return rc;
     d->npend = (int)k;
-    d->ipend = 1;
-    memcpy(v, d->pend[0], sizeof d->pend[0]);
+    return BE_OK;
+}
+
+static int fw_state(void *run, net_state *s, err *e);
+
+/* The unannounced check: the state after the step just taken, verified as
+ * the first visit's (training: the step followed a RSET, so that it is
+ * one step from the initial parameters); then the next check's step. */
+static int check(fw_dev *d, err *e)
+{
+    verify_result vr;
+    int rc;
+    d->to_check = 1 + rng_below(&d->rng, FW_CHECK_GAP);
+    if (!d->has_st) {
+        if ((rc = verify_state_alloc(&d->w, &d->st, e)) < 0)
+            return rc;
+        d->has_st = 1;
+    }
+    if ((rc = fw_state(d, &d->st, e)) < 0 || (rc = verify_check(&d->w, &d->st, &vr, e)) < 0)
+        return rc;
+    /* the steps go on as before the check: several at once again */
+    d->streak = 1;
+    if (!vr.ok)
+        return err_set(e, BE_EVERIFY,
+                       "%s: step %ld after PREP, checked unannounced: %s is off by %.3g of its "
+                       "scale; the tolerance is %.3g",
+                       d->id, d->nstep, vr.where, vr.max_error, vr.tolerance);
     return BE_OK;
 }
 
 static int fw_step(void *run, step_times *t, err *e)
 {
     fw_dev *d = run;
-    double v[6];
-    int rc, i;
-    rc = next_step(d, v, e);
-    d->streak = 0;
-    if (rc < 0)
-        return rc;
-    for (i = 0; i < 6; i++)
-        if (!isfinite(v[i]))
-            return err_set(e, BE_EFAIL, "%s: the step's time %d is %g, not a number of seconds",
-                           d->id, i, v[i]);
-    if (v[0] <= 0.0)
-        return err_set(e, BE_EFAIL, "%s: the step's wall time is %g s", d->id, v[0]);
+    const double *v;
+    int rc;
+    if (d->ipend >= d->npend) {
+        /* training's checked step is one from the initial parameters */
+        if (d->to_check == 1 && d->w.mode == WL_TRAINING && (rc = fw_reset(d, e)) < 0)
+            return rc;
+        if ((rc = fetch(d, e)) < 0) {
+            d->streak = d->npend = d->ipend = 0;
+            return rc;
+        }
+    }
+    v = d->pend[d->ipend++];
+    d->nstep++;
     d->streak = 1;
     d->last = v[0];
     t->wall = v[0];
@@ -439,6 +550,8 @@ static int fw_step(void *run, step_times *t, err *e)
     t->d2h = v[3];
     t->total = v[4];
     t->whost = v[5];
+    if (d->to_check > 0 && --d->to_check == 0)
+        return check(d, e);
     return BE_OK;
 }
 
@@ -468,9 +581,9 @@ static int fw_state(void *run, net_state *s, err *e)
     if (train)
         for (l = 0; l < L; l++)
             want += act_len(w, l) + w_len(w, l) + (size_t)wl_dim(w, l + 1);
-    if ((rc = call(d, "STAT", NULL, NULL, 0, "DATA", want * sizeof(float), &len, e)) < 0)
-        return rc;
     deadline = host_seconds() + d->limit;
+    if ((rc = call(d, "STAT", NULL, NULL, 0, "DATA", want * sizeof(float), &len, deadline, e)) < 0)
+        return rc;
     /* straight into the caller's arrays */
     for (l = 0; l <= L; l++)
         if ((rc = recv_all(d, s->act[l], act_len(w, l) * sizeof(float), deadline, "STAT", e)) < 0)
@@ -510,8 +623,12 @@ static void fw_release(void *run)
         return;
     d->prepared = 0;
     d->streak = d->npend = d->ipend = 0;
+    if (d->has_st)
+        verify_state_free(&d->w, &d->st);
+    d->has_st = 0;
     /* a failure here puts the device out of service; the next point says so */
-    (void)call(d, "RELS", NULL, NULL, 0, "OKAY", 0, &len, &ignore);
+    (void)call(d, "RELS", NULL, NULL, 0, "OKAY", 0, &len, host_seconds() + d->limit, &ignore);
+    visit_ticks(d, 0);
 }
 
 /* The sweep's limit (sweep_call_limit), unless BREAKEVEN_DEVICE_TIMEOUT
@@ -523,10 +640,10 @@ static void fw_set_limit(void *dev, double seconds)
         d->limit = seconds;
 }
 
-static int fw_pid(void *dev)
+static unsigned long long fw_own_ticks(void *dev)
 {
     const fw_dev *d = dev;
-    return d->pid > 0 ? (int)d->pid : 0;
+    return d->own;
 }
 
 static const backend_ops fw_ops = {
@@ -537,81 +654,10 @@ static const backend_ops fw_ops = {
     .state = fw_state,
     .release = fw_release,
     .set_limit = fw_set_limit,
-    .pid = fw_pid,
+    .own_ticks = fw_own_ticks,
 };
 
 /* ---- starting and describing -------------------------------------------- */
-
-/* The adapter's command line for id into argv (strings in buf). */
-static int command(const char *id, const char *adapters, char *buf, size_t size, char **argv,
-                   char *why, size_t wsize)
-{
-    int n = 0;
-    if (strncmp(id, "ref:", 4) == 0) {
-        const char *ref = getenv("BREAKEVEN_REF_ADAPTER");
-        if (!ref || !*ref) {
-            snprintf(why, wsize,
-                     "the reference adapter is a test device: set BREAKEVEN_REF_ADAPTER to "
-                     "its program");
-            return BE_EFAIL;
-        }
-        snprintf(buf, size, "%s", ref);
-        argv[n++] = buf;
-    } else {
-        /* torch:DEV: Debian's python3 and torch_adapter.py DEV; ort:DEV:
-         * node and ort_adapter.js DEV */
-        const int torch = strncmp(id, "torch:", 6) == 0;
-        const char *interp = getenv(torch ? "BREAKEVEN_PYTHON" : "BREAKEVEN_NODE");
-        int k = snprintf(buf, size, "%s",
-                         interp && *interp ? interp
-                         : torch           ? FW_PYTHON
-                                           : FW_NODE) +
-                1;
-        argv[n++] = buf;
-        snprintf(buf + k, size - (size_t)k, "%s/%s", adapters,
-                 torch ? "torch_adapter.py" : "ort_adapter.js");
-        argv[n++] = buf + k;
-        k += (int)strlen(buf + k) + 1;
-        snprintf(buf + k, size - (size_t)k, "%s", strchr(id, ':') + 1);
-        argv[n++] = buf + k;
-        if (access(argv[1], R_OK) != 0) {
-            snprintf(why, wsize, "no adapter %s", argv[1]);
-            return BE_EFAIL;
-        }
-    }
-    argv[n++] = "--fd";
-    argv[n++] = "3";
-    argv[n] = NULL;
-    if (access(argv[0], X_OK) != 0) {
-        snprintf(why, wsize, "%s: %s", argv[0], strerror(errno));
-        return BE_EFAIL;
-    }
-    return BE_OK;
-}
-
-/* In the child: fd 3 the socket, 0 /dev/null, 1 and 2 the log; dies with
- * its parent; its own process group.  Never returns. */
-static void child(int sock, int logfd, pid_t parent, char **argv)
-{
-    int nul;
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-        _exit(127);
-    setpgid(0, 0);
-    nul = open("/dev/null", O_RDONLY);
-    if (nul < 0 || dup2(nul, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0)
-        _exit(127);
-    if (sock == FW_FD)
-        fcntl(sock, F_SETFD, 0);
-    else if (dup2(sock, FW_FD) < 0)
-        _exit(127);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    execv(argv[0], argv);
-    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-}
 
 static int start(fw_dev *d, char **argv, err *e)
 {
@@ -631,10 +677,10 @@ static int start(fw_dev *d, char **argv, err *e)
         return out_of_service(d, e, "fork: %s", strerror(errno));
     }
     if (pid == 0)
-        child(sv[1], fileno(d->log), parent, argv);
+        fw_child(sv[1], fileno(d->log), parent, argv);
     setpgid(pid, pid); /* also here: whichever runs first */
     close(sv[1]);
-    d->pid = pid;
+    d->pid = d->pgid = pid;
     d->fd = sv[0];
     fcntl(d->fd, F_SETFL, fcntl(d->fd, F_GETFL) | O_NONBLOCK);
     return BE_OK;
@@ -675,6 +721,30 @@ static void more_devices(fw_dev *d, const char *text)
     }
 }
 
+/* The properties breakeven sets on a framework device, now or later in
+ * the run (the hello's, the sweep's and the CPU's own names), which an
+ * adapter's `prop` lines cannot set. */
+static int reserved(const char *name)
+{
+    static const char *const own[] = {"framework",
+                                      "framework-version",
+                                      "protocol",
+                                      "adapter",
+                                      "steps-at-once",
+                                      "kernel-build-seconds",
+                                      "kernel-binary-cache",
+                                      "rapl",
+                                      "openblas-underuses",
+                                      "cores",
+                                      "max_clock_mhz",
+                                      "isa"};
+    size_t i;
+    for (i = 0; i < sizeof own / sizeof *own; i++)
+        if (strcmp(name, own[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int hello(fw_dev *d, device_info *info, const char *adapter, int threads, err *e)
 {
     char req[64], fw[64] = "", ver[96] = "", *text = NULL;
@@ -684,15 +754,17 @@ static int hello(fw_dev *d, device_info *info, const char *adapter, int threads,
     const char *p;
     int rc, proto;
 
+    const double deadline = host_seconds() + d->limit; /* the whole hello's */
+
     snprintf(req, sizeof req, "protocol %d\nthreads %d\n", FW_PROTOCOL,
              threads > 0 ? threads : host_cores());
     parts[0] = req;
     sizes[0] = strlen(req);
-    if ((rc = call(d, "HELO", parts, sizes, 1, "HELO", (uint64_t)-1, &len, e)) < 0)
+    if ((rc = call(d, "HELO", parts, sizes, 1, "HELO", (uint64_t)-1, &len, deadline, e)) < 0)
         return rc;
     if (!(text = malloc(FW_TEXT_MAX)))
         return err_set(e, BE_EFAIL, "%s: out of memory", d->id);
-    if ((rc = recv_text(d, "HELO", len, text, host_seconds() + d->limit, e)) < 0)
+    if ((rc = recv_text(d, "HELO", len, text, deadline, e)) < 0)
         goto done;
     if (sscanf(text, "protocol %d", &proto) != 1) {
         rc = out_of_service(d, e, "the adapter's hello does not start with its protocol");
@@ -729,8 +801,16 @@ static int hello(fw_dev *d, device_info *info, const char *adapter, int threads,
     devinfo_prop_add(info, "adapter", "%s", adapter);
     for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
         char name[48], value[256];
-        if (sscanf(p, "prop %47s %255[^\n]", name, value) == 2)
+        /* breakeven's own (framework, adapter, steps-at-once, …), and any
+         * said twice, keep their first value: an adapter describes itself
+         * in properties of its own names */
+        if (sscanf(p, "prop %47s %255[^\n]", name, value) == 2 && !devinfo_prop(info, name) &&
+            !reserved(name))
             devinfo_prop_add(info, name, "%s", value);
+    }
+    {
+        int ok;
+        d->started = fw_ticks(d->pid, &ok);
     }
     rc = BE_OK;
 done:
@@ -738,19 +818,31 @@ done:
     return rc;
 }
 
-int framework_open(device *dev, const char *id, const char *adapters, int threads, err *e)
+int framework_open(device *dev, const char *id, const char *adapters, int threads, uint64_t seed,
+                   err *e)
 {
     fw_dev *d = calloc(1, sizeof *d);
     device_info *info = &dev->info;
     char buf[1536], *argv[8], why[400];
-    const char *env = getenv("BREAKEVEN_DEVICE_TIMEOUT");
-    err ignore;
+    const char *env = getenv("BREAKEVEN_DEVICE_TIMEOUT"), *trace = getenv("BREAKEVEN_DEVICE_TRACE");
+    const char *c;
+    err he;
 
     memset(dev, 0, sizeof *dev);
     if (!d)
         return err_set(e, BE_EFAIL, "out of memory starting %s", id);
     d->fd = -1;
     snprintf(d->id, sizeof d->id, "%s", id);
+    /* each device's checks drawn apart, all from --seed */
+    for (d->rng = seed, c = id; *c; c++)
+        d->rng = d->rng * 31 + (unsigned char)*c;
+    /* a framework's CPU computes on this host: no faster than it can */
+    if (strcmp(strchr(id, ':') + 1, "cpu") == 0)
+        d->peak = host_cores() * FW_CPU_PER_CYCLE * 1e6 *
+                  (host_cpu_max_mhz() > 0.0 ? host_cpu_max_mhz() : FW_CPU_MHZ);
+    /* the adapters' orphans become this process's children, not init's:
+     * framework_strays ends them */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     d->limit = env && atof(env) > 0.0 ? atof(env) : FW_HELLO_LIMIT_S;
     /* what the device is before it says more */
     snprintf(info->id, sizeof info->id, "%s", id);
@@ -763,17 +855,29 @@ int framework_open(device *dev, const char *id, const char *adapters, int thread
     snprintf(info->library, sizeof info->library, "unknown");
     dev->ops = &fw_ops;
     dev->handle = d;
-    if (command(id, adapters, buf, sizeof buf, argv, why, sizeof why) < 0) {
+    if (trace && *trace && !(d->trace = fopen(trace, "a"))) {
+        err_set(e, BE_EFAIL, "BREAKEVEN_DEVICE_TRACE: %s: %s", trace, strerror(errno));
+        framework_close(dev);
+        return BE_EFAIL;
+    }
+    if (fw_command(id, adapters, buf, sizeof buf, argv, why, sizeof why) < 0) {
         snprintf(d->fault, sizeof d->fault, "cannot start: %s", why);
         return BE_OK;
     }
-    if (start(d, argv, &ignore) == BE_OK &&
-        hello(d, info, strncmp(id, "ref:", 4) == 0 ? argv[0] : argv[1], threads, &ignore) ==
-            BE_OK) {
+    if (start(d, argv, &he) == BE_OK &&
+        hello(d, info, strncmp(id, "ref:", 4) == 0 ? argv[0] : argv[1], threads, &he) == BE_OK) {
         /* until the sweep derives one from the budget (fw_set_limit) */
         d->fixed = env && atof(env) > 0.0;
         d->limit = d->fixed ? atof(env) : FW_LIMIT_S;
         return BE_OK;
+    }
+    /* a FAIL answer leaves the adapter in service: its reason is the fault */
+    if (!d->fault[0]) {
+        char how[96];
+        const size_t n = strlen(d->id) + 2;
+        reap(d, how, sizeof how);
+        snprintf(d->fault, sizeof d->fault, "%s",
+                 strncmp(he.msg, d->id, n - 2) == 0 && strlen(he.msg) >= n ? he.msg + n : he.msg);
     }
     memmove(d->fault + 14, d->fault, sizeof d->fault - 15);
     memcpy(d->fault, "cannot start: ", 14);
@@ -806,8 +910,23 @@ void framework_close(device *dev)
     reap(d, how, sizeof how);
     if (d->log)
         fclose(d->log);
+    if (d->trace)
+        fclose(d->trace);
     free(d);
     dev->handle = NULL;
+}
+
+double framework_idle_cpu(const device *dev)
+{
+    const fw_dev *d = dev->handle;
+    unsigned long long now;
+    int ok;
+    if (!d || d->pid <= 0)
+        return 0.0;
+    now = fw_ticks(d->pid, &ok);
+    return ok && now >= d->started + d->own
+               ? (double)(now - d->started - d->own) / (double)sysconf(_SC_CLK_TCK)
+               : 0.0;
 }
 
 const char *framework_fault(const device *dev)

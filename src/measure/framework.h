@@ -13,6 +13,8 @@
 #ifndef BE_FRAMEWORK_H
 #define BE_FRAMEWORK_H
 
+#include <stdint.h>
+
 #include "backend.h"
 
 /* Whether id names a framework device ("torch:cpu", "torch:cuda:0",
@@ -26,7 +28,8 @@ int framework_is(const char *id);
  * id, kind and type, and why in framework_fault) and returns BE_OK, so that
  * its points are recorded as failed; only BE_EFAIL for out of memory.
  * Free with framework_close. */
-int framework_open(device *dev, const char *id, const char *adapters, int threads, err *e);
+int framework_open(device *dev, const char *id, const char *adapters, int threads, uint64_t seed,
+                   err *e);
 
 /* The device each framework is started as first when `--devices all`
  * asks for every framework device that starts ("torch:cpu"); its hello
@@ -42,6 +45,19 @@ const char *framework_more(const device *dev);
 /* Says bye to the adapter, waits a moment for it, then kills its process
  * group; frees the handle. */
 void framework_close(device *dev);
+
+/* Ends every process left that an adapter started and that escaped its
+ * process group (setsid, a daemon's double fork): this process is their
+ * subreaper (framework_open), so they are its children once their parents
+ * are gone.  Call once every framework device is closed: any child left
+ * then is such a stray. */
+void framework_strays(void);
+
+/* The CPU seconds dev's adapter has spent since its hello outside its
+ * visits (framework's prepare to release): the load it put on the
+ * machine while other devices were measured.  0 for none, or when it
+ * cannot be read. */
+double framework_idle_cpu(const device *dev);
 
 /* Why dev is out of service ("" while it works). */
 const char *framework_fault(const device *dev);

@@ -270,7 +270,12 @@ static int visit(measure *m, const device *dev, const workload *w, rs_point *pt,
     }
     if (rc == BE_OK || rc == BE_EINTR)
         return rc;
-    pt->status = rc == BE_EOOM ? PT_OUT_OF_MEMORY : PT_SKIPPED;
+    /* a framework device's failure is its own (docs/devices.md): failed;
+     * its unannounced check of a step (BE_EVERIFY) as the first visit's */
+    pt->status = rc == BE_EOOM                         ? PT_OUT_OF_MEMORY
+                 : rc == BE_EVERIFY                    ? PT_FAILED_VERIFICATION
+                 : dev->ops->kind == BACKEND_FRAMEWORK ? PT_FAILED
+                                                       : PT_SKIPPED;
     if (pt->nsamples > 0)
         snprintf(pt->message, sizeof pt->message, "in pass %d: %s", pass, pe.msg);
     else
@@ -644,6 +649,19 @@ static void pass_done(const sweep *sw, int k, int slot)
     sw->progress(sw->ctx, &ev);
 }
 
+/* The CPU ticks the devices' adapters spent on their visits so far
+ * (backend_ops.own_ticks): breakeven's own time; the rest of theirs is
+ * another process's load. */
+static unsigned long long own_ticks(const sweep *sw)
+{
+    unsigned long long n = 0;
+    int d;
+    for (d = 0; d < sw->ndev; d++)
+        if (sw->devs[d]->ops->own_ticks)
+            n += sw->devs[d]->ops->own_ticks(sw->devs[d]->handle);
+    return n;
+}
+
 /* Pass k: every cell once, in a shuffled order, and what the machine did
  * meanwhile; then its reference mark, and a checkpoint. */
 static int run_pass(sweep *sw, int k, err *e)
@@ -652,7 +670,8 @@ static int run_pass(sweep *sw, int k, err *e)
     rs_pass ps;
     machstate_mark mark;
     double pass_start = host_seconds();
-    int slot, q, rc, pids[MACHSTATE_MAX_PIDS], npids = 0, d;
+    int slot, q, rc, pids[MACHSTATE_MAX_PIDS], npids = 0;
+    unsigned long long own;
 
     memset(&ps, 0, sizeof ps);
     ps.index = r->npasses + 1;
@@ -661,17 +680,16 @@ static int run_pass(sweep *sw, int k, err *e)
         return rc;
     slot = r->npasses - 1;
     /* our CPU time: this process's, the other side's of an `ab` pair and
-     * the framework adapters' (else a run of torch:cpu reads as busy) */
+     * the framework adapters' within their visits (else a run of
+     * torch:cpu reads as busy) */
     pids[npids++] = sw->p->sibling_pid;
-    for (d = 0; d < sw->ndev && npids < MACHSTATE_MAX_PIDS; d++)
-        if (sw->devs[d]->ops->pid)
-            pids[npids++] = sw->devs[d]->ops->pid(sw->devs[d]->handle);
+    own = own_ticks(sw);
     machstate_begin(&mark, pids, npids);
     shuffle(sw->order, sw->npts, &sw->rng);
     for (q = 0; q < sw->npts && rc == BE_OK; q++)
         rc = visit_cell(sw, k, slot, q, e);
     r->passes[slot].seconds = host_seconds() - pass_start;
-    machstate_end(&mark, &r->passes[slot].state);
+    machstate_end_with(&mark, own_ticks(sw) - own, &r->passes[slot].state);
     /* the machine's own speed, beside the pass (outside its seconds
      * and every sample), for the comparison of runs */
     if (rc == BE_OK)

@@ -507,7 +507,7 @@ static int sane(results *r)
         p->pass = NULL;
         p->nsamples = 0;
         if ((int)p->mode < WL_INFERENCE || (int)p->mode > WL_TRAINING || (int)p->status < PT_OK ||
-            (int)p->status > PT_SKIPPED || !results_device(r, p->device))
+            (int)p->status > PT_FAILED || !results_device(r, p->device))
             return 0;
     }
     for (i = 0; i < r->fit.ncross; i++) {

@@ -86,6 +86,8 @@ static const char *status_why(const rs_point *p)
         return "failed verification";
     if (p->status == PT_SKIPPED)
         return "skipped";
+    if (p->status == PT_FAILED)
+        return "failed";
     return "no time";
 }
 

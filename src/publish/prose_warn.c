@@ -150,6 +150,34 @@ static void name_point(char *buf, size_t size, const rs_point *p, int *k)
                workload_mode_name(p->mode), p->hidden, p->batch);
 }
 
+/* Why the points of status st failed, in buf: the first one's message, and
+ * how many others differ (the table of times gives each, in its cells'
+ * titles); so that a reader of the page or summary.md learns why without
+ * opening the results file. */
+static const char *reasons(const results *r, rs_status st, char *buf, size_t size)
+{
+    const char *first = NULL;
+    int i, j, other = 0;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->status != st)
+            continue;
+        if (!first) {
+            first = p->message;
+            continue;
+        }
+        /* a message counted once however many points give it */
+        for (j = 0; j < i; j++)
+            if (r->points[j].status == st && strcmp(r->points[j].message, p->message) == 0)
+                break;
+        other += j == i && strcmp(p->message, first) != 0;
+    }
+    snprintf(buf, size, "%s", first && first[0] ? first : "no reason was recorded");
+    if (other)
+        fmt_append(buf, size, " (and %d other reason%s)", other, other == 1 ? "" : "s");
+    return buf;
+}
+
 int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
 {
     char buf[2048];
@@ -201,17 +229,20 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
              "Drift: %d point%s got slower while being measured "
              "(thermal throttling or a busy neighbour), last third against first: %s.",
              k, k == 1 ? "" : "s", buf);
-    for (st = PT_OUT_OF_MEMORY; st <= PT_SKIPPED; st++) {
+    for (st = PT_OUT_OF_MEMORY; st <= PT_FAILED; st++) {
+        char why[512];
         buf[0] = '\0';
         for (i = 0, k = 0; i < r->npoints; i++)
             if (r->points[i].status == st)
                 name_point(buf, sizeof buf, &r->points[i], &k);
-        if (k)
-            warn(w, &n, max, "%s: %d point%s (%s).",
-                 st == PT_OUT_OF_MEMORY         ? "Out of memory"
-                 : st == PT_FAILED_VERIFICATION ? "Failed verification (never timed)"
-                                                : "Skipped after a device error",
-                 k, k == 1 ? "" : "s", buf);
+        if (k && st == PT_OUT_OF_MEMORY)
+            warn(w, &n, max, "Out of memory: %d point%s (%s).", k, k == 1 ? "" : "s", buf);
+        else if (k)
+            warn(w, &n, max, "%s: %d point%s (%s). Why: %s",
+                 st == PT_FAILED_VERIFICATION ? "Failed verification"
+                 : st == PT_FAILED            ? "Failed"
+                                              : "Skipped after a device error",
+                 k, k == 1 ? "" : "s", buf, reasons(r, st, why, sizeof why));
     }
     return n;
 }

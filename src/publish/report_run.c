@@ -70,6 +70,9 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
     } else if (!q_ok(p)) {
         c = site_add(row, "td", results_status_name(p->status));
         site_attr(c, "status", results_status_name(p->status));
+        /* why, on demand: the warnings above the table quote one reason */
+        if (p->message[0])
+            site_attr(c, "title", p->message);
     } else {
         const stats_summary *s = transfer && p->has_transfer ? &p->transfer : &p->resident;
         char lo_t[32], hi_t[32];

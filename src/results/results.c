@@ -14,7 +14,8 @@
 
 #include "results_int.h"
 
-const char *const rs_status_names[4] = {"ok", "out-of-memory", "failed-verification", "skipped"};
+const char *const rs_status_names[5] = {"ok", "out-of-memory", "failed-verification", "skipped",
+                                        "failed"};
 const char *const rs_view_names[3] = {"resident", "transfer", "weights-on-host"};
 const char *const rs_cross_names[5] = {"in-range", "extrapolated", "never", "always", "unknown"};
 const char *const rs_tel_when[2] = {"before", "after"};

@@ -27,7 +27,17 @@
  * written in the oldest of them that holds it (results_format). */
 #define RESULTS_FORMAT 3
 
-typedef enum { PT_OK = 0, PT_OUT_OF_MEMORY, PT_FAILED_VERIFICATION, PT_SKIPPED } rs_status;
+/* PT_FAILED: a framework device failed the point (its adapter's fault, a
+ * FAIL reply, or a time beyond what physics allows: docs/devices.md);
+ * PT_SKIPPED: breakeven's own backend could not run it (a device error). */
+typedef enum {
+    PT_OK = 0,
+    PT_OUT_OF_MEMORY,
+    PT_FAILED_VERIFICATION,
+    PT_SKIPPED,
+    PT_FAILED
+} rs_status;
+#define PT_NSTATUS 5
 
 const char *results_status_name(rs_status s);
 

@@ -16,7 +16,7 @@
 
 /* Indexed by rs_status, fit_view, cross_kind; by before (0) and after
  * (1); by NVML (0) and RAPL (1). */
-extern const char *const rs_status_names[4];
+extern const char *const rs_status_names[5];
 extern const char *const rs_view_names[3];
 extern const char *const rs_cross_names[5];
 extern const char *const rs_tel_when[2];
