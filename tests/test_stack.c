@@ -400,9 +400,9 @@ static int contend_warnings(const results *r, char *buf, size_t size)
 
 /* PyTorch's OpenMP threads over a pthread OpenBLAS's, more than the CPUs
  * (q_blas_contends): the run's warning, word for word, on the page and in
- * summary.md; none where one count is 1, the build is OpenMP's, the CPUs
- * are enough, a count is not a count, or the adapter said nothing (the
- * older run of three.xml.gz). */
+ * summary.md; none for a GPU device, where one count is 1, the build is
+ * OpenMP's, the CPUs are enough, a count is not a count, or the adapter
+ * said nothing (the older run of three.xml.gz). */
 static void test_blas_contends(void **state)
 {
     static const char want[] =
@@ -438,6 +438,10 @@ static void test_blas_contends(void **state)
     assert_int_equal(blas, 2);
     assert_int_equal(q_blas_contends(r, q_device_index(r, "cpu"), NULL, NULL), 0);
     assert_int_equal(q_blas_contends(r, r->ndevices, NULL, NULL), 0);
+    /* the same hello from a GPU device: its steps do not run on the BLAS */
+    snprintf(r->devices[t].type, sizeof r->devices[t].type, "GPU");
+    assert_int_equal(q_blas_contends(r, t, NULL, NULL), 0);
+    snprintf(r->devices[t].type, sizeof r->devices[t].type, "CPU");
     assert_int_equal(contend_warnings(r, buf, sizeof buf), 1);
     assert_string_equal(buf, want);
     /* summary.md, as Markdown */

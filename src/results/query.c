@@ -109,7 +109,8 @@ int q_blas_contends(const results *r, int d, int *omp, int *blas)
     if (d < 0 || d >= r->ndevices)
         return 0;
     info = &r->devices[d];
-    if (strcmp(info->kind, "framework") != 0)
+    /* a GPU's steps do not run on the host's BLAS */
+    if (strcmp(info->kind, "framework") != 0 || strcmp(info->type, "CPU") != 0)
         return 0;
     variant = devinfo_prop(info, "blas-variant");
     o = prop_count(info, "omp-threads");
