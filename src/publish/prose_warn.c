@@ -266,4 +266,7 @@ void prose_flags(const results *r, char *buf, size_t size)
     if (failed)
         fmt_append(buf, size, "%s%d point%s not measured (out of memory, failed or skipped)",
                    buf[0] ? "; " : "", failed, failed == 1 ? "" : "s");
+    for (i = 0; i < r->ndevices; i++)
+        if (q_blas_contends(r, i, NULL, NULL))
+            fmt_append(buf, size, "%sthreads contend in %s", buf[0] ? "; " : "", r->devices[i].id);
 }
