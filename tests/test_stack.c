@@ -414,9 +414,9 @@ static void test_blas_contends(void **state)
         "OpenBLAS (/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so), which "
         "runs 2 threads of its own, 4 threads on 2 CPUs, so that a step can stall while one set "
         "of threads waits for the other, in this run as in any PyTorch program on this machine. "
-        "A PyTorch user would set OPENBLAS_NUM_THREADS=1, or install Debian's OpenMP build of "
-        "OpenBLAS (libopenblas0-openmp) and select it with update-alternatives; docs/devices.md "
-        "shows what each changed on a 2-CPU VM.";
+        "A PyTorch user would install Debian's OpenMP build of OpenBLAS (libopenblas0-openmp) and "
+        "select it with update-alternatives, or set OPENBLAS_NUM_THREADS=1; docs/devices.md shows "
+        "what each changed on a 2-CPU VM.";
     static const struct {
         const char *prop, *value;
         int cores, contends;

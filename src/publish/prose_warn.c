@@ -181,9 +181,9 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
              "Threads contend in %s: its %d OpenMP threads call the pthread build of OpenBLAS "
              "(%s), which runs %d threads of its own, %d threads on %d CPUs, so that a step "
              "can stall while one set of threads waits for the other, in this run as in any "
-             "%s program on this machine. A %s user would set OPENBLAS_NUM_THREADS=1, or "
-             "install Debian's OpenMP build of OpenBLAS (libopenblas0-openmp) and select it "
-             "with update-alternatives; docs/devices.md shows what each changed on a 2-CPU VM.",
+             "%s program on this machine. A %s user would install Debian's OpenMP build of "
+             "OpenBLAS (libopenblas0-openmp) and select it with update-alternatives, or set "
+             "OPENBLAS_NUM_THREADS=1; docs/devices.md shows what each changed on a 2-CPU VM.",
              name, omp, lib ? lib : "its file unnamed", blas, omp + blas,
              r->prov.cores > 0 ? r->prov.cores : 1, stack, stack);
     }
