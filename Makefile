@@ -8,6 +8,8 @@
 #                   (docs/compare.md; its runs are cached in build/bench-compare/)
 #   make bench-torch breakeven's torch:cpu beside torch.utils.benchmark's
 #                   Timer on the same step (docs/benchmarks.md)
+#   make bench-torch-blas  PyTorch alone with its default BLAS threads, one
+#                   BLAS thread and OpenBLAS's OpenMP build (docs/devices.md)
 #   make bench-ab   the power of the paired command `ab` on real runs of real
 #                   changes of known size (docs/compare.md; build/bench-ab/)
 #   make bench-sharpness  N default runs back to back (BENCH_RUNS, 3): per
@@ -123,7 +125,7 @@ FUZZ_DICT_netlist  := tests/fuzz/netlist.dict
 FUZZ_DICT_cache    := tests/fuzz/cache.dict
 
 .PHONY: all check test test-programs fuzzers report bench bench-compare bench-ab bench-history bench-torch \
-        bench-sharpness bench-alone \
+        bench-torch-blas bench-sharpness bench-alone \
         bench-archive fuzz deps install clean format format-check FORCE
 .DELETE_ON_ERROR:
 
@@ -360,6 +362,15 @@ bench-sharpness: $(BIN)
 
 bench-alone: $(BIN)
 	tests/bench_alone --binary ./$(BIN)
+
+# Whether PyTorch's OpenMP threads and its OpenBLAS's contend (issue 45,
+# docs/devices.md): PyTorch alone with the defaults, OPENBLAS_NUM_THREADS=1
+# and, where libopenblas0-openmp is installed, the OpenMP build (12 rounds,
+# about 12 minutes on the 2-core VM); the table pools the rounds others
+# left quiet.
+OPENBLAS_OPENMP := /usr/lib/x86_64-linux-gnu/openblas-openmp
+bench-torch-blas:
+	tests/bench_torch_blas --rounds 12 $(if $(wildcard $(OPENBLAS_OPENMP)),--openmp-dir $(OPENBLAS_OPENMP))
 
 # The archive at scale (docs/archive.md): one real default-sized run of
 # this machine, made once and kept in $(BENCH_ARCHIVE)/real/, and the

@@ -10,7 +10,10 @@
  *                         times are torch:cpu's by a fixed formula
  *                         (make_synthetic.py): its figures are not
  *                         measurements, and are tested here only as what
- *                         the words must say of such a device.
+ *                         the words must say of such a device;
+ *   contend.xml.gz        a real quick run of cpu and torch:cpu whose
+ *                         PyTorch calls the pthread OpenBLAS from its
+ *                         OpenMP threads (issue 45): the warning.
  * The expected sentences are the fixtures' own figures (the ratios of the
  * medians and intervals of the points named), checked here against the
  * points as well as verbatim.  Run from the repository root.
@@ -30,6 +33,8 @@
 
 #include <libxml/parser.h>
 
+#include "devinfo.h"
+#include "export.h"
 #include "findings.h"
 #include "fmt.h"
 #include "fsx.h"
@@ -40,6 +45,7 @@
 
 #define REAL "tests/data/stack/three.xml.gz"
 #define SYNTH "tests/data/stack/four-synthetic.xml.gz"
+#define CONTEND "tests/data/stack/contend.xml.gz"
 
 static char tmpdir[256];
 
@@ -378,6 +384,148 @@ static void test_pages(void **state)
     }
 }
 
+/* Sets property name of device d of r to value (the property exists). */
+static void set_prop(results *r, int d, const char *name, const char *value)
+{
+    int i;
+    for (i = 0; i < r->devices[d].nprops; i++)
+        if (strcmp(r->devices[d].props[i].name, name) == 0) {
+            snprintf(r->devices[d].props[i].value, sizeof r->devices[d].props[i].value, "%s",
+                     value);
+            return;
+        }
+    fail_msg("device %s has no property %s", r->devices[d].id, name);
+}
+
+/* The warnings of r that begin "Threads contend"; the last into buf. */
+static int contend_warnings(const results *r, char *buf, size_t size)
+{
+    static char w[8][PROSE_WARNING];
+    int i, k = 0, n = prose_warnings(r, w, 8);
+    buf[0] = '\0';
+    for (i = 0; i < n; i++)
+        if (strncmp(w[i], "Threads contend", 15) == 0) {
+            snprintf(buf, size, "%s", w[i]);
+            k++;
+        }
+    return k;
+}
+
+/* The archive's words for contend.xml.gz's passes (others took 90-97%). */
+#define BUSY "busy machine (3 passes)"
+
+/* PyTorch's OpenMP threads over a pthread OpenBLAS's, more than the CPUs
+ * (q_blas_contends): the run's warning, word for word, on the page, in
+ * summary.md and in the archive's few words (prose_flags); none for a GPU
+ * device, where one count is 1, the build is OpenMP's, the CPUs are
+ * enough, a count is not a count, or the adapter said nothing (the older
+ * run of three.xml.gz). */
+static void test_blas_contends(void **state)
+{
+    static const char want[] =
+        "Threads contend in PyTorch (CPU): its 2 OpenMP threads call the pthread build of "
+        "OpenBLAS (/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so), which "
+        "runs 2 threads of its own, 4 threads on 2 CPUs, so that a step can stall while one set "
+        "of threads waits for the other, in this run as in any PyTorch program on this machine. "
+        "A PyTorch user would install Debian's OpenMP build of OpenBLAS (libopenblas0-openmp) and "
+        "select it with update-alternatives, or set OPENBLAS_NUM_THREADS=1; docs/devices.md shows "
+        "what each changed on a 2-CPU VM.";
+    static const struct {
+        const char *prop, *value;
+        int cores, contends;
+    } cases[] = {
+        {"blas-variant", "openmp", 2, 0}, {"blas-variant", "serial", 2, 0},
+        {"blas-threads", "1", 2, 0},      {"omp-threads", "1", 2, 0},
+        {"blas-threads", "2x", 2, 0},     {"omp-threads", "99999999999", 2, 0},
+        {"omp-threads", "", 2, 0},        {"blas-threads", "2", 4, 0},
+        {"blas-threads", "2", 3, 1},
+    };
+    findings F;
+    results *r = load(CONTEND, &F), *old;
+    char buf[PROSE_WARNING], flags[512], *md = NULL;
+    size_t len, i;
+    int omp = 0, blas = 0, t = q_device_index(r, "torch:cpu");
+    err e;
+    (void)state;
+
+    assert_true(t >= 0);
+    assert_int_equal(r->prov.cores, 2);
+    assert_int_equal(q_blas_contends(r, t, &omp, &blas), 1);
+    assert_int_equal(omp, 2);
+    assert_int_equal(blas, 2);
+    assert_int_equal(q_blas_contends(r, q_device_index(r, "cpu"), NULL, NULL), 0);
+    assert_int_equal(q_blas_contends(r, r->ndevices, NULL, NULL), 0);
+    /* the same hello from a GPU device: its steps do not run on the BLAS */
+    snprintf(r->devices[t].type, sizeof r->devices[t].type, "GPU");
+    assert_int_equal(q_blas_contends(r, t, NULL, NULL), 0);
+    snprintf(r->devices[t].type, sizeof r->devices[t].type, "CPU");
+    assert_int_equal(contend_warnings(r, buf, sizeof buf), 1);
+    assert_string_equal(buf, want);
+    /* the archive's few words (the fixture's machine was busy) */
+    prose_flags(r, buf, sizeof buf);
+    assert_string_equal(buf, BUSY "; threads contend in torch:cpu");
+    /* summary.md, as Markdown */
+    assert_int_equal(export_summary(r, &md, &len, &e), BE_OK);
+    if (!strstr(md, "> **Warning:** Threads contend in PyTorch (CPU): its 2 OpenMP threads call "
+                    "the pthread build of OpenBLAS "
+                    "(/usr/lib/x86\\_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so)"))
+        fail_msg("summary.md lacks the warning:\n%s", md);
+    free(md);
+    /* the rule, one property at a time */
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        results *c = NULL;
+        if (results_load(CONTEND, &c, &e) != BE_OK)
+            fail_msg("%s", e.msg);
+        set_prop(c, t, cases[i].prop, cases[i].value);
+        c->prov.cores = cases[i].cores;
+        prose_flags(c, flags, sizeof flags);
+        if (q_blas_contends(c, t, NULL, NULL) != cases[i].contends ||
+            contend_warnings(c, buf, sizeof buf) != cases[i].contends ||
+            strcmp(flags, cases[i].contends ? BUSY "; threads contend in torch:cpu" : BUSY) != 0)
+            fail_msg("%s=\"%s\" on %d CPUs: contends should be %d", cases[i].prop, cases[i].value,
+                     cases[i].cores, cases[i].contends);
+        if (cases[i].contends)
+            assert_non_null(strstr(buf, ", 4 threads on 3 CPUs, "));
+        results_free(c);
+    }
+    /* an adapter that said nothing of its BLAS */
+    if (results_load(REAL, &old, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    for (t = 0; t < old->ndevices; t++)
+        assert_int_equal(q_blas_contends(old, t, NULL, NULL), 0);
+    assert_int_equal(contend_warnings(old, buf, sizeof buf), 0);
+    prose_flags(old, buf, sizeof buf);
+    assert_null(strstr(buf, "contend"));
+    results_free(old);
+    findings_free(&F);
+    results_free(r);
+}
+
+/* The run page leads with it too. */
+static void test_blas_contends_page(void **state)
+{
+    const char *runs[1] = {CONTEND};
+    char out[400], page[900], *html = NULL;
+    report_opts o;
+    err e;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    snprintf(out, sizeof out, "%s/contend", tmpdir);
+    o.out = out;
+    o.data_dir = ".";
+    o.runs = runs;
+    o.nruns = 1;
+    o.jobs = 1;
+    if (report_write(&o, page, sizeof page, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    if (fsx_read_all(page, &html, NULL, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    if (!strstr(html, "Threads contend in PyTorch (CPU): its 2 OpenMP threads call the pthread "
+                      "build of OpenBLAS"))
+        fail_msg("%s: the page lacks the warning", page);
+    free(html);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -397,9 +545,10 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_overhead), cmocka_unit_test(test_overhead_direction),
-        cmocka_unit_test(test_bases),    cmocka_unit_test(test_lead_per_stack),
-        cmocka_unit_test(test_captions), cmocka_unit_test(test_pages),
+        cmocka_unit_test(test_overhead),      cmocka_unit_test(test_overhead_direction),
+        cmocka_unit_test(test_bases),         cmocka_unit_test(test_lead_per_stack),
+        cmocka_unit_test(test_captions),      cmocka_unit_test(test_pages),
+        cmocka_unit_test(test_blas_contends), cmocka_unit_test(test_blas_contends_page),
     };
     return cmocka_run_group_tests_name("stack", tests, setup, teardown);
 }

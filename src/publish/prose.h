@@ -121,7 +121,8 @@ void prose_title(const char *title, const results *r, const findings *F, char *b
 #define PROSE_DRIFT_RATIO 1.10
 
 /* The warnings of a run, one per entry of w[0..max): partial run, a busy
- * machine (others' share of the CPU, machstate.h), throttling, drift (as
+ * machine (others' share of the CPU, machstate.h), a framework's threads
+ * contending with its BLAS's (q_blas_contends), throttling, drift (as
  * PROSE_DRIFT_* say), out of memory, failed verification, skipped points.
  * Returns how many. */
 #define PROSE_WARNING 2400
@@ -132,7 +133,8 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max);
 void prose_busy_pass(const results *r, const rs_pass *p, char *buf, size_t size);
 
 /* The warnings in a few words, for the archive's entries: "partial: 12
- * of 35 points; busy machine (2 passes); drift at 4 points"; "" when
+ * of 35 points; busy machine (2 passes); drift at 4 points; threads
+ * contend in torch:cpu"; "" when
  * there is nothing to warn of.  Only what a digest keeps (cache.h: no
  * samples) may count here, so that an entry reads the same from either. */
 void prose_flags(const results *r, char *buf, size_t size);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "devinfo.h"
 #include "fmt.h"
 #include "list.h"
 #include "query.h"
@@ -196,6 +197,24 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max)
              "share of the CPU while this run measured (%s); its times may be slower "
              "and its intervals are wider than on a quiet machine.",
              buf);
+    for (i = 0; i < r->ndevices; i++) {
+        const char *lib = devinfo_prop(&r->devices[i], "blas-library");
+        int omp, blas;
+        char name[128], stack[64];
+        if (!q_blas_contends(r, i, &omp, &blas))
+            continue;
+        q_device_name(r, r->devices[i].id, name, sizeof name);
+        q_stack(r, r->devices[i].id, stack, sizeof stack);
+        warn(w, &n, max,
+             "Threads contend in %s: its %d OpenMP threads call the pthread build of OpenBLAS "
+             "(%s), which runs %d threads of its own, %d threads on %d CPUs, so that a step "
+             "can stall while one set of threads waits for the other, in this run as in any "
+             "%s program on this machine. A %s user would install Debian's OpenMP build of "
+             "OpenBLAS (libopenblas0-openmp) and select it with update-alternatives, or set "
+             "OPENBLAS_NUM_THREADS=1; docs/devices.md shows what each changed on a 2-CPU VM.",
+             name, omp, lib ? lib : "its file unnamed", blas, omp + blas,
+             r->prov.cores > 0 ? r->prov.cores : 1, stack, stack);
+    }
     if ((k = beyond_peak_points(r, buf, sizeof buf)) > 0)
         warn(w, &n, max,
              "Impossible measurements: %d point%s measured faster than %s device's fp32 "
@@ -278,4 +297,7 @@ void prose_flags(const results *r, char *buf, size_t size)
     if (failed)
         fmt_append(buf, size, "%s%d point%s not measured (out of memory, failed or skipped)",
                    buf[0] ? "; " : "", failed, failed == 1 ? "" : "s");
+    for (i = 0; i < r->ndevices; i++)
+        if (q_blas_contends(r, i, NULL, NULL))
+            fmt_append(buf, size, "%sthreads contend in %s", buf[0] ? "; " : "", r->devices[i].id);
 }

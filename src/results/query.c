@@ -84,6 +84,47 @@ int q_single_base(const results *r)
     return 1;
 }
 
+/* The most threads a property may count: as many as a results file may
+ * give the machine CPUs, so that two counts add without overflow. */
+#define Q_THREADS_MAX (1L << 20)
+
+/* Property name of info as a count of 1 to Q_THREADS_MAX, or 0 when it is
+ * absent or not such a count (a results file is read as it is). */
+static long prop_count(const device_info *info, const char *name)
+{
+    const char *v = devinfo_prop(info, name);
+    char *end;
+    long n;
+    if (!v || !v[0])
+        return 0;
+    n = strtol(v, &end, 10);
+    return *end == '\0' && n > 0 && n <= Q_THREADS_MAX ? n : 0;
+}
+
+int q_blas_contends(const results *r, int d, int *omp, int *blas)
+{
+    const device_info *info;
+    const char *variant;
+    long o, b;
+    if (d < 0 || d >= r->ndevices)
+        return 0;
+    info = &r->devices[d];
+    /* a GPU's steps do not run on the host's BLAS */
+    if (strcmp(info->kind, "framework") != 0 || strcmp(info->type, "CPU") != 0)
+        return 0;
+    variant = devinfo_prop(info, "blas-variant");
+    o = prop_count(info, "omp-threads");
+    b = prop_count(info, "blas-threads");
+    if (!variant || strcmp(variant, "pthread") != 0 || o < 2 || b < 2 ||
+        o + b <= (r->prov.cores > 0 ? r->prov.cores : 1))
+        return 0;
+    if (omp)
+        *omp = (int)o;
+    if (blas)
+        *blas = (int)b;
+    return 1;
+}
+
 int q_device_index(const results *r, const char *id)
 {
     int i;

@@ -47,6 +47,21 @@ const char *q_base_id_for(const results *r, const char *dev);
  * bases of their own. */
 int q_single_base(const results *r);
 
+/* 1 when device d of r runs two sets of threads on the same CPUs: a
+ * framework's CPU device (kind "framework", type "CPU") whose hello says
+ * it calls a pthread build of OpenBLAS (blas-variant "pthread") with more
+ * than one thread (blas-threads) from more than one OpenMP thread of its
+ * own (omp-threads), together more threads than the machine's CPUs
+ * (prov.cores).  Each set's threads wait, spinning, on CPUs the other
+ * holds (docs/devices.md, "Its BLAS and threads", has what it cost
+ * Debian's PyTorch on a 2-CPU VM); an OpenMP build of OpenBLAS runs on
+ * the framework's own OpenMP threads instead.  The two counts go to *omp
+ * and *blas when the answer is 1 (either may be NULL).  0 for a device
+ * that does not say (breakeven's own, an older adapter, another BLAS), a
+ * GPU device (its steps do not run on the host's BLAS), and an index
+ * outside r. */
+int q_blas_contends(const results *r, int d, int *omp, int *blas);
+
 #define Q_NO_DEVICE (-1)
 /* The index of device id in r->devices, or Q_NO_DEVICE. */
 int q_device_index(const results *r, const char *id);
