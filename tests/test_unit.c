@@ -3013,6 +3013,39 @@ static void assert_close(double got, double want)
 /* Three passes of 5 equal samples, at e^0, e^0.1 and e^-0.1: the between
  * pass variance of the log-medians is 0.01 (2 degrees of freedom), so the
  * half-width is t(0.975, 2)·√(0.01/3) on the log scale around the median 1. */
+/* The paired interval of a log ratio (stats_paired_log_ratio): two
+ * devices whose pass medians move together (e^0, e^0.1, e^-0.1, the other
+ * twice as slow in each) have a ratio that varies not at all between the
+ * passes; where the other's moves by e^0, e^0.1 and e^-0.1 more, the
+ * differences' variance is 0.01 over 2 degrees of freedom, the half-width
+ * t(0.975, 2)·√(0.01/3); passes measured by one device only do not pair,
+ * and fewer than 2 common ones give no interval. */
+static void test_paired_log_ratio(void **state)
+{
+    static const int pass[9] = {1, 1, 1, 2, 2, 2, 3, 3, 3};
+    static const int other_pass[9] = {3, 3, 3, 4, 4, 4, 5, 5, 5};
+    static const double lm[3] = {0.0, 0.1, -0.1};
+    double a[9], b[9], c[9], half;
+    int i, k;
+    err e;
+    (void)state;
+    for (i = 0; i < 9; i++) {
+        a[i] = 1e-3 * exp(lm[i / 3]);
+        b[i] = 2.0 * a[i];
+        c[i] = 2.0 * a[i] * exp(lm[i / 3]);
+    }
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, b, pass, 9, &half, &k, &e), BE_OK);
+    assert_int_equal(k, 3);
+    assert_true(fabs(half) < 1e-12);
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, c, pass, 9, &half, &k, &e), BE_OK);
+    assert_int_equal(k, 3);
+    assert_close(half, stats_t975(2) * sqrt(0.01 / 3.0));
+    /* the other measured in passes 3 to 5: one in common */
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, b, other_pass, 9, &half, &k, &e), BE_OK);
+    assert_int_equal(k, 1);
+    assert_true(half == 0.0);
+}
+
 /* A point of n samples in passes, pass[i] and far[i] given per sample,
  * each sample's time ms[i] milliseconds (the same in every view). */
 static void two_states(rs_point *p, step_times *t, int *pass, int n, const int *passes,
@@ -3975,6 +4008,7 @@ int main(void)
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_results_format),
         cmocka_unit_test(test_summary_two_states),
+        cmocka_unit_test(test_paired_log_ratio),
         cmocka_unit_test(test_compare_cache_apart),
         cmocka_unit_test(test_compare_pair),
         cmocka_unit_test(test_compare_lost),
