@@ -323,6 +323,28 @@ static void test_captions(void **state)
     results_free(r);
 }
 
+/* The site of one results file written into tmpdir/sub: the run page's
+ * path into page, its text returned (the caller frees it). */
+static char *page_of(const char *file, const char *sub, char *page, size_t size)
+{
+    const char *runs[1] = {file};
+    char out[400], *html = NULL;
+    report_opts o;
+    err e;
+    memset(&o, 0, sizeof o);
+    snprintf(out, sizeof out, "%s/%s", tmpdir, sub);
+    o.out = out;
+    o.data_dir = ".";
+    o.runs = runs;
+    o.nruns = 1;
+    o.jobs = 1;
+    if (report_write(&o, page, size, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    if (fsx_read_all(page, &html, NULL, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    return html;
+}
+
 /* The run page of each fixture: its lead and conclusions as above. */
 static void test_pages(void **state)
 {
@@ -339,21 +361,8 @@ static void test_pages(void **state)
     size_t i;
     (void)state;
     for (i = 0; i < sizeof pages / sizeof *pages; i++) {
-        char out[400], page[900], *html = NULL, *lead;
-        const char *runs[1] = {pages[i].file};
-        report_opts o;
+        char page[900], *html = page_of(pages[i].file, pages[i].sub, page, sizeof page), *lead;
         err e;
-        memset(&o, 0, sizeof o);
-        snprintf(out, sizeof out, "%s/%s", tmpdir, pages[i].sub);
-        o.out = out;
-        o.data_dir = ".";
-        o.runs = runs;
-        o.nruns = 1;
-        o.jobs = 1;
-        if (report_write(&o, page, sizeof page, &e) != BE_OK)
-            fail_msg("%s", e.msg);
-        if (fsx_read_all(page, &html, NULL, &e) != BE_OK)
-            fail_msg("%s", e.msg);
         lead = strstr(html, "<section class=\"lead\">");
         assert_non_null(lead);
         if (!strstr(lead, pages[i].lead))
@@ -362,7 +371,8 @@ static void test_pages(void **state)
             fail_msg("%s: the page lacks \"%s\"", pages[i].file, pages[i].conclusion);
         free(html);
         /* the run's summary.md says it too (the fixtures' run id) */
-        snprintf(page, sizeof page, "%s/runs/20261128T180438Z-vm/summary.md", out);
+        snprintf(page, sizeof page, "%s/%s/runs/20261128T180438Z-vm/summary.md", tmpdir,
+                 pages[i].sub);
         if (fsx_read_all(page, &html, NULL, &e) != BE_OK)
             fail_msg("%s", e.msg);
         if (i == 0 && !strstr(html, pages[i].conclusion))
@@ -504,22 +514,8 @@ static void test_blas_contends(void **state)
 /* The run page leads with it too. */
 static void test_blas_contends_page(void **state)
 {
-    const char *runs[1] = {CONTEND};
-    char out[400], page[900], *html = NULL;
-    report_opts o;
-    err e;
+    char page[900], *html = page_of(CONTEND, "contend", page, sizeof page);
     (void)state;
-    memset(&o, 0, sizeof o);
-    snprintf(out, sizeof out, "%s/contend", tmpdir);
-    o.out = out;
-    o.data_dir = ".";
-    o.runs = runs;
-    o.nruns = 1;
-    o.jobs = 1;
-    if (report_write(&o, page, sizeof page, &e) != BE_OK)
-        fail_msg("%s", e.msg);
-    if (fsx_read_all(page, &html, NULL, &e) != BE_OK)
-        fail_msg("%s", e.msg);
     if (!strstr(html, "Threads contend in PyTorch (CPU): its 2 OpenMP threads call the pthread "
                       "build of OpenBLAS"))
         fail_msg("%s: the page lacks the warning", page);
