@@ -240,17 +240,42 @@ static int passes_of(const rs_point *p)
     return n;
 }
 
+/* Whether p, summarized from its samples of passes 1 to last alone (as
+ * the precision passes found it after the grid), was uninformative. */
+static int uninformative_until(const results *r, const rs_point *p, int last)
+{
+    rs_point c = *p;
+    int i, vague;
+    err e;
+    c.samples = calloc((size_t)p->nsamples, sizeof *c.samples);
+    c.pass = calloc((size_t)p->nsamples, sizeof *c.pass);
+    assert_true(c.samples && c.pass && p->pass);
+    c.nsamples = 0;
+    for (i = 0; i < p->nsamples; i++)
+        if (p->pass[i] <= last) {
+            c.samples[c.nsamples] = p->samples[i];
+            c.pass[c.nsamples++] = p->pass[i];
+        }
+    assert_int_equal(results_summarize_in(r, &c, &e), BE_OK);
+    vague = q_summary_uninformative(&c.resident);
+    free(c.samples);
+    free(c.pass);
+    return vague;
+}
+
 /* Points whose passes disagree are measured again (refine_precision): a
  * device whose every second visit of a shape takes 20 ms longer a step
- * leaves each of the grid's 4 points uninformative after its 3 passes
- * (fast, slow, fast); the rest of the budget visits them again in passes
- * of their own, and `run` says how many stayed uninformative.  Without
- * refinement (as each side of `ab`), the grid's 3 passes only. */
+ * leaves the grid's points uninformative after its 3 passes (fast, slow,
+ * fast), unless the host's CPUs were a cache apart in the slow one alone
+ * (its samples are then left out: docs/statistics.md); the rest of the
+ * budget visits the uninformative ones again in passes of their own, and
+ * `run` says how many stayed uninformative.  Without refinement (as each
+ * side of `ab`), the grid's 3 passes only. */
 static void test_precision_passes(void **state)
 {
     results *r;
     char *out, line[96];
-    int i, k, vague = 0;
+    int i, k, vague = 0, again = 0;
     (void)state;
     assert_int_equal(
         run_with("BREAKEVEN_REF_FAULT=moody:20000", "--budget 8 --devices ref:cpu", 1, &r), 0);
@@ -260,9 +285,15 @@ static void test_precision_passes(void **state)
     for (k = 3; k < r->npasses; k++)
         assert_true(r->passes[k].visits >= 1 && r->passes[k].visits <= 4);
     for (i = 0; i < r->npoints; i++) {
-        assert_true(passes_of(&r->points[i]) >= 4);
+        if (uninformative_until(r, &r->points[i], r->passes[2].index)) {
+            assert_true(passes_of(&r->points[i]) >= 4);
+            again++;
+        } else {
+            assert_int_equal(passes_of(&r->points[i]), 3);
+        }
         vague += q_summary_uninformative(&r->points[i].resident);
     }
+    assert_true(again >= 1);
     assert_non_null(out = slurp("stdout"));
     snprintf(line, sizeof line, "note: %d of 4 points stayed uninformative", vague);
     if (vague)
