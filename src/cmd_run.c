@@ -128,6 +128,48 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
     snprintf(p->base, sizeof p->base, "%s", c->base);
 }
 
+/* The points that stayed uninformative, per device, and why (q_run_vague):
+ * what a longer budget or a quieter machine would change. */
+static void print_vague(FILE *out, const results *r)
+{
+    static const char *const why[Q_VAGUE_N] = {"on others' load", "in under 3 passes",
+                                               "whose passes disagree",
+                                               "scattered within their passes"};
+    q_vague v[8];
+    char name[128], lo[32], hi[32], line[512];
+    int n = q_run_vague(r, v, 8), i, k, total = 0, load = 0;
+    for (i = 0; i < n; i++) {
+        total += v[i].n;
+        load += v[i].why[Q_VAGUE_LOAD];
+    }
+    if (n <= 0)
+        return;
+    fprintf(out,
+            "note: %d of %d points stayed uninformative (an interval over %.0f times wide)%s%s "
+            "(docs/statistics.md):\n",
+            total, r->npoints, Q_UNINFORMATIVE,
+            load < total ? "; a longer --budget gives them more passes" : "",
+            load ? "; a quieter machine narrows those on others' load" : "");
+    for (i = 0; i < n; i++) {
+        q_device_name(r, v[i].device, name, sizeof name);
+        snprintf(line, sizeof line, "  %s: %d point%s, in up to %d passes:", name, v[i].n,
+                 v[i].n == 1 ? "" : "s", v[i].passes);
+        for (k = 0; k < Q_VAGUE_N; k++)
+            if (v[i].why[k])
+                fmt_append(line, sizeof line, "%s %d %s", line[strlen(line) - 1] == ':' ? "" : ",",
+                           v[i].why[k], why[k]);
+        if (v[i].apart) {
+            const rs_point *p = v[i].apart;
+            fmt_time(lo, sizeof lo, v[i].apart_lo);
+            fmt_time(hi, sizeof hi, v[i].apart_hi);
+            fmt_append(line, sizeof line,
+                       "; pass medians from %s to %s at hidden %d, batch %d (%s)", lo, hi,
+                       p->hidden, p->batch, workload_mode_name(p->mode));
+        }
+        fprintf(out, "%s\n", line);
+    }
+}
+
 /* A warning for every pass during which other processes or the hypervisor
  * took a noticeable share of the CPU (q_pass_busy); a note when visits ran
  * with the host's CPUs a cache apart (cachehop.h), with the points
@@ -135,8 +177,7 @@ static void fill_prov(const cli *c, const char *id, rs_prov *p)
 static void print_machine_warnings(FILE *out, const results *r)
 {
     char buf[128];
-    int i, far, checked, near, vague, passes;
-    double spread;
+    int i, far, checked, near;
     for (i = 0; i < r->npasses; i++)
         if (q_pass_busy(r, &r->passes[i])) {
             prose_busy_pass(r, &r->passes[i], buf, sizeof buf);
@@ -150,12 +191,7 @@ static void print_machine_warnings(FILE *out, const results *r)
                 "summarized from the near samples alone, where at least half were near and the "
                 "far ones' median lay outside their interval (docs/statistics.md)\n",
                 far, checked, near, near == 1 ? " is" : "s are");
-    if ((vague = q_run_uninformative(r, &passes, &spread)) > 0)
-        fprintf(out,
-                "note: %d of %d points stayed uninformative (an interval over %.0f times wide), "
-                "measured in up to %d passes whose medians lie up to %.3g times apart; a longer "
-                "--budget gives them more passes (docs/statistics.md)\n",
-                vague, r->npoints, Q_UNINFORMATIVE, passes, spread);
+    print_vague(out, r);
 }
 
 /* BE_EUSAGE when --base names no device this run measures. */

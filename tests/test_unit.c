@@ -3065,6 +3065,88 @@ static void two_states(rs_point *p, step_times *t, int *pass, int n, const int *
     p->nsamples = n;
 }
 
+/* Adds a point of dev at hidden 128, batch b of n samples (two_states's
+ * arguments, every CPU near), summarized. */
+static void vague_point(results *r, const char *dev, int b, int n, const int *passes,
+                        const double *ms)
+{
+    static const int near[16] = {0};
+    step_times t[16];
+    int pass[16];
+    rs_point p;
+    two_states(&p, t, pass, n, passes, near, ms);
+    snprintf(p.device, sizeof p.device, "%s", dev);
+    p.layers = 2;
+    p.hidden = 128;
+    p.batch = b;
+    assert_int_equal(results_summarize(&p, NULL), BE_OK);
+    assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
+}
+
+/* Why points stayed uninformative (q_run_vague), per device in the run's
+ * order: passes that disagree, too few passes, samples scattered within
+ * passes, an interval extended for others' load; informative points are
+ * not counted. */
+static void test_run_vague(void **state)
+{
+    static const int pass4[12] = {1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4};
+    static const int pass2[6] = {1, 1, 1, 2, 2, 2};
+    static const double steady[12] = {1.00, 1.01, 1.02, 1.01, 1.02, 1.03,
+                                      1.00, 1.02, 1.01, 1.02, 1.01, 1.00};
+    /* passes 1 and 3 quick, 2 and 4 twenty times slower */
+    static const double moody[12] = {1.0, 1.0, 1.0, 20.0, 20.0, 20.0,
+                                     1.0, 1.0, 1.0, 20.0, 20.0, 20.0};
+    /* two passes 1.5 times apart: t of one degree of freedom */
+    static const double two[6] = {1.0, 1.0, 1.0, 1.5, 1.5, 1.5};
+    /* every pass's median 1 ms, each between samples 30 times apart */
+    static const double scatter[12] = {0.1, 1.0, 30.0, 0.1, 1.0, 30.0,
+                                       0.1, 1.0, 30.0, 0.1, 1.0, 30.0};
+    results *r = results_new();
+    device_info d;
+    q_vague v[4];
+    (void)state;
+    assert_non_null(r);
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.type, sizeof d.type, "CPU");
+    assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    snprintf(d.id, sizeof d.id, "ref:cpu");
+    assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    assert_int_equal(q_run_vague(r, v, 4), 0);
+
+    /* listed in the run's order of devices, not the points' */
+    vague_point(r, "ref:cpu", 16, 12, pass4, moody);
+    vague_point(r, "ref:cpu", 32, 6, pass2, two);
+    vague_point(r, "ref:cpu", 64, 12, pass4, scatter);
+    vague_point(r, "cpu", 16, 12, pass4, steady);
+    vague_point(r, "cpu", 32, 12, pass4, steady);
+    assert_int_equal(q_run_vague(r, v, 4), 1);
+    /* the steady cpu point, its interval extended down for others taking
+     * 60% of the CPUs: informative but for the load */
+    assert_false(q_summary_uninformative(&r->points[4].resident));
+    r->points[4].resident.contention = 0.6;
+    r->points[4].resident.ci_lo *= 0.4;
+    assert_int_equal(q_run_vague(r, v, 4), 2);
+    assert_string_equal(v[0].device, "cpu");
+    assert_int_equal(v[0].n, 1);
+    assert_int_equal(v[0].why[Q_VAGUE_LOAD], 1);
+    assert_int_equal(v[0].passes, 4);
+    assert_string_equal(v[1].device, "ref:cpu");
+    assert_int_equal(v[1].n, 3);
+    assert_int_equal(v[1].why[Q_VAGUE_PASSES], 1);
+    assert_int_equal(v[1].why[Q_VAGUE_FEW], 1);
+    assert_int_equal(v[1].why[Q_VAGUE_SCATTER], 1);
+    assert_int_equal(v[1].why[Q_VAGUE_LOAD], 0);
+    assert_int_equal(v[1].passes, 4);
+    assert_ptr_equal(v[1].apart, &r->points[0]);
+    assert_close(v[1].apart_lo, 1e-3);
+    assert_close(v[1].apart_hi, 20e-3);
+    /* room for one device: the first met */
+    assert_int_equal(q_run_vague(r, v, 1), 1);
+    assert_string_equal(v[0].device, "ref:cpu");
+    results_free(r);
+}
+
 /* The samples a point's summaries take (results_summary_samples): every
  * one, unless the CPUs were a cache apart around some, the near ones are at
  * least half of all from at least 2 passes, and the far ones' median lies
@@ -4008,6 +4090,7 @@ int main(void)
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_results_format),
         cmocka_unit_test(test_summary_two_states),
+        cmocka_unit_test(test_run_vague),
         cmocka_unit_test(test_paired_log_ratio),
         cmocka_unit_test(test_compare_cache_apart),
         cmocka_unit_test(test_compare_pair),

@@ -589,19 +589,17 @@ int q_summary_uninformative(const stats_summary *s)
     return q_ci_uninformative(s->ci_lo, s->ci_hi);
 }
 
-/* The ratio of p's slowest pass median to its quickest (resident, over
- * the samples its summary takes), and its passes into *passes; 1 with one
- * pass, 0 when out of memory. */
-static double pass_spread(const rs_point *p, int *passes)
+/* The quickest and slowest of p's pass medians (resident, over the
+ * samples its summary takes) into *lo and *hi, and its passes into
+ * *passes (0 when out of memory). */
+static void pass_extremes(const rs_point *p, double *lo, double *hi, int *passes)
 {
     int *idx = malloc((size_t)p->nsamples * sizeof *idx + 1), n, i, j, m;
-    double *v = malloc((size_t)p->nsamples * sizeof *v + 1), lo = 0.0, hi = 0.0, med;
+    double *v = malloc((size_t)p->nsamples * sizeof *v + 1), med;
     *passes = 0;
-    if (!idx || !v || (n = results_summary_samples(p, idx)) < 0) {
-        free(idx);
-        free(v);
-        return 0.0;
-    }
+    *lo = *hi = 0.0;
+    if (!idx || !v || (n = results_summary_samples(p, idx)) < 0)
+        goto done;
     for (i = 0; i < n; i++) {
         int pass = p->pass ? p->pass[idx[i]] : 0, seen = 0;
         for (j = 0; j < i && !seen; j++)
@@ -612,32 +610,73 @@ static double pass_spread(const rs_point *p, int *passes)
             if ((p->pass ? p->pass[idx[j]] : 0) == pass)
                 v[m++] = p->samples[idx[j]].wall;
         med = stats_median(v, m);
-        if (++*passes == 1 || med < lo)
-            lo = med;
-        if (*passes == 1 || med > hi)
-            hi = med;
+        if (++*passes == 1 || med < *lo)
+            *lo = med;
+        if (*passes == 1 || med > *hi)
+            *hi = med;
     }
+done:
     free(idx);
     free(v);
-    return lo > 0.0 ? hi / lo : 0.0;
 }
 
-int q_run_uninformative(const results *r, int *passes, double *spread)
+/* Why p's resident interval is uninformative (q_vague_why); its pass
+ * medians' extremes and passes as pass_extremes's. */
+static q_vague_why vague_why(const rs_point *p, double *lo, double *hi, int *passes)
 {
-    int i, n = 0, k;
-    double x;
-    *passes = 0;
-    *spread = 0.0;
+    const stats_summary *s = &p->resident;
+    double lost = s->contention > 0.9 ? 0.9 : s->contention;
+    pass_extremes(p, lo, hi, passes);
+    if (lost > 0.0 && !q_ci_uninformative(s->ci_lo / (1.0 - lost), s->ci_hi))
+        return Q_VAGUE_LOAD;
+    if (*passes < Q_PAIRED_PASSES)
+        return Q_VAGUE_FEW;
+    if (*lo > 0.0 && *hi > Q_UNINFORMATIVE * *lo)
+        return Q_VAGUE_PASSES;
+    return Q_VAGUE_SCATTER;
+}
+
+int q_run_vague(const results *r, q_vague *out, int max)
+{
+    int i, k, n = 0, passes;
+    double lo, hi;
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
+        q_vague *v = NULL;
         if (!q_ok(p) || p->nsamples == 0 || !q_summary_uninformative(&p->resident))
             continue;
-        n++;
-        x = pass_spread(p, &k);
-        if (k > *passes)
-            *passes = k;
-        if (x > *spread)
-            *spread = x;
+        for (k = 0; k < n && !v; k++)
+            if (strcmp(out[k].device, p->device) == 0)
+                v = &out[k];
+        if (!v) {
+            if (n == max)
+                continue;
+            v = &out[n++];
+            memset(v, 0, sizeof *v);
+            snprintf(v->device, sizeof v->device, "%s", p->device);
+        }
+        v->n++;
+        v->why[vague_why(p, &lo, &hi, &passes)]++;
+        if (passes == 0)
+            return BE_EFAIL;
+        if (passes > v->passes)
+            v->passes = passes;
+        if (passes > 1 && (!v->apart || hi / lo > v->apart_hi / v->apart_lo)) {
+            v->apart = p;
+            v->apart_lo = lo;
+            v->apart_hi = hi;
+        }
+    }
+    /* in the order r lists its devices */
+    for (i = 0, k = 0; i < r->ndevices && k < n; i++) {
+        int j;
+        for (j = k; j < n; j++)
+            if (strcmp(out[j].device, r->devices[i].id) == 0) {
+                q_vague t = out[k];
+                out[k++] = out[j];
+                out[j] = t;
+                break;
+            }
     }
     return n;
 }

@@ -169,11 +169,31 @@ int q_ci_rel(const stats_summary *s, double *below, double *above);
 int q_ci_uninformative(double lo, double hi);
 /* q_ci_uninformative of a summary's 95% interval of the median. */
 int q_summary_uninformative(const stats_summary *s);
-/* The ok points of r whose resident interval is uninformative, returned;
- * the most passes one of them stands on into *passes, and the furthest
- * apart two passes' medians of one of them are, as a ratio, into *spread
- * (why they stayed so: the machine's speed changed between the passes). */
-int q_run_uninformative(const results *r, int *passes, double *spread);
+/* Why an ok point's resident interval stayed uninformative, the first
+ * that holds: others' load (the interval was extended down for it,
+ * stats_contention, and would be informative without); too few passes
+ * (under Q_PAIRED_PASSES: Student's t of one degree of freedom is 12.7);
+ * its passes disagree (their medians more than Q_UNINFORMATIVE apart: the
+ * device's own time changed from visit to visit, as a framework's threads
+ * stalling on one another do); else its samples scatter within passes. */
+typedef enum { Q_VAGUE_LOAD, Q_VAGUE_FEW, Q_VAGUE_PASSES, Q_VAGUE_SCATTER, Q_VAGUE_N } q_vague_why;
+
+/* One device's uninformative points. */
+typedef struct q_vague {
+    char device[32];
+    int n;              /* its ok points whose interval is uninformative */
+    int why[Q_VAGUE_N]; /* how many of them for each reason              */
+    int passes;         /* the most passes one of them stands on          */
+    /* the one whose passes' medians lie furthest apart (NULL: none has
+     * two passes), and its quickest and slowest pass medians */
+    const rs_point *apart;
+    double apart_lo, apart_hi;
+} q_vague;
+
+/* The uninformative points of r, per device in r's order of devices (those
+ * with none left out), into out (room for max); returns how many devices,
+ * or BE_EFAIL when out of memory. */
+int q_run_vague(const results *r, q_vague *out, int max);
 
 /* The 95% interval of the ratio of base point pb's time (view vb) to
  * other point po's (view vo), the advantage of the other device, into
