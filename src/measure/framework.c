@@ -72,6 +72,9 @@ typedef struct fw_dev {
     double pend[FW_BATCH_MAX][6]; /* their times, as TIME's                     */
     pid_t pgid;                   /* the adapter's group, killed at the end however
                                      the adapter itself ended */
+    pid_t keeper;                 /* its keeper (fw_keeper), 0 once reaped       */
+    int life;                     /* our end of the keeper's life pipe, or -1    */
+    int report;                   /* the adapter's pid and wait status, or -1    */
     uint64_t rng;                 /* the checked steps' draws (from --seed)     */
     double peak;                  /* a CPU device: the host's bound, FLOP/s; else 0 */
     double flops;                 /* the prepared point's matrix FLOP per step  */
@@ -120,15 +123,39 @@ static void log_tail(fw_dev *d, char *buf, size_t size)
     fseek(d->log, 0, SEEK_END);
 }
 
-/* Closes the socket, kills the adapter's process group and reaps it; how
- * says how it ended when it had ended on its own ("" else). */
+/* The adapter's wait status from its keeper into *ws, waiting until
+ * wait seconds from now at most: 1 when it has ended, 0 else. */
+static int ended(fw_dev *d, int *ws, double wait)
+{
+    const double deadline = host_seconds() + wait;
+    struct pollfd p = {d->report, POLLIN, 0};
+    ssize_t n;
+    if (d->report < 0)
+        return 0;
+    for (;;) {
+        double left = deadline - host_seconds();
+        int rc = poll(&p, 1, left > 0.0 ? (int)(left * 1000.0) : 0);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc <= 0)
+            return 0;
+        break;
+    }
+    while ((n = read(d->report, ws, sizeof *ws)) < 0 && errno == EINTR)
+        ;
+    return n == (ssize_t)sizeof *ws;
+}
+
+/* Closes the socket, kills the adapter's process group and whatever its
+ * keeper adopted, and reaps the keeper; how says how the adapter ended
+ * when it had ended on its own ("" else). */
 static void reap(fw_dev *d, char *how, size_t size)
 {
     int ws;
     how[0] = '\0';
     /* whether it ended on its own is asked before the socket closes, which
      * would end it */
-    if (d->pid > 0 && waitpid(d->pid, &ws, WNOHANG) == d->pid) {
+    if (d->pid > 0 && ended(d, &ws, 0.0)) {
         if (WIFEXITED(ws))
             snprintf(how, size, "the adapter exited with status %d", WEXITSTATUS(ws));
         else if (WIFSIGNALED(ws))
@@ -141,10 +168,24 @@ static void reap(fw_dev *d, char *how, size_t size)
     }
     if (d->pid > 0) {
         kill(d->pid, SIGKILL);
-        waitpid(d->pid, &ws, 0);
         d->pid = 0;
     }
-    /* whatever it left in its group, however it ended (after BYE! too) */
+    /* the keeper kills the adapter's group (after BYE! too) and every
+     * process it adopted, then exits */
+    if (d->life >= 0) {
+        close(d->life);
+        d->life = -1;
+    }
+    if (d->keeper > 0) {
+        while (waitpid(d->keeper, &ws, 0) < 0 && errno == EINTR)
+            ;
+        d->keeper = 0;
+    }
+    if (d->report >= 0) {
+        close(d->report);
+        d->report = -1;
+    }
+    /* in case the keeper was itself killed */
     if (d->pgid > 0) {
         kill(-d->pgid, SIGKILL);
         d->pgid = 0;
@@ -661,27 +702,44 @@ static const backend_ops fw_ops = {
 
 static int start(fw_dev *d, char **argv, err *e)
 {
-    int sv[2];
-    pid_t parent = getpid(), pid;
+    int sv[2], life[2], report[2];
+    pid_t pid, adapter = 0;
     if (!(d->log = tmpfile()))
         return out_of_service(d, e, "no temporary file for the adapter's output: %s",
                               strerror(errno));
     fcntl(fileno(d->log), F_SETFD, FD_CLOEXEC);
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
         return out_of_service(d, e, "socketpair: %s", strerror(errno));
-    fflush(NULL);
-    pid = fork();
-    if (pid < 0) {
+    if (pipe2(life, O_CLOEXEC) < 0) {
         close(sv[0]);
         close(sv[1]);
-        return out_of_service(d, e, "fork: %s", strerror(errno));
+        return out_of_service(d, e, "pipe: %s", strerror(errno));
     }
+    if (pipe2(report, O_CLOEXEC) < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        close(life[0]);
+        close(life[1]);
+        return out_of_service(d, e, "pipe: %s", strerror(errno));
+    }
+    fflush(NULL);
+    pid = fork();
     if (pid == 0)
-        fw_child(sv[1], fileno(d->log), parent, argv);
-    setpgid(pid, pid); /* also here: whichever runs first */
+        fw_keeper(sv[1], fileno(d->log), life[0], report[1], argv);
     close(sv[1]);
-    d->pid = d->pgid = pid;
+    close(life[0]);
+    close(report[1]);
     d->fd = sv[0];
+    d->life = life[1];
+    d->report = report[0];
+    if (pid < 0)
+        return out_of_service(d, e, "fork: %s", strerror(errno));
+    d->keeper = pid;
+    /* the keeper's first word: the adapter's pid */
+    if (!ready(d->report, POLLIN, host_seconds() + FW_HELLO_LIMIT_S) ||
+        read(d->report, &adapter, sizeof adapter) != (ssize_t)sizeof adapter || adapter <= 0)
+        return out_of_service(d, e, "its keeper process could not start it");
+    d->pid = d->pgid = adapter;
     fcntl(d->fd, F_SETFL, fcntl(d->fd, F_GETFL) | O_NONBLOCK);
     return BE_OK;
 }
@@ -831,7 +889,7 @@ int framework_open(device *dev, const char *id, const char *adapters, int thread
     memset(dev, 0, sizeof *dev);
     if (!d)
         return err_set(e, BE_EFAIL, "out of memory starting %s", id);
-    d->fd = -1;
+    d->fd = d->life = d->report = -1;
     snprintf(d->id, sizeof d->id, "%s", id);
     /* each device's checks drawn apart, all from --seed */
     for (d->rng = seed, c = id; *c; c++)
@@ -892,18 +950,13 @@ void framework_close(device *dev)
     if (!d)
         return;
     if (d->fd >= 0 && !d->fault[0]) {
-        int i, ws;
+        int ws;
         err ignore;
         double limit = d->limit;
         d->limit = 1.0;
         if (send_header(d, "BYE!", 0, host_seconds() + 1.0, &ignore) == BE_OK) {
-            struct timespec tick = {0, 10000000};
-            for (i = 0; i < 200 && d->pid > 0; i++) {
-                if (waitpid(d->pid, &ws, WNOHANG) == d->pid)
-                    d->pid = 0;
-                else
-                    nanosleep(&tick, NULL);
-            }
+            if (ended(d, &ws, 2.0))
+                d->pid = 0;
         }
         d->limit = limit;
     }

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,7 +66,9 @@ int fw_command(const char *id, const char *adapters, char *buf, size_t size, cha
     return BE_OK;
 }
 
-void fw_child(int sock, int logfd, pid_t parent, char **argv)
+/* In the child: fd 3 the socket, 0 /dev/null, 1 and 2 the log; dies with
+ * its parent, the keeper; its own process group.  Never returns. */
+static void exec_adapter(int sock, int logfd, pid_t parent, char **argv)
 {
     int nul;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -86,21 +90,40 @@ void fw_child(int sock, int logfd, pid_t parent, char **argv)
     _exit(127);
 }
 
-unsigned long long fw_ticks(pid_t pid, int *ok)
+/* Closes every descriptor but 0, 1, 2 and keep[0..n): breakeven's other
+ * adapters' sockets and keepers' pipes, which a keeper holding them would
+ * keep open past breakeven's end. */
+static void close_others(const int *keep, int n)
 {
-    char path[64], line[1024], *close_paren;
-    unsigned long long ut, st;
-    FILE *f;
-    *ok = 0;
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    if (pid <= 0 || !(f = fopen(path, "r")))
-        return 0;
-    /* fields 14 and 15, after "pid (comm) state" and ten more */
-    *ok = fgets(line, sizeof line, f) && (close_paren = strrchr(line, ')')) &&
-          sscanf(close_paren + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-                 &st) == 2;
-    fclose(f);
-    return *ok ? ut + st : 0;
+    int fds[1024], nfds = 0, i, j;
+    DIR *dir = opendir("/proc/self/fd");
+    struct dirent *de;
+    if (!dir)
+        return;
+    while ((de = readdir(dir)) && nfds < 1024) {
+        int fd = atoi(de->d_name), kept = fd <= 2 || fd == dirfd(dir);
+        for (j = 0; j < n && !kept; j++)
+            kept = fd == keep[j];
+        if (de->d_name[0] >= '0' && de->d_name[0] <= '9' && !kept)
+            fds[nfds++] = fd;
+    }
+    closedir(dir);
+    for (i = 0; i < nfds; i++)
+        close(fds[i]);
+}
+
+static void write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return;
+        p += k;
+        n -= (size_t)k;
+    }
 }
 
 /* The children of this process, into pids[0..max); how many. */
@@ -131,15 +154,96 @@ static int children(pid_t *pids, int max)
     return n;
 }
 
-void framework_strays(void)
+/* Kills every child of this process, round after round: each round kills
+ * what the last one's deaths handed over (their own children, adopted by
+ * this subreaper). */
+static void end_children(void)
 {
     pid_t pids[256];
     int round, n, i, ws;
-    /* each round kills what the last one's deaths handed over (their own
-     * children, adopted by this subreaper) */
     for (round = 0; round < 64 && (n = children(pids, 256)) > 0; round++)
         for (i = 0; i < n; i++) {
             kill(pids[i], SIGKILL);
             waitpid(pids[i], &ws, 0);
         }
+}
+
+void fw_keeper(int sock, int logfd, int life, int report, char **argv)
+{
+    const int keep[4] = {sock, logfd, life, report};
+    const pid_t self = getpid();
+    struct pollfd pf[2];
+    sigset_t chld;
+    pid_t pid, w;
+    int ws, ended = 0, sfd;
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    close_others(keep, 4);
+    /* SIGCHLD read from a descriptor, blocked from before the fork so that
+     * none is lost */
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, NULL);
+    sfd = signalfd(-1, &chld, SFD_CLOEXEC);
+    if ((pid = fork()) == 0) {
+        sigprocmask(SIG_UNBLOCK, &chld, NULL);
+        close(life);
+        close(report);
+        exec_adapter(sock, logfd, self, argv);
+    }
+    if (pid < 0)
+        _exit(127);
+    setpgid(pid, pid); /* also here: whichever runs first */
+    close(sock);
+    close(logfd);
+    write_all(report, &pid, sizeof pid);
+    pf[0] = (struct pollfd){.fd = life, .events = POLLIN};
+    pf[1] = (struct pollfd){.fd = sfd, .events = POLLIN};
+    for (;;) {
+        /* without a signalfd, a look at the children every 10 ms */
+        int n = poll(pf, sfd >= 0 ? 2 : 1, sfd >= 0 ? -1 : 10);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (sfd >= 0 && n > 0 && pf[1].revents) {
+            struct signalfd_siginfo si;
+            if (read(sfd, &si, sizeof si) < 0 && errno != EAGAIN)
+                break;
+        }
+        while ((w = waitpid(-1, &ws, WNOHANG)) > 0)
+            if (w == pid && !ended) {
+                ended = 1;
+                write_all(report, &ws, sizeof ws);
+            }
+        if (n > 0 && pf[0].revents)
+            break;
+    }
+    kill(-pid, SIGKILL);
+    if (!ended)
+        kill(pid, SIGKILL);
+    end_children();
+    _exit(0);
+}
+
+unsigned long long fw_ticks(pid_t pid, int *ok)
+{
+    char path[64], line[1024], *close_paren;
+    unsigned long long ut, st;
+    FILE *f;
+    *ok = 0;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    if (pid <= 0 || !(f = fopen(path, "r")))
+        return 0;
+    /* fields 14 and 15, after "pid (comm) state" and ten more */
+    *ok = fgets(line, sizeof line, f) && (close_paren = strrchr(line, ')')) &&
+          sscanf(close_paren + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+                 &st) == 2;
+    fclose(f);
+    return *ok ? ut + st : 0;
+}
+
+void framework_strays(void)
+{
+    end_children();
 }

@@ -1,8 +1,9 @@
 /*
  * fw_proc.h — the framework adapters' processes (framework.c): the command
- * line of each, its start in a process group of its own, its CPU time, and
- * the processes that escape its group.  Apart from the protocol, which
- * framework.c speaks, so that each file says one thing.
+ * line of each, its start in a process group of its own under a keeper
+ * process, its CPU time, and the processes that escape its group.  Apart
+ * from the protocol, which framework.c speaks, so that each file says one
+ * thing.
  */
 #ifndef BE_FW_PROC_H
 #define BE_FW_PROC_H
@@ -24,9 +25,17 @@
 int fw_command(const char *id, const char *adapters, char *buf, size_t size, char **argv, char *why,
                size_t wsize);
 
-/* In the child: fd 3 the socket, 0 /dev/null, 1 and 2 the log; dies with
- * its parent; its own process group.  Never returns. */
-void fw_child(int sock, int logfd, pid_t parent, char **argv);
+/* The adapter's keeper, the child breakeven forks for each adapter: a
+ * subreaper (PR_SET_CHILD_SUBREAPER) between breakeven and the adapter, so
+ * that whatever the adapter starts and leaves (a daemon's double fork
+ * included) becomes the keeper's child, not init's.  It starts the adapter
+ * (argv; the socket sock its fd 3, its output to logfd), writes its pid (a pid_t) to
+ * report, then its wait status (an int) once it ends; when life reads end
+ * of file (breakeven closed it, or died: SIGKILL too) it kills the
+ * adapter's group and every child it has, round after round, and exits.
+ * Ignores SIGINT, SIGTERM and SIGPIPE: breakeven decides when it ends.
+ * Never returns. */
+void fw_keeper(int sock, int logfd, int life, int report, char **argv);
 
 /* Process pid's CPU ticks (utime + stime of /proc/PID/stat); *ok 0 and 0
  * when they cannot be read. */
