@@ -1104,6 +1104,26 @@ static void test_save_refuses_nonfinite(void **state)
     results_free(r);
 }
 
+/* Each point asked alone (results_point_saveable, after each visit of the
+ * sweep): a number no file can hold names itself, and fails that point
+ * only. */
+static void test_point_saveable(void **state)
+{
+    results *r = load_base();
+    char what[128];
+    (void)state;
+    assert_int_equal(results_point_saveable(&r->points[0], what, sizeof what), 1);
+    assert_string_equal(what, "");
+    r->points[0].samples[1].wall = INFINITY;
+    assert_int_equal(results_point_saveable(&r->points[0], what, sizeof what), 0);
+    assert_string_equal(what, "<s> attribute \"wall\" would be inf");
+    assert_int_equal(results_point_saveable(&r->points[1], what, sizeof what), 1);
+    r->points[1].resident.median = 1e-310;
+    assert_int_equal(results_point_saveable(&r->points[1], what, sizeof what), 0);
+    assert_string_equal(what, "<summary> attribute \"gflops\" would be inf");
+    results_free(r);
+}
+
 /* A verification that found NaN: the file omits max-error, and loads back. */
 static void test_save_nan_max_error(void **state)
 {
@@ -2757,6 +2777,7 @@ int main(void)
 {
     static const struct CMUnitTest more[] = {
         cmocka_unit_test(test_save_refuses_nonfinite),
+        cmocka_unit_test(test_point_saveable),
         cmocka_unit_test(test_save_nan_max_error),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_utf8),

@@ -453,6 +453,33 @@ static int make_data(const sweep *sw, const plan_point *cell, workload_data *dat
                          e);
 }
 
+/* Fails pt when a number of it could not be saved (results_point_saveable:
+ * one the device's checks let through), dropping its samples, so that the
+ * run's file keeps every other point.  BE_EFAIL when out of memory. */
+static int unsaveable(rs_point *pt, int pass, err *e)
+{
+    char what[128];
+    int rc = results_point_saveable(pt, what, sizeof what);
+    if (rc < 0)
+        return err_set(e, BE_EFAIL, "out of memory checking a point's numbers");
+    if (rc == 1)
+        return BE_OK;
+    pt->status = PT_FAILED;
+    snprintf(pt->message, sizeof pt->message,
+             "in pass %d: %s, which is not a finite number: the point's samples are not kept", pass,
+             what);
+    free(pt->samples);
+    free(pt->pass);
+    pt->samples = NULL;
+    pt->pass = NULL;
+    pt->nsamples = 0;
+    memset(&pt->resident, 0, sizeof pt->resident);
+    memset(&pt->transfer, 0, sizeof pt->transfer);
+    memset(&pt->whost, 0, sizeof pt->whost);
+    pt->nlayer = 0;
+    return BE_OK;
+}
+
 /* Visits pt on device dev in pass k (r->passes[slot]) and summarizes what
  * it has; since, the time the visit began, for its overhead. */
 static int timed_visit(sweep *sw, int k, int slot, int dev, const workload *w, rs_point *pt,
@@ -463,6 +490,8 @@ static int timed_visit(sweep *sw, int k, int slot, int dev, const workload *w, r
     sw->m.last_pass = k == sw->passes - 1;
     rc = visit(&sw->m, sw->devs[dev], w, pt, sw->r->passes[slot].index, e);
     if (pt->nsamples > 0 && (sum = results_summarize_in(sw->r, pt, e)) < 0)
+        rc = sum;
+    if (rc == BE_OK && (sum = unsaveable(pt, sw->r->passes[slot].index, e)) < 0)
         rc = sum;
     sw->r->passes[slot].visits++;
     sw->overhead += host_seconds() - since - sw->m.sampled - sw->m.energy_s;

@@ -304,6 +304,13 @@ void results_set_fit(results *r, fit_set *fs, unsigned long long seed, const fit
  * breakeven never writes a results file it would refuse. */
 int results_save(const results *r, const char *out, const char *path, err *e);
 
+/* Whether every number results_save would write of p is finite: 1 when it
+ * is; 0 when not, with what (of size bytes) naming the first ("<s>
+ * attribute \"wall\" would be inf"); BE_EFAIL when out of memory.  The
+ * sweep asks after each visit, so that a number no file can hold fails its
+ * point alone, never the run's save. */
+int results_point_saveable(const rs_point *p, char *what, size_t size);
+
 /* The most a results file may hold: results_load refuses more (see the
  * README, "Trust model").  Memory stays within a few hundred MB. */
 #define RESULTS_MAX_BYTES (64L * 1024 * 1024)

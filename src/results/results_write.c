@@ -453,6 +453,26 @@ int results_format(const results *r)
     return 2;
 }
 
+int results_point_saveable(const rs_point *p, char *what, size_t size)
+{
+    xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
+    xmlNodePtr root;
+    writer w = {0, ""};
+    int rc;
+    what[0] = '\0';
+    if (!doc || !(root = xmlNewNode(NULL, BAD_CAST "points"))) {
+        xmlFreeDoc(doc);
+        return BE_EFAIL;
+    }
+    doc->_private = &w;
+    xmlDocSetRootElement(doc, root);
+    write_point(root, p);
+    rc = w.oom ? BE_EFAIL : !w.nonfinite[0];
+    snprintf(what, size, "%s", w.nonfinite);
+    xmlFreeDoc(doc);
+    return rc;
+}
+
 int results_save(const results *r, const char *out, const char *path, err *e)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
