@@ -19,6 +19,21 @@
 #include "infile.h"
 #include "utf8.h"
 
+int fsx_write_fd(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n > 0) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return BE_EFAIL;
+        c += w;
+        n -= (size_t)w;
+    }
+    return BE_OK;
+}
+
 int fsx_errno_code(int errnum)
 {
     switch (errnum) {

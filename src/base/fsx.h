@@ -39,6 +39,11 @@
  * read-only OUT instead of taking it for a defect of what it writes. */
 int fsx_errno_code(int errnum);
 
+/* Writes p[0..n) whole to fd (a pipe's: a short write is retried, EINTR
+ * too); BE_EFAIL when a write fails.  Not for files: those go through the
+ * atomic path below. */
+int fsx_write_fd(int fd, const void *p, size_t n);
+
 /* mkdir -p; BE_EFAIL naming the path and the reason. */
 int fsx_mkdirs(const char *path, err *e);
 

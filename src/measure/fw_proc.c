@@ -19,6 +19,7 @@
 
 #include "err.h"
 #include "framework.h"
+#include "fsx.h"
 
 int fw_command(const char *id, const char *adapters, char *buf, size_t size, char **argv, char *why,
                size_t wsize)
@@ -112,20 +113,6 @@ static void close_others(const int *keep, int n)
         close(fds[i]);
 }
 
-static void write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n > 0) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return;
-        p += k;
-        n -= (size_t)k;
-    }
-}
-
 /* The children of this process, into pids[0..max); how many. */
 static int children(pid_t *pids, int max)
 {
@@ -198,7 +185,7 @@ void fw_keeper(int sock, int logfd, int life, int report, char **argv)
     setpgid(pid, pid); /* also here: whichever runs first */
     close(sock);
     close(logfd);
-    write_all(report, &pid, sizeof pid);
+    (void)fsx_write_fd(report, &pid, sizeof pid);
     pf[0] = (struct pollfd){.fd = life, .events = POLLIN};
     pf[1] = (struct pollfd){.fd = sfd, .events = POLLIN};
     for (;;) {
@@ -214,7 +201,7 @@ void fw_keeper(int sock, int logfd, int life, int report, char **argv)
         while ((w = waitpid(-1, &ws, WNOHANG)) > 0)
             if (w == pid && !ended) {
                 ended = 1;
-                write_all(report, &ws, sizeof ws);
+                (void)fsx_write_fd(report, &ws, sizeof ws);
             }
         if (n > 0 && pf[0].revents)
             break;

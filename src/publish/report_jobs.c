@@ -41,6 +41,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fsx.h"
+
 #define JOBS_MAX 64
 /* a record's type byte and two lengths */
 #define RECORD_HEAD (1 + 2 * sizeof(uint64_t))
@@ -76,30 +78,15 @@ int report_jobs_wanted(const report_ctx *x)
 
 /* ---- the helper's side ---------------------------------------------- */
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n > 0) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return BE_EFAIL;
-        c += w;
-        n -= (size_t)w;
-    }
-    return BE_OK;
-}
-
 static int send_record(int fd, char type, const char *name, const void *data, uint64_t len)
 {
     uint64_t head[2];
     head[0] = name ? strlen(name) : 0;
     head[1] = len;
-    if (write_all(fd, &type, 1) < 0 || write_all(fd, head, sizeof head) < 0 ||
-        write_all(fd, name ? name : "", (size_t)head[0]) < 0)
+    if (fsx_write_fd(fd, &type, 1) < 0 || fsx_write_fd(fd, head, sizeof head) < 0 ||
+        fsx_write_fd(fd, name ? name : "", (size_t)head[0]) < 0)
         return BE_EFAIL;
-    return len ? write_all(fd, data, (size_t)len) : BE_OK;
+    return len ? fsx_write_fd(fd, data, (size_t)len) : BE_OK;
 }
 
 /* The files of x->box from index from on, said to the parent; only those
@@ -378,7 +365,7 @@ static void share_main(report_ctx *x, const helper_job *job, int j, int n, int f
     size_t from = results_memo_count(x->memo), len;
     int rc = job->work(x, j, n);
     const void *rec = results_memo_record(x->memo, from, &len);
-    _exit(write_all(fd, rec, len) == BE_OK && rc == BE_OK ? 0 : 1);
+    _exit(fsx_write_fd(fd, rec, len) == BE_OK && rc == BE_OK ? 0 : 1);
 }
 
 /* Everything helper fd hands back, into the parent's memo. */
