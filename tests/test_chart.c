@@ -1108,6 +1108,50 @@ static void test_png_lossless(void **state)
     }
 }
 
+/* A legend's label is never cut short with "…" (issue 47): it wraps onto
+ * as many lines as it takes, a word wider than the line broken across
+ * lines with no letter lost, and the legend's size makes room for every
+ * line (each after the first, 14 units: chart.c's KEY_LINE2). */
+static void test_legend_whole(void **state)
+{
+    static const char word[] = "pthread-skylake-avx512-AMD-EPYC-7B13-64-Core-Processor";
+    static const char label[] = "NVIDIA H100 80GB HBM3 crosses OpenBLAS (16 threads) at 1.24M "
+                                "FLOP/layer, median of widths (95% CI 1.05M\xe2\x80\x93"
+                                "1.44M)";
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 10, 10);
+    cairo_t *cr = cairo_create(s);
+    char lines[8][CHART_LINE], joined[1024] = "";
+    chart_key k;
+    double w, h1, h2;
+    int n, i;
+    (void)state;
+    chart_font(cr, 11.5, 0);
+    n = chart_wrap(cr, word, 120, lines, 8);
+    assert_true(n > 1);
+    for (i = 0; i < n; i++) {
+        assert_null(strstr(lines[i], "\xe2\x80\xa6"));
+        assert_true(chart_text_width(cr, lines[i]) <= 120);
+        fmt_append(joined, sizeof joined, "%s", lines[i]);
+    }
+    assert_string_equal(joined, word);
+    memset(&k, 0, sizeof k);
+    k.kind = CHART_KEY_SWATCH;
+    k.shape = -1;
+    snprintf(k.label, sizeof k.label, "short");
+    chart_legend_size(cr, &k, 1, 300, &w, &h1);
+    snprintf(k.label, sizeof k.label, "%s", label);
+    chart_legend_size(cr, &k, 1, 300, &w, &h2);
+    /* the width a label has: the legend's, less the room of its symbol */
+    chart_font(cr, 11.5, 0);
+    n = chart_wrap(cr, label, 300 - 30, lines, 8);
+    assert_true(n >= 3);
+    assert_near(h2 - h1, (n - 1) * 14.0, 1e-9);
+    for (i = 0; i < n; i++)
+        assert_null(strstr(lines[i], "\xe2\x80\xa6"));
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1128,6 +1172,7 @@ int main(void)
         cmocka_unit_test(test_history_charts),
         cmocka_unit_test(test_history_empty),
         cmocka_unit_test(test_png_lossless),
+        cmocka_unit_test(test_legend_whole),
     };
     return cmocka_run_group_tests_name("chart", tests, setup_dir, remove_dir);
 }
