@@ -200,6 +200,7 @@
                   <td class="{normalize-space(concat(@status, ' ', @flag))}">
                     <xsl:if test="@title"><xsl:attribute name="title"><xsl:value-of select="@title"/></xsl:attribute></xsl:if>
                     <xsl:value-of select="."/>
+                    <xsl:if test="@status = 'drift'"><span class="drift"> ↗</span></xsl:if>
                     <xsl:if test="@throttled = 'yes'"> †</xsl:if>
                     <xsl:if test="@ci">
                       <br/><small class="ci"><span><xsl:value-of select="@ci"/></span> · <span>n <xsl:value-of select="@n"/></span><xsl:if test="@flag = 'wide'"> · wide</xsl:if><xsl:if test="@flag = 'uninformative'"> · uninformative</xsl:if></small>

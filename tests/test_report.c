@@ -519,6 +519,23 @@ static void test_gpu_run(void **state)
         assert_non_null(strstr(html, "<td class=\"ok\">842 mJ<br><small class=\"per\"><span>822 "
                                      "\xc2\xb5J a sample</span> \xc2\xb7 <span>steps of 2.64 "
                                      "ms</span> <span>at 319 W</span></small></td></tr></tbody>"));
+        /* a drifting time is marked in the text (a feed reader has no
+         * stylesheet), and the caption says what the mark means, once
+         * per mode that has one: OpenBLAS at hidden 256, batch 16 */
+        assert_non_null(strstr(html, "<th scope=\"row\">OpenBLAS (16 threads)</th><td "
+                                     "class=\"drift wide\" title=\"median 115 \xc2\xb5s"));
+        assert_non_null(
+            strstr(html, ">115 \xc2\xb5s<span class=\"drift\"> \xe2\x86\x97</span><br>"));
+        {
+            static const char mark[] = "\xe2\x86\x97 marks a time that slowed while measured";
+            const char *at = html;
+            int times = 0;
+            while ((at = strstr(at, mark)) != NULL) {
+                times++;
+                at += sizeof mark - 1;
+            }
+            assert_int_equal(times, 1);
+        }
         free(html);
         /* the feed's title says the verdict */
         snprintf(path, sizeof path, "%s/feed.xml", out);

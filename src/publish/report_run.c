@@ -56,10 +56,11 @@ static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefi
 
 /* One time cell of the table: device p's median in the resident view
  * (transfer 0) or with transfers, or why there is none; "†" after a time
- * measured while the device was throttled (telemetry.h).  The interval
- * itself is text of the cell (attribute ci), not only its title: a phone
- * has no hover. */
-static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
+ * measured while the device was throttled (telemetry.h), "↗" after one
+ * that drifted (status drift).  The interval itself is text of the cell
+ * (attribute ci), not only its title: a phone has no hover.  Returns 1
+ * when the time drifted. */
+static int add_cell(xmlNodePtr row, const rs_point *p, int transfer)
 {
     xmlNodePtr c;
     char buf[64];
@@ -101,7 +102,9 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
                              "10%"
                            : "",
                    p->tel.throttled ? "; measured while the device was throttled" : "");
+        return s->drift != 0;
     }
+    return 0;
 }
 
 /* The energy cell of p: joules per step; under it, per sample of the
@@ -149,29 +152,9 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 {
     q_shape shapes[Q_MAX_SHAPES];
     int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d, energy = q_has_energy(r, NULL, m);
+    int drift = 0;
     xmlNodePtr t = site_add(parent, "table", NULL), g, row;
-    char buf[64], cap[768];
-    /* every sentence names the mode: the two tables' captions share no
-     * sentence (tests/prose_lint) */
-    snprintf(cap, sizeof cap,
-             "Median time of one step of %d layer%s in %s at each shape, a row per device, "
-             "with its 95%% interval and the number of samples n under it. In %s, "
-             "\xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than 10%% from the "
-             "median and \xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper end is over "
-             "2\xc3\x97 its lower (it says nothing); — means out of memory.",
-             r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m),
-             workload_mode_name(m));
-    if (energy)
-        fmt_append(cap, sizeof cap,
-                   " Energy in %s: per step, where the device's counter covered at least a "
-                   "second of samples. Under each energy figure of %s, the energy per sample of "
-                   "the batch, and the steps it was measured over: their time and mean power.",
-                   workload_mode_name(m), workload_mode_name(m));
-    if (any_throttled(r, m))
-        fmt_append(cap, sizeof cap,
-                   " † measured while the device was throttled (power "
-                   "cap, thermal or hardware slowdown).");
-    site_attr(t, "caption", cap);
+    char buf[64], cap[1024];
     if (energy)
         site_attr(t, "energy", "yes");
     for (i = 0; i < n; i++) {
@@ -188,7 +171,7 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
             figure_device_label(r, d, name, sizeof name);
             row = site_add(g, "row", NULL);
             site_attr(row, "device", name);
-            add_cell(row, p, 0);
+            drift |= add_cell(row, p, 0);
             if (energy)
                 add_energy_cell(row, transfers ? NULL : p);
             if (!transfers)
@@ -198,11 +181,38 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
             snprintf(l, sizeof l, "%s with transfers", name);
             row = site_add(g, "row", NULL);
             site_attr(row, "device", l);
-            add_cell(row, p, 1);
+            drift |= add_cell(row, p, 1);
             if (energy)
                 add_energy_cell(row, p);
         }
     }
+    /* every sentence names the mode: the two tables' captions share no
+     * sentence (tests/prose_lint) */
+    snprintf(cap, sizeof cap,
+             "Median time of one step of %d layer%s in %s at each shape, a row per device, "
+             "with its 95%% interval and the number of samples n under it. In %s, "
+             "\xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than 10%% from the "
+             "median and \xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper end is over "
+             "2\xc3\x97 its lower (it says nothing); — means out of memory.",
+             r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m),
+             workload_mode_name(m));
+    if (energy)
+        fmt_append(cap, sizeof cap,
+                   " Energy in %s: per step, where the device's counter covered at least a "
+                   "second of samples. Under each energy figure of %s, the energy per sample of "
+                   "the batch, and the steps it was measured over: their time and mean power.",
+                   workload_mode_name(m), workload_mode_name(m));
+    if (drift)
+        fmt_append(cap, sizeof cap,
+                   " In %s, \xe2\x86\x97 marks a time that slowed while measured (drift): "
+                   "the last third of its samples more than 2%% slower than the first, beyond "
+                   "chance.",
+                   workload_mode_name(m));
+    if (any_throttled(r, m))
+        fmt_append(cap, sizeof cap,
+                   " † measured while the device was throttled (power "
+                   "cap, thermal or hardware slowdown).");
+    site_attr(t, "caption", cap);
 }
 
 /* ---- the run's annotation ---------------------------------------------- */
