@@ -175,29 +175,45 @@
     </article>
   </xsl:template>
 
+  <!-- The table of times: a group of rows per shape, a row per device, so
+       that on a phone every device's median of a shape is in view at once,
+       its interval written under it (a phone has no hover). -->
   <xsl:template match="table">
     <div class="table-wrap">
-      <table>
+      <table class="times">
         <caption><xsl:value-of select="@caption"/></caption>
         <thead>
-          <tr><xsl:for-each select="head/th"><th scope="col"><xsl:value-of select="."/></th></xsl:for-each></tr>
+          <tr><th scope="col">Device</th><th scope="col">Median time of a step</th>
+            <xsl:if test="@energy = 'yes'"><th scope="col">Energy per step</th></xsl:if></tr>
         </thead>
-        <tbody>
-          <xsl:for-each select="row">
-            <tr>
-              <xsl:for-each select="td">
-                <td class="{normalize-space(concat(@status, ' ', @flag))}">
-                  <xsl:if test="@title"><xsl:attribute name="title"><xsl:value-of select="@title"/></xsl:attribute></xsl:if>
-                  <xsl:value-of select="."/>
-                  <xsl:if test="@throttled = 'yes'"> †</xsl:if>
-                  <xsl:if test="@ci">
-                    <br/><small class="ci"><xsl:value-of select="@ci"/> · n <xsl:value-of select="@n"/><xsl:if test="@flag = 'wide'"> · wide</xsl:if><xsl:if test="@flag = 'uninformative'"> · uninformative</xsl:if></small>
-                  </xsl:if>
-                </td>
-              </xsl:for-each>
+        <xsl:for-each select="shape">
+          <tbody>
+            <tr class="shape">
+              <th scope="rowgroup" colspan="{2 + number(../@energy = 'yes')}">Hidden <xsl:value-of
+                select="@hidden"/>, batch <xsl:value-of select="@batch"/> · <xsl:value-of
+                select="@flops"/> per layer</th>
             </tr>
-          </xsl:for-each>
-        </tbody>
+            <xsl:for-each select="row">
+              <tr>
+                <th scope="row"><xsl:value-of select="@device"/></th>
+                <xsl:for-each select="td">
+                  <td class="{normalize-space(concat(@status, ' ', @flag))}">
+                    <xsl:if test="@title"><xsl:attribute name="title"><xsl:value-of select="@title"/></xsl:attribute></xsl:if>
+                    <xsl:value-of select="."/>
+                    <xsl:if test="@status = 'drift'"><span class="drift"> ↗</span></xsl:if>
+                    <xsl:if test="@throttled = 'yes'"> †</xsl:if>
+                    <xsl:if test="@ci">
+                      <br/><small class="ci"><span><xsl:value-of select="@ci"/></span> · <span>n <xsl:value-of select="@n"/></span><xsl:if test="@flag = 'wide'"> · wide</xsl:if><xsl:if test="@flag = 'uninformative'"> · uninformative</xsl:if></small>
+                    </xsl:if>
+                    <xsl:if test="@sample">
+                      <br/><small class="per"><span><xsl:value-of select="@sample"/> a sample</span><xsl:if test="@steps"> · <span>steps of <xsl:value-of select="@steps"/></span><xsl:text> </xsl:text><span>at <xsl:value-of select="@power"/></span></xsl:if></small>
+                    </xsl:if>
+                  </td>
+                </xsl:for-each>
+              </tr>
+            </xsl:for-each>
+          </tbody>
+        </xsl:for-each>
       </table>
     </div>
   </xsl:template>

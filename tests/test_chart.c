@@ -1108,6 +1108,121 @@ static void test_png_lossless(void **state)
     }
 }
 
+/* 1 when a and b differ by more than tol in a channel. */
+static int differs(chart_rgb a, chart_rgb b, double tol)
+{
+    return fabs(a.r - b.r) > tol || fabs(a.g - b.g) > tol || fabs(a.b - b.b) > tol;
+}
+
+/* The winner map's ◆ never covers a value (issue 47): with the crossover
+ * at hidden 512 on the centre of the column of batch 8, the phone's
+ * rendering still writes that cell's value, above the ◆ (where it sat on
+ * the value's line, the value was left out).  The ◆ is found as the pure
+ * black of its fill; the cell's top as the first pixel up its left edge
+ * that is not its fill (the white grid line); the value as pixels unlike
+ * the fill, around the ◆'s column, between the two. */
+static void test_winner_values(void **state)
+{
+    results *r = make_two(0);
+    fit_model models[3];
+    fit_crossover cross;
+    fit_set fs;
+    cairo_surface_t *s;
+    int w, h, x, y, xmin = -1, xmax = -1, ymin = -1, ymax = -1, xl, ytop, ink = 0, i;
+    chart_rgb fill;
+    char b[640];
+    err e;
+    (void)state;
+    make_fit(&fs, models, &cross, 1);
+    for (i = 0; i < cross.nhidden; i++) {
+        cross.per_hidden[i].kind = hid[i] == 512 ? CROSS_IN_RANGE : CROSS_NEVER;
+        cross.per_hidden[i].batch = hid[i] == 512 ? bat[1] : 0;
+    }
+    base_of(b, sizeof b, "values");
+    assert_int_equal(figure_winner_map(r, &fs, WL_INFERENCE, NULL, b, &e), BE_OK);
+    s = load_png("values" FIGURE_NARROW_SUFFIX);
+    w = cairo_image_surface_get_width(s);
+    h = cairo_image_surface_get_height(s);
+    /* the ◆: the only pure black (no line joins it to another) */
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+            chart_rgb c = pixel_at(s, x, y);
+            if (c.r + c.g + c.b > 0.03)
+                continue;
+            if (xmin < 0 || x < xmin)
+                xmin = x;
+            xmax = x > xmax ? x : xmax;
+            if (ymin < 0)
+                ymin = y;
+            ymax = y;
+        }
+    assert_true(xmin > 0 && xmax > xmin && ymax > ymin && ymax - ymin < 40);
+    /* its cell: batch 8 is the second column, so the cell's left edge is
+     * half a column left of the ◆, and its fill a little right of that */
+    xl = xmin - (xmax - xmin) * 2;
+    while (xl > 0 && !differs(pixel_at(s, xl, (ymin + ymax) / 2),
+                              pixel_at(s, xl - 1, (ymin + ymax) / 2), 0.3))
+        xl--;
+    fill = pixel_at(s, xl + 3, (ymin + ymax) / 2);
+    for (ytop = (ymin + ymax) / 2; ytop > 0 && !differs(pixel_at(s, xl + 3, ytop), fill, 0.1);
+         ytop--)
+        ;
+    assert_true(ytop > 0 && ytop < ymin);
+    for (y = ytop + 2; y < ymin - 4; y++)
+        for (x = (xmin + xmax) / 2 - 8; x <= (xmin + xmax) / 2 + 8; x++)
+            ink += differs(pixel_at(s, x, y), fill, 0.25);
+    if (ink < 5)
+        fail_msg("no value above the ◆ at hidden 512, batch 8: %d pixels unlike the cell "
+                 "between y %d and %d",
+                 ink, ytop + 2, ymin - 4);
+    cairo_surface_destroy(s);
+    results_free(r);
+}
+
+/* A legend's label is never cut short with "…" (issue 47): it wraps onto
+ * as many lines as it takes, a word wider than the line broken across
+ * lines with no letter lost, and the legend's size makes room for every
+ * line (each after the first, 14 units: chart.c's KEY_LINE2). */
+static void test_legend_whole(void **state)
+{
+    static const char word[] = "pthread-skylake-avx512-AMD-EPYC-7B13-64-Core-Processor";
+    static const char label[] = "NVIDIA H100 80GB HBM3 crosses OpenBLAS (16 threads) at 1.24M "
+                                "FLOP/layer, median of widths (95% CI 1.05M\xe2\x80\x93"
+                                "1.44M)";
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 10, 10);
+    cairo_t *cr = cairo_create(s);
+    char lines[8][CHART_LINE], joined[1024] = "";
+    chart_key k;
+    double w, h1, h2;
+    int n, i;
+    (void)state;
+    chart_font(cr, 11.5, 0);
+    n = chart_wrap(cr, word, 120, lines, 8);
+    assert_true(n > 1);
+    for (i = 0; i < n; i++) {
+        assert_null(strstr(lines[i], "\xe2\x80\xa6"));
+        assert_true(chart_text_width(cr, lines[i]) <= 120);
+        fmt_append(joined, sizeof joined, "%s", lines[i]);
+    }
+    assert_string_equal(joined, word);
+    memset(&k, 0, sizeof k);
+    k.kind = CHART_KEY_SWATCH;
+    k.shape = -1;
+    snprintf(k.label, sizeof k.label, "short");
+    chart_legend_size(cr, &k, 1, 300, &w, &h1);
+    snprintf(k.label, sizeof k.label, "%s", label);
+    chart_legend_size(cr, &k, 1, 300, &w, &h2);
+    /* the width a label has: the legend's, less the room of its symbol */
+    chart_font(cr, 11.5, 0);
+    n = chart_wrap(cr, label, 300 - 30, lines, 8);
+    assert_true(n >= 3);
+    assert_near(h2 - h1, (n - 1) * 14.0, 1e-9);
+    for (i = 0; i < n; i++)
+        assert_null(strstr(lines[i], "\xe2\x80\xa6"));
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1128,6 +1243,8 @@ int main(void)
         cmocka_unit_test(test_history_charts),
         cmocka_unit_test(test_history_empty),
         cmocka_unit_test(test_png_lossless),
+        cmocka_unit_test(test_legend_whole),
+        cmocka_unit_test(test_winner_values),
     };
     return cmocka_run_group_tests_name("chart", tests, setup_dir, remove_dir);
 }

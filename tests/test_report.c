@@ -510,6 +510,32 @@ static void test_gpu_run(void **state)
         /* the energy paragraph names the method used: an energy run apart */
         assert_non_null(strstr(html, "cl:0.0 by NVML (the whole board, idle power included), "
                                      "over a run of untimed steps of the same work"));
+        /* its energy beside the step it was measured over, transfers
+         * included: 842 mJ over steps of 2.64 ms is 319 W, within the
+         * board's telemetry, where beside the resident 1.2 ms it would
+         * read as 700 W */
+        assert_non_null(strstr(html, "<th scope=\"row\">NVIDIA H100 80GB HBM3 with transfers</th>"
+                                     "<td class=\"ok wide\" title=\"median 2.76 ms"));
+        assert_non_null(strstr(html, "<td class=\"ok\">842 mJ<br><small class=\"per\"><span>822 "
+                                     "\xc2\xb5J a sample</span> \xc2\xb7 <span>steps of 2.64 "
+                                     "ms</span> <span>at 319 W</span></small></td></tr></tbody>"));
+        /* a drifting time is marked in the text (a feed reader has no
+         * stylesheet), and the caption says what the mark means, once
+         * per mode that has one: OpenBLAS at hidden 256, batch 16 */
+        assert_non_null(strstr(html, "<th scope=\"row\">OpenBLAS (16 threads)</th><td "
+                                     "class=\"drift wide\" title=\"median 115 \xc2\xb5s"));
+        assert_non_null(
+            strstr(html, ">115 \xc2\xb5s<span class=\"drift\"> \xe2\x86\x97</span><br>"));
+        {
+            static const char mark[] = "\xe2\x86\x97 marks a time that slowed while measured";
+            const char *at = html;
+            int times = 0;
+            while ((at = strstr(at, mark)) != NULL) {
+                times++;
+                at += sizeof mark - 1;
+            }
+            assert_int_equal(times, 1);
+        }
         free(html);
         /* the feed's title says the verdict */
         snprintf(path, sizeof path, "%s/feed.xml", out);
@@ -550,12 +576,16 @@ static void test_report_telemetry(void **state)
         fail_msg("%s", e.msg);
     snprintf(path, sizeof path, "%s/index.html", dir);
     html = slurp(path);
-    /* the energy columns beside the times, for both devices */
-    assert_non_null(strstr(html, "<th scope=\"col\">OpenBLAS (16 threads) energy per step</th>"));
-    assert_non_null(strstr(html, "<th scope=\"col\">Tesla T4 energy per sample</th>"));
-    /* hidden 4096 batch 4096 on the GPU: 96.6 J over 10 samples, 4096 a batch */
-    assert_non_null(strstr(html, "<td class=\"ok\">9.66 J</td>"));
-    assert_non_null(strstr(html, "<td class=\"ok\">2.36 mJ</td>"));
+    /* the energy column beside the times, filled for both devices */
+    assert_non_null(strstr(html, "<th scope=\"col\">Energy per step</th>"));
+    /* hidden 4096 batch 4096 on the GPU: 96.6 J over 10 samples, 4096 a
+     * batch, 1.38 s over the 10; on its row with transfers, as its steps
+     * include them */
+    assert_non_null(strstr(html, "<td class=\"ok\">9.66 J<br><small class=\"per\"><span>2.36 mJ "
+                                 "a sample</span> \xc2\xb7 <span>steps of 138 ms</span> <span>at "
+                                 "70 W</span></small></td></tr></tbody>"));
+    /* the CPU's at the same shape: 951 J over 3 steps, on its own row */
+    assert_non_null(strstr(html, "<td class=\"ok\">317 J<br>"));
     /* the power-capped point is flagged, and the caption says what † means */
     assert_non_null(strstr(html, ">138 ms †<br>"));
     assert_non_null(strstr(html, "† measured while the device was throttled"));
@@ -748,8 +778,8 @@ static void test_one_verdict(void **state)
     results_free(r);
 }
 
-/* Each time in the tables shows its interval and n on a second line and
- * in full on demand; a point whose interval reaches more than 10% from its
+/* Each time in the tables shows its interval and n on a second line, and
+ * how far they reach from it on demand; a point whose interval reaches more than 10% from its
  * median is flagged where it stands, "uninformative" where its upper end
  * is over 2× its lower (stdout's table too). */
 static void test_table_precision(void **state)
@@ -794,10 +824,13 @@ static void test_table_precision(void **state)
     save_run(out, r);
     report_out(out, path, sizeof path);
     html = slurp(path);
-    /* every time cell: "−a% +b% · n N" */
+    /* every time cell: "lo – hi · n N", the interval itself in the text
+     * (a phone has no hover): the uninformative one's, 33.2 ns to 513 s */
     assert_int_equal(occurrences(html, "<small class=\"ci\">"), ok);
-    snprintf(want, sizeof want, " \xc2\xb7 n %d", p->resident.n);
+    snprintf(want, sizeof want, " \xc2\xb7 <span>n %d</span>", p->resident.n);
     assert_true(occurrences(html, want) >= ok);
+    assert_non_null(strstr(html, "<small class=\"ci\"><span>33.2 ns \xe2\x80\x93 513 "
+                                 "s</span>"));
     /* the wide one, and only it */
     assert_int_equal(occurrences(html, "class=\"ok wide\""), 1);
     assert_int_equal(occurrences(html, " \xc2\xb7 wide</small>"), 1);

@@ -243,9 +243,20 @@ int chart_wrap(cairo_t *cr, const char *s, double width, char lines[][CHART_LINE
             best = i;
         }
         if (best == 0) {
-            /* One word wider than the line: cut it. */
-            for (best = 0; best < len && s[best] != ' '; best++)
-                ;
+            /* One word wider than the line: break it where it stops
+             * fitting (never inside a UTF-8 sequence), the rest of it on
+             * the next line, so that no letter of it is lost. */
+            for (i = 1; i < len && i < CHART_LINE - 1 && s[i] != ' '; i++) {
+                if (((unsigned char)s[i] & 0xC0) == 0x80)
+                    continue;
+                snprintf(t, sizeof t, "%.*s", (int)i, s);
+                if (chart_text_width(cr, t) > width)
+                    break;
+                best = i;
+            }
+            if (best == 0) /* not even its first letter fits */
+                for (best = 1; best < len && ((unsigned char)s[best] & 0xC0) == 0x80; best++)
+                    ;
         }
         snprintf(t, sizeof t, "%.*s", (int)best, s);
         chart_fit_text(cr, t, width, lines[n++], CHART_LINE);
@@ -710,12 +721,15 @@ void chart_hline(cairo_t *cr, const chart_frame *f, double y, chart_rgb c, doubl
 #define KEY_SYMBOL 30.0 /* room for the symbol left of a label */
 #define KEY_ROW 18.0
 #define KEY_HEADER_GAP 6.0
-#define KEY_LINE2 14.0 /* a wrapped label's second line */
+#define KEY_LINE2 14.0 /* each further line of a wrapped label */
+/* A label wraps onto as many lines as it takes, never cut short with "…"
+ * (no label of a chart comes near this many lines). */
+#define KEY_LINES 8
 
 void chart_legend_size(cairo_t *cr, const chart_key *keys, int n, double max_width, double *w,
                        double *h)
 {
-    char lines[2][CHART_LINE];
+    char lines[KEY_LINES][CHART_LINE];
     int i, j, nl;
     *w = 0;
     *h = 0;
@@ -723,17 +737,17 @@ void chart_legend_size(cairo_t *cr, const chart_key *keys, int n, double max_wid
         int header = keys[i].kind == CHART_KEY_HEADER;
         double room = max_width - (header ? 0 : KEY_SYMBOL);
         chart_font(cr, header ? 12 : 11.5, header);
-        nl = chart_wrap(cr, keys[i].label, room, lines, 2);
+        nl = chart_wrap(cr, keys[i].label, room, lines, KEY_LINES);
         for (j = 0; j < nl; j++)
             *w = fmax(*w, chart_text_width(cr, lines[j]) + (header ? 0 : KEY_SYMBOL) +
                               (j && !header ? 8 : 0));
-        *h += KEY_ROW + (nl > 1 ? KEY_LINE2 : 0) + (header && i > 0 ? KEY_HEADER_GAP : 0);
+        *h += KEY_ROW + (nl > 1 ? nl - 1 : 0) * KEY_LINE2 + (header && i > 0 ? KEY_HEADER_GAP : 0);
     }
 }
 
 void chart_legend(cairo_t *cr, double x, double y, const chart_key *keys, int n, double max_width)
 {
-    char lines[2][CHART_LINE];
+    char lines[KEY_LINES][CHART_LINE];
     int i, j, nl;
     for (i = 0; i < n; i++) {
         const chart_key *k = &keys[i];
@@ -742,11 +756,11 @@ void chart_legend(cairo_t *cr, double x, double y, const chart_key *keys, int n,
             if (i > 0)
                 y += KEY_HEADER_GAP;
             chart_font(cr, 12, 1);
-            nl = chart_wrap(cr, k->label, max_width, lines, 2);
+            nl = chart_wrap(cr, k->label, max_width, lines, KEY_LINES);
             for (j = 0; j < nl; j++)
                 chart_text(cr, x, y + KEY_ROW / 2 + j * KEY_LINE2, CHART_LEFT, CHART_MIDDLE, ink,
                            lines[j]);
-            y += KEY_ROW + (nl > 1 ? KEY_LINE2 : 0);
+            y += KEY_ROW + (nl > 1 ? nl - 1 : 0) * KEY_LINE2;
             continue;
         }
         cy = y + KEY_ROW / 2;
@@ -775,11 +789,11 @@ void chart_legend(cairo_t *cr, double x, double y, const chart_key *keys, int n,
         }
         cairo_restore(cr);
         chart_font(cr, 11.5, 0);
-        nl = chart_wrap(cr, k->label, max_width - KEY_SYMBOL, lines, 2);
+        nl = chart_wrap(cr, k->label, max_width - KEY_SYMBOL, lines, KEY_LINES);
         for (j = 0; j < nl; j++)
             chart_text(cr, x + KEY_SYMBOL + (j ? 8 : 0), cy + j * KEY_LINE2, CHART_LEFT,
                        CHART_MIDDLE, j ? grey : ink, lines[j]);
-        y += KEY_ROW + (nl > 1 ? KEY_LINE2 : 0);
+        y += KEY_ROW + (nl > 1 ? nl - 1 : 0) * KEY_LINE2;
     }
 }
 

@@ -84,8 +84,9 @@ void chart_text(cairo_t *cr, double x, double y, chart_halign h, chart_valign v,
  * current font. */
 void chart_fit_text(cairo_t *cr, const char *s, double width, char *buf, size_t size);
 
-/* Breaks s at spaces into at most max lines of at most width each (the
- * last one cut with "…" when text remains); returns the number of lines. */
+/* Breaks s at spaces into at most max lines of at most width each (a word
+ * wider than a line broken where it stops fitting, no letter lost; the
+ * last line cut with "…" when text remains); returns the number of lines. */
 #define CHART_LINE 256
 int chart_wrap(cairo_t *cr, const char *s, double width, char lines[][CHART_LINE], int max);
 
@@ -199,7 +200,7 @@ typedef struct chart_key {
 } chart_key;
 
 /* Size of the legend of keys[0..n) (labels wider than max_width wrap onto
- * a second line, cut with "…" past it). */
+ * as many lines as they take, never cut short). */
 void chart_legend_size(cairo_t *cr, const chart_key *keys, int n, double max_width, double *w,
                        double *h);
 /* Draws it with its top left corner at (x, y). */

@@ -125,17 +125,38 @@ static void panel_labels(cairo_t *cr, const panel *pn)
     }
 }
 
+#define DIAMOND 8.0                  /* a crossover's ◆ with its outline (chart_marker's size) */
+#define DIAMOND_HALF (1.2 * DIAMOND) /* its half-height */
+#define BAND_GAP 4.0                 /* between the values' band and the ◆'s */
+#define VALUE_FS 11.0
+
+/* 1 when pn's rows are tall enough for a band of values over a band of
+ * crossovers: a value's patch (1.4 of its size), a gap and a ◆. */
+static int banded(const panel *pn)
+{
+    return pn->ch >= 1.4 * VALUE_FS + BAND_GAP + 2 * DIAMOND_HALF;
+}
+
+/* The y of the ◆ of row hi: on its centre line, or low in a banded row,
+ * under the values, so that it never covers one. */
+static double cross_y(const panel *pn, int hi)
+{
+    double top = pn->py + (pn->g->nh - 1 - hi) * pn->ch;
+    return banded(pn) ? top + pn->ch - DIAMOND_HALF - 1 : top + pn->ch / 2;
+}
+
 /* The values, each on a patch of its cell's colour and only where it fits
  * its cell at a legible size (the table has every value), so that no
- * label overprints another.  In tall cells they sit below the centre
- * line, where the markers are. */
+ * label overprints another.  In banded rows they sit above the ◆'s band;
+ * in rows too short for bands, a value is left out where a ◆ of the same
+ * row would cover it. */
 static void panel_values(cairo_t *cr, const panel *pn)
 {
     const q_grid *g = pn->g;
     const fit_crossover *c = pn->c;
-    double cw = pn->cw, ch = pn->ch, fs = 11.0, dx[LIST_MAX];
+    double cw = pn->cw, ch = pn->ch, fs = VALUE_FS, dx[LIST_MAX];
     char buf[512];
-    int hi, bi, i;
+    int hi, bi, i, band = banded(pn);
 
     /* where each row's ◆ will be */
     for (hi = 0; hi < g->nh && hi < LIST_MAX; hi++)
@@ -153,14 +174,13 @@ static void panel_values(cairo_t *cr, const panel *pn)
             chart_rgb fill =
                 cell(pn->x, pn->bid, pn->oid, g->h[hi], g->b[bi], pn->cap, buf, sizeof buf);
             chart_rgb tc = {0.1, 0.1, 0.1};
-            double tx = pn->px + (bi + 0.5) * cw;
-            double ty = pn->py + (g->nh - 1 - hi + 0.5) * ch + (ch > 4 * fs ? 1.3 * fs : 0);
+            double top = pn->py + (g->nh - 1 - hi) * ch, tx = pn->px + (bi + 0.5) * cw;
+            double ty = band ? top + (ch - 2 * DIAMOND_HALF - BAND_GAP) / 2 : top + ch / 2;
             double tw;
             if (!buf[0] || fs * 1.3 > ch)
                 continue;
             tw = chart_text_width(cr, buf);
-            /* nor under a ◆ on the same line */
-            if (tw + 4 > cw || (hi < LIST_MAX && !(ch > 4 * fs) && fabs(tx - dx[hi]) < tw / 2 + 10))
+            if (tw + 4 > cw || (hi < LIST_MAX && !band && fabs(tx - dx[hi]) < tw / 2 + 10))
                 continue;
             cairo_rectangle(cr, tx - tw / 2 - 2, ty - fs * 0.7, tw + 4, fs * 1.4);
             cairo_set_source_rgb(cr, fill.r, fill.g, fill.b);
@@ -171,9 +191,11 @@ static void panel_values(cairo_t *cr, const panel *pn)
         }
 }
 
-/* The crossovers, each ◆ outlined in white so that it shows on any cell,
- * joined row to row where they follow one another. */
-static void panel_crossovers(cairo_t *cr, const panel *pn)
+/* The crossovers: the lines joining them row to row where they follow one
+ * another (markers 0, drawn before the values, whose patches cover them),
+ * or each ◆ outlined in white so that it shows on any cell (markers 1,
+ * last). */
+static void panel_crossovers(cairo_t *cr, const panel *pn, int markers)
 {
     const q_grid *g = pn->g;
     const fit_crossover *c = pn->c;
@@ -189,8 +211,8 @@ static void panel_crossovers(cairo_t *cr, const panel *pn)
             continue;
         }
         mx = pn->px + (batch_pos(g, h->batch) + 0.5) * pn->cw;
-        my = pn->py + (g->nh - 1 - hi + 0.5) * pn->ch;
-        if (!isnan(prevx)) {
+        my = cross_y(pn, hi);
+        if (!markers && !isnan(prevx)) {
             cairo_save(cr);
             cairo_move_to(cr, prevx, prevy);
             cairo_line_to(cr, mx, my);
@@ -199,15 +221,17 @@ static void panel_crossovers(cairo_t *cr, const panel *pn)
             cairo_stroke(cr);
             cairo_restore(cr);
         }
-        chart_marker(cr, CHART_DIAMOND, mx, my, 8.0, (chart_rgb){1.0, 1.0, 1.0}, 0);
-        chart_marker(cr, CHART_DIAMOND, mx, my, 6.0, chart_oi_rgb(CHART_BLACK), 0);
+        if (markers) {
+            chart_marker(cr, CHART_DIAMOND, mx, my, DIAMOND, (chart_rgb){1.0, 1.0, 1.0}, 0);
+            chart_marker(cr, CHART_DIAMOND, mx, my, DIAMOND - 2, chart_oi_rgb(CHART_BLACK), 0);
+        }
         prevx = mx;
         prevy = my;
     }
 }
 
 /* The panel of device od against the base bd: its title, cells, labels,
- * values, and the crossovers last, on top. */
+ * the lines between crossovers, values, and the ◆ last, on top. */
 static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, int od, double cap,
                        double px, double py, double pw, double ph)
 {
@@ -238,8 +262,9 @@ static void draw_panel(cairo_t *cr, const fig_ctx *x, const q_grid *g, int bd, i
     chart_text(cr, px, py - 8, CHART_LEFT, CHART_BASELINE, figure_ink, cut);
     panel_cells(cr, &pn);
     panel_labels(cr, &pn);
+    panel_crossovers(cr, &pn, 0);
     panel_values(cr, &pn);
-    panel_crossovers(cr, &pn);
+    panel_crossovers(cr, &pn, 1);
 }
 
 static void color_bar(cairo_t *cr, double x, double y, double h, double cap)
@@ -366,7 +391,8 @@ static int draw_winner(cairo_t *cr, double W, double H, void *vctx, err *e)
         double step;
         left = chart_margin(W) + 60;
         pw = W - left - chart_margin(W);
-        ph = fmin(fmax(g.nh * 28.0, 84.0), 280.0);
+        /* rows tall enough for a band of values over one of ◆ (banded) */
+        ph = fmin(fmax(g.nh * 44.0, 84.0), 440.0);
         step = ph + 80;
         if (H <= 0) {
             x->need_h = top + 30 + np * step + 140 + FIG_FOOTER_H(W);

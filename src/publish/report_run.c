@@ -54,10 +54,13 @@ static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefi
     site_add(c, "p", text);
 }
 
-/* One cell of the table of times: device p's median in the resident view
+/* One time cell of the table: device p's median in the resident view
  * (transfer 0) or with transfers, or why there is none; "†" after a time
- * measured while the device was throttled (telemetry.h). */
-static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
+ * measured while the device was throttled (telemetry.h), "↗" after one
+ * that drifted (status drift).  The interval itself is text of the cell
+ * (attribute ci), not only its title: a phone has no hover.  Returns 1
+ * when the time drifted. */
+static int add_cell(xmlNodePtr row, const rs_point *p, int transfer)
 {
     xmlNodePtr c;
     char buf[64];
@@ -83,13 +86,12 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
         if (p->tel.throttled)
             site_attr(c, "throttled", "yes");
         site_attr(c, "status", s->drift ? "drift" : "ok");
-        /* the precision on a second line, the interval itself on demand */
-        site_attrf(c, "ci", "\xe2\x88\x92%.1f%% +%.1f%%", 100.0 * lo, 100.0 * hi);
+        fmt_time(lo_t, sizeof lo_t, s->ci_lo);
+        fmt_time(hi_t, sizeof hi_t, s->ci_hi);
+        site_attrf(c, "ci", "%s \xe2\x80\x93 %s", lo_t, hi_t);
         site_attrf(c, "n", "%d", s->n);
         if (wide || useless)
             site_attr(c, "flag", useless ? "uninformative" : "wide");
-        fmt_time(lo_t, sizeof lo_t, s->ci_lo);
-        fmt_time(hi_t, sizeof hi_t, s->ci_hi);
         site_attrf(c, "title",
                    "median %s, 95%% interval %s to %s (\xe2\x88\x92%.1f%%, "
                    "+%.1f%%), %d samples%s%s%s",
@@ -100,26 +102,36 @@ static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
                              "10%"
                            : "",
                    p->tel.throttled ? "; measured while the device was throttled" : "");
+        return s->drift != 0;
     }
+    return 0;
 }
 
-/* The energy cells of p: joules per step and per sample of the batch, or
- * empty ones where it has none. */
-static void add_energy_cells(xmlNodePtr row, const rs_point *p)
+/* The energy cell of p: joules per step; under it, per sample of the
+ * batch and the time of the steps the counter spanned with their mean
+ * power, so that the energy sits beside the step it was measured over (an
+ * energy run's untimed steps can take longer than the timed median beside
+ * them); empty without one. */
+static void add_energy_cell(xmlNodePtr row, const rs_point *p)
 {
-    double j = q_energy(p);
+    double j = p ? q_energy(p) : Q_NO_ENERGY, step = p ? q_energy_step(p) : Q_NO_ENERGY;
     char buf[64];
-    int k;
-    for (k = 0; k < 2; k++) {
-        xmlNodePtr c;
-        if (j < 0.0) {
-            c = site_add(row, "td", "");
-            site_attr(c, "status", "missing");
-            continue;
-        }
-        fmt_si(buf, sizeof buf, k == 0 ? j : j / p->batch, 3, "J");
-        c = site_add(row, "td", buf);
-        site_attr(c, "status", "ok");
+    xmlNodePtr c;
+    if (j < 0.0) {
+        c = site_add(row, "td", "");
+        site_attr(c, "status", "missing");
+        return;
+    }
+    fmt_si(buf, sizeof buf, j, 3, "J");
+    c = site_add(row, "td", buf);
+    site_attr(c, "status", "ok");
+    fmt_si(buf, sizeof buf, j / p->batch, 3, "J");
+    site_attr(c, "sample", buf);
+    if (step > 0.0) {
+        fmt_time(buf, sizeof buf, step);
+        site_attr(c, "steps", buf);
+        fmt_si(buf, sizeof buf, j / step, 3, "W");
+        site_attr(c, "power", buf);
     }
 }
 
@@ -133,67 +145,74 @@ static int any_throttled(const results *r, wl_mode m)
     return 0;
 }
 
+/* The table of times of mode m: a group of rows per shape, a row per
+ * device and view, so that a phone shows every device's median of a
+ * shape without scrolling sideways, and a desktop every device at once. */
 static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 {
-    static const char *const first[] = {"Hidden", "Batch", "FLOP per layer"};
     q_shape shapes[Q_MAX_SHAPES];
-    int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d;
-    int energy[RESULTS_MAX_DEVICES];
-    xmlNodePtr t = site_add(parent, "table", NULL), head, row;
-    char buf[64], cap[768];
+    int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d, energy = q_has_energy(r, NULL, m);
+    int drift = 0;
+    xmlNodePtr t = site_add(parent, "table", NULL), g, row;
+    char buf[64], cap[1024];
+    if (energy)
+        site_attr(t, "energy", "yes");
+    for (i = 0; i < n; i++) {
+        g = site_add(t, "shape", NULL);
+        site_attrf(g, "hidden", "%d", shapes[i].hidden);
+        site_attrf(g, "batch", "%d", shapes[i].batch);
+        fmt_si(buf, sizeof buf, workload_flops_per_layer(m, shapes[i].hidden, shapes[i].batch), 3,
+               "FLOP");
+        site_attr(g, "flops", buf);
+        for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
+            const rs_point *p = q_point(r, r->devices[d].id, m, shapes[i].hidden, shapes[i].batch);
+            char name[256], l[400];
+            int transfers = strcmp(r->devices[d].kind, "opencl") == 0;
+            figure_device_label(r, d, name, sizeof name);
+            row = site_add(g, "row", NULL);
+            site_attr(row, "device", name);
+            drift |= add_cell(row, p, 0);
+            if (energy)
+                add_energy_cell(row, transfers ? NULL : p);
+            if (!transfers)
+                continue;
+            /* an OpenCL device's energy is of its whole steps, transfers
+             * included (sweep.c): its steps' time matches this row's */
+            snprintf(l, sizeof l, "%s with transfers", name);
+            row = site_add(g, "row", NULL);
+            site_attr(row, "device", l);
+            drift |= add_cell(row, p, 1);
+            if (energy)
+                add_energy_cell(row, p);
+        }
+    }
+    /* every sentence names the mode: the two tables' captions share no
+     * sentence (tests/prose_lint) */
     snprintf(cap, sizeof cap,
-             "Median time of one step of %d layer%s (%s); below each, its "
-             "95%% interval relative to it and the number of samples n (hover for the interval "
-             "itself); \xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than "
-             "10%% from the median, \xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper "
-             "end is over 2\xc3\x97 its lower (it says nothing); — means out of memory.",
-             r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m));
-    for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
-        energy[d] = q_has_energy(r, r->devices[d].id, m);
-    if (q_has_energy(r, NULL, m))
+             "Median time of one step of %d layer%s in %s at each shape, a row per device, "
+             "with its 95%% interval and the number of samples n under it. In %s, "
+             "\xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than 10%% from the "
+             "median and \xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper end is over "
+             "2\xc3\x97 its lower (it says nothing); — means out of memory.",
+             r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m),
+             workload_mode_name(m));
+    if (energy)
         fmt_append(cap, sizeof cap,
-                   " Energy in %s: per step, and per sample of the batch, where "
-                   "the device's counter covered at least a second of samples.",
+                   " Energy in %s: per step, where the device's counter covered at least a "
+                   "second of samples. Under each energy figure of %s, the energy per sample of "
+                   "the batch, and the steps it was measured over: their time and mean power.",
+                   workload_mode_name(m), workload_mode_name(m));
+    if (drift)
+        fmt_append(cap, sizeof cap,
+                   " In %s, \xe2\x86\x97 marks a time that slowed while measured (drift): "
+                   "the last third of its samples more than 2%% slower than the first, beyond "
+                   "chance.",
                    workload_mode_name(m));
     if (any_throttled(r, m))
         fmt_append(cap, sizeof cap,
                    " † measured while the device was throttled (power "
                    "cap, thermal or hardware slowdown).");
     site_attr(t, "caption", cap);
-    head = site_head(t, first, 3);
-    for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
-        char name[256], l[400];
-        figure_device_label(r, d, name, sizeof name);
-        site_add(head, "th", name);
-        if (strcmp(r->devices[d].kind, "opencl") == 0) {
-            snprintf(l, sizeof l, "%s with transfers", name);
-            site_add(head, "th", l);
-        }
-        if (energy[d]) {
-            snprintf(l, sizeof l, "%s energy per step", name);
-            site_add(head, "th", l);
-            snprintf(l, sizeof l, "%s energy per sample", name);
-            site_add(head, "th", l);
-        }
-    }
-    for (i = 0; i < n; i++) {
-        row = site_add(t, "row", NULL);
-        snprintf(buf, sizeof buf, "%d", shapes[i].hidden);
-        site_add(row, "td", buf);
-        snprintf(buf, sizeof buf, "%d", shapes[i].batch);
-        site_add(row, "td", buf);
-        fmt_si(buf, sizeof buf, workload_flops_per_layer(m, shapes[i].hidden, shapes[i].batch), 3,
-               "");
-        site_add(row, "td", buf);
-        for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
-            const rs_point *p = q_point(r, r->devices[d].id, m, shapes[i].hidden, shapes[i].batch);
-            add_cell(row, p, 0);
-            if (strcmp(r->devices[d].kind, "opencl") == 0)
-                add_cell(row, p, 1);
-            if (energy[d])
-                add_energy_cells(row, p);
-        }
-    }
 }
 
 /* ---- the run's annotation ---------------------------------------------- */

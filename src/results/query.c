@@ -760,6 +760,13 @@ double q_energy(const rs_point *p)
     return p->tel.energy_j / p->tel.energy_samples;
 }
 
+double q_energy_step(const rs_point *p)
+{
+    if (q_energy(p) < 0.0 || !(p->tel.energy_span_s > 0.0) || !isfinite(p->tel.energy_span_s))
+        return Q_NO_ENERGY;
+    return p->tel.energy_span_s / p->tel.energy_samples;
+}
+
 int q_has_energy(const results *r, const char *dev, wl_mode m)
 {
     int i;

@@ -263,6 +263,11 @@ double q_total(const results *r, const char *dev, wl_mode m, const q_shape *shap
  * over the timed samples its telemetry covers, per sample; Q_NO_ENERGY
  * (negative) when it has none. */
 double q_energy(const rs_point *p);
+/* The time of one of the steps q_energy's figure was measured over, in
+ * seconds: the span of the energy counter over those steps (timed samples,
+ * or an energy run's untimed steps, telemetry.h), per step; Q_NO_ENERGY
+ * when p has no energy or its run did not keep the span. */
+double q_energy_step(const rs_point *p);
 /* 1 when a point of mode m on device dev (NULL: on any device) has energy. */
 int q_has_energy(const results *r, const char *dev, wl_mode m);
 
