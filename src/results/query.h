@@ -189,6 +189,15 @@ int q_run_uninformative(const results *r, int *passes, double *spread);
 int q_ratio_ci(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo, double *lo,
                double *hi);
 
+/* Network sizes' batches both base (resident) and other (view v) completed
+ * in mode m, each side's direction read off q_ratio_ci: into *sure those
+ * where other is ahead beyond its interval, *behind where it is behind
+ * beyond it, *from the smallest batch from which other's median is below
+ * the base's at every batch measured (0: at none, the largest batch
+ * included).  Returns how many batches both completed. */
+int q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                const char *sizes, int *sure, int *behind, int *from);
+
 /* FLOPs per layer at a possibly fractional batch (they are linear in it). */
 double q_flops_at(wl_mode m, int hidden, double batch);
 
