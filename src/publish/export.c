@@ -282,6 +282,49 @@ static int close_stream(FILE *f, char **out, const char *what, err *e)
     return BE_OK;
 }
 
+/* "net_ratios": per network answer (netfit_run), each batch both devices
+ * completed with its ratio and interval (q_net_ratios), the devices named
+ * as the pages name them. */
+static int net_ratios(FILE *f, const results *r, err *e)
+{
+    q_net_ratio x[Q_NET_BATCHES];
+    netfit_set s;
+    char name[256];
+    int i, k, n, rc;
+    if ((rc = netfit_run(r, r->prov.seed, 0, &s, e)) < 0)
+        return rc;
+    fputs("  ,\"net_ratios\": [", f);
+    for (i = 0; i < s.n; i++) {
+        const netfit_cross *c = &s.c[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        fputs("\"net\": ", f);
+        json_string(f, c->net);
+        json_member_string(f, "sizes", c->sizes);
+        json_member_string(f, "base", c->base);
+        q_device_name(r, c->base, name, sizeof name);
+        json_member_string(f, "base_name", name);
+        json_member_string(f, "other", c->other);
+        q_device_name(r, c->other, name, sizeof name);
+        json_member_string(f, "other_name", name);
+        fprintf(f, ", \"mode\": \"%s\", \"view\": \"%s\", \"batches\": [",
+                workload_mode_name(c->mode), fit_view_name(c->view));
+        n = q_net_ratios(r, c->base, c->other, c->mode, c->view, c->sizes, x, Q_NET_BATCHES);
+        for (k = 0; k < n; k++) {
+            fprintf(f, "%s[%d, ", k ? ", " : "", x[k].batch);
+            json_number(f, x[k].adv);
+            fputs(", ", f);
+            json_number(f, x[k].lo);
+            fputs(", ", f);
+            json_number(f, x[k].hi);
+            fputs("]", f);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n  ]\n", f);
+    netfit_free(&s);
+    return BE_OK;
+}
+
 /* "ratios": per finding, each shape both devices completed with the
  * advantage and interval its words rest on (findings_ratios), the names
  * the pages give the devices: what tests/claims_audit checks the pages'
@@ -320,7 +363,7 @@ static int ratios(FILE *f, const results *r, const findings *F, err *e)
     }
     fputs("\n  ]\n", f);
     free(x);
-    return BE_OK;
+    return net_ratios(f, r, e);
 }
 
 int export_json(const results *r, char **out, size_t *len, err *e)

@@ -305,38 +305,48 @@ int q_ratio_ci(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo,
     return 1;
 }
 
-int q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
-                const char *sizes, int *sure, int *behind, int *from)
+int q_net_ratios(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                 const char *sizes, q_net_ratio *out, int max)
 {
-    int i, n = 0, top = 0, run = 1;
-    *sure = *behind = *from = 0;
-    /* batches from the largest down: from is the last one still ahead */
-    for (;;) {
-        const rs_point *pb = NULL, *po = NULL;
+    int i, n = 0, top = 0;
+    /* the batches from the largest down */
+    while (n < max) {
+        const rs_point *pb = NULL, *po;
         int b = 0;
-        double lo, hi;
         for (i = 0; i < r->npoints; i++) {
             const rs_point *p = &r->points[i];
             if (p->mode == m && strcmp(p->device, base) == 0 && strcmp(p->sizes, sizes) == 0 &&
                 q_ok(p) && (top == 0 || p->batch < top) && p->batch > b &&
-                q_ok_view(q_point_net(r, other, m, p->layers, p->hidden, p->batch, sizes), v))
+                q_ok_view(q_point_net(r, other, m, p->layers, p->hidden, p->batch, sizes), v)) {
                 b = p->batch;
+                pb = p;
+            }
         }
-        if (b == 0)
+        if (!pb)
             break;
         top = b;
-        for (i = 0; i < r->npoints && !pb; i++)
-            if (r->points[i].batch == b && r->points[i].mode == m && q_ok(&r->points[i]) &&
-                strcmp(r->points[i].device, base) == 0 && strcmp(r->points[i].sizes, sizes) == 0)
-                pb = &r->points[i];
         po = q_point_net(r, other, m, pb->layers, pb->hidden, b, sizes);
-        q_ratio_ci(pb, FIT_RESIDENT, po, v, &lo, &hi);
-        *sure += lo > 1.0;
-        *behind += hi < 1.0;
-        run = run && q_median(po, v) < q_median(pb, FIT_RESIDENT);
-        if (run)
-            *from = b;
+        out[n].batch = b;
+        out[n].adv = q_median(pb, FIT_RESIDENT) / q_median(po, v);
+        q_ratio_ci(pb, FIT_RESIDENT, po, v, &out[n].lo, &out[n].hi);
         n++;
+    }
+    return n;
+}
+
+int q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                const char *sizes, int *sure, int *behind, int *from)
+{
+    q_net_ratio x[Q_NET_BATCHES];
+    int i, n = q_net_ratios(r, base, other, m, v, sizes, x, Q_NET_BATCHES), run = 1;
+    *sure = *behind = *from = 0;
+    for (i = 0; i < n; i++) {
+        *sure += x[i].lo > 1.0;
+        *behind += x[i].hi < 1.0;
+        /* from the largest batch down: from is the last one still ahead */
+        run = run && x[i].adv > 1.0;
+        if (run)
+            *from = x[i].batch;
     }
     return n;
 }

@@ -189,12 +189,25 @@ int q_run_uninformative(const results *r, int *passes, double *spread);
 int q_ratio_ci(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo, double *lo,
                double *hi);
 
-/* Network sizes' batches both base (resident) and other (view v) completed
- * in mode m, each side's direction read off q_ratio_ci: into *sure those
- * where other is ahead beyond its interval, *behind where it is behind
- * beyond it, *from the smallest batch from which other's median is below
- * the base's at every batch measured (0: at none, the largest batch
- * included).  Returns how many batches both completed. */
+/* One batch of a network both base (resident) and other (view v)
+ * completed: base's median time over other's and its 95% interval
+ * (q_ratio_ci). */
+typedef struct q_net_ratio {
+    int batch;
+    double adv, lo, hi;
+} q_net_ratio;
+#define Q_NET_BATCHES 256
+
+/* The batches of network sizes in mode m both completed, the largest
+ * first, at most max, into out.  Returns how many. */
+int q_net_ratios(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                 const char *sizes, q_net_ratio *out, int max);
+
+/* Of those: into *sure the batches where other is ahead beyond its
+ * interval, *behind where it is behind beyond it, *from the smallest
+ * batch from which other's median is below the base's at every batch
+ * measured (0: at none, the largest batch included).  Returns how many
+ * batches both completed. */
 int q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
                 const char *sizes, int *sure, int *behind, int *from);
 
