@@ -334,20 +334,21 @@ static void fit_title(const char *prefix, char (*c)[PROSE_TITLE_MAX * 4], int n,
 
 /* The headline of f where no crossing can be named: the shapes at which
  * the intervals settle which device is ahead (the other's count first,
- * else the base's), or that they settle none.  Returns how many
- * candidates, into c. */
+ * else the base's) where they settle half of them or more, else how many
+ * they leave too close to call.  Returns how many candidates, into c. */
 static int settled_titles(const finding *f, const char *other, const char *base, const char *mode,
                           const char *host, char (*c)[PROSE_TITLE_MAX * 4])
 {
     const int ahead = f->nsure > 0 || f->nsure_behind == 0;
     const char *w = ahead ? other : base, *l = ahead ? base : other;
     const int k = ahead ? f->nsure : f->nsure_behind;
+    const int open = f->nshapes - f->nsure - f->nsure_behind;
     int n = 0;
-    if (k == 0) {
-        snprintf(c[n++], sizeof c[0], "%s or %s: too close to call at %d shapes (%s, %s)", other,
-                 base, f->nshapes, mode, host);
-        snprintf(c[n++], sizeof c[0], "%s or %s: too close to call at %d shapes (%s)", other, base,
-                 f->nshapes, mode);
+    if (2 * k < f->nshapes) {
+        snprintf(c[n++], sizeof c[0], "%s or %s: too close to call at %d of %d shapes (%s, %s)",
+                 other, base, open, f->nshapes, mode, host);
+        snprintf(c[n++], sizeof c[0], "%s or %s: too close to call at %d of %d shapes (%s)", other,
+                 base, open, f->nshapes, mode);
         snprintf(c[n++], sizeof c[0], "%s or %s: too close to call (%s)", other, base, mode);
         snprintf(c[n++], sizeof c[0], "%s or %s: too close to call", other, base);
         return n;
