@@ -233,22 +233,26 @@ static int net_headline(const results *r, char (*t)[PROSE_TITLE_MAX * 4])
     char x[300], y[300], how[160];
     netfit_set s = {0, NULL};
     const netfit_cross *c = net_pick(r, &s);
-    int n = 0, sure, behind, from, nb;
+    q_net_side d;
+    int n = 0, base_wins;
     if (c) {
         const char *mode = workload_mode_name(c->mode);
-        nb = q_net_sides(r, c->base, c->other, c->mode, c->view, c->sizes, &sure, &behind, &from);
-        /* the winner: the device ahead at the most settled batches */
-        q_device_name(r, sure >= behind ? c->other : c->base, x, sizeof x);
-        q_device_name(r, sure >= behind ? c->base : c->other, y, sizeof y);
-        if (sure + behind == nb && (sure == nb || behind == nb))
+        q_net_sides(r, c->base, c->other, c->mode, c->view, c->sizes, &d);
+        /* the winner: where every batch is settled and the medians cross,
+         * the other device from there on; else the device ahead at the
+         * more settled batches */
+        base_wins = d.behind > d.sure;
+        if (d.sure + d.behind == d.n && (d.sure == d.n || d.behind == d.n)) {
             snprintf(how, sizeof how, "at every batch measured");
-        else if (sure + behind == nb && from > 0)
-            snprintf(how, sizeof how, "from batch %d", from);
-        else
-            snprintf(how, sizeof how, "at %d of %d batches", sure >= behind ? sure : behind, nb);
-        if (sure + behind == 0) {
-            q_device_name(r, c->other, x, sizeof x);
-            q_device_name(r, c->base, y, sizeof y);
+        } else if (d.sure + d.behind == d.n && d.from > 0) {
+            snprintf(how, sizeof how, "from batch %d", d.from);
+            base_wins = 0;
+        } else {
+            snprintf(how, sizeof how, "at %d of %d batches", base_wins ? d.behind : d.sure, d.n);
+        }
+        q_device_name(r, base_wins ? c->base : c->other, x, sizeof x);
+        q_device_name(r, base_wins ? c->other : c->base, y, sizeof y);
+        if (d.sure + d.behind == 0) {
             snprintf(t[n++], size, "%s or %s on %s: too close to call (%s, %s)", x, y, c->net, mode,
                      q_machine_name(r));
             snprintf(t[n++], size, "%s or %s on %s: too close to call (%s)", x, y, c->net, mode);
@@ -271,28 +275,28 @@ void prose_net_lead(const results *r, char *buf, size_t size)
     char x[300], y[300], n[16];
     netfit_set s = {0, NULL};
     const netfit_cross *c = net_pick(r, &s);
-    int sure, behind, from, nb;
+    q_net_side d;
     buf[0] = '\0';
     if (!c) {
         netfit_free(&s);
         return;
     }
-    nb = q_net_sides(r, c->base, c->other, c->mode, c->view, c->sizes, &sure, &behind, &from);
+    q_net_sides(r, c->base, c->other, c->mode, c->view, c->sizes, &d);
     q_device_name(r, c->other, x, sizeof x);
     q_device_name(r, c->base, y, sizeof y);
-    snprintf(n, sizeof n, "%d", sure);
+    snprintf(n, sizeof n, "%d", d.sure);
     fmt_append(buf, size, "In %s on %s, %s is faster than %s at %d of %d batches measured",
-               workload_mode_name(c->mode), c->net, x, y, c->nfaster, nb);
-    if (sure < c->nfaster)
-        fmt_append(buf, size, " by the medians (settled at %s)", sure ? n : "none");
+               workload_mode_name(c->mode), c->net, x, y, d.ahead, d.n);
+    if (d.sure < d.ahead)
+        fmt_append(buf, size, " by the medians (settled at %s)", d.sure ? n : "none");
     fmt_append(buf, size, ".");
-    if (sure + behind < nb)
+    if (d.sure + d.behind < d.n)
         fmt_append(buf, size,
                    " At %d of the %d batches the measurements cannot tell which is faster: a "
                    "longer --budget gives them more passes.",
-                   nb - sure - behind, nb);
-    else if (from > 0 && sure < nb)
-        fmt_append(buf, size, " It is ahead from batch %d on, and behind below it.", from);
+                   d.n - d.sure - d.behind, d.n);
+    else if (d.from > 0 && d.sure < d.n)
+        fmt_append(buf, size, " It is ahead from batch %d on, and behind below it.", d.from);
     netfit_free(&s);
 }
 

@@ -334,21 +334,22 @@ int q_net_ratios(const results *r, const char *base, const char *other, wl_mode 
     return n;
 }
 
-int q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
-                const char *sizes, int *sure, int *behind, int *from)
+void q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                 const char *sizes, q_net_side *out)
 {
     q_net_ratio x[Q_NET_BATCHES];
-    int i, n = q_net_ratios(r, base, other, m, v, sizes, x, Q_NET_BATCHES), run = 1;
-    *sure = *behind = *from = 0;
-    for (i = 0; i < n; i++) {
-        *sure += x[i].lo > 1.0;
-        *behind += x[i].hi < 1.0;
+    int i, run = 1;
+    memset(out, 0, sizeof *out);
+    out->n = q_net_ratios(r, base, other, m, v, sizes, x, Q_NET_BATCHES);
+    for (i = 0; i < out->n; i++) {
+        out->ahead += x[i].adv > 1.0;
+        out->sure += x[i].lo > 1.0;
+        out->behind += x[i].hi < 1.0;
         /* from the largest batch down: from is the last one still ahead */
         run = run && x[i].adv > 1.0;
         if (run)
-            *from = x[i].batch;
+            out->from = x[i].batch;
     }
-    return n;
 }
 
 const stats_summary *q_summary_in(const results *r, const rs_point *p, fit_view v)

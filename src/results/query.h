@@ -203,13 +203,15 @@ typedef struct q_net_ratio {
 int q_net_ratios(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
                  const char *sizes, q_net_ratio *out, int max);
 
-/* Of those: into *sure the batches where other is ahead beyond its
- * interval, *behind where it is behind beyond it, *from the smallest
- * batch from which other's median is below the base's at every batch
- * measured (0: at none, the largest batch included).  Returns how many
- * batches both completed. */
-int q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
-                const char *sizes, int *sure, int *behind, int *from);
+/* Of those: how many (n), where other's median is ahead (ahead), where
+ * other is ahead beyond its interval (sure) and behind beyond it
+ * (behind), and the smallest batch from which other's median is ahead at
+ * every batch measured (from; 0: at none, the largest batch included). */
+typedef struct q_net_side {
+    int n, ahead, sure, behind, from;
+} q_net_side;
+void q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                 const char *sizes, q_net_side *out);
 
 /* FLOPs per layer at a possibly fractional batch (they are linear in it). */
 double q_flops_at(wl_mode m, int hidden, double batch);
