@@ -172,7 +172,8 @@ static void ratio_of(const results *r, const findings *F, wl_mode m, const char 
 }
 
 /* The sentence of device other in the winner map's paragraph: the count
- * of batches it wins at each width, which the map shows cell by cell. */
+ * of batches it wins at each width by the medians, which the map shows
+ * cell by cell (whether each is settled is the lead's to say). */
 static void winner_of(const results *r, const findings *F, wl_mode m, const char *other, char *buf,
                       size_t size)
 {
@@ -186,7 +187,8 @@ static void winner_of(const results *r, const findings *F, wl_mode m, const char
         if (f->width[k].nshapes == 0)
             continue;
         if (!said++)
-            fmt_append(buf, size, " Per width, %s wins in %s at %d of %d batches at hidden %d",
+            fmt_append(buf, size,
+                       " Per width, by the medians, %s wins in %s at %d of %d batches at hidden %d",
                        name, workload_mode_name(m), f->width[k].nwins, f->width[k].nshapes,
                        f->width[k].hidden);
         else
