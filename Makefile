@@ -301,7 +301,8 @@ format:
 # (that commit's binary, kept by commit in build/same_output/).
 VG_TESTS  := $(BUILD)/test_unit $(BUILD)/test_hostile $(BUILD)/test_faults
 RUN_ALL   := tests/test_run tests/test_bench tests/test_same_output $(TESTS) \
-             tests/test_onnx2net tests/test_dash tests/prose_lint tests/fullfs tests/orphans \
+             tests/test_onnx2net tests/test_dash tests/prose_lint tests/claims_audit tests/fullfs \
+             tests/orphans \
              tests/check_pages tests/check_install tests/slurm
 RUN_VG    := $(VG_TESTS) tests/valgrind_sweep tests/same_output
 SAME_OUTPUT_REV ?= self

@@ -658,8 +658,19 @@ static void test_sentence_format(void **state)
     f.nshapes = 9;
     f.nwins = 4;
     f.width[0].nshapes = f.width[1].nshapes = f.width[2].nshapes = 3;
+    /* every shape's side settled by its interval: the plain count */
+    f.nsure = 4;
+    f.nsure_behind = 5;
     findings_shapes_text(&f, buf, sizeof buf);
     assert_string_equal(buf, "at 4 of 9 shapes measured");
+    /* some not: the count is the medians', and says how many are settled */
+    f.nsure = 1;
+    findings_shapes_text(&f, buf, sizeof buf);
+    assert_string_equal(buf, "at 4 of 9 shapes measured by the medians (settled at 1)");
+    f.nsure = 0;
+    findings_shapes_text(&f, buf, sizeof buf);
+    assert_string_equal(buf, "at 4 of 9 shapes measured by the medians (settled at none)");
+    f.nsure = 4;
     findings_widths_text(&f, buf, sizeof buf);
     assert_string_equal(buf, "from batch 6 at hidden 2048 (95% CI under 4 to 9), "
                              "from batch 91 at hidden 1024 (95% CI 70\u2013111) "

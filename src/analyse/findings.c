@@ -57,19 +57,42 @@ static void status_text(const results *r, const char *id, wl_mode m, char *buf, 
         fmt_append(buf, size, ")");
 }
 
-void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
-                 const fit_crossover *c, finding *f)
+int findings_ratios(const results *r, const fit_prices *prices, const fit_crossover *c,
+                    find_ratio *out, int max)
 {
     q_shape shapes[Q_MAX_SHAPES];
     double kb = 1.0, ko = 1.0;
-    int n, i, k;
-
-    memset(f, 0, sizeof *f);
-    f->c = c;
+    int n, i, k = 0;
     if (c->cost) {
         kb = q_price(prices, c->base);
         ko = q_price(prices, c->other);
     }
+    n = q_shapes(r, c->mode, shapes, Q_MAX_SHAPES);
+    for (i = 0; i < n && k < max && kb > 0.0 && ko > 0.0; i++) {
+        const rs_point *pb = q_point(r, c->base, c->mode, shapes[i].hidden, shapes[i].batch);
+        const rs_point *po = q_point(r, c->other, c->mode, shapes[i].hidden, shapes[i].batch);
+        find_ratio *x = &out[k];
+        if (!q_ok(pb) || !q_ok_view(po, c->view))
+            continue;
+        x->hidden = shapes[i].hidden;
+        x->batch = shapes[i].batch;
+        x->adv = kb * base_time(pb, c->view) / (ko * q_median(po, c->view));
+        q_ratio_ci(pb, base_view(pb, c->view), po, c->view, &x->lo, &x->hi);
+        x->lo *= kb / ko;
+        x->hi *= kb / ko;
+        k++;
+    }
+    return k;
+}
+
+void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
+                 const fit_crossover *c, finding *f)
+{
+    find_ratio x[Q_MAX_SHAPES];
+    int n, i, k;
+
+    memset(f, 0, sizeof *f);
+    f->c = c;
     f->nwidths = c->nhidden;
     for (k = 0; k < c->nhidden; k++) {
         const fit_hidden_cross *h = &c->per_hidden[k];
@@ -81,47 +104,42 @@ void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
         else if ((bm && bm->ok) || (om && om->ok))
             f->npoor++;
     }
-    n = q_shapes(r, c->mode, shapes, Q_MAX_SHAPES);
-    for (i = 0; i < n && kb > 0.0 && ko > 0.0; i++) {
-        const rs_point *pb = q_point(r, c->base, c->mode, shapes[i].hidden, shapes[i].batch);
-        const rs_point *po = q_point(r, c->other, c->mode, shapes[i].hidden, shapes[i].batch);
-        double adv, lo, hi;
-        if (!q_ok(pb) || !q_ok_view(po, c->view))
-            continue;
-        adv = kb * base_time(pb, c->view) / (ko * q_median(po, c->view));
-        q_ratio_ci(pb, base_view(pb, c->view), po, c->view, &lo, &hi);
-        lo *= kb / ko;
-        hi *= kb / ko;
+    n = findings_ratios(r, prices, c, x, Q_MAX_SHAPES);
+    for (i = 0; i < n; i++) {
+        const double adv = x[i].adv, lo = x[i].lo, hi = x[i].hi;
         f->nshapes++;
         f->nwins += adv > 1.0;
-        /* the extremes a reader may quote: where the interval reaches
-         * furthest, not where a noisy median happens to lie */
-        if (f->nshapes == 1 || lo > f->best_lo) {
+        f->nsure += lo > 1.0;
+        f->nsure_behind += hi < 1.0;
+        /* the extremes a reader may quote: the table's, the medians' */
+        if (f->nshapes == 1 || adv > f->best) {
             f->best = adv;
             f->best_lo = lo;
             f->best_hi = hi;
-            f->best_hidden = shapes[i].hidden;
-            f->best_batch = shapes[i].batch;
+            f->best_hidden = x[i].hidden;
+            f->best_batch = x[i].batch;
         }
-        if (f->nshapes == 1 || hi < f->worst_hi) {
+        if (f->nshapes == 1 || adv < f->worst) {
             f->worst = adv;
             f->worst_lo = lo;
             f->worst_hi = hi;
-            f->worst_hidden = shapes[i].hidden;
-            f->worst_batch = shapes[i].batch;
+            f->worst_hidden = x[i].hidden;
+            f->worst_batch = x[i].batch;
         }
-        for (k = 0; k < f->nwidths && f->width[k].hidden != shapes[i].hidden; k++)
+        for (k = 0; k < f->nwidths && f->width[k].hidden != x[i].hidden; k++)
             ;
         if (k < f->nwidths) {
             const fit_hidden_cross *h = &c->per_hidden[k];
             find_width *w = &f->width[k];
             w->adv_min = w->nshapes == 0 ? adv : fmin(w->adv_min, adv);
             w->adv_max = w->nshapes == 0 ? adv : fmax(w->adv_max, adv);
-            f->width[k].nshapes++;
-            f->width[k].nwins += adv > 1.0;
-            if (h->kind == CROSS_IN_RANGE && shapes[i].batch == (int)ceil(h->batch - 1e-9) &&
+            w->nshapes++;
+            w->nwins += adv > 1.0;
+            w->nsure += lo > 1.0;
+            w->nsure_behind += hi < 1.0;
+            if (h->kind == CROSS_IN_RANGE && x[i].batch == (int)ceil(h->batch - 1e-9) &&
                 !(adv > 1.0))
-                f->width[k].behind_at_cross = 1;
+                w->behind_at_cross = 1;
         }
     }
     if (f->nshapes == 0) {
@@ -130,7 +148,7 @@ void findings_of(const results *r, const fit_set *fs, const fit_prices *prices,
         f->verdict = FIND_UNKNOWN;
         status_text(r, c->base, c->mode, a, sizeof a);
         status_text(r, c->other, c->mode, b, sizeof b);
-        if (c->cost && !(kb > 0.0 && ko > 0.0))
+        if (c->cost && !(q_price(prices, c->base) > 0.0 && q_price(prices, c->other) > 0.0))
             snprintf(f->why, sizeof f->why, "a price is missing");
         else
             snprintf(f->why, sizeof f->why, "no shape was measured on both (%s; %s)", a, b);
@@ -170,8 +188,17 @@ const finding *findings_get(const findings *fs, const char *other, wl_mode m, fi
     return NULL;
 }
 
+int findings_settled(const finding *f)
+{
+    return f->nshapes > 0 && f->nsure == f->nwins && f->nsure_behind == f->nshapes - f->nwins;
+}
+
 void findings_shapes_text(const finding *f, char *buf, size_t size)
 {
+    /* the shapes the count says something of: those ahead, or (never)
+     * those behind; how many of them the intervals settle */
+    const int said = f->verdict == FIND_NEVER ? f->nshapes - f->nwins : f->nwins,
+              sure = f->verdict == FIND_NEVER ? f->nsure_behind : f->nsure;
     switch (f->verdict) {
     case FIND_NEVER:
         snprintf(buf, size, "at none of the %d shapes measured", f->nshapes);
@@ -184,7 +211,12 @@ void findings_shapes_text(const finding *f, char *buf, size_t size)
         break;
     default:
         snprintf(buf, size, "at no shape measured on both");
-        break;
+        return;
+    }
+    if (sure < said) {
+        char n[16];
+        snprintf(n, sizeof n, "%d", sure);
+        fmt_append(buf, size, " by the medians (settled at %s)", sure ? n : "none");
     }
 }
 
@@ -553,19 +585,22 @@ void findings_lead(const finding *f, const results *r, int sentences, char *buf,
     q_device_name(r, c->other, other, sizeof other);
     q_device_name(r, c->base, base, sizeof base);
     findings_shapes_text(f, shapes, sizeof shapes);
-    /* the answer */
+    /* the answer: the medians' count, said as such where the intervals
+     * leave some of it open (findings_shapes_text) */
     switch (f->verdict) {
     case FIND_SOME:
-        cross_flops(f, flops, sizeof flops);
-        fmt_append(buf, size, "In %s, %s is %s %s at %d of %d shapes%s%s.", mode, other, ahead,
-                   base, f->nwins, f->nshapes, flops[0] ? ", crossing at " : "", flops);
+        /* a crossing is quoted only where every shape's side is settled */
+        flops[0] = '\0';
+        if (findings_settled(f))
+            cross_flops(f, flops, sizeof flops);
+        fmt_append(buf, size, "In %s, %s is %s %s %s%s%s.", mode, other, ahead, base, shapes,
+                   flops[0] ? ", crossing at " : "", flops);
         break;
     case FIND_ALWAYS:
         fmt_append(buf, size, "In %s, %s is %s %s %s.", mode, other, ahead, base, shapes);
         break;
     case FIND_NEVER:
-        fmt_append(buf, size, "In %s, %s is not %s %s at any of the %d shapes measured.", mode,
-                   other, ahead, base, f->nshapes);
+        fmt_append(buf, size, "In %s, %s is %s %s %s.", mode, other, ahead, base, shapes);
         break;
     default:
         why_short(f, x, sizeof x);
@@ -575,18 +610,16 @@ void findings_lead(const finding *f, const results *r, int sentences, char *buf,
     }
     if (sentences < 2)
         return;
-    /* where it is behind, or by how little it is ahead */
+    /* where it is behind, or by how little it is ahead: the table's
+     * extremes (the medians'), each with its interval */
     switch (f->verdict) {
     case FIND_SOME:
-        /* the extreme is where the interval reaches lowest: quoted only
-         * where its median is behind too */
         findings_extreme_text(f, 0, x, sizeof x);
-        if (f->worst > 1.0)
-            fmt_append(buf, size, " %s stays ahead at the other %d.", base, f->nshapes - f->nwins);
-        else
-            /* the ratio is the other device's: say whose it is */
+        if (f->nsure_behind == f->nshapes - f->nwins)
             fmt_append(buf, size, " %s stays ahead at the other %d; %s is at worst %s.", base,
                        f->nshapes - f->nwins, other, x);
+        else
+            fmt_append(buf, size, " At worst, by the medians, %s is %s.", other, x);
         break;
     case FIND_ALWAYS:
         findings_extreme_text(f, 0, x, sizeof x);
@@ -600,6 +633,14 @@ void findings_lead(const finding *f, const results *r, int sentences, char *buf,
         break;
     }
     /* what to do, or what would settle it */
+    if (f->verdict != FIND_UNKNOWN && !findings_settled(f)) {
+        fmt_append(buf, size,
+                   " At %d of the %d shapes the measurements cannot tell which is %s: a longer "
+                   "--budget gives them more passes.",
+                   f->nshapes - f->nsure - f->nsure_behind, f->nshapes,
+                   c->cost ? "cheaper" : "faster");
+        return;
+    }
     switch (f->verdict) {
     case FIND_SOME:
         if (c->kind == CROSS_IN_RANGE)
@@ -678,20 +719,28 @@ int findings_bullet(const finding *f, const finding *base, const results *r,
     case FIND_SOME:
         cross_flops(f, flops, sizeof flops);
         findings_extreme_text(f, 1, x, sizeof x);
-        if (flops[0])
+        if (flops[0] && findings_settled(f))
             fmt_append(buf, size, "%s overtakes %s at %s.", other, bn, flops);
         else
             fmt_append(buf, size, "%s is %s %s %s, at best %s.", other, ahead, bn, shapes, x);
         break;
     case FIND_ALWAYS:
         findings_extreme_text(f, 0, x, sizeof x);
-        fmt_append(buf, size, "%s leads %s at all %d shapes measured, by at least %s.", other, bn,
-                   f->nshapes, x);
+        if (findings_settled(f))
+            fmt_append(buf, size, "%s leads %s at all %d shapes measured, by at least %s.", other,
+                       bn, f->nshapes, x);
+        else
+            fmt_append(buf, size, "%s is %s %s %s; its narrowest lead is %s.", other, ahead, bn,
+                       shapes, x);
         break;
     case FIND_NEVER:
         findings_extreme_text(f, 1, x, sizeof x);
-        fmt_append(buf, size, "%s leads %s at all %d shapes measured; %s reaches at best %s.", bn,
-                   other, f->nshapes, other, x);
+        if (findings_settled(f))
+            fmt_append(buf, size, "%s leads %s at all %d shapes measured; %s reaches at best %s.",
+                       bn, other, f->nshapes, other, x);
+        else
+            fmt_append(buf, size, "%s is %s %s %s; it comes closest at %s.", other, ahead, bn,
+                       shapes, x);
         break;
     default:
         why_short(f, x, sizeof x);
@@ -754,10 +803,7 @@ static void stack_answer(const finding *f, const results *r, char *buf, size_t s
     q_device_name(r, f->c->base, base, sizeof base);
     findings_shapes_text(f, shapes, sizeof shapes);
     cross_flops(f, flops, sizeof flops);
-    if (f->verdict == FIND_NEVER)
-        fmt_append(buf, size, "%s is not %s %s at any of the %d shapes measured.", other,
-                   ahead_word(f), base, f->nshapes);
-    else if (f->verdict == FIND_SOME && flops[0])
+    if (f->verdict == FIND_SOME && flops[0] && findings_settled(f))
         fmt_append(buf, size, "%s is %s %s from %s.", other, ahead_word(f), base, flops);
     else
         fmt_append(buf, size, "%s is %s %s %s.", other, ahead_word(f), base, shapes);
@@ -826,19 +872,27 @@ int findings_overhead(const finding *f, const results *r, char *buf, size_t size
     q_device_name(r, c->base, base, sizeof base);
     /* where it is furthest behind: its interval's upper end the lowest */
     dt = shape_gap(r, f, 0, x, sizeof x, t, sizeof t);
-    if (f->worst < 1.0)
+    if (f->worst_hi < 1.0)
         fmt_append(buf, size,
                    "In %s, %s costs most over %s at hidden %d, batch %d: %s, %s more per step.",
                    workload_mode_name(c->mode), other, base, f->worst_hidden, f->worst_batch, x, t);
+    else if (f->worst < 1.0)
+        /* its interval admits a tie: the medians' word, said as such */
+        fmt_append(buf, size,
+                   "In %s, %s is furthest behind %s by the medians at hidden %d, batch %d: %s, "
+                   "%s more per step.",
+                   workload_mode_name(c->mode), other, base, f->worst_hidden, f->worst_batch, x, t);
     else
         fmt_append(buf, size,
-                   "In %s, %s is faster than %s even where it is furthest behind, at hidden "
+                   "In %s, %s is faster than %s%s even where it is furthest behind, at hidden "
                    "%d, batch %d: by %s, %s less per step.",
-                   workload_mode_name(c->mode), other, base, f->worst_hidden, f->worst_batch, x, t);
+                   workload_mode_name(c->mode), other, base,
+                   f->worst_lo > 1.0 ? "" : " by the medians", f->worst_hidden, f->worst_batch, x,
+                   t);
     /* where it is ahead, if anywhere: never a direction the medians do not show */
     findings_shapes_text(f, shapes, sizeof shapes);
     if (f->nwins == 0) {
-        fmt_append(buf, size, " It is faster at none of the %d shapes measured.", f->nshapes);
+        fmt_append(buf, size, " It is faster %s.", shapes);
     } else if (f->best > 1.0) {
         dt = -shape_gap(r, f, 1, x, sizeof x, t, sizeof t);
         fmt_append(buf, size,

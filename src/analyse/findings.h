@@ -37,6 +37,8 @@ const char *findings_verdict_name(find_verdict v);
 typedef struct find_width {
     int hidden;
     int nshapes, nwins;      /* batches both devices completed; where other is ahead */
+    int nsure, nsure_behind; /* … where the ratio's interval lies wholly above 1,
+                                wholly below 1 (settled, see finding)        */
     int behind_at_cross;     /* the crossover batch, rounded up, is a batch measured
                             where other is not ahead: "above batch N", not
                             "from batch N"                                   */
@@ -49,10 +51,15 @@ typedef struct finding {
     const fit_crossover *c; /* what it reads; not owned                        */
     find_verdict verdict;
     int nshapes, nwins; /* shapes both completed (in c's view); other ahead */
-    double best, worst; /* the advantage of other (base's time, or cost,
-                           over other's) at the shape whose interval most
-                           supports other's being ahead (the largest lower
-                           end) and behind (the smallest upper end)       */
+    /* the shapes whose direction is settled: the interval of the ratio
+     * (q_ratio_ci, the one rule) lies wholly above 1 (other ahead) or
+     * wholly below it (behind).  A direction word the pages use as a
+     * verdict rests on these; the medians' count nwins is said as such */
+    int nsure, nsure_behind;
+    double best, worst;                          /* the advantage of other (base's time, or cost,
+                           over other's) at the shapes where its median is
+                           the largest and the smallest: the table's
+                           extremes, which the winner map prints too     */
     double best_lo, best_hi, worst_lo, worst_hi; /* their 95% intervals   */
     int best_hidden, best_batch, worst_hidden, worst_batch;
     int nwidths;
@@ -67,6 +74,20 @@ typedef struct findings {
     int n;
     finding *f; /* owned */
 } findings;
+
+/* One shape both devices of a crossover completed: the advantage of the
+ * other device (base's time, or cost, over other's; medians) and its 95%
+ * interval (q_ratio_ci, priced alike). */
+typedef struct find_ratio {
+    int hidden, batch;
+    double adv, lo, hi;
+} find_ratio;
+
+/* The shapes of crossover c (prices: those of a cost crossover), at most
+ * max, in q_shapes' order, into out: what findings_of counts and the
+ * results.json's ratios list.  Returns how many. */
+int findings_ratios(const results *r, const fit_prices *prices, const fit_crossover *c,
+                    find_ratio *out, int max);
 
 /* The finding of crossover c over r's points, with fs the fit c belongs to
  * (NULL: no models to consult) and prices those of c when it is a cost
@@ -83,8 +104,16 @@ void findings_free(findings *fs);
  * (cost 0) or cost (1), or NULL. */
 const finding *findings_get(const findings *fs, const char *other, wl_mode m, fit_view v, int cost);
 
+/* 1 when every shape f compared has its direction settled (nsure and
+ * nsure_behind cover them all): only then do the pages use a direction
+ * word as a verdict over all of f's shapes. */
+int findings_settled(const finding *f);
+
 /* "at 5 of 15 shapes measured", "at none of the 15 shapes measured", "at
- * every one of the 15 shapes measured": the count every output gives. */
+ * every one of the 15 shapes measured": the count every output gives; where
+ * some of the shapes it counts are not settled, it says that the count is
+ * the medians' and at how many the intervals settle it: "at 5 of 15 shapes
+ * measured by the medians (settled at 2)". */
 void findings_shapes_text(const finding *f, char *buf, size_t size);
 
 /* The interval of a width's crossover batch: "(95% CI 38–52)", "(95% CI

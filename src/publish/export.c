@@ -282,6 +282,90 @@ static int close_stream(FILE *f, char **out, const char *what, err *e)
     return BE_OK;
 }
 
+/* "net_ratios": per network answer (netfit_run), each batch both devices
+ * completed with its ratio and interval (q_net_ratios), the devices named
+ * as the pages name them. */
+static int net_ratios(FILE *f, const results *r, err *e)
+{
+    q_net_ratio x[Q_NET_BATCHES];
+    netfit_set s;
+    char name[256];
+    int i, k, n, rc;
+    if ((rc = netfit_run(r, r->prov.seed, 0, &s, e)) < 0)
+        return rc;
+    fputs("  ,\"net_ratios\": [", f);
+    for (i = 0; i < s.n; i++) {
+        const netfit_cross *c = &s.c[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        fputs("\"net\": ", f);
+        json_string(f, c->net);
+        json_member_string(f, "sizes", c->sizes);
+        json_member_string(f, "base", c->base);
+        q_device_name(r, c->base, name, sizeof name);
+        json_member_string(f, "base_name", name);
+        json_member_string(f, "other", c->other);
+        q_device_name(r, c->other, name, sizeof name);
+        json_member_string(f, "other_name", name);
+        fprintf(f, ", \"mode\": \"%s\", \"view\": \"%s\", \"batches\": [",
+                workload_mode_name(c->mode), fit_view_name(c->view));
+        n = q_net_ratios(r, c->base, c->other, c->mode, c->view, c->sizes, x, Q_NET_BATCHES);
+        for (k = 0; k < n; k++) {
+            fprintf(f, "%s[%d, ", k ? ", " : "", x[k].batch);
+            json_number(f, x[k].adv);
+            fputs(", ", f);
+            json_number(f, x[k].lo);
+            fputs(", ", f);
+            json_number(f, x[k].hi);
+            fputs("]", f);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n  ]\n", f);
+    netfit_free(&s);
+    return BE_OK;
+}
+
+/* "ratios": per finding, each shape both devices completed with the
+ * advantage and interval its words rest on (findings_ratios), the names
+ * the pages give the devices: what tests/claims_audit checks the pages'
+ * sentences against.  BE_EFAIL when out of memory. */
+static int ratios(FILE *f, const results *r, const findings *F, err *e)
+{
+    find_ratio *x = malloc(Q_MAX_SHAPES * sizeof *x);
+    char name[256];
+    int i, k, n;
+    if (!x)
+        return err_set(e, BE_EFAIL, "results.json of %s: out of memory", r->prov.id);
+    fputs("  ,\"ratios\": [", f);
+    for (i = 0; i < F->n; i++) {
+        const fit_crossover *c = F->f[i].c;
+        fputs(i ? ",\n    {" : "\n    {", f);
+        fputs("\"base\": ", f);
+        json_string(f, c->base);
+        q_device_name(r, c->base, name, sizeof name);
+        json_member_string(f, "base_name", name);
+        json_member_string(f, "other", c->other);
+        q_device_name(r, c->other, name, sizeof name);
+        json_member_string(f, "other_name", name);
+        fprintf(f, ", \"mode\": \"%s\", \"view\": \"%s\", \"cost\": %s, \"shapes\": [",
+                workload_mode_name(c->mode), fit_view_name(c->view), c->cost ? "true" : "false");
+        n = findings_ratios(r, &r->prices, c, x, Q_MAX_SHAPES);
+        for (k = 0; k < n; k++) {
+            fprintf(f, "%s[%d, %d, ", k ? ", " : "", x[k].hidden, x[k].batch);
+            json_number(f, x[k].adv);
+            fputs(", ", f);
+            json_number(f, x[k].lo);
+            fputs(", ", f);
+            json_number(f, x[k].hi);
+            fputs("]", f);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n  ]\n", f);
+    free(x);
+    return net_ratios(f, r, e);
+}
+
 int export_json(const results *r, char **out, size_t *len, err *e)
 {
     findings F;
@@ -300,14 +384,18 @@ int export_json(const results *r, char **out, size_t *len, err *e)
     points(f, r);
     fit(f, r, &F);
     fputs("  ,\"network_answers\": [", f);
-    if ((rc = net_answers(f, r, 1, e)) < 0) {
+    if ((rc = net_answers(f, r, 1, e)) >= 0) {
+        fputs("\n  ]\n", f);
+        rc = ratios(f, r, &F, e);
+    }
+    if (rc < 0) {
         fclose(f);
         free(*out);
         *out = NULL;
         findings_free(&F);
         return rc;
     }
-    fputs("\n  ]\n}\n", f);
+    fputs("}\n", f);
     findings_free(&F);
     return close_stream(f, out, "results.json", e);
 }

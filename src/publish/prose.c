@@ -30,8 +30,9 @@ const rs_point *prose_peak_point(const results *r, const char *dev, int m)
         if ((dev && strcmp(p->device, dev) != 0) || (m >= 0 && (int)p->mode != m) || !q_ok(p) ||
             q_beyond_peak(r, p))
             continue;
+        /* the table's best: its median, as history.html plots it */
         if (!best ||
-            results_gflops(p, p->resident.ci_hi) > results_gflops(best, best->resident.ci_hi))
+            results_gflops(p, p->resident.median) > results_gflops(best, best->resident.median))
             best = p;
     }
     return best;
@@ -151,7 +152,10 @@ static void ratio_of(const results *r, const findings *F, wl_mode m, const char 
     }
     findings_extreme_text(f, 1, hi, sizeof hi);
     findings_extreme_text(f, 0, lo, sizeof lo);
-    if (q_single_base(r))
+    if (f->best_hidden == f->worst_hidden && f->best_batch == f->worst_batch)
+        /* one shape, or every median alike: no range to speak of */
+        fmt_append(buf, size, " The speed of %s is %s.", name, lo);
+    else if (q_single_base(r))
         fmt_append(buf, size, " The speed of %s runs from %s to %s.", name, lo, hi);
     else
         fmt_append(buf, size, " The speed of %s against %s runs from %s to %s.", name, base, lo,
@@ -168,7 +172,8 @@ static void ratio_of(const results *r, const findings *F, wl_mode m, const char 
 }
 
 /* The sentence of device other in the winner map's paragraph: the count
- * of batches it wins at each width, which the map shows cell by cell. */
+ * of batches it wins at each width by the medians, which the map shows
+ * cell by cell (whether each is settled is the lead's to say). */
 static void winner_of(const results *r, const findings *F, wl_mode m, const char *other, char *buf,
                       size_t size)
 {
@@ -182,7 +187,8 @@ static void winner_of(const results *r, const findings *F, wl_mode m, const char
         if (f->width[k].nshapes == 0)
             continue;
         if (!said++)
-            fmt_append(buf, size, " Per width, %s wins in %s at %d of %d batches at hidden %d",
+            fmt_append(buf, size,
+                       " Per width, by the medians, %s wins in %s at %d of %d batches at hidden %d",
                        name, workload_mode_name(m), f->width[k].nwins, f->width[k].nshapes,
                        f->width[k].hidden);
         else

@@ -89,6 +89,12 @@ void prose_summary(const results *r, const findings *F, char *buf, size_t size);
  * unless r has exactly one device. */
 void prose_alone(const results *r, char *buf, size_t size);
 
+/* The lead of a run of networks alone: in the first mode, on its first
+ * network, how many batches the other device is faster at (the medians'
+ * count, and how many the intervals settle), and what would settle the
+ * rest or where it takes over; "" when r has no network answer. */
+void prose_net_lead(const results *r, char *buf, size_t size);
+
 /* What a link preview shows of a title whole (issue 40): a title is at
  * most this many characters. */
 #define PROSE_TITLE_MAX 70

@@ -15,9 +15,9 @@
 #include "prose.h"
 #include "results.h"
 
-/* The point of dev (NULL: any) in mode m (-1: any) whose throughput's
- * interval reaches highest (the largest lower end), or NULL: a peak a
- * reader may quote, so never one above its device's peak (q_beyond_peak). */
+/* The point of dev (NULL: any) in mode m (-1: any) whose median
+ * throughput is the highest (the table's best), or NULL: a peak a reader
+ * may quote, so never one above its device's peak (q_beyond_peak). */
 const rs_point *prose_peak_point(const results *r, const char *dev, int m);
 
 /* "28.6 TFLOP/s (95% CI 28.5–28.7 TFLOP/s)": a point's measured

@@ -202,54 +202,102 @@ static const finding *headline_finding(const findings *F)
     return NULL;
 }
 
+/* The crossover the headline and lead of a run of networks alone speak
+ * of: the first network's resident answer in the first mode measured, or
+ * NULL; out holds it (netfit_free). */
+static const netfit_cross *net_pick(const results *r, netfit_set *out)
+{
+    const char *names[2];
+    int i, m;
+    if (netfit_networks(r, names, 2) == 0 || netfit_run(r, r->prov.seed, 0, out, NULL) < 0)
+        return NULL;
+    for (m = WL_INFERENCE; m <= WL_TRAINING; m++)
+        for (i = 0; i < out->n; i++)
+            if ((int)out->c[i].mode == m && out->c[i].view == FIT_RESIDENT &&
+                strcmp(out->c[i].net, names[0]) == 0 && out->c[i].x.kind != CROSS_UNKNOWN)
+                return &out->c[i];
+    return NULL;
+}
+
 /* The headline of a run of networks alone, as candidates from the most
- * said to the least (fit_title chooses): the first network's resident
- * answer in the first mode measured, "NVIDIA H100 beats OpenBLAS (16
- * threads) on 784-512-10 from batch 38 (95% CI 32–44) (inference, vm)"
- * down to "NVIDIA H100 wins on 784-512-10 from batch 38".  Returns how
+ * said to the least (fit_title chooses), naming a winner only where the
+ * intervals settle it (q_net_sides): "NVIDIA H100 beats OpenBLAS (16
+ * threads) on 784-512-10 from batch 32 (inference, vm)" where every batch
+ * is settled and the medians cross at a batch measured, else the batches
+ * it wins beyond their intervals, else "too close to call".  Returns how
  * many, 0 when there is none. */
 #define TITLE_CANDIDATES 6
 static int net_headline(const results *r, char (*t)[PROSE_TITLE_MAX * 4])
 {
     const size_t size = sizeof t[0];
-    const char *names[2];
-    char other[300], base[300], how[160], ci[96];
-    netfit_set s;
-    const netfit_cross *c = NULL;
-    int i, m, n = 0, nn = netfit_networks(r, names, 2);
-    if (nn == 0 || netfit_run(r, r->prov.seed, 0, &s, NULL) < 0)
-        return 0;
-    for (m = WL_INFERENCE; m <= WL_TRAINING && !c; m++)
-        for (i = 0; i < s.n && !c; i++)
-            if ((int)s.c[i].mode == m && s.c[i].view == FIT_RESIDENT &&
-                strcmp(s.c[i].net, names[0]) == 0 && s.c[i].x.kind != CROSS_UNKNOWN)
-                c = &s.c[i];
+    char x[300], y[300], how[160];
+    netfit_set s = {0, NULL};
+    const netfit_cross *c = net_pick(r, &s);
+    q_net_side d;
+    int n = 0, base_wins;
     if (c) {
-        const char *mode = workload_mode_name(c->mode), *more = nn > 1 ? " and others" : "";
-        /* never ahead: the base wins, and the title says so */
-        int never = c->x.kind == CROSS_NEVER;
-        q_device_name(r, never ? c->base : c->other, other, sizeof other);
-        q_device_name(r, never ? c->other : c->base, base, sizeof base);
-        ci[0] = '\0';
-        if (c->x.kind == CROSS_IN_RANGE) {
-            snprintf(how, sizeof how, "from batch %.0f", c->x.batch);
-            snprintf(ci, sizeof ci, " (95%% CI %s%.0f\xe2\x80\x93%.0f%s)",
-                     c->x.lo_open ? "below " : "", c->x.lo, c->x.hi,
-                     c->x.hi_open ? " or beyond" : "");
+        const char *mode = workload_mode_name(c->mode);
+        q_net_sides(r, c->base, c->other, c->mode, c->view, c->sizes, &d);
+        /* the winner: where every batch is settled and the medians cross,
+         * the other device from there on; else the device ahead at the
+         * more settled batches */
+        base_wins = d.behind > d.sure;
+        if (d.sure + d.behind == d.n && (d.sure == d.n || d.behind == d.n)) {
+            snprintf(how, sizeof how, "at every batch measured");
+        } else if (d.sure + d.behind == d.n && d.from > 0) {
+            snprintf(how, sizeof how, "from batch %d", d.from);
+            base_wins = 0;
         } else {
-            snprintf(how, sizeof how, "everywhere measured");
+            snprintf(how, sizeof how, "at %d of %d batches", base_wins ? d.behind : d.sure, d.n);
         }
-        snprintf(t[n++], size, "%s beats %s on %s%s %s%s (%s, %s)", other, base, c->net, more, how,
-                 ci, mode, q_machine_name(r));
-        snprintf(t[n++], size, "%s beats %s on %s%s %s%s (%s)", other, base, c->net, more, how, ci,
-                 mode);
-        snprintf(t[n++], size, "%s beats %s on %s%s %s (%s)", other, base, c->net, more, how, mode);
-        snprintf(t[n++], size, "%s beats %s on %s %s", other, base, c->net, how);
-        snprintf(t[n++], size, "%s wins on %s %s (%s)", other, c->net, how, mode);
-        snprintf(t[n++], size, "%s wins on %s %s", other, c->net, how);
+        q_device_name(r, base_wins ? c->base : c->other, x, sizeof x);
+        q_device_name(r, base_wins ? c->other : c->base, y, sizeof y);
+        if (d.sure + d.behind == 0) {
+            snprintf(t[n++], size, "%s or %s on %s: too close to call (%s, %s)", x, y, c->net, mode,
+                     q_machine_name(r));
+            snprintf(t[n++], size, "%s or %s on %s: too close to call (%s)", x, y, c->net, mode);
+            snprintf(t[n++], size, "%s or %s on %s: too close to call", x, y, c->net);
+        } else {
+            snprintf(t[n++], size, "%s beats %s on %s %s (%s, %s)", x, y, c->net, how, mode,
+                     q_machine_name(r));
+            snprintf(t[n++], size, "%s beats %s on %s %s (%s)", x, y, c->net, how, mode);
+            snprintf(t[n++], size, "%s beats %s on %s %s", x, y, c->net, how);
+            snprintf(t[n++], size, "%s wins on %s %s (%s)", x, c->net, how, mode);
+            snprintf(t[n++], size, "%s wins on %s %s", x, c->net, how);
+        }
     }
     netfit_free(&s);
     return n;
+}
+
+void prose_net_lead(const results *r, char *buf, size_t size)
+{
+    char x[300], y[300], n[16];
+    netfit_set s = {0, NULL};
+    const netfit_cross *c = net_pick(r, &s);
+    q_net_side d;
+    buf[0] = '\0';
+    if (!c) {
+        netfit_free(&s);
+        return;
+    }
+    q_net_sides(r, c->base, c->other, c->mode, c->view, c->sizes, &d);
+    q_device_name(r, c->other, x, sizeof x);
+    q_device_name(r, c->base, y, sizeof y);
+    snprintf(n, sizeof n, "%d", d.sure);
+    fmt_append(buf, size, "In %s on %s, %s is faster than %s at %d of %d batches measured",
+               workload_mode_name(c->mode), c->net, x, y, d.ahead, d.n);
+    if (d.sure < d.ahead)
+        fmt_append(buf, size, " by the medians (settled at %s)", d.sure ? n : "none");
+    fmt_append(buf, size, ".");
+    if (d.sure + d.behind < d.n)
+        fmt_append(buf, size,
+                   " At %d of the %d batches the measurements cannot tell which is faster: a "
+                   "longer --budget gives them more passes.",
+                   d.n - d.sure - d.behind, d.n);
+    else if (d.from > 0 && d.sure < d.n)
+        fmt_append(buf, size, " It is ahead from batch %d on, and behind below it.", d.from);
+    netfit_free(&s);
 }
 
 /* The characters of s[0..n), UTF-8 (its continuation bytes not counted). */
@@ -288,6 +336,35 @@ static void fit_title(const char *prefix, char (*c)[PROSE_TITLE_MAX * 4], int n,
     snprintf(buf + max, size - max, "\xe2\x80\xa6");
 }
 
+/* The headline of f where no crossing can be named: the shapes at which
+ * the intervals settle which device is ahead (the other's count first,
+ * else the base's) where they settle half of them or more, else how many
+ * they leave too close to call.  Returns how many candidates, into c. */
+static int settled_titles(const finding *f, const char *other, const char *base, const char *mode,
+                          const char *host, char (*c)[PROSE_TITLE_MAX * 4])
+{
+    const int ahead = f->nsure > 0 || f->nsure_behind == 0;
+    const char *w = ahead ? other : base, *l = ahead ? base : other;
+    const int k = ahead ? f->nsure : f->nsure_behind;
+    const int open = f->nshapes - f->nsure - f->nsure_behind;
+    int n = 0;
+    if (2 * k < f->nshapes) {
+        snprintf(c[n++], sizeof c[0], "%s or %s: too close to call at %d of %d shapes (%s, %s)",
+                 other, base, open, f->nshapes, mode, host);
+        snprintf(c[n++], sizeof c[0], "%s or %s: too close to call at %d of %d shapes (%s)", other,
+                 base, open, f->nshapes, mode);
+        snprintf(c[n++], sizeof c[0], "%s or %s: too close to call (%s)", other, base, mode);
+        snprintf(c[n++], sizeof c[0], "%s or %s: too close to call", other, base);
+        return n;
+    }
+    snprintf(c[n++], sizeof c[0], "%s beats %s at %d of %d shapes (%s, %s)", w, l, k, f->nshapes,
+             mode, host);
+    snprintf(c[n++], sizeof c[0], "%s beats %s at %d of %d shapes (%s)", w, l, k, f->nshapes, mode);
+    snprintf(c[n++], sizeof c[0], "%s wins at %d of %d shapes (%s)", w, k, f->nshapes, mode);
+    snprintf(c[n++], sizeof c[0], "%s wins at %d of %d shapes", w, k, f->nshapes);
+    return n;
+}
+
 void prose_headline(const results *r, const findings *F, char *buf, size_t size)
 {
     const finding *f = headline_finding(F);
@@ -321,6 +398,13 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
     mode = workload_mode_name(f->c->mode);
     q_device_name(r, f->c->other, other, sizeof other);
     q_device_name(r, f->c->base, base, sizeof base);
+    /* a winner is named only where the intervals settle it: else the
+     * shapes they settle, or that they settle none */
+    if (f->verdict != FIND_SOME && !findings_settled(f)) {
+        n = settled_titles(f, other, base, mode, host, c);
+        fit_title(prefix, c, n, buf, size);
+        return;
+    }
     switch (f->verdict) {
     case FIND_ALWAYS:
         snprintf(c[n++], sizeof c[0], "%s beats %s at every shape measured (%s, %s)", other, base,
@@ -340,7 +424,8 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
         /* the narrowest width that crosses in range: where the answer turns */
         ci[0] = '\0';
         for (i = 0; i < f->c->nhidden && !ci[0]; i++)
-            if (f->c->per_hidden[i].kind == CROSS_IN_RANGE) {
+            if (f->c->per_hidden[i].kind == CROSS_IN_RANGE &&
+                f->width[i].nsure + f->width[i].nsure_behind == f->width[i].nshapes) {
                 findings_from_text(f, i, part, sizeof part);
                 snprintf(ci, sizeof ci, "%s at hidden %d", part, f->c->per_hidden[i].hidden);
             }
@@ -351,14 +436,7 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
             snprintf(c[n++], sizeof c[0], "%s wins %s (%s)", other, ci, mode);
             snprintf(c[n++], sizeof c[0], "%s wins %s", other, ci);
         } else {
-            snprintf(c[n++], sizeof c[0], "%s beats %s at %d of %d shapes (%s, %s)", other, base,
-                     f->nwins, f->nshapes, mode, host);
-            snprintf(c[n++], sizeof c[0], "%s beats %s at %d of %d shapes (%s)", other, base,
-                     f->nwins, f->nshapes, mode);
-            snprintf(c[n++], sizeof c[0], "%s wins at %d of %d shapes (%s)", other, f->nwins,
-                     f->nshapes, mode);
-            snprintf(c[n++], sizeof c[0], "%s wins at %d of %d shapes", other, f->nwins,
-                     f->nshapes);
+            n = settled_titles(f, other, base, mode, host, c);
         }
         break;
     }

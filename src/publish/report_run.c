@@ -370,6 +370,8 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
             }
     }
     prose_alone(r, buf, sizeof buf);
+    if (!hf && !buf[0])
+        prose_net_lead(r, buf, sizeof buf);
     if (buf[0])
         site_add(lead, "p", buf);
     else if (!r->has_fit)

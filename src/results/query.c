@@ -305,6 +305,53 @@ int q_ratio_ci(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo,
     return 1;
 }
 
+int q_net_ratios(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                 const char *sizes, q_net_ratio *out, int max)
+{
+    int i, n = 0, top = 0;
+    /* the batches from the largest down */
+    while (n < max) {
+        const rs_point *pb = NULL, *po;
+        int b = 0;
+        for (i = 0; i < r->npoints; i++) {
+            const rs_point *p = &r->points[i];
+            if (p->mode == m && strcmp(p->device, base) == 0 && strcmp(p->sizes, sizes) == 0 &&
+                q_ok(p) && (top == 0 || p->batch < top) && p->batch > b &&
+                q_ok_view(q_point_net(r, other, m, p->layers, p->hidden, p->batch, sizes), v)) {
+                b = p->batch;
+                pb = p;
+            }
+        }
+        if (!pb)
+            break;
+        top = b;
+        po = q_point_net(r, other, m, pb->layers, pb->hidden, b, sizes);
+        out[n].batch = b;
+        out[n].adv = q_median(pb, FIT_RESIDENT) / q_median(po, v);
+        q_ratio_ci(pb, FIT_RESIDENT, po, v, &out[n].lo, &out[n].hi);
+        n++;
+    }
+    return n;
+}
+
+void q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                 const char *sizes, q_net_side *out)
+{
+    q_net_ratio x[Q_NET_BATCHES];
+    int i, run = 1;
+    memset(out, 0, sizeof *out);
+    out->n = q_net_ratios(r, base, other, m, v, sizes, x, Q_NET_BATCHES);
+    for (i = 0; i < out->n; i++) {
+        out->ahead += x[i].adv > 1.0;
+        out->sure += x[i].lo > 1.0;
+        out->behind += x[i].hi < 1.0;
+        /* from the largest batch down: from is the last one still ahead */
+        run = run && x[i].adv > 1.0;
+        if (run)
+            out->from = x[i].batch;
+    }
+}
+
 const stats_summary *q_summary_in(const results *r, const rs_point *p, fit_view v)
 {
     const device_info *d = p ? results_device(r, p->device) : NULL;

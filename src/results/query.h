@@ -209,6 +209,30 @@ int q_run_vague(const results *r, q_vague *out, int max);
 int q_ratio_ci(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo, double *lo,
                double *hi);
 
+/* One batch of a network both base (resident) and other (view v)
+ * completed: base's median time over other's and its 95% interval
+ * (q_ratio_ci). */
+typedef struct q_net_ratio {
+    int batch;
+    double adv, lo, hi;
+} q_net_ratio;
+#define Q_NET_BATCHES 256
+
+/* The batches of network sizes in mode m both completed, the largest
+ * first, at most max, into out.  Returns how many. */
+int q_net_ratios(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                 const char *sizes, q_net_ratio *out, int max);
+
+/* Of those: how many (n), where other's median is ahead (ahead), where
+ * other is ahead beyond its interval (sure) and behind beyond it
+ * (behind), and the smallest batch from which other's median is ahead at
+ * every batch measured (from; 0: at none, the largest batch included). */
+typedef struct q_net_side {
+    int n, ahead, sure, behind, from;
+} q_net_side;
+void q_net_sides(const results *r, const char *base, const char *other, wl_mode m, fit_view v,
+                 const char *sizes, q_net_side *out);
+
 /* FLOPs per layer at a possibly fractional batch (they are linear in it). */
 double q_flops_at(wl_mode m, int hidden, double batch);
 
