@@ -32,6 +32,9 @@
         </xsl:if>
         <xsl:text> · run </xsl:text><code><xsl:value-of select="$a/@run"/></code>
       </p>
+      <xsl:for-each select="$a/caveat">
+        <p class="warning caveat"><xsl:value-of select="."/></p>
+      </xsl:for-each>
       <section class="lead">
         <xsl:for-each select="$a/lead/p"><p><xsl:value-of select="."/></p></xsl:for-each>
       </section>
@@ -109,7 +112,8 @@
                 <xsl:with-param name="href" select="@href"/>
                 <xsl:with-param name="text" select="@name"/>
               </xsl:call-template>
-              <xsl:if test="@name != @sizes"> (<code><xsl:value-of select="@sizes"/></code>)</xsl:if>:
+              <xsl:if test="@name != @sizes"> (<code><xsl:value-of select="@sizes"/></code>)</xsl:if>
+              <xsl:if test="verdict">:</xsl:if>
               <xsl:for-each select="verdict"><xsl:text> </xsl:text><xsl:value-of select="."/></xsl:for-each></li>
           </xsl:for-each>
         </ul>

@@ -23,12 +23,6 @@
 #include "query.h"
 #include "workload.h"
 
-void history_series_title(const hist_series *s, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s (%s) against %s (%s), %s", s->other, s->other_name, s->base,
-             s->base_name, workload_mode_name(s->mode));
-}
-
 static void series_free(hist_series *s)
 {
     free(s->runs);
@@ -330,7 +324,7 @@ static void change_text(const hist_series *s, hist_change *c)
 {
     const results *r = s->runs[c->at];
     const chg_step *st = &c->step;
-    char date[64], before[48], after[48], *t = c->text;
+    char date[64], before[48], after[48], dev[256], base[256], *t = c->text;
     size_t size = sizeof c->text;
     double pct = 100.0 * (st->ratio - 1.0), lo = 100.0 * (st->ratio_lo - 1.0),
            hi = 100.0 * (st->ratio_hi - 1.0);
@@ -346,51 +340,57 @@ static void change_text(const hist_series *s, hist_change *c)
     else
         snprintf(c->title, sizeof c->title, "%s: %s %s peak throughput %+.0f%%", s->host,
                  c->device ? s->other : s->base, workload_mode_name(s->mode), pct);
+    /* the devices by name (q_device_name, in the newest run), a sentence
+     * for each thing said: what moved, how it is measured, its cause */
+    q_device_name(s->runs[s->nruns - 1], c->device ? s->other : s->base, dev, sizeof dev);
+    q_device_name(s->runs[s->nruns - 1], s->base, base, sizeof base);
     if (c->what == HIST_LEVEL) {
         snprintf(t, size,
-                 "%s (%s), %s: the run's step times (their 10th percentiles, geometric mean over "
-                 "the %d points every run measured) %s %.0f%% (95%% interval %+.0f%% to %+.0f%%; "
-                 "%d runs before, %d after)",
-                 c->device ? s->other : s->base, c->device ? s->other_name : s->base_name,
-                 workload_mode_name(s->mode), s->nlevel[c->device], pct >= 0 ? "rose" : "fell",
-                 fabs(pct), lo, hi, st->nbefore, st->nafter);
+                 "%s, %s: the run's step times %s %.0f%% (95%% interval %+.0f%% to %+.0f%%; %d "
+                 "runs before, %d after)",
+                 dev, workload_mode_name(s->mode), pct >= 0 ? "rose" : "fell", fabs(pct), lo, hi,
+                 st->nbefore, st->nafter);
     } else if (c->what == HIST_CROSS) {
         fmt_sig(before, sizeof before, st->before, 3);
         fmt_sig(after, sizeof after, st->after, 3);
         snprintf(t, size,
-                 "%s (%s), %s, hidden %d: the crossover with %s moved from batch %s to %s "
-                 "(%s%.0f%%, 95%% interval %+.0f%% to %+.0f%%; %d runs before, %d after)",
-                 s->other, s->other_name, workload_mode_name(s->mode), c->hidden, s->base, before,
-                 after, pct >= 0 ? "+" : "", pct, lo, hi, st->nbefore, st->nafter);
+                 "%s, %s, hidden %d: the crossover with %s moved from batch %s to %s (%s%.0f%%, "
+                 "95%% interval %+.0f%% to %+.0f%%; %d runs before, %d after)",
+                 dev, workload_mode_name(s->mode), c->hidden, base, before, after,
+                 pct >= 0 ? "+" : "", pct, lo, hi, st->nbefore, st->nafter);
     } else {
-        const char *dev = c->device ? s->other : s->base;
-        const char *name = c->device ? s->other_name : s->base_name;
         fmt_si(before, sizeof before, st->before * 1e9, 3, "FLOP/s");
         fmt_si(after, sizeof after, st->after * 1e9, 3, "FLOP/s");
         snprintf(t, size,
-                 "%s (%s), %s: peak throughput %s %.0f%% (95%% interval %+.0f%% to %+.0f%%), "
+                 "%s, %s: peak throughput %s %.0f%% (95%% interval %+.0f%% to %+.0f%%), "
                  "%s \xe2\x86\x92 %s (%d runs before, %d after)",
-                 dev, name, workload_mode_name(s->mode), pct >= 0 ? "rose" : "fell", fabs(pct), lo,
-                 hi, before, after, st->nbefore, st->nafter);
+                 dev, workload_mode_name(s->mode), pct >= 0 ? "rose" : "fell", fabs(pct), lo, hi,
+                 before, after, st->nbefore, st->nafter);
     }
     fmt_append(t, size, ", from run %s (%s) on %s", r->prov.id, date, s->host);
     if (reach)
         fmt_append(t, size, " (\xc2\xb1%d run%s)", reach, reach == 1 ? "" : "s");
+    fmt_append(t, size, ".");
+    if (c->what == HIST_LEVEL)
+        fmt_append(t, size,
+                   " A run's step times are their 10th percentiles' geometric mean over the %d "
+                   "points every run measured.",
+                   s->nlevel[c->device]);
     if (c->cause == c->at)
-        fmt_append(t, size, "; likely cause, recorded there: %s.", s->label[c->cause]);
+        fmt_append(t, size, " Likely cause, recorded there: %s.", s->label[c->cause]);
     else if (c->cause >= 0)
-        fmt_append(t, size, "; likely cause: run %s, %d run%s %s, set %s.",
+        fmt_append(t, size, " Likely cause: run %s, %d run%s %s, set %s.",
                    s->runs[c->cause]->prov.id, abs(c->cause - c->at),
                    abs(c->cause - c->at) == 1 ? "" : "s", c->cause > c->at ? "later" : "earlier",
                    s->label[c->cause]);
     else if (reach)
         fmt_append(t, size,
-                   "; nothing in its provenance changed within %d run%s of it (the machine, or "
+                   " Nothing in its provenance changed within %d run%s of it (the machine, or "
                    "something breakeven does not record).",
                    reach, reach == 1 ? "" : "s");
     else
         fmt_append(t, size,
-                   "; nothing in its provenance changed there (the machine, or something "
+                   " Nothing in its provenance changed there (the machine, or something "
                    "breakeven does not record).");
 }
 

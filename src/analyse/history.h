@@ -109,7 +109,4 @@ typedef struct history {
 int history_make(const archive *a, history *h, err *e);
 void history_free(history *h);
 
-/* "cl:0.0 (Tesla T4) against cpu, inference" */
-void history_series_title(const hist_series *s, char *buf, size_t size);
-
 #endif

@@ -123,6 +123,20 @@ static void add_energy_cells(xmlNodePtr row, const rs_point *p)
     }
 }
 
+/* 1 when a cell of mode m's table is marked as drifting (its point's own
+ * drift test, stats.h, in the view the cell shows). */
+static int any_drift(const results *r, wl_mode m)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode == m && q_ok(p) && !p->net[0] &&
+            (p->resident.drift || (p->has_transfer && p->transfer.drift)))
+            return 1;
+    }
+    return 0;
+}
+
 /* 1 when a point of mode m was measured while its device was throttled. */
 static int any_throttled(const results *r, wl_mode m)
 {
@@ -140,25 +154,39 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
     int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d;
     int energy[RESULTS_MAX_DEVICES];
     xmlNodePtr t = site_add(parent, "table", NULL), head, row;
-    char buf[64], cap[768];
-    snprintf(cap, sizeof cap,
-             "Median time of one step of %d layer%s (%s); below each, its "
-             "95%% interval relative to it and the number of samples n (hover for the interval "
-             "itself); \xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than "
-             "10%% from the median, \xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper "
-             "end is over 2\xc3\x97 its lower (it says nothing); — means out of memory.",
-             r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m));
+    char buf[64], cap[1200];
+    /* training's table after inference's: its marks were said there, and
+     * a page says a thing once */
+    const int again = m == WL_TRAINING && q_has_mode(r, NULL, WL_INFERENCE);
+    snprintf(cap, sizeof cap, "Median time of one step of %d layer%s (%s)%s.", r->prov.layers,
+             r->prov.layers == 1 ? "" : "s", workload_mode_name(m),
+             again ? ", marked as the inference table is" : "");
+    if (!again)
+        fmt_append(cap, sizeof cap,
+                   " Below each: its 95%% interval relative to it and the number of samples n "
+                   "(hover for the interval itself). \xe2\x80\x9cWide\xe2\x80\x9d marks an "
+                   "interval reaching more than 10%% from the median; "
+                   "\xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper end is over "
+                   "2\xc3\x97 its lower (it says nothing). A dash (\xe2\x80\x94) means out "
+                   "of memory.");
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++)
         energy[d] = q_has_energy(r, r->devices[d].id, m);
+    if (any_drift(r, m) && !(again && any_drift(r, WL_INFERENCE)))
+        fmt_append(cap, sizeof cap,
+                   " An arrow \xe2\x86\x97 marks a time that got slower while it was measured "
+                   "(its last third against its first, one-sided p < 0.01 and 2%% slower).");
+    /* a step's energy is of the whole step (backend.h: upload, step,
+     * read-back), so it heads beside the time with transfers */
     if (q_has_energy(r, NULL, m))
         fmt_append(cap, sizeof cap,
-                   " Energy in %s: per step, and per sample of the batch, where "
-                   "the device's counter covered at least a second of samples.",
+                   " Energy in %s: per whole step (transfers included where the device has "
+                   "them) and per sample of the batch, where its counter covered at least a "
+                   "second of steps.",
                    workload_mode_name(m));
-    if (any_throttled(r, m))
+    if (any_throttled(r, m) && !(again && any_throttled(r, WL_INFERENCE)))
         fmt_append(cap, sizeof cap,
-                   " † measured while the device was throttled (power "
-                   "cap, thermal or hardware slowdown).");
+                   " A dagger \xe2\x80\xa0 marks a time measured while the device was "
+                   "throttled (power cap, thermal or hardware slowdown).");
     site_attr(t, "caption", cap);
     head = site_head(t, first, 3);
     for (d = 0; d < r->ndevices && d < RESULTS_MAX_DEVICES; d++) {
@@ -170,7 +198,8 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
             site_add(head, "th", l);
         }
         if (energy[d]) {
-            snprintf(l, sizeof l, "%s energy per step", name);
+            snprintf(l, sizeof l, "%s energy per step%s", name,
+                     strcmp(r->devices[d].kind, "opencl") == 0 ? " with transfers" : "");
             site_add(head, "th", l);
             snprintf(l, sizeof l, "%s energy per sample", name);
             site_add(head, "th", l);
@@ -203,10 +232,11 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 static void add_relative(xmlNodePtr mn, const results *r, const findings *F, wl_mode m, int cost,
                          const char *dir, const char *chart_prefix)
 {
-    char buf[8192], alt[512];
+    char buf[8192], alt[512], base[256];
     prose_relative(r, F, m, cost, buf, sizeof buf);
+    q_device_name(r, q_base_id(r), base, sizeof base);
     snprintf(alt, sizeof alt, "Chart: bars of %s relative to %s (%s), lower is %s.",
-             cost ? "the cost of a step" : "step time", q_base_id(r), workload_mode_name(m),
+             cost ? "the cost of a step" : "step time", base, workload_mode_name(m),
              cost ? "cheaper" : "better");
     add_chart(mn, dir, chart_prefix,
               runcharts_name(cost ? RUNCHARTS_COST : RUNCHARTS_RELATIVE_TIME), m, alt, buf);
@@ -218,9 +248,10 @@ static void add_relative(xmlNodePtr mn, const results *r, const findings *F, wl_
 static void add_square(xmlNodePtr mn, const results *r, const findings *F, wl_mode m,
                        const char *dir, const char *chart_prefix)
 {
-    const char *mode = workload_mode_name(m), *base = q_base_id(r);
-    char buf[8192], alt[512];
+    const char *mode = workload_mode_name(m);
+    char buf[8192], alt[512], base[256];
 
+    q_device_name(r, q_base_id(r), base, sizeof base);
     prose_throughput(r, m, buf, sizeof buf);
     snprintf(alt, sizeof alt,
              "Chart: throughput in FLOP/s against FLOPs per layer (%s), "
@@ -314,6 +345,42 @@ static void add_run_changes(const report_ctx *x, xmlNodePtr a, int k, const char
     }
 }
 
+/* The characters (not bytes) of UTF-8 text s. */
+static size_t text_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* What a link preview says of run r (description, og:description): its
+ * caveats in a few words (prose_caveat_short), then its summary
+ * (prose_summary), or its headline where both would not fit
+ * PROSE_SUMMARY_MAX; a summary that is the headline loses the caveat its
+ * title starts with, said just before. */
+static void describe(const results *r, const findings *F, char *buf, size_t size)
+{
+    char sum[1024], cav[256], pre[80];
+    size_t n, skip = 0;
+    prose_summary(r, F, sum, sizeof sum);
+    prose_caveat_short(r, 1, cav, sizeof cav);
+    if (!cav[0]) {
+        snprintf(buf, size, "%s", sum);
+        return;
+    }
+    prose_caveat_title(r, pre, sizeof pre);
+    n = strlen(pre);
+    if (n && strlen(sum) > n + 2 && strncmp(sum + 1, pre + 1, n - 1) == 0 && sum[n] == ':')
+        skip = n + 2;
+    snprintf(buf, size, "%s %s", cav, sum + skip);
+    if (text_chars(buf) <= PROSE_SUMMARY_MAX)
+        return;
+    prose_headline(r, F, sum, sizeof sum);
+    skip = n && strncmp(sum + 1, pre + 1, n - 1) == 0 && sum[n] == ':' ? n + 2 : 0;
+    snprintf(buf, size, "%s %s", cav, sum + skip);
+}
+
 /* The annotation of run k.  prefix: from the page to OUT/; chart links
  * get chart_prefix (prefix + "runs/<id>/" unless the page is beside
  * them). */
@@ -326,6 +393,7 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), lead, cc;
     const finding *hf;
     char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
+    char caveat[MAX_WARNINGS][PROSE_CAVEAT];
     int m, i, nw, dirty;
 
     report_page_title(x, k, buf, sizeof buf);
@@ -334,6 +402,10 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     site_attr(a, "date", date);
     site_attr(a, "datetime", r->prov.started);
     site_add(a, "title", buf);
+    /* what changes the meaning of every figure, above them all */
+    nw = prose_caveats(r, caveat, MAX_WARNINGS);
+    for (i = 0; i < nw; i++)
+        site_add(a, "caveat", caveat[i]);
     /* the answer in three sentences (the headline finding's), the detail
      * of every finding under it, and the summary link previews show */
     lead = site_add(a, "lead", NULL);
@@ -361,7 +433,7 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
         site_add(lead, "note",
                  "No prices were given, so there are no cost figures (run with "
                  "--price DEVICE=USD_PER_HOUR for each device).");
-    prose_summary(r, &x->F[k], buf, sizeof buf);
+    describe(r, &x->F[k], buf, sizeof buf);
     site_add(a, "summary", buf);
     systable_add(a, r);
     prose_telemetry(r, buf, sizeof buf);
@@ -411,7 +483,7 @@ static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const cha
                            const char *out)
 {
     xmlNodePtr h = site_add(a, "hosts", NULL);
-    char buf[4096], alt[300], kind[64];
+    char buf[4096], alt[600], kind[64], base[256];
     int k;
     if (m)
         snprintf(buf, sizeof buf,
@@ -439,10 +511,11 @@ static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const cha
         snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s", runcharts_name(RUNCHARTS_THROUGHPUT));
         add_chart(h, out, "", kind, (wl_mode)k, alt, buf);
         prose_relative(m, NULL, (wl_mode)k, 0, buf, sizeof buf);
+        q_device_name(m, q_base_id(m), base, sizeof base);
         snprintf(alt, sizeof alt,
                  "Chart: step time of the devices of every host relative to %s "
                  "(%s).",
-                 q_base_id(m), mode);
+                 base, mode);
         snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s", runcharts_name(RUNCHARTS_RELATIVE_TIME));
         add_chart(h, out, "", kind, (wl_mode)k, alt, buf);
     }
@@ -500,14 +573,17 @@ int report_render_run(report_ctx *x, int k, err *e)
     snprintf(p, sizeof p, "%s/style.css", u->dir);
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
-    /* a network's page names the site or the host, not the run's verdict
-     * on its square shapes */
+    /* a network's page names the site or the machine (by its CPU, not
+     * its host name), not the run's verdict on its square shapes */
     {
         char raw[1024];
-        if (x->s.title[0])
+        if (x->s.title[0]) {
             snprintf(raw, sizeof raw, "%s", x->s.title);
-        else
-            snprintf(raw, sizeof raw, "CPU or GPU? Dense layers on %s", q_machine_name(u->r));
+        } else {
+            char machine[300];
+            q_machine_words(u->r, machine, sizeof machine);
+            snprintf(raw, sizeof raw, "%s", machine);
+        }
         utf8_line(p, sizeof p, raw);
     }
     if ((rc = page_net_render(&x->s, &x->box, u->r, u->dir, archive_files(u), p, e)) < 0)
