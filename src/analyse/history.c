@@ -319,6 +319,45 @@ static int fill_values(hist_series *s, err *e)
 
 /* ---- the changes ----------------------------------------------------- */
 
+/* The characters (not bytes) of UTF-8 text s. */
+static size_t text_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* The change's headline (a feed item's title): the most of it that a
+ * link preview shows whole (HIST_TITLE_MAX), devices by name (dev: the
+ * one that moved, base: the pair's base), batches whole. */
+static void change_title(const hist_series *s, hist_change *c, const char *dev, const char *base,
+                         double pct)
+{
+    char k[3][sizeof c->title];
+    const char *mode = workload_mode_name(s->mode);
+    const double after = ceil(c->step.after - 1e-9), before = ceil(c->step.before - 1e-9);
+    int i;
+    if (c->what == HIST_CROSS) {
+        snprintf(k[0], sizeof k[0],
+                 "%s: %s now beats %s from batch %.0f at hidden %d (%s, was %.0f)", s->host, dev,
+                 base, after, c->hidden, mode, before);
+        snprintf(k[1], sizeof k[1], "%s now beats %s from batch %.0f at hidden %d (was %.0f)", dev,
+                 base, after, c->hidden, before);
+        snprintf(k[2], sizeof k[2], "%s now wins from batch %.0f at hidden %d (was %.0f)", dev,
+                 after, c->hidden, before);
+    } else {
+        const char *what = c->what == HIST_LEVEL ? "step times" : "peak throughput";
+        snprintf(k[0], sizeof k[0], "%s: %s %s %s %+.0f%%%s", s->host, dev, mode, what, pct,
+                 c->what == HIST_LEVEL ? " over the whole run" : "");
+        snprintf(k[1], sizeof k[1], "%s %s %s %+.0f%%", dev, mode, what, pct);
+        snprintf(k[2], sizeof k[2], "%s %s %+.0f%%", dev, what, pct);
+    }
+    for (i = 0; i < 2 && text_chars(k[i]) > HIST_TITLE_MAX; i++)
+        ;
+    snprintf(c->title, sizeof c->title, "%s", k[i]);
+}
+
 /* The change's sentence. */
 static void change_text(const hist_series *s, hist_change *c)
 {
@@ -330,20 +369,11 @@ static void change_text(const hist_series *s, hist_change *c)
            hi = 100.0 * (st->ratio_hi - 1.0);
     int reach = c->at - c->at_lo > c->at_hi - c->at ? c->at - c->at_lo : c->at_hi - c->at;
     fmt_date(date, sizeof date, r->prov.started);
-    if (c->what == HIST_CROSS)
-        snprintf(c->title, sizeof c->title,
-                 "%s: %s %s, hidden %d, now beats %s from batch %.3g (was %.3g)", s->host, s->other,
-                 workload_mode_name(s->mode), c->hidden, s->base, st->after, st->before);
-    else if (c->what == HIST_LEVEL)
-        snprintf(c->title, sizeof c->title, "%s: %s %s step times %+.0f%% over the whole run",
-                 s->host, c->device ? s->other : s->base, workload_mode_name(s->mode), pct);
-    else
-        snprintf(c->title, sizeof c->title, "%s: %s %s peak throughput %+.0f%%", s->host,
-                 c->device ? s->other : s->base, workload_mode_name(s->mode), pct);
     /* the devices by name (q_device_name, in the newest run), a sentence
      * for each thing said: what moved, how it is measured, its cause */
     q_device_name(s->runs[s->nruns - 1], c->device ? s->other : s->base, dev, sizeof dev);
     q_device_name(s->runs[s->nruns - 1], s->base, base, sizeof base);
+    change_title(s, c, dev, base, pct);
     if (c->what == HIST_LEVEL) {
         snprintf(t, size,
                  "%s, %s: the run's step times %s %.0f%% (95%% interval %+.0f%% to %+.0f%%; %d "
