@@ -13,7 +13,7 @@
   <xsl:template match="/">
     <xsl:call-template name="page">
       <xsl:with-param name="title" select="$a/title"/>
-      <!-- the runs, the series and the changes found, counted -->
+      <!-- the lead's first sentence: the runs and the series, counted -->
       <xsl:with-param name="description" select="$a/summary"/>
       <xsl:with-param name="body">
         <article>

@@ -268,17 +268,18 @@ static int annotate_history(const report_ctx *x, xmlNodePtr *out, err *e)
     int i, j, rc;
     *out = a;
     site_add(a, "title", "History: how each answer moved over the runs");
+    /* what a link preview says: the lead's first sentence, not a change's
+     * whole story */
     snprintf(buf, sizeof buf,
              "%d run%s, %d series (one per host, mode and pair of devices): how each answer "
-             "moved. A change is a step in a series that at least %d runs on each side show.",
-             x->a.n, x->a.n == 1 ? "" : "s", x->h.n, CHG_MIN_SIDE);
-    site_add(a, "intro", buf);
-    /* what a link preview says: the count, not a change's whole story */
-    for (i = 0, j = 0; i < x->h.n; i++)
-        j += x->h.s[i].nchanges;
-    snprintf(buf, sizeof buf, "%d run%s, %d series: %d change%s detected.", x->a.n,
-             x->a.n == 1 ? "" : "s", x->h.n, j, j == 1 ? "" : "s");
+             "moved.",
+             x->a.n, x->a.n == 1 ? "" : "s", x->h.n);
     site_add(a, "summary", buf);
+    fmt_append(buf, sizeof buf,
+               " A change is a step in a series that at least %d runs on each "
+               "side show.",
+               CHG_MIN_SIDE);
+    site_add(a, "intro", buf);
     /* how, apart from the lead: the method's paragraph */
     snprintf(buf, sizeof buf,
              "A change is found by E-divisive means on the logarithms, and kept when the step's "

@@ -402,10 +402,16 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     site_attr(a, "date", date);
     site_attr(a, "datetime", r->prov.started);
     site_add(a, "title", buf);
-    /* what changes the meaning of every figure, above them all */
-    nw = prose_caveats(r, caveat, MAX_WARNINGS);
-    for (i = 0; i < nw; i++)
-        site_add(a, "caveat", caveat[i]);
+    /* what changes the meaning of every figure, above them all: in a few
+     * words (as the description starts), then a sentence each */
+    prose_caveat_short(r, 1, buf, sizeof buf);
+    if (buf[0]) {
+        cc = site_add(a, "caveats", NULL);
+        site_attr(cc, "short", buf);
+        nw = prose_caveats(r, caveat, MAX_WARNINGS);
+        for (i = 0; i < nw; i++)
+            site_add(cc, "caveat", caveat[i]);
+    }
     /* the answer in three sentences (the headline finding's), the detail
      * of every finding under it, and the summary link previews show */
     lead = site_add(a, "lead", NULL);
