@@ -82,15 +82,21 @@ static int one(const results *r, const rs_point *like, const char *base, const c
     return BE_OK;
 }
 
+/* View v in the answers' words. */
+static const char *view_words(fit_view v)
+{
+    return v == FIT_WHOST      ? "weights on the host"
+           : v == FIT_TRANSFER ? "transfers counted"
+                               : "data resident";
+}
+
 void netfit_answer(const results *r, const netfit_cross *x, char *buf, size_t size)
 {
     const int named = strcmp(x->net, x->sizes) != 0;
     char other[256], base[256];
-    int n = snprintf(buf, size, "%s%s%s%s, %s, %s: ", x->net, named ? " (" : "",
-                     named ? x->sizes : "", named ? ")" : "", workload_mode_name(x->mode),
-                     x->view == FIT_WHOST      ? "weights on the host"
-                     : x->view == FIT_TRANSFER ? "transfers counted"
-                                               : "data resident");
+    int n =
+        snprintf(buf, size, "%s%s%s%s, %s, %s: ", x->net, named ? " (" : "", named ? x->sizes : "",
+                 named ? ")" : "", workload_mode_name(x->mode), view_words(x->view));
     size_t k = n > 0 && (size_t)n < size ? (size_t)n : size - 1;
     /* the devices as people name them, and batches as whole numbers: the
      * first whole batch at or past each crossing */
@@ -133,10 +139,7 @@ void netfit_sentence(const results *r, const netfit_cross *x, char *buf, size_t 
     snprintf(buf + k, size - k,
              " At %d of these batches a 95%% interval is uninformative (over 2\xc3\x97 wide), "
              "so the medians alone say whether %s is faster there (%s).",
-             x->nuninformative, other,
-             x->view == FIT_WHOST      ? "weights on the host"
-             : x->view == FIT_TRANSFER ? "transfers counted"
-                                       : "data resident");
+             x->nuninformative, other, view_words(x->view));
 }
 
 void netfit_summary(const results *r, wl_mode m, char *buf, size_t size)
