@@ -113,7 +113,7 @@ static int print_networks(FILE *out, const results *r, err *e)
         return rc;
     for (i = 0; i < s.n; i++) {
         char line[1024];
-        netfit_sentence(&s.c[i], line, sizeof line);
+        netfit_sentence(r, &s.c[i], line, sizeof line);
         fprintf(out, "%s%s\n", i ? "" : "\n", line);
     }
     netfit_free(&s);

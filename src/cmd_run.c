@@ -353,9 +353,9 @@ static void warn_faults(device **sel, int nsel, const results *r)
 }
 
 /* The devices that went out of service during the sweep (stderr), the
- * kernels' build time (stderr) and OpenBLAS using fewer threads than
- * asked (txt: stdout, or stderr when stdout holds a dashboard's JSON),
- * noted in r's devices. */
+ * kernels' build time (stderr) and the run's caveats (prose_caveats: txt,
+ * stdout, or stderr when stdout holds a dashboard's JSON), noted in r's
+ * devices. */
 static void run_notes(const cli *c, device **sel, int nsel, results *r, FILE *txt)
 {
     int i;
@@ -370,10 +370,13 @@ static void run_notes(const cli *c, device **sel, int nsel, results *r, FILE *tx
             fprintf(stderr, "%s: kernels built in %s s (binary cache %s), not part of any sample\n",
                     d->id, secs, cache);
     }
-    for (i = 0; i < r->ndevices; i++) {
-        const char *why = devinfo_prop(&r->devices[i], "openblas-underuses");
-        if (why)
-            fprintf(txt, "warning: %s: OpenBLAS ran its %s\n", r->devices[i].id, why);
+    /* the caveats in the words of the pages (prose_caveats): a library
+     * held to older kernels, no GPU measured */
+    {
+        char caveat[8][PROSE_CAVEAT];
+        int n = prose_caveats(r, caveat, 8);
+        for (i = 0; i < n; i++)
+            fprintf(txt, "note: %s\n", caveat[i]);
     }
 }
 

@@ -13,17 +13,17 @@
   <xsl:template match="/">
     <xsl:call-template name="page">
       <xsl:with-param name="title" select="$a/title"/>
-      <!-- the first change found, else what the page is -->
-      <xsl:with-param name="description"
-                      select="($a/host/series/change)[1] | $a/intro[not($a/host/series/change)]"/>
+      <!-- the lead's first sentence: the runs and the series, counted -->
+      <xsl:with-param name="description" select="$a/summary"/>
       <xsl:with-param name="body">
         <article>
           <h1><xsl:value-of select="$a/title"/></h1>
           <section class="lead"><p><xsl:value-of select="$a/intro"/></p></section>
+          <p class="method"><xsl:value-of select="$a/method"/></p>
           <xsl:if test="not($a/host)">
             <p>No run of the stack of square layers has two devices measured in the same
-              mode, so there is no pair whose history to show (runs of networks alone are
-              not part of the history: each network's page is where it is read).</p>
+              mode, so there is no pair whose history to show. Runs of networks alone are
+              not part of the history: each network's page is where it is read.</p>
           </xsl:if>
           <xsl:if test="count($a/host/series) &gt; 1">
             <nav aria-label="Series">
@@ -47,10 +47,10 @@
                     </ul>
                   </xsl:when>
                   <xsl:when test="@runs &lt; 4">
-                    <p>No change detected: <xsl:value-of select="@runs"/> run<xsl:if test="@runs != 1">s</xsl:if>
+                    <p>No change detected in <xsl:value-of select="@title"/>: <xsl:value-of select="@runs"/> run<xsl:if test="@runs != 1">s</xsl:if>
                       so far, and a change needs two runs on each side of it.</p>
                   </xsl:when>
-                  <xsl:otherwise><p>No change detected over these <xsl:value-of select="@runs"/> runs.</p></xsl:otherwise>
+                  <xsl:otherwise><p>No change detected in <xsl:value-of select="@title"/> over these <xsl:value-of select="@runs"/> runs.</p></xsl:otherwise>
                 </xsl:choose>
                 <xsl:for-each select="left-out"><p class="left-out"><xsl:value-of select="."/></p></xsl:for-each>
                 <xsl:apply-templates select="chart"/>

@@ -12,7 +12,7 @@
   <xsl:template match="/">
     <xsl:call-template name="page">
       <xsl:with-param name="title" select="$a/title"/>
-      <xsl:with-param name="description" select="$a/verdicts/verdict[1]"/>
+      <xsl:with-param name="description" select="$a/summary"/>
       <xsl:with-param name="body">
         <article>
           <h1><xsl:value-of select="$a/title"/></h1>
@@ -41,11 +41,11 @@
             <xsl:for-each select="layers">
               <div class="table-wrap">
                 <table class="layers">
-                  <caption>Time of each layer on <code><xsl:value-of select="@base"/></code> and
-                    <code><xsl:value-of select="@other"/></code> at each batch where both timed
-                    the layers (the faster in bold), and the best placement of the layers with
-                    its estimated step time including the copies between the devices, beside
-                    every layer on one device or the other.</caption>
+                  <caption>Time of each layer on <xsl:value-of select="@base-name"/> and
+                    <xsl:value-of select="@other-name"/> at each batch where both timed the
+                    layers, the faster in bold. Then the best placement of the layers with its
+                    estimated step time, copies between the devices included, beside every
+                    layer on one device or the other.</caption>
                   <thead>
                     <tr><th scope="col">Batch</th>
                       <xsl:for-each select="head/layer">
@@ -53,8 +53,8 @@
                       </xsl:for-each>
                       <th scope="col">Best placement</th>
                       <th scope="col">Its estimate</th>
-                      <th scope="col">All on <xsl:value-of select="@base"/></th>
-                      <th scope="col">All on <xsl:value-of select="@other"/>, with copies</th></tr>
+                      <th scope="col">All on <xsl:value-of select="@base-name"/></th>
+                      <th scope="col">All on <xsl:value-of select="@other-name"/>, with copies</th></tr>
                   </thead>
                   <tbody>
                     <xsl:for-each select="row">

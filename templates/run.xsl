@@ -32,6 +32,13 @@
         </xsl:if>
         <xsl:text> · run </xsl:text><code><xsl:value-of select="$a/@run"/></code>
       </p>
+      <xsl:if test="$a/caveats">
+        <p class="warning caveat"><strong><xsl:value-of select="$a/caveats/@short"/></strong>
+          <xsl:if test="$a/caveats/caveat"><xsl:text> </xsl:text><xsl:value-of select="$a/caveats/caveat[1]"/></xsl:if></p>
+        <xsl:for-each select="$a/caveats/caveat[position() &gt; 1]">
+          <p class="warning caveat"><xsl:value-of select="."/></p>
+        </xsl:for-each>
+      </xsl:if>
       <section class="lead">
         <xsl:for-each select="$a/lead/p"><p><xsl:value-of select="."/></p></xsl:for-each>
       </section>
@@ -109,7 +116,8 @@
                 <xsl:with-param name="href" select="@href"/>
                 <xsl:with-param name="text" select="@name"/>
               </xsl:call-template>
-              <xsl:if test="@name != @sizes"> (<code><xsl:value-of select="@sizes"/></code>)</xsl:if>:
+              <xsl:if test="@name != @sizes"> (<code><xsl:value-of select="@sizes"/></code>)</xsl:if>
+              <xsl:if test="verdict">:</xsl:if>
               <xsl:for-each select="verdict"><xsl:text> </xsl:text><xsl:value-of select="."/></xsl:for-each></li>
           </xsl:for-each>
         </ul>

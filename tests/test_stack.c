@@ -293,7 +293,8 @@ static void test_lead_per_stack(void **state)
     const char *want =
         "In inference with breakeven's OpenCL kernels, PoCL (CPU) is faster than OpenBLAS (2 "
         "threads) at 5 of 21 shapes measured by the medians (settled at none). With PyTorch, "
-        "PyTorch on NVIDIA H100 80GB HBM3 is faster than PyTorch (CPU) at 16 of 21 shapes "
+        "PyTorch on NVIDIA H100 80GB HBM3 (synthetic) is faster than PyTorch (CPU) at 16 of 21 "
+        "shapes "
         "measured by the medians (settled at 9).";
     (void)state;
     assert_non_null(f);
@@ -322,13 +323,15 @@ static void test_captions(void **state)
     (void)state;
     prose_ratio(r, &F, WL_INFERENCE, buf, sizeof buf);
     assert_non_null(strstr(buf, "relative to its own stack's CPU"));
-    assert_non_null(strstr(buf, "The speed of PyTorch on NVIDIA H100 80GB HBM3 against PyTorch "
+    assert_non_null(strstr(buf, "The speed of PyTorch on NVIDIA H100 80GB HBM3 (synthetic) against "
+                                "PyTorch "
                                 "(CPU) runs from 2.94\xc3\x97 slower"));
     assert_non_null(strstr(buf, "The speed of PyTorch (CPU) against OpenBLAS (2 threads) runs"));
     prose_relative(r, &F, WL_INFERENCE, 0, buf, sizeof buf);
-    assert_non_null(strstr(buf, "PyTorch on NVIDIA H100 80GB HBM3 takes 0.43\xc3\x97 the time of "
-                                "OpenBLAS (2 threads) (faster than PyTorch (CPU) at 16 of 21 "
-                                "shapes measured by the medians (settled at 9))"));
+    assert_non_null(
+        strstr(buf, "PyTorch on NVIDIA H100 80GB HBM3 (synthetic) takes 0.43\xc3\x97 the time of "
+                    "OpenBLAS (2 threads) (faster than PyTorch (CPU) at 16 of 21 "
+                    "shapes measured by the medians (settled at 9))"));
     assert_non_null(strstr(buf, "Here every device is set against OpenBLAS (2 threads), not its "
                                 "own stack's CPU."));
     findings_free(&F);
@@ -368,8 +371,10 @@ static void test_pages(void **state)
          "256"},
         /* 12 of its 21 shapes not settled: no "overtakes" */
         {SYNTH, "synth",
-         "With PyTorch, PyTorch on NVIDIA H100 80GB HBM3 is faster than PyTorch (CPU) at 16 of 21",
-         "In inference, PyTorch on NVIDIA H100 80GB HBM3 is faster than PyTorch (CPU) at 16 of 21 "
+         "With PyTorch, PyTorch on NVIDIA H100 80GB HBM3 (synthetic) is faster than PyTorch (CPU) "
+         "at 16 of 21",
+         "In inference, PyTorch on NVIDIA H100 80GB HBM3 (synthetic) is faster than PyTorch (CPU) "
+         "at 16 of 21 "
          "shapes measured by the medians (settled at 9), at best"},
     };
     size_t i;
@@ -400,10 +405,11 @@ static void test_pages(void **state)
         snprintf(path, sizeof path, "%s/synth/history.html", tmpdir);
         if (fsx_read_all(path, &html, NULL, &e) != BE_OK)
             fail_msg("%s", e.msg);
-        assert_non_null(strstr(html,
-                               "torch:cuda:0 (NVIDIA H100 80GB HBM3) against torch:cpu (PyTorch "
-                               "CPU), inference"));
-        assert_null(strstr(html, "torch:cuda:0 (NVIDIA H100 80GB HBM3) against cpu"));
+        /* the devices by name, the made-up one said to be */
+        assert_non_null(strstr(html, "PyTorch on NVIDIA H100 80GB HBM3 (synthetic) against PyTorch "
+                                     "(CPU), inference"));
+        assert_null(strstr(html, "(synthetic) against OpenBLAS"));
+        assert_null(strstr(html, "torch:cuda:0 (NVIDIA H100 80GB HBM3) against"));
         free(html);
     }
 }
@@ -449,8 +455,8 @@ static void test_blas_contends(void **state)
     static const char want[] =
         "Threads contend in PyTorch (CPU): its 2 OpenMP threads call the pthread build of "
         "OpenBLAS (/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so), which "
-        "runs 2 threads of its own, 4 threads on 2 CPUs, so that a step can stall while one set "
-        "of threads waits for the other, in this run as in any PyTorch program on this machine. "
+        "runs 2 threads of its own: 4 threads on 2 CPUs. A step can stall while one set of "
+        "threads waits for the other, in this run as in any PyTorch program on this machine. "
         "A PyTorch user would install Debian's OpenMP build of OpenBLAS (libopenblas0-openmp) and "
         "select it with update-alternatives, or set OPENBLAS_NUM_THREADS=1; docs/devices.md shows "
         "what each changed on a 2-CPU VM.";
@@ -487,7 +493,7 @@ static void test_blas_contends(void **state)
     assert_string_equal(buf, want);
     /* the archive's few words (the fixture's machine was busy) */
     prose_flags(r, buf, sizeof buf);
-    assert_string_equal(buf, BUSY "; threads contend in torch:cpu");
+    assert_string_equal(buf, BUSY "; threads contend in PyTorch (CPU)");
     /* summary.md, as Markdown */
     assert_int_equal(export_summary(r, &md, &len, &e), BE_OK);
     if (!strstr(md, "> **Warning:** Threads contend in PyTorch (CPU): its 2 OpenMP threads call "
@@ -505,11 +511,12 @@ static void test_blas_contends(void **state)
         prose_flags(c, flags, sizeof flags);
         if (q_blas_contends(c, t, NULL, NULL) != cases[i].contends ||
             contend_warnings(c, buf, sizeof buf) != cases[i].contends ||
-            strcmp(flags, cases[i].contends ? BUSY "; threads contend in torch:cpu" : BUSY) != 0)
+            strcmp(flags, cases[i].contends ? BUSY "; threads contend in PyTorch (CPU)" : BUSY) !=
+                0)
             fail_msg("%s=\"%s\" on %d CPUs: contends should be %d", cases[i].prop, cases[i].value,
                      cases[i].cores, cases[i].contends);
         if (cases[i].contends)
-            assert_non_null(strstr(buf, ", 4 threads on 3 CPUs, "));
+            assert_non_null(strstr(buf, ": 4 threads on 3 CPUs. "));
         results_free(c);
     }
     /* an adapter that said nothing of its BLAS */

@@ -428,24 +428,15 @@ void findings_range_text(const finding *f, char *buf, size_t size)
                  b, hmax, ci);
 }
 
-/* "the OpenCL device cl:0.0 (CPU: pthread-haswell-AMD EPYC)": the kind of
- * backend, the id, and the type and name the device reports — never a
- * guess at what it is. */
+/* A device as people name it (q_device_name: "PoCL (CPU)", "NVIDIA H100
+ * 80GB HBM3"), never its id or the driver's raw strings, which stay in
+ * the devices table; the id alone without a run to name it from. */
 static void device_text(const results *r, const char *id, char *buf, size_t size)
 {
-    const device_info *d = r ? results_device(r, id) : NULL;
-    const char *kind;
-    if (!d) {
-        snprintf(buf, size, "the device %s", id);
-        return;
-    }
-    kind = strcmp(d->kind, "opencl") == 0     ? "OpenCL"
-           : strcmp(d->kind, "openblas") == 0 ? "OpenBLAS"
-                                              : d->kind;
-    if (d->type[0])
-        snprintf(buf, size, "the %s device %s (%s: %s)", kind, id, d->type, d->name);
+    if (r)
+        q_device_name(r, id, buf, size);
     else
-        snprintf(buf, size, "the %s device %s (%s)", kind, id, d->name);
+        snprintf(buf, size, "%s", id);
 }
 
 void findings_extreme_text(const finding *f, int best, char *buf, size_t size)

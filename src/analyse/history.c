@@ -23,12 +23,6 @@
 #include "query.h"
 #include "workload.h"
 
-void history_series_title(const hist_series *s, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s (%s) against %s (%s), %s", s->other, s->other_name, s->base,
-             s->base_name, workload_mode_name(s->mode));
-}
-
 static void series_free(hist_series *s)
 {
     free(s->runs);
@@ -325,72 +319,108 @@ static int fill_values(hist_series *s, err *e)
 
 /* ---- the changes ----------------------------------------------------- */
 
+/* The characters (not bytes) of UTF-8 text s. */
+static size_t text_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* The change's headline (a feed item's title): the most of it that a
+ * link preview shows whole (HIST_TITLE_MAX), devices by name (dev: the
+ * one that moved, base: the pair's base), batches whole. */
+static void change_title(const hist_series *s, hist_change *c, const char *dev, const char *base,
+                         double pct)
+{
+    char k[3][sizeof c->title];
+    const char *mode = workload_mode_name(s->mode);
+    const double after = ceil(c->step.after - 1e-9), before = ceil(c->step.before - 1e-9);
+    int i;
+    if (c->what == HIST_CROSS) {
+        snprintf(k[0], sizeof k[0],
+                 "%s: %s now beats %s from batch %.0f at hidden %d (%s, was %.0f)", s->host, dev,
+                 base, after, c->hidden, mode, before);
+        snprintf(k[1], sizeof k[1], "%s now beats %s from batch %.0f at hidden %d (was %.0f)", dev,
+                 base, after, c->hidden, before);
+        snprintf(k[2], sizeof k[2], "%s now wins from batch %.0f at hidden %d (was %.0f)", dev,
+                 after, c->hidden, before);
+    } else {
+        const char *what = c->what == HIST_LEVEL ? "step times" : "peak throughput";
+        snprintf(k[0], sizeof k[0], "%s: %s %s %s %+.0f%%%s", s->host, dev, mode, what, pct,
+                 c->what == HIST_LEVEL ? " over the whole run" : "");
+        snprintf(k[1], sizeof k[1], "%s %s %s %+.0f%%", dev, mode, what, pct);
+        snprintf(k[2], sizeof k[2], "%s %s %+.0f%%", dev, what, pct);
+    }
+    for (i = 0; i < 2 && text_chars(k[i]) > HIST_TITLE_MAX; i++)
+        ;
+    snprintf(c->title, sizeof c->title, "%s", k[i]);
+}
+
 /* The change's sentence. */
 static void change_text(const hist_series *s, hist_change *c)
 {
     const results *r = s->runs[c->at];
     const chg_step *st = &c->step;
-    char date[64], before[48], after[48], *t = c->text;
+    char date[64], before[48], after[48], dev[256], base[256], *t = c->text;
     size_t size = sizeof c->text;
     double pct = 100.0 * (st->ratio - 1.0), lo = 100.0 * (st->ratio_lo - 1.0),
            hi = 100.0 * (st->ratio_hi - 1.0);
     int reach = c->at - c->at_lo > c->at_hi - c->at ? c->at - c->at_lo : c->at_hi - c->at;
     fmt_date(date, sizeof date, r->prov.started);
-    if (c->what == HIST_CROSS)
-        snprintf(c->title, sizeof c->title,
-                 "%s: %s %s, hidden %d, now beats %s from batch %.3g (was %.3g)", s->host, s->other,
-                 workload_mode_name(s->mode), c->hidden, s->base, st->after, st->before);
-    else if (c->what == HIST_LEVEL)
-        snprintf(c->title, sizeof c->title, "%s: %s %s step times %+.0f%% over the whole run",
-                 s->host, c->device ? s->other : s->base, workload_mode_name(s->mode), pct);
-    else
-        snprintf(c->title, sizeof c->title, "%s: %s %s peak throughput %+.0f%%", s->host,
-                 c->device ? s->other : s->base, workload_mode_name(s->mode), pct);
+    /* the devices by name (q_device_name, in the newest run), a sentence
+     * for each thing said: what moved, how it is measured, its cause */
+    q_device_name(s->runs[s->nruns - 1], c->device ? s->other : s->base, dev, sizeof dev);
+    q_device_name(s->runs[s->nruns - 1], s->base, base, sizeof base);
+    change_title(s, c, dev, base, pct);
     if (c->what == HIST_LEVEL) {
         snprintf(t, size,
-                 "%s (%s), %s: the run's step times (their 10th percentiles, geometric mean over "
-                 "the %d points every run measured) %s %.0f%% (95%% interval %+.0f%% to %+.0f%%; "
-                 "%d runs before, %d after)",
-                 c->device ? s->other : s->base, c->device ? s->other_name : s->base_name,
-                 workload_mode_name(s->mode), s->nlevel[c->device], pct >= 0 ? "rose" : "fell",
-                 fabs(pct), lo, hi, st->nbefore, st->nafter);
+                 "%s, %s: the run's step times %s %.0f%% (95%% interval %+.0f%% to %+.0f%%; %d "
+                 "runs before, %d after)",
+                 dev, workload_mode_name(s->mode), pct >= 0 ? "rose" : "fell", fabs(pct), lo, hi,
+                 st->nbefore, st->nafter);
     } else if (c->what == HIST_CROSS) {
         fmt_sig(before, sizeof before, st->before, 3);
         fmt_sig(after, sizeof after, st->after, 3);
         snprintf(t, size,
-                 "%s (%s), %s, hidden %d: the crossover with %s moved from batch %s to %s "
-                 "(%s%.0f%%, 95%% interval %+.0f%% to %+.0f%%; %d runs before, %d after)",
-                 s->other, s->other_name, workload_mode_name(s->mode), c->hidden, s->base, before,
-                 after, pct >= 0 ? "+" : "", pct, lo, hi, st->nbefore, st->nafter);
+                 "%s, %s, hidden %d: the crossover with %s moved from batch %s to %s (%s%.0f%%, "
+                 "95%% interval %+.0f%% to %+.0f%%; %d runs before, %d after)",
+                 dev, workload_mode_name(s->mode), c->hidden, base, before, after,
+                 pct >= 0 ? "+" : "", pct, lo, hi, st->nbefore, st->nafter);
     } else {
-        const char *dev = c->device ? s->other : s->base;
-        const char *name = c->device ? s->other_name : s->base_name;
         fmt_si(before, sizeof before, st->before * 1e9, 3, "FLOP/s");
         fmt_si(after, sizeof after, st->after * 1e9, 3, "FLOP/s");
         snprintf(t, size,
-                 "%s (%s), %s: peak throughput %s %.0f%% (95%% interval %+.0f%% to %+.0f%%), "
+                 "%s, %s: peak throughput %s %.0f%% (95%% interval %+.0f%% to %+.0f%%), "
                  "%s \xe2\x86\x92 %s (%d runs before, %d after)",
-                 dev, name, workload_mode_name(s->mode), pct >= 0 ? "rose" : "fell", fabs(pct), lo,
-                 hi, before, after, st->nbefore, st->nafter);
+                 dev, workload_mode_name(s->mode), pct >= 0 ? "rose" : "fell", fabs(pct), lo, hi,
+                 before, after, st->nbefore, st->nafter);
     }
     fmt_append(t, size, ", from run %s (%s) on %s", r->prov.id, date, s->host);
     if (reach)
         fmt_append(t, size, " (\xc2\xb1%d run%s)", reach, reach == 1 ? "" : "s");
+    fmt_append(t, size, ".");
+    if (c->what == HIST_LEVEL)
+        fmt_append(t, size,
+                   " A run's step times are their 10th percentiles' geometric mean over the %d "
+                   "points every run measured.",
+                   s->nlevel[c->device]);
     if (c->cause == c->at)
-        fmt_append(t, size, "; likely cause, recorded there: %s.", s->label[c->cause]);
+        fmt_append(t, size, " Likely cause, recorded there: %s.", s->label[c->cause]);
     else if (c->cause >= 0)
-        fmt_append(t, size, "; likely cause: run %s, %d run%s %s, set %s.",
+        fmt_append(t, size, " Likely cause: run %s, %d run%s %s, set %s.",
                    s->runs[c->cause]->prov.id, abs(c->cause - c->at),
                    abs(c->cause - c->at) == 1 ? "" : "s", c->cause > c->at ? "later" : "earlier",
                    s->label[c->cause]);
     else if (reach)
         fmt_append(t, size,
-                   "; nothing in its provenance changed within %d run%s of it (the machine, or "
+                   " Nothing in its provenance changed within %d run%s of it (the machine, or "
                    "something breakeven does not record).",
                    reach, reach == 1 ? "" : "s");
     else
         fmt_append(t, size,
-                   "; nothing in its provenance changed there (the machine, or something "
+                   " Nothing in its provenance changed there (the machine, or something "
                    "breakeven does not record).");
 }
 

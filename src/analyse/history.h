@@ -31,6 +31,10 @@
 
 #define HIST_LABEL 400
 #define HIST_TEXT 800
+/* A change's headline is at most this many characters, as a run's title
+ * (prose.h's PROSE_TITLE_MAX): a feed item's title a link preview shows
+ * whole. */
+#define HIST_TITLE_MAX 70
 
 /* One value of a run in a sub-series. */
 typedef struct hist_value {
@@ -61,8 +65,8 @@ typedef struct hist_change {
     chg_step step;        /* the step itself (changes.h)                   */
     char key[96];         /* names the sub-series within its series:
                       "crossover-512", "peak-cpu"                    */
-    char title[300];      /* a headline: "host: cl:0.0 inference peak
-                             throughput +18%"                             */
+    char title[300];      /* a headline: "host: NVIDIA H100 80GB HBM3
+                             inference peak throughput +18%"              */
     int at_lo, at_hi;     /* the series' runs where the data alone may put
                              its start (changes.h): at_lo ≤ at ≤ at_hi    */
     int cause;            /* the run whose recorded setup changed nearest
@@ -108,8 +112,5 @@ typedef struct history {
  * out of memory.  Free with history_free (also after a failure). */
 int history_make(const archive *a, history *h, err *e);
 void history_free(history *h);
-
-/* "cl:0.0 (Tesla T4) against cpu, inference" */
-void history_series_title(const hist_series *s, char *buf, size_t size);
 
 #endif

@@ -4,6 +4,7 @@
  */
 #include "netfit.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,43 +82,64 @@ static int one(const results *r, const rs_point *like, const char *base, const c
     return BE_OK;
 }
 
-void netfit_sentence(const netfit_cross *x, char *buf, size_t size)
+/* View v in the answers' words. */
+static const char *view_words(fit_view v)
+{
+    return v == FIT_WHOST      ? "weights on the host"
+           : v == FIT_TRANSFER ? "transfers counted"
+                               : "data resident";
+}
+
+void netfit_answer(const results *r, const netfit_cross *x, char *buf, size_t size)
 {
     const int named = strcmp(x->net, x->sizes) != 0;
-    int n = snprintf(buf, size, "%s%s%s%s, %s, %s: ", x->net, named ? " (" : "",
-                     named ? x->sizes : "", named ? ")" : "", workload_mode_name(x->mode),
-                     x->view == FIT_WHOST      ? "weights on the host"
-                     : x->view == FIT_TRANSFER ? "transfers counted"
-                                               : "data resident");
+    char other[256], base[256];
+    int n =
+        snprintf(buf, size, "%s%s%s%s, %s, %s: ", x->net, named ? " (" : "", named ? x->sizes : "",
+                 named ? ")" : "", workload_mode_name(x->mode), view_words(x->view));
     size_t k = n > 0 && (size_t)n < size ? (size_t)n : size - 1;
+    /* the devices as people name them, and batches as whole numbers: the
+     * first whole batch at or past each crossing */
+    q_device_name(r, x->other, other, sizeof other);
+    q_device_name(r, x->base, base, sizeof base);
     if (x->x.kind == CROSS_IN_RANGE)
         n = snprintf(buf + k, size - k,
-                     "%s is faster than %s from batch %.1f on (95%% CI %s%.1f to %.1f%s)", x->other,
-                     x->base, x->x.batch, x->x.lo_open ? "below " : "", x->x.lo, x->x.hi,
-                     x->x.hi_open ? " or beyond" : "");
+                     "%s is faster than %s from batch %.0f on (95%% CI %s%.0f to %.0f%s)", other,
+                     base, ceil(x->x.batch - 1e-9), x->x.lo_open ? "below " : "",
+                     ceil(x->x.lo - 1e-9), ceil(x->x.hi - 1e-9), x->x.hi_open ? " or beyond" : "");
     else if (x->x.kind == CROSS_ALWAYS)
-        n = snprintf(buf + k, size - k, "%s is faster than %s at every batch measured", x->other,
-                     x->base);
+        n = snprintf(buf + k, size - k, "%s is faster than %s at every batch measured", other,
+                     base);
     else if (x->x.kind == CROSS_NEVER && x->nfaster == 0)
-        n = snprintf(buf + k, size - k, "%s is slower than %s at every batch measured", x->other,
-                     x->base);
+        n = snprintf(buf + k, size - k, "%s is slower than %s at every batch measured", other,
+                     base);
     else if (x->x.kind == CROSS_NEVER)
         n = snprintf(buf + k, size - k,
                      "%s never stays ahead of %s (faster at %d of %d batches, not at the "
                      "largest)",
-                     x->other, x->base, x->nfaster, x->ncells);
+                     other, base, x->nfaster, x->ncells);
     else
         n = snprintf(buf + k, size - k, "no answer (no batch where both %s and %s measured ok)",
-                     x->base, x->other);
+                     base, other);
     k += n > 0 && (size_t)n < size - k ? (size_t)n : size - 1 - k;
-    if (x->nuninformative > 0) {
-        n = snprintf(buf + k, size - k,
-                     "; at %d of the batches a 95%% interval is uninformative (its upper end over "
-                     "2\xc3\x97 its lower), so there the medians alone say which is faster",
-                     x->nuninformative);
-        k += n > 0 && (size_t)n < size - k ? (size_t)n : size - 1 - k;
-    }
     snprintf(buf + k, size - k, "; batches %d..%d.", x->bmin, x->bmax);
+}
+
+void netfit_sentence(const results *r, const netfit_cross *x, char *buf, size_t size)
+{
+    char other[256];
+    size_t k;
+    netfit_answer(r, x, buf, size);
+    if (x->nuninformative == 0)
+        return;
+    /* a sentence of its own, naming device and view: the answer reads in
+     * one breath, and a page of several answers never repeats it */
+    q_device_name(r, x->other, other, sizeof other);
+    k = strlen(buf);
+    snprintf(buf + k, size - k,
+             " At %d of these batches a 95%% interval is uninformative (over 2\xc3\x97 wide), "
+             "so the medians alone say whether %s is faster there (%s).",
+             x->nuninformative, other, view_words(x->view));
 }
 
 void netfit_summary(const results *r, wl_mode m, char *buf, size_t size)
@@ -142,7 +164,7 @@ void netfit_summary(const results *r, wl_mode m, char *buf, size_t size)
                 break;
         if (c->mode != m || v != (int)c->view)
             continue;
-        netfit_sentence(c, line, sizeof line);
+        netfit_sentence(r, c, line, sizeof line);
         snprintf(buf + k, size - k, "%s%s", k ? " " : "", line);
     }
     netfit_free(&s);

@@ -51,10 +51,17 @@ typedef struct netfit_set {
 int netfit_run(const results *r, uint64_t seed, int boot, netfit_set *out, err *e);
 void netfit_free(netfit_set *s);
 
-/* The answer of c in words, the one wording of `run`, the report and the
- * feed: "mnist-mlp (784-512-256-10), inference, weights on the host: cl:0.0
- * is faster than cpu from batch B on (95% CI LO to HI); batches 16..1024". */
-void netfit_sentence(const netfit_cross *c, char *buf, size_t size);
+/* The answer of c (a crossover of r) in words, the one wording of `run`,
+ * the report and the feed: "mnist-mlp (784-512-256-10), inference,
+ * weights on the host: PoCL (CPU) is faster than OpenBLAS (2 threads) from
+ * batch B on (95% CI LO to HI); batches 16..1024.", the devices by name
+ * (q_device_name) and every batch whole; then, where some of its
+ * intervals are uninformative, a sentence that says so. */
+void netfit_sentence(const results *r, const netfit_cross *c, char *buf, size_t size);
+
+/* Its first sentence alone, the answer without what its intervals leave
+ * open: a link preview's. */
+void netfit_answer(const results *r, const netfit_cross *c, char *buf, size_t size);
 
 /* The answers of r's networks in mode m in words into buf (a sentence each,
  * space-separated): those with the weights on the host where measured,

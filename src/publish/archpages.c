@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "archpages.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,11 +25,18 @@ static void entry(xmlNodePtr ar, const archive *a, const cache_digest *dg, int i
                   const char *prefix)
 {
     const results *r = a->v[i].r;
-    char date[64], flags[400];
+    char date[64], flags[400], warn[700];
     xmlNodePtr n = site_add(ar, "entry", NULL);
+    /* what changes the meaning of its figures (synthetic, no GPU, old
+     * kernels), then what warns of its measurements */
+    prose_caveat_short(r, 0, warn, sizeof warn);
     prose_flags(r, flags, sizeof flags);
-    if (flags[0])
-        site_attr(n, "warn", flags);
+    if (warn[0] && flags[0])
+        fmt_append(warn, sizeof warn, " %c%s", toupper((unsigned char)flags[0]), flags + 1);
+    else if (flags[0])
+        snprintf(warn, sizeof warn, "%s", flags);
+    if (warn[0])
+        site_attr(n, "warn", warn);
     fmt_date(date, sizeof date, r->prov.started);
     site_attrf(n, "href", "%sruns/%s/index.html", prefix, r->prov.id);
     site_attr(n, "id", r->prov.id);

@@ -250,7 +250,7 @@ static int net_answers(FILE *f, const results *r, int json, err *e)
     if ((rc = netfit_run(r, r->prov.seed, 0, &s, e)) < 0)
         return rc;
     for (i = 0; i < s.n; i++) {
-        netfit_sentence(&s.c[i], buf, sizeof buf);
+        netfit_sentence(r, &s.c[i], buf, sizeof buf);
         if (json) {
             fputs(i ? ",\n    " : "\n    ", f);
             json_string(f, buf);
@@ -404,6 +404,7 @@ int export_summary(const results *r, char **out, size_t *len, err *e)
 {
     findings F;
     char buf[4096], t[32], lo[32], hi[32], warn[EXPORT_WARNINGS][PROSE_WARNING];
+    char caveat[EXPORT_WARNINGS][PROSE_CAVEAT];
     FILE *f;
     int i, rc, nw, nets = 0;
     *out = NULL;
@@ -418,6 +419,13 @@ int export_summary(const results *r, char **out, size_t *len, err *e)
     fputs("## breakeven run ", f);
     md(f, r->prov.id);
     fputs("\n\n", f);
+    /* what changes the meaning of every figure below, first */
+    nw = prose_caveats(r, caveat, EXPORT_WARNINGS);
+    for (i = 0; i < nw; i++) {
+        fputs("> **Read first:** ", f);
+        md(f, caveat[i]);
+        fputs("\n\n", f);
+    }
     for (i = 0; i < F.n; i++) {
         findings_sentence(&F.f[i], r, buf, sizeof buf);
         md(f, buf);

@@ -33,6 +33,10 @@ const chart_rgb figure_neutral = {0.45, 0.45, 0.45};
 void figure_device_label(const results *r, int d, char *buf, size_t size)
 {
     q_device_name(r, r->devices[d].id, buf, size);
+    if (q_handicap(r, d)) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, size - n, " on old kernels");
+    }
 }
 
 int figure_layers(const results *r)
@@ -162,8 +166,10 @@ void figure_footer_of(cairo_t *cr, const results *r, const char *what, double W,
         fmt_append(buf, sizeof buf, " \xc2\xb7 %s", q_machine_name(r));
     if (r->prov.started[0])
         fmt_append(buf, sizeof buf, " \xc2\xb7 %s", r->prov.started);
-    fmt_append(buf, sizeof buf, " \xc2\xb7 %s%s", what,
-               r->partial ? " \xc2\xb7 PARTIAL RUN (not every point was measured)" : "");
+    fmt_append(buf, sizeof buf, " \xc2\xb7 %s%s%s", what,
+               r->partial ? " \xc2\xb7 PARTIAL RUN (not every point was measured)" : "",
+               q_caveats(r) & Q_CAVEAT_SYNTHETIC ? " \xc2\xb7 SYNTHETIC DEVICE (not measured)"
+                                                 : "");
     chart_font(cr, 11, 0);
     n = chart_wrap(cr, buf, W - 2 * m, lines, FIG_NARROW(W) ? 2 : 1);
     for (i = 0; i < n; i++)

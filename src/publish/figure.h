@@ -63,7 +63,10 @@ typedef struct figure_shape {
 
 /* A legend's name of device d of r: the name people use for it
  * (q_device_name: "OpenBLAS (16 threads)", "NVIDIA H100 80GB HBM3"), as
- * the prose names it; the raw strings are the devices table's. */
+ * the prose names it, with " on old kernels" after where it ran older
+ * kernels than its CPU has (q_handicap), so that no legend shows a held-
+ * back library as the CPU's best; the raw strings are the devices
+ * table's. */
 void figure_device_label(const results *r, int d, char *buf, size_t size);
 
 /* 1. Throughput (FLOP/s of the whole stack) against FLOPs per layer,

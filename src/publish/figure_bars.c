@@ -132,6 +132,7 @@ static void bars_total(const fig_ctx *x, bar_set *s, const int *in, const double
     int bd = q_base(r), d, k, n;
     double tb, samples = 0;
     q_shape done[Q_MAX_SHAPES];
+    char bname[256];
 
     n = q_completed(r, x->mode, in, done, Q_MAX_SHAPES);
     if (n == 0) {
@@ -164,11 +165,12 @@ static void bars_total(const fig_ctx *x, bar_set *s, const int *in, const double
                 row_money(w, x, d, tt, samples);
             }
         }
+    figure_device_label(r, bd, bname, sizeof bname);
     snprintf(s->sub, sizeof s->sub,
              "Total %s of a step over the %d %s shape%s every device "
              "completed, relative to %s \xe2\x80\x94 lower is better%s",
-             x->cost ? "cost" : "time", n, workload_mode_name(x->mode), n > 1 ? "s" : "",
-             q_base_id(r), x->cost ? "; in USD per million samples over one step of each" : "");
+             x->cost ? "cost" : "time", n, workload_mode_name(x->mode), n > 1 ? "s" : "", bname,
+             x->cost ? "; in USD per million samples over one step of each" : "");
 }
 
 /* Bars grouped by the shapes asked for; a device without a usable point
@@ -178,7 +180,9 @@ static void bars_shapes(const fig_ctx *x, bar_set *s, const int *in, const doubl
     const results *r = x->r;
     const char *bid = q_base_id(r);
     int bd = q_base(r), d, k;
+    char bname[256];
 
+    figure_device_label(r, bd, bname, sizeof bname);
     for (k = 0; k < x->nshapes && k < FIGURE_MAX_SHAPES; k++) {
         const figure_shape *sh = &x->shapes[k];
         const rs_point *base = q_point(r, bid, x->mode, sh->hidden, sh->batch);
@@ -199,7 +203,7 @@ static void bars_shapes(const fig_ctx *x, bar_set *s, const int *in, const doubl
                 break;
             row_device(w, x, d, 0);
             if (!q_ok(base))
-                snprintf(w->why, sizeof w->why, "base %s: %s", bid, status_why(base));
+                snprintf(w->why, sizeof w->why, "base %s: %s", bname, status_why(base));
             else if (!q_ok(p))
                 snprintf(w->why, sizeof w->why, "%s", status_why(p));
             else {
@@ -216,7 +220,7 @@ static void bars_shapes(const fig_ctx *x, bar_set *s, const int *in, const doubl
     snprintf(s->sub, sizeof s->sub,
              "%s of a step at each shape relative to %s "
              "\xe2\x80\x94 lower is better",
-             x->cost ? "Cost" : "Time", bid);
+             x->cost ? "Cost" : "Time", bname);
 }
 
 /* Builds the bars of the relative time (x->cost = 0) or cost chart. */
@@ -388,7 +392,7 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
     const results *r = x->r;
     bar_set *s = malloc(sizeof *s);
     chart_frame f;
-    char title[256], axis[256];
+    char title[256], axis[512], bname[256];
     double labw, hmax, top, ry[MAXROWS], rh[MAXROWS], bottom, m = chart_margin(W);
     double labmax = FIG_NARROW(W) ? W - 2 * m : 340;
     int i, bd = q_base(r), narrow = FIG_NARROW(W);
@@ -397,8 +401,9 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
         return err_set(e, BE_EFAIL, "out of memory laying out a bar chart");
     bars_make(x, s);
     /* one device for every bar, even where stacks have bases of their own */
+    figure_device_label(r, bd, bname, sizeof bname);
     snprintf(title, sizeof title, "%s relative to %s (%s)", x->cost ? "Cost per step" : "Step time",
-             q_single_base(r) ? "the base device" : r->devices[bd].id, workload_mode_name(x->mode));
+             q_single_base(r) ? "the base device" : bname, workload_mode_name(x->mode));
     if (s->empty[0]) {
         figure_empty(cr, x, W, H, title, s->empty);
         free(s);
@@ -409,7 +414,7 @@ static int draw_bars(cairo_t *cr, double W, double H, void *vctx, err *e)
     memset(&f, 0, sizeof f);
     f.xa.scale = CHART_LINEAR;
     snprintf(axis, sizeof axis, "%s relative to %s (lower is better)",
-             x->cost ? "Cost per step" : "Step time", r->devices[bd].id);
+             x->cost ? "Cost per step" : "Step time", bname);
     f.xa.label = axis;
     chart_axis_fit(&f.xa, 0, fmax(hmax * 1.12, 1.1));
     figure_bar_frame(&f, W, labw, top);

@@ -505,7 +505,7 @@ static void ratio_empty(cairo_t *cr, fig_ctx *x, const ratio_plan *rp, double W,
                  "Only one device was measured: %s. There is nothing to compare it with.", buf);
     else
         snprintf(why, sizeof why,
-                 "No shape was measured successfully on both %s and another device.", rp->bid);
+                 "No shape was measured successfully on both %s and another device.", buf);
     figure_empty(cr, x, W, H, title, why);
 }
 
@@ -516,7 +516,7 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     int d, v, nkeys = 0;
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
-    char title[256], sub[1024], note[256], ylabel[300];
+    char title[256], sub[1024], note[256], ylabel[300], bname[256];
     double need, label_end;
     fig_loglog ax;
     fig_legend lg;
@@ -541,11 +541,13 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     }
     rp->use[rp->bd] = 1;
     figure_status_note(r, x->mode, rp->use, note, sizeof note);
+    /* the base by its name, as the legend and the prose give it */
+    figure_device_label(r, rp->bd, bname, sizeof bname);
     if (rp->single)
         snprintf(sub, sizeof sub,
                  "Base time / other time at the same shape: above 1 the other "
                  "device is faster than %s%s",
-                 rp->bid, note);
+                 bname, note);
     else
         snprintf(sub, sizeof sub,
                  "Base time / other time at the same shape, each device against its own "
@@ -554,7 +556,7 @@ static int draw_ratio(cairo_t *cr, double W, double H, void *vctx, err *e)
     ratio_keys(x, rp, keys, &nkeys);
 
     if (rp->single)
-        snprintf(ylabel, sizeof ylabel, "Speed relative to %s (\xc3\x97)", rp->bid);
+        snprintf(ylabel, sizeof ylabel, "Speed relative to %s (\xc3\x97)", bname);
     else
         snprintf(ylabel, sizeof ylabel, "Speed relative to its base (\xc3\x97)");
     ax = (fig_loglog){"FLOPs per layer", ylabel, 1, 0, rp->xlo, rp->xhi, fmin(rp->ylo, 1.0),

@@ -19,6 +19,7 @@
 
 #include "figure_impl.h"
 #include "fmt.h"
+#include "query.h"
 #include "workload.h"
 
 /* figure_render's context with the series: figure_render hands draw a
@@ -287,16 +288,26 @@ static int extent(const hist_series *s, hist_what what, int n, double scale, dou
     return m;
 }
 
+/* Device dev of series s as people name it (q_device_name, in its newest
+ * run), as the page around the chart does. */
+static void hist_name(const hist_series *s, const char *dev, char *buf, size_t size)
+{
+    q_device_name(s->runs[s->nruns - 1], dev, buf, size);
+}
+
 /* What the chart of `what` shows (HIST_CROSS or HIST_PEAK), under its
  * title. */
 static void subtitle(const hist_series *s, hist_what what, char *buf, size_t size)
 {
+    char base[256], other[256];
+    hist_name(s, s->base, base, sizeof base);
+    hist_name(s, s->other, other, sizeof other);
     if (what == HIST_CROSS)
         snprintf(buf, size,
                  "The batch size from which %s is faster than %s (%s, data resident) at each "
                  "hidden width, in each run of this host, with its 95%% interval; runs are "
                  "numbered oldest first, as in the table below.",
-                 s->other, s->base, workload_mode_name(s->mode));
+                 other, base, workload_mode_name(s->mode));
     else
         snprintf(buf, size,
                  "FLOP/s of each device's fastest point (%s) in each run of this host, with the "
@@ -382,8 +393,10 @@ static int draw_cross(cairo_t *cr, double W, double H, void *vctx, err *e)
         figure_key(keys, &nkeys, CHART_KEY_BAND, "95% interval (a bar for a run alone)",
                    figure_neutral, -1, 0, CHART_SOLID);
     if (nedge > 0) {
+        char other[256];
+        hist_name(s, s->other, other, sizeof other);
         snprintf(buf, sizeof buf, "hollow at the bottom: %s won at every batch; at the top: never",
-                 s->other);
+                 other);
         figure_key(keys, &nkeys, CHART_KEY_MARKER, buf, figure_neutral, CHART_CIRCLE, 1,
                    CHART_SOLID);
     }
@@ -431,7 +444,7 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
 {
     hist_ctx *x = vctx;
     const hist_series *s = x->s;
-    const char *ids[2] = {s->base, s->other}, *names[2] = {s->base_name, s->other_name};
+    const char *ids[2] = {s->base, s->other};
     chart_key keys[FIG_MAX_KEYS];
     chart_frame f;
     fig_legend lg;
@@ -446,10 +459,7 @@ static int draw_peak(cairo_t *cr, double W, double H, void *vctx, err *e)
 
     subtitle(s, HIST_PEAK, sub, sizeof sub);
     for (d = 0; d < 2; d++) {
-        if (names[d][0])
-            snprintf(buf, sizeof buf, "%s (%s)", ids[d], names[d]);
-        else
-            snprintf(buf, sizeof buf, "%s", ids[d]);
+        hist_name(s, ids[d], buf, sizeof buf);
         figure_key(keys, &nkeys, CHART_KEY_LINE, buf, chart_series(d), d, 0, CHART_SOLID);
     }
     figure_key(keys, &nkeys, CHART_KEY_BAND, "95% interval (a bar for a run alone)", figure_neutral,

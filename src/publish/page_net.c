@@ -50,9 +50,10 @@ static int shown_view(const netfit_set *s, const netfit_cross *c)
 /* What stands for the answer of a network no other device measured. */
 static void alone(const results *r, char *buf, size_t size)
 {
+    char name[256];
+    q_device_name(r, q_base_id(r), name, sizeof name);
     snprintf(buf, size,
-             "Only %s measured this network: there is no other device to set it against.",
-             q_base_id(r));
+             "Only %s measured this network: there is no other device to set it against.", name);
 }
 
 void page_net_links(xmlNodePtr a, const results *r, const char *prefix)
@@ -76,14 +77,10 @@ void page_net_links(xmlNodePtr a, const results *r, const char *prefix)
         site_attr(nn, "name", names[i]);
         site_attr(nn, "sizes", sizes_of(r, names[i]));
         int said = 0;
-        for (k = 0; k < s.n; k++) {
-            const netfit_cross *c = &s.c[k];
-            if (strcmp(c->net, names[i]) != 0 || !shown_view(&s, c))
-                continue;
-            netfit_sentence(c, buf, sizeof buf);
-            site_add(nn, "verdict", buf);
-            said = 1;
-        }
+        /* the answers are the conclusions' (netfit_summary): said once a
+         * page, the list links to each network's page */
+        for (k = 0; k < s.n && !said; k++)
+            said = strcmp(s.c[k].net, names[i]) == 0 && shown_view(&s, &s.c[k]);
         if (!said) {
             alone(r, buf, sizeof buf);
             site_add(nn, "verdict", buf);
@@ -135,6 +132,11 @@ static void add_layers(xmlNodePtr mn, const results *r, const char *net, wl_mode
     t = site_add(mn, "layers", NULL);
     site_attr(t, "base", q_base_id(r));
     site_attr(t, "other", other);
+    /* the caption and the heads name the devices as the prose does */
+    q_device_name(r, q_base_id(r), on, sizeof on);
+    site_attr(t, "base-name", on);
+    q_device_name(r, other, on, sizeof on);
+    site_attr(t, "other-name", on);
     head = site_add(t, "head", NULL);
     for (l = 0; l < spec.layers; l++) {
         xmlNodePtr h = site_add(head, "layer", NULL);
@@ -194,7 +196,12 @@ static xmlNodePtr annotate(const results *r, const netfit_set *s, const char *ne
         xmlNodePtr x;
         if (strcmp(c->net, net) != 0)
             continue;
-        netfit_sentence(c, buf, sizeof buf);
+        /* a link preview gives the first answer's first sentence */
+        if (!said) {
+            netfit_answer(r, c, buf, sizeof buf);
+            site_add(a, "summary", buf);
+        }
+        netfit_sentence(r, c, buf, sizeof buf);
         x = site_add(v, "verdict", buf);
         site_attr(x, "mode", workload_mode_name(c->mode));
         site_attr(x, "view", view_name(c->view));
@@ -203,6 +210,7 @@ static xmlNodePtr annotate(const results *r, const netfit_set *s, const char *ne
     }
     if (!said) {
         alone(r, buf, sizeof buf);
+        site_add(a, "summary", buf);
         site_add(v, "verdict", buf);
     }
     for (m = WL_INFERENCE; m <= WL_TRAINING; m++) {

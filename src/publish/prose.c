@@ -67,10 +67,14 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
 {
     int d;
     buf[0] = '\0';
+    /* never "measured" beside a made-up figure (q_synthetic) */
     fmt_append(buf, size,
                "Throughput of the whole stack in %s against the work per layer, log–log; "
-               "higher is faster, and every throughput quoted here was measured.",
-               workload_mode_name(m));
+               "higher is faster, and %s.",
+               workload_mode_name(m),
+               q_caveats(r) & Q_CAVEAT_SYNTHETIC
+                   ? "every throughput quoted here was measured but the synthetic ones"
+                   : "every throughput quoted here was measured");
     for (d = 0; d < r->ndevices; d++) {
         const rs_point *best = prose_peak_point(r, r->devices[d].id, (int)m);
         char g[96], name[256];
@@ -103,25 +107,26 @@ void prose_models(const results *r, wl_mode m, char *buf, size_t size)
             if (x->hidden == 0 || x->mode != m || x->view != FIT_RESIDENT || !x->ok ||
                 strcmp(x->device, dev) != 0)
                 continue;
+            /* the method once, then a sentence per device: each reads
+             * in one breath */
             if (!any++)
                 fmt_append(buf, size,
-                           " How well t = t0 + f/P fits, as the RMS of its relative "
-                           "error: per hidden width,");
-            fmt_append(buf, size, "%s%s%s%.1f%% at %d%s",
-                       k         ? ", "
-                       : any > 1 ? "; "
-                                 : " ",
-                       k ? "" : name, k ? "" : " ", 100.0 * x->rms_rel, x->hidden,
-                       x->poor ? " (poor)" : "");
+                           " How well t = t0 + f/P fits in %s is the RMS of its relative error, "
+                           "per hidden width and over all widths at once.",
+                           workload_mode_name(m));
+            fmt_append(buf, size, "%s%s%s%.1f%% at %d%s", k ? ", " : " For ", k ? "" : name,
+                       k ? "" : ": ", 100.0 * x->rms_rel, x->hidden, x->poor ? " (poor)" : "");
             k++;
         }
         if (g && g->ok && k)
-            fmt_append(buf, size, ", over all widths at once %.0f%%%s", 100.0 * g->rms_rel,
+            fmt_append(buf, size, "; %.0f%%%s over all widths", 100.0 * g->rms_rel,
                        g->poor ? " (poor)" : "");
+        if (k)
+            fmt_append(buf, size, ".");
     }
     if (any)
         fmt_append(buf, size,
-                   ". A poor model of %s (over %.0f%%) is neither drawn nor the basis "
+                   " A poor model of %s (over %.0f%%) is neither drawn nor the basis "
                    "of any statement.",
                    workload_mode_name(m), 100.0 * FIT_POOR_RMS);
 }
@@ -370,19 +375,22 @@ static int energy_example(const results *r, const char *base, const char *other,
     return found;
 }
 
-/* other against base in energy at one example shape, then per hidden width. */
+/* other against base in energy at one example shape, then per hidden
+ * width, a sentence each; the devices by name (q_device_name). */
 static void energy_pair(const results *r, const char *base, const char *other, wl_mode m, char *buf,
                         size_t size)
 {
     q_shape at;
     q_grid g;
     fit_hidden_cross h;
-    int n, i, said = 0;
-    char eo[32], eb[32], xo[32], xb[32];
+    int n, i;
+    char eo[32], eb[32], xo[32], xb[32], on[256], bn[256];
     const rs_point *po, *pb;
 
     if (!energy_example(r, base, other, m, &at, &n))
         return;
+    q_device_name(r, other, on, sizeof on);
+    q_device_name(r, base, bn, sizeof bn);
     po = q_point(r, other, m, at.hidden, at.batch);
     pb = q_point(r, base, m, at.hidden, at.batch);
     fmt_si(eo, sizeof eo, q_energy(po), 3, "J");
@@ -392,43 +400,49 @@ static void energy_pair(const results *r, const char *base, const char *other, w
     fmt_append(buf, size,
                "%sAt hidden %d batch %d, %s uses %s per step (%s per sample of the batch), "
                "%s %s (%s per sample); %d shape%s ha%s energy figures for both.",
-               buf[0] ? " " : "", at.hidden, at.batch, other, eo, xo, base, eb, xb, n,
-               n == 1 ? "" : "s", n == 1 ? "s" : "ve");
+               buf[0] ? " " : "", at.hidden, at.batch, on, eo, xo, bn, eb, xb, n, n == 1 ? "" : "s",
+               n == 1 ? "s" : "ve");
     q_grid_make(r, m, &g);
     for (i = g.nh - 1; i >= 0; i--) {
         if (q_energy_cross(r, base, other, m, g.h[i], &h) == 0)
             continue;
-        fmt_append(buf, size, "%s", said ? "; " : " By energy per step, ");
         switch (h.kind) {
         case CROSS_IN_RANGE:
-            fmt_append(buf, size, "%s uses less than %s from batch %.0f at hidden %d", other, base,
-                       ceil(h.batch - 1e-9), g.h[i]);
+            fmt_append(buf, size,
+                       " By energy per step at hidden %d, %s uses less than %s from batch %.0f.",
+                       g.h[i], on, bn, ceil(h.batch - 1e-9));
             break;
         case CROSS_ALWAYS:
-            fmt_append(buf, size, "%s uses less than %s at every batch measured at hidden %d",
-                       other, base, g.h[i]);
+            fmt_append(buf, size,
+                       " By energy per step at hidden %d, %s uses less than %s at every batch "
+                       "measured.",
+                       g.h[i], on, bn);
             break;
         default:
             fmt_append(buf, size,
-                       "%s never uses less than %s in the batches measured at "
-                       "hidden %d",
-                       other, base, g.h[i]);
+                       " By energy per step at hidden %d, %s never uses less than %s in the "
+                       "batches measured.",
+                       g.h[i], on, bn);
             break;
         }
-        said = 1;
     }
-    if (said)
-        fmt_append(buf, size, ".");
 }
 
-/* How dev's energy figures of mode m were measured, as the method was:
- * " cl:0.0 by NVML (the whole board, idle power included), over the timed
- * samples at 3 points and over a run of untimed steps of the same work,
- * apart from the timing, at 32;" */
-static void energy_method(const results *r, const char *dev, wl_mode m, char *buf, size_t size)
+/* How dev's energy figures of mode m were measured, as the method was, and
+ * what one of them covers: " NVIDIA H100 80GB HBM3 was read by NVML (the
+ * whole board, idle power included): over its timed samples at 3 points,
+ * and at 32 over a run of untimed steps of the same work, as the samples
+ * spanned too little.  At hidden 2048, batch 1024 its counter read 640 J
+ * over 2 s, 319 W on average: 842 mJ a step of 2.64 ms, transfers
+ * included."  The last from its point of the most work, so that a reader
+ * can check the figure against the telemetry's power. */
+static void energy_method(const results *r, const char *dev, wl_mode m, int again, char *buf,
+                          size_t size)
 {
     int i, timed = 0, apart = 0;
     tel_kind kind = TEL_NONE;
+    const rs_point *big = NULL;
+    char name[256], who[300], j[32], span[32], step[32], e[32];
     for (i = 0; i < r->npoints; i++) {
         const rs_point *p = &r->points[i];
         if (p->mode != m || strcmp(p->device, dev) != 0 || q_energy(p) < 0.0)
@@ -439,20 +453,46 @@ static void energy_method(const results *r, const char *dev, wl_mode m, char *bu
             apart++;
         else
             timed++;
+        if (p->tel.energy_span_s > 0.0 &&
+            (!big || workload_flops_per_layer(m, p->hidden, p->batch) >
+                         workload_flops_per_layer(m, big->hidden, big->batch)))
+            big = p;
     }
-    fmt_append(buf, size, " %s by %s, ", dev,
-               kind == TEL_NVML
-                   ? "NVML (the whole board, idle power included)"
-                   : "RAPL (the CPU packages, idle power and other processes included)");
-    if (timed)
-        fmt_append(buf, size, "over its timed samples at %d point%s%s", timed,
-                   timed == 1 ? "" : "s", apart ? " and " : "");
-    if (apart)
-        fmt_append(buf, size,
-                   "over a run of untimed steps of the same work, measured apart from the "
-                   "timing because the timed samples spanned too little, at %d point%s",
-                   apart, apart == 1 ? "" : "s");
-    fmt_append(buf, size, ";");
+    q_device_name(r, dev, name, sizeof name);
+    /* how, once a page: training's paragraph refers to inference's */
+    if (!again) {
+        fmt_append(buf, size, " %s was read by %s: ", name,
+                   kind == TEL_NVML
+                       ? "NVML (the whole board, idle power included)"
+                       : "RAPL (the CPU packages, idle power and other processes included)");
+        if (timed)
+            fmt_append(buf, size, "over its timed samples at %d point%s%s", timed,
+                       timed == 1 ? "" : "s", apart ? ", and " : "");
+        if (apart)
+            fmt_append(buf, size,
+                       "at %d%s over a run of untimed steps of the same work, as the timed samples "
+                       "spanned too little",
+                       apart,
+                       timed        ? ""
+                       : apart == 1 ? " point"
+                                    : " points");
+        fmt_append(buf, size, ".");
+    }
+    if (!big)
+        return;
+    fmt_si(j, sizeof j, big->tel.energy_j, 3, "J");
+    fmt_time(span, sizeof span, big->tel.energy_span_s);
+    fmt_time(step, sizeof step, big->tel.energy_span_s / big->tel.energy_samples);
+    fmt_si(e, sizeof e, q_energy(big), 3, "J");
+    if (again)
+        snprintf(who, sizeof who, "the counter of %s", name);
+    else
+        snprintf(who, sizeof who, "its counter");
+    fmt_append(buf, size,
+               " At hidden %d, batch %d %s read %s over %s, %.0f W on average: %s a step of "
+               "%s%s.",
+               big->hidden, big->batch, who, j, span, big->tel.energy_j / big->tel.energy_span_s, e,
+               step, big->has_transfer ? ", transfers included" : "");
 }
 
 /* Why base has no energy figures and what that leaves: never a guessed
@@ -461,45 +501,53 @@ static void no_base_energy(const results *r, const char *base, int with, char *b
 {
     const char *why = q_energy_none(r, base);
     const char *alone = with == 1 ? "the other device's alone" : "the other devices' alone";
+    char name[256];
+    q_device_name(r, base, name, sizeof name);
     if (why && strcmp(why, "absent") == 0)
         fmt_append(buf, size,
                    " %s has no energy figures: this host exposes no RAPL counter (no package "
-                   "domain in /sys/class/powercap, as in most virtual machines), so no energy "
+                   "domain in /sys/class/powercap, as in most virtual machines). So no energy "
                    "crossover can be stated; the energy figures are %s.",
-                   base, alone);
+                   name, alone);
     else if (why && strcmp(why, "root-only") == 0)
         fmt_append(buf, size,
                    " %s has no energy figures: its RAPL counters are readable by root only (run "
-                   "as root, or make /sys/class/powercap/intel-rapl:*/energy_uj readable, for "
-                   "them and an energy crossover), so no energy crossover can be stated; the "
-                   "energy figures are %s.",
-                   base, alone);
+                   "as root, or make /sys/class/powercap/intel-rapl:*/energy_uj readable). So "
+                   "no energy crossover can be stated; the energy figures are %s.",
+                   name, alone);
     else
         fmt_append(buf, size,
                    " %s has no energy figures (its counters were not readable), "
                    "so energy is not compared with it.",
-                   base);
+                   name);
 }
 
 void prose_energy(const results *r, wl_mode m, char *buf, size_t size)
 {
     const char *base = q_base_id(r);
+    /* training after inference on the same page: the method is said once */
+    const int again = m == WL_TRAINING && q_has_energy(r, NULL, WL_INFERENCE);
     int d, with = 0;
     buf[0] = '\0';
     for (d = 0; d < r->ndevices; d++)
         with += q_has_energy(r, r->devices[d].id, m);
     if (with == 0)
         return;
-    fmt_append(buf, size,
-               "Energy per step in %s is a device's energy counter's advance over a run of "
-               "steps divided by their number, kept only where the run spanned at least %.0f s:",
-               workload_mode_name(m), TEL_MIN_ENERGY_SPAN);
+    if (again)
+        fmt_append(buf, size, "Energy per step in %s was read as in inference.",
+                   workload_mode_name(m));
+    else
+        fmt_append(buf, size,
+                   "Energy per step in %s is an energy counter's advance over a run of whole "
+                   "steps, divided by their number; only runs of at least %.0f s count. A step's "
+                   "transfers are part of it where a device has them.",
+                   workload_mode_name(m), TEL_MIN_ENERGY_SPAN);
     for (d = 0; d < r->ndevices; d++)
         if (q_has_energy(r, r->devices[d].id, m))
-            energy_method(r, r->devices[d].id, m, buf, size);
-    buf[strlen(buf) - 1] = '.';
+            energy_method(r, r->devices[d].id, m, again, buf, size);
     if (!q_has_energy(r, base, m)) {
-        no_base_energy(r, base, with, buf, size);
+        if (!again)
+            no_base_energy(r, base, with, buf, size);
         return;
     }
     for (d = 0; d < r->ndevices; d++)
@@ -551,7 +599,7 @@ void prose_telemetry(const results *r, char *buf, size_t size)
         int n = 0, energy = 0, throttled = 0, first = 1;
         unsigned long long reasons = 0;
         tel_kind kind = TEL_NONE;
-        char words[256];
+        char words[256], name[256];
         for (i = 0; i < r->npoints; i++) {
             const tel_point *t = &r->points[i].tel;
             if (strcmp(r->points[i].device, id) != 0 || t->kind == TEL_NONE)
@@ -570,10 +618,11 @@ void prose_telemetry(const results *r, char *buf, size_t size)
         }
         if (n == 0)
             continue;
+        q_device_name(r, id, name, sizeof name);
         fmt_append(buf, size,
                    "%s%s (%s, read before and after the timed samples of %d "
                    "point%s)",
-                   buf[0] ? " " : "Telemetry: ", id, kind == TEL_NVML ? "NVML" : "RAPL", n,
+                   buf[0] ? " " : "Telemetry: ", name, kind == TEL_NVML ? "NVML" : "RAPL", n,
                    n == 1 ? "" : "s");
         if (sm.n + mem.n + pw.n + tc.n > 0)
             fmt_append(buf, size, ": ");
@@ -581,13 +630,15 @@ void prose_telemetry(const results *r, char *buf, size_t size)
         put_range(buf, size, "memory clock", &mem, "MHz", &first);
         put_range(buf, size, "power", &pw, "W", &first);
         put_range(buf, size, "temperature", &tc, "°C", &first);
-        fmt_append(buf, size, "; energy at %d of them", energy);
+        /* the readings, then what they found, apart: a sentence a reader
+         * takes in at once */
+        fmt_append(buf, size, ". Energy was read at %d of them", energy);
         if (throttled) {
             tel_throttle_words(reasons, words, sizeof words);
-            fmt_append(buf, size, "; %d measured while throttled (%s), marked † in the tables",
-                       throttled, words);
+            fmt_append(buf, size, "; %d %s measured while throttled (%s), marked † in the tables",
+                       throttled, throttled == 1 ? "was" : "were", words);
         } else if (kind == TEL_NVML) {
-            fmt_append(buf, size, "; none measured while throttled");
+            fmt_append(buf, size, "; none was measured while throttled");
         }
         fmt_append(buf, size, ".");
     }

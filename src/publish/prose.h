@@ -103,8 +103,8 @@ void prose_net_lead(const results *r, char *buf, size_t size);
  * characters, for its page, the feed's item titles and the archive: the
  * most of "NVIDIA H100 80GB HBM3 beats OpenBLAS (16 threads) from batch 38
  * at hidden 128 (inference, vm)" that fits, dropping the machine, the
- * mode, then the base device's name; prefixed "Partial: 12 of 35 points: "
- * for a run that did not finish. */
+ * mode, then the base device's name; prefixed by its weightiest caveat
+ * (prose_caveat_title: "Partial: 12 of 35 points: ", "No GPU: "). */
 void prose_headline(const results *r, const findings *F, char *buf, size_t size);
 
 /* The title of a run: its page's <title> and heading, and its feed
@@ -125,6 +125,10 @@ void prose_title(const char *title, const results *r, const findings *F, char *b
  * own flag, and its row of the table, stay as they were. */
 #define PROSE_DRIFT_ALPHA 0.05
 #define PROSE_DRIFT_RATIO 1.10
+/* A warning's list (drift, failed points) names at most this many
+ * points, and counts the rest (a sentence of at most 35 words,
+ * tests/prose_lint). */
+#define PROSE_NAMED_POINTS 2
 
 /* The warnings of a run, one per entry of w[0..max): partial run, a busy
  * machine (others' share of the CPU, machstate.h), a framework's threads
@@ -138,12 +142,35 @@ int prose_warnings(const results *r, char (*w)[PROSE_WARNING], int max);
  * steal 1.1%, 0.6 of 2 CPUs" (each share left out below 0.5% and 0.05%). */
 void prose_busy_pass(const results *r, const rs_pass *p, char *buf, size_t size);
 
-/* The warnings in a few words, for the archive's entries: "partial: 12
- * of 35 points; busy machine (2 passes); drift at 4 points; threads
- * contend in torch:cpu"; "" when
+/* The warnings in a few words, for the archive's entries (after the
+ * caveats, prose_caveat_short) and compare's: "partial: 12 of 35 points;
+ * busy machine (2 passes); drift at 4 points; threads contend in PyTorch
+ * (CPU)"; "" when
  * there is nothing to warn of.  Only what a digest keeps (cache.h: no
  * samples) may count here, so that an entry reads the same from either. */
 void prose_flags(const results *r, char *buf, size_t size);
+
+/* The caveats of a run (q_caveats) in words, each written here once for
+ * every output.  prose_caveat_title: the weightiest alone, in the fewest
+ * words, for the title's prefix ("partial: 12 of 35 points", "partly
+ * synthetic", "no GPU", "OpenBLAS on old kernels"); "" when there is
+ * none. */
+void prose_caveat_title(const results *r, char *buf, size_t size);
+
+/* Every caveat in a few words, for the descriptions a link preview or a
+ * feed reader shows and the archive's entries: "Partly synthetic; no
+ * GPU; OpenBLAS on old kernels." ("" when there is none); a partial run's
+ * first where partial is 1 (the archive's entries give it with the
+ * warnings, prose_flags). */
+void prose_caveat_short(const results *r, int partial, char *buf, size_t size);
+
+/* The caveats a reader must know before any figure, a sentence each in
+ * w[0..max) (the page's lines above its lead, summary.md's, the feed
+ * item's): made-up devices, no GPU measured, a library held to older
+ * kernels.  A partial run is the warnings' (prose_warnings) and the
+ * title's.  Returns how many. */
+#define PROSE_CAVEAT 600
+int prose_caveats(const results *r, char (*w)[PROSE_CAVEAT], int max);
 
 /* "partial: 12 of 35 points" for a run that did not finish (counting
  * the points it reached, measured or not), "" for one that did. */

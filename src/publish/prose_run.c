@@ -374,7 +374,7 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
     int i, n = 0;
     buf[0] = '\0';
     prefix[0] = '\0';
-    prose_partial_text(r, part, sizeof part);
+    prose_caveat_title(r, part, sizeof part);
     if (part[0])
         snprintf(prefix, sizeof prefix, "%c%s: ", toupper_first(part), part + 1);
     if (!f) {
@@ -387,7 +387,9 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
             snprintf(c[n++], sizeof c[0], "%s alone peaks at %s on %s", other, ci, host);
             snprintf(c[n++], sizeof c[0], "%s alone peaks at %s", other, ci);
         } else if (!(n = net_headline(r, c))) {
-            snprintf(c[n++], sizeof c[0], "Dense layers on %s: %d point%s, no verdict", host,
+            char machine[300];
+            q_machine_words(r, machine, sizeof machine);
+            snprintf(c[n++], sizeof c[0], "Dense layers on %s: %d point%s, no verdict", machine,
                      r->npoints, r->npoints == 1 ? "" : "s");
         }
         fit_title(prefix, c, n, buf, size);

@@ -94,7 +94,7 @@ static int article_html(const report_ctx *x, int k, char **out, err *e)
 }
 
 /* Run k's feed item as the cache keeps it: its title (the verdict), its
- * description (the warnings first, the answer, and what changed since the
+ * description (the caveats and the warnings first, the answer, and what changed since the
  * previous run) and its article, apart by ITEM_SEP; run k's full model,
  * findings and comparison in place. */
 #define ITEM_SEP '\x1e'
@@ -103,6 +103,7 @@ int report_item_make(const report_ctx *x, int k, char **item, err *e)
     const results *r = x->a.v[k].r;
     const cmp_slot *cs = x->cmp;
     char *body = NULL, title[1024], buf[8192], warn[MAX_WARNINGS][PROSE_WARNING];
+    char caveat[MAX_WARNINGS][PROSE_CAVEAT];
     size_t n, nt;
     int rc, i, nw;
     if ((rc = article_html(x, k, &body, e)) < 0)
@@ -110,6 +111,10 @@ int report_item_make(const report_ctx *x, int k, char **item, err *e)
     /* the title says the verdict (and that a run is partial) */
     report_page_title(x, k, title, sizeof title);
     buf[0] = '\0';
+    /* the caveats before anything, as on the page */
+    nw = prose_caveats(r, caveat, MAX_WARNINGS);
+    for (i = 0; i < nw; i++)
+        fmt_append(buf, sizeof buf, "%s ", caveat[i]);
     nw = prose_warnings(r, warn, MAX_WARNINGS);
     for (i = 0; i < nw; i++)
         fmt_append(buf, sizeof buf, "Warning: %s ", warn[i]);

@@ -16,7 +16,26 @@
 #include "figure.h"
 #include "fmt.h"
 #include "fsx.h"
+#include "query.h"
 #include "workload.h"
+
+/* The devices of series s as people name them (q_device_name, in its
+ * newest run): "PoCL (CPU)", never the id or the driver's string. */
+static void series_names(const hist_series *s, char *base, char *other, size_t size)
+{
+    const results *r = s->runs[s->nruns - 1];
+    q_device_name(r, s->base, base, size);
+    q_device_name(r, s->other, other, size);
+}
+
+/* Series s's title: "NVIDIA H100 80GB HBM3 against OpenBLAS (16 threads),
+ * inference". */
+static void series_title(const hist_series *s, char *buf, size_t size)
+{
+    char base[256], other[256];
+    series_names(s, base, other, sizeof base);
+    snprintf(buf, size, "%s against %s, %s", other, base, workload_mode_name(s->mode));
+}
 
 /* "38 (95% CI 32–44)" as the findings write a width's crossover, or
  * "always", "never" or "—". */
@@ -97,37 +116,41 @@ static int history_row(const hist_series *s, int i)
 
 /* The table under a series' charts: one row per run, or per week (see
  * history_row). */
-static void history_table(xmlNodePtr parent, const hist_series *s)
+static void history_table(xmlNodePtr parent, const hist_series *s, int first_table)
 {
     static const char *const first[] = {"#", "Run"};
     xmlNodePtr t = site_add(parent, "table", NULL), head, row, c;
-    char buf[256];
+    char buf[400], title[600], cap[1400], base[256], other[256];
     int i, w;
-    site_attr(t, "caption",
-              "Each run of the pair, oldest first: the crossover batch of the resident time "
-              "at each hidden width with its 95% interval (always: the other device won at every "
-              "batch measured; never: at none), each device's peak throughput with the interval "
-              "of that point's median, and what changed since the previous run.");
-    if (s->nruns > HIST_TABLE_RUNS) {
-        char cap[700];
-        snprintf(cap, sizeof cap,
-                 "Each run of the pair, oldest first, one row per week (the newest run of the "
-                 "week: # counts every run), and a row of its own for each run where a change "
-                 "starts or the setup changed: the crossover batch of the resident time at each "
-                 "hidden width with its 95%% interval (always: the other device won at every "
-                 "batch measured; never: at none), each device's peak throughput with the "
-                 "interval of that point's median, and what changed since the previous run. "
-                 "The charts above show every run; the archive lists them all.");
-        site_attr(t, "caption", cap);
-    }
+    /* the pair named in the caption: a page of several series never
+     * repeats one */
+    series_title(s, title, sizeof title);
+    snprintf(cap, sizeof cap, "Each run of %s, oldest first%s%s.", title,
+             s->nruns > HIST_TABLE_RUNS
+                 ? ", one row per week (the newest run of the week: # counts every run) and a "
+                   "row of its own for each run where a change starts or the setup changed"
+                 : "",
+             first_table ? "" : ", read as the first table");
+    /* what the cells are, once a page */
+    if (first_table)
+        fmt_append(cap, sizeof cap,
+                   " A cell gives the crossover batch of the resident time at a hidden width with "
+                   "its 95%% interval (always: the other device won at every batch measured; "
+                   "never: at none). Then each device's peak throughput, with the interval of "
+                   "that point's median, and what changed since the previous run.");
+    if (s->nruns > HIST_TABLE_RUNS)
+        fmt_append(cap, sizeof cap,
+                   " The charts above show every run; the archive lists them all.");
+    site_attr(t, "caption", cap);
     head = site_head(t, first, 2);
     for (w = 0; w < s->nwidths; w++) {
         snprintf(buf, sizeof buf, "hidden %d", s->hidden[w]);
         site_add(head, "th", buf);
     }
-    snprintf(buf, sizeof buf, "%s peak", s->base);
+    series_names(s, base, other, sizeof base);
+    snprintf(buf, sizeof buf, "%s peak", base);
     site_add(head, "th", buf);
-    snprintf(buf, sizeof buf, "%s peak", s->other);
+    snprintf(buf, sizeof buf, "%s peak", other);
     site_add(head, "th", buf);
     site_add(head, "th", "What changed");
     for (i = 0; i < s->nruns; i++) {
@@ -161,6 +184,7 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
                           const char *title, err *e)
 {
     char dir[PATHMAX], base[PATHMAX], peak[PATHMAX], href[300], alt[600], text[1200];
+    char bname[256], oname[256];
     char mark[sizeof s->anchor + 16];
     const char *bases[2] = {base, peak};
     cache_hasher h;
@@ -192,10 +216,11 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
              "interval bands and the detected changes.",
              title);
     site_attr(c, "alt", alt);
+    series_names(s, bname, oname, sizeof bname);
     snprintf(text, sizeof text,
              "From what batch %s beats %s (%s, resident data), run by run, oldest first; a band "
              "is the 95%% interval, a dashed line a detected change.",
-             s->other, s->base, workload_mode_name(s->mode));
+             oname, bname, workload_mode_name(s->mode));
     site_add(c, "p", text);
     c = site_add(sn, "chart", NULL);
     snprintf(href, sizeof href, "history/%s-peak", s->anchor);
@@ -204,8 +229,9 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
              title);
     site_attr(c, "alt", alt);
     snprintf(text, sizeof text,
-             "The fastest point of each device, run by run (FLOP/s of the whole stack), with the "
-             "95%% interval of its median step time.");
+             "The fastest point of %s and of %s in %s, run by run (FLOP/s of the whole stack), "
+             "with the 95%% interval of its median step time.",
+             oname, bname, workload_mode_name(s->mode));
     site_add(c, "p", text);
     return BE_OK;
 }
@@ -214,15 +240,16 @@ static int history_charts(const report_ctx *x, xmlNodePtr sn, const hist_series 
  * were a cache apart (history.c: no level of a device on them). */
 static void history_left_out(xmlNodePtr sn, const hist_series *s)
 {
-    char buf[1600];
+    char buf[1600], bname[256], oname[256];
     int d, k, n;
     for (d = 0; d < 2; d++) {
         if (!s->level[d] || s->nlevel[d] < 3)
             continue;
+        series_names(s, bname, oname, sizeof bname);
         snprintf(buf, sizeof buf,
                  "Left out of %s's run-level step time, as the host's CPUs were a cache apart "
                  "while they ran (it can be up to \xc3\x97%.1f slower for that alone): ",
-                 d ? s->other : s->base, COMPARE_APART_REACH);
+                 d ? oname : bname, COMPARE_APART_REACH);
         for (k = 0, n = 0; k < s->nruns; k++)
             if (!s->level[d][k].has)
                 fmt_append(buf, sizeof buf, "%s#%d %s", n++ ? ", " : "", k + 1,
@@ -241,14 +268,26 @@ static int annotate_history(const report_ctx *x, xmlNodePtr *out, err *e)
     int i, j, rc;
     *out = a;
     site_add(a, "title", "History: how each answer moved over the runs");
+    /* what a link preview says: the lead's first sentence, not a change's
+     * whole story */
     snprintf(buf, sizeof buf,
-             "%d run%s, %d series (one per host, mode and pair of devices). A change is a step "
-             "in a series that at least %d runs on each side show: found by E-divisive means on "
-             "the logarithms, kept when the step's 95%% interval excludes no change and its size "
-             "exceeds %.0f%%, with each side's uncertainty never below what its runs' own "
-             "intervals give, so that one noisy run is never a change.",
-             x->a.n, x->a.n == 1 ? "" : "s", x->h.n, CHG_MIN_SIDE, 100.0 * CHG_NOISE);
+             "%d run%s, %d series (one per host, mode and pair of devices): how each answer "
+             "moved.",
+             x->a.n, x->a.n == 1 ? "" : "s", x->h.n);
+    site_add(a, "summary", buf);
+    fmt_append(buf, sizeof buf,
+               " A change is a step in a series that at least %d runs on each "
+               "side show.",
+               CHG_MIN_SIDE);
     site_add(a, "intro", buf);
+    /* how, apart from the lead: the method's paragraph */
+    snprintf(buf, sizeof buf,
+             "A change is found by E-divisive means on the logarithms, and kept when the step's "
+             "95%% interval excludes no change and its size exceeds %.0f%%. Each side's "
+             "uncertainty is never below what its runs' own intervals give, so that one noisy "
+             "run is never a change.",
+             100.0 * CHG_NOISE);
+    site_add(a, "method", buf);
     for (i = 0; i < x->h.n; i++) {
         const hist_series *s = &x->h.s[i];
         if (!host || strcmp(host, s->host) != 0) {
@@ -257,7 +296,7 @@ static int annotate_history(const report_ctx *x, xmlNodePtr *out, err *e)
             site_attr(hn, "name", host);
         }
         sn = site_add(hn, "series", NULL);
-        history_series_title(s, title, sizeof title);
+        series_title(s, title, sizeof title);
         site_attr(sn, "anchor", s->anchor);
         site_attr(sn, "title", title);
         site_attrf(sn, "runs", "%d", s->nruns);
@@ -268,7 +307,7 @@ static int annotate_history(const report_ctx *x, xmlNodePtr *out, err *e)
         history_left_out(sn, s);
         if ((rc = history_charts(x, sn, s, title, e)) < 0)
             return rc;
-        history_table(sn, s);
+        history_table(sn, s, i == 0);
     }
     return BE_OK;
 }

@@ -58,9 +58,8 @@ static void add_chart(xmlNodePtr parent, const char *dir, const char *href_prefi
  * (transfer 0) or with transfers, or why there is none; "†" after a time
  * measured while the device was throttled (telemetry.h), "↗" after one
  * that drifted (status drift).  The interval itself is text of the cell
- * (attribute ci), not only its title: a phone has no hover.  Returns 1
- * when the time drifted. */
-static int add_cell(xmlNodePtr row, const rs_point *p, int transfer)
+ * (attribute ci), not only its title: a phone has no hover. */
+static void add_cell(xmlNodePtr row, const rs_point *p, int transfer)
 {
     xmlNodePtr c;
     char buf[64];
@@ -102,9 +101,7 @@ static int add_cell(xmlNodePtr row, const rs_point *p, int transfer)
                              "10%"
                            : "",
                    p->tel.throttled ? "; measured while the device was throttled" : "");
-        return s->drift != 0;
     }
-    return 0;
 }
 
 /* The energy cell of p: joules per step; under it, per sample of the
@@ -135,6 +132,20 @@ static void add_energy_cell(xmlNodePtr row, const rs_point *p)
     }
 }
 
+/* 1 when a cell of mode m's table is marked as drifting (its point's own
+ * drift test, stats.h, in the view the cell shows). */
+static int any_drift(const results *r, wl_mode m)
+{
+    int i;
+    for (i = 0; i < r->npoints; i++) {
+        const rs_point *p = &r->points[i];
+        if (p->mode == m && q_ok(p) && !p->net[0] &&
+            (p->resident.drift || (p->has_transfer && p->transfer.drift)))
+            return 1;
+    }
+    return 0;
+}
+
 /* 1 when a point of mode m was measured while its device was throttled. */
 static int any_throttled(const results *r, wl_mode m)
 {
@@ -152,9 +163,11 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 {
     q_shape shapes[Q_MAX_SHAPES];
     int n = q_shapes(r, m, shapes, Q_MAX_SHAPES), i, d, energy = q_has_energy(r, NULL, m);
-    int drift = 0;
     xmlNodePtr t = site_add(parent, "table", NULL), g, row;
-    char buf[64], cap[1024];
+    char buf[64], cap[1200];
+    /* training's table after inference's: its marks were said there, and
+     * a page says a thing once */
+    const int again = m == WL_TRAINING && q_has_mode(r, NULL, WL_INFERENCE);
     if (energy)
         site_attr(t, "energy", "yes");
     for (i = 0; i < n; i++) {
@@ -171,7 +184,7 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
             figure_device_label(r, d, name, sizeof name);
             row = site_add(g, "row", NULL);
             site_attr(row, "device", name);
-            drift |= add_cell(row, p, 0);
+            add_cell(row, p, 0);
             if (energy)
                 add_energy_cell(row, transfers ? NULL : p);
             if (!transfers)
@@ -181,37 +194,39 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
             snprintf(l, sizeof l, "%s with transfers", name);
             row = site_add(g, "row", NULL);
             site_attr(row, "device", l);
-            drift |= add_cell(row, p, 1);
+            add_cell(row, p, 1);
             if (energy)
                 add_energy_cell(row, p);
         }
     }
-    /* every sentence names the mode: the two tables' captions share no
-     * sentence (tests/prose_lint) */
     snprintf(cap, sizeof cap,
-             "Median time of one step of %d layer%s in %s at each shape, a row per device, "
-             "with its 95%% interval and the number of samples n under it. In %s, "
-             "\xe2\x80\x9cwide\xe2\x80\x9d marks an interval reaching more than 10%% from the "
-             "median and \xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper end is over "
-             "2\xc3\x97 its lower (it says nothing); — means out of memory.",
+             "Median time of one step of %d layer%s (%s) at each shape, a row per "
+             "device%s.",
              r->prov.layers, r->prov.layers == 1 ? "" : "s", workload_mode_name(m),
-             workload_mode_name(m));
-    if (energy)
+             again ? ", marked as the inference table is" : "");
+    if (!again)
         fmt_append(cap, sizeof cap,
-                   " Energy in %s: per step, where the device's counter covered at least a "
-                   "second of samples. Under each energy figure of %s, the energy per sample of "
-                   "the batch, and the steps it was measured over: their time and mean power.",
-                   workload_mode_name(m), workload_mode_name(m));
-    if (drift)
+                   " Under each: its 95%% interval and the number of samples n. "
+                   "\xe2\x80\x9cWide\xe2\x80\x9d marks an interval reaching more than 10%% "
+                   "from the median; \xe2\x80\x9cuninformative\xe2\x80\x9d one whose upper "
+                   "end is over 2\xc3\x97 its lower (it says nothing). A dash (\xe2\x80\x94) "
+                   "means out of memory.");
+    if (any_drift(r, m) && !(again && any_drift(r, WL_INFERENCE)))
         fmt_append(cap, sizeof cap,
-                   " In %s, \xe2\x86\x97 marks a time that slowed while measured (drift): "
-                   "the last third of its samples more than 2%% slower than the first, beyond "
-                   "chance.",
-                   workload_mode_name(m));
-    if (any_throttled(r, m))
+                   " An arrow \xe2\x86\x97 marks a time that got slower while it was measured "
+                   "(its last third against its first, one-sided p < 0.01 and 2%% slower).");
+    /* a step's energy is of the whole step (backend.h: upload, step,
+     * read-back), so it sits on the row of the time with transfers */
+    if (energy && !(again && q_has_energy(r, NULL, WL_INFERENCE)))
         fmt_append(cap, sizeof cap,
-                   " † measured while the device was throttled (power "
-                   "cap, thermal or hardware slowdown).");
+                   " Energy: per whole step (transfers included where the device has them), "
+                   "where its counter covered at least a second of steps. Under it, the energy "
+                   "per sample of the batch, and the time and mean power of the steps it was "
+                   "measured over.");
+    if (any_throttled(r, m) && !(again && any_throttled(r, WL_INFERENCE)))
+        fmt_append(cap, sizeof cap,
+                   " A dagger \xe2\x80\xa0 marks a time measured while the device was "
+                   "throttled (power cap, thermal or hardware slowdown).");
     site_attr(t, "caption", cap);
 }
 
@@ -222,10 +237,11 @@ static void add_table(xmlNodePtr parent, const results *r, wl_mode m)
 static void add_relative(xmlNodePtr mn, const results *r, const findings *F, wl_mode m, int cost,
                          const char *dir, const char *chart_prefix)
 {
-    char buf[8192], alt[512];
+    char buf[8192], alt[512], base[256];
     prose_relative(r, F, m, cost, buf, sizeof buf);
+    q_device_name(r, q_base_id(r), base, sizeof base);
     snprintf(alt, sizeof alt, "Chart: bars of %s relative to %s (%s), lower is %s.",
-             cost ? "the cost of a step" : "step time", q_base_id(r), workload_mode_name(m),
+             cost ? "the cost of a step" : "step time", base, workload_mode_name(m),
              cost ? "cheaper" : "better");
     add_chart(mn, dir, chart_prefix,
               runcharts_name(cost ? RUNCHARTS_COST : RUNCHARTS_RELATIVE_TIME), m, alt, buf);
@@ -237,9 +253,10 @@ static void add_relative(xmlNodePtr mn, const results *r, const findings *F, wl_
 static void add_square(xmlNodePtr mn, const results *r, const findings *F, wl_mode m,
                        const char *dir, const char *chart_prefix)
 {
-    const char *mode = workload_mode_name(m), *base = q_base_id(r);
-    char buf[8192], alt[512];
+    const char *mode = workload_mode_name(m);
+    char buf[8192], alt[512], base[256];
 
+    q_device_name(r, q_base_id(r), base, sizeof base);
     prose_throughput(r, m, buf, sizeof buf);
     snprintf(alt, sizeof alt,
              "Chart: throughput in FLOP/s against FLOPs per layer (%s), "
@@ -333,6 +350,42 @@ static void add_run_changes(const report_ctx *x, xmlNodePtr a, int k, const char
     }
 }
 
+/* The characters (not bytes) of UTF-8 text s. */
+static size_t text_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* What a link preview says of run r (description, og:description): its
+ * caveats in a few words (prose_caveat_short), then its summary
+ * (prose_summary), or its headline where both would not fit
+ * PROSE_SUMMARY_MAX; a summary that is the headline loses the caveat its
+ * title starts with, said just before. */
+static void describe(const results *r, const findings *F, char *buf, size_t size)
+{
+    char sum[1024], cav[256], pre[80];
+    size_t n, skip = 0;
+    prose_summary(r, F, sum, sizeof sum);
+    prose_caveat_short(r, 1, cav, sizeof cav);
+    if (!cav[0]) {
+        snprintf(buf, size, "%s", sum);
+        return;
+    }
+    prose_caveat_title(r, pre, sizeof pre);
+    n = strlen(pre);
+    if (n && strlen(sum) > n + 2 && strncmp(sum + 1, pre + 1, n - 1) == 0 && sum[n] == ':')
+        skip = n + 2;
+    snprintf(buf, size, "%s %s", cav, sum + skip);
+    if (text_chars(buf) <= PROSE_SUMMARY_MAX)
+        return;
+    prose_headline(r, F, sum, sizeof sum);
+    skip = n && strncmp(sum + 1, pre + 1, n - 1) == 0 && sum[n] == ':' ? n + 2 : 0;
+    snprintf(buf, size, "%s %s", cav, sum + skip);
+}
+
 /* The annotation of run k.  prefix: from the page to OUT/; chart links
  * get chart_prefix (prefix + "runs/<id>/" unless the page is beside
  * them). */
@@ -345,6 +398,7 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     xmlNodePtr a = xmlNewNode(NULL, BAD_CAST "annotation"), lead, cc;
     const finding *hf;
     char buf[8192], date[64], warn[MAX_WARNINGS][PROSE_WARNING];
+    char caveat[MAX_WARNINGS][PROSE_CAVEAT];
     int m, i, nw, dirty;
 
     report_page_title(x, k, buf, sizeof buf);
@@ -353,6 +407,16 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
     site_attr(a, "date", date);
     site_attr(a, "datetime", r->prov.started);
     site_add(a, "title", buf);
+    /* what changes the meaning of every figure, above them all: in a few
+     * words (as the description starts), then a sentence each */
+    prose_caveat_short(r, 1, buf, sizeof buf);
+    if (buf[0]) {
+        cc = site_add(a, "caveats", NULL);
+        site_attr(cc, "short", buf);
+        nw = prose_caveats(r, caveat, MAX_WARNINGS);
+        for (i = 0; i < nw; i++)
+            site_add(cc, "caveat", caveat[i]);
+    }
     /* the answer in three sentences (the headline finding's), the detail
      * of every finding under it, and the summary link previews show */
     lead = site_add(a, "lead", NULL);
@@ -382,7 +446,7 @@ xmlNodePtr report_annotate_run(const report_ctx *x, int k, const char *prefix,
         site_add(lead, "note",
                  "No prices were given, so there are no cost figures (run with "
                  "--price DEVICE=USD_PER_HOUR for each device).");
-    prose_summary(r, &x->F[k], buf, sizeof buf);
+    describe(r, &x->F[k], buf, sizeof buf);
     site_add(a, "summary", buf);
     systable_add(a, r);
     prose_telemetry(r, buf, sizeof buf);
@@ -432,7 +496,7 @@ static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const cha
                            const char *out)
 {
     xmlNodePtr h = site_add(a, "hosts", NULL);
-    char buf[4096], alt[300], kind[64];
+    char buf[4096], alt[600], kind[64], base[256];
     int k;
     if (m)
         snprintf(buf, sizeof buf,
@@ -460,10 +524,11 @@ static void annotate_hosts(xmlNodePtr a, const results *m, int nhosts, const cha
         snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s", runcharts_name(RUNCHARTS_THROUGHPUT));
         add_chart(h, out, "", kind, (wl_mode)k, alt, buf);
         prose_relative(m, NULL, (wl_mode)k, 0, buf, sizeof buf);
+        q_device_name(m, q_base_id(m), base, sizeof base);
         snprintf(alt, sizeof alt,
                  "Chart: step time of the devices of every host relative to %s "
                  "(%s).",
-                 q_base_id(m), mode);
+                 base, mode);
         snprintf(kind, sizeof kind, RUNCHARTS_HOSTS "%s", runcharts_name(RUNCHARTS_RELATIVE_TIME));
         add_chart(h, out, "", kind, (wl_mode)k, alt, buf);
     }
@@ -521,14 +586,17 @@ int report_render_run(report_ctx *x, int k, err *e)
     snprintf(p, sizeof p, "%s/style.css", u->dir);
     if ((rc = site_put(&x->box, p, x->s.css, x->s.css_len, 1, e)) < 0)
         return rc;
-    /* a network's page names the site or the host, not the run's verdict
-     * on its square shapes */
+    /* a network's page names the site or the machine (by its CPU, not
+     * its host name), not the run's verdict on its square shapes */
     {
         char raw[1024];
-        if (x->s.title[0])
+        if (x->s.title[0]) {
             snprintf(raw, sizeof raw, "%s", x->s.title);
-        else
-            snprintf(raw, sizeof raw, "CPU or GPU? Dense layers on %s", q_machine_name(u->r));
+        } else {
+            char machine[300];
+            q_machine_words(u->r, machine, sizeof machine);
+            snprintf(raw, sizeof raw, "%s", machine);
+        }
         utf8_line(p, sizeof p, raw);
     }
     if ((rc = page_net_render(&x->s, &x->box, u->r, u->dir, archive_files(u), p, e)) < 0)

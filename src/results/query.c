@@ -622,6 +622,12 @@ void q_device_name(const results *r, const char *dev, char *buf, size_t size)
         size_t n = strlen(buf);
         snprintf(buf + n, size - n, " [%s]", dev);
     }
+    /* a made-up device never goes by a measured one's name alone: every
+     * sentence, legend and title that quotes its figures says so */
+    if (q_synthetic(r, me)) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, size - n, " (synthetic)");
+    }
 }
 
 int q_ci_uninformative(double lo, double hi)
@@ -938,4 +944,42 @@ int q_same_machine(const results *a, const results *b)
     q_machine_print(a, fa, sizeof fa);
     q_machine_print(b, fb, sizeof fb);
     return strcmp(fa, fb) == 0;
+}
+
+/* ---- what a reader must know before any figure (issue 47) --------------- */
+
+int q_synthetic(const results *r, int d)
+{
+    return d >= 0 && d < r->ndevices && devinfo_prop(&r->devices[d], "synthetic") != NULL;
+}
+
+const char *q_handicap(const results *r, int d)
+{
+    return d >= 0 && d < r->ndevices ? devinfo_prop(&r->devices[d], "openblas-underuses") : NULL;
+}
+
+int q_caveats(const results *r)
+{
+    int d, c = r->partial ? Q_CAVEAT_PARTIAL : 0, gpu = 0;
+    for (d = 0; d < r->ndevices; d++) {
+        if (q_synthetic(r, d))
+            c |= Q_CAVEAT_SYNTHETIC;
+        else if (strcmp(r->devices[d].type, "GPU") == 0)
+            gpu = 1;
+        if (q_handicap(r, d))
+            c |= Q_CAVEAT_HANDICAPPED;
+    }
+    return gpu ? c : c | Q_CAVEAT_NO_GPU;
+}
+
+void q_machine_words(const results *r, char *buf, size_t size)
+{
+    char cpu[256];
+    clean_name(r->prov.cpu_model, cpu, sizeof cpu);
+    if (!cpu[0])
+        snprintf(buf, size, "%s", q_machine_name(r));
+    else if (r->prov.cores > 0)
+        snprintf(buf, size, "%s (%d core%s)", cpu, r->prov.cores, r->prov.cores == 1 ? "" : "s");
+    else
+        snprintf(buf, size, "%s", cpu);
 }

@@ -346,8 +346,10 @@ const fit_crossover *q_cross(const fit_set *fs, const char *base, const char *ot
  * ones ("(R)", "pthread-", "Portable Computing Language").  Unique within
  * r: when two devices would read the same, each gets its id in brackets.
  * The titles, prose, legends and the feed name devices by it; the raw
- * strings stay in the devices table and the results file.  An id that r
- * does not hold is written as it is. */
+ * strings stay in the devices table and the results file.  A synthetic
+ * device (q_synthetic) is named with " (synthetic)" after, so that none
+ * of its figures is ever read as a measurement.  An id that r does not
+ * hold is written as it is. */
 void q_device_name(const results *r, const char *dev, char *buf, size_t size);
 
 /* The price of a device in USD per hour, or Q_NO_PRICE (negative) when p
@@ -370,5 +372,35 @@ const char *q_machine_name(const results *r);
  * (q_machine_name) and the same fingerprint.  A label tells apart runs of
  * one host (a fleet's tasks on one node) but never merges two hardwares. */
 int q_same_machine(const results *a, const results *b);
+
+/* ---- what a reader must know before any figure (issue 47) --------------- */
+
+/* The caveats of a run, as bits of q_caveats: each changes what its
+ * figures mean, so every output says it where the reader looks first
+ * (prose_caveats writes the words once). */
+#define Q_CAVEAT_PARTIAL 1     /* the run did not finish (r->partial)          */
+#define Q_CAVEAT_SYNTHETIC 2   /* a device's times were made up (q_synthetic)  */
+#define Q_CAVEAT_NO_GPU 4      /* no measured device of type GPU               */
+#define Q_CAVEAT_HANDICAPPED 8 /* OpenBLAS ran older kernels than its CPU's    */
+
+/* Whether device d of r holds made-up times rather than measurements: its
+ * "synthetic" property, which the fixtures' makers set
+ * (tests/data/stack/make_synthetic.py, test_decide's --write-stack-fixture)
+ * and no measurement does. */
+int q_synthetic(const results *r, int d);
+
+/* Why device d of r ran slower kernels than its CPU has (its
+ * "openblas-underuses" property, cpu.h: "Prescott kernels on a CPU with
+ * avx512: OPENBLAS_CORETYPE=SkylakeX would use them"), or NULL. */
+const char *q_handicap(const results *r, int d);
+
+/* The machine of r as a person names it, by its CPU rather than its
+ * host name (an id): "Intel Xeon Processor (2 cores)", without the
+ * trademarks; its host name where the run recorded no CPU model. */
+void q_machine_words(const results *r, char *buf, size_t size);
+
+/* The run's caveats, Q_CAVEAT_* or-ed; 0 when there are none.  No GPU
+ * counts only devices measured: a synthetic GPU is none. */
+int q_caveats(const results *r);
 
 #endif
