@@ -54,7 +54,7 @@ TESTLIBS = $(shell pkg-config --libs $(TESTPKGS))
 # src/ holds a folder per stage of the pipeline, bottom to top, and the
 # commands on top (docs/layout.md); tests/layers checks that each calls only
 # the stages below.  Every header is found by its name alone.
-STAGES  := base machine results measure analyse publish
+STAGES  := base machine results measure analyse answers figures pages
 SRCDIRS := src $(addprefix src/,$(STAGES))
 SRC     := $(filter-out src/main.c,$(wildcard $(addsuffix /*.c,$(SRCDIRS))))
 OBJ     := $(addprefix $(BUILD)/,$(notdir $(SRC:.c=.o))) $(BUILD)/embed.o

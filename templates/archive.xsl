@@ -2,7 +2,7 @@
 <!--
   archive.xsl: a page of the archive of runs (OUT/archive/page-<k>.html,
   page 1 the oldest runs; OUT/archive/index.html the newest page).  Input:
-  an <annotation> built by src/publish/archpages.c: the page's runs, newest first,
+  an <annotation> built by src/pages/archpages.c: the page's runs, newest first,
   and the pages around it.
 -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">

@@ -2,7 +2,7 @@
 <!--
   common.xsl: the frame every breakeven page shares (head, site header,
   footer), imported by run.xsl and compare.xsl.  Input: a <page> document
-  built by src/publish/report.c and src/publish/site.c (site settings, links and an
+  built by src/pages/report.c and src/pages/site.c (site settings, links and an
   <annotation> of the facts derived from the run's results).  Edit freely:
   breakeven reads the templates at run time (see README, "The report").
 -->

@@ -2,7 +2,7 @@
 <!--
   feed.xsl: OUT/feed.xml, RSS 2.0 with one item per run and one per
   change the history found (src/analyse/history.h).  The input is a
-  <feed> document built by src/publish/report.c; the author (given with
+  <feed> document built by src/pages/report.c; the author (given with
   author, kept in OUT/site.conf) is each item's dc:creator, RSS's own
   author element wanting an e-mail address; each item's <content> is the HTML
   body of the run's report as text, which the serializer escapes (so the

@@ -1,7 +1,7 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
   history.xsl: OUT/history.html, every host's answers over its runs.  Input:
-  an <annotation> built by src/publish/report.c from src/analyse/history.c's series: per
+  an <annotation> built by src/pages/report.c from src/analyse/history.c's series: per
   host, per series (mode and pair of devices) the detected changes, two
   charts and a table of the runs.
 -->

@@ -2,7 +2,7 @@
 <!--
   net.xsl: the page of one network of a run (OUT/runs/<id>/net-<name>.html):
   its answer per mode and view, its charts, the per-layer breakdown and the
-  best placement of its layers.  Input: the <annotation> of src/publish/page_net.c.
+  best placement of its layers.  Input: the <annotation> of src/pages/page_net.c.
 -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
   <xsl:import href="common.xsl"/>
