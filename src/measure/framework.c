@@ -123,29 +123,6 @@ static void log_tail(fw_dev *d, char *buf, size_t size)
     fseek(d->log, 0, SEEK_END);
 }
 
-/* The adapter's wait status from its keeper into *ws, waiting until
- * wait seconds from now at most: 1 when it has ended, 0 else. */
-static int ended(fw_dev *d, int *ws, double wait)
-{
-    const double deadline = host_seconds() + wait;
-    struct pollfd p = {d->report, POLLIN, 0};
-    ssize_t n;
-    if (d->report < 0)
-        return 0;
-    for (;;) {
-        double left = deadline - host_seconds();
-        int rc = poll(&p, 1, left > 0.0 ? (int)(left * 1000.0) : 0);
-        if (rc < 0 && errno == EINTR)
-            continue;
-        if (rc <= 0)
-            return 0;
-        break;
-    }
-    while ((n = read(d->report, ws, sizeof *ws)) < 0 && errno == EINTR)
-        ;
-    return n == (ssize_t)sizeof *ws;
-}
-
 /* Closes the socket, kills the adapter's process group and whatever its
  * keeper adopted, and reaps the keeper; how says how the adapter ended
  * when it had ended on its own ("" else). */
@@ -155,7 +132,7 @@ static void reap(fw_dev *d, char *how, size_t size)
     how[0] = '\0';
     /* whether it ended on its own is asked before the socket closes, which
      * would end it */
-    if (d->pid > 0 && ended(d, &ws, 0.0)) {
+    if (d->pid > 0 && fw_ended(d->report, &ws, 0.0)) {
         if (WIFEXITED(ws))
             snprintf(how, size, "the adapter exited with status %d", WEXITSTATUS(ws));
         else if (WIFSIGNALED(ws))
@@ -955,7 +932,7 @@ void framework_close(device *dev)
         double limit = d->limit;
         d->limit = 1.0;
         if (send_header(d, "BYE!", 0, host_seconds() + 1.0, &ignore) == BE_OK) {
-            if (ended(d, &ws, 2.0))
+            if (fw_ended(d->report, &ws, 2.0))
                 d->pid = 0;
         }
         d->limit = limit;

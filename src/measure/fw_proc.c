@@ -20,6 +20,7 @@
 #include "err.h"
 #include "framework.h"
 #include "fsx.h"
+#include "host.h"
 
 int fw_command(const char *id, const char *adapters, char *buf, size_t size, char **argv, char *why,
                size_t wsize)
@@ -211,6 +212,27 @@ void fw_keeper(int sock, int logfd, int life, int report, char **argv)
         kill(pid, SIGKILL);
     end_children();
     _exit(0);
+}
+
+int fw_ended(int report, int *ws, double wait)
+{
+    const double deadline = host_seconds() + wait;
+    struct pollfd p = {report, POLLIN, 0};
+    ssize_t n;
+    if (report < 0)
+        return 0;
+    for (;;) {
+        double left = deadline - host_seconds();
+        int rc = poll(&p, 1, left > 0.0 ? (int)(left * 1000.0) : 0);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc <= 0)
+            return 0;
+        break;
+    }
+    while ((n = read(report, ws, sizeof *ws)) < 0 && errno == EINTR)
+        ;
+    return n == (ssize_t)sizeof *ws;
 }
 
 unsigned long long fw_ticks(pid_t pid, int *ok)

@@ -37,6 +37,11 @@ int fw_command(const char *id, const char *adapters, char *buf, size_t size, cha
  * Never returns. */
 void fw_keeper(int sock, int logfd, int life, int report, char **argv);
 
+/* The adapter's wait status from its keeper's report pipe (fw_keeper)
+ * into *ws, waiting wait seconds at most: 1 when it has ended, 0 else
+ * (report -1: none). */
+int fw_ended(int report, int *ws, double wait);
+
 /* Process pid's CPU ticks (utime + stime of /proc/PID/stat); *ok 0 and 0
  * when they cannot be read. */
 unsigned long long fw_ticks(pid_t pid, int *ok);
