@@ -854,8 +854,11 @@ static void test_cost_paragraph_matches_bars(void **state)
 
     /* the words */
     prose_relative(r, NULL, WL_INFERENCE, 1, text, sizeof text);
-    assert_non_null(strstr(text, "Over the 12 shapes every device completed"));
-    snprintf(expect, sizeof expect, "PoCL (CPU) costs %.2f\xc3\x97 the cost of OpenBLAS;", want);
+    assert_non_null(
+        strstr(text, "Each bar sums a device's costs over the 12 shapes every device completed in "
+                     "inference."));
+    snprintf(expect, sizeof expect,
+             "In inference, PoCL (CPU) costs %.2f\xc3\x97 the cost of OpenBLAS.", want);
     if (!strstr(text, expect))
         fail_msg("\"%s\" lacks \"%s\"", text, expect);
     assert_non_null(strstr(text, "Small GPU has no price"));
@@ -873,7 +876,9 @@ static void test_cost_paragraph_matches_bars(void **state)
             fail_msg("\"%s\" lacks \"%s\"", text, expect);
     }
     prose_relative(r, NULL, WL_INFERENCE, 0, text, sizeof text);
-    assert_non_null(strstr(text, "Over the 11 shapes every device completed"));
+    assert_non_null(
+        strstr(text, "Each bar sums a device's times over the 11 shapes every device completed in "
+                     "inference."));
 
     /* the bars */
     base_of(b, sizeof b, "cost3");

@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "compare_impl.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,15 +231,42 @@ void compare_free(compare_set *s)
     s->npoints = 0;
 }
 
+/* ". A ran on a busier machine: …. The change is beyond that" of a note
+ * "A ran on a busier machine: …; the change is beyond that": each of its
+ * clauses a sentence, which alone is short enough to read at once. */
+static void clauses_as_sentences(const char *note, char *buf, size_t size)
+{
+    const char *p = note;
+    while (*p) {
+        const char *end = strstr(p, "; ");
+        int n = end ? (int)(end - p) : (int)strlen(p);
+        if (n > 0)
+            fmt_append(buf, size, ". %c%.*s", toupper((unsigned char)*p), n - 1, p + 1);
+        p += n + (end ? 2 : 0);
+    }
+}
+
 void compare_summary(const compare_set *s, char *buf, size_t size)
 {
     int i;
     buf[0] = '\0';
-    for (i = 0; i < s->ngroups; i++)
-        fmt_append(buf, size, "%s%s", i ? "; " : "", s->groups[i].text);
+    /* a sentence or two a group, by the device's name: short enough to
+     * read at once (tests/prose_lint) */
+    for (i = 0; i < s->ngroups; i++) {
+        const compare_group *g = &s->groups[i];
+        char v[400], d[160];
+        compare_group_verdict(g, s->opts.threshold,
+                              g->corrected ? s->opts.correct : COMPARE_CORRECT_NONE, v, sizeof v);
+        compare_group_detect(g, d, sizeof d);
+        fmt_append(buf, size, "%s%s in %s, %s: %s. It %s", i ? ". " : "", g->name,
+                   workload_mode_name(g->mode),
+                   g->view == FIT_TRANSFER ? "transfers counted" : "data resident", v, d);
+        if (g->note[0])
+            clauses_as_sentences(g->note, buf, size);
+    }
     if (s->napart)
-        fmt_append(buf, size, "; %d point%s moved apart from %s run", s->napart,
-                   s->napart == 1 ? "" : "s", s->napart == 1 ? "its" : "their");
+        fmt_append(buf, size, "%s%d point%s moved apart from %s run", s->ngroups ? ". " : "",
+                   s->napart, s->napart == 1 ? "" : "s", s->napart == 1 ? "its" : "their");
 }
 
 /* The device of a point as the tables name it: "cpu (AMD EPYC)", or the

@@ -152,7 +152,8 @@ typedef struct compare_point {
 typedef struct compare_group {
     char dev_a[32], dev_b[32];
     char model[256];
-    int kind_cpu; /* the device computes on the host's CPU (the reference
+    char name[256]; /* the device as people name it in A (q_device_name) */
+    int kind_cpu;   /* the device computes on the host's CPU (the reference
                      applies to it) */
     wl_mode mode;
     fit_view view;
@@ -344,8 +345,10 @@ int compare_sets(const results *const *a, int na, const results *const *b, int n
                  const compare_opts *o, compare_set *out, err *e);
 void compare_free(compare_set *s);
 
-/* "cpu inference resident: 1.21× slower (1.08–1.36), 24 shared points;
- * ..." : the run-level lines, then the points that moved apart. */
+/* "OpenBLAS (2 threads) in inference, data resident: 1.21× slower
+ * (1.08–1.36), 24 shared points. It could detect ×1.05": the run-level
+ * groups by the devices' names, a sentence or two each, then the points
+ * that moved apart; without the last full stop, which the caller puts. */
 void compare_summary(const compare_set *s, char *buf, size_t size);
 
 /* The verdict and why, the threshold, the band's origin, the machine's

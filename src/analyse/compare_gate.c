@@ -39,43 +39,51 @@
 #include "stats.h"
 #include "workload.h"
 
-/* "1.21× slower (1.08–1.36)" and the like, into g->text. */
-void compare_group_text(compare_group *g, double threshold, compare_correct corr)
+void compare_group_verdict(const compare_group *g, double threshold, compare_correct corr,
+                           char *buf, size_t size)
 {
-    char head[400];
-    snprintf(head, sizeof head, "%s %s %s", g->dev_a, workload_mode_name(g->mode),
-             fit_view_name(g->view));
     if (g->verdict == CMP_SLOWER)
-        snprintf(g->text, sizeof g->text, "%s: %.2f\xc3\x97 slower (%.2f\xe2\x80\x93%.2f)", head,
-                 g->ratio, g->lo, g->hi);
+        snprintf(buf, size, "%.2f\xc3\x97 slower (%.2f\xe2\x80\x93%.2f)", g->ratio, g->lo, g->hi);
     else if (g->verdict == CMP_FASTER)
-        snprintf(g->text, sizeof g->text,
-                 "%s: %.2f\xc3\x97 faster (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f)", head,
+        snprintf(buf, size, "%.2f\xc3\x97 faster (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f)",
                  1.0 / g->ratio, g->ratio, g->lo, g->hi);
     else if (g->verdict == CMP_UNCHANGED)
-        snprintf(g->text, sizeof g->text,
-                 "%s: no change (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f, within \xc2\xb1%.0f%%)",
-                 head, g->ratio, g->lo, g->hi, 100.0 * (threshold - 1.0));
+        snprintf(buf, size,
+                 "no change (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f, within \xc2\xb1%.0f%%)",
+                 g->ratio, g->lo, g->hi, 100.0 * (threshold - 1.0));
     else
-        snprintf(g->text, sizeof g->text,
-                 "%s: inconclusive (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f)", head, g->ratio,
+        snprintf(buf, size, "inconclusive (time \xc3\x97%.2f, %.2f\xe2\x80\x93%.2f)", g->ratio,
                  g->lo, g->hi);
-    fmt_append(g->text, sizeof g->text, ", %d shared point%s%s", g->npoints,
-               g->npoints == 1 ? "" : "s",
+    fmt_append(buf, size, ", %d shared point%s%s", g->npoints, g->npoints == 1 ? "" : "s",
                !g->corrected                       ? ""
                : corr == COMPARE_CORRECT_REFERENCE ? ", corrected by the machine's reference"
                                                    : ", corrected for the others' load");
     if (g->corrected)
-        fmt_append(g->text, sizeof g->text, " (uncorrected \xc3\x97%.2f)", g->raw_ratio);
+        fmt_append(buf, size, " (uncorrected \xc3\x97%.2f)", g->raw_ratio);
     if (g->paired)
-        fmt_append(g->text, sizeof g->text, ", %d paired pass%s", g->npairs,
-                   g->npairs == 1 ? "" : "es");
+        fmt_append(buf, size, ", %d paired pass%s", g->npairs, g->npairs == 1 ? "" : "es");
+}
+
+void compare_group_detect(const compare_group *g, char *buf, size_t size)
+{
     if (isfinite(g->detectable))
-        fmt_append(g->text, sizeof g->text, "; could detect \xc3\x97%.2f", g->detectable);
+        snprintf(buf, size, "could detect \xc3\x97%.2f", g->detectable);
     else
-        fmt_append(g->text, sizeof g->text, "; could detect nothing (%s)",
-                   g->paired ? "one pair of passes cannot say how much pairs differ"
-                             : "one run on a side cannot say how much its runs differ");
+        snprintf(buf, size, "could detect nothing (%s)",
+                 g->paired ? "one pair of passes cannot say how much pairs differ"
+                           : "one run on a side cannot say how much its runs differ");
+}
+
+/* "cpu inference resident: 1.21× slower (1.08–1.36), …", into g->text:
+ * the compare command's line, by id. */
+void compare_group_text(compare_group *g, double threshold, compare_correct corr)
+{
+    char v[400], d[160];
+    compare_group_verdict(g, threshold, corr, v, sizeof v);
+    compare_group_detect(g, d, sizeof d);
+    snprintf(g->text, sizeof g->text, "%s %s %s: ", g->dev_a, workload_mode_name(g->mode),
+             fit_view_name(g->view));
+    fmt_append(g->text, sizeof g->text, "%s; %s", v, d);
     if (g->note[0])
         fmt_append(g->text, sizeof g->text, "; %s", g->note);
 }

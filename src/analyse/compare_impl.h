@@ -29,6 +29,13 @@ void compare_group_why(const compare_set *s, compare_group *g, double R, double 
 void compare_correction_alone(compare_group *g, double R, compare_correct corr);
 /* "No change" only where the medians did not move by R either. */
 void compare_medians_moved(compare_group *g, double R);
+/* g's verdict and what it rests on: "1.21× slower (1.08–1.36), 24 shared
+ * points", the correction (corr) and the paired passes where there are. */
+void compare_group_verdict(const compare_group *g, double threshold, compare_correct corr,
+                           char *buf, size_t size);
+/* The smallest slowdown g could detect: "could detect ×1.05", or
+ * "could detect nothing (…)" and why. */
+void compare_group_detect(const compare_group *g, char *buf, size_t size);
 /* g's line: "cpu inference resident: 1.21× slower (1.08–1.36), …". */
 void compare_group_text(compare_group *g, double threshold, compare_correct corr);
 

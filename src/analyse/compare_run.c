@@ -276,6 +276,7 @@ static int group_of(compare_set *s, const compare_point *c, fit_view v, const re
     snprintf(g->dev_a, sizeof g->dev_a, "%s", c->dev_a);
     snprintf(g->dev_b, sizeof g->dev_b, "%s", c->dev_b);
     snprintf(g->model, sizeof g->model, "%s", c->model);
+    q_device_name(a0, c->dev_a, g->name, sizeof g->name);
     d = device_index(a0, c->dev_a);
     g->kind_cpu = d >= 0 && devinfo_on_host(&a0->devices[d]);
     g->mode = c->mode;

@@ -311,8 +311,13 @@ static void unsupported_widths(const finding *f, cross_kind k, char *buf, size_t
  * devices completed, or (wins_only) those where the other device is ahead
  * from some batch on.  Neighbouring widths with the same answer and no
  * batch of their own (always, or never), whose intervals support it or
- * not alike, share one clause ("at every batch at hidden 256 to 2048"). */
-static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
+ * not alike, share one clause ("at every batch at hidden 256 to 2048").
+ * lead NULL: the clauses as one list; else a sentence per clause, each
+ * short enough to read at once (tests/prose_lint) and naming its mode and
+ * device so that none comes back on the page: "<lead> at hidden 256, <name>
+ * is <word> from batch 600 (95% CI 81 to over 1024)." */
+static void widths_text(const finding *f, int wins_only, const char *lead, const char *name,
+                        const char *word, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
     int pick[LIST_MAX], first[LIST_MAX], last[LIST_MAX], i, k = 0, n = 0, shown;
@@ -341,7 +346,7 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
     for (i = 0; i < shown; i++) {
         const fit_hidden_cross *h = &c->per_hidden[pick[first[i]]];
         const char *sep = i == 0 ? "" : i == shown - 1 && shown == n ? " and " : ", ";
-        char ci[200], at[48], from[48];
+        char ci[220] = "", at[48], head[64], t[200];
         int wins = f->width[pick[first[i]]].nwins;
         if (first[i] == last[i])
             snprintf(at, sizeof at, "hidden %d", h->hidden);
@@ -350,17 +355,16 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
                      h->hidden);
         switch (h->kind) {
         case CROSS_IN_RANGE:
-            findings_batch_ci(h, ci, sizeof ci);
-            findings_from_text(f, pick[first[i]], from, sizeof from);
-            fmt_append(buf, size, "%s%s at %s %s", sep, from, at, ci);
+            findings_from_text(f, pick[first[i]], head, sizeof head);
+            findings_batch_ci(h, t, sizeof t);
+            snprintf(ci, sizeof ci, " %s", t);
             break;
         case CROSS_ALWAYS:
-            fmt_append(buf, size, "%sat every batch at %s", sep, at);
+            snprintf(head, sizeof head, "at every batch");
             break;
         default:
-            fmt_append(buf, size,
-                       wins ? "%sat some batches but not the largest at %s" : "%sat no batch at %s",
-                       sep, at);
+            snprintf(head, sizeof head,
+                     wins ? "at some batches but not the largest" : "at no batch");
             break;
         }
         if ((h->kind == CROSS_ALWAYS || h->kind == CROSS_NEVER) && !kind_supported(h)) {
@@ -369,22 +373,36 @@ static void widths_text(const finding *f, int wins_only, char *buf, size_t size)
             for (j = first[i] + 1; j <= last[i]; j++)
                 bound = h->kind == CROSS_ALWAYS ? fmax(bound, open_bound(&c->per_hidden[pick[j]]))
                                                 : fmin(bound, open_bound(&c->per_hidden[pick[j]]));
-            unsupported_text(h->kind, bound, first[i] != last[i], ci, sizeof ci);
-            fmt_append(buf, size, " (though %s)", ci);
+            unsupported_text(h->kind, bound, first[i] != last[i], t, sizeof t);
+            snprintf(ci, sizeof ci, " (though %s)", t);
         }
+        if (lead)
+            fmt_append(buf, size, "%s%s at %s, %s is %s %s%s.", i ? " " : "", lead, at, name, word,
+                       head, ci);
+        else
+            fmt_append(buf, size, "%s%s at %s%s", sep, head, at, ci);
     }
-    if (shown < n)
+    if (shown < n && lead)
+        fmt_append(buf, size, " %s, the table gives %s at %d more widths.", lead, name,
+                   k - last[shown - 1] - 1);
+    else if (shown < n)
         fmt_append(buf, size, " and at %d more widths (see the table)", k - last[shown - 1] - 1);
 }
 
 void findings_widths_text(const finding *f, char *buf, size_t size)
 {
-    widths_text(f, 0, buf, size);
+    widths_text(f, 0, NULL, NULL, NULL, buf, size);
+}
+
+void findings_widths_sentences(const finding *f, const char *lead, const char *name, char *buf,
+                               size_t size)
+{
+    widths_text(f, 0, lead, name, f->c->cost ? "cheaper per step" : "faster", buf, size);
 }
 
 void findings_wins_text(const finding *f, char *buf, size_t size)
 {
-    widths_text(f, 1, buf, size);
+    widths_text(f, 1, NULL, NULL, NULL, buf, size);
 }
 
 void findings_range_text(const finding *f, char *buf, size_t size)
@@ -663,7 +681,7 @@ void findings_lead(const finding *f, const results *r, int sentences, char *buf,
 void findings_item(const finding *f, const results *r, int named, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
-    char other[256], base[256], shapes[96], widths[640], x[160];
+    char other[256], base[256], shapes[96], widths[2048], x[160], lead[32];
     if (!size)
         return;
     buf[0] = '\0';
@@ -677,61 +695,62 @@ void findings_item(const finding *f, const results *r, int named, char *buf, siz
         return;
     }
     findings_shapes_text(f, shapes, sizeof shapes);
-    findings_widths_text(f, widths, sizeof widths);
-    fmt_append(buf, size, ": %s is %s%s%s %s", other, c->cost ? "cheaper" : "faster",
+    fmt_append(buf, size, ": %s is %s%s%s %s.", other, c->cost ? "cheaper" : "faster",
                named ? " than " : "", named ? base : "", shapes);
+    /* then each width in a sentence of its own */
+    snprintf(lead, sizeof lead, "In %s", workload_mode_name(c->mode));
+    findings_widths_sentences(f, lead, other, widths, sizeof widths);
     if (widths[0])
-        fmt_append(buf, size, "; %s", widths);
-    fmt_append(buf, size, ".");
+        fmt_append(buf, size, " %s", widths);
 }
 
 int findings_bullet(const finding *f, const finding *base, const results *r,
                     const fit_prices *prices, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
-    const char *mode = workload_mode_name(c->mode), *ahead = ahead_word(f);
-    char other[256], bn[256], shapes[96], flops[160], x[160], po[48], pb[48];
+    const char *ahead = ahead_word(f);
+    char other[256], bn[256], shapes[96], flops[160], x[160], po[48], pb[48], where[160];
     buf[0] = '\0';
     if (base && (f->verdict == FIND_UNKNOWN || f->verdict == base->verdict))
         return 0;
     q_device_name(r, c->other, other, sizeof other);
     q_device_name(r, c->base, bn, sizeof bn);
     findings_shapes_text(f, shapes, sizeof shapes);
-    fmt_append(buf, size, "In %s", mode);
+    /* "inference with transfers counted at $2.99 and $0.50 per hour" */
+    snprintf(where, sizeof where, "%s", workload_mode_name(c->mode));
     if (c->view == FIT_TRANSFER)
-        fmt_append(buf, size, " with transfers counted");
+        fmt_append(where, sizeof where, " with transfers counted");
     if (c->cost) {
         fmt_usd(po, sizeof po, q_price(prices, c->other), 3);
         fmt_usd(pb, sizeof pb, q_price(prices, c->base), 3);
-        fmt_append(buf, size, " at %s and %s per hour", po, pb);
+        fmt_append(where, sizeof where, " at %s and %s per hour", po, pb);
     }
-    fmt_append(buf, size, ", ");
+    /* unsettled, or settled with no crossing to quote: the count (the
+     * medians' where unsettled), then its extreme, each a sentence; the
+     * count says its mode last, so that it is never the lead's sentence
+     * again ("In inference, X is faster than …") */
+    cross_flops(f, flops, sizeof flops);
+    if (f->verdict != FIND_UNKNOWN &&
+        (!findings_settled(f) || (f->verdict == FIND_SOME && !flops[0]))) {
+        findings_extreme_text(f, f->verdict != FIND_ALWAYS, x, sizeof x);
+        fmt_append(buf, size, "%s is %s %s %s in %s. At %s it is %s.", other, ahead, bn, shapes,
+                   where, f->verdict == FIND_ALWAYS ? "worst" : "best", x);
+        return 1;
+    }
+    fmt_append(buf, size, "In %s, ", where);
     switch (f->verdict) {
     case FIND_SOME:
-        cross_flops(f, flops, sizeof flops);
-        findings_extreme_text(f, 1, x, sizeof x);
-        if (flops[0] && findings_settled(f))
-            fmt_append(buf, size, "%s overtakes %s at %s.", other, bn, flops);
-        else
-            fmt_append(buf, size, "%s is %s %s %s, at best %s.", other, ahead, bn, shapes, x);
+        fmt_append(buf, size, "%s overtakes %s at %s.", other, bn, flops);
         break;
     case FIND_ALWAYS:
         findings_extreme_text(f, 0, x, sizeof x);
-        if (findings_settled(f))
-            fmt_append(buf, size, "%s leads %s at all %d shapes measured, by at least %s.", other,
-                       bn, f->nshapes, x);
-        else
-            fmt_append(buf, size, "%s is %s %s %s; its narrowest lead is %s.", other, ahead, bn,
-                       shapes, x);
+        fmt_append(buf, size, "%s leads %s at all %d shapes measured, by at least %s.", other, bn,
+                   f->nshapes, x);
         break;
     case FIND_NEVER:
         findings_extreme_text(f, 1, x, sizeof x);
-        if (findings_settled(f))
-            fmt_append(buf, size, "%s leads %s at all %d shapes measured; %s reaches at best %s.",
-                       bn, other, f->nshapes, other, x);
-        else
-            fmt_append(buf, size, "%s is %s %s %s; it comes closest at %s.", other, ahead, bn,
-                       shapes, x);
+        fmt_append(buf, size, "%s leads %s at all %d shapes measured; %s reaches at best %s.", bn,
+                   other, f->nshapes, other, x);
         break;
     default:
         why_short(f, x, sizeof x);
@@ -882,15 +901,12 @@ int findings_overhead(const finding *f, const results *r, char *buf, size_t size
                    t);
     /* where it is ahead, if anywhere: never a direction the medians do not show */
     findings_shapes_text(f, shapes, sizeof shapes);
-    if (f->nwins == 0) {
-        fmt_append(buf, size, " It is faster %s.", shapes);
-    } else if (f->best > 1.0) {
+    /* the mode in it: the other mode's item may have the same count */
+    fmt_append(buf, size, " In %s it is faster %s.", workload_mode_name(c->mode), shapes);
+    if (f->nwins > 0 && f->best > 1.0) {
         dt = -shape_gap(r, f, 1, x, sizeof x, t, sizeof t);
-        fmt_append(buf, size,
-                   " It is faster %s, most at hidden %d, batch %d: by %s, %s %s per step.", shapes,
+        fmt_append(buf, size, " It gains most at hidden %d, batch %d: by %s, %s %s per step.",
                    f->best_hidden, f->best_batch, x, t, dt >= 0.0 ? "less" : "more");
-    } else {
-        fmt_append(buf, size, " It is faster %s.", shapes);
     }
     /* its time over the base's at each width, as the medians give it */
     for (k = 0; k < f->nwidths && said < SENTENCE_WIDTHS; k++) {

@@ -131,6 +131,15 @@ void findings_from_text(const finding *f, int k, char *buf, size_t size);
  * 128"; "" when no width has one. */
 void findings_widths_text(const finding *f, char *buf, size_t size);
 
+/* The same as sentences, one per width (or run of widths), each naming
+ * its mode and device so that none comes back on a page: lead "In
+ * inference", name "PoCL (CPU)": "In inference at hidden 2048, PoCL (CPU)
+ * is faster from batch 24 (95% CI 20–30). In inference at hidden 4096,
+ * PoCL (CPU) is faster at every batch." ("cheaper per step" by cost); ""
+ * when no width has an answer. */
+void findings_widths_sentences(const finding *f, const char *lead, const char *name, char *buf,
+                               size_t size);
+
 /* The same restricted to the widths where the other device is ahead from
  * some batch on ("where to use it"), e.g. "at every batch at hidden 4096
  * and from batch 24 at hidden 2048 (95% CI 20–30)". */
@@ -163,9 +172,11 @@ void findings_sentence(const finding *f, const results *r, char *buf, size_t siz
  * summary of link previews, the archive and the feed. */
 void findings_lead(const finding *f, const results *r, int sentences, char *buf, size_t size);
 
-/* The detail under the lead, one line per finding: "Inference: PoCL
- * (CPU) is faster at 23 of 41 shapes measured; from batch 600 at hidden
- * 256 (95% CI 81 to over 1024) and at no batch at hidden 128 to 2048.";
+/* The detail under the lead, one item per finding, its count and then
+ * each width in a sentence (findings_widths_sentences): "Inference: PoCL
+ * (CPU) is faster at 23 of 41 shapes measured. In inference at hidden
+ * 256, PoCL (CPU) is faster from batch 600 (95% CI 81 to over 1024). In
+ * inference at hidden 128 to 2048, PoCL (CPU) is faster at no batch.";
  * "… is faster than OpenBLAS (2 threads) at …" (named 1) where the run
  * compares more than two devices. */
 void findings_item(const finding *f, const results *r, int named, char *buf, size_t size);
@@ -192,7 +203,12 @@ int findings_overhead(const finding *f, const results *r, char *buf, size_t size
 
 /* A conclusion a reader can quote: one fact of f with its number and
  * interval, "In inference, NVIDIA H100 80GB HBM3 overtakes OpenBLAS (16
- * threads) at about 1.2 MFLOP per layer (95% CI 1.1–1.4 MFLOP)."  base,
+ * threads) at about 1.2 MFLOP per layer (95% CI 1.1–1.4 MFLOP)."; where
+ * the intervals leave it open (or no crossing can be quoted), the count
+ * and its extreme, a sentence each: "PoCL (CPU) is faster than OpenBLAS
+ * (2 threads) at 5 of 21 shapes measured by the medians (settled at
+ * none) in inference. At best it is 1.21× (…) at hidden 1024, batch
+ * 256."  base,
  * the finding of the resident view that f (one with transfers counted) is
  * read against, or NULL: f is said only where it differs from base. 0
  * when there is nothing to say. */

@@ -18,6 +18,10 @@
 /* A paragraph compares at most this many devices (the charts' limit). */
 #define PROSE_MAX_DEVICES 64
 
+/* A sentence of the winner map's paragraph counts at most this many
+ * widths: a longer one is hard to read at once (tests/prose_lint). */
+#define WINNER_WIDTHS 3
+
 /* The point of dev (NULL: any) in mode m (-1: any) whose throughput's
  * interval reaches highest (the largest lower end), or NULL: a peak a
  * reader may quote, so never one above its device's peak (q_beyond_peak). */
@@ -49,9 +53,12 @@ void prose_throughput_text(const rs_point *p, char *buf, size_t size)
     snprintf(buf, size, "%s (95%% CI %sFLOP/s)", g, range);
 }
 
-/* ", 43% of its 66.9 TFLOP/s fp32 peak (132 compute units × …)" after a
- * quoted best point, where its device's peak is known (devinfo_peak). */
-static void peak_share(const results *r, const rs_point *best, char *buf, size_t size)
+/* " In inference that is 43% of the 66.9 TFLOP/s fp32 peak of NVIDIA H100
+ * 80GB HBM3 (132 compute units × …)." after a quoted best point of mode
+ * m, where its device (name) has a known peak (devinfo_peak): a sentence
+ * of its own, naming mode and device so that it comes back nowhere. */
+static void peak_share(const results *r, const rs_point *best, wl_mode m, const char *name,
+                       char *buf, size_t size)
 {
     const device_info *d = results_device(r, best->device);
     double peak;
@@ -59,8 +66,9 @@ static void peak_share(const results *r, const rs_point *best, char *buf, size_t
     if (!d || !devinfo_peak(d, &peak, how, sizeof how))
         return;
     fmt_si(g, sizeof g, peak, 3, "FLOP/s");
-    fmt_append(buf, size, ", %.0f%% of its %s fp32 peak (%s)",
-               100.0 * results_gflops(best, best->resident.median) * 1e9 / peak, g, how);
+    fmt_append(buf, size, " In %s that is %.0f%% of the %s fp32 peak of %s (%s).",
+               workload_mode_name(m),
+               100.0 * results_gflops(best, best->resident.median) * 1e9 / peak, g, name, how);
 }
 
 void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
@@ -82,10 +90,9 @@ void prose_throughput(const results *r, wl_mode m, char *buf, size_t size)
             continue;
         prose_throughput_text(best, g, sizeof g);
         q_device_name(r, r->devices[d].id, name, sizeof name);
-        fmt_append(buf, size, " %s reaches %s at hidden %d, batch %d", name, g, best->hidden,
+        fmt_append(buf, size, " %s reaches %s at hidden %d, batch %d.", name, g, best->hidden,
                    best->batch);
-        peak_share(r, best, buf, size);
-        fmt_append(buf, size, ".");
+        peak_share(r, best, m, name, buf, size);
     }
     prose_models(r, m, buf + strlen(buf), size - strlen(buf));
 }
@@ -139,13 +146,14 @@ const finding *prose_time_finding(const findings *F, const char *other, wl_mode 
 
 /* The sentences of device other in the speed-ratio chart's paragraph:
  * what the chart adds to the lead, the size of the advantage (its extremes,
- * with their intervals) and where it is with transfers counted. */
+ * with their intervals, a sentence each) and where it is with transfers
+ * counted (its count, then each width in a sentence of its own). */
 static void ratio_of(const results *r, const findings *F, wl_mode m, const char *other, char *buf,
                      size_t size)
 {
     const finding *f = prose_time_finding(F, other, m, FIT_RESIDENT);
     const finding *t = prose_time_finding(F, other, m, FIT_TRANSFER);
-    char name[256], base[256], lo[160], hi[160], shapes[96], widths[640];
+    char name[256], base[256], lo[160], hi[160], shapes[96], widths[2048], lead[64];
     if (!q_has_mode(r, other, m))
         return;
     q_device_name(r, other, name, sizeof name);
@@ -161,24 +169,25 @@ static void ratio_of(const results *r, const findings *F, wl_mode m, const char 
         /* one shape, or every median alike: no range to speak of */
         fmt_append(buf, size, " The speed of %s is %s.", name, lo);
     else if (q_single_base(r))
-        fmt_append(buf, size, " The speed of %s runs from %s to %s.", name, lo, hi);
+        fmt_append(buf, size, " The speed of %s is at worst %s. It is at best %s.", name, lo, hi);
     else
-        fmt_append(buf, size, " The speed of %s against %s runs from %s to %s.", name, base, lo,
-                   hi);
+        fmt_append(buf, size, " The speed of %s against %s is at worst %s. It is at best %s.", name,
+                   base, lo, hi);
     if (t && t->verdict != FIND_UNKNOWN) {
         findings_shapes_text(t, shapes, sizeof shapes);
-        findings_widths_text(t, widths, sizeof widths);
-        fmt_append(buf, size, " With transfers counted, %s is faster in %s %s", name,
+        fmt_append(buf, size, " With transfers counted, %s is faster in %s %s.", name,
                    workload_mode_name(m), shapes);
+        snprintf(lead, sizeof lead, "With transfers counted in %s", workload_mode_name(m));
+        findings_widths_sentences(t, lead, name, widths, sizeof widths);
         if (t->verdict == FIND_SOME && widths[0])
-            fmt_append(buf, size, ": %s", widths);
-        fmt_append(buf, size, ".");
+            fmt_append(buf, size, " %s", widths);
     }
 }
 
-/* The sentence of device other in the winner map's paragraph: the count
+/* The sentences of device other in the winner map's paragraph: the count
  * of batches it wins at each width by the medians, which the map shows
- * cell by cell (whether each is settled is the lead's to say). */
+ * cell by cell (whether each is settled is the lead's to say), at most
+ * WINNER_WIDTHS widths a sentence. */
 static void winner_of(const results *r, const findings *F, wl_mode m, const char *other, char *buf,
                       size_t size)
 {
@@ -191,14 +200,15 @@ static void winner_of(const results *r, const findings *F, wl_mode m, const char
     for (k = f->nwidths - 1; k >= 0; k--) {
         if (f->width[k].nshapes == 0)
             continue;
-        if (!said++)
-            fmt_append(buf, size,
-                       " Per width, by the medians, %s wins in %s at %d of %d batches at hidden %d",
-                       name, workload_mode_name(m), f->width[k].nwins, f->width[k].nshapes,
+        if (said % WINNER_WIDTHS == 0)
+            fmt_append(buf, size, "%s %s, %s wins in %s at %d of %d batches at hidden %d",
+                       said ? "." : "", said ? "By the medians" : "Per width, by the medians", name,
+                       workload_mode_name(m), f->width[k].nwins, f->width[k].nshapes,
                        f->width[k].hidden);
         else
             fmt_append(buf, size, ", %d of %d at hidden %d", f->width[k].nwins, f->width[k].nshapes,
                        f->width[k].hidden);
+        said++;
     }
     if (said)
         fmt_append(buf, size, ".");
@@ -244,7 +254,7 @@ void prose_winner(const results *r, const findings *F, wl_mode m, char *buf, siz
 
 /* The money of the cost chart's paragraph: each priced device's one
  * figure, its cost per million samples in USD, at the largest of the
- * shapes done[0..n) (by FLOPs). */
+ * shapes done[0..n) (by FLOPs), a sentence each. */
 static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_shape *done, int n,
                         char *buf, size_t size)
 {
@@ -266,15 +276,13 @@ static void cost_in_usd(const results *r, wl_mode m, const int *use, const q_sha
         if (!said++)
             fmt_append(buf, size,
                        " In dollars, at hidden %d \xc3\x97 batch %d (the largest "
-                       "of %s): ",
+                       "of %s), ",
                        done[k].hidden, done[k].batch, n == 1 ? "it" : "these shapes");
         else
-            fmt_append(buf, size, "; ");
+            fmt_append(buf, size, " At that shape, ");
         q_device_name(r, id, name, sizeof name);
-        fmt_append(buf, size, "%s at %s per hour costs %s per million samples", name, price, per);
+        fmt_append(buf, size, "%s at %s per hour costs %s per million samples.", name, price, per);
     }
-    if (said)
-        fmt_append(buf, size, ".");
 }
 
 void prose_relative(const results *r, const findings *F, wl_mode m, int cost, char *buf,
@@ -311,26 +319,32 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
         return;
     }
     if (n == 1)
-        fmt_append(buf, size, " At the one shape every device completed,");
+        fmt_append(buf, size,
+                   " Each bar is a device's %s at the one shape every device completed in %s.",
+                   cost ? "cost" : "time", workload_mode_name(m));
     else
-        fmt_append(buf, size, " Over the %d shapes every device completed,", n);
+        fmt_append(buf, size,
+                   " Each bar sums a device's %s over the %d shapes every device "
+                   "completed in %s.",
+                   cost ? "costs" : "times", n, workload_mode_name(m));
+    /* a device's sentences name its mode: the other mode's paragraph may
+     * have the same figures, and no sentence comes back on a page */
     for (d = 0; d < r->ndevices; d++) {
         const char *id = r->devices[d].id;
         const finding *f = findings_get(F, id, m, FIT_RESIDENT, cost);
         if (d == bd || !q_has_mode(r, id, m))
             continue;
+        q_device_name(r, id, name, sizeof name);
         if (!use[d]) {
-            q_device_name(r, id, name, sizeof name);
-            fmt_append(buf, size, " %s has no price;", name);
+            fmt_append(buf, size, " In %s, %s has no price.", workload_mode_name(m), name);
             continue;
         }
         /* one direction only: each device relative to the base */
         fmt_times(x, sizeof x,
                   q_total(r, id, m, done, n, FIT_RESIDENT, NULL) / tb *
                       (cost ? q_price(&r->prices, id) / pb : 1.0));
-        q_device_name(r, id, name, sizeof name);
-        fmt_append(buf, size, " %s %s %s %s of %s", name, cost ? "costs" : "takes", x,
-                   cost ? "the cost" : "the time", bname);
+        fmt_append(buf, size, " In %s, %s %s %s %s of %s.", workload_mode_name(m), name,
+                   cost ? "costs" : "takes", x, cost ? "the cost" : "the time", bname);
         if (f && f->verdict != FIND_UNKNOWN) {
             char shapes[96], fb[256], than[270] = "";
             findings_shapes_text(f, shapes, sizeof shapes);
@@ -339,11 +353,10 @@ void prose_relative(const results *r, const findings *F, wl_mode m, int cost, ch
                 q_device_name(r, f->c->base, fb, sizeof fb);
                 snprintf(than, sizeof than, " than %s", fb);
             }
-            fmt_append(buf, size, " (%s%s %s)", cost ? "cheaper per step" : "faster", than, shapes);
+            fmt_append(buf, size, " In %s, %s is %s%s %s.", workload_mode_name(m), name,
+                       cost ? "cheaper per step" : "faster", than, shapes);
         }
-        fmt_append(buf, size, ";");
     }
-    buf[strlen(buf) - 1] = '.';
     if (!q_single_base(r))
         fmt_append(buf, size, " Here every device is set against %s, not its own stack's CPU.",
                    bname);

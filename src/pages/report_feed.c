@@ -121,7 +121,7 @@ int report_item_make(const report_ctx *x, int k, char **item, err *e)
     n = strlen(buf);
     prose_answer(r, &x->F[k], buf + n, sizeof buf - n);
     if (cs->has && (cs->cmp.verdict == CMP_SLOWER || cs->cmp.verdict == CMP_FASTER)) {
-        char sum[400];
+        char sum[2048];
         compare_summary(&cs->cmp, sum, sizeof sum);
         fmt_append(buf, sizeof buf, " Since the previous run on %s: %s.", q_machine_name(r), sum);
     }
