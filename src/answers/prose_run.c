@@ -257,6 +257,8 @@ static int net_headline(const results *r, char (*t)[PROSE_TITLE_MAX * 4])
                      q_machine_name(r));
             snprintf(t[n++], size, "%s or %s on %s: too close to call (%s)", x, y, c->net, mode);
             snprintf(t[n++], size, "%s or %s on %s: too close to call", x, y, c->net);
+            /* where a caveat's prefix leaves no room for the network's name */
+            snprintf(t[n++], size, "%s or %s: too close to call", x, y);
         } else {
             snprintf(t[n++], size, "%s beats %s on %s %s (%s, %s)", x, y, c->net, how, mode,
                      q_machine_name(r));
@@ -264,6 +266,7 @@ static int net_headline(const results *r, char (*t)[PROSE_TITLE_MAX * 4])
             snprintf(t[n++], size, "%s beats %s on %s %s", x, y, c->net, how);
             snprintf(t[n++], size, "%s wins on %s %s (%s)", x, c->net, how, mode);
             snprintf(t[n++], size, "%s wins on %s %s", x, c->net, how);
+            snprintf(t[n++], size, "%s wins %s", x, how);
         }
     }
     netfit_free(&s);
