@@ -412,19 +412,17 @@ void prose_headline(const results *r, const findings *F, char *buf, size_t size)
     }
     switch (f->verdict) {
     case FIND_ALWAYS:
-        snprintf(c[n++], sizeof c[0], "%s beats %s at every shape measured (%s, %s)", other, base,
+    case FIND_NEVER: {
+        /* one device ahead at every shape: the other, or the base */
+        const char *win = f->verdict == FIND_ALWAYS ? other : base;
+        const char *lose = f->verdict == FIND_ALWAYS ? base : other;
+        snprintf(c[n++], sizeof c[0], "%s beats %s at every shape measured (%s, %s)", win, lose,
                  mode, host);
-        snprintf(c[n++], sizeof c[0], "%s beats %s everywhere measured (%s)", other, base, mode);
-        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured (%s)", other, mode);
-        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured", other);
+        snprintf(c[n++], sizeof c[0], "%s beats %s everywhere measured (%s)", win, lose, mode);
+        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured (%s)", win, mode);
+        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured", win);
         break;
-    case FIND_NEVER:
-        snprintf(c[n++], sizeof c[0], "%s beats %s at every shape measured (%s, %s)", base, other,
-                 mode, host);
-        snprintf(c[n++], sizeof c[0], "%s beats %s everywhere measured (%s)", base, other, mode);
-        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured (%s)", base, mode);
-        snprintf(c[n++], sizeof c[0], "%s wins everywhere measured", base);
-        break;
+    }
     default:
         /* the narrowest width that crosses in range: where the answer turns */
         ci[0] = '\0';

@@ -282,6 +282,30 @@ static int close_stream(FILE *f, char **out, const char *what, err *e)
     return BE_OK;
 }
 
+/* The two devices of a comparison, by id and by the names the pages
+ * give them: members of the object being written. */
+static void json_pair(FILE *f, const results *r, const char *base, const char *other)
+{
+    char name[256];
+    json_member_string(f, "base", base);
+    q_device_name(r, base, name, sizeof name);
+    json_member_string(f, "base_name", name);
+    json_member_string(f, "other", other);
+    q_device_name(r, other, name, sizeof name);
+    json_member_string(f, "other_name", name);
+}
+
+/* ", advantage, low, high]": the end of one shape's or batch's array. */
+static void json_ratio(FILE *f, double adv, double lo, double hi)
+{
+    json_number(f, adv);
+    fputs(", ", f);
+    json_number(f, lo);
+    fputs(", ", f);
+    json_number(f, hi);
+    fputs("]", f);
+}
+
 /* "net_ratios": per network answer (netfit_run), each batch both devices
  * completed with its ratio and interval (q_net_ratios), the devices named
  * as the pages name them. */
@@ -289,7 +313,6 @@ static int net_ratios(FILE *f, const results *r, err *e)
 {
     q_net_ratio x[Q_NET_BATCHES];
     netfit_set s;
-    char name[256];
     int i, k, n, rc;
     if ((rc = netfit_run(r, r->prov.seed, 0, &s, e)) < 0)
         return rc;
@@ -300,23 +323,13 @@ static int net_ratios(FILE *f, const results *r, err *e)
         fputs("\"net\": ", f);
         json_string(f, c->net);
         json_member_string(f, "sizes", c->sizes);
-        json_member_string(f, "base", c->base);
-        q_device_name(r, c->base, name, sizeof name);
-        json_member_string(f, "base_name", name);
-        json_member_string(f, "other", c->other);
-        q_device_name(r, c->other, name, sizeof name);
-        json_member_string(f, "other_name", name);
+        json_pair(f, r, c->base, c->other);
         fprintf(f, ", \"mode\": \"%s\", \"view\": \"%s\", \"batches\": [",
                 workload_mode_name(c->mode), fit_view_name(c->view));
         n = q_net_ratios(r, c->base, c->other, c->mode, c->view, c->sizes, x, Q_NET_BATCHES);
         for (k = 0; k < n; k++) {
             fprintf(f, "%s[%d, ", k ? ", " : "", x[k].batch);
-            json_number(f, x[k].adv);
-            fputs(", ", f);
-            json_number(f, x[k].lo);
-            fputs(", ", f);
-            json_number(f, x[k].hi);
-            fputs("]", f);
+            json_ratio(f, x[k].adv, x[k].lo, x[k].hi);
         }
         fputs("]}", f);
     }
@@ -332,7 +345,6 @@ static int net_ratios(FILE *f, const results *r, err *e)
 static int ratios(FILE *f, const results *r, const findings *F, err *e)
 {
     find_ratio *x = malloc(Q_MAX_SHAPES * sizeof *x);
-    char name[256];
     int i, k, n;
     if (!x)
         return err_set(e, BE_EFAIL, "results.json of %s: out of memory", r->prov.id);
@@ -340,24 +352,15 @@ static int ratios(FILE *f, const results *r, const findings *F, err *e)
     for (i = 0; i < F->n; i++) {
         const fit_crossover *c = F->f[i].c;
         fputs(i ? ",\n    {" : "\n    {", f);
-        fputs("\"base\": ", f);
-        json_string(f, c->base);
-        q_device_name(r, c->base, name, sizeof name);
-        json_member_string(f, "base_name", name);
-        json_member_string(f, "other", c->other);
-        q_device_name(r, c->other, name, sizeof name);
-        json_member_string(f, "other_name", name);
-        fprintf(f, ", \"mode\": \"%s\", \"view\": \"%s\", \"cost\": %s, \"shapes\": [",
-                workload_mode_name(c->mode), fit_view_name(c->view), c->cost ? "true" : "false");
+        fputs("\"cost\": ", f);
+        fputs(c->cost ? "true" : "false", f);
+        json_pair(f, r, c->base, c->other);
+        fprintf(f, ", \"mode\": \"%s\", \"view\": \"%s\", \"shapes\": [",
+                workload_mode_name(c->mode), fit_view_name(c->view));
         n = findings_ratios(r, &r->prices, c, x, Q_MAX_SHAPES);
         for (k = 0; k < n; k++) {
             fprintf(f, "%s[%d, %d, ", k ? ", " : "", x[k].hidden, x[k].batch);
-            json_number(f, x[k].adv);
-            fputs(", ", f);
-            json_number(f, x[k].lo);
-            fputs(", ", f);
-            json_number(f, x[k].hi);
-            fputs("]", f);
+            json_ratio(f, x[k].adv, x[k].lo, x[k].hi);
         }
         fputs("]}", f);
     }
