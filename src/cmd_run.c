@@ -177,6 +177,7 @@ static void print_vague(FILE *out, const results *r)
 static void print_machine_warnings(FILE *out, const results *r)
 {
     char buf[128];
+    char num[16];
     int i, far, checked, near;
     for (i = 0; i < r->npasses; i++)
         if (q_pass_busy(r, &r->passes[i])) {
@@ -185,12 +186,13 @@ static void print_machine_warnings(FILE *out, const results *r)
                     r->passes[i].index, buf);
         }
     near = q_run_far(r, &far, &checked);
+    snprintf(num, sizeof num, "%d", near);
     if (far)
         fprintf(out,
-                "note: the host's CPUs were a cache apart around %d of %d visits; %d point%s "
+                "note: the host's CPUs were a cache apart around %d of %d visits; %s point%s "
                 "summarized from the near samples alone, where at least half were near and the "
                 "far ones' median lay outside their interval (docs/statistics.md)\n",
-                far, checked, near, near == 1 ? " is" : "s are");
+                far, checked, near ? num : "no", near > 1 ? "s are" : " is");
     print_vague(out, r);
 }
 
