@@ -694,7 +694,7 @@ static void test_sentence_format(void **state)
                              "their 95% CIs)");
     f.verdict = FIND_NEVER;
     findings_sentence(&f, r, buf, sizeof buf);
-    assert_non_null(strstr(buf, "; at 2 widths (hidden 512 to 1024), though, a crossing from batch "
+    assert_non_null(strstr(buf, "; at hidden 512 and 1024, though, a crossing from batch "
                                 "650 on is within their 95% CIs."));
     f.verdict = FIND_SOME;
     c.per_hidden[1].kind = CROSS_IN_RANGE;

@@ -276,23 +276,20 @@ static void unsupported_text(cross_kind kind, double bound, int several, char *b
                  several ? "their 95% CIs" : "its 95% CI");
 }
 
-/* "; at hidden 1024, though, a crossing …", or "; at 5 widths (hidden 128
- * to 2048), though, …": the widths of kind k whose intervals do not
- * support it. */
+/* "; at hidden 1024, though, a crossing …", or "; at hidden 128, 512
+ * and 2048, though, …": the widths of kind k whose intervals do not
+ * support it, each named (a range would claim the widths between). */
 static void unsupported_widths(const finding *f, cross_kind k, char *buf, size_t size)
 {
     const fit_crossover *c = f->c;
     double bound = 0.0;
-    int i, m = 0, hlo = 0, hhi = 0;
+    int i, m = 0, w[LIST_MAX];
     char t[160];
-    for (i = 0; i < c->nhidden; i++) {
+    for (i = 0; i < c->nhidden && m < LIST_MAX; i++) {
         const fit_hidden_cross *h = &c->per_hidden[i];
         if (h->kind != k || kind_supported(h))
             continue;
-        if (m == 0 || h->hidden < hlo)
-            hlo = h->hidden;
-        if (m == 0 || h->hidden > hhi)
-            hhi = h->hidden;
+        w[m] = h->hidden;
         bound = m == 0              ? open_bound(h)
                 : k == CROSS_ALWAYS ? fmax(bound, open_bound(h))
                                     : fmin(bound, open_bound(h));
@@ -301,10 +298,10 @@ static void unsupported_widths(const finding *f, cross_kind k, char *buf, size_t
     if (m == 0)
         return;
     unsupported_text(k, bound, m > 1, t, sizeof t);
-    if (m == 1)
-        fmt_append(buf, size, "; at hidden %d, though, %s", hlo, t);
-    else
-        fmt_append(buf, size, "; at %d widths (hidden %d to %d), though, %s", m, hlo, hhi, t);
+    fmt_append(buf, size, "; at hidden");
+    for (i = 0; i < m; i++)
+        fmt_append(buf, size, "%s %d", i == 0 ? "" : i == m - 1 ? " and" : ",", w[i]);
+    fmt_append(buf, size, ", though, %s", t);
 }
 
 /* The per-width answers of f, widest first: every width with shapes both
