@@ -3284,6 +3284,71 @@ static void test_passes_interval_between(void **state)
     assert_true(plain.ci_lo > s.ci_lo && plain.ci_hi < s.ci_hi);
 }
 
+/* A device's prior (stats_prior_fit) against limma's fitFDist computed
+ * with mpmath's ψ and ψ′ at 30 digits: variances spread widely (a weak
+ * prior), narrowly on mixed degrees of freedom, and so evenly that the
+ * points' sampling noise explains it all (the cap: Σ df); under
+ * STATS_PRIOR_POINTS points, none; points with no variance or no degree
+ * of freedom left out. */
+static void test_prior_fit(void **state)
+{
+    static const double wide[12] = {0.0004, 0.02,   0.0009, 0.25, 0.015, 0.3,
+                                    0.001,  0.5,    0.0025, 0.04, 0.6,   0.002};
+    static const double narrow[14] = {0.004, 0.02,  0.009, 0.05, 0.015, 0.03, 0.002,
+                                      0.08,  0.0025, 0.04, 0.06, 0.012, 0.0,  0.5};
+    static const int two[12] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+    static const int mixed[14] = {2, 2, 3, 4, 2, 2, 6, 2, 3, 2, 2, 5, 2, 0};
+    stats_prior p;
+    (void)state;
+    stats_prior_fit(wide, two, 12, &p);
+    assert_true(fabs(p.df - 0.932029017102349) < 1e-7 && fabs(p.var / 0.0075174946718335 - 1) < 1e-7);
+    stats_prior_fit(narrow, mixed, 14, &p);
+    assert_true(fabs(p.df - 4.76005162854042) < 1e-7 && fabs(p.var / 0.0194323584540656 - 1) < 1e-7);
+    stats_prior_fit(narrow, two, 12, &p);
+    assert_true(p.df == 24.0 && fabs(p.var / 0.0263986739451995 - 1) < 1e-7);
+    stats_prior_fit(narrow, two, STATS_PRIOR_POINTS - 1, &p);
+    assert_true(p.df == 0.0 && p.var == 0.0);
+}
+
+/* A point's interval with its device's prior: 21 samples of pass 1 at 1,
+ * 3 of pass 2 at e^0.5 and 3 of pass 3 at e^-0.5, so the passes'
+ * log-medians vary by s² = 0.25 on 2 degrees of freedom and the
+ * order-statistic interval is [1, 1].  With the prior {4, 0.01}: (4·0.01
+ * + 2·0.25)/6 on 6 degrees of freedom; with {2.5, 0.02}, on 4.5 (t from
+ * mpmath); without, t(2)·√(0.25/3). */
+static void test_passes_prior(void **state)
+{
+    static const struct {
+        stats_prior prior;
+        double df, lo, hi;
+    } want[3] = {{{4.0, 0.01}, 6.0, 0.654543282763188, 1.52778284696231},
+                 {{2.5, 0.02}, 4.5, 0.584683973494419, 1.71032565511144},
+                 {{0.0, 0.5}, 2.0, 0.0, 0.0}};
+    double x[27];
+    int pass[27], i, k;
+    stats_summary s;
+    (void)state;
+    for (i = 0; i < 27; i++) {
+        pass[i] = i < 21 ? 1 : i < 24 ? 2 : 3;
+        x[i] = i < 21 ? 1.0 : exp(i < 24 ? 0.5 : -0.5);
+    }
+    for (k = 0; k < 3; k++) {
+        double lo = want[k].lo, hi = want[k].hi;
+        assert_int_equal(stats_summarize_prior(x, pass, 27, &want[k].prior, &s, NULL), BE_OK);
+        if (k == 2) {
+            lo = exp(-4.303 * sqrt(0.25 / 3.0));
+            hi = exp(4.303 * sqrt(0.25 / 3.0));
+        }
+        assert_true(s.median == 1.0 && s.passes == 3 && s.df == want[k].df);
+        assert_close(s.spread, 0.25);
+        if (fabs(s.ci_lo / lo - 1) > 1e-9 || fabs(s.ci_hi / hi - 1) > 1e-9)
+            fail_msg("prior %d: got %.15g..%.15g, want %.15g..%.15g", k, s.ci_lo, s.ci_hi, lo, hi);
+    }
+    /* one pass: no spread, no degrees of freedom */
+    assert_int_equal(stats_summarize_prior(x, pass, 21, &want[0].prior, &s, NULL), BE_OK);
+    assert_true(s.passes == 1 && s.spread == -1.0 && s.df == 0.0);
+}
+
 /* Passes that agree exactly: the interval is the floor, the sampling
  * variance of a pass's log-median, π/2·(1.4826·MAD)²/n; here every pass is
  * {0.9, 0.95, 1, 1.05, 1.1}, whose log-MAD is ln(1/0.95). */
@@ -4132,6 +4197,8 @@ int main(void)
         cmocka_unit_test(test_query_uninformative),
         cmocka_unit_test(test_fmt_ratio),
         cmocka_unit_test(test_passes_interval_between),
+        cmocka_unit_test(test_prior_fit),
+        cmocka_unit_test(test_passes_prior),
         cmocka_unit_test(test_passes_interval_within_floor),
         cmocka_unit_test(test_passes_interleaved_and_single),
         cmocka_unit_test(test_passes_drift_within),

@@ -280,13 +280,20 @@ int results_view_samples(const rs_point *p, fit_view v, double *x, int *pass);
  * ratio (stats_drift), which the results file does not store but for the
  * ratio; 0 and 0 when nothing was tested.  BE_EFAIL when out of memory. */
 int results_drift(const rs_point *p, fit_view view, double *z, double *ratio, err *e);
-/* results_summarize, then, for a device that computes on the host's CPUs
- * (devinfo_on_host: the CPU, an OpenCL device of type CPU; or one r does
- * not describe), each interval extended down for the CPU share that
- * others took during the passes of p's samples (the largest share of
- * those passes in r->passes that recorded it; see stats_contention).  A
- * GPU's intervals are not: its kernels do not share the host's CPUs. */
+/* results_summarize, with the prior of p's device (stats_prior) fitted
+ * from the spreads of its points' summaries in r as they stand (p's
+ * own, just computed, among them; none from fewer than
+ * STATS_PRIOR_POINTS points of 2 passes or more); then, for a device
+ * that computes on the host's CPUs (devinfo_on_host: the CPU, an OpenCL
+ * device of type CPU; or one r does not describe), each interval
+ * extended down for the CPU share that others took during the passes of
+ * p's samples (the largest share of those passes in r->passes that
+ * recorded it; see stats_contention).  A GPU's intervals are not: its
+ * kernels do not share the host's CPUs. */
 int results_summarize_in(const results *r, rs_point *p, err *e);
+/* Every point of r with samples summarized again (results_summarize_in),
+ * each with its device's prior from all of them. */
+int results_summarize_all(results *r, err *e);
 
 /* GFLOP/s of a point from a step time (all layers). */
 double results_gflops(const rs_point *p, double seconds);
