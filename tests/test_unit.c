@@ -3025,7 +3025,8 @@ static void test_paired_log_ratio(void **state)
     static const int pass[9] = {1, 1, 1, 2, 2, 2, 3, 3, 3};
     static const int other_pass[9] = {3, 3, 3, 4, 4, 4, 5, 5, 5};
     static const double lm[3] = {0.0, 0.1, -0.1};
-    double a[9], b[9], c[9], half;
+    static const stats_prior prior = {4.0, 0.04};
+    double a[9], b[9], c[9], half, spread;
     int i, k;
     err e;
     (void)state;
@@ -3034,16 +3035,26 @@ static void test_paired_log_ratio(void **state)
         b[i] = 2.0 * a[i];
         c[i] = 2.0 * a[i] * exp(lm[i / 3]);
     }
-    assert_int_equal(stats_paired_log_ratio(a, pass, 9, b, pass, 9, &half, &k, &e), BE_OK);
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, b, pass, 9, NULL, &half, &k, &spread, &e),
+                     BE_OK);
     assert_int_equal(k, 3);
-    assert_true(fabs(half) < 1e-12);
-    assert_int_equal(stats_paired_log_ratio(a, pass, 9, c, pass, 9, &half, &k, &e), BE_OK);
+    assert_true(fabs(half) < 1e-12 && fabs(spread) < 1e-24);
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, c, pass, 9, NULL, &half, &k, &spread, &e),
+                     BE_OK);
     assert_int_equal(k, 3);
     assert_close(half, stats_t975(2) * sqrt(0.01 / 3.0));
+    assert_close(spread, 0.01);
+    /* pooled with a prior of 4 degrees of freedom at 0.04: (4·0.04 +
+     * 2·0.01)/6 = 0.03 on 6, t(0.975, 6) = 2.44691185114497 (mpmath) */
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, c, pass, 9, &prior, &half, &k, &spread, &e),
+                     BE_OK);
+    assert_close(half, 2.44691185114497 * sqrt(0.03 / 3.0));
+    assert_close(spread, 0.01);
     /* the other measured in passes 3 to 5: one in common */
-    assert_int_equal(stats_paired_log_ratio(a, pass, 9, b, other_pass, 9, &half, &k, &e), BE_OK);
+    assert_int_equal(
+        stats_paired_log_ratio(a, pass, 9, b, other_pass, 9, &prior, &half, &k, &spread, &e), BE_OK);
     assert_int_equal(k, 1);
-    assert_true(half == 0.0);
+    assert_true(half == 0.0 && spread == -1.0);
 }
 
 /* A point of n samples in passes, pass[i] and far[i] given per sample,

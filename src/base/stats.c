@@ -590,7 +590,8 @@ static int pass_log_medians(const double *x, const int *pass, int n, const tagge
 }
 
 int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double *xb, const int *pb,
-                           int nb, double *half, int *passes, err *e)
+                           int nb, const stats_prior *prior, double *half, int *passes,
+                           double *spread, err *e)
 {
     int n = na > nb ? na : nb, ka, kb, i, j, k = 0, rc = BE_OK;
     tagged *ta = by_pass(pa, na), *tb = by_pass(pb, nb);
@@ -602,6 +603,7 @@ int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double
 
     *half = 0.0;
     *passes = 0;
+    *spread = -1.0;
     if (!ta || !tb || !y || !v || !ma || !va || !mb || !vb || !d || !ia || !ib) {
         rc = err_set(e, BE_EFAIL, "out of memory pairing %d and %d samples", na, nb);
         goto done;
@@ -631,7 +633,14 @@ int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double
     for (i = 0; i < k; i++)
         between += (d[i] - mean) * (d[i] - mean) / (k - 1);
     within /= k;
-    *half = stats_t975(k - 1) * sqrt((between > within ? between : within) / k);
+    *spread = between;
+    if (prior && prior->df > 0.0) {
+        between = (prior->df * prior->var + (k - 1) * between) / (prior->df + k - 1);
+        *half = stats_t_quantile(0.975, prior->df + k - 1);
+    } else {
+        *half = stats_t975(k - 1);
+    }
+    *half *= sqrt((between > within ? between : within) / k);
 done:
     free(ta);
     free(tb);

@@ -108,9 +108,12 @@ int stats_drift(const double *x, const int *pass, int n, double *z, double *rati
  * and w the mean of their sampling variances (log_median's), the floor for
  * passes that agree more closely than their noise allows.  *passes = K;
  * *half is 0 when K < 2 (no interval: the caller falls back on the two
- * devices' own intervals).  BE_EFAIL when out of memory. */
+ * devices' own intervals).  s² is pooled with prior as in
+ * stats_summarize_prior (NULL: none); *spread is s² before (-1 when K <
+ * 2), what q_ratio_prior pools.  BE_EFAIL when out of memory. */
 int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double *xb, const int *pb,
-                           int nb, double *half, int *passes, err *e);
+                           int nb, const stats_prior *prior, double *half, int *passes,
+                           double *spread, err *e);
 
 /* Extends s's interval down for contention: while the samples were
  * measured, other processes (and the hypervisor) took the share `lost`
