@@ -94,15 +94,11 @@ static int refit_one(const cli *c, const char *arg, outlock *lk, err *e)
         }
         snprintf(r->prov.base, sizeof r->prov.base, "%s", c->base);
     }
-    for (i = 0; i < r->npoints; i++) {
-        rs_point *p = &r->points[i];
-        if (p->nsamples == 0)
-            continue;
-        onepass |= !p->pass;
-        if ((rc = results_summarize_in(r, p, e)) < 0) {
-            err_prefix(e, rc, "%s", u.src);
-            goto done;
-        }
+    for (i = 0; i < r->npoints; i++)
+        onepass |= r->points[i].nsamples > 0 && !r->points[i].pass;
+    if ((rc = results_summarize_all(r, e)) < 0) {
+        err_prefix(e, rc, "%s", u.src);
+        goto done;
     }
     if ((rc = fit_run(r, &prices, r->prov.seed, 0, &fs, e)) < 0)
         goto done;

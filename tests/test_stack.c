@@ -77,6 +77,7 @@ static void test_overhead(void **state)
     char buf[2048], want[2048], x[200], t[32], x2[200], t2[32], bullets[8][PROSE_BULLET];
     int i, n, found = 0;
     double lo, hi;
+    stats_prior prior;
     (void)state;
 
     assert_non_null(f);
@@ -98,16 +99,18 @@ static void test_overhead(void **state)
     assert_non_null(pb);
     assert_non_null(po);
     assert_true(fabs(f->worst - pb->resident.median / po->resident.median) < 1e-12);
-    assert_int_equal(q_ratio_ci(pb, FIT_RESIDENT, po, FIT_RESIDENT, &lo, &hi), 1);
+    q_ratio_prior(r, "cpu", FIT_RESIDENT, "torch:cpu", FIT_RESIDENT, &prior);
+    assert_true(prior.df > 0.0);
+    assert_int_equal(q_ratio_ci(pb, FIT_RESIDENT, po, FIT_RESIDENT, &prior, &lo, &hi), 1);
     assert_true(fabs(f->worst_lo - lo) < 1e-12);
     assert_true(fabs(f->worst_hi - hi) < 1e-12);
     assert_true(q_ci_uninformative(f->worst_lo, f->worst_hi));
     fmt_ratio_ci(x, sizeof x, f->worst, f->worst_lo, f->worst_hi, 1);
     fmt_time(t, sizeof t, po->resident.median - pb->resident.median);
-    assert_string_equal(x, "9.61\xc3\x97 slower (95% CI 3.65\xe2\x80\x93"
-                           "25.3\xc3\x97 slower, uninformative)");
+    assert_string_equal(x, "9.61\xc3\x97 slower (95% CI 5.62\xe2\x80\x93"
+                           "16.4\xc3\x97 slower, uninformative)");
     assert_string_equal(t, "37.9 ms");
-    assert_string_equal(x2, "1.24\xc3\x97 (95% CI 1.53\xc3\x97 slower to 2.34\xc3\x97 faster, "
+    assert_string_equal(x2, "1.24\xc3\x97 (95% CI 1.25\xc3\x97 slower to 1.92\xc3\x97 faster, "
                             "uninformative)");
     assert_string_equal(t2, "2.41 ms");
 
@@ -299,7 +302,7 @@ static void test_lead_per_stack(void **state)
         "threads) at 5 of 21 shapes measured by the medians (settled at none). With PyTorch, "
         "PyTorch on NVIDIA H100 80GB HBM3 (synthetic) is faster than PyTorch (CPU) at 16 of 21 "
         "shapes "
-        "measured by the medians (settled at 9).";
+        "measured by the medians (settled at 10).";
     (void)state;
     assert_non_null(f);
     assert_int_equal(f->c->kind, CROSS_IN_RANGE);
@@ -337,7 +340,7 @@ static void test_captions(void **state)
         strstr(buf, "In inference, PyTorch on NVIDIA H100 80GB HBM3 (synthetic) takes 0.43\xc3\x97 "
                     "the time of OpenBLAS (2 threads). In inference, PyTorch on NVIDIA H100 80GB "
                     "HBM3 (synthetic) is faster than PyTorch (CPU) at 16 of 21 "
-                    "shapes measured by the medians (settled at 9)."));
+                    "shapes measured by the medians (settled at 10)."));
     assert_non_null(strstr(buf, "Here every device is set against OpenBLAS (2 threads), not its "
                                 "own stack's CPU."));
     findings_free(&F);
@@ -380,7 +383,7 @@ static void test_pages(void **state)
          "With PyTorch, PyTorch on NVIDIA H100 80GB HBM3 (synthetic) is faster than PyTorch (CPU) "
          "at 16 of 21",
          "PyTorch on NVIDIA H100 80GB HBM3 (synthetic) is faster than PyTorch (CPU) at 16 of 21 "
-         "shapes measured by the medians (settled at 9) in inference. At best it is"},
+         "shapes measured by the medians (settled at 10) in inference. At best it is"},
     };
     size_t i;
     (void)state;

@@ -3025,7 +3025,8 @@ static void test_paired_log_ratio(void **state)
     static const int pass[9] = {1, 1, 1, 2, 2, 2, 3, 3, 3};
     static const int other_pass[9] = {3, 3, 3, 4, 4, 4, 5, 5, 5};
     static const double lm[3] = {0.0, 0.1, -0.1};
-    double a[9], b[9], c[9], half;
+    static const stats_prior prior = {4.0, 0.04, 0.0}, runs = {4.0, 0.04, 0.0025};
+    double a[9], b[9], c[9], half, spread;
     int i, k;
     err e;
     (void)state;
@@ -3034,16 +3035,33 @@ static void test_paired_log_ratio(void **state)
         b[i] = 2.0 * a[i];
         c[i] = 2.0 * a[i] * exp(lm[i / 3]);
     }
-    assert_int_equal(stats_paired_log_ratio(a, pass, 9, b, pass, 9, &half, &k, &e), BE_OK);
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, b, pass, 9, NULL, &half, &k, &spread, &e),
+                     BE_OK);
     assert_int_equal(k, 3);
-    assert_true(fabs(half) < 1e-12);
-    assert_int_equal(stats_paired_log_ratio(a, pass, 9, c, pass, 9, &half, &k, &e), BE_OK);
+    assert_true(fabs(half) < 1e-12 && fabs(spread) < 1e-24);
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, c, pass, 9, NULL, &half, &k, &spread, &e),
+                     BE_OK);
     assert_int_equal(k, 3);
     assert_close(half, stats_t975(2) * sqrt(0.01 / 3.0));
+    assert_close(spread, 0.01);
+    /* pooled with a prior of 4 degrees of freedom at 0.04: (4·0.04 +
+     * 2·0.01)/6 = 0.03 on 6, t(0.975, 6) = 2.44691185114497 (mpmath) */
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, c, pass, 9, &prior, &half, &k, &spread, &e),
+                     BE_OK);
+    assert_close(half, 2.44691185114497 * sqrt(0.03 / 3.0));
+    assert_close(spread, 0.01);
+    /* and a run-to-run variance of 0.0025 on top: the two half-widths in
+     * quadrature, the run's at 1.96σ */
+    assert_int_equal(stats_paired_log_ratio(a, pass, 9, c, pass, 9, &runs, &half, &k, &spread, &e),
+                     BE_OK);
+    assert_close(half,
+                 sqrt(2.44691185114497 * 2.44691185114497 * 0.03 / 3.0 + 1.96 * 1.96 * 0.0025));
     /* the other measured in passes 3 to 5: one in common */
-    assert_int_equal(stats_paired_log_ratio(a, pass, 9, b, other_pass, 9, &half, &k, &e), BE_OK);
+    assert_int_equal(
+        stats_paired_log_ratio(a, pass, 9, b, other_pass, 9, &prior, &half, &k, &spread, &e),
+        BE_OK);
     assert_int_equal(k, 1);
-    assert_true(half == 0.0);
+    assert_true(half == 0.0 && spread == -1.0);
 }
 
 /* A point of n samples in passes, pass[i] and far[i] given per sample,
@@ -3284,6 +3302,75 @@ static void test_passes_interval_between(void **state)
     assert_true(plain.ci_lo > s.ci_lo && plain.ci_hi < s.ci_hi);
 }
 
+/* A device's prior (stats_prior_fit) against limma's fitFDist computed
+ * with mpmath's ψ and ψ′ at 30 digits: variances spread widely (a weak
+ * prior), narrowly on mixed degrees of freedom, and so evenly that the
+ * points' sampling noise explains it all (the cap: Σ df); under
+ * STATS_PRIOR_POINTS points, none; points with no variance or no degree
+ * of freedom left out. */
+static void test_prior_fit(void **state)
+{
+    static const double wide[12] = {0.0004, 0.02, 0.0009, 0.25, 0.015, 0.3,
+                                    0.001,  0.5,  0.0025, 0.04, 0.6,   0.002};
+    static const double narrow[14] = {0.004, 0.02,   0.009, 0.05, 0.015, 0.03, 0.002,
+                                      0.08,  0.0025, 0.04,  0.06, 0.012, 0.0,  0.5};
+    static const int two[12] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+    static const int mixed[14] = {2, 2, 3, 4, 2, 2, 6, 2, 3, 2, 2, 5, 2, 0};
+    stats_prior p;
+    (void)state;
+    stats_prior_fit(wide, two, 12, &p);
+    assert_true(fabs(p.df - 0.932029017102349) < 1e-7 &&
+                fabs(p.var / 0.0075174946718335 - 1) < 1e-7);
+    stats_prior_fit(narrow, mixed, 14, &p);
+    assert_true(fabs(p.df - 4.76005162854042) < 1e-7 &&
+                fabs(p.var / 0.0194323584540656 - 1) < 1e-7);
+    stats_prior_fit(narrow, two, 12, &p);
+    assert_true(p.df == 24.0 && fabs(p.var / 0.0263986739451995 - 1) < 1e-7);
+    stats_prior_fit(narrow, two, STATS_PRIOR_POINTS - 1, &p);
+    assert_true(p.df == 0.0 && p.var == 0.0);
+}
+
+/* A point's interval with its device's prior: 21 samples of pass 1 at 1,
+ * 3 of pass 2 at e^0.5 and 3 of pass 3 at e^-0.5, so the passes'
+ * log-medians vary by s² = 0.25 on 2 degrees of freedom and the
+ * order-statistic interval is [1, 1].  With the prior {4, 0.01}: (4·0.01
+ * + 2·0.25)/6 on 6 degrees of freedom; with {2.5, 0.02}, on 4.5 (t from
+ * mpmath); without, t(2)·√(0.25/3); the first with a run-to-run variance
+ * of 0.0025 as well: its half-width and 1.96·0.05 in quadrature. */
+static void test_passes_prior(void **state)
+{
+    static const struct {
+        stats_prior prior;
+        double df, lo, hi;
+    } want[4] = {{{4.0, 0.01, 0.0}, 6.0, 0.654543282763188, 1.52778284696231},
+                 {{2.5, 0.02, 0.0}, 4.5, 0.584683973494419, 1.71032565511144},
+                 {{0.0, 0.5, 0.0}, 2.0, 0.0, 0.0},
+                 {{4.0, 0.01, 0.0025}, 6.0, 0.647264422889622, 1.54496364180753}};
+    double x[27];
+    int pass[27], i, k;
+    stats_summary s;
+    (void)state;
+    for (i = 0; i < 27; i++) {
+        pass[i] = i < 21 ? 1 : i < 24 ? 2 : 3;
+        x[i] = i < 21 ? 1.0 : exp(i < 24 ? 0.5 : -0.5);
+    }
+    for (k = 0; k < 4; k++) {
+        double lo = want[k].lo, hi = want[k].hi;
+        assert_int_equal(stats_summarize_prior(x, pass, 27, &want[k].prior, &s, NULL), BE_OK);
+        if (k == 2) {
+            lo = exp(-4.303 * sqrt(0.25 / 3.0));
+            hi = exp(4.303 * sqrt(0.25 / 3.0));
+        }
+        assert_true(s.median == 1.0 && s.passes == 3 && s.df == want[k].df);
+        assert_close(s.spread, 0.25);
+        if (fabs(s.ci_lo / lo - 1) > 1e-9 || fabs(s.ci_hi / hi - 1) > 1e-9)
+            fail_msg("prior %d: got %.15g..%.15g, want %.15g..%.15g", k, s.ci_lo, s.ci_hi, lo, hi);
+    }
+    /* one pass: no spread, no degrees of freedom */
+    assert_int_equal(stats_summarize_prior(x, pass, 21, &want[0].prior, &s, NULL), BE_OK);
+    assert_true(s.passes == 1 && s.spread == -1.0 && s.df == 0.0);
+}
+
 /* Passes that agree exactly: the interval is the floor, the sampling
  * variance of a pass's log-median, π/2·(1.4826·MAD)²/n; here every pass is
  * {0.9, 0.95, 1, 1.05, 1.1}, whose log-MAD is ln(1/0.95). */
@@ -3427,6 +3514,15 @@ static void test_passes_coverage_simulated(void **state)
     assert_true(within < TRIALS * 0.5);
 }
 
+/* The lower end lo of s's interval from its passes alone, widened by a
+ * run-to-run standard deviation sd (results_run_var): the two half-widths
+ * in quadrature, the run's at 1.96·sd. */
+static double run_widened(const stats_summary *s, double lo, double sd)
+{
+    const double h = log(s->median / lo);
+    return s->median * exp(-sqrt(h * h + 1.96 * 1.96 * sd * sd));
+}
+
 /* A run on the quiet machine could be faster by the share others took:
  * the lower end moves down by it, from the passes the point was measured
  * in only. */
@@ -3477,7 +3573,7 @@ static void test_contention(void **state)
     assert_true(p.resident.contention == 0.0);
     assert_int_equal(results_summarize_in(r, &p, NULL), BE_OK);
     assert_close(p.resident.contention, 0.25);
-    assert_close(p.resident.ci_lo, lo * 0.75);
+    assert_close(p.resident.ci_lo, run_widened(&p.resident, lo, RESULTS_RUN_SD_HOST) * 0.75);
     /* issue 41: only what computes on the busy host's CPUs: the CPU, an
      * OpenCL device of type CPU (PoCL); a GPU runs on its own silicon and
      * its interval stays as measured */
@@ -3494,7 +3590,9 @@ static void test_contention(void **state)
             snprintf(p.device, sizeof p.device, "cl:0.%d", k);
             assert_int_equal(results_summarize_in(r, &p, NULL), BE_OK);
             assert_true(p.resident.contention == (k ? 0.25 : 0.0));
-            assert_close(p.resident.ci_lo, k ? lo * 0.75 : lo);
+            assert_close(p.resident.ci_lo,
+                         k ? run_widened(&p.resident, lo, RESULTS_RUN_SD_HOST) * 0.75
+                           : run_widened(&p.resident, lo, RESULTS_RUN_SD_DEVICE));
         }
     }
     free(p.samples);
@@ -4132,6 +4230,8 @@ int main(void)
         cmocka_unit_test(test_query_uninformative),
         cmocka_unit_test(test_fmt_ratio),
         cmocka_unit_test(test_passes_interval_between),
+        cmocka_unit_test(test_prior_fit),
+        cmocka_unit_test(test_passes_prior),
         cmocka_unit_test(test_passes_interval_within_floor),
         cmocka_unit_test(test_passes_interleaved_and_single),
         cmocka_unit_test(test_passes_drift_within),

@@ -61,8 +61,11 @@ int findings_ratios(const results *r, const fit_prices *prices, const fit_crosso
                     find_ratio *out, int max)
 {
     q_shape shapes[Q_MAX_SHAPES];
+    stats_prior prior[2]; /* the base in the other's view, and resident */
     double kb = 1.0, ko = 1.0;
     int n, i, k = 0;
+    q_ratio_prior(r, c->base, c->view, c->other, c->view, &prior[0]);
+    q_ratio_prior(r, c->base, FIT_RESIDENT, c->other, c->view, &prior[1]);
     if (c->cost) {
         kb = q_price(prices, c->base);
         ko = q_price(prices, c->other);
@@ -77,7 +80,8 @@ int findings_ratios(const results *r, const fit_prices *prices, const fit_crosso
         x->hidden = shapes[i].hidden;
         x->batch = shapes[i].batch;
         x->adv = kb * base_time(pb, c->view) / (ko * q_median(po, c->view));
-        q_ratio_ci(pb, base_view(pb, c->view), po, c->view, &x->lo, &x->hi);
+        q_ratio_ci(pb, base_view(pb, c->view), po, c->view,
+                   &prior[base_view(pb, c->view) != c->view], &x->lo, &x->hi);
         x->lo *= kb / ko;
         x->hi *= kb / ko;
         k++;

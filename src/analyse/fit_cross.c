@@ -101,7 +101,8 @@ static double log_sd(const rs_point *p, fit_view v)
  * in view bv, other in view ov; times scaled by kb and ko); returns how
  * many, at most max. */
 static int hidden_cells(const results *r, const fit_series *sb, const fit_series *so, fit_view bv,
-                        fit_view ov, double kb, double ko, int hidden, xover_cell *cells, int max)
+                        fit_view ov, const stats_prior *prior, double kb, double ko, int hidden,
+                        xover_cell *cells, int max)
 {
     int i, j, m = 0, paired;
     double lo, hi;
@@ -121,7 +122,7 @@ static int hidden_cells(const results *r, const fit_series *sb, const fit_series
         cells[m].other = ko * so->t[j];
         cells[m].base_sd = log_sd(pb, bv);
         cells[m].other_sd = log_sd(&r->points[so->idx[j]], ov);
-        paired = q_ratio_ci(pb, bv, &r->points[so->idx[j]], ov, &lo, &hi);
+        paired = q_ratio_ci(pb, bv, &r->points[so->idx[j]], ov, prior, &lo, &hi);
         xover_pair(&cells[m], paired, lo, hi);
         m++;
     }
@@ -241,8 +242,10 @@ int fit_crossover_fill(const results *r, const fit_set *fs, fit_view bview, cons
     enum { MAX_CELLS = LIST_MAX * 4 };
     xover_cell cells[MAX_CELLS];
     xover_scatter *sc;
+    stats_prior prior;
     int widths[LIST_MAX], nw, i, m, rc = BE_OK;
 
+    q_ratio_prior(r, c->base, bview, c->other, c->view, &prior);
     nw = hidden_widths(r, c->base, c->other, c->mode, widths);
     c->nhidden = nw;
     /* the scatter around the curves rests on every width's points: one
@@ -250,12 +253,12 @@ int fit_crossover_fill(const results *r, const fit_set *fs, fit_view bview, cons
     if (!(sc = calloc(1, sizeof *sc)))
         return err_set(e, BE_EFAIL, "crossover %s/%s: out of memory", c->base, c->other);
     for (i = 0; i < nw; i++) {
-        m = hidden_cells(r, sb, so, bview, c->view, kb, ko, widths[i], cells, MAX_CELLS);
+        m = hidden_cells(r, sb, so, bview, c->view, &prior, kb, ko, widths[i], cells, MAX_CELLS);
         xover_scatter_add(sc, cells, m);
     }
     for (i = 0; i < nw; i++) {
         uint64_t s = seed ^ (UINT64_C(0x9E3779B97F4A7C15) * (uint64_t)widths[i]);
-        m = hidden_cells(r, sb, so, bview, c->view, kb, ko, widths[i], cells, MAX_CELLS);
+        m = hidden_cells(r, sb, so, bview, c->view, &prior, kb, ko, widths[i], cells, MAX_CELLS);
         if ((rc = hidden_cross(cells, m, sc, c->mode, widths[i], s, boot, &c->per_hidden[i], e)) <
             0)
             goto fail;

@@ -40,9 +40,11 @@ static int one(const results *r, const rs_point *like, const char *base, const c
                fit_view v, uint64_t seed, int boot, netfit_cross *c, err *e)
 {
     xover_cell cells[NETFIT_MAX_CELLS];
+    stats_prior prior;
     double lo, hi;
     int i, m = 0, rc, paired;
     memset(c, 0, sizeof *c);
+    q_ratio_prior(r, base, FIT_RESIDENT, other, v, &prior);
     snprintf(c->net, sizeof c->net, "%s", like->net);
     snprintf(c->sizes, sizeof c->sizes, "%s", like->sizes);
     snprintf(c->base, sizeof c->base, "%s", base);
@@ -61,7 +63,7 @@ static int one(const results *r, const rs_point *like, const char *base, const c
         cells[m].other = q_median(po, v);
         cells[m].base_sd = log_sd(pb, FIT_RESIDENT);
         cells[m].other_sd = log_sd(po, v);
-        paired = q_ratio_ci(pb, FIT_RESIDENT, po, v, &lo, &hi);
+        paired = q_ratio_ci(pb, FIT_RESIDENT, po, v, &prior, &lo, &hi);
         xover_pair(&cells[m], paired, lo, hi);
         if (c->bmin == 0 || pb->batch < c->bmin)
             c->bmin = pb->batch;

@@ -192,6 +192,7 @@ int stats_summarize(const double *x, int n, stats_summary *s, err *e)
     int i;
 
     memset(s, 0, sizeof *s);
+    s->spread = -1.0;
     if (n < 1)
         return err_set(e, BE_EFAIL, "no samples to summarize");
     v = malloc((size_t)n * sizeof *v);
@@ -299,7 +300,7 @@ static double incomplete_beta(double a, double b, double x)
 }
 
 /* P(T ≤ t) for Student's t with df degrees of freedom (df ≤ 0: normal). */
-static double t_cdf(double t, int df)
+static double t_cdf(double t, double df)
 {
     double tail;
     if (df <= 0)
@@ -308,7 +309,7 @@ static double t_cdf(double t, int df)
     return t >= 0.0 ? 1.0 - tail : tail;
 }
 
-double stats_t_quantile(double p, int df)
+double stats_t_quantile(double p, double df)
 {
     double lo = -1e4, hi = 1e4;
     int i;
@@ -420,6 +421,20 @@ done:
 
 int stats_summarize_passes(const double *x, const int *pass, int n, stats_summary *s, err *e)
 {
+    return stats_summarize_prior(x, pass, n, NULL, s, e);
+}
+
+/* A half-width from one run's passes widened by what runs add to it:
+ * the passes' part is Student's, the run's a normal 1.96·σ, as the two
+ * add in variance. */
+static double run_level(double half, const stats_prior *prior)
+{
+    return prior->run_var > 0.0 ? sqrt(half * half + 1.96 * 1.96 * prior->run_var) : half;
+}
+
+int stats_summarize_prior(const double *x, const int *pass, int n, const stats_prior *prior,
+                          stats_summary *s, err *e)
+{
     tagged *tag = NULL;
     double *y = NULL, *v = NULL, *lmed = NULL, *lvar = NULL;
     double mean = 0.0, between = 0.0, within = 0.0, z, half;
@@ -463,7 +478,16 @@ int stats_summarize_passes(const double *x, const int *pass, int n, stats_summar
         between += (lmed[i] - mean) * (lmed[i] - mean) / (k - 1);
         within += lvar[i] / k;
     }
-    half = stats_t975(k - 1) * sqrt((between > within ? between : within) / k);
+    s->spread = between;
+    s->df = k - 1;
+    if (prior && prior->df > 0.0) {
+        between = (prior->df * prior->var + (k - 1) * between) / (prior->df + k - 1);
+        s->df += prior->df;
+    }
+    half = (prior && prior->df > 0.0 ? stats_t_quantile(0.975, s->df) : stats_t975(k - 1)) *
+           sqrt((between > within ? between : within) / k);
+    if (prior)
+        half = run_level(half, prior);
     if (s->median * exp(-half) < s->ci_lo)
         s->ci_lo = s->median * exp(-half);
     if (s->median * exp(half) > s->ci_hi)
@@ -476,6 +500,87 @@ done:
     free(lmed);
     free(lvar);
     return rc;
+}
+
+/* ψ, ψ′ and ψ″ (digamma, trigamma, tetragamma) for x > 0: the recurrence
+ * up to x ≥ 8, then their asymptotic series (error below 1e-12 there). */
+static double digamma(double x)
+{
+    double r = 0.0, f;
+    for (; x < 8.0; x += 1.0)
+        r -= 1.0 / x;
+    f = 1.0 / (x * x);
+    return r + log(x) - 0.5 / x -
+           f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+}
+
+static double trigamma(double x)
+{
+    double r = 0.0, f;
+    for (; x < 8.0; x += 1.0)
+        r += 1.0 / (x * x);
+    f = 1.0 / (x * x);
+    return r + 1.0 / x + f / 2 + f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f / 30)));
+}
+
+static double tetragamma(double x)
+{
+    double r = 0.0, f;
+    for (; x < 8.0; x += 1.0)
+        r -= 2.0 / (x * x * x);
+    f = 1.0 / (x * x);
+    return r - f - f / x - f * f * (0.5 - f * (1.0 / 6 - f * (1.0 / 6 - f * (0.3 - f * 5.0 / 6))));
+}
+
+/* The x with ψ′(x) = y (y > 0): limma's Newton iteration, from a start
+ * below the root so that every step stays on its side. */
+static double trigamma_inverse(double y)
+{
+    double x, dif;
+    int i;
+    if (y > 1e7)
+        return 1.0 / sqrt(y);
+    if (y < 1e-6)
+        return 1.0 / y;
+    x = 0.5 + 1.0 / y;
+    for (i = 0; i < 50; i++) {
+        double tri = trigamma(x);
+        dif = tri * (1.0 - tri / y) / tetragamma(x);
+        x += dif;
+        if (-dif / x < 1e-8)
+            break;
+    }
+    return x;
+}
+
+void stats_prior_fit(const double *var, const int *df, int n, stats_prior *p)
+{
+    double mean = 0.0, spread = 0.0, tri = 0.0, sumdf = 0.0, d0;
+    int i, m = 0;
+    p->df = 0.0;
+    p->var = 0.0;
+    p->run_var = 0.0;
+    /* log var on d degrees of freedom has mean log σ² + ψ(d/2) − log(d/2)
+     * and variance ψ′(d/2), plus ψ′(d0/2) when σ² varies between points
+     * as a scaled inverse χ² on d0 */
+    for (i = 0; i < n; i++)
+        if (df[i] >= 1 && var[i] > 0.0 && isfinite(var[i])) {
+            mean += log(var[i]) - digamma(df[i] / 2.0) + log(df[i] / 2.0);
+            m++;
+        }
+    if (m < STATS_PRIOR_POINTS)
+        return;
+    mean /= m;
+    for (i = 0; i < n; i++)
+        if (df[i] >= 1 && var[i] > 0.0 && isfinite(var[i])) {
+            double e = log(var[i]) - digamma(df[i] / 2.0) + log(df[i] / 2.0) - mean;
+            spread += e * e / (m - 1);
+            tri += trigamma(df[i] / 2.0) / m;
+            sumdf += df[i];
+        }
+    d0 = spread - tri > 0.0 ? 2.0 * trigamma_inverse(spread - tri) : sumdf;
+    p->df = d0 < sumdf ? d0 : sumdf;
+    p->var = exp(mean + digamma(p->df / 2.0) - log(p->df / 2.0));
 }
 
 /* The passes of x[0..n) (pass as for stats_summarize_passes) in order,
@@ -496,7 +601,8 @@ static int pass_log_medians(const double *x, const int *pass, int n, const tagge
 }
 
 int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double *xb, const int *pb,
-                           int nb, double *half, int *passes, err *e)
+                           int nb, const stats_prior *prior, double *half, int *passes,
+                           double *spread, err *e)
 {
     int n = na > nb ? na : nb, ka, kb, i, j, k = 0, rc = BE_OK;
     tagged *ta = by_pass(pa, na), *tb = by_pass(pb, nb);
@@ -508,6 +614,7 @@ int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double
 
     *half = 0.0;
     *passes = 0;
+    *spread = -1.0;
     if (!ta || !tb || !y || !v || !ma || !va || !mb || !vb || !d || !ia || !ib) {
         rc = err_set(e, BE_EFAIL, "out of memory pairing %d and %d samples", na, nb);
         goto done;
@@ -537,7 +644,16 @@ int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double
     for (i = 0; i < k; i++)
         between += (d[i] - mean) * (d[i] - mean) / (k - 1);
     within /= k;
-    *half = stats_t975(k - 1) * sqrt((between > within ? between : within) / k);
+    *spread = between;
+    if (prior && prior->df > 0.0) {
+        between = (prior->df * prior->var + (k - 1) * between) / (prior->df + k - 1);
+        *half = stats_t_quantile(0.975, prior->df + k - 1);
+    } else {
+        *half = stats_t975(k - 1);
+    }
+    *half *= sqrt((between > within ? between : within) / k);
+    if (prior)
+        *half = run_level(*half, prior);
 done:
     free(ta);
     free(tb);

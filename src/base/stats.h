@@ -37,7 +37,42 @@ typedef struct stats_summary {
     double contention;   /* the share of the CPU others took while the samples
                              were measured, by which ci_lo was extended down
                              (stats_contention); 0 when none was recorded */
+    double spread;       /* the variance of the passes' log-medians (on passes − 1
+                             degrees of freedom), what stats_prior_fit pools;
+                             -1 when unknown (one pass, or read from a file) */
+    double df;           /* the degrees of freedom of the t of the interval:
+                             passes − 1, more where a prior lent its own
+                             (stats_prior); 0 from one pass or unknown */
 } stats_summary;
+
+/* What a device's points say together about how far a point's passes lie
+ * apart: the variance of a point's log pass-medians, `var`, typical of
+ * the device in this run, worth `df` degrees of freedom (0: no prior).
+ * With 3 passes a point's own variance rests on 2 degrees of freedom
+ * (Student's t 4.30); pooling it with its device's others (empirical
+ * Bayes: Smyth 2004, the moderated t of limma) narrows the interval where
+ * the points' variances agree, and hardly at all where they differ, since
+ * the prior's weight is estimated from how much they differ. */
+typedef struct stats_prior {
+    double df, var;
+    /* What no run's passes show: how far a whole run of the device lies
+     * from another, the variance of its log level from run to run, added
+     * to the interval as z²·run_var (0: none).  Set by the caller after
+     * stats_prior_fit, which leaves it 0. */
+    double run_var;
+} stats_prior;
+
+/* The fewest points a prior is fitted from: fewer say too little of how
+ * much their variances differ. */
+#define STATS_PRIOR_POINTS 10
+
+/* Fits p from n points' variances var[i] of their log pass-medians, each
+ * on df[i] degrees of freedom (points with df[i] < 1 or var[i] not above
+ * 0 are left out): limma's fitFDist by moments of log var, its weight
+ * capped at Σ df[i] (a prior cannot know more than the data it comes
+ * from).  No prior (p->df = 0) from fewer than STATS_PRIOR_POINTS.
+ * p->run_var is set to 0. */
+void stats_prior_fit(const double *var, const int *df, int n, stats_prior *p);
 
 /* Summarizes x[0..n) (in the order measured; n ≥ 1).  BE_EFAIL on n < 1 or
  * out of memory. */
@@ -52,6 +87,14 @@ int stats_summarize(const double *x, int n, stats_summary *s, err *e);
  * within each pass.  With one pass, it is stats_summarize's.  Sets
  * s->passes. */
 int stats_summarize_passes(const double *x, const int *pass, int n, stats_summary *s, err *e);
+/* stats_summarize_passes with a device's prior (NULL or prior->df 0:
+ * none): the passes' variance s² on K − 1 degrees of freedom becomes
+ * (d0·s0² + (K − 1)·s²)/(d0 + K − 1) on d0 + K − 1, and the half-width
+ * t(0.975, d0 + K − 1)·√(max(that, w)/K), then widened by the run's
+ * own variance to √(half² + 1.96²·prior->run_var) (any prior, d0 or
+ * not). */
+int stats_summarize_prior(const double *x, const int *pass, int n, const stats_prior *prior,
+                          stats_summary *s, err *e);
 
 /* The drift test of x[0..n) (in the order measured; pass as for
  * stats_summarize_passes, NULL when not recorded), the one that sets a
@@ -73,9 +116,12 @@ int stats_drift(const double *x, const int *pass, int n, double *z, double *rati
  * and w the mean of their sampling variances (log_median's), the floor for
  * passes that agree more closely than their noise allows.  *passes = K;
  * *half is 0 when K < 2 (no interval: the caller falls back on the two
- * devices' own intervals).  BE_EFAIL when out of memory. */
+ * devices' own intervals).  s² is pooled with prior as in
+ * stats_summarize_prior (NULL: none); *spread is s² before (-1 when K <
+ * 2), what q_ratio_prior pools.  BE_EFAIL when out of memory. */
 int stats_paired_log_ratio(const double *xa, const int *pa, int na, const double *xb, const int *pb,
-                           int nb, double *half, int *passes, err *e);
+                           int nb, const stats_prior *prior, double *half, int *passes,
+                           double *spread, err *e);
 
 /* Extends s's interval down for contention: while the samples were
  * measured, other processes (and the hypervisor) took the share `lost`
@@ -88,10 +134,11 @@ void stats_contention(stats_summary *s, double lost);
  * to 3 decimals up to 30, then a Cornish–Fisher expansion). */
 double stats_t975(int df);
 
-/* The p-quantile (0 < p < 1) of Student's t with df ≥ 1 degrees of
- * freedom (df ≤ 0: the standard normal's), to about 1e-9: the regularized
- * incomplete beta function inverted by bisection. */
-double stats_t_quantile(double p, int df);
+/* The p-quantile (0 < p < 1) of Student's t with df > 0 degrees of
+ * freedom, not necessarily whole (df ≤ 0: the standard normal's), to
+ * about 1e-9: the regularized incomplete beta function inverted by
+ * bisection. */
+double stats_t_quantile(double p, double df);
 
 /* 1 when the 95% CI of the median lies within ±rel of the median. */
 int stats_converged(const stats_summary *s, double rel);

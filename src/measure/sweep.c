@@ -652,20 +652,16 @@ static int visit_cell(sweep *sw, int k, int slot, int q, err *e)
     return rc;
 }
 
-/* The points that pass `index` measured summarized again, now that its
- * share of contention is known; rc is the pass's outcome so far, returned
- * unless a summary fails. */
-static int resummarize(sweep *sw, int index, int rc, err *e)
+/* Every point summarized again once a pass is done: its share of
+ * contention is known now, and each device's prior (stats_prior) has
+ * its points' latest spreads, the precision passes' and the
+ * refinement's, which visit a few cells only, included; rc is the
+ * pass's outcome so far, returned unless a summary fails. */
+static int resummarize(sweep *sw, int rc, err *e)
 {
-    int q;
-    for (q = 0; q < sw->npts * sw->ndev && (rc == BE_OK || rc == BE_EINTR); q++) {
-        rs_point *pt = &sw->r->points[sw->slot[q]];
-        int i, sum;
-        for (i = pt->nsamples - 1; i >= 0 && pt->pass[i] != index; i--)
-            ;
-        if (i >= 0 && (sum = results_summarize_in(sw->r, pt, e)) < 0)
-            rc = sum;
-    }
+    int sum;
+    if ((rc == BE_OK || rc == BE_EINTR) && (sum = results_summarize_all(sw->r, e)) < 0)
+        return sum;
     return rc;
 }
 
@@ -724,7 +720,7 @@ static int run_pass(sweep *sw, int k, err *e)
     if (rc == BE_OK)
         refmark_measure(&r->passes[slot].ref);
     hop_mark(sw);
-    rc = resummarize(sw, ps.index, rc, e);
+    rc = resummarize(sw, rc, e);
     if (rc == BE_OK && sw->progress)
         pass_done(sw, k, slot);
     if (rc == BE_OK && sw->checkpoint) {

@@ -202,12 +202,21 @@ int q_run_vague(const results *r, q_vague *out, int max);
  * two devices were visited seconds apart, so what the machine did then
  * falls on both), around the ratio of the medians, its lower end extended
  * for contention on the base alone, its upper end for contention on the
- * other alone (stats_contention); returns 1.  Else the two intervals at
+ * other alone (stats_contention), its variance pooled with prior
+ * (q_ratio_prior; NULL: none); returns 1.  Else the two intervals at
  * their opposite ends (ci_lo/ci_hi, ci_hi/ci_lo); returns 0.  The one rule
  * for a ratio's interval: the findings' extremes, the crossovers. */
 #define Q_PAIRED_PASSES 3
-int q_ratio_ci(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo, double *lo,
-               double *hi);
+int q_ratio_ci(const rs_point *pb, fit_view vb, const rs_point *po, fit_view vo,
+               const stats_prior *prior, double *lo, double *hi);
+/* The prior (stats_prior) of q_ratio_ci's paired variance for device base
+ * in view vb against other in view vo: fitted from the variances of the
+ * log ratios over the passes at every cell of r both measured (mode,
+ * depth, width, batch, network), as a point's own variance is pooled over
+ * its device's points (results_summarize_in); none from fewer than
+ * STATS_PRIOR_POINTS cells, or when out of memory. */
+void q_ratio_prior(const results *r, const char *base, fit_view vb, const char *other, fit_view vo,
+                   stats_prior *out);
 
 /* One batch of a network both base (resident) and other (view v)
  * completed: base's median time over other's and its 95% interval

@@ -238,9 +238,11 @@ int results_summary_samples(const rs_point *p, int *idx)
     return n;
 }
 
-/* One view's summary of the samples idx[0..n-1]: `part` picks the time. */
+/* One view's summary of the samples idx[0..n-1], with its device's prior
+ * (NULL: none): `part` picks the time. */
 static int summarize_view(const rs_point *p, const int *idx, int n, double *v, int *pass,
-                          double (*part)(const step_times *), stats_summary *out, err *e)
+                          double (*part)(const step_times *), const stats_prior *prior,
+                          stats_summary *out, err *e)
 {
     int i;
     for (i = 0; i < n; i++) {
@@ -248,7 +250,8 @@ static int summarize_view(const rs_point *p, const int *idx, int n, double *v, i
         if (p->pass)
             pass[i] = p->pass[idx[i]];
     }
-    return p->pass ? stats_summarize_passes(v, pass, n, out, e) : stats_summarize(v, n, out, e);
+    return p->pass ? stats_summarize_prior(v, pass, n, prior, out, e)
+                   : stats_summarize(v, n, out, e);
 }
 
 static double part_wall(const step_times *t)
@@ -284,7 +287,8 @@ int results_view_samples(const rs_point *p, fit_view v, double *x, int *pass)
     return n;
 }
 
-int results_summarize(rs_point *p, err *e)
+/* p's summaries, view v's with prior[v] (prior NULL: none). */
+static int summarize_with(rs_point *p, const stats_prior *prior, err *e)
 {
     double *v;
     int *idx, *pass, n, rc;
@@ -302,16 +306,64 @@ int results_summarize(rs_point *p, err *e)
         rc = err_set(e, BE_EFAIL, "out of memory summarizing a point");
         goto done;
     }
-    rc = summarize_view(p, idx, n, v, pass, part_wall, &p->resident, e);
+    rc = summarize_view(p, idx, n, v, pass, part_wall, prior ? &prior[FIT_RESIDENT] : NULL,
+                        &p->resident, e);
     if (rc == BE_OK && p->has_transfer)
-        rc = summarize_view(p, idx, n, v, pass, part_total, &p->transfer, e);
+        rc = summarize_view(p, idx, n, v, pass, part_total, prior ? &prior[FIT_TRANSFER] : NULL,
+                            &p->transfer, e);
     if (rc == BE_OK && p->has_whost)
-        rc = summarize_view(p, idx, n, v, pass, part_whost, &p->whost, e);
+        rc = summarize_view(p, idx, n, v, pass, part_whost, prior ? &prior[FIT_WHOST] : NULL,
+                            &p->whost, e);
 done:
     free(v);
     free(idx);
     free(pass);
     return rc;
+}
+
+int results_summarize(rs_point *p, err *e)
+{
+    return summarize_with(p, NULL, e);
+}
+
+/* The priors of p's device, one per view (stats_prior), from the spreads
+ * of its points' summaries as they stand, p's among them. */
+static int device_priors(const results *r, const rs_point *p, stats_prior *prior, err *e)
+{
+    double *var = malloc((size_t)r->npoints * sizeof *var + 1);
+    int *df = malloc((size_t)r->npoints * sizeof *df + 1), i, v, n;
+    if (!var || !df) {
+        free(var);
+        free(df);
+        return err_set(e, BE_EFAIL, "out of memory summarizing a point");
+    }
+    for (v = 0; v < 3; v++) {
+        for (i = n = 0; i < r->npoints; i++) {
+            const rs_point *q = &r->points[i];
+            const stats_summary *s = v == FIT_WHOST      ? (q->has_whost ? &q->whost : NULL)
+                                     : v == FIT_TRANSFER ? (q->has_transfer ? &q->transfer : NULL)
+                                                         : &q->resident;
+            if (q->nsamples > 0 && strcmp(q->device, p->device) == 0 && s && s->spread >= 0.0 &&
+                s->passes >= 2) {
+                var[n] = s->spread;
+                df[n++] = s->passes - 1;
+            }
+        }
+        stats_prior_fit(var, df, n, &prior[v]);
+        prior[v].run_var = results_run_var(r, p->device, (fit_view)v);
+    }
+    free(var);
+    free(df);
+    return BE_OK;
+}
+
+double results_run_var(const results *r, const char *dev, fit_view v)
+{
+    const device_info *d = results_device(r, dev);
+    const double sd = !d || devinfo_on_host(d) ? RESULTS_RUN_SD_HOST
+                      : v == FIT_RESIDENT      ? RESULTS_RUN_SD_DEVICE
+                                               : RESULTS_RUN_SD_DEVICE_TRANSFER;
+    return sd * sd;
 }
 
 int results_drift(const rs_point *p, fit_view view, double *z, double *ratio, err *e)
@@ -360,7 +412,10 @@ int results_summarize_in(const results *r, rs_point *p, err *e)
      * interval by the host's busy share (up to 90%) tied devices up to 10×
      * apart in `decide` (a device not described: as the host's, the
      * cautious side) */
-    if ((rc = results_summarize(p, e)) < 0 || !p->pass || (d && !devinfo_on_host(d)))
+    stats_prior prior[3];
+    if ((rc = results_summarize(p, e)) < 0 || !p->pass ||
+        (rc = device_priors(r, p, prior, e)) < 0 || (rc = summarize_with(p, prior, e)) < 0 ||
+        (d && !devinfo_on_host(d)))
         return rc;
     for (k = 0; k < r->npasses; k++) {
         const machstate *m = &r->passes[k].state;
@@ -376,5 +431,19 @@ int results_summarize_in(const results *r, rs_point *p, err *e)
         stats_contention(&p->transfer, lost);
     if (p->has_whost)
         stats_contention(&p->whost, lost);
+    return BE_OK;
+}
+
+int results_summarize_all(results *r, err *e)
+{
+    int i, rc;
+    /* every point's own spreads first, then each with its device's prior
+     * from them all: the result does not depend on the order */
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].nsamples > 0 && (rc = results_summarize(&r->points[i], e)) < 0)
+            return rc;
+    for (i = 0; i < r->npoints; i++)
+        if (r->points[i].nsamples > 0 && (rc = results_summarize_in(r, &r->points[i], e)) < 0)
+            return rc;
     return BE_OK;
 }

@@ -280,13 +280,40 @@ int results_view_samples(const rs_point *p, fit_view v, double *x, int *pass);
  * ratio (stats_drift), which the results file does not store but for the
  * ratio; 0 and 0 when nothing was tested.  BE_EFAIL when out of memory. */
 int results_drift(const rs_point *p, fit_view view, double *z, double *ratio, err *e);
-/* results_summarize, then, for a device that computes on the host's CPUs
- * (devinfo_on_host: the CPU, an OpenCL device of type CPU; or one r does
- * not describe), each interval extended down for the CPU share that
- * others took during the passes of p's samples (the largest share of
- * those passes in r->passes that recorded it; see stats_contention).  A
- * GPU's intervals are not: its kernels do not share the host's CPUs. */
+/* results_summarize, with the prior of p's device (stats_prior) fitted
+ * from the spreads of its points' summaries in r as they stand (p's
+ * own, just computed, among them; none from fewer than
+ * STATS_PRIOR_POINTS points of 2 passes or more); then, for a device
+ * that computes on the host's CPUs (devinfo_on_host: the CPU, an OpenCL
+ * device of type CPU; or one r does not describe), each interval
+ * extended down for the CPU share that others took during the passes of
+ * p's samples (the largest share of those passes in r->passes that
+ * recorded it; see stats_contention).  A GPU's intervals are not: its
+ * kernels do not share the host's CPUs. */
 int results_summarize_in(const results *r, rs_point *p, err *e);
+/* Every point of r with samples summarized again (results_summarize_in),
+ * each with its device's prior from all of them. */
+int results_summarize_all(results *r, err *e);
+
+/* How far one whole run of a device lies from another beyond what its
+ * passes show: the standard deviation of its log time from run to run,
+ * which every interval of more than one pass takes on top of the passes'
+ * own (stats_prior's run_var).  A run cannot see it: its passes share the
+ * process, the buffers, the clocks' state and the minute.  Measured
+ * (docs/statistics.md, "What a run cannot see"): on the 24 runs of one
+ * H200 machine, from each run's earlier ones, 0.015 for the GPU and 0.073
+ * for its host's OpenBLAS; fixed here at what met the 83% that exact
+ * intervals would give on both that study and 8 runs of a 2-vCPU AMD
+ * EPYC VM: 0.06 for what computes on the host's CPUs, 0.03 for a device
+ * off them with its data resident, 0.06 with the transfers (the H200's
+ * transfer times varied three times more from run to run than its
+ * kernels, docs/compare.md). */
+#define RESULTS_RUN_SD_HOST 0.06
+#define RESULTS_RUN_SD_DEVICE 0.03
+#define RESULTS_RUN_SD_DEVICE_TRANSFER 0.06
+/* The run-to-run variance (the square of the above) of device dev in view v:
+ * the host's for a device r does not describe. */
+double results_run_var(const results *r, const char *dev, fit_view v);
 
 /* GFLOP/s of a point from a step time (all layers). */
 double results_gflops(const rs_point *p, double seconds);

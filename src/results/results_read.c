@@ -282,6 +282,7 @@ void rs_read_sample(rs_loader *ld, xmlNodePtr n, step_times *t, int *pass, int t
 void rs_read_summary(rs_loader *ld, xmlNodePtr n, stats_summary *s, fit_view *view)
 {
     memset(s, 0, sizeof *s);
+    s->spread = -1.0; /* not in the file: refit computes it again */
     *view = (fit_view)rs_get_enum(ld, n, "view", rs_view_names, COUNT(rs_view_names));
     s->n = (int)rs_get_int(ld, n, "n", 1, RESULTS_MAX_SAMPLES);
     s->median = rs_get_real(ld, n, "median", TIME_MIN, TIME_MAX);
