@@ -110,7 +110,7 @@ FUZZ_SRC_compare  := $(call srcof,cachehop changes chart png compare compare_gat
                                   runcharts figure figure_bars figure_curves figure_history \
                                   figure_map figure_net findings fit fit_cross fit_words fmt fsx \
                                   history host infile json list net netfit prose prose_run \
-                                  prose_warn query telemetry results results_write rng stats utf8 \
+                                  prose_warn query query_ratio telemetry results results_write rng stats utf8 \
                                   workload xover gz) $(RESULTS_LOAD_SRC)
 # the seeds and every input that once failed, per fuzzer
 FUZZ_CORPUS_results  := tests/fuzz/corpus
