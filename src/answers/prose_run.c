@@ -90,8 +90,12 @@ void prose_setup(const results *r, char *buf, size_t size)
                    r->npasses);
     fmt_append(buf, size,
                " within the %.0f s budget (%d sample%s in all). Times are medians, "
-               "with a 95%% interval that includes how the passes differ. ",
-               p->budget, total, total == 1 ? "" : "s");
+               "with a 95%% interval %s. ",
+               p->budget, total, total == 1 ? "" : "s",
+               r->npasses > 1 ? "that includes how the passes differ and how far one whole run "
+                                "lies from another (docs/statistics.md)"
+                              : "from its one pass's samples alone: another run may differ "
+                                "by more");
     near = q_run_far(r, &far, &checked);
     if (far > 0)
         fmt_append(buf, size,
