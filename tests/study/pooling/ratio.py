@@ -1,4 +1,4 @@
-import sys; sys.path.insert(0,'/tmp/s45')
+import sys; import os; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mod import digamma, trigamma, trigamma_inv, t975, logmed
 import gzip,glob,math,statistics,itertools
 import xml.etree.ElementTree as ET
@@ -21,7 +21,8 @@ def prior(vals):
     d0=2*trigamma_inv(ev) if ev>0 else sd
     d0=min(d0,sd)
     return d0, math.exp(m+digamma(d0/2)-math.log(d0/2))
-def ratios(run, base, other, pool):
+def ratios(run, base, other, pool, rl=0.0):
+    """rl: the run-to-run variance added, 1.96^2*rl in quadrature"""
     cells={}
     for k,(med,pm) in run.items():
         if k[0]!=base: continue
@@ -39,20 +40,24 @@ def ratios(run, base, other, pool):
         if K<3: continue
         if d0>0: v=(d0*s0+(K-1)*s2)/(d0+K-1); t=t975(d0+K-1)
         else: v=s2; t=t975(K-1)
-        h=t*math.sqrt(max(v,w)/K)
+        h=t*math.sqrt(max(v,w)/K); h=math.sqrt(h*h+1.96**2*rl)
         out[k]=(ratio,ratio*math.exp(-h),ratio*math.exp(h))
     return out,d0
-for s in ("ab_a","ab_b","final_a","omp_a"):
-    runs=[load(glob.glob(f"/tmp/rf/{s}{i}/runs/*/results.xml.gz")[0]) for i in (1,2)]
-    for other in ("cl:0.0","torch:cpu"):
-        line=[]
-        for pool in (0,1):
-            rs=[ratios(r,"cpu",other,pool) for r in runs]
-            cov=tot=settled=n=0; hl=[]
-            for a,b in itertools.permutations(range(2),2):
-                for k,(x,lo,hi) in rs[a][0].items():
-                    if k in rs[b][0]: tot+=1; cov+= lo<=rs[b][0][k][0]<=hi
-            for o,_ in rs:
-                for k,(x,lo,hi) in o.items(): n+=1; settled+= lo>1 or hi<1; hl.append(hi/lo)
-            line.append("%s: settled %d/%d hi/lo %.2f cov %d%% d0 %s"%("pooled" if pool else "own",settled,n,statistics.median(hl),100*cov/tot,",".join("%.1f"%r[1] for r in rs)))
-        print(s, other, " | ".join(line))
+if __name__ == "__main__":
+ # the run-to-run variance of a ratio: none, then both devices on the host's CPUs at sigma 0.06
+ for RL in (0.0, 2*0.06**2):
+  print("run-to-run variance", RL)
+  for s in ("ab_a","ab_b","final_a","omp_a"):
+      runs=[load(glob.glob(f"/tmp/rf/{s}{i}/runs/*/results.xml.gz")[0]) for i in (1,2)]
+      for other in ("cl:0.0","torch:cpu"):
+          line=[]
+          for pool in (0,1):
+              rs=[ratios(r,"cpu",other,pool,RL) for r in runs]
+              cov=tot=settled=n=0; hl=[]
+              for a,b in itertools.permutations(range(2),2):
+                  for k,(x,lo,hi) in rs[a][0].items():
+                      if k in rs[b][0]: tot+=1; cov+= lo<=rs[b][0][k][0]<=hi
+              for o,_ in rs:
+                  for k,(x,lo,hi) in o.items(): n+=1; settled+= lo>1 or hi<1; hl.append(hi/lo)
+              line.append("%s: settled %d/%d hi/lo %.2f cov %d%% d0 %s"%("pooled" if pool else "own",settled,n,statistics.median(hl),100*cov/tot,",".join("%.1f"%r[1] for r in rs)))
+          print(s, other, " | ".join(line))

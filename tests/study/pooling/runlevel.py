@@ -1,4 +1,4 @@
-import sys; sys.path.insert(0,'/tmp/s45')
+import sys; import os; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mod import *
 import glob, itertools
 def pooled_iv(pts):

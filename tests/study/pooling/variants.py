@@ -1,4 +1,4 @@
-import sys; sys.path.insert(0,'/tmp/s45')
+import sys; import os; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mod
 from mod import *
 def prior_v(vals, variant):
@@ -27,6 +27,10 @@ def intervals_v(pts, variant):
             if d0>0: var=(d0*s0+(kk-1)*s2)/(d0+kk-1); df=d0+kk-1
             else: var=s2; df=kk-1
             half=t975(min(df,1000))*math.sqrt(max(var,w)/kk)
+            if variant.startswith("run"):
+                gpu = dev=="cl:0.0" and "h200" in CUR
+                rs = 0.03 if gpu else float(variant[3:])
+                half=math.sqrt(half*half+(1.96*rs)**2)
             lo=med*math.exp(-half); hi=med*math.exp(half)
             lo*= (1-v['cont']) if dev in ('cpu','cl:0.0') else 1
             out[k]=(med,lo,hi)
@@ -38,18 +42,20 @@ sets.append(("H200hop",sorted(glob.glob("/work/main/tests/data/gpu/h200-hop/runs
 loaded={}
 for name,files in sets:
     loaded.setdefault(name,[]).append([load(f) for f in files])
-for variant in ("own","mod","min20","se1","se2"):
+for variant in ("own","mod","min20","se1","se2","run0.09","run0.06","run0.045"):
     line=[]
     for name,groups in loaded.items():
         agg={}
         for runs in groups:
+            global CUR
+            CUR = "h200" if name.startswith("H200") else "vm"
             ivs=[intervals_v(r,variant) for r in runs]
             for a,b in itertools.permutations(range(len(ivs)),2):
                 for k,(m,lo,hi) in ivs[a].items():
                     if k in ivs[b]:
-                        d=agg.setdefault(k[0],[0,0,0,0]); d[0]+=1; d[1]+= lo<=ivs[b][k][0]<=hi
+                        d=agg.setdefault(k[0],[0,0,0,0,[]]); d[0]+=1; d[1]+= lo<=ivs[b][k][0]<=hi
             for o in ivs:
                 for k,(m,lo,hi) in o.items():
-                    d=agg.setdefault(k[0],[0,0,0,0]); d[2]+=1; d[3]+= lo<=0 or hi>2*lo
-        line.append(name+" "+" ".join("%s u%.0f%% c%.0f%%"%(d[:5],100*v[3]/v[2],100*v[1]/v[0]) for d,v in sorted(agg.items())))
+                    d=agg.setdefault(k[0],[0,0,0,0,[]]); d[2]+=1; d[3]+= lo<=0 or hi>2*lo; d[4].append(hi/lo)
+        line.append(name+" "+" ".join("%s u%.0f%% c%.0f%% w%.2f"%(d[:5],100*v[3]/v[2],100*v[1]/v[0],statistics.median(v[4])) for d,v in sorted(agg.items())))
     print("%-6s"%variant," | ".join(line))
