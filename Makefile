@@ -12,7 +12,9 @@
 #                   BLAS thread and OpenBLAS's OpenMP build (docs/devices.md)
 #   make bench-ab   the power of the paired command `ab` on real runs of real
 #                   changes of known size (docs/compare.md; build/bench-ab/)
-#   make bench-sharpness  N default runs back to back (BENCH_RUNS, 3): per
+#   make bench-sharpness  N default runs back to back into one OUT (BENCH_RUNS,
+#                   3), after BENCH_WARM (2) not analysed, so that the runs
+#                   learn their run-to-run band from the archive: per
 #                   device the share of uninformative intervals, their median
 #                   hi/lo, summaries on a contradicted minority, cross-run
 #                   coverage (docs/statistics.md)
@@ -358,8 +360,9 @@ bench-torch: $(BIN)
 	tests/bench_torch --binary ./$(BIN)
 
 BENCH_RUNS ?= 3
+BENCH_WARM ?= 2
 bench-sharpness: $(BIN)
-	tests/bench_sharpness --runs $(BENCH_RUNS) --binary ./$(BIN)
+	tests/bench_sharpness --runs $(BENCH_RUNS) --warm $(BENCH_WARM) --binary ./$(BIN)
 
 bench-alone: $(BIN)
 	tests/bench_alone --binary ./$(BIN)

@@ -1058,6 +1058,65 @@ static void test_run_repeat(void **state)
     outcome_free(&o);
 }
 
+/* Issue 45: the run-to-run band learned from the archive's earlier runs
+ * of the same host and software: none for the first two runs, learned
+ * from 2 for the third (said on stderr, kept in its file), none for a
+ * run whose grid differs (other software, as compare_provenance says). */
+static char *run_text(const char *out, const char *id)
+{
+    char path[600], *packed = NULL, *text = NULL;
+    size_t len = 0, tlen = 0;
+    err e;
+    snprintf(path, sizeof path, "%s/runs/%s/results.xml.gz", out, id);
+    assert_int_equal(fsx_read_all(path, &packed, &len, &e), BE_OK);
+    assert_int_equal(gz_decompress(path, packed, len, (size_t)64 << 20, &text, &tlen, &e), BE_OK);
+    free(packed);
+    return text;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+static void test_run_band(void **state)
+{
+    char out[300], path[400], ids[4][200], *text;
+    outcome o;
+    DIR *d;
+    struct dirent *de;
+    int n = 0, k;
+    (void)state;
+    snprintf(out, sizeof out, "%s/band", tmpdir);
+    run(&o, "run", "--quick", "--hidden", "16,32,64", "--no-refine", "--devices", "cpu", "--passes",
+        "2", "--repeat", "3", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    assert_int_equal(count_of(o.err, "note: how far one run lies from another"), 1);
+    assert_non_null(strstr(o.err, "learned from 2 earlier runs of this host and software: cpu "));
+    outcome_free(&o);
+    run(&o, "run", "--quick", "--hidden", "16,32", "--no-refine", "--devices", "cpu", "--passes",
+        "2", "--out", out, NULL);
+    if (o.status != 0)
+        fail_msg("exit %d: %s", o.status, o.err);
+    assert_null(strstr(o.err, "note: how far one run lies from another"));
+    outcome_free(&o);
+    snprintf(path, sizeof path, "%s/runs", out);
+    assert_non_null(d = opendir(path));
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.' && n < 4)
+            snprintf(ids[n++], sizeof ids[0], "%s", de->d_name);
+    closedir(d);
+    assert_int_equal(n, 4);
+    qsort(ids, 4, sizeof ids[0], by_name);
+    for (k = 0; k < 4; k++) {
+        text = run_text(out, ids[k]);
+        assert_int_equal(count_of(text, " run-sd-runs=\"2\" run-sd=\"0."), k == 2);
+        assert_int_equal(count_of(text, " run-sd-runs=\""), k == 2);
+        free(text);
+    }
+}
+
 static int count_items(const char *feed)
 {
     return count_of(feed, "<item>");
@@ -1789,6 +1848,7 @@ int main(void)
         cmocka_unit_test(test_compare_selectors),
         cmocka_unit_test(test_compare_warnings),
         cmocka_unit_test(test_run_repeat),
+        cmocka_unit_test(test_run_band),
         cmocka_unit_test(test_site_settings),
         cmocka_unit_test(test_history_hosts),
         cmocka_unit_test(test_concurrent_writers),

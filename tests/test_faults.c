@@ -385,6 +385,52 @@ static void test_save(void **state)
     print_message("save: each of %ld allocations failed, one at a time\n", n - 1);
 }
 
+/* Learning the run-to-run band from earlier runs (results_learn_bands),
+ * the fixture three times over: each allocation failing is a clean error
+ * and leaves the devices' bands as they were (the defaults). */
+static void test_learn_allocs(void **state)
+{
+    results *cur, *run[3];
+    const results *runs[3];
+    long n;
+    err e;
+    int rc, k;
+    (void)state;
+    assert_int_equal(results_load(FIXTURE, &cur, &e), BE_OK);
+    for (k = 0; k < 3; k++) {
+        int i, j;
+        assert_int_equal(results_load(FIXTURE, &run[k], &e), BE_OK);
+        runs[k] = run[k];
+        /* the fixture's samples in two passes, as a sweep's are */
+        for (i = 0; i < run[k]->npoints; i++) {
+            rs_point *p = &run[k]->points[i];
+            if (p->nsamples < 1)
+                continue;
+            free(p->pass);
+            assert_non_null(p->pass = malloc((size_t)p->nsamples * sizeof *p->pass));
+            for (j = 0; j < p->nsamples; j++)
+                p->pass[j] = 1 + j % 2;
+        }
+    }
+    for (n = 1;; n++) {
+        arm(&allocs, n, 0);
+        rc = results_learn_bands(cur, runs, 3, &e);
+        allocs.on = 0;
+        assert_clean_error(rc, &e, n, "learn");
+        if (rc < 0)
+            for (k = 0; k < cur->ndevices; k++)
+                assert_int_equal(cur->devices[k].run_sd_runs, 0);
+        if (!allocs.hit) {
+            assert_int_equal(rc, BE_OK);
+            break;
+        }
+    }
+    for (k = 0; k < 3; k++)
+        results_free(run[k]);
+    results_free(cur);
+    print_message("learn: each of %ld allocations failed, one at a time\n", n - 1);
+}
+
 /* `report` of the archive in base_out with a new title: for each N (every
  * stride-th), OUT starts as base_out and must end as base_out, ref_out or
  * a mix of whole files; xml: libxml2's allocations fail too. */
@@ -688,10 +734,10 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_load),           cmocka_unit_test(test_save),
-        cmocka_unit_test(test_report_allocs),  cmocka_unit_test(test_import_allocs),
-        cmocka_unit_test(test_write_failures), cmocka_unit_test(test_short_writes),
-        cmocka_unit_test(test_xml_allocs),
+        cmocka_unit_test(test_load),          cmocka_unit_test(test_save),
+        cmocka_unit_test(test_learn_allocs),  cmocka_unit_test(test_report_allocs),
+        cmocka_unit_test(test_import_allocs), cmocka_unit_test(test_write_failures),
+        cmocka_unit_test(test_short_writes),  cmocka_unit_test(test_xml_allocs),
     };
     return cmocka_run_group_tests_name("faults", tests, setup, teardown);
 }

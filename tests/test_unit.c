@@ -3526,6 +3526,96 @@ static double run_widened(const stats_summary *s, double lo, double sd)
 /* A run on the quiet machine could be faster by the share others took:
  * the lower end moves down by it, from the passes the point was measured
  * in only. */
+/* Issue 45: the run-to-run band learned from earlier runs
+ * (results_band.c).  Six points of "cpu" in three runs, each point's
+ * passes 1.1 apart (its variance within its run: (log 1.1)²/2 over 2
+ * passes), the runs' levels −0.1, 0 and +0.1 apart in log (the variance
+ * over the runs 0.01 on 2 degrees of freedom), but for one point that
+ * stalled in one run: the median leaves it out. */
+static results *band_run(int j, int stall)
+{
+    static const double level[3] = {-0.1, 0.0, 0.1};
+    results *r = results_new();
+    device_info d;
+    rs_point p;
+    step_times t[6] = {{0}};
+    int i, k;
+    assert_non_null(r);
+    memset(&d, 0, sizeof d);
+    snprintf(d.id, sizeof d.id, "cpu");
+    snprintf(d.kind, sizeof d.kind, "openblas");
+    snprintf(d.type, sizeof d.type, "CPU");
+    assert_int_equal(results_add_device(r, &d, NULL), BE_OK);
+    for (i = 0; i < 6; i++) {
+        const double a = 1e-3 * (i + 1) * exp(level[j] + (stall && i == 5 && j == 0 ? 2.0 : 0.0));
+        memset(&p, 0, sizeof p);
+        snprintf(p.device, sizeof p.device, "cpu");
+        p.layers = 4;
+        p.hidden = 16 << i;
+        p.batch = 32;
+        p.flops_per_layer = 1.0;
+        for (k = 0; k < 6; k++) {
+            t[k].wall = t[k].total = k < 3 ? a : a * 1.1;
+            t[k].kernel = t[k].h2d = t[k].d2h = -1.0;
+        }
+        assert_int_equal(results_add_samples(&p, t, 3, 1, NULL), BE_OK);
+        assert_int_equal(results_add_samples(&p, t + 3, 3, 2, NULL), BE_OK);
+        assert_int_equal(results_add_point(r, &p, NULL), BE_OK);
+        free(p.samples);
+        free(p.pass);
+    }
+    return r;
+}
+
+static void test_learn_bands(void **state)
+{
+    results *run[3], *cur = band_run(0, 0), *back = NULL;
+    const results *runs[3];
+    const double within = log(1.1) * log(1.1) / 4.0, share = pow(8.0 / 9.0, 3.0);
+    const double learned = 0.01 / share - within;
+    const double sd = sqrt((2.0 * RESULTS_RUN_SD_HOST * RESULTS_RUN_SD_HOST + 2.0 * learned) / 4.0);
+    char path[512];
+    err e;
+    int j;
+    (void)state;
+    for (j = 0; j < 3; j++)
+        runs[j] = run[j] = band_run(j, 1);
+    /* one earlier run says nothing: the defaults */
+    assert_int_equal(results_learn_bands(cur, runs, 1, &e), BE_OK);
+    assert_int_equal(cur->devices[0].run_sd_runs, 0);
+    assert_close(results_run_var(cur, "cpu", FIT_RESIDENT),
+                 RESULTS_RUN_SD_HOST * RESULTS_RUN_SD_HOST);
+    assert_int_equal(results_learn_bands(cur, runs, 3, &e), BE_OK);
+    assert_int_equal(cur->devices[0].run_sd_runs, 3);
+    assert_close(cur->devices[0].run_sd[FIT_RESIDENT], sd);
+    assert_true(cur->devices[0].run_sd[FIT_TRANSFER] == -1.0);
+    assert_true(cur->devices[0].run_sd[FIT_WHOST] == -1.0);
+    assert_close(results_run_var(cur, "cpu", FIT_RESIDENT), sd * sd);
+    /* a view not learned keeps its default */
+    assert_close(results_run_var(cur, "cpu", FIT_TRANSFER),
+                 RESULTS_RUN_SD_HOST * RESULTS_RUN_SD_HOST);
+    /* the file keeps what was learned (to 4 decimals), and the intervals
+     * a refit makes of it are the run's */
+    snprintf(path, sizeof path, "%s/band.xml", tmpdir);
+    back = results_new();
+    assert_non_null(back);
+    fill_fixture(back); /* a provenance that loads */
+    cur->prov = back->prov;
+    results_free(back);
+    back = NULL;
+    cur->partial = 0;
+    if (results_summarize_all(cur, &e) != BE_OK || results_save(cur, NULL, path, &e) != BE_OK ||
+        results_load(path, &back, &e) != BE_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(back->devices[0].run_sd_runs, 3);
+    assert_true(fabs(back->devices[0].run_sd[FIT_RESIDENT] - sd) < 5e-5);
+    assert_true(back->devices[0].run_sd[FIT_TRANSFER] == -1.0);
+    results_free(back);
+    for (j = 0; j < 3; j++)
+        results_free(run[j]);
+    results_free(cur);
+}
+
 static void test_contention(void **state)
 {
     results *r = results_new();
@@ -4237,6 +4327,7 @@ int main(void)
         cmocka_unit_test(test_passes_drift_within),
         cmocka_unit_test(test_t975),
         cmocka_unit_test(test_passes_coverage_simulated),
+        cmocka_unit_test(test_learn_bands),
         cmocka_unit_test(test_contention),
         cmocka_unit_test(test_machstate_parse),
         cmocka_unit_test(test_machstate_live),

@@ -62,6 +62,32 @@ int prose_conclusions(const results *r, const findings *F, wl_mode m, char (*b)[
     return n;
 }
 
+/* Where each device's run-to-run term came from: learned from earlier
+ * runs of this host and software (results_learn_bands), or the defaults. */
+static void band_sentence(const results *r, char *buf, size_t size)
+{
+    char name[160];
+    int i, k = 0, runs = 0;
+    for (i = 0; i < r->ndevices; i++)
+        if (r->devices[i].run_sd_runs > runs && r->devices[i].run_sd[FIT_RESIDENT] >= 0.0)
+            runs = r->devices[i].run_sd_runs;
+    if (runs == 0)
+        return;
+    fmt_append(buf, size,
+               "How far one run lies from another was learned from the %d earlier runs of "
+               "this host and software in the archive (",
+               runs);
+    for (i = 0; i < r->ndevices; i++) {
+        const device_info *d = &r->devices[i];
+        if (d->run_sd_runs < 1 || d->run_sd[FIT_RESIDENT] < 0.0)
+            continue;
+        q_device_name(r, d->id, name, sizeof name);
+        fmt_append(buf, size, "%s%s %.1f%%", k++ ? ", " : "", name,
+                   100.0 * d->run_sd[FIT_RESIDENT]);
+    }
+    fmt_append(buf, size, k < r->ndevices ? "; the others take the defaults). " : "). ");
+}
+
 void prose_setup(const results *r, char *buf, size_t size)
 {
     const rs_prov *p = &r->prov;
@@ -96,6 +122,8 @@ void prose_setup(const results *r, char *buf, size_t size)
                                 "lies from another (docs/statistics.md)"
                               : "from its one pass's samples alone: another run may differ "
                                 "by more");
+    if (r->npasses > 1)
+        band_sentence(r, buf, size);
     near = q_run_far(r, &far, &checked);
     if (far > 0)
         fmt_append(buf, size,

@@ -32,6 +32,14 @@ typedef struct device_info {
     char library[256]; /* platform version, or the OpenBLAS config       */
     int nprops;
     device_prop props[DEVICE_MAX_PROPS];
+    /* How far a whole run of the device lay from another on this host and
+     * software, learned from earlier runs in the archive (results.h's
+     * results_learn_bands): the standard deviation of a point's log time
+     * from run to run per view (fit_view: resident, transfer, whost; < 0:
+     * that view not learned), from run_sd_runs runs; 0 runs: none learned,
+     * the run's intervals take results.h's defaults. */
+    int run_sd_runs;
+    double run_sd[3];
 } device_info;
 
 /* Appends a property to info (silently ignored past DEVICE_MAX_PROPS; the

@@ -494,8 +494,12 @@ static int sane(results *r)
         device_info *d = &r->devices[i];
         TERM(d->id), TERM(d->kind), TERM(d->type), TERM(d->name), TERM(d->vendor);
         TERM(d->driver), TERM(d->library);
-        if (d->nprops < 0 || d->nprops > DEVICE_MAX_PROPS)
+        if (d->nprops < 0 || d->nprops > DEVICE_MAX_PROPS || d->run_sd_runs < 0 ||
+            d->run_sd_runs > 1000)
             return 0;
+        for (j = 0; j < 3; j++)
+            if (!(d->run_sd[j] <= 10.0)) /* NaN too */
+                return 0;
         for (j = 0; j < d->nprops; j++)
             TERM(d->props[j].name), TERM(d->props[j].value);
     }

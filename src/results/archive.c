@@ -300,6 +300,35 @@ static int loaded(const archive *s, const char *id)
     return 0;
 }
 
+static int newer_first(const void *a, const void *b)
+{
+    return strcmp((const char *)b, (const char *)a);
+}
+
+int archive_newest(const char *out, char (*ids)[ARCHIVE_ID], int max)
+{
+    char runs[ARCHIVE_PATH];
+    struct dirent *de;
+    DIR *d;
+    int n = 0;
+    snprintf(runs, sizeof runs, "%s/runs", out);
+    if (max < 1 || !(d = opendir(runs)))
+        return 0;
+    /* the max greatest names seen so far, kept sorted newest first */
+    while ((de = readdir(d))) {
+        int i;
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= ARCHIVE_ID || !safe_id(de->d_name))
+            continue;
+        if (n == max && strcmp(de->d_name, ids[n - 1]) <= 0)
+            continue;
+        i = n < max ? n++ : n - 1;
+        snprintf(ids[i], ARCHIVE_ID, "%s", de->d_name);
+        qsort(ids, (size_t)n, sizeof *ids, newer_first);
+    }
+    closedir(d);
+    return n;
+}
+
 static int scan(const char *out, archive *s, int *cap, const archive_hooks *hk, err *first,
                 int *nfailed, err *e)
 {

@@ -357,12 +357,18 @@ static int device_priors(const results *r, const rs_point *p, stats_prior *prior
     return BE_OK;
 }
 
+double results_run_sd_default(const device_info *d, fit_view v)
+{
+    return !d || devinfo_on_host(d) ? RESULTS_RUN_SD_HOST
+           : v == FIT_RESIDENT      ? RESULTS_RUN_SD_DEVICE
+                                    : RESULTS_RUN_SD_DEVICE_TRANSFER;
+}
+
 double results_run_var(const results *r, const char *dev, fit_view v)
 {
     const device_info *d = results_device(r, dev);
-    const double sd = !d || devinfo_on_host(d) ? RESULTS_RUN_SD_HOST
-                      : v == FIT_RESIDENT      ? RESULTS_RUN_SD_DEVICE
-                                               : RESULTS_RUN_SD_DEVICE_TRANSFER;
+    const double sd = d && d->run_sd_runs > 0 && d->run_sd[v] >= 0.0 ? d->run_sd[v]
+                                                                     : results_run_sd_default(d, v);
     return sd * sd;
 }
 

@@ -311,9 +311,27 @@ int results_summarize_all(results *r, err *e);
 #define RESULTS_RUN_SD_HOST 0.06
 #define RESULTS_RUN_SD_DEVICE 0.03
 #define RESULTS_RUN_SD_DEVICE_TRANSFER 0.06
-/* The run-to-run variance (the square of the above) of device dev in view v:
- * the host's for a device r does not describe. */
+/* The run-to-run variance of device dev in view v: the square of what
+ * was learned for it (device_info's run_sd, results_learn_bands), else
+ * of its default; the host's for a device r does not describe. */
 double results_run_var(const results *r, const char *dev, fit_view v);
+/* The default above of device d (NULL: the host's) in view v. */
+double results_run_sd_default(const device_info *d, fit_view v);
+
+/* Learning σ_R (results_band.c): from at least RESULTS_BAND_RUNS_MIN
+ * earlier runs, the newest RESULTS_BAND_RUNS_MAX of them, a view of a
+ * device with at least RESULTS_BAND_POINTS points measured in two of them;
+ * the default counts as RESULTS_BAND_PRIOR_DF runs beyond one. */
+#define RESULTS_BAND_RUNS_MIN 2
+#define RESULTS_BAND_RUNS_MAX 8
+#define RESULTS_BAND_POINTS 5
+#define RESULTS_BAND_PRIOR_DF 2
+/* Sets each device of cur's run_sd (device_info) from runs[0..n), earlier
+ * runs of the same host and software as cur (the caller chooses them:
+ * compare.h's compare_provenance), as results_band.c says; a device or
+ * view they cannot say is left to the defaults (run_sd_runs 0, run_sd
+ * −1).  BE_EFAIL when out of memory, every device then left to them. */
+int results_learn_bands(results *cur, const results *const *runs, int n, err *e);
 
 /* GFLOP/s of a point from a step time (all layers). */
 double results_gflops(const rs_point *p, double seconds);

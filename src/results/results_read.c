@@ -156,6 +156,15 @@ void rs_read_device(rs_loader *ld, xmlNodePtr n, device_info *d)
     rs_get_text(ld, n, "vendor", d->vendor, sizeof d->vendor, 0);
     rs_get_text(ld, n, "driver", d->driver, sizeof d->driver, 0);
     rs_get_text(ld, n, "library", d->library, sizeof d->library, 0);
+    d->run_sd[0] = d->run_sd[1] = d->run_sd[2] = -1.0;
+    if (rs_has(n, "run-sd-runs")) {
+        static const char *const names[3] = {"run-sd", "run-sd-transfer", "run-sd-whost"};
+        int v;
+        d->run_sd_runs = (int)rs_get_int(ld, n, "run-sd-runs", 2, 1000);
+        for (v = 0; v < 3; v++)
+            if (rs_has(n, names[v]))
+                d->run_sd[v] = rs_get_real(ld, n, names[v], 0.0, 10.0);
+    }
 }
 
 /* A network's name and sizes (format 2): both, a valid name, sizes that

@@ -255,6 +255,13 @@ static void write_devices(xmlNodePtr root, const results *r)
         put(n, "vendor", d->vendor);
         put(n, "driver", d->driver);
         put(n, "library", d->library);
+        if (d->run_sd_runs > 0) {
+            static const char *const names[3] = {"run-sd", "run-sd-transfer", "run-sd-whost"};
+            putf(n, "run-sd-runs", "%d", d->run_sd_runs);
+            for (j = 0; j < 3; j++)
+                if (d->run_sd[j] >= 0.0)
+                    putf(n, names[j], "%.4f", d->run_sd[j]);
+        }
         for (j = 0; j < d->nprops; j++) {
             xmlNodePtr pr = child(n, "prop");
             if (!pr)
