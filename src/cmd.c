@@ -1,15 +1,19 @@
 /*
  * cmd.c — what the commands share (see cmd.h): their messages on stderr,
  * one printable line each, the exit status of an error code, OUT's lock,
- * and the site's settings and the report's options of the commands that
- * write pages.
+ * the site's settings and the report's options of the commands that
+ * write pages, and the run-to-run band that `run` and `refit` learn from
+ * OUT's earlier runs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cmd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "archive.h"
+#include "compare.h"
 #include "fmt.h"
 #include "site.h"
 #include "stop.h"
@@ -129,4 +133,49 @@ void cmd_report_options(const cli *c, const site_settings *st, report_opts *o)
     o->jobs = c->jobs;
     o->stop = stop_flag();
     o->warn = print_warning;
+}
+
+/* The newest runs of the archive looked at for the run-to-run band: the
+ * newest RESULTS_BAND_RUNS_MAX of them that qualify are used. */
+#define BAND_LOOK 16
+
+int cmd_learn_bands(const cli *c, results *r, err *e)
+{
+    char(*ids)[ARCHIVE_ID] = malloc(BAND_LOOK * sizeof *ids);
+    archive_run u[RESULTS_BAND_RUNS_MAX];
+    const results *runs[RESULTS_BAND_RUNS_MAX];
+    compare_diff dd[1];
+    int n = 0, k, nids, i, rc, learned = 0;
+    if (!ids)
+        return err_set(e, BE_EFAIL, "out of memory");
+    nids = archive_newest(c->out, r->prov.id, ids, BAND_LOOK);
+    for (k = 0; k < nids && n < RESULTS_BAND_RUNS_MAX; k++) {
+        err ignore;
+        memset(&u[n], 0, sizeof u[n]);
+        if (archive_load_archived(c->out, ids[k], NULL, &u[n], &ignore) < 0)
+            continue;
+        if (!u[n].r->partial && compare_provenance(r, u[n].r, dd, 1) == 0) {
+            runs[n] = u[n].r;
+            n++;
+        } else
+            archive_run_free(&u[n]);
+    }
+    rc = results_learn_bands(r, runs, n, e);
+    for (k = 0; k < n; k++)
+        archive_run_free(&u[k]);
+    free(ids);
+    for (i = 0; i < r->ndevices; i++)
+        learned |= r->devices[i].run_sd_runs > 0 && r->devices[i].run_sd[FIT_RESIDENT] >= 0.0;
+    if (rc < 0 || c->quiet || !learned)
+        return rc;
+    fprintf(stderr,
+            "note: how far one run lies from another, learned from %d earlier runs of "
+            "this host and software:",
+            n);
+    for (i = 0, k = 0; i < r->ndevices; i++)
+        if (r->devices[i].run_sd_runs > 0 && r->devices[i].run_sd[FIT_RESIDENT] >= 0.0)
+            fprintf(stderr, "%s %s %.1f%%", k++ ? "," : "", r->devices[i].id,
+                    100.0 * r->devices[i].run_sd[FIT_RESIDENT]);
+    fprintf(stderr, "\n");
+    return BE_OK;
 }

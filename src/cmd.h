@@ -69,4 +69,14 @@ void cmd_report_options(const cli *c, const site_settings *st, report_opts *o);
  * (cmd_answers.c). */
 int cmd_answers(FILE *out, const results *r, err *e);
 
+/* Each device of r's run-to-run band learned from the newest runs of OUT
+ * that began before r (ids that sort before r's) on the same host with the
+ * same software (compare.h's compare_provenance finds nothing that
+ * differs: host, devices, drivers, libraries, breakeven, the grid, the
+ * environment), as results_band.c says, for `run` and `refit`; a run that
+ * cannot be loaded is no evidence and is passed over (the report names
+ * it).  Says what was learned on stderr unless quiet.  BE_EFAIL when out
+ * of memory. */
+int cmd_learn_bands(const cli *c, results *r, err *e);
+
 #endif

@@ -96,6 +96,10 @@ static int refit_one(const cli *c, const char *arg, outlock *lk, err *e)
     }
     for (i = 0; i < r->npoints; i++)
         onepass |= r->points[i].nsamples > 0 && !r->points[i].pass;
+    /* a run of OUT learns its run-to-run band again from the runs before
+     * it, as `run` does; a file from elsewhere keeps the one it has */
+    if (root && (rc = cmd_learn_bands(c, r, e)) < 0)
+        goto done;
     if ((rc = results_summarize_all(r, e)) < 0) {
         err_prefix(e, rc, "%s", u.src);
         goto done;

@@ -18,7 +18,6 @@
 
 #include "ab.h"
 #include "archive.h"
-#include "compare.h"
 #include "cpu.h"
 #include "csv.h"
 #include "dash.h"
@@ -46,9 +45,6 @@
  * a share of the sweep's time (torch:cpu's own was 1.0-1.1% of a default run
  * on the 2-core VM; docs/devices.md, "Load between requests"). */
 #define IDLE_CPU_WARN_SHARE 0.05
-/* The newest runs of the archive looked at for the run-to-run band: the
- * newest RESULTS_BAND_RUNS_MAX of them that qualify are used. */
-#define BAND_LOOK 16
 
 /* Creates OUT/runs/<UTC time>-<host>[-N]/ (the machine's label instead of
  * the host name when it has one; relative to OUT/runs/, opened through no
@@ -280,54 +276,6 @@ static void run_announce(const cli *c, const device_set *set, device *const *sel
         fprintf(stderr, "note: %s\n", set->note);
 }
 
-/* Each device's run-to-run band learned from the newest earlier runs of
- * the archive on the same host with the same software (compare.h's
- * compare_provenance finds nothing that differs: host, devices, drivers,
- * libraries, breakeven, the grid, the environment), as results_band.c
- * says; a run that cannot be loaded is no evidence and is passed over
- * (the report names it).  Says what was learned on stderr. */
-static int learn_bands(const cli *c, results *r, err *e)
-{
-    char(*ids)[ARCHIVE_ID] = malloc(BAND_LOOK * sizeof *ids);
-    archive_run u[RESULTS_BAND_RUNS_MAX];
-    const results *runs[RESULTS_BAND_RUNS_MAX];
-    compare_diff dd[1];
-    int n = 0, k, nids, i, rc, learned = 0;
-    if (!ids)
-        return err_set(e, BE_EFAIL, "out of memory");
-    nids = archive_newest(c->out, ids, BAND_LOOK);
-    for (k = 0; k < nids && n < RESULTS_BAND_RUNS_MAX; k++) {
-        err ignore;
-        memset(&u[n], 0, sizeof u[n]);
-        if (strcmp(ids[k], r->prov.id) == 0 ||
-            archive_load_archived(c->out, ids[k], NULL, &u[n], &ignore) < 0)
-            continue;
-        if (!u[n].r->partial && compare_provenance(r, u[n].r, dd, 1) == 0) {
-            runs[n] = u[n].r;
-            n++;
-        } else
-            archive_run_free(&u[n]);
-    }
-    rc = results_learn_bands(r, runs, n, e);
-    for (k = 0; k < n; k++)
-        archive_run_free(&u[k]);
-    free(ids);
-    for (i = 0; i < r->ndevices; i++)
-        learned |= r->devices[i].run_sd_runs > 0 && r->devices[i].run_sd[FIT_RESIDENT] >= 0.0;
-    if (rc < 0 || c->quiet || !learned)
-        return rc;
-    fprintf(stderr,
-            "note: how far one run lies from another, learned from %d earlier runs of "
-            "this host and software:",
-            n);
-    for (i = 0, k = 0; i < r->ndevices; i++)
-        if (r->devices[i].run_sd_runs > 0 && r->devices[i].run_sd[FIT_RESIDENT] >= 0.0)
-            fprintf(stderr, "%s %s %.1f%%", k++ ? "," : "", r->devices[i].id,
-                    100.0 * r->devices[i].run_sd[FIT_RESIDENT]);
-    fprintf(stderr, "\n");
-    return BE_OK;
-}
-
 /* The sweep and its refinement into r, saved at path as they go; on an
  * interruption r is saved (marked partial) and BE_EINTR says where. */
 static int run_measure(const cli *c, device **sel, int nsel, results *r, const char *path,
@@ -518,7 +466,7 @@ static int run_once(const cli *c, int then_report)
         for (i = 0, devs[0] = '\0'; i < nsel; i++)
             fmt_append(devs, sizeof devs, "%s%s", i ? "," : "", sel[i]->info.id);
     }
-    if ((rc = learn_bands(c, r, &e)) < 0 || (rc = results_save(r, c->out, path, &e)) < 0) {
+    if ((rc = cmd_learn_bands(c, r, &e)) < 0 || (rc = results_save(r, c->out, path, &e)) < 0) {
         /* nothing measured yet: no empty run is left in the archive */
         err ignore;
         (void)fsx_unstage_in(c->out, dir, &ignore);

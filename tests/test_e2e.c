@@ -1115,6 +1115,19 @@ static void test_run_band(void **state)
         assert_int_equal(count_of(text, " run-sd-runs=\""), k == 2);
         free(text);
     }
+    /* refit learns again from the runs before the one refitted, as run
+     * did: the third from the two before it, the second from one (none) */
+    for (k = 1; k <= 2; k++) {
+        run(&o, "refit", ids[k], "--out", out, NULL);
+        if (o.status != 0)
+            fail_msg("exit %d: %s", o.status, o.err);
+        assert_int_equal(count_of(o.err, "learned from 2 earlier runs of this host"), k == 2);
+        outcome_free(&o);
+        text = run_text(out, ids[k]);
+        assert_int_equal(count_of(text, " run-sd-runs=\"2\" run-sd=\"0."), k == 2);
+        assert_int_equal(count_of(text, " run-sd-runs=\""), k == 2);
+        free(text);
+    }
 }
 
 static int count_items(const char *feed)

@@ -75,7 +75,7 @@ static void band_sentence(const results *r, char *buf, size_t size)
         return;
     fmt_append(buf, size,
                "How far one run lies from another was learned from the %d earlier runs of "
-               "this host and software in the archive (",
+               "this host and software in the archive. Its standard deviation: ",
                runs);
     for (i = 0; i < r->ndevices; i++) {
         const device_info *d = &r->devices[i];
@@ -85,7 +85,7 @@ static void band_sentence(const results *r, char *buf, size_t size)
         fmt_append(buf, size, "%s%s %.1f%%", k++ ? ", " : "", name,
                    100.0 * d->run_sd[FIT_RESIDENT]);
     }
-    fmt_append(buf, size, k < r->ndevices ? "; the others take the defaults). " : "). ");
+    fmt_append(buf, size, k < r->ndevices ? "; the others' the default. " : ". ");
 }
 
 void prose_setup(const results *r, char *buf, size_t size)

@@ -305,7 +305,7 @@ static int newer_first(const void *a, const void *b)
     return strcmp((const char *)b, (const char *)a);
 }
 
-int archive_newest(const char *out, char (*ids)[ARCHIVE_ID], int max)
+int archive_newest(const char *out, const char *below, char (*ids)[ARCHIVE_ID], int max)
 {
     char runs[ARCHIVE_PATH];
     struct dirent *de;
@@ -317,7 +317,8 @@ int archive_newest(const char *out, char (*ids)[ARCHIVE_ID], int max)
     /* the max greatest names seen so far, kept sorted newest first */
     while ((de = readdir(d))) {
         int i;
-        if (de->d_name[0] == '.' || strlen(de->d_name) >= ARCHIVE_ID || !safe_id(de->d_name))
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= ARCHIVE_ID || !safe_id(de->d_name) ||
+            strcmp(de->d_name, below) >= 0)
             continue;
         if (n == max && strcmp(de->d_name, ids[n - 1]) <= 0)
             continue;

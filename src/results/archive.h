@@ -88,12 +88,12 @@ int archive_load(const char *out, const char *const *runs, int nruns, const arch
 void archive_free(archive *a);
 
 /* The ids of the newest runs under out/runs/ (the directories whose names
- * sort last: an id begins with its UTC start), at most max, newest first,
- * into ids[0..max); returns how many (0 when out/runs/ is missing or
- * cannot be read: no earlier run).  Each is to be loaded and checked as
- * any run of the archive (archive_load_archived). */
+ * sort last: an id begins with its UTC start) that sort before below,
+ * at most max, newest first, into ids[0..max); returns how many (0 when
+ * out/runs/ is missing or cannot be read: no earlier run).  Each is to be
+ * loaded and checked as any run of the archive (archive_load_archived). */
 #define ARCHIVE_ID 128
-int archive_newest(const char *out, char (*ids)[ARCHIVE_ID], int max);
+int archive_newest(const char *out, const char *below, char (*ids)[ARCHIVE_ID], int max);
 /* Run id of the archive, checked without loading it: OUT/runs/<id> a real
  * directory, its results file a regular file; *u receives its dir and src
  * (u->r stays NULL). */
